@@ -1,0 +1,123 @@
+package io.lobatto.core.backend;
+
+import io.lobatto.core.basis.Basis1D;
+
+/**
+ * The kernels of the CEED benchmark papers behind one interface (DESIGN.md, "The Backend SPI"):
+ * memory, the streaming kernels BS1-BS5, the gather/scatter kernels BS6-BS7 and the element kernels
+ * BP1.0, BP3.5, BP3.0 including hipBone's fused assembled operator. Every other layer of Lobatto talks
+ * to the hardware only through this interface; the Java backend ({@code lobatto-backend-cpu}) is the
+ * reference that every other backend is tested against.
+ *
+ * <p>Contract for all operations: arguments must be open objects created by this backend, vector
+ * lengths must match exactly (else {@link IllegalArgumentException} naming the argument and both
+ * lengths). Inputs and outputs of one call may not alias unless a method says so. Operations may be
+ * queued asynchronously; any method that returns a value to the host (reductions, downloads)
+ * completes all work queued before it, and {@link #synchronize()} waits for all queued work.
+ * Reductions are deterministic: the same inputs give bitwise the same result on the same backend.
+ */
+public interface Backend extends AutoCloseable {
+
+    /** Short backend name as used by {@code LOBATTO_BACKEND}: "cpu", "aparapi", ... */
+    String name();
+
+    /** The device this backend runs on. */
+    DeviceInfo device();
+
+    // ---------------------------------------------------------------- memory
+
+    /** Allocates a vector of {@code length} zeros. */
+    DeviceVector allocate(int length);
+
+    /** Allocates a vector holding a copy of {@code values}. */
+    DeviceVector upload(double[] values);
+
+    /** Allocates an index vector holding a copy of {@code values}. */
+    DeviceIntVector upload(int[] values);
+
+    /** Overwrites {@code target} with {@code values} (lengths must match). */
+    void write(double[] values, DeviceVector target);
+
+    /** Copies {@code source} into {@code values} (lengths must match). */
+    void read(DeviceVector source, double[] values);
+
+    /** Returns a new host array holding a copy of {@code source}. */
+    default double[] download(DeviceVector source) {
+        double[] values = new double[source.length()];
+        read(source, values);
+        return values;
+    }
+
+    /** Waits until all queued work of this backend has finished. */
+    void synchronize();
+
+    // ---------------------------------------------------------------- streaming (BS1-BS5)
+
+    /** y_i = value. */
+    void fill(DeviceVector y, double value);
+
+    /** BS1: y = x. */
+    void copy(DeviceVector x, DeviceVector y);
+
+    /** BS2: y = a x + b y ({@code x} and {@code y} may be the same vector). */
+    void axpby(double a, DeviceVector x, double b, DeviceVector y);
+
+    /** y_i = a_i x_i (Jacobi preconditioning; {@code x} and {@code y} may be the same vector). */
+    void pointwiseMultiply(DeviceVector a, DeviceVector x, DeviceVector y);
+
+    /** BS4: x . y. */
+    double dot(DeviceVector x, DeviceVector y);
+
+    /** BS3: x . x (the squared 2-norm). */
+    double norm2(DeviceVector x);
+
+    /**
+     * BS5, the fused CG update of hipBone's Algorithm 1: x += alpha p; r -= alpha Ap; returns r . r
+     * of the updated r, all in one pass over the four vectors.
+     */
+    double cgUpdate(double alpha, DeviceVector p, DeviceVector ap, DeviceVector x, DeviceVector r);
+
+    // ---------------------------------------------------------------- gather/scatter (BS6-BS7)
+
+    /**
+     * Uploads the scatter operator Z (see {@link DeviceScatter} for the meaning of the arrays).
+     * Backends check the arrays' consistency (ids in range, CSR rows ascending, blockStarts covering
+     * all rows) and throw {@link IllegalArgumentException} when they are not.
+     */
+    DeviceScatter uploadScatter(int[] scatterIds, int[] gatherStarts, int[] gatherIds, int[] blockStarts,
+                                double[] inverseDegree, int globalSize);
+
+    /** BS7: x_L = Z x_G, with x_L = 0 at masked nodes (scatter id -1). */
+    void scatter(DeviceScatter z, DeviceVector xG, DeviceVector xL);
+
+    /** BS6: x_G = Z^T x_L (sums over the local copies of each assembled node). */
+    void gather(DeviceScatter z, DeviceVector xL, DeviceVector xG);
+
+    // ---------------------------------------------------------------- element kernels
+
+    /**
+     * Uploads what {@code kernel} reads for {@code elements} elements of degree {@code basis.degree()}.
+     * {@code geometricData} is {@code [E][Nqp^3][kernel.factorsPerPoint()]} with Nqp = N+1 (GLL) for
+     * BP3.5 and N+2 (GL) for BP1.0 and BP3.0; packed factors are (G00,G01,G02,G11,G12,G22,wJ).
+     */
+    DeviceElementData uploadElementData(ElementKernel kernel, Basis1D basis, int elements, double[] geometricData);
+
+    /**
+     * y_L = L x_L element by element, with L = M^e for BP1.0 ({@code lambda} ignored) and
+     * L = S^e + lambda M^e for BP3.5 and BP3.0. {@code xL} and {@code yL} must be distinct.
+     */
+    void applyElements(DeviceElementData data, double lambda, DeviceVector xL, DeviceVector yL);
+
+    /**
+     * hipBone's fused assembled operator: y_L = (L + shift W) Z x_G with L as in
+     * {@link #applyElements} (W the inverse degree of {@code z}), then y_G = Z^T y_L. With
+     * {@code shift = 0} this is A = Z^T L Z; NekBone's A = Z^T S_L Z + lambda I is
+     * {@code lambda = 0, shift = lambda}. {@code yL} is workspace of length N_L and holds y_L on return.
+     */
+    void applyAssembled(DeviceElementData data, DeviceScatter z, double lambda, double shift,
+                        DeviceVector xG, DeviceVector yL, DeviceVector yG);
+
+    /** Releases every resource of this backend (device memory, threads); idempotent. */
+    @Override
+    void close();
+}
