@@ -1,0 +1,42 @@
+package io.lobatto.examples;
+
+import java.io.IOException;
+import java.nio.file.Path;
+
+import io.lobatto.core.mesh.GmshReader;
+import io.lobatto.core.mesh.HexMesh;
+import io.lobatto.core.mesh.NodeMap;
+import io.lobatto.core.mesh.SpectralElementMesh;
+import picocli.CommandLine.Option;
+
+/** Mesh options shared by the commands: a (deformed) unit-cube box or a Gmsh file. */
+final class MeshOptions {
+
+    @Option(names = {"-e", "--elements"}, split = ",", defaultValue = "6,6,6",
+            description = "elements per direction of the unit-cube box, nx,ny,nz. Default: ${DEFAULT-VALUE}")
+    int[] elements;
+
+    @Option(names = "--deform", defaultValue = "0.05",
+            description = "amplitude of the smooth interior deformation of the box (0 = affine). Default: ${DEFAULT-VALUE}")
+    double deform;
+
+    @Option(names = "--mesh", description = "a Gmsh 4.1 ASCII .msh file with 8-node hexahedra (instead of the box)")
+    Path mesh;
+
+    SpectralElementMesh build(int degree) throws IOException {
+        if (mesh != null) {
+            return SpectralElementMesh.of(GmshReader.read(mesh), degree);
+        }
+        if (elements.length != 3) {
+            throw new IllegalArgumentException("--elements needs three counts nx,ny,nz, got " + elements.length);
+        }
+        HexMesh box = HexMesh.box(elements[0], elements[1], elements[2], 0, 1, 0, 1, 0, 1);
+        NodeMap map = deform == 0 ? NodeMap.identity() : NodeMap.sinusoidal(deform, 0, 1, 0, 1, 0, 1);
+        return SpectralElementMesh.of(box, degree, map);
+    }
+
+    String describe() {
+        return mesh != null ? mesh.toString()
+                : String.format("unit cube, %dx%dx%d elements, deformation %.3g", elements[0], elements[1], elements[2], deform);
+    }
+}

@@ -1,0 +1,87 @@
+package io.lobatto.examples;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import javax.xml.parsers.DocumentBuilderFactory;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.w3c.dom.Document;
+import org.w3c.dom.Element;
+
+import picocli.CommandLine;
+
+/** The command-line program end to end on the CPU backend, at small sizes. */
+class LobattoCliTest {
+
+    private static String run(String... args) {
+        StringWriter sw = new StringWriter();
+        CommandLine cl = new CommandLine(new LobattoCli());
+        cl.setOut(new PrintWriter(sw, true));
+        cl.setErr(new PrintWriter(sw, true));
+        int code = cl.execute(args);
+        assertEquals(0, code, "exit code; output:\n" + sw);
+        return sw.toString();
+    }
+
+    @Test
+    void poissonSolvesAndWritesAVtuFileThatParses(@TempDir Path dir) throws Exception {
+        Path vtu = dir.resolve("u.vtu");
+        String out = run("poisson", "-b", "cpu", "-N", "4", "-e", "2,2,3", "--vtu", vtu.toString());
+        assertTrue(out.contains("backend cpu"), out);
+        Matcher m = Pattern.compile("error: max ([0-9.eE+-]+), L2 ([0-9.eE+-]+)").matcher(out);
+        assertTrue(m.find(), out);
+        double maxErr = Double.parseDouble(m.group(1));
+        assertTrue(maxErr < 1e-2 && maxErr > 1e-8, "max error " + maxErr);
+        Document doc = DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(vtu.toFile());
+        Element piece = (Element) doc.getElementsByTagName("Piece").item(0);
+        int points = (4 * 2 + 1) * (4 * 2 + 1) * (4 * 3 + 1);
+        assertEquals(points, Integer.parseInt(piece.getAttribute("NumberOfPoints")));
+        assertEquals(2 * 2 * 3 * 64, Integer.parseInt(piece.getAttribute("NumberOfCells")));
+        var arrays = doc.getElementsByTagName("DataArray");
+        for (int i = 0; i < arrays.getLength(); i++) {
+            Element a = (Element) arrays.item(i);
+            String[] values = a.getTextContent().trim().split("\\s+");
+            int expected = switch (a.getAttribute("Name")) {
+                case "u", "u_exact", "error" -> points;
+                case "connectivity" -> 8 * 2 * 2 * 3 * 64;
+                case "offsets", "types" -> 2 * 2 * 3 * 64;
+                default -> 3 * points; // Points
+            };
+            assertEquals(expected, values.length, "values in DataArray " + a.getAttribute("Name"));
+        }
+        assertTrue(Files.size(vtu) > 1000);
+    }
+
+    @Test
+    void sweepPrintsAConvergenceTable() {
+        String out = run("poisson", "-b", "cpu", "-e", "2,2,2", "--sweep", "2..5");
+        for (int n = 2; n <= 5; n++) {
+            assertTrue(Pattern.compile("(?m)^\\s+" + n + "\\s+\\d+\\s+\\d+").matcher(out).find(), "row N=" + n + " in\n" + out);
+        }
+    }
+
+    @Test
+    void nekbonePrintsTheFigureOfMerit() {
+        String out = run("nekbone", "-b", "cpu", "-N", "3", "-e", "3,3,3", "--iterations", "20", "--repeat", "1");
+        assertTrue(out.contains("FOM") && out.contains("GFLOPS") && out.contains("GDOF/s"), out);
+        assertEquals(12 * 4 * 4 * 4 * 4 + 34 * 64, NekboneCommand.nekboneFlopsPerIteration(1, 3), 0.0);
+    }
+
+    @Test
+    void badArgumentsGiveANonZeroExitCode() {
+        CommandLine cl = new CommandLine(new LobattoCli());
+        cl.setOut(new PrintWriter(new StringWriter()));
+        cl.setErr(new PrintWriter(new StringWriter()));
+        assertTrue(cl.execute("poisson", "-b", "cpu", "--pc", "magic") != 0);
+        assertTrue(cl.execute("poisson", "-b", "cpu", "-N", "0") != 0);
+    }
+}

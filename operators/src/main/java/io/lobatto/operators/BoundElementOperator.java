@@ -1,0 +1,51 @@
+package io.lobatto.operators;
+
+import java.util.Objects;
+
+import io.lobatto.core.backend.Backend;
+import io.lobatto.core.backend.DeviceElementData;
+import io.lobatto.core.backend.DeviceVector;
+
+/**
+ * An {@link ElementOperator} uploaded to a {@link Backend}: y_L = L x_L on element-local vectors
+ * {@code [E][Np]}, element by element. Owns the device copy of the basis and geometric factors;
+ * release it with {@link #close()}.
+ */
+public final class BoundElementOperator implements AutoCloseable {
+
+    private final ElementOperator operator;
+    private final Backend backend;
+    private final DeviceElementData data;
+
+    BoundElementOperator(ElementOperator operator, Backend backend) {
+        this.operator = operator;
+        this.backend = Objects.requireNonNull(backend, "backend");
+        this.data = backend.uploadElementData(operator.kernel(), operator.basis(), operator.elementCount(),
+                operator.geometricData());
+    }
+
+    /** The host-side operator. */
+    public ElementOperator operator() {
+        return operator;
+    }
+
+    /** The backend that holds the data. */
+    public Backend backend() {
+        return backend;
+    }
+
+    /** The device data (for {@link AssembledOperator} and benchmarks). */
+    public DeviceElementData data() {
+        return data;
+    }
+
+    /** y_L = L x_L; both of length E (N+1)^3 and distinct. */
+    public void apply(DeviceVector xL, DeviceVector yL) {
+        backend.applyElements(data, operator.lambda(), xL, yL);
+    }
+
+    @Override
+    public void close() {
+        data.close();
+    }
+}

@@ -1,0 +1,241 @@
+package io.lobatto.solvers;
+
+import java.util.Objects;
+import java.util.function.IntConsumer;
+
+import io.lobatto.core.backend.Backend;
+import io.lobatto.core.backend.DeviceOperator;
+import io.lobatto.core.backend.DeviceVector;
+
+/**
+ * The (preconditioned) conjugate gradient method for A x = b with A symmetric positive definite,
+ * hipBone's Algorithm 1 on assembled vectors: per iteration one operator apply, p . Ap, the fused
+ * update x += alpha p; r -= alpha Ap with r . r in the same pass (BS5), and p = r + beta p. With a
+ * preconditioner M^-1: z = M^-1 r, beta = (r.z)_new / (r.z)_old, p = z + beta p. Everything stays on
+ * the operator's backend; only the scalars of the reductions come back to the host.
+ *
+ * <p>Stops when ||r||_2 <= max(relativeTolerance * ||b||_2, absoluteTolerance), or after
+ * maxIterations (reported as {@link StopReason#MAX_ITERATIONS}, not an exception), or after exactly
+ * {@code fixedIterations} when set (NekBone's 100 iterations). Breakdown (p.Ap <= 0, NaN/Inf) throws
+ * {@link SolverBreakdownException}. Owns its work vectors; release them with {@link #close()}.
+ */
+public final class ConjugateGradient implements AutoCloseable {
+
+    private final DeviceOperator operator;
+    private final Backend backend;
+    private final Preconditioner preconditioner;
+    private final DeviceVector r;
+    private final DeviceVector p;
+    private final DeviceVector ap;
+    private final DeviceVector z;
+    private double relativeTolerance = 1e-8;
+    private double absoluteTolerance = 0;
+    private int maxIterations = 10_000;
+    private int fixedIterations = -1;
+    private boolean recordHistory;
+    private IntConsumer progress;
+
+    /** Unpreconditioned CG on {@code operator}. */
+    public ConjugateGradient(DeviceOperator operator) {
+        this(operator, null);
+    }
+
+    /** Preconditioned CG ({@code preconditioner} may be null for plain CG). */
+    public ConjugateGradient(DeviceOperator operator, Preconditioner preconditioner) {
+        this.operator = Objects.requireNonNull(operator, "operator");
+        this.backend = operator.backend();
+        this.preconditioner = preconditioner;
+        int n = operator.size();
+        this.r = backend.allocate(n);
+        this.p = backend.allocate(n);
+        this.ap = backend.allocate(n);
+        this.z = preconditioner == null ? null : backend.allocate(n);
+    }
+
+    /** Relative tolerance on ||r|| / ||b|| (default 1e-8). */
+    public ConjugateGradient relativeTolerance(double tol) {
+        if (!(tol >= 0)) {
+            throw new IllegalArgumentException("relative tolerance must be >= 0, got " + tol);
+        }
+        this.relativeTolerance = tol;
+        return this;
+    }
+
+    /** Absolute tolerance on ||r|| (default 0). */
+    public ConjugateGradient absoluteTolerance(double tol) {
+        if (!(tol >= 0)) {
+            throw new IllegalArgumentException("absolute tolerance must be >= 0, got " + tol);
+        }
+        this.absoluteTolerance = tol;
+        return this;
+    }
+
+    /** Maximum number of iterations (default 10000). */
+    public ConjugateGradient maxIterations(int n) {
+        if (n < 0) {
+            throw new IllegalArgumentException("max iterations must be >= 0, got " + n);
+        }
+        this.maxIterations = n;
+        return this;
+    }
+
+    /** Run exactly {@code n} iterations without a convergence test (NekBone mode); negative turns it off. */
+    public ConjugateGradient fixedIterations(int n) {
+        this.fixedIterations = n;
+        return this;
+    }
+
+    /** Record ||r_j|| for every iteration in the result. */
+    public ConjugateGradient recordHistory(boolean on) {
+        this.recordHistory = on;
+        return this;
+    }
+
+    /** Called with the iteration number after every iteration (e.g. a progress display). */
+    public ConjugateGradient progress(IntConsumer listener) {
+        this.progress = listener;
+        return this;
+    }
+
+    /**
+     * Solves A x = b, starting from the x given (use a zero vector for x0 = 0); x is overwritten with
+     * the solution. {@code b} is not modified.
+     */
+    public SolveResult solve(DeviceVector b, DeviceVector x) {
+        int n = operator.size();
+        requireLength(b, n, "b");
+        requireLength(x, n, "x");
+        long t0 = System.nanoTime();
+        int limit = fixedIterations >= 0 ? fixedIterations : maxIterations;
+        double[] history = recordHistory ? new double[limit + 1] : new double[0];
+
+        double bb = backend.norm2(b);
+        checkFinite(bb, 0, "b . b");
+        double bNorm = Math.sqrt(bb);
+        // r = b - A x
+        operator.apply(x, ap);
+        backend.copy(b, r);
+        backend.axpby(-1, ap, 1, r);
+        double rr = backend.norm2(r);
+        checkFinite(rr, 0, "r . r");
+        double r0 = Math.sqrt(rr);
+        if (recordHistory) {
+            history[0] = r0;
+        }
+        double target = Math.max(relativeTolerance * bNorm, absoluteTolerance);
+        if (fixedIterations < 0) {
+            if (bNorm == 0 && r0 == 0) {
+                return result(0, r0, r0, bNorm, StopReason.ZERO_RIGHT_HAND_SIDE, t0, history);
+            }
+            StopReason done = converged(r0, bNorm);
+            if (done != null) {
+                return result(0, r0, r0, bNorm, done, t0, history);
+            }
+        }
+        double rz;
+        if (preconditioner != null) {
+            preconditioner.apply(r, z);
+            rz = backend.dot(r, z);
+            checkPreconditioner(rz, rr, 0);
+            backend.copy(z, p);
+        } else {
+            rz = rr;
+            backend.copy(r, p);
+        }
+        int it = 0;
+        double rNorm = r0;
+        while (it < limit) {
+            operator.apply(p, ap);
+            double pAp = backend.dot(p, ap);
+            checkFinite(pAp, it + 1, "p . Ap");
+            if (pAp <= 0) {
+                if (rr == 0) {
+                    break;
+                }
+                throw new SolverBreakdownException(SolverBreakdownException.Kind.NOT_POSITIVE_DEFINITE, it + 1, "p . Ap", pAp);
+            }
+            double alpha = rz / pAp;
+            rr = backend.cgUpdate(alpha, p, ap, x, r);
+            it++;
+            checkFinite(rr, it, "r . r");
+            rNorm = Math.sqrt(rr);
+            if (recordHistory) {
+                history[it] = rNorm;
+            }
+            if (progress != null) {
+                progress.accept(it);
+            }
+            if (fixedIterations < 0 && converged(rNorm, bNorm) != null) {
+                break;
+            }
+            if (it == limit) {
+                break;
+            }
+            double rzNew;
+            if (preconditioner != null) {
+                preconditioner.apply(r, z);
+                rzNew = backend.dot(r, z);
+                checkPreconditioner(rzNew, rr, it);
+                backend.axpby(1, z, rzNew / rz, p);
+            } else {
+                rzNew = rr;
+                backend.axpby(1, r, rzNew / rz, p);
+            }
+            rz = rzNew;
+        }
+        StopReason reason;
+        if (fixedIterations >= 0) {
+            reason = StopReason.FIXED_ITERATIONS;
+        } else {
+            StopReason c = converged(rNorm, bNorm);
+            reason = c != null ? c : StopReason.MAX_ITERATIONS;
+        }
+        return result(it, r0, rNorm, bNorm, reason, t0, history);
+    }
+
+    private StopReason converged(double rNorm, double bNorm) {
+        if (rNorm <= relativeTolerance * bNorm) {
+            return StopReason.CONVERGED_RELATIVE;
+        }
+        if (rNorm <= absoluteTolerance) {
+            return StopReason.CONVERGED_ABSOLUTE;
+        }
+        return null;
+    }
+
+    private SolveResult result(int it, double r0, double rn, double bNorm, StopReason reason, long t0, double[] history) {
+        double seconds = (System.nanoTime() - t0) * 1e-9;
+        double[] h = history.length == 0 ? history : java.util.Arrays.copyOf(history, it + 1);
+        return new SolveResult(it, r0, rn, bNorm, reason, seconds, h);
+    }
+
+    private static void checkFinite(double v, int it, String what) {
+        if (!Double.isFinite(v)) {
+            throw new SolverBreakdownException(SolverBreakdownException.Kind.NOT_FINITE, it, what, v);
+        }
+    }
+
+    private static void checkPreconditioner(double rz, double rr, int it) {
+        checkFinite(rz, it, "r . z");
+        if (rz <= 0 && rr > 0) {
+            throw new SolverBreakdownException(SolverBreakdownException.Kind.PRECONDITIONER_NOT_POSITIVE_DEFINITE, it, "r . z", rz);
+        }
+    }
+
+    private static void requireLength(DeviceVector v, int n, String name) {
+        Objects.requireNonNull(v, name);
+        if (v.length() != n) {
+            throw new IllegalArgumentException(name + " has length " + v.length() + " but the operator has size " + n);
+        }
+    }
+
+    @Override
+    public void close() {
+        r.close();
+        p.close();
+        ap.close();
+        if (z != null) {
+            z.close();
+        }
+    }
+}
