@@ -1,0 +1,49 @@
+package io.lobatto.backend.cpu;
+
+import io.lobatto.core.backend.Backend;
+import io.lobatto.core.backend.DeviceIntVector;
+
+/** A {@link DeviceIntVector} of the Java backend: a host {@code int[]} owned by the vector. */
+final class CpuIntVector implements DeviceIntVector {
+
+    private final CpuBackend backend;
+    private int[] data;
+
+    CpuIntVector(CpuBackend backend, int[] data) {
+        this.backend = backend;
+        this.data = data;
+    }
+
+    int[] data() {
+        return data;
+    }
+
+    @Override
+    public int length() {
+        int[] d = data;
+        if (d == null) {
+            throw new IllegalStateException("vector is closed");
+        }
+        return d.length;
+    }
+
+    @Override
+    public Backend backend() {
+        return backend;
+    }
+
+    @Override
+    public boolean isClosed() {
+        return data == null;
+    }
+
+    @Override
+    public void close() {
+        data = null;
+    }
+
+    @Override
+    public String toString() {
+        return data == null ? "CpuIntVector[closed]" : "CpuIntVector[length=" + data.length + "]";
+    }
+}
