@@ -15,6 +15,9 @@ final class Contractions {
     /** Direction 0 (fastest): out[r + rows*q] (+)= sum_m A[r][m] in[m + cols*q], q < planes. */
     static void dim0(double[] a, int rows, int cols, int planes, double[] in, int inOff, double[] out, int outOff,
                      boolean acc) {
+        if (Dim0Unrolled.apply(a, rows, cols, planes, in, inOff, out, outOff, acc)) {
+            return;
+        }
         for (int q = 0; q < planes; q++) {
             int ib = inOff + q * cols;
             int ob = outOff + q * rows;
