@@ -7,11 +7,13 @@ import io.lobatto.core.backend.DeviceIntVector;
 final class CpuIntVector implements DeviceIntVector {
 
     private final CpuBackend backend;
-    private int[] data;
+    private final int length;
+    private volatile int[] data;
 
     CpuIntVector(CpuBackend backend, int[] data) {
         this.backend = backend;
         this.data = data;
+        this.length = data.length;
     }
 
     int[] data() {
@@ -20,11 +22,7 @@ final class CpuIntVector implements DeviceIntVector {
 
     @Override
     public int length() {
-        int[] d = data;
-        if (d == null) {
-            throw new IllegalStateException("vector is closed");
-        }
-        return d.length;
+        return length;
     }
 
     @Override

@@ -7,25 +7,23 @@ import io.lobatto.core.backend.DeviceVector;
 final class CpuVector implements DeviceVector {
 
     private final CpuBackend backend;
-    private double[] data;
+    private final int length;
+    private volatile double[] data;
 
     CpuVector(CpuBackend backend, double[] data) {
         this.backend = backend;
         this.data = data;
+        this.length = data.length;
     }
 
-    /** The backing array; callers have checked {@link #isClosed()}. */
+    /** The backing array, or null once closed. */
     double[] data() {
         return data;
     }
 
     @Override
     public int length() {
-        double[] d = data;
-        if (d == null) {
-            throw new IllegalStateException("vector is closed");
-        }
-        return d.length;
+        return length;
     }
 
     @Override
