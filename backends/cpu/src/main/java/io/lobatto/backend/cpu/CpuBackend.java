@@ -1,0 +1,524 @@
+package io.lobatto.backend.cpu;
+
+import java.util.Objects;
+
+import io.lobatto.core.backend.Backend;
+import io.lobatto.core.backend.DeviceElementData;
+import io.lobatto.core.backend.DeviceInfo;
+import io.lobatto.core.backend.DeviceIntVector;
+import io.lobatto.core.backend.DeviceScatter;
+import io.lobatto.core.backend.DeviceVector;
+import io.lobatto.core.backend.ElementKernel;
+import io.lobatto.core.basis.Basis1D;
+
+/**
+ * The Java CPU backend: the reference implementation of the {@link Backend} SPI and the embedded
+ * default. Device vectors are host arrays; every operation runs synchronously on a fixed pool of daemon
+ * threads (the calling thread takes part), so {@link #synchronize()} has nothing to wait for.
+ *
+ * <p>Parallelism and determinism: streaming kernels and the scatter run over fixed chunks of
+ * {@value #CHUNK} entries, the gather over the row blocks of Z^T ({@code blockStarts}), the element
+ * kernels over blocks of elements. Reductions ({@link #dot}, {@link #norm2}, {@link #cgUpdate}) sum each
+ * fixed chunk in a fixed order and add the chunk partials in chunk order, so their result is bitwise
+ * the same for any number of threads.
+ *
+ * <p>Element kernels use sum factorisation only (never an element matrix); the scratch of every worker
+ * is allocated at {@link #uploadElementData}, so an apply allocates no arrays. The backend may be used
+ * from several threads; its operations are then serialised.
+ */
+public final class CpuBackend implements Backend {
+
+    /** The backend's name, as used by {@code LOBATTO_BACKEND}. */
+    public static final String NAME = "cpu";
+
+    /** Entries per chunk of the streaming kernels and the reductions (fixed: reductions depend on it). */
+    public static final int CHUNK = 8192;
+
+    private final int threads;
+    private final WorkerPool pool;
+    private final DeviceInfo device;
+    private double[] partials = new double[16];
+    private volatile boolean closed;
+
+    /** A backend with one thread per available processor. */
+    public CpuBackend() {
+        this(Runtime.getRuntime().availableProcessors());
+    }
+
+    /**
+     * A backend with {@code threads} threads (the calling thread and {@code threads - 1} daemon workers).
+     *
+     * @throws IllegalArgumentException if {@code threads < 1}
+     */
+    public CpuBackend(int threads) {
+        if (threads < 1) {
+            throw new IllegalArgumentException("threads must be >= 1, got " + threads);
+        }
+        this.threads = threads;
+        this.pool = new WorkerPool(threads);
+        this.device = new DeviceInfo("Java (" + threads + (threads == 1 ? " thread)" : " threads)"),
+                System.getProperty("java.vendor", "unknown"), "CPU", threads, Runtime.getRuntime().maxMemory(),
+                "Java " + System.getProperty("java.version", "?") + " (" + System.getProperty("java.vm.name", "?") + ")");
+    }
+
+    /** Number of threads this backend computes with. */
+    public int threads() {
+        return threads;
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public DeviceInfo device() {
+        return device;
+    }
+
+    @Override
+    public String toString() {
+        return "CpuBackend[" + device.name() + (closed ? ", closed]" : "]");
+    }
+
+    // ------------------------------------------------------------------ memory
+
+    @Override
+    public DeviceVector allocate(int length) {
+        ensureOpen();
+        if (length < 0) {
+            throw new IllegalArgumentException("length must be >= 0, got " + length);
+        }
+        return new CpuVector(this, new double[length]);
+    }
+
+    @Override
+    public DeviceVector upload(double[] values) {
+        ensureOpen();
+        Objects.requireNonNull(values, "values must not be null");
+        return new CpuVector(this, values.clone());
+    }
+
+    @Override
+    public DeviceIntVector upload(int[] values) {
+        ensureOpen();
+        Objects.requireNonNull(values, "values must not be null");
+        return new CpuIntVector(this, values.clone());
+    }
+
+    @Override
+    public void write(double[] values, DeviceVector target) {
+        Objects.requireNonNull(values, "values must not be null");
+        double[] t = vec(target, "target");
+        checkLength("values", values.length, "target", t.length);
+        System.arraycopy(values, 0, t, 0, t.length);
+    }
+
+    @Override
+    public void read(DeviceVector source, double[] values) {
+        double[] s = vec(source, "source");
+        Objects.requireNonNull(values, "values must not be null");
+        checkLength("values", values.length, "source", s.length);
+        System.arraycopy(s, 0, values, 0, s.length);
+    }
+
+    @Override
+    public void synchronize() {
+        ensureOpen();
+    }
+
+    // ------------------------------------------------------------------ streaming
+
+    @Override
+    public void fill(DeviceVector y, double value) {
+        double[] yy = vec(y, "y");
+        forChunks(yy.length, (from, to) -> java.util.Arrays.fill(yy, from, to, value));
+    }
+
+    @Override
+    public void copy(DeviceVector x, DeviceVector y) {
+        double[] xx = vec(x, "x");
+        double[] yy = vec(y, "y");
+        distinct(x, "x", y, "y");
+        checkLength("y", yy.length, "x", xx.length);
+        forChunks(xx.length, (from, to) -> System.arraycopy(xx, from, yy, from, to - from));
+    }
+
+    /** y = a x + b y; with {@code b == 0} y is not read (so NaN or garbage in y does not propagate). */
+    @Override
+    public void axpby(double a, DeviceVector x, double b, DeviceVector y) {
+        double[] xx = vec(x, "x");
+        double[] yy = vec(y, "y");
+        checkLength("y", yy.length, "x", xx.length);
+        if (b == 0) {
+            forChunks(xx.length, (from, to) -> {
+                for (int i = from; i < to; i++) {
+                    yy[i] = a * xx[i];
+                }
+            });
+        } else {
+            forChunks(xx.length, (from, to) -> {
+                for (int i = from; i < to; i++) {
+                    yy[i] = a * xx[i] + b * yy[i];
+                }
+            });
+        }
+    }
+
+    @Override
+    public void pointwiseMultiply(DeviceVector a, DeviceVector x, DeviceVector y) {
+        double[] aa = vec(a, "a");
+        double[] xx = vec(x, "x");
+        double[] yy = vec(y, "y");
+        checkLength("x", xx.length, "a", aa.length);
+        checkLength("y", yy.length, "a", aa.length);
+        forChunks(xx.length, (from, to) -> {
+            for (int i = from; i < to; i++) {
+                yy[i] = aa[i] * xx[i];
+            }
+        });
+    }
+
+    @Override
+    public double dot(DeviceVector x, DeviceVector y) {
+        double[] xx = vec(x, "x");
+        double[] yy = vec(y, "y");
+        checkLength("y", yy.length, "x", xx.length);
+        return reduce(xx.length, (from, to) -> dot(xx, yy, from, to));
+    }
+
+    @Override
+    public double norm2(DeviceVector x) {
+        double[] xx = vec(x, "x");
+        return reduce(xx.length, (from, to) -> dot(xx, xx, from, to));
+    }
+
+    @Override
+    public double cgUpdate(double alpha, DeviceVector p, DeviceVector ap, DeviceVector x, DeviceVector r) {
+        double[] pp = vec(p, "p");
+        double[] aa = vec(ap, "ap");
+        double[] xx = vec(x, "x");
+        double[] rr = vec(r, "r");
+        checkLength("ap", aa.length, "p", pp.length);
+        checkLength("x", xx.length, "p", pp.length);
+        checkLength("r", rr.length, "p", pp.length);
+        distinct(x, "x", r, "r");
+        distinct(p, "p", x, "x");
+        distinct(p, "p", r, "r");
+        distinct(ap, "ap", x, "x");
+        distinct(ap, "ap", r, "r");
+        return reduce(pp.length, (from, to) -> {
+            for (int i = from; i < to; i++) {
+                xx[i] = alpha * pp[i] + xx[i];
+                rr[i] = -alpha * aa[i] + rr[i];
+            }
+            return dot(rr, rr, from, to);
+        });
+    }
+
+    /**
+     * Sum of x_i y_i over [from, to) in a fixed order: four interleaved partial sums (i mod 4 relative to
+     * {@code from}) added as (s0 + s1) + (s2 + s3), then the tail. Every caller passes chunk bounds that do
+     * not depend on the thread count.
+     */
+    static double dot(double[] x, double[] y, int from, int to) {
+        double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+        int i = from;
+        for (; i + 3 < to; i += 4) {
+            s0 += x[i] * y[i];
+            s1 += x[i + 1] * y[i + 1];
+            s2 += x[i + 2] * y[i + 2];
+            s3 += x[i + 3] * y[i + 3];
+        }
+        for (; i < to; i++) {
+            s0 += x[i] * y[i];
+        }
+        return (s0 + s1) + (s2 + s3);
+    }
+
+    // ------------------------------------------------------------------ gather/scatter
+
+    @Override
+    public DeviceScatter uploadScatter(int[] scatterIds, int[] gatherStarts, int[] gatherIds, int[] blockStarts,
+                                       double[] inverseDegree, int globalSize) {
+        ensureOpen();
+        ScatterValidation.validate(scatterIds, gatherStarts, gatherIds, blockStarts, inverseDegree, globalSize);
+        return new CpuScatter(this, scatterIds.clone(), gatherStarts.clone(), gatherIds.clone(), blockStarts.clone(),
+                inverseDegree.clone(), globalSize);
+    }
+
+    @Override
+    public void scatter(DeviceScatter z, DeviceVector xG, DeviceVector xL) {
+        CpuScatter zz = scatterOf(z);
+        double[] g = vec(xG, "xG");
+        double[] l = vec(xL, "xL");
+        distinct(xG, "xG", xL, "xL");
+        checkLength("xG", g.length, "z.globalSize()", zz.globalSize);
+        checkLength("xL", l.length, "z.localSize()", zz.localSize);
+        final int[] ids = zz.scatterIds;
+        forChunks(l.length, (from, to) -> {
+            for (int n = from; n < to; n++) {
+                int id = ids[n];
+                l[n] = id < 0 ? 0.0 : g[id];
+            }
+        });
+    }
+
+    @Override
+    public void gather(DeviceScatter z, DeviceVector xL, DeviceVector xG) {
+        CpuScatter zz = scatterOf(z);
+        double[] l = vec(xL, "xL");
+        double[] g = vec(xG, "xG");
+        distinct(xL, "xL", xG, "xG");
+        checkLength("xL", l.length, "z.localSize()", zz.localSize);
+        checkLength("xG", g.length, "z.globalSize()", zz.globalSize);
+        gather(zz, l, g);
+    }
+
+    private void gather(CpuScatter z, double[] l, double[] g) {
+        final int[] starts = z.gatherStarts;
+        final int[] ids = z.gatherIds;
+        final int[] blocks = z.blockStarts;
+        pool.run(z.blocks(), (w, c) -> {
+            int end = blocks[c + 1];
+            for (int row = blocks[c]; row < end; row++) {
+                double s = 0;
+                int stop = starts[row + 1];
+                for (int k = starts[row]; k < stop; k++) {
+                    s += l[ids[k]];
+                }
+                g[row] = s;
+            }
+        });
+    }
+
+    // ------------------------------------------------------------------ element kernels
+
+    @Override
+    public DeviceElementData uploadElementData(ElementKernel kernel, Basis1D basis, int elements,
+                                               double[] geometricData) {
+        ensureOpen();
+        Objects.requireNonNull(kernel, "kernel must not be null");
+        Objects.requireNonNull(basis, "basis must not be null");
+        Objects.requireNonNull(geometricData, "geometricData must not be null");
+        if (elements < 0) {
+            throw new IllegalArgumentException("elements must be >= 0, got " + elements);
+        }
+        int perDir = kernel.usesGaussQuadrature() ? basis.nqGauss() : basis.nq();
+        String where = kernel.usesGaussQuadrature() ? "GL" : "GLL";
+        long points = (long) perDir * perDir * perDir;
+        int f = kernel.factorsPerPoint();
+        long expected = elements * points * f;
+        long local = (long) elements * basis.np();
+        if (expected > Integer.MAX_VALUE - 8 || local > Integer.MAX_VALUE - 8) {
+            throw new IllegalArgumentException(kernel + ": E = " + elements + " elements of degree " + basis.degree()
+                    + " need " + expected + " geometric doubles and local vectors of " + local
+                    + " entries; Java arrays hold at most 2^31 - 9");
+        }
+        if (geometricData.length != expected) {
+            throw new IllegalArgumentException(kernel + ": geometricData has length " + geometricData.length
+                    + ", expected E * P * factors = " + elements + " * " + points + " (" + perDir + "^3 " + where
+                    + " points) * " + f + " = " + expected);
+        }
+        for (int i = 0; i < geometricData.length; i++) {
+            if (!Double.isFinite(geometricData[i])) {
+                long e = i / (points * f);
+                long p = (i / f) % points;
+                throw new IllegalArgumentException(kernel + ": geometricData[" + i + "] = " + geometricData[i]
+                        + " is not finite (element " + e + ", point " + p + ", factor " + (i % f) + ")");
+            }
+        }
+        return new CpuElementData(this, kernel, basis, elements, geometricData.clone(), threads);
+    }
+
+    @Override
+    public void applyElements(DeviceElementData data, double lambda, DeviceVector xL, DeviceVector yL) {
+        CpuElementData d = dataOf(data);
+        double[] x = vec(xL, "xL");
+        double[] y = vec(yL, "yL");
+        distinct(xL, "xL", yL, "yL");
+        int nl = d.elements * d.np;
+        checkLength("xL", x.length, "the local size E*Nq^3 of data", nl);
+        checkLength("yL", y.length, "the local size E*Nq^3 of data", nl);
+        final int np = d.np;
+        final int per = elementsPerChunk(d.elements);
+        final int elements = d.elements;
+        pool.run(chunks(elements, per), (w, c) -> {
+            CpuElementData.Scratch s = d.scratch(w);
+            int end = Math.min(elements, (c + 1) * per);
+            for (int e = c * per; e < end; e++) {
+                d.applyElement(e, lambda, 0, null, x, e * np, y, e * np, s);
+            }
+        });
+    }
+
+    @Override
+    public void applyAssembled(DeviceElementData data, DeviceScatter z, double lambda, double shift,
+                               DeviceVector xG, DeviceVector yL, DeviceVector yG) {
+        CpuElementData d = dataOf(data);
+        CpuScatter zz = scatterOf(z);
+        double[] xg = vec(xG, "xG");
+        double[] yl = vec(yL, "yL");
+        double[] yg = vec(yG, "yG");
+        distinct(xG, "xG", yG, "yG");
+        distinct(xG, "xG", yL, "yL");
+        distinct(yL, "yL", yG, "yG");
+        int nl = d.elements * d.np;
+        checkLength("z.localSize()", zz.localSize, "the local size E*Nq^3 of data", nl);
+        checkLength("xG", xg.length, "z.globalSize()", zz.globalSize);
+        checkLength("yG", yg.length, "z.globalSize()", zz.globalSize);
+        checkLength("yL", yl.length, "z.localSize()", zz.localSize);
+        final int np = d.np;
+        final int per = elementsPerChunk(d.elements);
+        final int elements = d.elements;
+        final int[] ids = zz.scatterIds;
+        final double[] w = zz.inverseDegree;
+        pool.run(chunks(elements, per), (worker, c) -> {
+            CpuElementData.Scratch s = d.scratch(worker);
+            double[] u = s.u;
+            int end = Math.min(elements, (c + 1) * per);
+            for (int e = c * per; e < end; e++) {
+                int base = e * np;
+                for (int p = 0; p < np; p++) {
+                    int id = ids[base + p];
+                    u[p] = id < 0 ? 0.0 : xg[id];
+                }
+                d.applyElement(e, lambda, shift, w, u, 0, yl, base, s);
+            }
+        });
+        gather(zz, yl, yg);
+    }
+
+    // ------------------------------------------------------------------ lifecycle
+
+    @Override
+    public void close() {
+        if (!closed) {
+            closed = true;
+            pool.close();
+        }
+    }
+
+    /** True once {@link #close()} has been called. */
+    public boolean isClosed() {
+        return closed;
+    }
+
+    // ------------------------------------------------------------------ helpers
+
+    @FunctionalInterface
+    private interface Range {
+        void run(int from, int to);
+    }
+
+    @FunctionalInterface
+    private interface RangeSum {
+        double sum(int from, int to);
+    }
+
+    private void forChunks(int n, Range body) {
+        int chunks = chunks(n, CHUNK);
+        if (chunks <= 1) {
+            if (n > 0) {
+                body.run(0, n);
+            }
+            return;
+        }
+        pool.run(chunks, (w, c) -> body.run(c * CHUNK, Math.min(n, (c + 1) * CHUNK)));
+    }
+
+    private synchronized double reduce(int n, RangeSum body) {
+        int chunks = chunks(n, CHUNK);
+        if (chunks == 0) {
+            return 0;
+        }
+        if (chunks == 1) {
+            return body.sum(0, n);
+        }
+        if (partials.length < chunks) {
+            partials = new double[Math.max(chunks, 2 * partials.length)];
+        }
+        final double[] part = partials;
+        pool.run(chunks, (w, c) -> part[c] = body.sum(c * CHUNK, Math.min(n, (c + 1) * CHUNK)));
+        double s = 0;
+        for (int c = 0; c < chunks; c++) {
+            s += part[c];
+        }
+        return s;
+    }
+
+    private static int chunks(int n, int per) {
+        return (int) (((long) n + per - 1) / per);
+    }
+
+    /** Element blocks: about 8 per thread for load balance, at most 64 elements each. */
+    private int elementsPerChunk(int elements) {
+        return Math.max(1, Math.min(64, elements / (8 * threads)));
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new IllegalStateException("cpu backend is closed");
+        }
+    }
+
+    private double[] vec(DeviceVector v, String name) {
+        ensureOpen();
+        Objects.requireNonNull(v, name + " must not be null");
+        if (!(v instanceof CpuVector cv) || cv.owner() != this) {
+            throw new IllegalArgumentException(name + " is not a vector of this cpu backend (it belongs to "
+                    + describeOwner(v) + ")");
+        }
+        double[] data = cv.data();
+        if (data == null) {
+            throw new IllegalStateException(name + ": vector is closed");
+        }
+        return data;
+    }
+
+    private static String describeOwner(DeviceVector v) {
+        try {
+            Backend b = v.backend();
+            return b == null ? "no backend" : b.toString();
+        } catch (RuntimeException e) {
+            return v.getClass().getName();
+        }
+    }
+
+    private CpuScatter scatterOf(DeviceScatter z) {
+        ensureOpen();
+        Objects.requireNonNull(z, "z must not be null");
+        if (!(z instanceof CpuScatter cz) || cz.backend != this) {
+            throw new IllegalArgumentException("z is not a scatter operator uploaded to this cpu backend (" + z + ")");
+        }
+        if (cz.isClosed()) {
+            throw new IllegalStateException("z: scatter operator is closed");
+        }
+        return cz;
+    }
+
+    private CpuElementData dataOf(DeviceElementData data) {
+        ensureOpen();
+        Objects.requireNonNull(data, "data must not be null");
+        if (!(data instanceof CpuElementData cd) || cd.backend != this) {
+            throw new IllegalArgumentException("data is not element data uploaded to this cpu backend (" + data + ")");
+        }
+        if (cd.isClosed()) {
+            throw new IllegalStateException("data: element data is closed");
+        }
+        return cd;
+    }
+
+    private static void checkLength(String name, int length, String expectedName, int expected) {
+        if (length != expected) {
+            throw new IllegalArgumentException(name + " has length " + length + " but " + expectedName + " has length "
+                    + expected);
+        }
+    }
+
+    private static void distinct(Object a, String an, Object b, String bn) {
+        if (a == b) {
+            throw new IllegalArgumentException(an + " and " + bn + " must be distinct vectors (aliasing is not allowed here)");
+        }
+    }
+}
