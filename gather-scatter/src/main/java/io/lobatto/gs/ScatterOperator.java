@@ -1,0 +1,402 @@
+package io.lobatto.gs;
+
+import java.util.Arrays;
+
+/**
+ * The scatter operator Z (streaming paper, sections 2 and 5; hipBone, "DOF storage" and "Poisson operator").
+ *
+ * <p>Z is the N_L x N_G Boolean matrix with one 1 per unmasked row: {@code x_L = Z x_G} copies each assembled
+ * value to every element-local node that shares it, and the gather {@code x_G = Z^T x_L} sums the local copies.
+ * {@code Z^T Z = diag(degree)} (the multiplicity of each assembled node), and with the inverse-degree weights
+ * W = diag(1 / degree) at the local nodes (0 at masked ones) {@code Z^T W = I} on the unmasked nodes, hence
+ * {@code Z^T W Z = I}.
+ *
+ * <p>Numbering. A mesh gives {@code localToGlobal[n]}, the original global node of element-local node
+ * {@code n = e * Np + i} (0 <= n < N_L), with original ids in {@code [0, originalNodeCount)}. Nodes marked in
+ * {@code masked} (Dirichlet nodes) are excluded from the assembled numbering: assembled ids 0..N_G-1 go to the
+ * unmasked original nodes in ascending original order, so masked rows of Z are zero ({@code scatterIds = -1}),
+ * scatter writes 0 there and gather ignores them. Every unmasked original node must be referenced by at least
+ * one local node (otherwise Z^T Z would be singular), which {@link #build} checks.
+ *
+ * <p>Storage, as uploaded to a backend: {@link #scatterIds()} (BS7); Z^T in CSR without values,
+ * {@link #gatherStarts()} / {@link #gatherIds()} (local ids ascending in each row), and {@link #blockStarts()}
+ * grouping consecutive rows into blocks of at most {@code nodesPerBlock} CSR entries each, so that a GPU
+ * work-group reads one block of {@code x_L} into local memory (BS6); a single row with more entries than the
+ * bound is a block of its own, so size local memory with {@link #maxBlockEntries()}.
+ *
+ * <p>Limits: all indices are {@code int}. N_L is the length of a Java array (at most 2^31 - 1 minus a few);
+ * N_G <= N_L since every unmasked node is referenced; the CSR has at most N_L entries. Host kernels sum each
+ * row in ascending local-id order, so results are deterministic.
+ *
+ * <p>Immutable and thread-safe: every accessor returns a copy; host kernels allocate their own scratch.
+ */
+public final class ScatterOperator {
+
+    /** Default bound on CSR entries per block of {@link #blockStarts()} (the paper's p_NODES_PER_BLOCK). */
+    public static final int DEFAULT_NODES_PER_BLOCK = 512;
+
+    /** Largest array length the JVM is guaranteed to allocate. */
+    static final int MAX_ARRAY_LENGTH = Integer.MAX_VALUE - 8;
+
+    private final int localSize;
+    private final int globalSize;
+    private final int originalNodeCount;
+    private final int nodesPerBlock;
+    private final int[] scatterIds;
+    private final int[] gatherStarts;
+    private final int[] gatherIds;
+    private final int[] blockStarts;
+    private final int[] degree;
+    private final double[] inverseDegree;
+    private final int[] assembledOfOriginal;
+    private final int[] originalOfAssembled;
+    private final int maxRowLength;
+    private final int maxBlockEntries;
+
+    private ScatterOperator(int localSize, int globalSize, int originalNodeCount, int nodesPerBlock, int[] scatterIds,
+                            int[] gatherStarts, int[] gatherIds, int[] blockStarts, int[] degree, double[] inverseDegree,
+                            int[] assembledOfOriginal, int[] originalOfAssembled, int maxRowLength, int maxBlockEntries) {
+        this.localSize = localSize;
+        this.globalSize = globalSize;
+        this.originalNodeCount = originalNodeCount;
+        this.nodesPerBlock = nodesPerBlock;
+        this.scatterIds = scatterIds;
+        this.gatherStarts = gatherStarts;
+        this.gatherIds = gatherIds;
+        this.blockStarts = blockStarts;
+        this.degree = degree;
+        this.inverseDegree = inverseDegree;
+        this.assembledOfOriginal = assembledOfOriginal;
+        this.originalOfAssembled = originalOfAssembled;
+        this.maxRowLength = maxRowLength;
+        this.maxBlockEntries = maxBlockEntries;
+    }
+
+    /**
+     * Builds Z with {@link #DEFAULT_NODES_PER_BLOCK} CSR entries per block.
+     *
+     * @see #build(int[], int, boolean[], int)
+     */
+    public static ScatterOperator build(int[] localToGlobal, int globalNodeCount, boolean[] masked) {
+        return build(localToGlobal, globalNodeCount, masked, DEFAULT_NODES_PER_BLOCK);
+    }
+
+    /**
+     * Builds Z from an element-local to original-global map.
+     *
+     * @param localToGlobal   for each element-local node n (length N_L = E * Np), its original global id in
+     *                        {@code [0, globalNodeCount)}; not modified, not retained
+     * @param globalNodeCount number of original global nodes, masked ones included
+     * @param masked          length {@code globalNodeCount}, true for Dirichlet nodes (excluded from the assembled
+     *                        numbering), or null for none; not modified, not retained
+     * @param nodesPerBlock   bound (>= 1) on the CSR entries of Z^T per block of {@link #blockStarts()}; a single
+     *                        row with more entries gets a block of its own
+     * @throws NullPointerException     if {@code localToGlobal} is null
+     * @throws IllegalArgumentException naming the offending index and value: a negative or too large
+     *                                  {@code globalNodeCount}, a {@code nodesPerBlock} < 1, a local-to-global id out
+     *                                  of range, a mask of the wrong length, or an unmasked global node that no local
+     *                                  node references. Nothing is built in that case.
+     */
+    public static ScatterOperator build(int[] localToGlobal, int globalNodeCount, boolean[] masked, int nodesPerBlock) {
+        if (localToGlobal == null) {
+            throw new NullPointerException("localToGlobal is null");
+        }
+        if (globalNodeCount < 0 || globalNodeCount > MAX_ARRAY_LENGTH) {
+            throw new IllegalArgumentException("globalNodeCount = " + globalNodeCount + " is out of range [0, " + MAX_ARRAY_LENGTH + "]");
+        }
+        if (nodesPerBlock < 1) {
+            throw new IllegalArgumentException("nodesPerBlock = " + nodesPerBlock + " must be >= 1");
+        }
+        if (masked != null && masked.length != globalNodeCount) {
+            throw new IllegalArgumentException("masked has length " + masked.length + " but globalNodeCount = " + globalNodeCount);
+        }
+        final int nL = localToGlobal.length;
+        // copy first so that a concurrent change of the caller's array cannot break the checks below
+        final int[] l2g = localToGlobal.clone();
+        final boolean[] mask = masked == null ? new boolean[globalNodeCount] : masked.clone();
+
+        // references per original node
+        int[] count = new int[globalNodeCount];
+        for (int n = 0; n < nL; n++) {
+            int g = l2g[n];
+            if (g < 0 || g >= globalNodeCount) {
+                throw new IllegalArgumentException("localToGlobal[" + n + "] = " + g + " is out of range [0, " + globalNodeCount + ")");
+            }
+            count[g]++;
+        }
+
+        // assembled numbering: unmasked original nodes in ascending order
+        int[] assembledOfOriginal = new int[globalNodeCount];
+        int nG = 0;
+        for (int g = 0; g < globalNodeCount; g++) {
+            if (mask[g]) {
+                assembledOfOriginal[g] = -1;
+            } else {
+                if (count[g] == 0) {
+                    throw new IllegalArgumentException("global node " + g + " is unmasked but no local node references it"
+                            + " (localToGlobal never takes the value " + g + "); mask it or remove it from the numbering");
+                }
+                assembledOfOriginal[g] = nG++;
+            }
+        }
+        int[] originalOfAssembled = new int[nG];
+        int[] degree = new int[nG];
+        for (int g = 0; g < globalNodeCount; g++) {
+            int a = assembledOfOriginal[g];
+            if (a >= 0) {
+                originalOfAssembled[a] = g;
+                degree[a] = count[g];
+            }
+        }
+
+        // CSR of Z^T: rows = assembled nodes, entries = local ids, ascending within each row
+        int[] starts = new int[nG + 1];
+        int maxRow = 0;
+        for (int a = 0; a < nG; a++) {
+            starts[a + 1] = starts[a] + degree[a];
+            maxRow = Math.max(maxRow, degree[a]);
+        }
+        int nnz = starts[nG];
+        int[] ids = new int[nnz];
+        int[] fill = Arrays.copyOf(starts, nG);
+        int[] scatterIds = new int[nL];
+        double[] inverseDegree = new double[nL];
+        for (int n = 0; n < nL; n++) {
+            int a = assembledOfOriginal[l2g[n]];
+            scatterIds[n] = a;
+            if (a >= 0) {
+                ids[fill[a]++] = n;
+                inverseDegree[n] = 1.0 / degree[a];
+            }
+        }
+
+        // blocks, greedy: a block takes whole consecutive rows while it holds <= nodesPerBlock entries, so the
+        // next row would not fit; a row longer than the bound is a block of its own
+        int[] blocks = new int[nG + 1];
+        int nBlocks = 0;
+        int maxBlock = 0;
+        int row = 0;
+        while (row < nG) {
+            int first = row;
+            int entries = degree[row++];
+            while (row < nG && entries + degree[row] <= nodesPerBlock) {
+                entries += degree[row++];
+            }
+            blocks[nBlocks++] = first;
+            maxBlock = Math.max(maxBlock, entries);
+        }
+        blocks[nBlocks] = nG;
+        int[] blockStarts = Arrays.copyOf(blocks, nBlocks + 1);
+
+        return new ScatterOperator(nL, nG, globalNodeCount, nodesPerBlock, scatterIds, starts, ids, blockStarts, degree,
+                inverseDegree, assembledOfOriginal, originalOfAssembled, maxRow, maxBlock);
+    }
+
+    // ------------------------------------------------------------------ sizes and arrays
+
+    /** N_L: length of element-local vectors (E * Np). */
+    public int localSize() {
+        return localSize;
+    }
+
+    /** N_G: length of assembled vectors, masked nodes excluded. */
+    public int globalSize() {
+        return globalSize;
+    }
+
+    /** Number of original global nodes, masked ones included. */
+    public int originalNodeCount() {
+        return originalNodeCount;
+    }
+
+    /** Number of masked (Dirichlet) original nodes: {@code originalNodeCount() - globalSize()}. */
+    public int maskedCount() {
+        return originalNodeCount - globalSize;
+    }
+
+    /** Number of element-local nodes whose original node is unmasked: the number of CSR entries of Z^T. */
+    public int unmaskedLocalCount() {
+        return gatherIds.length;
+    }
+
+    /** The CSR-entries-per-block bound this operator was built with. */
+    public int nodesPerBlock() {
+        return nodesPerBlock;
+    }
+
+    /** Number of blocks of {@link #blockStarts()}: {@code blockStarts().length - 1}. */
+    public int blockCount() {
+        return blockStarts.length - 1;
+    }
+
+    /** BS7 map, length N_L: assembled id of each local node, or -1 where masked. Copy. */
+    public int[] scatterIds() {
+        return scatterIds.clone();
+    }
+
+    /** CSR row starts of Z^T, length N_G + 1; row a holds {@code gatherIds[gatherStarts[a] .. gatherStarts[a+1])}. Copy. */
+    public int[] gatherStarts() {
+        return gatherStarts.clone();
+    }
+
+    /** CSR column (local) ids of Z^T, ascending within each row; each unmasked local id exactly once. Copy. */
+    public int[] gatherIds() {
+        return gatherIds.clone();
+    }
+
+    /**
+     * Row offsets of the blocks of Z^T: block b is rows {@code blockStarts[b] .. blockStarts[b+1])};
+     * {@code blockStarts[0] = 0}, the last entry is N_G ({@code [0]} when N_G = 0). Each block holds at most
+     * {@link #nodesPerBlock()} CSR entries unless it is a single longer row; blocks are greedy (the first row of
+     * the next block would not have fitted). Copy.
+     */
+    public int[] blockStarts() {
+        return blockStarts.clone();
+    }
+
+    /** Diagonal of Z^T Z, length N_G: the number of local copies of each assembled node. Copy. */
+    public int[] degree() {
+        return degree.clone();
+    }
+
+    /** W at the local nodes, length N_L: 1 / degree of the node's assembled id, 0 where masked. Copy. */
+    public double[] inverseDegree() {
+        return inverseDegree.clone();
+    }
+
+    /** Assembled id of an original global node, or -1 if it is masked. */
+    public int assembledId(int originalGlobalId) {
+        if (originalGlobalId < 0 || originalGlobalId >= originalNodeCount) {
+            throw new IndexOutOfBoundsException("originalGlobalId = " + originalGlobalId + " is out of range [0, " + originalNodeCount + ")");
+        }
+        return assembledOfOriginal[originalGlobalId];
+    }
+
+    /** Original global id of an assembled node. */
+    public int originalId(int assembledId) {
+        if (assembledId < 0 || assembledId >= globalSize) {
+            throw new IndexOutOfBoundsException("assembledId = " + assembledId + " is out of range [0, " + globalSize + ")");
+        }
+        return originalOfAssembled[assembledId];
+    }
+
+    /** True if the original global node is masked. */
+    public boolean isMasked(int originalGlobalId) {
+        return assembledId(originalGlobalId) < 0;
+    }
+
+    /** Largest row of Z^T (largest degree); 0 when N_G = 0. */
+    public int maxRowLength() {
+        return maxRowLength;
+    }
+
+    /** Largest number of CSR entries in one block: the local-memory size a BS6 work-group needs; 0 when N_G = 0. */
+    public int maxBlockEntries() {
+        return maxBlockEntries;
+    }
+
+    // ------------------------------------------------------------------ host kernels
+
+    /** BS7: {@code xL = Z xG}; masked local nodes get 0. */
+    public void scatter(double[] xG, double[] xL) {
+        checkLength("xG", xG, globalSize);
+        checkLength("xL", xL, localSize);
+        for (int n = 0; n < localSize; n++) {
+            int id = scatterIds[n];
+            xL[n] = id >= 0 ? xG[id] : 0.0;
+        }
+    }
+
+    /**
+     * BS6: {@code xG = Z^T xL}, the sum over the local copies of each assembled node; masked local nodes are
+     * ignored. Runs block by block like the GPU kernel: a block's CSR entries of xL are first loaded into a
+     * scratch ("local memory") array of {@link #maxBlockEntries()}, then each row of the block is summed there.
+     * {@code xL} and {@code xG} must be different arrays.
+     */
+    public void gather(double[] xL, double[] xG) {
+        checkLength("xL", xL, localSize);
+        checkLength("xG", xG, globalSize);
+        if (xL == xG) {
+            throw new IllegalArgumentException("gather cannot run in place: xL and xG are the same array");
+        }
+        double[] temp = new double[maxBlockEntries];
+        for (int b = 0; b < blockStarts.length - 1; b++) {
+            int rowBegin = blockStarts[b];
+            int rowEnd = blockStarts[b + 1];
+            int base = gatherStarts[rowBegin];
+            int end = gatherStarts[rowEnd];
+            for (int i = base; i < end; i++) {
+                temp[i - base] = xL[gatherIds[i]];
+            }
+            for (int row = rowBegin; row < rowEnd; row++) {
+                double s = 0.0;
+                for (int i = gatherStarts[row] - base; i < gatherStarts[row + 1] - base; i++) {
+                    s += temp[i];
+                }
+                xG[row] = s;
+            }
+        }
+    }
+
+    /**
+     * {@code yL = Z Z^T xL}: each local node gets the sum over all local copies of its assembled node
+     * (the classic direct-stiffness summation); masked local nodes get 0. {@code yL} may be {@code xL}.
+     */
+    public void gatherScatter(double[] xL, double[] yL) {
+        checkLength("xL", xL, localSize);
+        checkLength("yL", yL, localSize);
+        // masked local nodes are never read by a row, so zeroing them first is safe in place too
+        for (int n = 0; n < localSize; n++) {
+            if (scatterIds[n] < 0) {
+                yL[n] = 0.0;
+            }
+        }
+        // rows are disjoint sets of local ids: read a row, then write it (safe when yL == xL)
+        for (int row = 0; row < globalSize; row++) {
+            double s = 0.0;
+            for (int i = gatherStarts[row]; i < gatherStarts[row + 1]; i++) {
+                s += xL[gatherIds[i]];
+            }
+            for (int i = gatherStarts[row]; i < gatherStarts[row + 1]; i++) {
+                yL[gatherIds[i]] = s;
+            }
+        }
+    }
+
+    /** The assembled vector (length N_G) of a vector in original global numbering (length originalNodeCount): drops masked nodes. */
+    public double[] toAssembled(double[] originalValues) {
+        checkLength("originalValues", originalValues, originalNodeCount);
+        double[] xG = new double[globalSize];
+        for (int a = 0; a < globalSize; a++) {
+            xG[a] = originalValues[originalOfAssembled[a]];
+        }
+        return xG;
+    }
+
+    /** The vector in original global numbering (length originalNodeCount) of an assembled vector; masked nodes get {@code maskedValue}. */
+    public double[] fromAssembled(double[] xG, double maskedValue) {
+        checkLength("xG", xG, globalSize);
+        double[] out = new double[originalNodeCount];
+        for (int g = 0; g < originalNodeCount; g++) {
+            int a = assembledOfOriginal[g];
+            out[g] = a >= 0 ? xG[a] : maskedValue;
+        }
+        return out;
+    }
+
+    private static void checkLength(String name, double[] v, int expected) {
+        if (v == null) {
+            throw new NullPointerException(name + " is null");
+        }
+        if (v.length != expected) {
+            throw new IllegalArgumentException(name + " has length " + v.length + ", expected " + expected);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "ScatterOperator[N_L=" + localSize + ", N_G=" + globalSize + ", masked=" + maskedCount() + ", blocks="
+                + blockCount() + ", nodesPerBlock=" + nodesPerBlock + ", maxRowLength=" + maxRowLength
+                + ", maxBlockEntries=" + maxBlockEntries + "]";
+    }
+}
