@@ -1,0 +1,93 @@
+package io.lobatto.core.mesh;
+
+/**
+ * A smooth map x = f(x0) of physical space applied to the GLL node positions of a {@link SpectralElementMesh}
+ * (DESIGN.md, "The math": "any smooth map of the GLL nodes"). Implementations must be pure functions of
+ * {@code x0}, so that every copy of a shared node lands at the same place.
+ */
+@FunctionalInterface
+public interface NodeMap {
+
+    /**
+     * Writes f(x0) into {@code x}.
+     *
+     * @param x0 the undeformed position (length 3); must not be modified
+     * @param x  the image (length 3); may not alias {@code x0}
+     */
+    void map(double[] x0, double[] x);
+
+    /** x = x0. */
+    static NodeMap identity() {
+        return (x0, x) -> {
+            x[0] = x0[0];
+            x[1] = x0[1];
+            x[2] = x0[2];
+        };
+    }
+
+    /**
+     * x = A x0 + b with A given row-major ({@code matrix3x3[3*row + col]}).
+     *
+     * @throws IllegalArgumentException unless {@code matrix3x3} has 9 and {@code shift} 3 finite entries
+     */
+    static NodeMap affine(double[] matrix3x3, double[] shift) {
+        if (matrix3x3 == null || matrix3x3.length != 9) {
+            throw new IllegalArgumentException("affine map needs a 3x3 matrix as 9 row-major entries");
+        }
+        if (shift == null || shift.length != 3) {
+            throw new IllegalArgumentException("affine map needs a shift of length 3");
+        }
+        double[] a = matrix3x3.clone();
+        double[] b = shift.clone();
+        for (double v : a) {
+            if (!Double.isFinite(v)) {
+                throw new IllegalArgumentException("affine map matrix has a non-finite entry " + v);
+            }
+        }
+        for (double v : b) {
+            if (!Double.isFinite(v)) {
+                throw new IllegalArgumentException("affine map shift has a non-finite entry " + v);
+            }
+        }
+        return (x0, x) -> {
+            for (int r = 0; r < 3; r++) {
+                x[r] = a[3 * r] * x0[0] + a[3 * r + 1] * x0[1] + a[3 * r + 2] * x0[2] + b[r];
+            }
+        };
+    }
+
+    /**
+     * A smooth perturbation of the box [x0,x1] x [y0,y1] x [z0,z1] that vanishes on its boundary (so the image of
+     * the box is the box and its volume is unchanged). With normalised coordinates (xi, eta, zeta) in [0,1]^3 and
+     * edge lengths L:
+     * <pre>
+     *   x += a Lx sin(pi xi)   sin(2 pi eta) sin(pi zeta)
+     *   y += a Ly sin(pi xi)   sin(pi eta)   sin(2 pi zeta)
+     *   z += a Lz sin(2 pi xi) sin(pi eta)   sin(pi zeta)
+     * </pre>
+     * Each row of the Jacobian of the perturbation (in normalised coordinates) has absolute row sum at most
+     * 4 pi |a|, so the map is one-to-one with |J| > 0 for |a| < 1/(4 pi) ~ 0.0796 (larger a, e.g. 0.1, typically
+     * still work; {@code GeometricFactors} checks). Points outside the box are moved too (not vanishing there).
+     */
+    static NodeMap sinusoidal(double amplitude, double x0, double x1, double y0, double y1, double z0, double z1) {
+        if (!(x1 > x0) || !(y1 > y0) || !(z1 > z0) || !Double.isFinite(amplitude)) {
+            throw new IllegalArgumentException("sinusoidal map needs a finite amplitude and x0 < x1, y0 < y1, z0 < z1");
+        }
+        double lx = x1 - x0, ly = y1 - y0, lz = z1 - z0;
+        return (p, x) -> {
+            double xi = (p[0] - x0) / lx;
+            double eta = (p[1] - y0) / ly;
+            double zeta = (p[2] - z0) / lz;
+            double sx = sinPi(xi), sy = sinPi(eta), sz = sinPi(zeta);
+            double s2x = sinPi(2 * xi), s2y = sinPi(2 * eta), s2z = sinPi(2 * zeta);
+            x[0] = p[0] + amplitude * lx * sx * s2y * sz;
+            x[1] = p[1] + amplitude * ly * sx * sy * s2z;
+            x[2] = p[2] + amplitude * lz * s2x * sy * sz;
+        };
+    }
+
+    /** sin(pi t), exactly 0 at integer t (so boundary nodes of the box stay exactly in place). */
+    private static double sinPi(double t) {
+        return t == Math.rint(t) ? 0.0 : Math.sin(Math.PI * t);
+    }
+}
