@@ -62,7 +62,7 @@ final class DeviceProgram extends Kernel {
     int io3;
     double sa;
     double sb;
-    /** Reduction: total threads (grid stride). Gather: number of blocks; local cache capacity. */
+    /** Streaming ops and reductions: total work-items of the launch (grid-stride loops). */
     int stride;
     int nBlocks;
     int cacheCap;
@@ -88,23 +88,19 @@ final class DeviceProgram extends Kernel {
     public void run() {
         int o = op;
         if (o == OP_FILL) {
-            int i = getGlobalId();
-            if (i < n) {
+            for (int i = getGlobalId(); i < n; i += stride) {
                 dpool[yo + i] = sa;
             }
         } else if (o == OP_COPY) {
-            int i = getGlobalId();
-            if (i < n) {
+            for (int i = getGlobalId(); i < n; i += stride) {
                 dpool[yo + i] = dpool[xo + i];
             }
         } else if (o == OP_AXPBY) {
-            int i = getGlobalId();
-            if (i < n) {
+            for (int i = getGlobalId(); i < n; i += stride) {
                 dpool[yo + i] = sa * dpool[xo + i] + sb * dpool[yo + i];
             }
         } else if (o == OP_PMUL) {
-            int i = getGlobalId();
-            if (i < n) {
+            for (int i = getGlobalId(); i < n; i += stride) {
                 dpool[yo + i] = dpool[zo + i] * dpool[xo + i];
             }
         } else if (o == OP_DOT) {
@@ -124,8 +120,7 @@ final class DeviceProgram extends Kernel {
             }
             reduceToPartials(s);
         } else if (o == OP_SCATTER) {
-            int i = getGlobalId();
-            if (i < n) {
+            for (int i = getGlobalId(); i < n; i += stride) {
                 int id = ipool[io0 + i];
                 double v = 0;
                 if (id >= 0) {
@@ -138,18 +133,15 @@ final class DeviceProgram extends Kernel {
         } else if (o == OP_ELEMENT) {
             element();
         } else if (o == OP_COPY_IN) {
-            int i = getGlobalId();
-            if (i < n) {
+            for (int i = getGlobalId(); i < n; i += stride) {
                 dpool[yo + i] = dstage[i];
             }
         } else if (o == OP_COPY_OUT) {
-            int i = getGlobalId();
-            if (i < n) {
+            for (int i = getGlobalId(); i < n; i += stride) {
                 dstage[i] = dpool[xo + i];
             }
         } else if (o == OP_COPY_IN_INT) {
-            int i = getGlobalId();
-            if (i < n) {
+            for (int i = getGlobalId(); i < n; i += stride) {
                 ipool[io0 + i] = istage[i];
             }
         }
