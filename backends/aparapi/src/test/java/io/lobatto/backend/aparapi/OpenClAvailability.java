@@ -15,6 +15,17 @@ final class OpenClAvailability {
     private OpenClAvailability() {
     }
 
+    /** False when there is no OpenCL device and none is required (fails when one is required). */
+    static boolean available() {
+        if (OpenClDevices.list().isEmpty()) {
+            if ("1".equals(System.getenv("LOBATTO_REQUIRE_OPENCL"))) {
+                fail("LOBATTO_REQUIRE_OPENCL=1 but no OpenCL device was found (install pocl-opencl-icd)");
+            }
+            return false;
+        }
+        return true;
+    }
+
     static synchronized AparapiBackend backend() {
         if (shared == null) {
             if (OpenClDevices.list().isEmpty()) {
