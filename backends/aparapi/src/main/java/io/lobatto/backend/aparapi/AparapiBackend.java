@@ -1,0 +1,784 @@
+package io.lobatto.backend.aparapi;
+
+import com.aparapi.Range;
+import com.aparapi.device.Device;
+import com.aparapi.device.OpenCLDevice;
+import com.aparapi.internal.kernel.KernelManager;
+import com.aparapi.internal.kernel.KernelProfile;
+import io.lobatto.core.backend.Backend;
+import io.lobatto.core.backend.BackendException;
+import io.lobatto.core.backend.DeviceElementData;
+import io.lobatto.core.backend.DeviceInfo;
+import io.lobatto.core.backend.DeviceIntVector;
+import io.lobatto.core.backend.DeviceScatter;
+import io.lobatto.core.backend.DeviceVector;
+import io.lobatto.core.backend.ElementKernel;
+import io.lobatto.core.basis.Basis1D;
+
+import java.util.LinkedHashSet;
+import java.util.Objects;
+
+/**
+ * The {@link Backend} on an OpenCL device through Aparapi 3.0.2 (DESIGN.md, "The Aparapi backend").
+ *
+ * <p>All device memory lives in one {@link DeviceProgram} (one Aparapi kernel object, explicit buffer
+ * management): a double pool and an int pool carved by first-fit allocators; vectors are windows. A pool
+ * grows at setup time (download, enlarge, re-upload). Single-vector transfers go through exact-length
+ * staging arrays plus a copy op, never through the whole pool. Reductions are two-stage and
+ * deterministic: work-group tree sums in local memory into {@code partials}, the only array fetched,
+ * summed on the host in group order.
+ *
+ * <p>No silent fallback: every launch is checked before (work-group size against the kernel's
+ * {@code CL_KERNEL_WORK_GROUP_SIZE}, local memory against {@code CL_DEVICE_LOCAL_MEM_SIZE}) and after
+ * (Aparapi's per-class profile must show this OpenCL device as the device that last ran, and the device
+ * must not be in Aparapi's failed list); otherwise a {@link BackendException} names the op, the device and
+ * the reason. Launches of all Aparapi backends of a JVM are serialised (the check reads per-class state).
+ *
+ * <p>Limits: degree N &lt;= {@value #MAX_DEGREE}; pools index with {@code int} (2^31 entries, and at most
+ * {@code CL_DEVICE_MAX_MEM_ALLOC_SIZE} bytes each).
+ */
+public final class AparapiBackend implements Backend {
+
+    /** The name {@code LOBATTO_BACKEND} uses. */
+    public static final String NAME = "aparapi";
+    /** Largest supported polynomial degree (GL grid of 17^3 points in local memory, 2D structure). */
+    public static final int MAX_DEGREE = 15;
+    /** Largest work-group the backend launches (Aparapi keeps to NVIDIA's reported 256). */
+    static final int MAX_GROUP = 256;
+    /** Work-groups of a reduction (length of {@code partials}). */
+    static final int REDUCE_GROUPS = 1024;
+    /** Minimum local cache of the gather (doubles). */
+    static final int GATHER_CACHE = 2048;
+    private static final int INITIAL_POOL = 1 << 16;
+    private static final Object LAUNCH_LOCK = new Object();
+    private static final java.util.List<Device> DEVICES_IN_USE = new java.util.ArrayList<>();
+
+    private final OpenCLDevice device;
+    private final DeviceInfo info;
+    private final DeviceProgram program = new DeviceProgram();
+    private final PoolAllocator doubles = new PoolAllocator(INITIAL_POOL);
+    private final PoolAllocator ints = new PoolAllocator(INITIAL_POOL);
+    private final int kernelMaxGroup;
+    private final int groupCap;
+    private final int streamGroup;
+    private final long localMemBytes;
+    private long launches;
+    private boolean closed;
+    /** Why the device memory can no longer be trusted (a launch failed), or null. */
+    private String broken;
+
+    /** The device chosen by {@code lobatto.opencl.device} / {@code LOBATTO_OPENCL_DEVICE}, else the first GPU, else any. */
+    public AparapiBackend() {
+        this(OpenClDevices.configuredSelector());
+    }
+
+    /** The device matching {@code selector} (an index into {@link OpenClDevices#list()} or a name substring). */
+    public AparapiBackend(String selector) {
+        this(OpenClDevices.select(selector));
+    }
+
+    /** A backend on {@code device}. */
+    public AparapiBackend(OpenCLDevice device) {
+        this.device = Objects.requireNonNull(device, "device");
+        this.info = OpenClDevices.info(device);
+        this.localMemBytes = device.getLocalMemSize();
+        program.setExplicit(true);
+        program.dpool = new double[INITIAL_POOL];
+        program.ipool = new int[INITIAL_POOL];
+        program.partials = new double[REDUCE_GROUPS];
+        program.lds = new double[GATHER_CACHE];
+        synchronized (LAUNCH_LOCK) {
+            DEVICES_IN_USE.add(device);
+            resetPreferences();
+        }
+        try {
+            program.compile(device);
+            kernelMaxGroup = program.getKernelMaxWorkGroupSize(device);
+        } catch (Exception | LinkageError e) {
+            program.dispose();
+            throw new BackendException("aparapi: building the device program failed on " + info + ": " + e, e);
+        }
+        groupCap = Math.min(MAX_GROUP, kernelMaxGroup);
+        streamGroup = Integer.highestOneBit(groupCap);
+        checkLocalMemory("setup", program.lds.length);
+        program.put(program.dpool);
+        program.put(program.ipool);
+        program.put(program.partials);
+        program.put(program.dstage);
+        program.put(program.istage);
+        program.op = DeviceProgram.OP_NOP;
+        launch("nop", streamGroup, streamGroup);
+    }
+
+    @Override
+    public String name() {
+        return NAME;
+    }
+
+    @Override
+    public DeviceInfo device() {
+        return info;
+    }
+
+    /** The Aparapi device this backend runs on. */
+    public OpenCLDevice openClDevice() {
+        return device;
+    }
+
+    /** {@code CL_KERNEL_WORK_GROUP_SIZE} of the device program on this device. */
+    public int kernelMaxWorkGroupSize() {
+        return kernelMaxGroup;
+    }
+
+    /** Bytes of the {@code @Local} array every launch reserves per work-group (sized for the largest op so far). */
+    public synchronized long localMemoryPerGroup() {
+        return program.lds.length * 8L;
+    }
+
+    /** Number of kernel launches so far (each one an Aparapi {@code execute}). */
+    public synchronized long launches() {
+        return launches;
+    }
+
+    boolean isClosed() {
+        return closed;
+    }
+
+    // ------------------------------------------------------------------ launching
+
+    /** Re-points Aparapi's per-class device preferences at the devices in use, clearing its failed list. */
+    private void resetPreferences() {
+        KernelManager.instance().setPreferredDevices(program, new LinkedHashSet<>(DEVICES_IN_USE));
+    }
+
+    private void checkLocalMemory(String what, int ldsLength) {
+        if (ldsLength * 8L > localMemBytes) {
+            throw new BackendException("aparapi: " + what + " needs " + ldsLength * 8L + " bytes of local memory per "
+                    + "work-group but " + info.name() + " has CL_DEVICE_LOCAL_MEM_SIZE = " + localMemBytes
+                    + " (out of resources)");
+        }
+    }
+
+    private void launch(String what, long global, int local) {
+        if (local < 1 || local > groupCap) {
+            throw new BackendException("aparapi: " + what + " would launch work-groups of " + local + " work-items; "
+                    + "the device program allows at most " + groupCap + " on " + info.name()
+                    + " (CL_INVALID_WORK_GROUP_SIZE)");
+        }
+        if (global > Integer.MAX_VALUE) {
+            throw new BackendException("aparapi: " + what + " needs " + global + " work-items, more than 2^31-1");
+        }
+        checkLocalMemory(what, program.lds.length);
+        launchUnchecked(what, (int) global, local);
+    }
+
+    /**
+     * Runs the program with the current op fields and verifies that it ran on this OpenCL device. Package
+     * visible so that a test can bypass the pre-launch checks and prove the post-launch check.
+     */
+    void launchUnchecked(String what, int global, int local) {
+        ensureOpen();
+        synchronized (LAUNCH_LOCK) {
+            launches++;
+            Range range = Range.create(device, global, local);
+            Throwable failure = null;
+            try {
+                program.execute(range);
+            } catch (Throwable t) {
+                failure = t;
+            }
+            KernelProfile profile = KernelManager.instance().getProfile(DeviceProgram.class);
+            boolean ranHere = profile.getLastDeviceProfile() != null
+                    && profile.getLastDeviceProfile() == profile.getDeviceProfile(device);
+            boolean markedFailed = KernelManager.instance().getPreferences(program).getFailedDevices().contains(device);
+            if (failure != null || !ranHere || markedFailed) {
+                resetPreferences();
+                broken = "a launch of op '" + what + "' failed";
+                String reason;
+                if (local > kernelMaxGroup) {
+                    reason = "invalid work-group size " + local + " > CL_KERNEL_WORK_GROUP_SIZE " + kernelMaxGroup;
+                } else if (program.lds.length * 8L > localMemBytes) {
+                    reason = "out of resources: local memory " + program.lds.length * 8L + " > " + localMemBytes;
+                } else {
+                    reason = "OpenCL execution failed (Aparapi reported: "
+                            + (failure != null ? failure : "fallback to a Java device") + ")";
+                }
+                throw new BackendException("aparapi: kernel op '" + what + "' did not run on OpenCL device " + info
+                        + " [global " + global + ", local " + local + "]: " + reason
+                        + "; refusing Aparapi's Java fallback", failure);
+            }
+        }
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new IllegalStateException("aparapi backend is closed");
+        }
+        if (broken != null) {
+            throw new IllegalStateException("aparapi backend on " + info.name() + " is unusable: " + broken
+                    + "; after a failed execute Aparapi re-initialises its kernel arguments, so the device pools no "
+                    + "longer hold what was written (close it and create a new backend)");
+        }
+    }
+
+    /**
+     * Streaming ops use grid-stride loops over at most {@link #REDUCE_GROUPS} work-groups: on the H100 a
+     * launch of one work-item per entry (65536 groups for 16M entries, each reserving the program's
+     * shared {@code @Local} array) ran at about 330 GB/s, the grid-stride reductions at 2.3-2.6 TB/s.
+     */
+    private void stream(String what, int n) {
+        if (n == 0) {
+            return;
+        }
+        int groups = (int) Math.min(REDUCE_GROUPS, (n + (long) streamGroup - 1) / streamGroup);
+        program.n = n;
+        program.stride = groups * streamGroup;
+        launch(what, (long) groups * streamGroup, streamGroup);
+    }
+
+    // ------------------------------------------------------------------ pools
+
+    private int allocDouble(int length) {
+        int offset = doubles.allocate(length);
+        if (offset < 0) {
+            growDoubles(length);
+            offset = doubles.allocate(length);
+        }
+        return offset;
+    }
+
+    private int allocInt(int length) {
+        int offset = ints.allocate(length);
+        if (offset < 0) {
+            growInts(length);
+            offset = ints.allocate(length);
+        }
+        return offset;
+    }
+
+    private int newCapacity(int old, int length, int bytesPerEntry, String pool) {
+        long want = Math.max(2L * old, (long) old + PoolAllocator.aligned(length));
+        long max = Math.min(Integer.MAX_VALUE - 64L, device.getMaxMemAllocSize() / bytesPerEntry);
+        if ((long) old + PoolAllocator.aligned(length) > max) {
+            throw new BackendException("aparapi: out of device memory: the " + pool + " pool would need "
+                    + ((long) old + length) + " entries, more than " + max + " (2^31 index limit or "
+                    + "CL_DEVICE_MAX_MEM_ALLOC_SIZE = " + device.getMaxMemAllocSize() + " bytes of " + info.name() + ")");
+        }
+        want = Math.min(want, max);
+        return (int) (want / PoolAllocator.ALIGN * PoolAllocator.ALIGN);
+    }
+
+    private void growDoubles(int length) {
+        int cap = newCapacity(doubles.capacity(), length, 8, "double");
+        program.get(program.dpool);
+        double[] bigger = new double[cap];
+        System.arraycopy(program.dpool, 0, bigger, 0, program.dpool.length);
+        program.dpool = bigger;
+        program.put(bigger);
+        doubles.grow(cap);
+    }
+
+    private void growInts(int length) {
+        int cap = newCapacity(ints.capacity(), length, 4, "int");
+        program.get(program.ipool);
+        int[] bigger = new int[cap];
+        System.arraycopy(program.ipool, 0, bigger, 0, program.ipool.length);
+        program.ipool = bigger;
+        program.put(bigger);
+        ints.grow(cap);
+    }
+
+    synchronized void releaseDouble(int offset, int length) {
+        if (!closed) {
+            doubles.release(offset, length);
+        }
+    }
+
+    synchronized void releaseInt(int offset, int length) {
+        if (!closed) {
+            ints.release(offset, length);
+        }
+    }
+
+    private AparapiVector vec(DeviceVector v, String name) {
+        ensureOpen();
+        Objects.requireNonNull(v, name);
+        if (!(v instanceof AparapiVector a) || v.backend() != this) {
+            throw new IllegalArgumentException(name + " is not a vector of this aparapi backend: " + v);
+        }
+        if (v.isClosed()) {
+            throw new IllegalStateException(name + " is closed");
+        }
+        return a;
+    }
+
+    private static void sameLength(String what, DeviceVector a, String an, DeviceVector b, String bn) {
+        if (a.length() != b.length()) {
+            throw new IllegalArgumentException(what + ": " + an + " has length " + a.length() + " but " + bn + " has length " + b.length());
+        }
+    }
+
+    // ------------------------------------------------------------------ memory
+
+    @Override
+    public synchronized DeviceVector allocate(int length) {
+        ensureOpen();
+        if (length < 0) {
+            throw new IllegalArgumentException("length " + length + " < 0");
+        }
+        AparapiVector v = new AparapiVector(this, allocDouble(length), length);
+        program.op = DeviceProgram.OP_FILL;
+        program.yo = v.offset;
+        program.sa = 0;
+        stream("allocate(fill 0)", length);
+        return v;
+    }
+
+    @Override
+    public synchronized DeviceVector upload(double[] values) {
+        ensureOpen();
+        AparapiVector v = new AparapiVector(this, allocDouble(values.length), values.length);
+        copyIn(values, v);
+        return v;
+    }
+
+    @Override
+    public synchronized DeviceIntVector upload(int[] values) {
+        ensureOpen();
+        AparapiIntVector v = new AparapiIntVector(this, allocInt(values.length), values.length);
+        if (values.length > 0) {
+            if (program.istage.length != values.length) {
+                program.istage = new int[values.length];
+            }
+            System.arraycopy(values, 0, program.istage, 0, values.length);
+            program.put(program.istage);
+            program.op = DeviceProgram.OP_COPY_IN_INT;
+            program.io0 = v.offset;
+            stream("upload(int[])", values.length);
+        }
+        return v;
+    }
+
+    @Override
+    public synchronized void write(double[] values, DeviceVector target) {
+        AparapiVector t = vec(target, "target");
+        if (values.length != t.length()) {
+            throw new IllegalArgumentException("write: values has length " + values.length + " but target has length " + t.length());
+        }
+        copyIn(values, t);
+    }
+
+    private void copyIn(double[] values, AparapiVector v) {
+        if (values.length == 0) {
+            return;
+        }
+        if (program.dstage.length != values.length) {
+            program.dstage = new double[values.length];
+        }
+        System.arraycopy(values, 0, program.dstage, 0, values.length);
+        program.put(program.dstage);
+        program.op = DeviceProgram.OP_COPY_IN;
+        program.yo = v.offset;
+        stream("upload(double[])", values.length);
+    }
+
+    @Override
+    public synchronized void read(DeviceVector source, double[] values) {
+        AparapiVector s = vec(source, "source");
+        if (values.length != s.length()) {
+            throw new IllegalArgumentException("read: source has length " + s.length() + " but values has length " + values.length);
+        }
+        if (values.length == 0) {
+            return;
+        }
+        if (program.dstage.length != values.length) {
+            program.dstage = new double[values.length];
+        }
+        program.op = DeviceProgram.OP_COPY_OUT;
+        program.xo = s.offset;
+        stream("download", values.length);
+        program.get(program.dstage);
+        System.arraycopy(program.dstage, 0, values, 0, values.length);
+    }
+
+    @Override
+    public void synchronize() {
+        // Aparapi's execute() returns after the kernel has finished.
+    }
+
+    // ------------------------------------------------------------------ streaming
+
+    @Override
+    public synchronized void fill(DeviceVector y, double value) {
+        AparapiVector yv = vec(y, "y");
+        program.op = DeviceProgram.OP_FILL;
+        program.yo = yv.offset;
+        program.sa = value;
+        stream("fill", yv.length());
+    }
+
+    @Override
+    public synchronized void copy(DeviceVector x, DeviceVector y) {
+        AparapiVector xv = vec(x, "x");
+        AparapiVector yv = vec(y, "y");
+        sameLength("copy", x, "x", y, "y");
+        program.op = DeviceProgram.OP_COPY;
+        program.xo = xv.offset;
+        program.yo = yv.offset;
+        stream("copy", yv.length());
+    }
+
+    @Override
+    public synchronized void axpby(double a, DeviceVector x, double b, DeviceVector y) {
+        AparapiVector xv = vec(x, "x");
+        AparapiVector yv = vec(y, "y");
+        sameLength("axpby", x, "x", y, "y");
+        program.op = DeviceProgram.OP_AXPBY;
+        program.xo = xv.offset;
+        program.yo = yv.offset;
+        program.sa = a;
+        program.sb = b;
+        stream("axpby", yv.length());
+    }
+
+    @Override
+    public synchronized void pointwiseMultiply(DeviceVector a, DeviceVector x, DeviceVector y) {
+        AparapiVector av = vec(a, "a");
+        AparapiVector xv = vec(x, "x");
+        AparapiVector yv = vec(y, "y");
+        sameLength("pointwiseMultiply", a, "a", x, "x");
+        sameLength("pointwiseMultiply", x, "x", y, "y");
+        program.op = DeviceProgram.OP_PMUL;
+        program.zo = av.offset;
+        program.xo = xv.offset;
+        program.yo = yv.offset;
+        stream("pointwiseMultiply", yv.length());
+    }
+
+    private double reduce(String what, int n) {
+        if (n == 0) {
+            return 0;
+        }
+        int groups = (int) Math.min(REDUCE_GROUPS, (n + (long) streamGroup - 1) / streamGroup);
+        program.n = n;
+        program.stride = groups * streamGroup;
+        launch(what, (long) groups * streamGroup, streamGroup);
+        program.get(program.partials);
+        double s = 0;
+        for (int g = 0; g < groups; g++) {
+            s += program.partials[g];
+        }
+        return s;
+    }
+
+    @Override
+    public synchronized double dot(DeviceVector x, DeviceVector y) {
+        AparapiVector xv = vec(x, "x");
+        AparapiVector yv = vec(y, "y");
+        sameLength("dot", x, "x", y, "y");
+        program.op = DeviceProgram.OP_DOT;
+        program.xo = xv.offset;
+        program.yo = yv.offset;
+        return reduce("dot", xv.length());
+    }
+
+    @Override
+    public synchronized double norm2(DeviceVector x) {
+        AparapiVector xv = vec(x, "x");
+        program.op = DeviceProgram.OP_DOT;
+        program.xo = xv.offset;
+        program.yo = xv.offset;
+        return reduce("norm2", xv.length());
+    }
+
+    @Override
+    public synchronized double cgUpdate(double alpha, DeviceVector p, DeviceVector ap, DeviceVector x, DeviceVector r) {
+        AparapiVector pv = vec(p, "p");
+        AparapiVector apv = vec(ap, "ap");
+        AparapiVector xv = vec(x, "x");
+        AparapiVector rv = vec(r, "r");
+        sameLength("cgUpdate", p, "p", ap, "ap");
+        sameLength("cgUpdate", p, "p", x, "x");
+        sameLength("cgUpdate", p, "p", r, "r");
+        program.op = DeviceProgram.OP_CG_UPDATE;
+        program.sa = alpha;
+        program.xo = pv.offset;
+        program.yo = apv.offset;
+        program.zo = xv.offset;
+        program.wo = rv.offset;
+        return reduce("cgUpdate", pv.length());
+    }
+
+    // ------------------------------------------------------------------ gather / scatter
+
+    @Override
+    public synchronized DeviceScatter uploadScatter(int[] scatterIds, int[] gatherStarts, int[] gatherIds, int[] blockStarts,
+                                                    double[] inverseDegree, int globalSize) {
+        ensureOpen();
+        int nl = scatterIds.length;
+        if (globalSize < 0) {
+            throw new IllegalArgumentException("globalSize " + globalSize + " < 0");
+        }
+        for (int n = 0; n < nl; n++) {
+            if (scatterIds[n] < -1 || scatterIds[n] >= globalSize) {
+                throw new IllegalArgumentException("scatterIds[" + n + "] = " + scatterIds[n] + " not in [-1, " + globalSize + ")");
+            }
+        }
+        if (gatherStarts.length != globalSize + 1 || gatherStarts[0] != 0 || gatherStarts[globalSize] != gatherIds.length) {
+            throw new IllegalArgumentException("gatherStarts must have length globalSize + 1 = " + (globalSize + 1)
+                    + ", start at 0 and end at gatherIds.length = " + gatherIds.length);
+        }
+        for (int g = 0; g < globalSize; g++) {
+            if (gatherStarts[g + 1] < gatherStarts[g]) {
+                throw new IllegalArgumentException("gatherStarts not ascending at row " + g);
+            }
+        }
+        for (int i = 0; i < gatherIds.length; i++) {
+            if (gatherIds[i] < 0 || gatherIds[i] >= nl) {
+                throw new IllegalArgumentException("gatherIds[" + i + "] = " + gatherIds[i] + " not in [0, " + nl + ")");
+            }
+        }
+        if (inverseDegree.length != nl) {
+            throw new IllegalArgumentException("inverseDegree has length " + inverseDegree.length + " but scatterIds has length " + nl);
+        }
+        int[] blocks = blockStarts;
+        if (blocks == null || blocks.length == 0) {
+            blocks = makeBlocks(gatherStarts, globalSize);
+        }
+        if (blocks[0] != 0 || blocks[blocks.length - 1] != globalSize) {
+            throw new IllegalArgumentException("blockStarts must start at 0 and end at globalSize = " + globalSize);
+        }
+        int maxEntries = 0;
+        for (int b = 0; b + 1 < blocks.length; b++) {
+            if (blocks[b + 1] < blocks[b]) {
+                throw new IllegalArgumentException("blockStarts not ascending at block " + b);
+            }
+            maxEntries = Math.max(maxEntries, gatherStarts[blocks[b + 1]] - gatherStarts[blocks[b]]);
+        }
+        return new AparapiScatter(this, (AparapiIntVector) upload(scatterIds), (AparapiIntVector) upload(gatherStarts),
+                (AparapiIntVector) upload(gatherIds), (AparapiIntVector) upload(blocks), (AparapiVector) upload(inverseDegree),
+                blocks.length - 1, maxEntries, globalSize);
+    }
+
+    /** Rows blocked so that each block has at most {@link #GATHER_CACHE} CSR entries (or one long row). */
+    static int[] makeBlocks(int[] starts, int rows) {
+        java.util.ArrayList<Integer> b = new java.util.ArrayList<>();
+        b.add(0);
+        int blockStart = 0;
+        for (int row = 0; row < rows; row++) {
+            if (row > blockStart && starts[row + 1] - starts[blockStart] > GATHER_CACHE) {
+                b.add(row);
+                blockStart = row;
+            }
+        }
+        if (rows > 0) {
+            b.add(rows);
+        }
+        return b.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    private AparapiScatter scat(DeviceScatter z) {
+        Objects.requireNonNull(z, "z");
+        if (!(z instanceof AparapiScatter s) || s.backend != this) {
+            throw new IllegalArgumentException("z is not a scatter operator of this aparapi backend");
+        }
+        if (z.isClosed()) {
+            throw new IllegalStateException("z is closed");
+        }
+        return s;
+    }
+
+    @Override
+    public synchronized void scatter(DeviceScatter z, DeviceVector xG, DeviceVector xL) {
+        AparapiScatter s = scat(z);
+        AparapiVector g = vec(xG, "xG");
+        AparapiVector l = vec(xL, "xL");
+        checkLen("scatter", "xG", g.length(), s.globalSize());
+        checkLen("scatter", "xL", l.length(), s.localSize());
+        program.op = DeviceProgram.OP_SCATTER;
+        program.io0 = s.scatterIds.offset;
+        program.xo = g.offset;
+        program.yo = l.offset;
+        stream("scatter", l.length());
+    }
+
+    private static void checkLen(String what, String name, int actual, int expected) {
+        if (actual != expected) {
+            throw new IllegalArgumentException(what + ": " + name + " has length " + actual + " but must have length " + expected);
+        }
+    }
+
+    @Override
+    public synchronized void gather(DeviceScatter z, DeviceVector xL, DeviceVector xG) {
+        AparapiScatter s = scat(z);
+        AparapiVector l = vec(xL, "xL");
+        AparapiVector g = vec(xG, "xG");
+        checkLen("gather", "xL", l.length(), s.localSize());
+        checkLen("gather", "xG", g.length(), s.globalSize());
+        runGather(s, l, g);
+    }
+
+    private void runGather(AparapiScatter s, AparapiVector l, AparapiVector g) {
+        if (s.blocks == 0) {
+            return;
+        }
+        program.op = DeviceProgram.OP_GATHER;
+        program.io0 = s.gatherStarts.offset;
+        program.io1 = s.gatherIds.offset;
+        program.io2 = s.blockStarts.offset;
+        program.xo = l.offset;
+        program.yo = g.offset;
+        program.nBlocks = s.blocks;
+        program.cacheCap = program.lds.length;
+        launch("gather", (long) s.blocks * streamGroup, streamGroup);
+    }
+
+    // ------------------------------------------------------------------ element kernels
+
+    @Override
+    public synchronized DeviceElementData uploadElementData(ElementKernel kernel, Basis1D basis, int elements, double[] geometricData) {
+        ensureOpen();
+        Objects.requireNonNull(kernel, "kernel");
+        int degree = basis.degree();
+        if (degree > MAX_DEGREE) {
+            throw new BackendException("aparapi: degree N = " + degree + " is above the backend's limit N <= " + MAX_DEGREE);
+        }
+        if (elements < 0) {
+            throw new IllegalArgumentException("elements " + elements + " < 0");
+        }
+        int nq = basis.nq();
+        int p = kernel == ElementKernel.STIFFNESS_BP35 ? nq : basis.nqGauss();
+        long expected = (long) elements * p * p * p * kernel.factorsPerPoint();
+        if (geometricData.length != expected) {
+            throw new IllegalArgumentException("geometricData has length " + geometricData.length + " but " + kernel + " with N = "
+                    + degree + " and E = " + elements + " needs " + expected);
+        }
+        boolean stiff = kernel != ElementKernel.MASS_BP10;
+        int p2 = p * p;
+        int p3 = p2 * p;
+        boolean threeD = p3 <= groupCap;
+        int threads = threeD ? p3 : Math.min(p2, groupCap);
+        int perGroup = Math.max(1, groupCap / threads);
+        int cols = threeD ? 1 : (p2 + threads - 1) / threads;
+        int perElem = p3 + (stiff ? (threeD ? 3 * p3 : 2 * p2) : 0);
+        long limit = localMemBytes / 8;
+        while (perGroup > 1 && (long) perGroup * perElem > limit) {
+            perGroup--;
+        }
+        if (perElem > limit) {
+            throw new BackendException("aparapi: " + kernel + " with N = " + degree + " needs " + perElem * 8L
+                    + " bytes of local memory per element but " + info.name() + " has " + localMemBytes + " (out of resources)");
+        }
+        if (cols * p > DeviceProgram.MAX_ACC) {
+            throw new BackendException("aparapi: " + kernel + " with N = " + degree + " needs " + cols * p
+                    + " private accumulators per work-item (kernel work-group limit " + groupCap + ")");
+        }
+        int ldsNeeded = perGroup * perElem;
+        if (ldsNeeded > program.lds.length) {
+            checkLocalMemory(kernel + " N=" + degree, ldsNeeded);
+            program.lds = new double[ldsNeeded];
+        }
+        double[] interp = kernel.usesGaussQuadrature() ? basis.interpolation() : new double[0];
+        double[] diff = switch (kernel) {
+            case STIFFNESS_BP35 -> basis.differentiation();
+            case STIFFNESS_BP30 -> basis.gaussDifferentiation();
+            default -> new double[0];
+        };
+        return new AparapiElementData(this, kernel, degree, elements, (AparapiVector) upload(interp), (AparapiVector) upload(diff),
+                (AparapiVector) upload(geometricData), p, threeD, threads, perGroup, cols, perElem);
+    }
+
+    private AparapiElementData elem(DeviceElementData d) {
+        Objects.requireNonNull(d, "data");
+        if (!(d instanceof AparapiElementData a) || a.backend != this) {
+            throw new IllegalArgumentException("data is not element data of this aparapi backend");
+        }
+        if (d.isClosed()) {
+            throw new IllegalStateException("element data is closed");
+        }
+        return a;
+    }
+
+    private void runElements(AparapiElementData d, double lambda, int xo, boolean fromGlobal, AparapiScatter z, double shift, int yo) {
+        if (d.elements == 0) {
+            return;
+        }
+        DeviceProgram k = program;
+        k.op = DeviceProgram.OP_ELEMENT;
+        k.nq = d.degree + 1;
+        k.pts = d.points;
+        k.threadsPerElem = d.threadsPerElement;
+        k.elemsPerGroup = d.elementsPerGroup;
+        k.elems = d.elements;
+        k.perElem = d.localPerElement;
+        k.gauss = d.kernel.usesGaussQuadrature() ? 1 : 0;
+        k.stiff = d.kernel == ElementKernel.MASS_BP10 ? 0 : 1;
+        k.threeD = d.threeD ? 1 : 0;
+        k.cols = d.columnsPerThread;
+        k.matI = d.interp.offset;
+        k.matD = d.diff.offset;
+        k.geo = d.geometry.offset;
+        k.lambda = d.kernel == ElementKernel.MASS_BP10 ? 0 : lambda;
+        k.xo = xo;
+        k.yo = yo;
+        k.fromGlobal = fromGlobal ? 1 : 0;
+        k.shift = shift;
+        if (fromGlobal) {
+            k.io0 = z.scatterIds.offset;
+            k.wo = z.inverseDegree.offset;
+        }
+        long groups = (d.elements + (long) d.elementsPerGroup - 1) / d.elementsPerGroup;
+        launch(d.kernel + (fromGlobal ? " (assembled)" : ""), groups * d.groupSize(), d.groupSize());
+    }
+
+    @Override
+    public synchronized void applyElements(DeviceElementData data, double lambda, DeviceVector xL, DeviceVector yL) {
+        AparapiElementData d = elem(data);
+        AparapiVector x = vec(xL, "xL");
+        AparapiVector y = vec(yL, "yL");
+        checkLen("applyElements", "xL", x.length(), d.localSize());
+        checkLen("applyElements", "yL", y.length(), d.localSize());
+        if (x == y) {
+            throw new IllegalArgumentException("applyElements: xL and yL must be distinct");
+        }
+        runElements(d, lambda, x.offset, false, null, 0, y.offset);
+    }
+
+    @Override
+    public synchronized void applyAssembled(DeviceElementData data, DeviceScatter z, double lambda, double shift,
+                                            DeviceVector xG, DeviceVector yL, DeviceVector yG) {
+        AparapiElementData d = elem(data);
+        AparapiScatter s = scat(z);
+        AparapiVector x = vec(xG, "xG");
+        AparapiVector yl = vec(yL, "yL");
+        AparapiVector yg = vec(yG, "yG");
+        checkLen("applyAssembled", "z.localSize", s.localSize(), d.localSize());
+        checkLen("applyAssembled", "xG", x.length(), s.globalSize());
+        checkLen("applyAssembled", "yL", yl.length(), d.localSize());
+        checkLen("applyAssembled", "yG", yg.length(), s.globalSize());
+        if (x == yg) {
+            throw new IllegalArgumentException("applyAssembled: xG and yG must be distinct");
+        }
+        runElements(d, lambda, x.offset, true, s, shift, yl.offset);
+        runGather(s, yl, yg);
+    }
+
+    @Override
+    public synchronized void close() {
+        if (!closed) {
+            closed = true;
+            program.dispose();
+            synchronized (LAUNCH_LOCK) {
+                DEVICES_IN_USE.remove(device);
+                if (!DEVICES_IN_USE.isEmpty()) {
+                    resetPreferences();
+                }
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "AparapiBackend[" + info + "]";
+    }
+}

@@ -1,0 +1,91 @@
+package io.lobatto.backend.aparapi;
+
+import io.lobatto.core.backend.DeviceElementData;
+import io.lobatto.core.backend.ElementKernel;
+
+/**
+ * What an element kernel reads (1D matrices, geometric factors) in the double pool, and its launch
+ * plan: the thread structure (3D: one work-item per point, several elements per work-group; 2D: one
+ * work-item per column looping over layers), work-items per element, elements per work-group and the
+ * local memory per element.
+ */
+final class AparapiElementData implements DeviceElementData {
+
+    final AparapiBackend backend;
+    final ElementKernel kernel;
+    final int degree;
+    final int elements;
+    final AparapiVector interp;
+    final AparapiVector diff;
+    final AparapiVector geometry;
+    /** Points per direction of the grid the kernel works on: Nq (BP3.5) or Nq+1 (GL). */
+    final int points;
+    final boolean threeD;
+    final int threadsPerElement;
+    final int elementsPerGroup;
+    final int columnsPerThread;
+    final int localPerElement;
+    private boolean closed;
+
+    AparapiElementData(AparapiBackend backend, ElementKernel kernel, int degree, int elements, AparapiVector interp,
+                       AparapiVector diff, AparapiVector geometry, int points, boolean threeD, int threadsPerElement,
+                       int elementsPerGroup, int columnsPerThread, int localPerElement) {
+        this.backend = backend;
+        this.kernel = kernel;
+        this.degree = degree;
+        this.elements = elements;
+        this.interp = interp;
+        this.diff = diff;
+        this.geometry = geometry;
+        this.points = points;
+        this.threeD = threeD;
+        this.threadsPerElement = threadsPerElement;
+        this.elementsPerGroup = elementsPerGroup;
+        this.columnsPerThread = columnsPerThread;
+        this.localPerElement = localPerElement;
+    }
+
+    int localDoubles() {
+        return elementsPerGroup * localPerElement;
+    }
+
+    int groupSize() {
+        return elementsPerGroup * threadsPerElement;
+    }
+
+    @Override
+    public ElementKernel kernel() {
+        return kernel;
+    }
+
+    @Override
+    public int degree() {
+        return degree;
+    }
+
+    @Override
+    public int elements() {
+        return elements;
+    }
+
+    @Override
+    public boolean isClosed() {
+        return closed || backend.isClosed();
+    }
+
+    @Override
+    public void close() {
+        if (!closed) {
+            closed = true;
+            interp.close();
+            diff.close();
+            geometry.close();
+        }
+    }
+
+    /** E.g. "BP3.0 N=7: 2D, 81 work-items x 3 elements per group, 2673 doubles local". */
+    String plan() {
+        return kernel + " N=" + degree + ": " + (threeD ? "3D" : "2D") + ", " + threadsPerElement + " work-items x "
+                + elementsPerGroup + " elements per group, " + localDoubles() + " doubles local";
+    }
+}

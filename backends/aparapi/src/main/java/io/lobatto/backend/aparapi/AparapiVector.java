@@ -1,0 +1,47 @@
+package io.lobatto.backend.aparapi;
+
+import io.lobatto.core.backend.Backend;
+import io.lobatto.core.backend.DeviceVector;
+
+/** A {@link DeviceVector} of the Aparapi backend: the window [offset, offset + length) of the double pool. */
+final class AparapiVector implements DeviceVector {
+
+    private final AparapiBackend backend;
+    final int offset;
+    private final int length;
+    private boolean closed;
+
+    AparapiVector(AparapiBackend backend, int offset, int length) {
+        this.backend = backend;
+        this.offset = offset;
+        this.length = length;
+    }
+
+    @Override
+    public int length() {
+        return length;
+    }
+
+    @Override
+    public Backend backend() {
+        return backend;
+    }
+
+    @Override
+    public boolean isClosed() {
+        return closed || backend.isClosed();
+    }
+
+    @Override
+    public void close() {
+        if (!closed) {
+            closed = true;
+            backend.releaseDouble(offset, length);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "AparapiVector[offset=" + offset + ", length=" + length + (closed ? ", closed" : "") + "]";
+    }
+}

@@ -1,0 +1,493 @@
+package io.lobatto.backend.aparapi;
+
+import com.aparapi.Kernel;
+
+/**
+ * The "device program" of DESIGN.md: the one Aparapi {@link Kernel} that holds every device array of an
+ * {@link AparapiBackend} and whose {@link #run()} dispatches on {@link #op}. Separate Aparapi kernels do
+ * not share device buffers (gpu/README.md), so every operation of the backend is an op code here and
+ * every vector is an (offset, length) window into {@link #dpool} or {@link #ipool}.
+ *
+ * <p>Arrays: {@code dpool}/{@code ipool} (all vectors, matrices, geometric factors, scatter data);
+ * {@code dstage}/{@code istage} (exact-length staging arrays for single-vector uploads/downloads, so a
+ * transfer never moves the whole pool); {@code partials} (one double per work-group of a reduction, the
+ * only array fetched by dot/norm2/cgUpdate); {@code lds} (the one {@code @Local} array, sized by the
+ * backend for the largest operation configured so far, shared by all ops); {@code acc}/{@code line}
+ * (private per-work-item arrays of the element kernels).
+ *
+ * <p>Scalars are fields set by the host before each launch (Aparapi passes them as kernel arguments).
+ * This class is written in the subset of Java that Aparapi translates: no objects, no nested classes,
+ * arrays only as fields, uniform loops around barriers.
+ */
+final class DeviceProgram extends Kernel {
+
+    static final int OP_NOP = 0;
+    static final int OP_FILL = 1;
+    static final int OP_COPY = 2;
+    static final int OP_AXPBY = 3;
+    static final int OP_PMUL = 4;
+    static final int OP_DOT = 5;
+    static final int OP_CG_UPDATE = 6;
+    static final int OP_SCATTER = 7;
+    static final int OP_GATHER = 8;
+    static final int OP_ELEMENT = 9;
+    static final int OP_COPY_IN = 10;
+    static final int OP_COPY_OUT = 11;
+    static final int OP_COPY_IN_INT = 12;
+
+    /** Largest points per direction of the element kernels (GL points at N = 15). */
+    static final int MAX_P = 17;
+    /** Private accumulator length: up to two columns of MAX_P points per work-item (2D structure). */
+    static final int MAX_ACC = 34;
+
+    double[] dpool = new double[1];
+    int[] ipool = new int[1];
+    double[] dstage = new double[1];
+    int[] istage = new int[1];
+    double[] partials = new double[1];
+    @Local double[] lds = new double[256];
+    @PrivateMemorySpace(MAX_ACC) double[] acc = new double[MAX_ACC];
+    @PrivateMemorySpace(MAX_P) double[] line = new double[MAX_P];
+
+    // ---- launch parameters (scalars)
+    int op;
+    int n;
+    int xo;
+    int yo;
+    int zo;
+    int wo;
+    int io0;
+    int io1;
+    int io2;
+    int io3;
+    double sa;
+    double sb;
+    /** Streaming ops and reductions: total work-items of the launch (grid-stride loops). */
+    int stride;
+    int nBlocks;
+    int cacheCap;
+    // ---- element kernels
+    int nq;
+    int pts;
+    int threadsPerElem;
+    int elemsPerGroup;
+    int elems;
+    int perElem;
+    int gauss;
+    int stiff;
+    int threeD;
+    int cols;
+    int fromGlobal;
+    int matI;
+    int matD;
+    int geo;
+    double lambda;
+    double shift;
+
+    @Override
+    public void run() {
+        int o = op;
+        if (o == OP_FILL) {
+            for (int i = getGlobalId(); i < n; i += stride) {
+                dpool[yo + i] = sa;
+            }
+        } else if (o == OP_COPY) {
+            for (int i = getGlobalId(); i < n; i += stride) {
+                dpool[yo + i] = dpool[xo + i];
+            }
+        } else if (o == OP_AXPBY) {
+            for (int i = getGlobalId(); i < n; i += stride) {
+                dpool[yo + i] = sa * dpool[xo + i] + sb * dpool[yo + i];
+            }
+        } else if (o == OP_PMUL) {
+            for (int i = getGlobalId(); i < n; i += stride) {
+                dpool[yo + i] = dpool[zo + i] * dpool[xo + i];
+            }
+        } else if (o == OP_DOT) {
+            double s = 0;
+            for (int i = getGlobalId(); i < n; i += stride) {
+                s += dpool[xo + i] * dpool[yo + i];
+            }
+            reduceToPartials(s);
+        } else if (o == OP_CG_UPDATE) {
+            // x += a p (xo: p, yo: Ap, zo: x, wo: r); r -= a Ap; partial r.r
+            double s = 0;
+            for (int i = getGlobalId(); i < n; i += stride) {
+                dpool[zo + i] += sa * dpool[xo + i];
+                double r = dpool[wo + i] - sa * dpool[yo + i];
+                dpool[wo + i] = r;
+                s += r * r;
+            }
+            reduceToPartials(s);
+        } else if (o == OP_SCATTER) {
+            for (int i = getGlobalId(); i < n; i += stride) {
+                int id = ipool[io0 + i];
+                double v = 0;
+                if (id >= 0) {
+                    v = dpool[xo + id];
+                }
+                dpool[yo + i] = v;
+            }
+        } else if (o == OP_GATHER) {
+            gatherBlock();
+        } else if (o == OP_ELEMENT) {
+            element();
+        } else if (o == OP_COPY_IN) {
+            for (int i = getGlobalId(); i < n; i += stride) {
+                dpool[yo + i] = dstage[i];
+            }
+        } else if (o == OP_COPY_OUT) {
+            for (int i = getGlobalId(); i < n; i += stride) {
+                dstage[i] = dpool[xo + i];
+            }
+        } else if (o == OP_COPY_IN_INT) {
+            for (int i = getGlobalId(); i < n; i += stride) {
+                ipool[io0 + i] = istage[i];
+            }
+        }
+    }
+
+    /** Work-group tree reduction in local memory (group size a power of two); one partial per group. */
+    private void reduceToPartials(double s) {
+        int lid = getLocalId();
+        lds[lid] = s;
+        localBarrier();
+        for (int h = getLocalSize() / 2; h > 0; h = h / 2) {
+            if (lid < h) {
+                lds[lid] = lds[lid] + lds[lid + h];
+            }
+            localBarrier();
+        }
+        if (lid == 0) {
+            partials[getGroupId()] = lds[0];
+        }
+    }
+
+    /**
+     * BS6, one work-group per block of CSR rows (streaming paper, Listing 4): the block's entries are
+     * read once into local memory when they fit ({@link #cacheCap}), then each row is summed there;
+     * a block too large for the cache is summed straight from global memory. ipool windows: io0 row
+     * starts, io1 local ids, io2 block starts.
+     */
+    private void gatherBlock() {
+        int b = getGroupId();
+        int lid = getLocalId();
+        int ls = getLocalSize();
+        int rowStart = ipool[io2 + b];
+        int rowEnd = ipool[io2 + b + 1];
+        int s0 = ipool[io0 + rowStart];
+        int count = ipool[io0 + rowEnd] - s0;
+        if (count <= cacheCap) {
+            for (int i = lid; i < count; i += ls) {
+                lds[i] = dpool[xo + ipool[io1 + s0 + i]];
+            }
+            localBarrier();
+            for (int row = rowStart + lid; row < rowEnd; row += ls) {
+                int c0 = ipool[io0 + row] - s0;
+                int c1 = ipool[io0 + row + 1] - s0;
+                double g = 0;
+                for (int c = c0; c < c1; c++) {
+                    g += lds[c];
+                }
+                dpool[yo + row] = g;
+            }
+        } else {
+            for (int row = rowStart + lid; row < rowEnd; row += ls) {
+                int c0 = ipool[io0 + row];
+                int c1 = ipool[io0 + row + 1];
+                double g = 0;
+                for (int c = c0; c < c1; c++) {
+                    g += dpool[xo + ipool[io1 + c]];
+                }
+                dpool[yo + row] = g;
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ element kernels
+
+    /**
+     * One launch of BP1.0 / BP3.5 / BP3.0 (and the element part of the fused assembled operator).
+     * A work-group holds {@link #elemsPerGroup} elements, each with {@link #threadsPerElem} work-items
+     * and a region of {@link #perElem} doubles of {@link #lds}: the element's values on a P^3 grid
+     * (P = pts: Nq for BP3.5, Nq+1 GL points otherwise; index a + P(b + Pc)) followed by gradient
+     * scratch. 3D structure ({@link #threeD} = 1): one work-item per point; 2D structure: one work-item
+     * per (a,b) column (up to {@link #cols} columns each) looping over the layers c.
+     * Field windows: xo input (x_L, or x_G when {@link #fromGlobal}), yo output y_L, io0 scatter ids,
+     * wo inverse degree, matI interpolation I (P x Nq), matD differentiation (P x P), geo factors.
+     */
+    private void element() {
+        int lid = getLocalId();
+        int T = threadsPerElem;
+        int le = lid / T;
+        int t = lid - le * T;
+        int e = getGroupId() * elemsPerGroup + le;
+        int valid = 0;
+        if (le < elemsPerGroup && e < elems) {
+            valid = 1;
+        }
+        int P = pts;
+        int P3 = P * P * P;
+        int L0 = le * perElem;
+        int Q = nq;
+        int np = Q * Q * Q;
+
+        // load u (masked nodes read as 0 when gathering from x_G through the scatter ids)
+        if (le < elemsPerGroup) {
+            for (int p = t; p < np; p += T) {
+                int i = p % Q;
+                int j = (p / Q) % Q;
+                int k = p / (Q * Q);
+                double u = 0;
+                if (valid == 1) {
+                    u = readU(e * np + p);
+                }
+                lds[L0 + i + P * (j + P * k)] = u;
+            }
+        }
+        localBarrier();
+        if (gauss == 1) {
+            interpolate(L0, t, T, le, 0);
+            interpolate(L0, t, T, le, 1);
+            interpolate(L0, t, T, le, 2);
+        }
+        if (stiff == 0) {
+            if (le < elemsPerGroup && valid == 1) {
+                for (int p = t; p < P3; p += T) {
+                    lds[L0 + p] = lds[L0 + p] * dpool[geo + e * P3 + p];
+                }
+            }
+            localBarrier();
+        } else if (threeD == 1) {
+            stiffness3D(L0, t, T, e, valid, le);
+        } else {
+            stiffness2D(L0, t, T, e, valid, le);
+        }
+        if (gauss == 1) {
+            project(L0, t, T, le, 2);
+            project(L0, t, T, le, 1);
+            project(L0, t, T, le, 0);
+        }
+        if (valid == 1) {
+            for (int p = t; p < np; p += T) {
+                int i = p % Q;
+                int j = (p / Q) % Q;
+                int k = p / (Q * Q);
+                double y = lds[L0 + i + P * (j + P * k)];
+                if (fromGlobal == 1) {
+                    y += shift * dpool[wo + e * np + p] * readU(e * np + p);
+                }
+                dpool[yo + e * np + p] = y;
+            }
+        }
+    }
+
+    private double readU(int li) {
+        double u = 0;
+        if (fromGlobal == 1) {
+            int id = ipool[io0 + li];
+            if (id >= 0) {
+                u = dpool[xo + id];
+            }
+        } else {
+            u = dpool[xo + li];
+        }
+        return u;
+    }
+
+    /**
+     * One sum-factorisation stage GLL -> GL, in place on the element's P^3 grid: direction 0 maps lines
+     * (j,k) (j,k < Nq) from Nq to P values along a; direction 1 lines (a,k) along b; direction 2 lines
+     * (a,b) along c. Each line belongs to one work-item, so in place is safe.
+     */
+    private void interpolate(int L0, int t, int T, int le, int dir) {
+        int P = pts;
+        int Q = nq;
+        int lines = Q * Q;
+        int strideIn = 1;
+        if (dir == 1) {
+            lines = P * Q;
+            strideIn = P;
+        } else if (dir == 2) {
+            lines = P * P;
+            strideIn = P * P;
+        }
+        if (le < elemsPerGroup) {
+            for (int l = t; l < lines; l += T) {
+                int base = L0;
+                if (dir == 0) {
+                    base = L0 + P * ((l % Q) + P * (l / Q));
+                } else if (dir == 1) {
+                    base = L0 + (l % P) + P * P * (l / P);
+                } else {
+                    base = L0 + l;
+                }
+                for (int m = 0; m < Q; m++) {
+                    line[m] = lds[base + m * strideIn];
+                }
+                for (int a = 0; a < P; a++) {
+                    double s = 0;
+                    for (int m = 0; m < Q; m++) {
+                        s += dpool[matI + a * Q + m] * line[m];
+                    }
+                    lds[base + a * strideIn] = s;
+                }
+            }
+        }
+        localBarrier();
+    }
+
+    /** The transpose stage GL -> GLL (I^T), in place; the inverse of {@link #interpolate}. */
+    private void project(int L0, int t, int T, int le, int dir) {
+        int P = pts;
+        int Q = nq;
+        int lines = Q * Q;
+        int strideIn = 1;
+        if (dir == 1) {
+            lines = P * Q;
+            strideIn = P;
+        } else if (dir == 2) {
+            lines = P * P;
+            strideIn = P * P;
+        }
+        if (le < elemsPerGroup) {
+            for (int l = t; l < lines; l += T) {
+                int base = L0;
+                if (dir == 0) {
+                    base = L0 + P * ((l % Q) + P * (l / Q));
+                } else if (dir == 1) {
+                    base = L0 + (l % P) + P * P * (l / P);
+                } else {
+                    base = L0 + l;
+                }
+                for (int a = 0; a < P; a++) {
+                    line[a] = lds[base + a * strideIn];
+                }
+                for (int m = 0; m < Q; m++) {
+                    double s = 0;
+                    for (int a = 0; a < P; a++) {
+                        s += dpool[matI + a * Q + m] * line[a];
+                    }
+                    lds[base + m * strideIn] = s;
+                }
+                for (int m = Q; m < P; m++) {
+                    lds[base + m * strideIn] = 0;
+                }
+            }
+        }
+        localBarrier();
+    }
+
+    /** 3D structure: gradients and G at each point into local scratch, then D^T back, + lambda wJ u. */
+    private void stiffness3D(int L0, int t, int T, int e, int valid, int le) {
+        int P = pts;
+        int P2 = P * P;
+        int P3 = P2 * P;
+        if (le < elemsPerGroup && valid == 1) {
+            for (int p = t; p < P3; p += T) {
+                int a = p % P;
+                int b = (p / P) % P;
+                int c = p / P2;
+                double vr = 0;
+                double vs = 0;
+                double vt = 0;
+                for (int m = 0; m < P; m++) {
+                    vr += dpool[matD + a * P + m] * lds[L0 + m + P * (b + P * c)];
+                    vs += dpool[matD + b * P + m] * lds[L0 + a + P * (m + P * c)];
+                    vt += dpool[matD + c * P + m] * lds[L0 + a + P * (b + P * m)];
+                }
+                int g = geo + (e * P3 + p) * 7;
+                lds[L0 + P3 + p] = dpool[g] * vr + dpool[g + 1] * vs + dpool[g + 2] * vt;
+                lds[L0 + 2 * P3 + p] = dpool[g + 1] * vr + dpool[g + 3] * vs + dpool[g + 4] * vt;
+                lds[L0 + 3 * P3 + p] = dpool[g + 2] * vr + dpool[g + 4] * vs + dpool[g + 5] * vt;
+            }
+        }
+        localBarrier();
+        if (le < elemsPerGroup && valid == 1) {
+            for (int p = t; p < P3; p += T) {
+                int a = p % P;
+                int b = (p / P) % P;
+                int c = p / P2;
+                double y = lambda * dpool[geo + (e * P3 + p) * 7 + 6] * lds[L0 + p];
+                for (int m = 0; m < P; m++) {
+                    y += dpool[matD + m * P + a] * lds[L0 + P3 + m + P * (b + P * c)]
+                            + dpool[matD + m * P + b] * lds[L0 + 2 * P3 + a + P * (m + P * c)]
+                            + dpool[matD + m * P + c] * lds[L0 + 3 * P3 + a + P * (b + P * m)];
+                }
+                lds[L0 + p] = y;
+            }
+        }
+        localBarrier();
+    }
+
+    /**
+     * 2D layer-by-layer structure (NekBone 2D-thread kernels): work-item t owns columns (a,b) = t,
+     * t + T, ... and keeps their results in the private array {@link #acc}; for each layer c the r- and
+     * s-fluxes of the layer go through local memory, the t-flux is added straight to the private column.
+     */
+    private void stiffness2D(int L0, int t, int T, int e, int valid, int le) {
+        int P = pts;
+        int P2 = P * P;
+        int P3 = P2 * P;
+        int sgr = L0 + P3;
+        int sgs = L0 + P3 + P2;
+        for (int q = 0; q < cols * P; q++) {
+            acc[q] = 0;
+        }
+        for (int c = 0; c < P; c++) {
+            if (le < elemsPerGroup && valid == 1) {
+                for (int q = 0; q < cols; q++) {
+                    int col = t + q * T;
+                    if (col < P2) {
+                        int a = col % P;
+                        int b = col / P;
+                        double vr = 0;
+                        double vs = 0;
+                        double vt = 0;
+                        for (int m = 0; m < P; m++) {
+                            vr += dpool[matD + a * P + m] * lds[L0 + m + P * (b + P * c)];
+                            vs += dpool[matD + b * P + m] * lds[L0 + a + P * (m + P * c)];
+                            vt += dpool[matD + c * P + m] * lds[L0 + col + P2 * m];
+                        }
+                        int g = geo + (e * P3 + col + P2 * c) * 7;
+                        lds[sgr + col] = dpool[g] * vr + dpool[g + 1] * vs + dpool[g + 2] * vt;
+                        lds[sgs + col] = dpool[g + 1] * vr + dpool[g + 3] * vs + dpool[g + 4] * vt;
+                        double gt = dpool[g + 2] * vr + dpool[g + 4] * vs + dpool[g + 5] * vt;
+                        for (int m = 0; m < P; m++) {
+                            acc[q * P + m] += dpool[matD + c * P + m] * gt;
+                        }
+                        acc[q * P + c] += lambda * dpool[g + 6] * lds[L0 + col + P2 * c];
+                    }
+                }
+            }
+            localBarrier();
+            if (le < elemsPerGroup && valid == 1) {
+                for (int q = 0; q < cols; q++) {
+                    int col = t + q * T;
+                    if (col < P2) {
+                        int a = col % P;
+                        int b = col / P;
+                        double y = 0;
+                        for (int m = 0; m < P; m++) {
+                            y += dpool[matD + m * P + a] * lds[sgr + m + P * b]
+                                    + dpool[matD + m * P + b] * lds[sgs + a + P * m];
+                        }
+                        acc[q * P + c] += y;
+                    }
+                }
+            }
+            localBarrier();
+        }
+        if (le < elemsPerGroup && valid == 1) {
+            for (int q = 0; q < cols; q++) {
+                int col = t + q * T;
+                if (col < P2) {
+                    for (int c = 0; c < P; c++) {
+                        lds[L0 + col + P2 * c] = acc[q * P + c];
+                    }
+                }
+            }
+        }
+        localBarrier();
+    }
+}

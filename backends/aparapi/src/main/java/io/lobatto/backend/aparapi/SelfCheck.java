@@ -1,0 +1,271 @@
+package io.lobatto.backend.aparapi;
+
+import io.lobatto.core.backend.DeviceElementData;
+import io.lobatto.core.backend.DeviceScatter;
+import io.lobatto.core.backend.DeviceVector;
+import io.lobatto.core.backend.ElementKernel;
+import io.lobatto.core.basis.Basis1D;
+
+import java.util.Locale;
+
+/**
+ * Runs every operation of the Aparapi backend on the selected OpenCL device against plain Java loops
+ * ({@link HostReference}) and prints one PASS/FAIL line per check, then a few timings (wall time per call
+ * and, with Aparapi profiling on, the kernel time OpenCL reports). Exit status 1 on any failure.
+ * Usage: {@code java io.lobatto.backend.aparapi.SelfCheck [device-selector] [--time]}.
+ */
+public final class SelfCheck {
+
+    private static int failures;
+
+    private SelfCheck() {
+    }
+
+    public static void main(String[] args) {
+        boolean time = false;
+        String selector = null;
+        for (String a : args) {
+            if (a.equals("--time")) {
+                time = true;
+            } else {
+                selector = a;
+            }
+        }
+        if (time && System.getProperty("com.aparapi.enableProfiling") == null) {
+            System.setProperty("com.aparapi.enableProfiling", "true");
+        }
+        System.out.println("OpenCL devices: " + OpenClDevices.describe(OpenClDevices.list()));
+        try (AparapiBackend b = selector == null ? new AparapiBackend() : new AparapiBackend(selector)) {
+            System.out.println("device: " + b.device() + "; CL_KERNEL_WORK_GROUP_SIZE " + b.kernelMaxWorkGroupSize());
+            streaming(b, 1_000_003);
+            streaming(b, 17);
+            gatherScatter(b, 3, 4, 3, 2, true);
+            gatherScatter(b, 2, 3, 2, 2, false);
+            for (int n = 1; n <= AparapiBackend.MAX_DEGREE; n++) {
+                int e = n <= 6 ? 37 : (n <= 10 ? 5 : 2);
+                for (ElementKernel k : ElementKernel.values()) {
+                    elements(b, k, n, e);
+                }
+            }
+            for (int n : new int[] {1, 2, 3, 5, 8, 15}) {
+                assembled(b, ElementKernel.STIFFNESS_BP35, n, 1.3, 0.7);
+                assembled(b, ElementKernel.STIFFNESS_BP30, n, 0.4, 0.0);
+                assembled(b, ElementKernel.MASS_BP10, n, 0.0, 2.0);
+            }
+            noFallback(b);
+            System.out.println("local memory per work-group now: " + b.localMemoryPerGroup() + " bytes; launches " + b.launches());
+            if (time) {
+                timings(b);
+            }
+        }
+        System.out.println(failures == 0 ? "ALL PASS" : failures + " FAILURES");
+        System.exit(failures == 0 ? 0 : 1);
+    }
+
+    static void report(String what, double err, double tol) {
+        boolean ok = err <= tol && !Double.isNaN(err);
+        if (!ok) {
+            failures++;
+        }
+        System.out.printf(Locale.ROOT, "%s %-60s rel.err %.2e%n", ok ? "PASS" : "FAIL", what, err);
+    }
+
+    static double scalarErr(double a, double b) {
+        return Math.abs(a - b) / Math.max(1, Math.abs(b));
+    }
+
+    static void streaming(AparapiBackend b, int n) {
+        double[] x = HostReference.random(n, 1), y = HostReference.random(n, 2), z = HostReference.random(n, 3), w = HostReference.random(n, 4);
+        try (DeviceVector dx = b.upload(x); DeviceVector dy = b.upload(y); DeviceVector dz = b.upload(z); DeviceVector dw = b.upload(w);
+             DeviceVector t = b.allocate(n)) {
+            report("upload/download n=" + n, HostReference.relErr(b.download(dx), x), 0);
+            report("allocate zeros n=" + n, HostReference.relErr(b.download(t), new double[n]), 0);
+            b.fill(t, 2.5);
+            double[] ref = new double[n];
+            java.util.Arrays.fill(ref, 2.5);
+            report("fill n=" + n, HostReference.relErr(b.download(t), ref), 0);
+            b.copy(dx, t);
+            report("copy n=" + n, HostReference.relErr(b.download(t), x), 0);
+            b.axpby(0.3, dx, -1.7, t);
+            for (int i = 0; i < n; i++) {
+                ref[i] = 0.3 * x[i] - 1.7 * x[i];
+            }
+            report("axpby n=" + n, HostReference.relErr(b.download(t), ref), 1e-15);
+            b.pointwiseMultiply(dx, dy, t);
+            for (int i = 0; i < n; i++) {
+                ref[i] = x[i] * y[i];
+            }
+            report("pointwiseMultiply n=" + n, HostReference.relErr(b.download(t), ref), 0);
+            double d = 0, nn = 0;
+            for (int i = 0; i < n; i++) {
+                d += x[i] * y[i];
+                nn += x[i] * x[i];
+            }
+            report("dot n=" + n, scalarErr(b.dot(dx, dy), d), 1e-12);
+            double again = b.dot(dx, dy);
+            report("dot deterministic n=" + n, again == b.dot(dx, dy) ? 0 : 1, 0);
+            report("norm2 n=" + n, scalarErr(b.norm2(dx), nn), 1e-12);
+            double rr = 0;
+            double[] xr = new double[n], rref = new double[n];
+            for (int i = 0; i < n; i++) {
+                xr[i] = z[i] + 0.37 * x[i];
+                rref[i] = w[i] - 0.37 * y[i];
+                rr += rref[i] * rref[i];
+            }
+            double got = b.cgUpdate(0.37, dx, dy, dz, dw);
+            report("cgUpdate r.r n=" + n, scalarErr(got, rr), 1e-12);
+            report("cgUpdate x n=" + n, HostReference.relErr(b.download(dz), xr), 1e-15);
+            report("cgUpdate r n=" + n, HostReference.relErr(b.download(dw), rref), 1e-15);
+        }
+    }
+
+    static void gatherScatter(AparapiBackend b, int degree, int ex, int ey, int ez, boolean dirichlet) {
+        HostReference.Mesh m = HostReference.boxMesh(degree, ex, ey, ez, dirichlet);
+        int nl = m.scatterIds().length;
+        double[] xg = HostReference.random(m.globalSize(), 5);
+        double[] xl = HostReference.random(nl, 6);
+        // blocks of ~50 rows given by the caller, and none (backend builds its own)
+        int[] blocks = java.util.stream.IntStream.iterate(0, i -> i < m.globalSize(), i -> i + 50).toArray();
+        blocks = java.util.Arrays.copyOf(blocks, blocks.length + 1);
+        blocks[blocks.length - 1] = m.globalSize();
+        for (int[] bs : new int[][] {blocks, new int[0]}) {
+            try (DeviceScatter z = b.uploadScatter(m.scatterIds(), m.gatherStarts(), m.gatherIds(), bs, m.inverseDegree(), m.globalSize());
+                 DeviceVector dxg = b.upload(xg); DeviceVector dxl = b.upload(xl);
+                 DeviceVector outL = b.allocate(nl); DeviceVector outG = b.allocate(m.globalSize())) {
+                String tag = " N=" + degree + " " + ex + "x" + ey + "x" + ez + (dirichlet ? " masked" : "") + (bs.length == 0 ? " own blocks" : " 50-row blocks");
+                b.scatter(z, dxg, outL);
+                report("scatter" + tag, HostReference.relErr(b.download(outL), HostReference.scatter(m.scatterIds(), xg)), 0);
+                b.gather(z, dxl, outG);
+                report("gather" + tag, HostReference.relErr(b.download(outG), HostReference.gather(m.scatterIds(), xl, m.globalSize())), 1e-15);
+            }
+        }
+    }
+
+    static void elements(AparapiBackend b, ElementKernel k, int n, int e) {
+        Basis1D basis = Basis1D.of(n);
+        double[] geo = HostReference.geometry(k, basis, e, 7 + n);
+        double[] x = HostReference.random(e * basis.np(), 8 + n);
+        double lambda = 0.9;
+        double[] ref = HostReference.applyElements(k, basis, e, geo, lambda, x);
+        try (DeviceElementData d = b.uploadElementData(k, basis, e, geo); DeviceVector dx = b.upload(x); DeviceVector dy = b.allocate(x.length)) {
+            b.applyElements(d, lambda, dx, dy);
+            report(((AparapiElementData) d).plan() + ", E=" + e, HostReference.relErr(b.download(dy), ref), 1e-12);
+        }
+    }
+
+    static void assembled(AparapiBackend b, ElementKernel k, int n, double lambda, double shift) {
+        Basis1D basis = Basis1D.of(n);
+        HostReference.Mesh m = HostReference.boxMesh(n, 2, 2, 1, true);
+        int e = m.elements();
+        double[] geo = HostReference.geometry(k, basis, e, 11 + n);
+        double[] xg = HostReference.random(m.globalSize(), 12 + n);
+        double[] xl = HostReference.scatter(m.scatterIds(), xg);
+        double[] yl = HostReference.applyElements(k, basis, e, geo, lambda, xl);
+        for (int i = 0; i < yl.length; i++) {
+            yl[i] += shift * m.inverseDegree()[i] * xl[i];
+        }
+        double[] yg = HostReference.gather(m.scatterIds(), yl, m.globalSize());
+        try (DeviceElementData d = b.uploadElementData(k, basis, e, geo);
+             DeviceScatter z = b.uploadScatter(m.scatterIds(), m.gatherStarts(), m.gatherIds(), null, m.inverseDegree(), m.globalSize());
+             DeviceVector dx = b.upload(xg); DeviceVector dyl = b.allocate(yl.length); DeviceVector dyg = b.allocate(m.globalSize())) {
+            b.applyAssembled(d, z, lambda, shift, dx, dyl, dyg);
+            report("assembled " + k + " N=" + n + " lambda=" + lambda + " shift=" + shift,
+                    Math.max(HostReference.relErr(b.download(dyl), yl), HostReference.relErr(b.download(dyg), yg)), 1e-12);
+        }
+    }
+
+    /**
+     * A launch with a work-group size the kernel cannot take must end in a BackendException (not Java
+     * results), and the backend must refuse further work (its device memory is no longer trustworthy).
+     * Runs on a backend of its own.
+     */
+    static void noFallback(AparapiBackend shared) {
+        try (AparapiBackend b = new AparapiBackend(shared.openClDevice())) {
+            DeviceVector x = b.upload(new double[] {1, 2, 3});
+            DeviceProgram p = programOf(b);
+            p.op = DeviceProgram.OP_FILL;
+            p.n = 3;
+            p.stride = 3;
+            p.yo = ((AparapiVector) x).offset;
+            p.sa = -99;
+            int bad = b.kernelMaxWorkGroupSize() * 2;
+            String outcome;
+            try {
+                b.launchUnchecked("fill (bad work-group size)", bad, bad);
+                outcome = "no exception";
+            } catch (io.lobatto.core.backend.BackendException ex) {
+                outcome = "BackendException: " + ex.getMessage();
+            }
+            System.out.println("  no-fallback probe: " + outcome);
+            report("no-fallback: bad launch throws BackendException", outcome.startsWith("BackendException") ? 0 : 1, 0);
+            String after;
+            try {
+                b.download(x);
+                after = "download worked";
+            } catch (IllegalStateException ex) {
+                after = "refused";
+            }
+            report("no-fallback: backend refuses work after the failure", after.equals("refused") ? 0 : 1, 0);
+        }
+        try (DeviceVector y = shared.upload(new double[] {7})) {
+            report("no-fallback: other backends unaffected", shared.download(y)[0] == 7 ? 0 : 1, 0);
+        }
+    }
+
+    static DeviceProgram programOf(AparapiBackend b) {
+        try {
+            java.lang.reflect.Field f = AparapiBackend.class.getDeclaredField("program");
+            f.setAccessible(true);
+            return (DeviceProgram) f.get(b);
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static void timings(AparapiBackend b) {
+        int n = 1 << 24;
+        System.out.println("timings (wall per call; kernel = OpenCL profiled time of the last call):");
+        try (DeviceVector x = b.allocate(n); DeviceVector y = b.allocate(n); DeviceVector z = b.allocate(n); DeviceVector w = b.allocate(n)) {
+            b.fill(x, 1);
+            b.fill(y, 2);
+            time(b, "copy 16M (BS1)", 16.0 * n, () -> b.copy(x, y));
+            time(b, "axpby 16M (BS2)", 24.0 * n, () -> b.axpby(1.0, x, 0.5, y));
+            time(b, "dot 16M (BS4)", 16.0 * n, () -> b.dot(x, y));
+            time(b, "cgUpdate 16M (BS5)", 48.0 * n, () -> b.cgUpdate(1e-3, x, y, z, w));
+            
+        }
+        for (int deg : new int[] {3, 7, 11, 15}) {
+            for (ElementKernel k : ElementKernel.values()) {
+                Basis1D basis = Basis1D.of(deg);
+                int e = Math.max(1, 8_000_000 / basis.npGauss() / 2);
+                double[] geo = HostReference.geometry(k, basis, e, 3);
+                try (DeviceElementData d = b.uploadElementData(k, basis, e, geo); DeviceVector x = b.allocate(e * basis.np());
+                     DeviceVector y = b.allocate(e * basis.np())) {
+                    b.fill(x, 1);
+                    long bytes = 8L * e * (2L * basis.np() + (long) geo.length / e);
+                    time(b, k + " N=" + deg + " E=" + e + " (" + ((AparapiElementData) d).plan() + ")", bytes, () -> b.applyElements(d, 1.0, x, y));
+                }
+            }
+        }
+    }
+
+    static void time(AparapiBackend b, String what, double bytes, Runnable r) {
+        r.run();
+        int reps = 20;
+        long t0 = System.nanoTime();
+        for (int i = 0; i < reps; i++) {
+            r.run();
+        }
+        double wall = (System.nanoTime() - t0) / 1e3 / reps;
+        double kernel = Double.NaN;
+        java.util.List<com.aparapi.ProfileInfo> info = programOf(b).getProfileInfo();
+        if (info != null) {
+            for (com.aparapi.ProfileInfo pi : info) {
+                if ("X".equals(String.valueOf(pi.getType()))) {
+                    kernel = (pi.getEnd() - pi.getStart()) / 1e3;
+                }
+            }
+        }
+        System.out.printf(Locale.ROOT, "  %-100s wall %9.1f us  kernel %9.1f us  %7.1f GB/s(kernel)%n", what, wall, kernel, bytes / kernel / 1e3);
+    }
+}

@@ -1,0 +1,308 @@
+package io.lobatto.backend.aparapi;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.lobatto.core.backend.Backend;
+import io.lobatto.core.backend.BackendException;
+import io.lobatto.core.backend.BackendProvider;
+import io.lobatto.core.backend.Backends;
+import io.lobatto.core.backend.DeviceElementData;
+import io.lobatto.core.backend.DeviceScatter;
+import io.lobatto.core.backend.DeviceVector;
+import io.lobatto.core.backend.ElementKernel;
+import io.lobatto.core.basis.Basis1D;
+import net.jqwik.api.ForAll;
+import net.jqwik.api.Property;
+import net.jqwik.api.constraints.DoubleRange;
+import net.jqwik.api.constraints.IntRange;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.util.stream.Stream;
+
+/** Every operation of the Aparapi backend against plain Java loops and dense element matrices. */
+class AparapiBackendTest {
+
+    private static final double TOL = 1e-12;
+
+    static AparapiBackend b() {
+        return OpenClAvailability.backend();
+    }
+
+    static void assertClose(double[] expected, double[] actual, double tol, String what) {
+        double err = HostReference.relErr(actual, expected);
+        assertTrue(err <= tol, what + ": relative error " + err + " > " + tol);
+    }
+
+    @Test
+    void reportsItsDeviceAndIsFoundByServiceLoader() {
+        AparapiBackend b = b();
+        assertEquals("aparapi", b.name());
+        assertFalse(b.device().name().isBlank());
+        assertTrue(b.device().computeUnits() > 0);
+        assertTrue(b.device().memoryBytes() > 0);
+        assertTrue(b.kernelMaxWorkGroupSize() >= 1);
+        BackendProvider p = Backends.providers().stream().filter(x -> x.name().equals("aparapi")).findFirst().orElseThrow();
+        assertTrue(p.priority() == 50 || p.priority() == 100, "priority " + p.priority());
+        assertEquals(b.device().isGpu() ? 100 : 50, p.priority());
+    }
+
+    @Test
+    void selectsDevicesByIndexAndNameAndRejectsUnknownOnes() {
+        AparapiBackend b = b();
+        try (AparapiBackend byIndex = new AparapiBackend("0")) {
+            assertEquals(OpenClDevices.list().get(0).getName().trim(), byIndex.device().name());
+        }
+        String word = b.device().name().split("\\s+")[0];
+        try (AparapiBackend byName = new AparapiBackend(word.toLowerCase())) {
+            assertTrue(byName.device().name().contains(word));
+        }
+        assertThrows(BackendException.class, () -> new AparapiBackend("no-such-device-xyz"));
+        assertThrows(BackendException.class, () -> new AparapiBackend("99"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {0, 1, 17, 255, 256, 257, 100_003, 1 << 20})
+    void streamingOps(int n) {
+        Backend b = b();
+        double[] x = HostReference.random(n, 1), y = HostReference.random(n, 2), z = HostReference.random(n, 3), w = HostReference.random(n, 4);
+        try (DeviceVector dx = b.upload(x); DeviceVector dy = b.upload(y); DeviceVector dz = b.upload(z); DeviceVector dw = b.upload(w);
+             DeviceVector t = b.allocate(n)) {
+            assertClose(x, b.download(dx), 0, "upload/download");
+            assertClose(new double[n], b.download(t), 0, "allocate");
+            double[] ref = new double[n];
+            java.util.Arrays.fill(ref, -3.25);
+            b.fill(t, -3.25);
+            assertClose(ref, b.download(t), 0, "fill");
+            b.copy(dx, t);
+            assertClose(x, b.download(t), 0, "copy");
+            b.write(y, t);
+            assertClose(y, b.download(t), 0, "write");
+            b.axpby(2.5, dx, -0.5, t);
+            for (int i = 0; i < n; i++) {
+                ref[i] = 2.5 * x[i] - 0.5 * y[i];
+            }
+            assertClose(ref, b.download(t), 1e-15, "axpby");
+            b.axpby(2.0, t, 1.0, t);
+            for (int i = 0; i < n; i++) {
+                ref[i] *= 3;
+            }
+            assertClose(ref, b.download(t), 1e-15, "axpby aliased");
+            b.pointwiseMultiply(dx, dy, t);
+            for (int i = 0; i < n; i++) {
+                ref[i] = x[i] * y[i];
+            }
+            assertClose(ref, b.download(t), 0, "pointwiseMultiply");
+            double dot = 0, nn = 0, rr = 0;
+            double[] xr = new double[n], rref = new double[n];
+            for (int i = 0; i < n; i++) {
+                dot += x[i] * y[i];
+                nn += y[i] * y[i];
+                xr[i] = z[i] + 0.75 * x[i];
+                rref[i] = w[i] - 0.75 * y[i];
+                rr += rref[i] * rref[i];
+            }
+            assertEquals(dot, b.dot(dx, dy), TOL * Math.max(1, Math.abs(dot)), "dot");
+            assertEquals(b.dot(dx, dy), b.dot(dx, dy), 0.0, "dot is deterministic");
+            assertEquals(nn, b.norm2(dy), TOL * Math.max(1, nn), "norm2");
+            assertEquals(rr, b.cgUpdate(0.75, dx, dy, dz, dw), TOL * Math.max(1, rr), "cgUpdate r.r");
+            assertClose(xr, b.download(dz), 1e-15, "cgUpdate x");
+            assertClose(rref, b.download(dw), 1e-15, "cgUpdate r");
+        }
+    }
+
+    @Test
+    void lengthMismatchAndForeignVectorsAreRejected() {
+        Backend b = b();
+        try (DeviceVector a = b.allocate(3); DeviceVector c = b.allocate(4)) {
+            assertThrows(IllegalArgumentException.class, () -> b.copy(a, c));
+            assertThrows(IllegalArgumentException.class, () -> b.write(new double[2], a));
+            DeviceVector closed = b.allocate(3);
+            closed.close();
+            assertThrows(IllegalStateException.class, () -> b.fill(closed, 1));
+        }
+    }
+
+    @Test
+    void poolGrowsAndKeepsContents() {
+        Backend b = b();
+        double[] first = HostReference.random(1000, 9);
+        try (DeviceVector keep = b.upload(first); DeviceVector big = b.allocate(3_000_000)) {
+            b.fill(big, 1);
+            assertClose(first, b.download(keep), 0, "vector kept across pool growth");
+            assertEquals(3_000_000, b.norm2(big), 0);
+        }
+    }
+
+    static Stream<Arguments> meshes() {
+        return Stream.of(Arguments.of(1, 3, 2, 2, true), Arguments.of(3, 4, 3, 2, true), Arguments.of(2, 3, 2, 2, false),
+                Arguments.of(6, 2, 2, 2, false));
+    }
+
+    @ParameterizedTest
+    @MethodSource("meshes")
+    void scatterAndGather(int degree, int ex, int ey, int ez, boolean dirichlet) {
+        Backend b = b();
+        HostReference.Mesh m = HostReference.boxMesh(degree, ex, ey, ez, dirichlet);
+        int nl = m.scatterIds().length;
+        double[] xg = HostReference.random(m.globalSize(), 5);
+        double[] xl = HostReference.random(nl, 6);
+        int[] blocks = java.util.stream.IntStream.iterate(0, i -> i < m.globalSize(), i -> i + 37).toArray();
+        blocks = java.util.Arrays.copyOf(blocks, blocks.length + 1);
+        blocks[blocks.length - 1] = m.globalSize();
+        for (int[] bs : new int[][] {blocks, null, {0, m.globalSize()}}) {
+            try (DeviceScatter z = b.uploadScatter(m.scatterIds(), m.gatherStarts(), m.gatherIds(), bs, m.inverseDegree(), m.globalSize());
+                 DeviceVector dxg = b.upload(xg); DeviceVector dxl = b.upload(xl);
+                 DeviceVector outL = b.allocate(nl); DeviceVector outG = b.allocate(m.globalSize())) {
+                b.scatter(z, dxg, outL);
+                assertClose(HostReference.scatter(m.scatterIds(), xg), b.download(outL), 0, "scatter");
+                b.gather(z, dxl, outG);
+                assertClose(HostReference.gather(m.scatterIds(), xl, m.globalSize()), b.download(outG), 1e-15, "gather");
+            }
+        }
+    }
+
+    @Test
+    void inconsistentScatterIsRejected() {
+        Backend b = b();
+        assertThrows(IllegalArgumentException.class,
+                () -> b.uploadScatter(new int[] {0, 5}, new int[] {0, 1}, new int[] {0}, null, new double[] {1, 1}, 1));
+    }
+
+    static Stream<Arguments> elementCases() {
+        Stream.Builder<Arguments> s = Stream.builder();
+        for (ElementKernel k : ElementKernel.values()) {
+            for (int n = 1; n <= 8; n++) {
+                s.add(Arguments.of(k, n, n <= 4 ? 21 : 4));
+            }
+            s.add(Arguments.of(k, 12, 2));
+            s.add(Arguments.of(k, 15, 1));
+        }
+        return s.build();
+    }
+
+    @ParameterizedTest(name = "{0} N={1} E={2}")
+    @MethodSource("elementCases")
+    void elementKernelsMatchDenseElementMatrices(ElementKernel k, int n, int e) {
+        Backend b = b();
+        Basis1D basis = Basis1D.of(n);
+        double[] geo = HostReference.geometry(k, basis, e, 7 + n);
+        double[] x = HostReference.random(e * basis.np(), 8 + n);
+        double lambda = 0.8;
+        try (DeviceElementData d = b.uploadElementData(k, basis, e, geo); DeviceVector dx = b.upload(x); DeviceVector dy = b.allocate(x.length)) {
+            b.applyElements(d, lambda, dx, dy);
+            assertClose(HostReference.applyElements(k, basis, e, geo, lambda, x), b.download(dy), TOL, ((AparapiElementData) d).plan());
+        }
+    }
+
+    @ParameterizedTest(name = "{0} N={1}")
+    @MethodSource("elementCases")
+    void assembledOperatorIsZtLZPlusShiftW(ElementKernel k, int n, int ignored) {
+        if (n > 8 && n != 15) {
+            return;
+        }
+        Backend b = b();
+        Basis1D basis = Basis1D.of(n);
+        HostReference.Mesh m = HostReference.boxMesh(n, 2, 1, 1, true);
+        int e = m.elements();
+        double lambda = 0.6, shift = 1.4;
+        double[] geo = HostReference.geometry(k, basis, e, 11 + n);
+        double[] xg = HostReference.random(m.globalSize(), 12 + n);
+        double[] xl = HostReference.scatter(m.scatterIds(), xg);
+        double[] yl = HostReference.applyElements(k, basis, e, geo, lambda, xl);
+        for (int i = 0; i < yl.length; i++) {
+            yl[i] += shift * m.inverseDegree()[i] * xl[i];
+        }
+        try (DeviceElementData d = b.uploadElementData(k, basis, e, geo);
+             DeviceScatter z = b.uploadScatter(m.scatterIds(), m.gatherStarts(), m.gatherIds(), null, m.inverseDegree(), m.globalSize());
+             DeviceVector dx = b.upload(xg); DeviceVector dyl = b.allocate(yl.length); DeviceVector dyg = b.allocate(m.globalSize())) {
+            b.applyAssembled(d, z, lambda, shift, dx, dyl, dyg);
+            assertClose(yl, b.download(dyl), TOL, "y_L");
+            assertClose(HostReference.gather(m.scatterIds(), yl, m.globalSize()), b.download(dyg), TOL, "y_G");
+        }
+    }
+
+    @Property(tries = 15)
+    void assembledStiffnessIsSymmetric(@ForAll @IntRange(min = 1, max = 6) int n, @ForAll @DoubleRange(min = 0, max = 2) double lambda) {
+        if (!OpenClAvailability.available()) {
+            return; // jqwik reports JUnit aborts as rejections; without OpenCL the property holds vacuously
+        }
+        Backend b = b();
+        Basis1D basis = Basis1D.of(n);
+        HostReference.Mesh m = HostReference.boxMesh(n, 2, 2, 2, true);
+        double[] geo = HostReference.geometry(ElementKernel.STIFFNESS_BP35, basis, m.elements(), n);
+        try (DeviceElementData d = b.uploadElementData(ElementKernel.STIFFNESS_BP35, basis, m.elements(), geo);
+             DeviceScatter z = b.uploadScatter(m.scatterIds(), m.gatherStarts(), m.gatherIds(), null, m.inverseDegree(), m.globalSize());
+             DeviceVector x = b.upload(HostReference.random(m.globalSize(), 1)); DeviceVector y = b.upload(HostReference.random(m.globalSize(), 2));
+             DeviceVector ax = b.allocate(m.globalSize()); DeviceVector ay = b.allocate(m.globalSize()); DeviceVector yl = b.allocate(d.localSize())) {
+            b.applyAssembled(d, z, lambda, 0, x, yl, ax);
+            b.applyAssembled(d, z, lambda, 0, y, yl, ay);
+            double yAx = b.dot(y, ax), xAy = b.dot(x, ay);
+            assertEquals(yAx, xAy, 1e-11 * Math.max(1, Math.abs(yAx)));
+            assertTrue(b.dot(x, ax) > 0);
+        }
+    }
+
+    @Test
+    void degreeAboveLimitIsRefusedClearly() {
+        Backend b = b();
+        Basis1D basis = Basis1D.of(16);
+        BackendException ex = assertThrows(BackendException.class,
+                () -> b.uploadElementData(ElementKernel.STIFFNESS_BP35, basis, 1, new double[basis.np() * 7]));
+        assertTrue(ex.getMessage().contains("N <= 15"), ex.getMessage());
+    }
+
+    /**
+     * The no-fallback rule: a launch with a work-group size the kernel cannot take (bypassing the backend's
+     * own pre-launch check, so that Aparapi itself fails and would fall back to Java) must end in a
+     * BackendException naming the op and the device, not in Java results; the failed backend then refuses
+     * work, and other backends keep working.
+     */
+    @Test
+    void failedOpenClLaunchThrowsInsteadOfFallingBackToJava() {
+        AparapiBackend shared = b();
+        try (AparapiBackend b = new AparapiBackend(shared.openClDevice())) {
+            DeviceVector x = b.upload(new double[] {1, 2, 3});
+            DeviceProgram p = SelfCheck.programOf(b);
+            p.op = DeviceProgram.OP_FILL;
+            p.n = 3;
+            p.stride = 3;
+            p.yo = ((AparapiVector) x).offset;
+            p.sa = -99;
+            int bad = b.kernelMaxWorkGroupSize() * 2;
+            BackendException ex = assertThrows(BackendException.class, () -> b.launchUnchecked("fill (bad work-group size)", bad, bad));
+            assertTrue(ex.getMessage().contains("fill (bad work-group size)"), ex.getMessage());
+            assertTrue(ex.getMessage().contains(b.device().name()), ex.getMessage());
+            assertTrue(ex.getMessage().contains("work-group size"), ex.getMessage());
+            assertThrows(IllegalStateException.class, () -> b.download(x));
+        }
+        try (DeviceVector y = shared.upload(new double[] {7, 8})) {
+            assertEquals(15, shared.dot(y, shared.upload(new double[] {1, 1})), 0);
+        }
+    }
+
+    @Test
+    void tooLargeWorkGroupIsRefusedBeforeLaunch() {
+        AparapiBackend b = b();
+        try (DeviceVector x = b.allocate(4)) {
+            BackendException ex = assertThrows(BackendException.class, () -> {
+                java.lang.reflect.Method m = AparapiBackend.class.getDeclaredMethod("launch", String.class, long.class, int.class);
+                m.setAccessible(true);
+                try {
+                    m.invoke(b, "probe", 1024L, 1024);
+                } catch (java.lang.reflect.InvocationTargetException ite) {
+                    throw ite.getCause();
+                }
+            });
+            assertTrue(ex.getMessage().contains("CL_INVALID_WORK_GROUP_SIZE"), ex.getMessage());
+            b.fill(x, 1);
+            assertEquals(4, b.norm2(x), 0);
+        }
+    }
+}
