@@ -57,9 +57,15 @@ final class NekboneCommand implements Callable<Integer> {
         return elements * (12 * nq * nq * nq * nq + 34 * nq * nq * nq);
     }
 
+    @Option(names = "--profile", description = "print the per-kernel time split of the solve (aparapi backend; enables OpenCL profiling)")
+    boolean profile;
+
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
+        if (profile) {
+            KernelTimes.enableAparapiProfiling();
+        }
         if (elements.length != 3) {
             throw new IllegalArgumentException("--elements needs nx,ny,nz");
         }
@@ -79,12 +85,18 @@ final class NekboneCommand implements Callable<Integer> {
             double best = Double.MAX_VALUE;
             SolveResult last = null;
             for (int r = 0; r < Math.max(1, repeat); r++) {
+                if (profile && r == repeat - 1) {
+                    KernelTimes.start(backend);
+                }
                 backend.fill(x, 0);
                 backend.synchronize();
                 last = cg.solve(b, x);
                 best = Math.min(best, last.seconds());
                 out.printf("  run %d: %.4f s%n", r + 1, last.seconds());
                 out.flush();
+            }
+            if (profile) {
+                KernelTimes.print(backend, out, iterations);
             }
             double flops = nekboneFlopsPerIteration(e, degree) * iterations;
             out.printf("time %.4f s (%.3f ms per iteration), residual %.3e -> %.3e%n", best, 1e3 * best / iterations,

@@ -56,9 +56,15 @@ final class PoissonCommand implements Callable<Integer> {
     @Option(names = "--vtu", description = "write the solution, exact solution and error to this .vtu file")
     Path vtu;
 
+    @Option(names = "--profile", description = "print the per-kernel time split of the solve (aparapi backend; enables OpenCL profiling)")
+    boolean profile;
+
     @Override
     public Integer call() throws Exception {
         java.io.PrintWriter out = spec.commandLine().getOut();
+        if (profile) {
+            KernelTimes.enableAparapiProfiling();
+        }
         boolean jacobi = switch (preconditioner.toLowerCase(java.util.Locale.ROOT)) {
             case "jacobi" -> true;
             case "none" -> false;
@@ -102,6 +108,9 @@ final class PoissonCommand implements Callable<Integer> {
             out.printf("time: setup %.3f s, solve %.3f s (%.3f ms per iteration), total %.3f s%n", s.setupSeconds(),
                     s.solve().seconds(), 1e3 * s.solve().secondsPerIteration(), (System.nanoTime() - t0) * 1e-9);
             out.printf("error: max %.3e, L2 %.3e%n", s.maxError(), s.l2Error());
+            if (profile) {
+                KernelTimes.print(backend, out, s.solve().iterations() - 1);
+            }
             if (vtu != null) {
                 SpectralElementMesh mesh = meshOptions.build(degree);
                 double[] err = new double[s.u().length];
@@ -118,6 +127,12 @@ final class PoissonCommand implements Callable<Integer> {
     private PoissonProblem.Solution solveOnce(Backend backend, int n, ManufacturedSolution exact, boolean jacobi,
                                               java.util.function.IntConsumer progress) throws java.io.IOException {
         SpectralElementMesh mesh = meshOptions.build(n);
-        return new PoissonProblem(mesh, exact, operator).solve(backend, jacobi, tolerance, maxIterations, progress);
+        return new PoissonProblem(mesh, exact, operator).solve(backend, jacobi, tolerance, maxIterations,
+                progress == null ? null : it -> {
+                    if (it == 1 && profile) {
+                        KernelTimes.start(backend); // from the second iteration on: no setup or first-launch costs
+                    }
+                    progress.accept(it);
+                });
     }
 }

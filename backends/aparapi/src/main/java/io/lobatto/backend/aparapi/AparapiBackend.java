@@ -43,6 +43,9 @@ public final class AparapiBackend implements Backend {
     public static final String NAME = "aparapi";
     /** Largest supported polynomial degree (GL grid of 17^3 points in local memory, 2D structure). */
     public static final int MAX_DEGREE = 15;
+
+    private final java.util.Map<String, LaunchStatistics> statistics = new java.util.LinkedHashMap<>();
+    private boolean collectStatistics;
     /** Largest work-group the backend launches (Aparapi keeps to NVIDIA's reported 256). */
     static final int MAX_GROUP = 256;
     /** Work-groups of a reduction (length of {@code partials}). */
@@ -182,11 +185,13 @@ public final class AparapiBackend implements Backend {
             launches++;
             Range range = Range.create(device, global, local);
             Throwable failure = null;
+            long t0 = System.nanoTime();
             try {
                 program.execute(range);
             } catch (Throwable t) {
                 failure = t;
             }
+            long wall = System.nanoTime() - t0;
             KernelProfile profile = KernelManager.instance().getProfile(DeviceProgram.class);
             boolean ranHere = profile.getLastDeviceProfile() != null
                     && profile.getLastDeviceProfile() == profile.getDeviceProfile(device);
@@ -207,7 +212,40 @@ public final class AparapiBackend implements Backend {
                         + " [global " + global + ", local " + local + "]: " + reason
                         + "; refusing Aparapi's Java fallback", failure);
             }
+            if (collectStatistics) {
+                statistics.merge(what, new LaunchStatistics(what, 1, wall, kernelNanos()), (a, b) -> a.add(b.wallNanos(), b.kernelNanos()));
+            }
         }
+    }
+
+    /** Profiled execution time of the last launch (0 unless Aparapi profiling is enabled). */
+    private long kernelNanos() {
+        java.util.List<com.aparapi.ProfileInfo> info = program.getProfileInfo();
+        long sum = 0;
+        if (info != null) {
+            for (com.aparapi.ProfileInfo pi : info) {
+                if ("X".equals(String.valueOf(pi.getType()))) {
+                    sum += pi.getEnd() - pi.getStart();
+                }
+            }
+        }
+        return sum;
+    }
+
+    /**
+     * Starts (or stops) accumulating per-op {@link LaunchStatistics}; starting clears earlier ones. For
+     * kernel times also run with {@code -Dcom.aparapi.enableProfiling=true}.
+     */
+    public synchronized void collectStatistics(boolean on) {
+        collectStatistics = on;
+        if (on) {
+            statistics.clear();
+        }
+    }
+
+    /** The per-op statistics collected since {@link #collectStatistics(boolean)}, in first-launch order. */
+    public synchronized java.util.List<LaunchStatistics> statistics() {
+        return java.util.List.copyOf(statistics.values());
     }
 
     private void ensureOpen() {
