@@ -52,15 +52,22 @@ public final class AparapiBackend implements Backend {
     static final int REDUCE_GROUPS = 1024;
     /** Minimum local cache of the gather (doubles). */
     static final int GATHER_CACHE = 2048;
-    private static final int INITIAL_POOL = 1 << 16;
+    /**
+     * Initial pool sizes, 32 MiB each. Aparapi re-creates an explicit buffer from the host array (whose
+     * content is stale: the device holds the truth) when the JVM has moved the array; G1 never moves
+     * humongous objects (at least half a region, region size <= 32 MiB), so the pools start humongous.
+     * A 512 KiB pool lost its device content after young collections on the H100 (PoCL hides this).
+     */
+    private static final int INITIAL_DOUBLES = Integer.getInteger("lobatto.aparapi.initialDoubles", 1 << 22);
+    private static final int INITIAL_INTS = Integer.getInteger("lobatto.aparapi.initialInts", 1 << 23);
     private static final Object LAUNCH_LOCK = new Object();
     private static final java.util.List<Device> DEVICES_IN_USE = new java.util.ArrayList<>();
 
     private final OpenCLDevice device;
     private final DeviceInfo info;
     private final DeviceProgram program = new DeviceProgram();
-    private final PoolAllocator doubles = new PoolAllocator(INITIAL_POOL);
-    private final PoolAllocator ints = new PoolAllocator(INITIAL_POOL);
+    private final PoolAllocator doubles = new PoolAllocator(INITIAL_DOUBLES);
+    private final PoolAllocator ints = new PoolAllocator(INITIAL_INTS);
     private final int kernelMaxGroup;
     private final int groupCap;
     private final int streamGroup;
@@ -86,8 +93,9 @@ public final class AparapiBackend implements Backend {
         this.info = OpenClDevices.info(device);
         this.localMemBytes = device.getLocalMemSize();
         program.setExplicit(true);
-        program.dpool = new double[INITIAL_POOL];
-        program.ipool = new int[INITIAL_POOL];
+        requireNonMovingPools();
+        program.dpool = new double[INITIAL_DOUBLES];
+        program.ipool = new int[INITIAL_INTS];
         program.partials = new double[REDUCE_GROUPS];
         program.lds = new double[GATHER_CACHE];
         synchronized (LAUNCH_LOCK) {
@@ -145,6 +153,26 @@ public final class AparapiBackend implements Backend {
 
     boolean isClosed() {
         return closed;
+    }
+
+    /**
+     * The pools must never be moved by the garbage collector (see {@link #INITIAL_DOUBLES}): with G1,
+     * arrays of 16 MiB and more are humongous and stay put. Other collectors compact large arrays, so
+     * they are refused unless {@code -Dlobatto.aparapi.allowAnyGc=true}.
+     */
+    private static void requireNonMovingPools() {
+        boolean g1 = java.lang.management.ManagementFactory.getGarbageCollectorMXBeans().stream()
+                .anyMatch(gc -> gc.getName().startsWith("G1"));
+        if (!g1 && !Boolean.getBoolean("lobatto.aparapi.allowAnyGc")) {
+            throw new BackendException("aparapi: the backend needs the G1 garbage collector (-XX:+UseG1GC): Aparapi "
+                    + "re-uploads a device pool from its stale host copy when the collector moves the array, and only G1 "
+                    + "guarantees that the pools (humongous arrays) never move; found "
+                    + java.lang.management.ManagementFactory.getGarbageCollectorMXBeans().stream().map(b -> b.getName()).toList());
+        }
+        if (INITIAL_DOUBLES < (1 << 21) || INITIAL_INTS < (1 << 22)) {
+            java.util.logging.Logger.getLogger(AparapiBackend.class.getName()).warning(
+                    "aparapi: initial pools below 16 MiB can be moved by the garbage collector and lose device data");
+        }
     }
 
     // ------------------------------------------------------------------ launching
