@@ -68,6 +68,7 @@ public final class AparapiBackend implements Backend {
     private final DeviceProgram program = new DeviceProgram();
     private final PoolAllocator doubles = new PoolAllocator(INITIAL_DOUBLES);
     private final PoolAllocator ints = new PoolAllocator(INITIAL_INTS);
+    private final PoolAllocator geometries = new PoolAllocator(INITIAL_DOUBLES);
     private final int kernelMaxGroup;
     private final int groupCap;
     private final int streamGroup;
@@ -96,6 +97,7 @@ public final class AparapiBackend implements Backend {
         requireNonMovingPools();
         program.dpool = new double[INITIAL_DOUBLES];
         program.ipool = new int[INITIAL_INTS];
+        program.gpool = new double[INITIAL_DOUBLES];
         program.partials = new double[REDUCE_GROUPS];
         program.lds = new double[GATHER_CACHE];
         synchronized (LAUNCH_LOCK) {
@@ -114,6 +116,7 @@ public final class AparapiBackend implements Backend {
         checkLocalMemory("setup", program.lds.length);
         program.put(program.dpool);
         program.put(program.ipool);
+        program.put(program.gpool);
         program.put(program.partials);
         program.put(program.dstage);
         program.put(program.istage);
@@ -324,14 +327,44 @@ public final class AparapiBackend implements Backend {
 
     private int newCapacity(int old, int length, int bytesPerEntry, String pool) {
         long want = Math.max(2L * old, (long) old + PoolAllocator.aligned(length));
-        long max = Math.min(Integer.MAX_VALUE - 64L, device.getMaxMemAllocSize() / bytesPerEntry);
+        // Aparapi 3.0.2 sizes buffers in int bytes: an array of 2^31 bytes or more fails to allocate
+        // (measured on the H100: 260M doubles work, 268M do not).
+        long max = Math.min((Integer.MAX_VALUE - 64L) / bytesPerEntry, device.getMaxMemAllocSize() / bytesPerEntry);
         if ((long) old + PoolAllocator.aligned(length) > max) {
             throw new BackendException("aparapi: out of device memory: the " + pool + " pool would need "
-                    + ((long) old + length) + " entries, more than " + max + " (2^31 index limit or "
+                    + ((long) old + length) + " entries, more than " + max + " (Aparapi's 2 GiB limit per array or "
                     + "CL_DEVICE_MAX_MEM_ALLOC_SIZE = " + device.getMaxMemAllocSize() + " bytes of " + info.name() + ")");
         }
         want = Math.min(want, max);
         return (int) (want / PoolAllocator.ALIGN * PoolAllocator.ALIGN);
+    }
+
+    private int allocGeometry(int length) {
+        int offset = geometries.allocate(length);
+        if (offset < 0) {
+            int cap = newCapacity(geometries.capacity(), length, 8, "geometry");
+            program.get(program.gpool);
+            double[] bigger = new double[cap];
+            System.arraycopy(program.gpool, 0, bigger, 0, program.gpool.length);
+            program.gpool = bigger;
+            program.put(bigger);
+            geometries.grow(cap);
+            offset = geometries.allocate(length);
+        }
+        return offset;
+    }
+
+    /** Uploads element data (1D matrices, geometric factors) into the geometry pool. */
+    private AparapiVector uploadGeometry(double[] values) {
+        AparapiVector v = new AparapiVector(this, allocGeometry(values.length), values.length, true);
+        copyIn(values, v);
+        return v;
+    }
+
+    synchronized void releaseGeometry(int offset, int length) {
+        if (!closed) {
+            geometries.release(offset, length);
+        }
     }
 
     private void growDoubles(int length) {
@@ -443,7 +476,7 @@ public final class AparapiBackend implements Backend {
         }
         System.arraycopy(values, 0, program.dstage, 0, values.length);
         program.put(program.dstage);
-        program.op = DeviceProgram.OP_COPY_IN;
+        program.op = v.geometry ? DeviceProgram.OP_COPY_IN_GEO : DeviceProgram.OP_COPY_IN;
         program.yo = v.offset;
         stream("upload(double[])", values.length);
     }
@@ -750,8 +783,8 @@ public final class AparapiBackend implements Backend {
             case STIFFNESS_BP30 -> basis.gaussDifferentiation();
             default -> new double[0];
         };
-        return new AparapiElementData(this, kernel, degree, elements, (AparapiVector) upload(interp), (AparapiVector) upload(diff),
-                (AparapiVector) upload(geometricData), p, threeD, threads, perGroup, cols, perElem);
+        return new AparapiElementData(this, kernel, degree, elements, uploadGeometry(interp), uploadGeometry(diff),
+                uploadGeometry(geometricData), p, threeD, threads, perGroup, cols, perElem);
     }
 
     private AparapiElementData elem(DeviceElementData d) {

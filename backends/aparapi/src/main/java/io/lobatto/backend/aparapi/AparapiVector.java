@@ -3,18 +3,25 @@ package io.lobatto.backend.aparapi;
 import io.lobatto.core.backend.Backend;
 import io.lobatto.core.backend.DeviceVector;
 
-/** A {@link DeviceVector} of the Aparapi backend: the window [offset, offset + length) of the double pool. */
+/** A {@link DeviceVector} of the Aparapi backend: the window [offset, offset + length) of the double pool (or, for element data, of the geometry pool). */
 final class AparapiVector implements DeviceVector {
 
     private final AparapiBackend backend;
     final int offset;
     private final int length;
+    /** True for element data in the geometry pool (not usable as a vector argument). */
+    final boolean geometry;
     private boolean closed;
 
     AparapiVector(AparapiBackend backend, int offset, int length) {
+        this(backend, offset, length, false);
+    }
+
+    AparapiVector(AparapiBackend backend, int offset, int length, boolean geometry) {
         this.backend = backend;
         this.offset = offset;
         this.length = length;
+        this.geometry = geometry;
     }
 
     @Override
@@ -36,7 +43,11 @@ final class AparapiVector implements DeviceVector {
     public void close() {
         if (!closed) {
             closed = true;
-            backend.releaseDouble(offset, length);
+            if (geometry) {
+                backend.releaseGeometry(offset, length);
+            } else {
+                backend.releaseDouble(offset, length);
+            }
         }
     }
 

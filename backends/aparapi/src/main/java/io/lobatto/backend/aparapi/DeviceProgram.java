@@ -8,7 +8,7 @@ import com.aparapi.Kernel;
  * not share device buffers (gpu/README.md), so every operation of the backend is an op code here and
  * every vector is an (offset, length) window into {@link #dpool} or {@link #ipool}.
  *
- * <p>Arrays: {@code dpool}/{@code ipool} (all vectors, matrices, geometric factors, scatter data);
+ * <p>Arrays: {@code dpool}/{@code ipool} (vectors, scatter data); {@code gpool} (1D matrices and geometric factors);
  * {@code dstage}/{@code istage} (exact-length staging arrays for single-vector uploads/downloads, so a
  * transfer never moves the whole pool); {@code partials} (one double per work-group of a reduction, the
  * only array fetched by dot/norm2/cgUpdate); {@code lds} (the one {@code @Local} array, sized by the
@@ -34,6 +34,7 @@ final class DeviceProgram extends Kernel {
     static final int OP_COPY_IN = 10;
     static final int OP_COPY_OUT = 11;
     static final int OP_COPY_IN_INT = 12;
+    static final int OP_COPY_IN_GEO = 13;
 
     /** Largest points per direction of the element kernels (GL points at N = 15). */
     static final int MAX_P = 17;
@@ -41,6 +42,8 @@ final class DeviceProgram extends Kernel {
     static final int MAX_ACC = 34;
 
     double[] dpool = new double[1];
+    /** Element data (1D matrices, geometric factors): a pool of its own, so each stays below Aparapi's 2 GiB per array. */
+    double[] gpool = new double[1];
     int[] ipool = new int[1];
     double[] dstage = new double[1];
     int[] istage = new int[1];
@@ -135,6 +138,10 @@ final class DeviceProgram extends Kernel {
         } else if (o == OP_COPY_IN) {
             for (int i = getGlobalId(); i < n; i += stride) {
                 dpool[yo + i] = dstage[i];
+            }
+        } else if (o == OP_COPY_IN_GEO) {
+            for (int i = getGlobalId(); i < n; i += stride) {
+                gpool[yo + i] = dstage[i];
             }
         } else if (o == OP_COPY_OUT) {
             for (int i = getGlobalId(); i < n; i += stride) {
@@ -254,7 +261,7 @@ final class DeviceProgram extends Kernel {
         if (stiff == 0) {
             if (le < elemsPerGroup && valid == 1) {
                 for (int p = t; p < P3; p += T) {
-                    lds[L0 + p] = lds[L0 + p] * dpool[geo + e * P3 + p];
+                    lds[L0 + p] = lds[L0 + p] * gpool[geo + e * P3 + p];
                 }
             }
             localBarrier();
@@ -328,7 +335,7 @@ final class DeviceProgram extends Kernel {
                 for (int a = 0; a < P; a++) {
                     double s = 0;
                     for (int m = 0; m < Q; m++) {
-                        s += dpool[matI + a * Q + m] * line[m];
+                        s += gpool[matI + a * Q + m] * line[m];
                     }
                     lds[base + a * strideIn] = s;
                 }
@@ -366,7 +373,7 @@ final class DeviceProgram extends Kernel {
                 for (int m = 0; m < Q; m++) {
                     double s = 0;
                     for (int a = 0; a < P; a++) {
-                        s += dpool[matI + a * Q + m] * line[a];
+                        s += gpool[matI + a * Q + m] * line[a];
                     }
                     lds[base + m * strideIn] = s;
                 }
@@ -392,14 +399,14 @@ final class DeviceProgram extends Kernel {
                 double vs = 0;
                 double vt = 0;
                 for (int m = 0; m < P; m++) {
-                    vr += dpool[matD + a * P + m] * lds[L0 + m + P * (b + P * c)];
-                    vs += dpool[matD + b * P + m] * lds[L0 + a + P * (m + P * c)];
-                    vt += dpool[matD + c * P + m] * lds[L0 + a + P * (b + P * m)];
+                    vr += gpool[matD + a * P + m] * lds[L0 + m + P * (b + P * c)];
+                    vs += gpool[matD + b * P + m] * lds[L0 + a + P * (m + P * c)];
+                    vt += gpool[matD + c * P + m] * lds[L0 + a + P * (b + P * m)];
                 }
                 int g = geo + (e * P3 + p) * 7;
-                lds[L0 + P3 + p] = dpool[g] * vr + dpool[g + 1] * vs + dpool[g + 2] * vt;
-                lds[L0 + 2 * P3 + p] = dpool[g + 1] * vr + dpool[g + 3] * vs + dpool[g + 4] * vt;
-                lds[L0 + 3 * P3 + p] = dpool[g + 2] * vr + dpool[g + 4] * vs + dpool[g + 5] * vt;
+                lds[L0 + P3 + p] = gpool[g] * vr + gpool[g + 1] * vs + gpool[g + 2] * vt;
+                lds[L0 + 2 * P3 + p] = gpool[g + 1] * vr + gpool[g + 3] * vs + gpool[g + 4] * vt;
+                lds[L0 + 3 * P3 + p] = gpool[g + 2] * vr + gpool[g + 4] * vs + gpool[g + 5] * vt;
             }
         }
         localBarrier();
@@ -408,11 +415,11 @@ final class DeviceProgram extends Kernel {
                 int a = p % P;
                 int b = (p / P) % P;
                 int c = p / P2;
-                double y = lambda * dpool[geo + (e * P3 + p) * 7 + 6] * lds[L0 + p];
+                double y = lambda * gpool[geo + (e * P3 + p) * 7 + 6] * lds[L0 + p];
                 for (int m = 0; m < P; m++) {
-                    y += dpool[matD + m * P + a] * lds[L0 + P3 + m + P * (b + P * c)]
-                            + dpool[matD + m * P + b] * lds[L0 + 2 * P3 + a + P * (m + P * c)]
-                            + dpool[matD + m * P + c] * lds[L0 + 3 * P3 + a + P * (b + P * m)];
+                    y += gpool[matD + m * P + a] * lds[L0 + P3 + m + P * (b + P * c)]
+                            + gpool[matD + m * P + b] * lds[L0 + 2 * P3 + a + P * (m + P * c)]
+                            + gpool[matD + m * P + c] * lds[L0 + 3 * P3 + a + P * (b + P * m)];
                 }
                 lds[L0 + p] = y;
             }
@@ -445,18 +452,18 @@ final class DeviceProgram extends Kernel {
                         double vs = 0;
                         double vt = 0;
                         for (int m = 0; m < P; m++) {
-                            vr += dpool[matD + a * P + m] * lds[L0 + m + P * (b + P * c)];
-                            vs += dpool[matD + b * P + m] * lds[L0 + a + P * (m + P * c)];
-                            vt += dpool[matD + c * P + m] * lds[L0 + col + P2 * m];
+                            vr += gpool[matD + a * P + m] * lds[L0 + m + P * (b + P * c)];
+                            vs += gpool[matD + b * P + m] * lds[L0 + a + P * (m + P * c)];
+                            vt += gpool[matD + c * P + m] * lds[L0 + col + P2 * m];
                         }
                         int g = geo + (e * P3 + col + P2 * c) * 7;
-                        lds[sgr + col] = dpool[g] * vr + dpool[g + 1] * vs + dpool[g + 2] * vt;
-                        lds[sgs + col] = dpool[g + 1] * vr + dpool[g + 3] * vs + dpool[g + 4] * vt;
-                        double gt = dpool[g + 2] * vr + dpool[g + 4] * vs + dpool[g + 5] * vt;
+                        lds[sgr + col] = gpool[g] * vr + gpool[g + 1] * vs + gpool[g + 2] * vt;
+                        lds[sgs + col] = gpool[g + 1] * vr + gpool[g + 3] * vs + gpool[g + 4] * vt;
+                        double gt = gpool[g + 2] * vr + gpool[g + 4] * vs + gpool[g + 5] * vt;
                         for (int m = 0; m < P; m++) {
-                            acc[q * P + m] += dpool[matD + c * P + m] * gt;
+                            acc[q * P + m] += gpool[matD + c * P + m] * gt;
                         }
-                        acc[q * P + c] += lambda * dpool[g + 6] * lds[L0 + col + P2 * c];
+                        acc[q * P + c] += lambda * gpool[g + 6] * lds[L0 + col + P2 * c];
                     }
                 }
             }
@@ -469,8 +476,8 @@ final class DeviceProgram extends Kernel {
                         int b = col / P;
                         double y = 0;
                         for (int m = 0; m < P; m++) {
-                            y += dpool[matD + m * P + a] * lds[sgr + m + P * b]
-                                    + dpool[matD + m * P + b] * lds[sgs + a + P * m];
+                            y += gpool[matD + m * P + a] * lds[sgr + m + P * b]
+                                    + gpool[matD + m * P + b] * lds[sgs + a + P * m];
                         }
                         acc[q * P + c] += y;
                     }
