@@ -40,6 +40,18 @@ public abstract sealed class ElementOperator permits MassOperator, StiffnessBp35
         this.lambda = lambda;
     }
 
+    /**
+     * The operator that {@code kernel} applies on {@code mesh}: the mass matrix for BP1.0 ({@code lambda}
+     * ignored), S + lambda M for BP3.5 and BP3.0, with geometric factors at the kernel's points.
+     */
+    public static ElementOperator of(ElementKernel kernel, SpectralElementMesh mesh, double lambda) {
+        return switch (kernel) {
+            case MASS_BP10 -> MassOperator.on(mesh);
+            case STIFFNESS_BP35 -> StiffnessBp35.on(mesh, lambda);
+            case STIFFNESS_BP30 -> StiffnessBp30.on(mesh, lambda);
+        };
+    }
+
     /** The kernel of the Backend SPI that applies this operator. */
     public abstract ElementKernel kernel();
 

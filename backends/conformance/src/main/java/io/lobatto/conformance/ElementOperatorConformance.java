@@ -48,11 +48,7 @@ public abstract class ElementOperatorConformance {
     }
 
     static ElementOperator make(ElementKernel kernel, SpectralElementMesh mesh, double lambda) {
-        return switch (kernel) {
-            case MASS_BP10 -> MassOperator.on(mesh);
-            case STIFFNESS_BP35 -> StiffnessBp35.on(mesh, lambda);
-            case STIFFNESS_BP30 -> StiffnessBp30.on(mesh, lambda);
-        };
+        return ElementOperator.of(kernel, mesh, lambda);
     }
 
     static Stream<Arguments> kernelsAndDegrees() {
