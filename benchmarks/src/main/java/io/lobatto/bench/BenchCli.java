@@ -1,0 +1,226 @@
+package io.lobatto.bench;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+
+import io.lobatto.core.backend.Backend;
+import io.lobatto.core.backend.Backends;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/**
+ * {@code lobatto-bench}: the benchmark suites (bs, bk, bp, nekbone, all) on any backend, writing JSON
+ * and CSV next to a terminal table, and {@code plot} to render PNG plots from the JSON. Every suite
+ * measures the reference bandwidth first (a raw OpenCL C copy through JOCL on the backend's OpenCL
+ * device, or a Java array copy for the CPU backend) and reports ratios to it.
+ */
+@Command(name = "lobatto-bench", mixinStandardHelpOptions = true, version = "lobatto-bench 0.1.0",
+        description = "Lobatto benchmarks: BS1-BS7, BK1/BK3/BK5, BP solves, NekBone.",
+        subcommands = {BenchCli.Bs.class, BenchCli.Bk.class, BenchCli.Bp.class, BenchCli.Nekbone.class, BenchCli.All.class,
+            BenchCli.Plot.class, CommandLine.HelpCommand.class})
+public final class BenchCli implements Runnable {
+
+    @Override
+    public void run() {
+        new CommandLine(this).usage(System.out);
+    }
+
+    public static int run(String... args) {
+        return new CommandLine(new BenchCli()).execute(args);
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(args));
+    }
+
+    /** Options shared by the suites. */
+    static final class Common {
+        @Option(names = {"-b", "--backend"}, defaultValue = "best", description = "best, cpu or aparapi. Default: ${DEFAULT-VALUE}")
+        String backend;
+        @Option(names = {"-o", "--out"}, defaultValue = "bench-results", description = "output folder. Default: ${DEFAULT-VALUE}")
+        Path out;
+        @Option(names = "--commit", defaultValue = "unknown", description = "git commit recorded in the results")
+        String commit;
+        @Option(names = "--reps", defaultValue = "10", description = "timed repetitions per point. Default: ${DEFAULT-VALUE}")
+        int reps;
+        @Option(names = "--max-bytes", defaultValue = "268435456", description = "BS1-BS5: largest bytes moved. Default: ${DEFAULT-VALUE}")
+        long maxBytes;
+        @Option(names = "--gs-nodes", defaultValue = "2000000", description = "BS6/BS7: local nodes of the meshes. Default: ${DEFAULT-VALUE}")
+        long gsNodes;
+        @Option(names = "--dofs", defaultValue = "2000000", description = "bk/bp/nekbone: DOFs per point. Default: ${DEFAULT-VALUE}")
+        long dofs;
+        @Option(names = "--n-min", defaultValue = "1", description = "smallest N. Default: ${DEFAULT-VALUE}")
+        int nMin;
+        @Option(names = "--n-max", defaultValue = "15", description = "largest N. Default: ${DEFAULT-VALUE}")
+        int nMax;
+        @Option(names = "--n-step", defaultValue = "1", description = "bp/nekbone: step between degrees. Default: ${DEFAULT-VALUE}")
+        int nStep;
+        @Option(names = "--iterations", defaultValue = "50", description = "bp: CG iterations. Default: ${DEFAULT-VALUE}")
+        int iterations;
+
+        Backend create() {
+            return "best".equalsIgnoreCase(backend) ? Backends.best() : Backends.create(backend);
+        }
+
+        /** The reference bandwidth (bytes/s) in {@code report}: raw OpenCL copy, else Java copy. */
+        double reference(Backend be, Report report) {
+            long doubles = Math.max(1 << 16, Math.min(maxBytes / 16, 1L << 27));
+            RawOpenClCopy.Result r = be.device().platform().startsWith("Java") ? null
+                    : RawOpenClCopy.measure(be.device().name(), doubles, Math.max(5, reps));
+            if (r == null) {
+                r = RawOpenClCopy.javaCopy(doubles, Math.max(5, reps));
+                report.meta("reference", "java-copy");
+            } else {
+                report.meta("reference", "raw-opencl-copy");
+            }
+            report.meta("referenceDevice", r.device());
+            report.meta("referenceDoubles", r.doubles());
+            report.meta("referenceBandwidth_GBs", r.bandwidth() * 1e-9);
+            report.out().printf(Locale.ROOT, "reference: %s, %d doubles: %.1f GB/s%n", r.device(), r.doubles(), r.bandwidth() * 1e-9);
+            return r.bandwidth();
+        }
+
+        Report report(String suite, Backend be) {
+            Report report = new Report(suite, be, commit, System.out);
+            System.out.println("lobatto-bench " + suite + ": " + Backends.describe(be));
+            return report;
+        }
+
+        void write(Report report, String suite, Backend be) throws Exception {
+            Path prefix = out.resolve(suite + "-" + be.name());
+            report.write(prefix);
+            System.out.println("wrote " + prefix + ".json and .csv");
+        }
+    }
+
+    @Command(name = "bs", description = "BS1-BS7 streaming tests with the T(B) = T0 + B/Wmax fit")
+    static final class Bs implements Callable<Integer> {
+        @Mixin
+        Common c = new Common();
+
+        @Override
+        public Integer call() throws Exception {
+            try (Backend be = c.create()) {
+                Report r = c.report("bs", be);
+                double ref = c.reference(be, r);
+                double wmax = StreamingSuite.run(be, c.maxBytes, c.reps, c.gsNodes, r);
+                r.meta("BS1_Wmax_GBs", wmax * 1e-9);
+                r.meta("BS1_Wmax_over_reference", wmax / ref);
+                c.write(r, "bs", be);
+            }
+            return 0;
+        }
+    }
+
+    @Command(name = "bk", description = "BK1/BK3/BK5 element operators against the empirical roofline")
+    static final class Bk implements Callable<Integer> {
+        @Mixin
+        Common c = new Common();
+
+        @Override
+        public Integer call() throws Exception {
+            try (Backend be = c.create()) {
+                Report r = c.report("bk", be);
+                double ref = c.reference(be, r);
+                KernelSuite.run(be, c.nMin, c.nMax, c.dofs, c.reps, ref, r);
+                c.write(r, "bk", be);
+            }
+            return 0;
+        }
+    }
+
+    @Command(name = "bp", description = "BP1/BP3/BP5 CG solves (fixed iterations): DOF x iterations / s")
+    static final class Bp implements Callable<Integer> {
+        @Mixin
+        Common c = new Common();
+
+        @Override
+        public Integer call() throws Exception {
+            try (Backend be = c.create()) {
+                Report r = c.report("bp", be);
+                c.reference(be, r);
+                SolveSuite.bp(be, c.nMin, c.nMax, c.nStep, c.dofs, c.iterations, Math.max(1, c.reps / 3), r);
+                c.write(r, "bp", be);
+            }
+            return 0;
+        }
+    }
+
+    @Command(name = "nekbone", description = "NekBone: 100 CG iterations, FOM (GFLOPS) and throughput")
+    static final class Nekbone implements Callable<Integer> {
+        @Mixin
+        Common c = new Common();
+        @Option(names = "--lambda", defaultValue = "0.1")
+        double lambda;
+
+        @Override
+        public Integer call() throws Exception {
+            try (Backend be = c.create()) {
+                Report r = c.report("nekbone", be);
+                c.reference(be, r);
+                SolveSuite.nekbone(be, c.nMin, c.nMax, c.nStep, c.dofs, Math.max(1, c.reps / 3), lambda, r);
+                c.write(r, "nekbone", be);
+            }
+            return 0;
+        }
+    }
+
+    @Command(name = "all", description = "bs, bk, bp and nekbone in one run")
+    static final class All implements Callable<Integer> {
+        @Mixin
+        Common c = new Common();
+
+        @Override
+        public Integer call() throws Exception {
+            try (Backend be = c.create()) {
+                Report bs = c.report("bs", be);
+                double ref = c.reference(be, bs);
+                double wmax = StreamingSuite.run(be, c.maxBytes, c.reps, c.gsNodes, bs);
+                bs.meta("BS1_Wmax_GBs", wmax * 1e-9);
+                bs.meta("BS1_Wmax_over_reference", wmax / ref);
+                c.write(bs, "bs", be);
+                Report bk = c.report("bk", be);
+                copyReference(bs, bk);
+                KernelSuite.run(be, c.nMin, c.nMax, c.dofs, c.reps, ref, bk);
+                c.write(bk, "bk", be);
+                Report bp = c.report("bp", be);
+                copyReference(bs, bp);
+                SolveSuite.bp(be, c.nMin, c.nMax, c.nStep, c.dofs, c.iterations, Math.max(1, c.reps / 3), bp);
+                c.write(bp, "bp", be);
+                Report nb = c.report("nekbone", be);
+                copyReference(bs, nb);
+                SolveSuite.nekbone(be, c.nMin, c.nMax, c.nStep, c.dofs, Math.max(1, c.reps / 3), 0.1, nb);
+                c.write(nb, "nekbone", be);
+            }
+            return 0;
+        }
+
+        private static void copyReference(Report from, Report to) {
+            for (String k : new String[] {"reference", "referenceDevice", "referenceDoubles", "referenceBandwidth_GBs"}) {
+                to.meta(k, from.meta(k));
+            }
+        }
+    }
+
+    @Command(name = "plot", description = "render PNG plots from result JSON files (needs java.desktop)")
+    static final class Plot implements Callable<Integer> {
+        @Parameters(arity = "1..*", description = "result JSON files (bs-*.json, bk-*.json, bp-*.json, nekbone-*.json)")
+        Path[] files;
+
+        @Override
+        public Integer call() throws Exception {
+            for (Path f : files) {
+                Object json = JsonReader.parse(Files.readString(f));
+                for (Path png : Plots.render(f, json)) {
+                    System.out.println("wrote " + png);
+                }
+            }
+            return 0;
+        }
+    }
+}

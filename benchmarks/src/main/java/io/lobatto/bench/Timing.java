@@ -1,0 +1,60 @@
+package io.lobatto.bench;
+
+import java.util.Arrays;
+
+import io.lobatto.core.backend.Backend;
+
+/**
+ * Timing as in the papers: warm-up runs, then repeated back-to-back runs, each timed with the host wall
+ * clock around the operation followed by {@link Backend#synchronize()}; median and spread reported.
+ */
+public final class Timing {
+
+    /** Seconds per run of {@code reps} timed samples. */
+    public record Samples(double[] seconds) {
+
+        public double median() {
+            double[] s = seconds.clone();
+            Arrays.sort(s);
+            int n = s.length;
+            return n % 2 == 1 ? s[n / 2] : 0.5 * (s[n / 2 - 1] + s[n / 2]);
+        }
+
+        public double min() {
+            return Arrays.stream(seconds).min().orElse(Double.NaN);
+        }
+
+        public double max() {
+            return Arrays.stream(seconds).max().orElse(Double.NaN);
+        }
+    }
+
+    private Timing() {
+    }
+
+    /**
+     * Runs {@code op} {@code warmup} times, then {@code reps} samples of {@code inner} back-to-back runs
+     * each; a sample is (wall time of the inner runs + synchronize) / inner.
+     */
+    public static Samples measure(Backend backend, int warmup, int reps, int inner, Runnable op) {
+        for (int i = 0; i < warmup; i++) {
+            op.run();
+        }
+        backend.synchronize();
+        double[] s = new double[reps];
+        for (int r = 0; r < reps; r++) {
+            long t0 = System.nanoTime();
+            for (int i = 0; i < inner; i++) {
+                op.run();
+            }
+            backend.synchronize();
+            s[r] = (System.nanoTime() - t0) * 1e-9 / inner;
+        }
+        return new Samples(s);
+    }
+
+    /** Inner repetitions so that one sample lasts about {@code targetSeconds} given an estimate per run. */
+    public static int innerFor(double estimateSeconds, double targetSeconds) {
+        return (int) Math.max(1, Math.min(1000, targetSeconds / Math.max(estimateSeconds, 1e-7)));
+    }
+}

@@ -1,0 +1,59 @@
+package io.lobatto.bench;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A tiny end-to-end run of every suite on the CPU backend: the output format, not the speed. */
+class BenchCliTest {
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void allSuitesWriteWellFormedJsonAndCsv(@TempDir Path dir) throws Exception {
+        int code = BenchCli.run("all", "-b", "cpu", "-o", dir.toString(), "--commit", "abc123", "--max-bytes", "65536",
+                "--gs-nodes", "3000", "--dofs", "3000", "--n-min", "1", "--n-max", "2", "--reps", "2", "--iterations", "3");
+        assertEquals(0, code);
+        for (String suite : new String[] {"bs", "bk", "bp", "nekbone"}) {
+            Path json = dir.resolve(suite + "-cpu.json");
+            assertTrue(Files.exists(json) && Files.exists(dir.resolve(suite + "-cpu.csv")), suite);
+            Map<String, Object> root = (Map<String, Object>) JsonReader.parse(Files.readString(json));
+            assertEquals(suite, root.get("suite"));
+            assertEquals("abc123", root.get("commit"));
+            assertEquals("cpu", root.get("backend"));
+            assertTrue(((Number) root.get("referenceBandwidth_GBs")).doubleValue() > 0, suite);
+            List<Map<String, Object>> rows = (List<Map<String, Object>>) root.get("rows");
+            assertTrue(!rows.isEmpty(), suite);
+            switch (suite) {
+                case "bs" -> {
+                    assertEquals(5, rows.stream().filter(r -> r.containsKey("fit")).count(), "one fit per BS1-BS5");
+                    assertEquals(14, rows.stream().filter(r -> r.containsKey("N")).count(), "BS6 and BS7 for N = 1..7");
+                }
+                case "bk" -> {
+                    assertEquals(6, rows.size(), "3 kernels x 2 degrees");
+                    for (Map<String, Object> r : rows) {
+                        double ratio = ((Number) r.get("ratio_to_roofline")).doubleValue();
+                        double gflops = ((Number) r.get("GFLOPS")).doubleValue();
+                        double roof = ((Number) r.get("roofline_GFLOPS")).doubleValue();
+                        assertEquals(gflops / roof, ratio, 1e-9 * ratio);
+                        assertEquals(2, ((List<Object>) r.get("samples_s")).size());
+                    }
+                }
+                case "bp" -> assertEquals(6, rows.size(), "BP1, BP3, BP5 x 2 degrees");
+                default -> assertTrue(rows.stream().allMatch(r -> ((Number) r.get("FOM_GFLOPS")).doubleValue() > 0));
+            }
+        }
+    }
+
+    @Test
+    void jsonRoundTrip() {
+        Object back = JsonReader.parse(Json.write(Map.of("a", List.of(1.5, "x\"y"), "b", true)));
+        assertEquals(Map.of("a", List.of(1.5, "x\"y"), "b", true), back);
+    }
+}
