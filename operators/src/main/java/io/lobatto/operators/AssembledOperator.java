@@ -117,6 +117,18 @@ public final class AssembledOperator implements DeviceOperator, AutoCloseable {
     }
 
     /**
+     * y_G = A x_G and returns x_G . y_G, with the dot product fused into the gather
+     * ({@link Backend#applyAssembledDot}).
+     */
+    @Override
+    public double applyDot(DeviceVector x, DeviceVector y) {
+        if (checkInputs) {
+            VectorChecks.requireFinite(backend, x, "x_G");
+        }
+        return backend.applyAssembledDot(bound.data(), deviceZ, operator.lambda(), shift, x, workL, y);
+    }
+
+    /**
      * The diagonal of A on the host, matrix-free: diag(A) = Z^T diag(L) + shift (the Jacobi
      * preconditioner's inverse is its reciprocal).
      */

@@ -9,10 +9,14 @@ import io.lobatto.core.backend.DeviceVector;
 
 /**
  * The (preconditioned) conjugate gradient method for A x = b with A symmetric positive definite,
- * hipBone's Algorithm 1 on assembled vectors: per iteration one operator apply, p . Ap, the fused
+ * hipBone's Algorithm 1 on assembled vectors: per iteration one operator apply with p . Ap in the same
+ * pass ({@link DeviceOperator#applyDot}, fused into the gather by {@code AssembledOperator}), the fused
  * update x += alpha p; r -= alpha Ap with r . r in the same pass (BS5), and p = r + beta p. With a
- * preconditioner M^-1: z = M^-1 r, beta = (r.z)_new / (r.z)_old, p = z + beta p. Everything stays on
- * the operator's backend; only the scalars of the reductions come back to the host.
+ * preconditioner M^-1: z = M^-1 r, beta = (r.z)_new / (r.z)_old, p = z + beta p. With a
+ * {@link JacobiPreconditioner} on the same backend, z = diag(A)^-1 r and r . z are fused into the
+ * update as well ({@link Backend#pcgUpdate}); other preconditioners take the generic path (update,
+ * apply, dot). Everything stays on the operator's backend; only the scalars of the reductions come
+ * back to the host.
  *
  * <p>Stops when ||r||_2 <= max(relativeTolerance * ||b||_2, absoluteTolerance), or after
  * maxIterations (reported as {@link StopReason#MAX_ITERATIONS}, not an exception), or after exactly
@@ -28,6 +32,9 @@ public final class ConjugateGradient implements AutoCloseable {
     private final DeviceVector p;
     private final DeviceVector ap;
     private final DeviceVector z;
+    /** The device diag(A)^-1 when the preconditioner is Jacobi on this backend (fused update), else null. */
+    private final DeviceVector inverseDiagonal;
+    private final double[] dots = new double[2];
     private double relativeTolerance = 1e-8;
     private double absoluteTolerance = 0;
     private int maxIterations = 10_000;
@@ -50,6 +57,8 @@ public final class ConjugateGradient implements AutoCloseable {
         this.p = backend.allocate(n);
         this.ap = backend.allocate(n);
         this.z = preconditioner == null ? null : backend.allocate(n);
+        this.inverseDiagonal = preconditioner instanceof JacobiPreconditioner j && j.backend() == backend
+                && j.inverseDiagonal().length() == n ? j.inverseDiagonal() : null;
     }
 
     /** Relative tolerance on ||r|| / ||b|| (default 1e-8). */
@@ -145,8 +154,7 @@ public final class ConjugateGradient implements AutoCloseable {
         int it = 0;
         double rNorm = r0;
         while (it < limit) {
-            operator.apply(p, ap);
-            double pAp = backend.dot(p, ap);
+            double pAp = operator.applyDot(p, ap);
             checkFinite(pAp, it + 1, "p . Ap");
             if (pAp <= 0) {
                 if (rr == 0) {
@@ -155,7 +163,14 @@ public final class ConjugateGradient implements AutoCloseable {
                 throw new SolverBreakdownException(SolverBreakdownException.Kind.NOT_POSITIVE_DEFINITE, it + 1, "p . Ap", pAp);
             }
             double alpha = rz / pAp;
-            rr = backend.cgUpdate(alpha, p, ap, x, r);
+            double rzFused = 0;
+            if (inverseDiagonal != null) {
+                backend.pcgUpdate(alpha, p, ap, x, r, inverseDiagonal, z, dots);
+                rr = dots[0];
+                rzFused = dots[1];
+            } else {
+                rr = backend.cgUpdate(alpha, p, ap, x, r);
+            }
             it++;
             checkFinite(rr, it, "r . r");
             rNorm = Math.sqrt(rr);
@@ -173,8 +188,12 @@ public final class ConjugateGradient implements AutoCloseable {
             }
             double rzNew;
             if (preconditioner != null) {
-                preconditioner.apply(r, z);
-                rzNew = backend.dot(r, z);
+                if (inverseDiagonal != null) {
+                    rzNew = rzFused;
+                } else {
+                    preconditioner.apply(r, z);
+                    rzNew = backend.dot(r, z);
+                }
                 checkPreconditioner(rzNew, rr, it);
                 backend.axpby(1, z, rzNew / rz, p);
             } else {

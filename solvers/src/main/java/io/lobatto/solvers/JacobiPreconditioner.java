@@ -35,6 +35,19 @@ public final class JacobiPreconditioner implements Preconditioner {
         return new JacobiPreconditioner(backend, diagonal);
     }
 
+    /**
+     * The device vector diag(A)^-1 (owned by this preconditioner; do not close or modify it).
+     * {@link ConjugateGradient} passes it to the fused {@link Backend#pcgUpdate}.
+     */
+    public DeviceVector inverseDiagonal() {
+        return inverseDiagonal;
+    }
+
+    /** The backend the inverse diagonal lives on. */
+    Backend backend() {
+        return backend;
+    }
+
     @Override
     public void apply(DeviceVector r, DeviceVector z) {
         backend.pointwiseMultiply(inverseDiagonal, r, z);

@@ -77,6 +77,33 @@ public interface Backend extends AutoCloseable {
      */
     double cgUpdate(double alpha, DeviceVector p, DeviceVector ap, DeviceVector x, DeviceVector r);
 
+    /**
+     * BS5 with Jacobi preconditioning fused in (one pass, two reductions): x += alpha p;
+     * r -= alpha Ap; z = inverseDiagonal o r (pointwise, the Jacobi z = M^-1 r with M = diag(A));
+     * then {@code dots[0] = r . r} and {@code dots[1] = r . z} of the updated r and z. This replaces
+     * cgUpdate + pointwiseMultiply + dot of Jacobi PCG. All six vectors must be distinct and
+     * {@code dots} must have length >= 2. Deterministic like every reduction.
+     *
+     * <p>The default composes the existing ops (three passes, same results up to the summation
+     * order of the reductions), so a backend without a fused kernel stays correct.
+     */
+    default void pcgUpdate(double alpha, DeviceVector p, DeviceVector ap, DeviceVector x, DeviceVector r,
+                           DeviceVector inverseDiagonal, DeviceVector z, double[] dots) {
+        requireDots(dots);
+        double rr = cgUpdate(alpha, p, ap, x, r);
+        pointwiseMultiply(inverseDiagonal, r, z);
+        dots[0] = rr;
+        dots[1] = dot(r, z);
+    }
+
+    /** Checks the result array of {@link #pcgUpdate}. */
+    private static void requireDots(double[] dots) {
+        if (dots == null || dots.length < 2) {
+            throw new IllegalArgumentException("pcgUpdate: dots must be an array of length >= 2, got "
+                    + (dots == null ? "null" : "length " + dots.length));
+        }
+    }
+
     // ---------------------------------------------------------------- gather/scatter (BS6-BS7)
 
     /**
@@ -116,6 +143,21 @@ public interface Backend extends AutoCloseable {
      */
     void applyAssembled(DeviceElementData data, DeviceScatter z, double lambda, double shift,
                         DeviceVector xG, DeviceVector yL, DeviceVector yG);
+
+    /**
+     * {@link #applyAssembled} that also returns x_G . y_G, computed in the same pass as the gather
+     * (hipBone fuses the p . Ap reduction of CG into the operator: each gather work-group multiplies
+     * the rows it has just summed by x_G and writes a partial sum). With A = Z^T (L + shift W) Z this is
+     * y_G = A x_G and the return value is x_G^T A x_G. Deterministic like every reduction.
+     *
+     * <p>The default composes {@link #applyAssembled} and {@link #dot} (one more pass over two
+     * vectors), so a backend without a fused kernel stays correct.
+     */
+    default double applyAssembledDot(DeviceElementData data, DeviceScatter z, double lambda, double shift,
+                                     DeviceVector xG, DeviceVector yL, DeviceVector yG) {
+        applyAssembled(data, z, lambda, shift, xG, yL, yG);
+        return dot(xG, yG);
+    }
 
     /** Releases every resource of this backend (device memory, threads); idempotent. */
     @Override

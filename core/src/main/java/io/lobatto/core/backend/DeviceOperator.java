@@ -14,4 +14,14 @@ public interface DeviceOperator {
 
     /** y = A x; {@code x} and {@code y} must be distinct vectors of length {@link #size()}. */
     void apply(DeviceVector x, DeviceVector y);
+
+    /**
+     * y = A x and returns x . y = x^T A x (CG's p . Ap). Operators that can compute the reduction in
+     * the same pass as the apply (the assembled operator fuses it into its gather) override this; the
+     * default applies and then takes the dot product.
+     */
+    default double applyDot(DeviceVector x, DeviceVector y) {
+        apply(x, y);
+        return backend().dot(x, y);
+    }
 }

@@ -48,7 +48,10 @@ public final class AparapiBackend implements Backend {
     private boolean collectStatistics;
     /** Largest work-group the backend launches (Aparapi keeps to NVIDIA's reported 256). */
     static final int MAX_GROUP = 256;
-    /** Work-groups of a reduction (length of {@code partials}). */
+    /**
+     * Most work-groups of a reduction: {@code partials} holds 2 * REDUCE_GROUPS doubles (pcgUpdate writes
+     * two per group); allocated once, never re-allocated on the hot path.
+     */
     static final int REDUCE_GROUPS = 1024;
     /** Minimum local cache of the gather (doubles). */
     static final int GATHER_CACHE = 2048;
@@ -98,7 +101,7 @@ public final class AparapiBackend implements Backend {
         program.dpool = new double[INITIAL_DOUBLES];
         program.ipool = new int[INITIAL_INTS];
         program.gpool = new double[INITIAL_DOUBLES];
-        program.partials = new double[REDUCE_GROUPS];
+        program.partials = new double[2 * REDUCE_GROUPS];
         program.lds = new double[GATHER_CACHE];
         synchronized (LAUNCH_LOCK) {
             DEVICES_IN_USE.add(device);
@@ -608,6 +611,67 @@ public final class AparapiBackend implements Backend {
         return reduce("cgUpdate", pv.length());
     }
 
+    /**
+     * One pass of BS5 with Jacobi fused in (op {@code OP_PCG_UPDATE}): x += alpha p; r -= alpha Ap;
+     * z = inverseDiagonal o r; two tree reductions per work-group (r . r and r . z) into
+     * {@code partials[2g]}, {@code partials[2g+1]}, summed on the host in group order.
+     */
+    @Override
+    public synchronized void pcgUpdate(double alpha, DeviceVector p, DeviceVector ap, DeviceVector x, DeviceVector r,
+                                       DeviceVector inverseDiagonal, DeviceVector z, double[] dots) {
+        AparapiVector pv = vec(p, "p");
+        AparapiVector apv = vec(ap, "ap");
+        AparapiVector xv = vec(x, "x");
+        AparapiVector rv = vec(r, "r");
+        AparapiVector dv = vec(inverseDiagonal, "inverseDiagonal");
+        AparapiVector zv = vec(z, "z");
+        if (dots == null || dots.length < 2) {
+            throw new IllegalArgumentException("pcgUpdate: dots must have length >= 2, got "
+                    + (dots == null ? "null" : "length " + dots.length));
+        }
+        sameLength("pcgUpdate", p, "p", ap, "ap");
+        sameLength("pcgUpdate", p, "p", x, "x");
+        sameLength("pcgUpdate", p, "p", r, "r");
+        sameLength("pcgUpdate", p, "p", inverseDiagonal, "inverseDiagonal");
+        sameLength("pcgUpdate", p, "p", z, "z");
+        AparapiVector[] all = {pv, apv, xv, rv, dv, zv};
+        String[] names = {"p", "ap", "x", "r", "inverseDiagonal", "z"};
+        for (int i = 0; i < all.length; i++) {
+            for (int j = i + 1; j < all.length; j++) {
+                if (all[i] == all[j]) {
+                    throw new IllegalArgumentException("pcgUpdate: " + names[i] + " and " + names[j] + " must be distinct vectors");
+                }
+            }
+        }
+        int n = pv.length();
+        if (n == 0) {
+            dots[0] = 0;
+            dots[1] = 0;
+            return;
+        }
+        program.op = DeviceProgram.OP_PCG_UPDATE;
+        program.sa = alpha;
+        program.xo = pv.offset;
+        program.yo = apv.offset;
+        program.zo = xv.offset;
+        program.wo = rv.offset;
+        program.ao = dv.offset;
+        program.bo = zv.offset;
+        int groups = (int) Math.min(REDUCE_GROUPS, (n + (long) streamGroup - 1) / streamGroup);
+        program.n = n;
+        program.stride = groups * streamGroup;
+        launch("pcgUpdate", (long) groups * streamGroup, streamGroup);
+        program.get(program.partials);
+        double rr = 0;
+        double rz = 0;
+        for (int g = 0; g < groups; g++) {
+            rr += program.partials[2 * g];
+            rz += program.partials[2 * g + 1];
+        }
+        dots[0] = rr;
+        dots[1] = rz;
+    }
+
     // ------------------------------------------------------------------ gather / scatter
 
     @Override
@@ -717,10 +781,42 @@ public final class AparapiBackend implements Backend {
         runGather(s, l, g);
     }
 
+    /** The gather, one work-group per row block. */
     private void runGather(AparapiScatter s, AparapiVector l, AparapiVector g) {
         if (s.blocks == 0) {
             return;
         }
+        setGather(s, l, g);
+        program.withDot = 0;
+        program.nGroups = s.blocks;
+        launch("gather", (long) s.blocks * streamGroup, streamGroup);
+    }
+
+    /**
+     * The gather fused with x . g (op {@code OP_GATHER} with {@code withDot}): at most
+     * {@link #REDUCE_GROUPS} work-groups stride over the row blocks, each reduces its rows' g[row] x[row]
+     * into one partial; the partials are summed on the host in group order (deterministic: the grid
+     * depends only on the number of blocks).
+     */
+    private double runGatherDot(AparapiScatter s, AparapiVector l, AparapiVector g, AparapiVector x) {
+        if (s.blocks == 0) {
+            return 0;
+        }
+        setGather(s, l, g);
+        int groups = Math.min(REDUCE_GROUPS, s.blocks);
+        program.withDot = 1;
+        program.zo = x.offset;
+        program.nGroups = groups;
+        launch("gather+dot", (long) groups * streamGroup, streamGroup);
+        program.get(program.partials);
+        double sum = 0;
+        for (int k = 0; k < groups; k++) {
+            sum += program.partials[k];
+        }
+        return sum;
+    }
+
+    private void setGather(AparapiScatter s, AparapiVector l, AparapiVector g) {
         program.op = DeviceProgram.OP_GATHER;
         program.io0 = s.gatherStarts.offset;
         program.io1 = s.gatherIds.offset;
@@ -729,7 +825,6 @@ public final class AparapiBackend implements Backend {
         program.yo = g.offset;
         program.nBlocks = s.blocks;
         program.cacheCap = program.lds.length;
-        launch("gather", (long) s.blocks * streamGroup, streamGroup);
     }
 
     // ------------------------------------------------------------------ element kernels
@@ -860,6 +955,29 @@ public final class AparapiBackend implements Backend {
         }
         runElements(d, lambda, x.offset, true, s, shift, yl.offset);
         runGather(s, yl, yg);
+    }
+
+    /**
+     * {@link #applyAssembled} with x_G . y_G reduced in the gather launch: two launches (element kernel,
+     * gather + dot), as many as applyAssembled alone.
+     */
+    @Override
+    public synchronized double applyAssembledDot(DeviceElementData data, DeviceScatter z, double lambda, double shift,
+                                                 DeviceVector xG, DeviceVector yL, DeviceVector yG) {
+        AparapiElementData d = elem(data);
+        AparapiScatter s = scat(z);
+        AparapiVector x = vec(xG, "xG");
+        AparapiVector yl = vec(yL, "yL");
+        AparapiVector yg = vec(yG, "yG");
+        checkLen("applyAssembledDot", "z.localSize", s.localSize(), d.localSize());
+        checkLen("applyAssembledDot", "xG", x.length(), s.globalSize());
+        checkLen("applyAssembledDot", "yL", yl.length(), d.localSize());
+        checkLen("applyAssembledDot", "yG", yg.length(), s.globalSize());
+        if (x == yg) {
+            throw new IllegalArgumentException("applyAssembledDot: xG and yG must be distinct");
+        }
+        runElements(d, lambda, x.offset, true, s, shift, yl.offset);
+        return runGatherDot(s, yl, yg, x);
     }
 
     @Override

@@ -10,8 +10,9 @@ import com.aparapi.Kernel;
  *
  * <p>Arrays: {@code dpool}/{@code ipool} (vectors, scatter data); {@code gpool} (1D matrices and geometric factors);
  * {@code dstage}/{@code istage} (exact-length staging arrays for single-vector uploads/downloads, so a
- * transfer never moves the whole pool); {@code partials} (one double per work-group of a reduction, the
- * only array fetched by dot/norm2/cgUpdate); {@code lds} (the one {@code @Local} array, sized by the
+ * transfer never moves the whole pool); {@code partials} (one double per work-group of a reduction,
+ * two for the two reductions of pcgUpdate: the only array fetched by dot/norm2/cgUpdate/pcgUpdate and the
+ * gather with dot); {@code lds} (the one {@code @Local} array, sized by the
  * backend for the largest operation configured so far, shared by all ops); {@code acc}/{@code line}
  * (private per-work-item arrays of the element kernels).
  *
@@ -35,6 +36,8 @@ final class DeviceProgram extends Kernel {
     static final int OP_COPY_OUT = 11;
     static final int OP_COPY_IN_INT = 12;
     static final int OP_COPY_IN_GEO = 13;
+    /** BS5 + Jacobi: x += a p; r -= a Ap; z = d o r; two partials per group (r.r, r.z). */
+    static final int OP_PCG_UPDATE = 14;
 
     /** Largest points per direction of the element kernels (GL points at N = 15). */
     static final int MAX_P = 17;
@@ -59,6 +62,9 @@ final class DeviceProgram extends Kernel {
     int yo;
     int zo;
     int wo;
+    /** pcgUpdate: offsets of the inverse diagonal and of z. */
+    int ao;
+    int bo;
     int io0;
     int io1;
     int io2;
@@ -69,6 +75,10 @@ final class DeviceProgram extends Kernel {
     int stride;
     int nBlocks;
     int cacheCap;
+    /** Gather: 1 to also reduce sum_row y_G[row] * x_G[row] (x_G at {@link #zo}) into one partial per group. */
+    int withDot;
+    /** Gather: work-groups of the launch (blocks are strided over them). */
+    int nGroups;
     // ---- element kernels
     int nq;
     int pts;
@@ -122,6 +132,20 @@ final class DeviceProgram extends Kernel {
                 s += r * r;
             }
             reduceToPartials(s);
+        } else if (o == OP_PCG_UPDATE) {
+            // xo: p, yo: Ap, zo: x, wo: r, ao: inverse diagonal, bo: z; partials r.r and r.z
+            double s = 0;
+            double t = 0;
+            for (int i = getGlobalId(); i < n; i += stride) {
+                dpool[zo + i] += sa * dpool[xo + i];
+                double r = dpool[wo + i] - sa * dpool[yo + i];
+                dpool[wo + i] = r;
+                double zi = dpool[ao + i] * r;
+                dpool[bo + i] = zi;
+                s += r * r;
+                t += r * zi;
+            }
+            reduceTwoToPartials(s, t);
         } else if (o == OP_SCATTER) {
             for (int i = getGlobalId(); i < n; i += stride) {
                 int id = ipool[io0 + i];
@@ -171,15 +195,53 @@ final class DeviceProgram extends Kernel {
     }
 
     /**
+     * Two tree reductions at once (lds[0..ls) and lds[ls..2ls)); partials[2 group] and
+     * partials[2 group + 1]. Needs lds of at least twice the group size.
+     */
+    private void reduceTwoToPartials(double s, double t) {
+        int lid = getLocalId();
+        int ls = getLocalSize();
+        lds[lid] = s;
+        lds[ls + lid] = t;
+        localBarrier();
+        for (int h = ls / 2; h > 0; h = h / 2) {
+            if (lid < h) {
+                lds[lid] = lds[lid] + lds[lid + h];
+                lds[ls + lid] = lds[ls + lid] + lds[ls + lid + h];
+            }
+            localBarrier();
+        }
+        if (lid == 0) {
+            partials[2 * getGroupId()] = lds[0];
+            partials[2 * getGroupId() + 1] = lds[ls];
+        }
+    }
+
+    /**
      * BS6, one work-group per block of CSR rows (streaming paper, Listing 4): the block's entries are
      * read once into local memory when they fit ({@link #cacheCap}), then each row is summed there;
      * a block too large for the cache is summed straight from global memory. ipool windows: io0 row
-     * starts, io1 local ids, io2 block starts.
+     * starts, io1 local ids, io2 block starts. Blocks are strided over the {@link #nGroups} groups of the
+     * launch (one block per group when launched with one group per block). With {@link #withDot} each
+     * work-item also sums y_G[row] * x_G[row] over its rows (x_G at {@link #zo}), and the group reduces
+     * that into partials[group] (hipBone's p . Ap fused into the gather).
      */
     private void gatherBlock() {
-        int b = getGroupId();
         int lid = getLocalId();
         int ls = getLocalSize();
+        double d = 0;
+        for (int b = getGroupId(); b < nBlocks; b += nGroups) {
+            d += gatherOneBlock(b, lid, ls);
+            // the next block (or the reduction) overwrites the cache
+            localBarrier();
+        }
+        if (withDot == 1) {
+            reduceToPartials(d);
+        }
+    }
+
+    private double gatherOneBlock(int b, int lid, int ls) {
+        double d = 0;
         int rowStart = ipool[io2 + b];
         int rowEnd = ipool[io2 + b + 1];
         int s0 = ipool[io0 + rowStart];
@@ -197,6 +259,9 @@ final class DeviceProgram extends Kernel {
                     g += lds[c];
                 }
                 dpool[yo + row] = g;
+                if (withDot == 1) {
+                    d += g * dpool[zo + row];
+                }
             }
         } else {
             for (int row = rowStart + lid; row < rowEnd; row += ls) {
@@ -207,8 +272,12 @@ final class DeviceProgram extends Kernel {
                     g += dpool[xo + ipool[io1 + c]];
                 }
                 dpool[yo + row] = g;
+                if (withDot == 1) {
+                    d += g * dpool[zo + row];
+                }
             }
         }
+        return d;
     }
 
     // ------------------------------------------------------------------ element kernels

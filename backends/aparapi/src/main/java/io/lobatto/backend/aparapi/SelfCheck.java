@@ -116,6 +116,26 @@ public final class SelfCheck {
             report("cgUpdate r.r n=" + n, scalarErr(got, rr), 1e-12);
             report("cgUpdate x n=" + n, HostReference.relErr(b.download(dz), xr), 1e-15);
             report("cgUpdate r n=" + n, HostReference.relErr(b.download(dw), rref), 1e-15);
+            // pcgUpdate (BS5 + Jacobi) continues from the updated z (x) and w (r), with diagonal y^2 + 0.5
+            double[] diag = new double[n], zref = new double[n];
+            double rr2 = 0, rz2 = 0;
+            for (int i = 0; i < n; i++) {
+                diag[i] = y[i] * y[i] + 0.5;
+                xr[i] = xr[i] - 0.21 * x[i];
+                rref[i] = rref[i] + 0.21 * y[i];
+                zref[i] = diag[i] * rref[i];
+                rr2 += rref[i] * rref[i];
+                rz2 += rref[i] * zref[i];
+            }
+            double[] dots = new double[2];
+            try (DeviceVector dd = b.upload(diag); DeviceVector dzz = b.allocate(n)) {
+                b.pcgUpdate(-0.21, dx, dy, dz, dw, dd, dzz, dots);
+                report("pcgUpdate r.r n=" + n, scalarErr(dots[0], rr2), 1e-12);
+                report("pcgUpdate r.z n=" + n, scalarErr(dots[1], rz2), 1e-12);
+                report("pcgUpdate x n=" + n, HostReference.relErr(b.download(dz), xr), 1e-14);
+                report("pcgUpdate r n=" + n, HostReference.relErr(b.download(dw), rref), 1e-14);
+                report("pcgUpdate z n=" + n, HostReference.relErr(b.download(dzz), zref), 1e-14);
+            }
         }
     }
 
@@ -171,6 +191,27 @@ public final class SelfCheck {
             b.applyAssembled(d, z, lambda, shift, dx, dyl, dyg);
             report("assembled " + k + " N=" + n + " lambda=" + lambda + " shift=" + shift,
                     Math.max(HostReference.relErr(b.download(dyl), yl), HostReference.relErr(b.download(dyg), yg)), 1e-12);
+            double xAx = 0;
+            for (int i = 0; i < xg.length; i++) {
+                xAx += xg[i] * yg[i];
+            }
+            b.fill(dyg, 0);
+            double got = b.applyAssembledDot(d, z, lambda, shift, dx, dyl, dyg);
+            report("assembled+dot " + k + " N=" + n + " x.Ax", scalarErr(got, xAx), 1e-12);
+            report("assembled+dot " + k + " N=" + n + " y_G", HostReference.relErr(b.download(dyg), yg), 1e-12);
+        }
+        // one row per gather block: more blocks than reduction work-groups (strided gather + dot)
+        int[] rows = java.util.stream.IntStream.rangeClosed(0, m.globalSize()).toArray();
+        try (DeviceElementData d = b.uploadElementData(k, basis, e, geo);
+             DeviceScatter z = b.uploadScatter(m.scatterIds(), m.gatherStarts(), m.gatherIds(), rows, m.inverseDegree(), m.globalSize());
+             DeviceVector dx = b.upload(xg); DeviceVector dyl = b.allocate(yl.length); DeviceVector dyg = b.allocate(m.globalSize())) {
+            double xAx = 0;
+            for (int i = 0; i < xg.length; i++) {
+                xAx += xg[i] * yg[i];
+            }
+            double got = b.applyAssembledDot(d, z, lambda, shift, dx, dyl, dyg);
+            report("assembled+dot " + k + " N=" + n + " " + m.globalSize() + " one-row blocks", Math.max(scalarErr(got, xAx),
+                    HostReference.relErr(b.download(dyg), yg)), 1e-12);
         }
     }
 
@@ -232,7 +273,11 @@ public final class SelfCheck {
             time(b, "axpby 16M (BS2)", 24.0 * n, () -> b.axpby(1.0, x, 0.5, y));
             time(b, "dot 16M (BS4)", 16.0 * n, () -> b.dot(x, y));
             time(b, "cgUpdate 16M (BS5)", 48.0 * n, () -> b.cgUpdate(1e-3, x, y, z, w));
-            
+            try (DeviceVector d = b.allocate(n); DeviceVector u = b.allocate(n)) {
+                double[] dots = new double[2];
+                time(b, "pcgUpdate 16M (BS5 + Jacobi z = D r, r.r and r.z)", 64.0 * n,
+                        () -> b.pcgUpdate(1e-3, x, y, z, w, d, u, dots));
+            }
         }
         for (int deg : new int[] {3, 7, 11, 15}) {
             for (ElementKernel k : ElementKernel.values()) {

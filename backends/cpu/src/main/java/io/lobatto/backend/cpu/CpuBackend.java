@@ -18,9 +18,12 @@ import io.lobatto.core.basis.Basis1D;
  *
  * <p>Parallelism and determinism: streaming kernels and the scatter run over fixed chunks of
  * {@value #CHUNK} entries, the gather over the row blocks of Z^T ({@code blockStarts}), the element
- * kernels over blocks of elements. Reductions ({@link #dot}, {@link #norm2}, {@link #cgUpdate}) sum each
- * fixed chunk in a fixed order and add the chunk partials in chunk order, so their result is bitwise
- * the same for any number of threads.
+ * kernels over blocks of elements. Reductions ({@link #dot}, {@link #norm2}, {@link #cgUpdate},
+ * {@link #pcgUpdate}) sum each fixed chunk in a fixed order and add the chunk partials in chunk order, so
+ * their result is bitwise the same for any number of threads; {@link #pcgUpdate}'s r . r and r . z are
+ * bitwise those of {@link #cgUpdate} and {@link #dot}. The p . Ap of {@link #applyAssembledDot} is
+ * summed per row block of the gather (fixed by Z, not by the thread count) and the block partials in
+ * block order.
  *
  * <p>Element kernels use sum factorisation only (never an element matrix); the scratch of every worker
  * is allocated at {@link #uploadElementData}, so an apply allocates no arrays. The backend may be used
@@ -38,6 +41,7 @@ public final class CpuBackend implements Backend {
     private final WorkerPool pool;
     private final DeviceInfo device;
     private double[] partials = new double[16];
+    private double[] partials2 = new double[16];
     private volatile boolean closed;
 
     /** A backend with one thread per available processor. */
@@ -217,6 +221,49 @@ public final class CpuBackend implements Backend {
     }
 
     /**
+     * Fused Jacobi PCG update, one pass per chunk: x += alpha p; r -= alpha Ap; z = inverseDiagonal o r;
+     * dots = (r . r, r . z), each summed exactly as {@link #dot} sums (so bitwise equal to
+     * cgUpdate + pointwiseMultiply + dot on this backend).
+     */
+    @Override
+    public void pcgUpdate(double alpha, DeviceVector p, DeviceVector ap, DeviceVector x, DeviceVector r,
+                          DeviceVector inverseDiagonal, DeviceVector z, double[] dots) {
+        double[] pp = vec(p, "p");
+        double[] aa = vec(ap, "ap");
+        double[] xx = vec(x, "x");
+        double[] rr = vec(r, "r");
+        double[] dd = vec(inverseDiagonal, "inverseDiagonal");
+        double[] zz = vec(z, "z");
+        if (dots == null || dots.length < 2) {
+            throw new IllegalArgumentException("pcgUpdate: dots must have length >= 2, got "
+                    + (dots == null ? "null" : "length " + dots.length));
+        }
+        checkLength("ap", aa.length, "p", pp.length);
+        checkLength("x", xx.length, "p", pp.length);
+        checkLength("r", rr.length, "p", pp.length);
+        checkLength("inverseDiagonal", dd.length, "p", pp.length);
+        checkLength("z", zz.length, "p", pp.length);
+        DeviceVector[] all = {p, ap, x, r, inverseDiagonal, z};
+        String[] names = {"p", "ap", "x", "r", "inverseDiagonal", "z"};
+        for (int i = 0; i < all.length; i++) {
+            for (int j = i + 1; j < all.length; j++) {
+                distinct(all[i], names[i], all[j], names[j]);
+            }
+        }
+        int n = pp.length;
+        reduce2(n, (from, to, out, c) -> {
+            for (int i = from; i < to; i++) {
+                xx[i] = alpha * pp[i] + xx[i];
+                double ri = -alpha * aa[i] + rr[i];
+                rr[i] = ri;
+                zz[i] = dd[i] * ri;
+            }
+            out[c] = dot(rr, rr, from, to);
+            out[c + 1] = dot(rr, zz, from, to);
+        }, dots);
+    }
+
+    /**
      * Sum of x_i y_i over [from, to) in a fixed order: four interleaved partial sums (i mod 4 relative to
      * {@code from}) added as (s0 + s1) + (s2 + s3), then the tail. Every caller passes chunk bounds that do
      * not depend on the thread count.
@@ -273,6 +320,40 @@ public final class CpuBackend implements Backend {
         checkLength("xL", l.length, "z.localSize()", zz.localSize);
         checkLength("xG", g.length, "z.globalSize()", zz.globalSize);
         gather(zz, l, g);
+    }
+
+    /** The gather with sum_row g[row] * x[row] per row block, block partials added in block order. */
+    private synchronized double gatherDot(CpuScatter z, double[] l, double[] g, double[] x) {
+        final int[] starts = z.gatherStarts;
+        final int[] ids = z.gatherIds;
+        final int[] blocks = z.blockStarts;
+        int nb = z.blocks();
+        if (nb == 0) {
+            return 0;
+        }
+        if (partials2.length < nb) {
+            partials2 = new double[Math.max(nb, 2 * partials2.length)];
+        }
+        final double[] part = partials2;
+        pool.run(nb, (w, c) -> {
+            int end = blocks[c + 1];
+            double d = 0;
+            for (int row = blocks[c]; row < end; row++) {
+                double s = 0;
+                int stop = starts[row + 1];
+                for (int k = starts[row]; k < stop; k++) {
+                    s += l[ids[k]];
+                }
+                g[row] = s;
+                d += s * x[row];
+            }
+            part[c] = d;
+        });
+        double sum = 0;
+        for (int c = 0; c < nb; c++) {
+            sum += part[c];
+        }
+        return sum;
     }
 
     private void gather(CpuScatter z, double[] l, double[] g) {
@@ -355,6 +436,18 @@ public final class CpuBackend implements Backend {
     @Override
     public void applyAssembled(DeviceElementData data, DeviceScatter z, double lambda, double shift,
                                DeviceVector xG, DeviceVector yL, DeviceVector yG) {
+        assembled(data, z, lambda, shift, xG, yL, yG, false);
+    }
+
+    /** {@link #applyAssembled} with x_G . y_G summed in the gather pass (per row block, in block order). */
+    @Override
+    public double applyAssembledDot(DeviceElementData data, DeviceScatter z, double lambda, double shift,
+                                    DeviceVector xG, DeviceVector yL, DeviceVector yG) {
+        return assembled(data, z, lambda, shift, xG, yL, yG, true);
+    }
+
+    private double assembled(DeviceElementData data, DeviceScatter z, double lambda, double shift,
+                             DeviceVector xG, DeviceVector yL, DeviceVector yG, boolean withDot) {
         CpuElementData d = dataOf(data);
         CpuScatter zz = scatterOf(z);
         double[] xg = vec(xG, "xG");
@@ -386,7 +479,11 @@ public final class CpuBackend implements Backend {
                 d.applyElement(e, lambda, shift, w, u, 0, yl, base, s);
             }
         });
+        if (withDot) {
+            return gatherDot(zz, yl, yg, xg);
+        }
         gather(zz, yl, yg);
+        return 0;
     }
 
     // ------------------------------------------------------------------ lifecycle
@@ -445,6 +542,38 @@ public final class CpuBackend implements Backend {
             s += part[c];
         }
         return s;
+    }
+
+    @FunctionalInterface
+    private interface RangeSum2 {
+        /** Processes [from, to) and stores its two partial sums at out[c] and out[c + 1]. */
+        void sum(int from, int to, double[] out, int c);
+    }
+
+    /** Two reductions in one pass over fixed chunks; each summed in chunk order into result[0], result[1]. */
+    private synchronized void reduce2(int n, RangeSum2 body, double[] result) {
+        int chunks = chunks(n, CHUNK);
+        if (chunks == 0) {
+            result[0] = 0;
+            result[1] = 0;
+            return;
+        }
+        if (partials2.length < 2 * chunks) {
+            partials2 = new double[Math.max(2 * chunks, 2 * partials2.length)];
+        }
+        final double[] part = partials2;
+        if (chunks == 1) {
+            body.sum(0, n, part, 0);
+        } else {
+            pool.run(chunks, (w, c) -> body.sum(c * CHUNK, Math.min(n, (c + 1) * CHUNK), part, 2 * c));
+        }
+        double s0 = 0, s1 = 0;
+        for (int c = 0; c < chunks; c++) {
+            s0 += part[2 * c];
+            s1 += part[2 * c + 1];
+        }
+        result[0] = s0;
+        result[1] = s1;
     }
 
     private static int chunks(int n, int per) {
