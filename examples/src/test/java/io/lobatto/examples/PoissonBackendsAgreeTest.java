@@ -20,6 +20,15 @@ import io.lobatto.core.mesh.SpectralElementMesh;
  */
 class PoissonBackendsAgreeTest {
 
+    private static Backend aparapi;
+
+    private static synchronized Backend sharedAparapi() {
+        if (aparapi == null) {
+            aparapi = Backends.create("aparapi");
+        }
+        return aparapi;
+    }
+
     @ParameterizedTest
     @EnumSource(PoissonProblem.Operator.class)
     void aparapiMatchesCpu(PoissonProblem.Operator op) {
@@ -38,9 +47,9 @@ class PoissonBackendsAgreeTest {
         try (Backend b = Backends.create("cpu")) {
             cpu = problem.solve(b, true, 1e-10, 2000, null);
         }
-        try (Backend b = Backends.create("aparapi")) {
-            gpu = problem.solve(b, true, 1e-10, 2000, null);
-        }
+        // not closed: one backend for the JVM's life (a PoCL test JVM once crashed with SIGSEGV in a later,
+        // CPU-only test after an Aparapi backend had been disposed; the cause is not known)
+        gpu = problem.solve(sharedAparapi(), true, 1e-10, 2000, null);
         assertTrue(cpu.solve().converged() && gpu.solve().converged(), cpu.solve() + " / " + gpu.solve());
         assertTrue(Math.abs(cpu.solve().iterations() - gpu.solve().iterations()) <= 1,
                 "iterations cpu " + cpu.solve().iterations() + " vs aparapi " + gpu.solve().iterations());
