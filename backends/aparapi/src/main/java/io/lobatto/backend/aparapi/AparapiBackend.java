@@ -328,14 +328,17 @@ public final class AparapiBackend implements Backend {
         return offset;
     }
 
-    private int newCapacity(int old, int length, int bytesPerEntry, String pool) {
-        long want = Math.max(2L * old, (long) old + PoolAllocator.aligned(length));
+    private int newCapacity(PoolAllocator allocator, int length, int bytesPerEntry, String pool) {
+        int old = allocator.capacity();
+        // a free window at the end of the pool is extended rather than abandoned
+        long needed = (long) old + PoolAllocator.aligned(length) - allocator.freeTail();
+        long want = Math.max(2L * old, needed);
         // Aparapi 3.0.2 sizes buffers in int bytes: an array of 2^31 bytes or more fails to allocate
         // (measured on the H100: 260M doubles work, 268M do not).
         long max = Math.min((Integer.MAX_VALUE - 64L) / bytesPerEntry, device.getMaxMemAllocSize() / bytesPerEntry);
-        if ((long) old + PoolAllocator.aligned(length) > max) {
+        if (needed > max) {
             throw new BackendException("aparapi: out of device memory: the " + pool + " pool would need "
-                    + ((long) old + length) + " entries, more than " + max + " (Aparapi's 2 GiB limit per array or "
+                    + needed + " entries, more than " + max + " (Aparapi's 2 GiB limit per array or "
                     + "CL_DEVICE_MAX_MEM_ALLOC_SIZE = " + device.getMaxMemAllocSize() + " bytes of " + info.name() + ")");
         }
         want = Math.min(want, max);
@@ -345,7 +348,7 @@ public final class AparapiBackend implements Backend {
     private int allocGeometry(int length) {
         int offset = geometries.allocate(length);
         if (offset < 0) {
-            int cap = newCapacity(geometries.capacity(), length, 8, "geometry");
+            int cap = newCapacity(geometries, length, 8, "geometry");
             program.get(program.gpool);
             double[] bigger = new double[cap];
             System.arraycopy(program.gpool, 0, bigger, 0, program.gpool.length);
@@ -371,7 +374,7 @@ public final class AparapiBackend implements Backend {
     }
 
     private void growDoubles(int length) {
-        int cap = newCapacity(doubles.capacity(), length, 8, "double");
+        int cap = newCapacity(doubles, length, 8, "double");
         program.get(program.dpool);
         double[] bigger = new double[cap];
         System.arraycopy(program.dpool, 0, bigger, 0, program.dpool.length);
@@ -381,7 +384,7 @@ public final class AparapiBackend implements Backend {
     }
 
     private void growInts(int length) {
-        int cap = newCapacity(ints.capacity(), length, 4, "int");
+        int cap = newCapacity(ints, length, 4, "int");
         program.get(program.ipool);
         int[] bigger = new int[cap];
         System.arraycopy(program.ipool, 0, bigger, 0, program.ipool.length);

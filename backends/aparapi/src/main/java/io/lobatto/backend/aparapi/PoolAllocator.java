@@ -24,6 +24,12 @@ final class PoolAllocator {
         return capacity;
     }
 
+    /** Length of the free window that ends at the pool's end (0 when the last entry is in use). */
+    int freeTail() {
+        Map.Entry<Integer, Integer> last = free.lastEntry();
+        return last != null && last.getKey() + last.getValue() == capacity ? last.getValue() : 0;
+    }
+
     static int aligned(int length) {
         long a = ((long) Math.max(length, 1) + ALIGN - 1) / ALIGN * ALIGN;
         if (a > Integer.MAX_VALUE - ALIGN) {
