@@ -108,7 +108,7 @@ public final class BenchCli implements Runnable {
             try (Backend be = c.create()) {
                 Report r = c.report("bs", be);
                 double ref = c.reference(be, r);
-                double wmax = StreamingSuite.run(be, c.maxBytes, c.reps, c.gsNodes, r);
+                double wmax = StreamingSuite.run(be, c.maxBytes, c.reps, c.gsNodes, ref, r);
                 r.meta("BS1_Wmax_GBs", wmax * 1e-9);
                 r.meta("BS1_Wmax_over_reference", wmax / ref);
                 c.write(r, "bs", be);
@@ -143,7 +143,7 @@ public final class BenchCli implements Runnable {
         public Integer call() throws Exception {
             try (Backend be = c.create()) {
                 Report r = c.report("bp", be);
-                c.reference(be, r);
+                SolveSuite.reference = c.reference(be, r);
                 SolveSuite.bp(be, c.nMin, c.nMax, c.nStep, c.dofs, c.iterations, Math.max(1, c.reps / 3), r);
                 c.write(r, "bp", be);
             }
@@ -162,7 +162,7 @@ public final class BenchCli implements Runnable {
         public Integer call() throws Exception {
             try (Backend be = c.create()) {
                 Report r = c.report("nekbone", be);
-                c.reference(be, r);
+                SolveSuite.reference = c.reference(be, r);
                 SolveSuite.nekbone(be, c.nMin, c.nMax, c.nStep, c.dofs, Math.max(1, c.reps / 3), lambda, r);
                 c.write(r, "nekbone", be);
             }
@@ -180,7 +180,7 @@ public final class BenchCli implements Runnable {
             try (Backend be = c.create()) {
                 Report bs = c.report("bs", be);
                 double ref = c.reference(be, bs);
-                double wmax = StreamingSuite.run(be, c.maxBytes, c.reps, c.gsNodes, bs);
+                double wmax = StreamingSuite.run(be, c.maxBytes, c.reps, c.gsNodes, ref, bs);
                 bs.meta("BS1_Wmax_GBs", wmax * 1e-9);
                 bs.meta("BS1_Wmax_over_reference", wmax / ref);
                 c.write(bs, "bs", be);
@@ -190,6 +190,7 @@ public final class BenchCli implements Runnable {
                 c.write(bk, "bk", be);
                 Report bp = c.report("bp", be);
                 copyReference(bs, bp);
+                SolveSuite.reference = ref;
                 SolveSuite.bp(be, c.nMin, c.nMax, c.nStep, c.dofs, c.iterations, Math.max(1, c.reps / 3), bp);
                 c.write(bp, "bp", be);
                 Report nb = c.report("nekbone", be);

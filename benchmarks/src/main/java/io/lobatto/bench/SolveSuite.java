@@ -25,6 +25,9 @@ import io.lobatto.solvers.SolveResult;
  */
 public final class SolveSuite {
 
+    /** The reference bandwidth (bytes/s) the rows are compared with; set by the caller. */
+    static double reference = Double.NaN;
+
     private SolveSuite() {
     }
 
@@ -109,6 +112,11 @@ public final class SolveSuite {
         row.put("max_s", s.max());
         row.put("ms_per_iteration", t / iterations * 1e3);
         row.put("GDOF_iterations_per_s", throughput * 1e-9);
+        // hipBone's data motion of one CG iteration: 108 N_G + 80 N_L bytes
+        double bytes = 108.0 * z.globalSize() + 80.0 * z.localSize();
+        row.put("model_bytes_per_iteration", bytes);
+        row.put("effective_GBs", bytes * iterations / t * 1e-9);
+        row.put("ratio_to_reference", bytes * iterations / t / reference);
         row.put("final_residual", last == null ? Double.NaN : last.finalResidual());
         if (fom) {
             row.put("FOM_GFLOPS", FlopCounts.nekboneFlopsPerIteration(elements, n) * iterations / t * 1e-9);

@@ -24,8 +24,11 @@ public final class StreamingSuite {
     private StreamingSuite() {
     }
 
-    /** Runs the suite; returns the Wmax of BS1 (the backend's own copy bandwidth, bytes/s). */
-    public static double run(Backend be, long maxBytes, int reps, long gsLocalNodes, Report report) {
+    /**
+     * Runs the suite; every row carries its bandwidth over {@code reference} (bytes/s, the raw copy);
+     * returns the Wmax of BS1 (the backend's own copy bandwidth, bytes/s).
+     */
+    public static double run(Backend be, long maxBytes, int reps, long gsLocalNodes, double reference, Report report) {
         var out = report.out();
         String[] names = {"BS1 copy", "BS2 axpby", "BS3 norm", "BS4 dot", "BS5 cg-update"};
         int[] bytesPerEntry = {16, 24, 8, 16, 48};
@@ -65,6 +68,7 @@ public final class StreamingSuite {
                 row.put("min_s", s.min());
                 row.put("max_s", s.max());
                 row.put("bandwidth_GBs", b / s.median() * 1e-9);
+                row.put("ratio_to_reference", b / s.median() / reference);
                 row.put("samples_s", s.seconds());
                 report.row(row);
                 out.printf(Locale.ROOT, "%-14s %12d %12.0f %12.2f %10.2f%n", names[t], n, b, s.median() * 1e6, b / s.median() * 1e-9);
@@ -78,6 +82,7 @@ public final class StreamingSuite {
             row.put("Wmax_GBs", fit.wmax() * 1e-9);
             row.put("B08_bytes", fit.b08());
             row.put("r2", fit.r2());
+            row.put("Wmax_over_reference", fit.wmax() / reference);
             report.row(row);
             out.printf(Locale.ROOT, "%-14s fit: T0 = %.2f us, Wmax = %.1f GB/s, B0.8 = %.3g bytes (R^2 %.4f)%n", names[t],
                     fit.t0Seconds() * 1e6, fit.wmax() * 1e-9, fit.b08(), fit.r2());
@@ -85,11 +90,11 @@ public final class StreamingSuite {
                 copyWmax = fit.wmax();
             }
         }
-        gatherScatter(be, reps, gsLocalNodes, report);
+        gatherScatter(be, reps, gsLocalNodes, reference, report);
         return copyWmax;
     }
 
-    static void gatherScatter(Backend be, int reps, long localNodes, Report report) {
+    static void gatherScatter(Backend be, int reps, long localNodes, double reference, Report report) {
         var out = report.out();
         out.printf(Locale.ROOT, "%-10s %3s %4s %12s %12s %12s %10s%n", "test", "N", "K", "N_L", "N_G", "median[us]", "GB/s");
         for (int n = 1; n <= 7; n++) {
@@ -120,6 +125,7 @@ public final class StreamingSuite {
                     row.put("min_s", ss.min());
                     row.put("max_s", ss.max());
                     row.put("bandwidth_GBs", bytes / ss.median() * 1e-9);
+                    row.put("ratio_to_reference", bytes / ss.median() / reference);
                     row.put("samples_s", ss.seconds());
                     report.row(row);
                     out.printf(Locale.ROOT, "%-10s %3d %4d %12d %12d %12.2f %10.2f%n", name, n, k, (long) nl, (long) ng,

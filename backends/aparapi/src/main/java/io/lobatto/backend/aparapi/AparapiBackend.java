@@ -45,6 +45,7 @@ public final class AparapiBackend implements Backend {
     public static final int MAX_DEGREE = 15;
 
     private final java.util.Map<String, LaunchStatistics> statistics = new java.util.LinkedHashMap<>();
+    private final java.util.Map<Integer, double[]> localArrays = new java.util.HashMap<>();
     private boolean collectStatistics;
     /** Largest work-group the backend launches (Aparapi keeps to NVIDIA's reported 256). */
     static final int MAX_GROUP = 256;
@@ -147,9 +148,25 @@ public final class AparapiBackend implements Backend {
         return kernelMaxGroup;
     }
 
-    /** Bytes of the {@code @Local} array every launch reserves per work-group (sized for the largest op so far). */
+    /** Bytes of the {@code @Local} array the last launch reserved per work-group. */
     public synchronized long localMemoryPerGroup() {
         return program.lds.length * 8L;
+    }
+
+    /**
+     * Points the program's {@code @Local} array at one of exactly {@code doubles} entries before a launch:
+     * Aparapi sizes the local argument from the array at each execute, so every op reserves only what it
+     * uses (a streaming op no longer pays for the largest element kernel's array, which limited the
+     * resident work-groups per multiprocessor).
+     */
+    private void useLocal(int doubles) {
+        int n = Math.max(doubles, 2 * MAX_GROUP);
+        double[] a = localArrays.get(n);
+        if (a == null) {
+            a = new double[n];
+            localArrays.put(n, a);
+        }
+        program.lds = a;
     }
 
     /** Number of kernel launches so far (each one an Aparapi {@code execute}). */
@@ -305,6 +322,7 @@ public final class AparapiBackend implements Backend {
         int groups = (int) Math.min(REDUCE_GROUPS, (n + (long) streamGroup - 1) / streamGroup);
         program.n = n;
         program.stride = groups * streamGroup;
+        useLocal(0);
         launch(what, (long) groups * streamGroup, streamGroup);
     }
 
@@ -567,6 +585,7 @@ public final class AparapiBackend implements Backend {
         int groups = (int) Math.min(REDUCE_GROUPS, (n + (long) streamGroup - 1) / streamGroup);
         program.n = n;
         program.stride = groups * streamGroup;
+        useLocal(0);
         launch(what, (long) groups * streamGroup, streamGroup);
         program.get(program.partials);
         double s = 0;
@@ -663,6 +682,7 @@ public final class AparapiBackend implements Backend {
         int groups = (int) Math.min(REDUCE_GROUPS, (n + (long) streamGroup - 1) / streamGroup);
         program.n = n;
         program.stride = groups * streamGroup;
+        useLocal(0);
         launch("pcgUpdate", (long) groups * streamGroup, streamGroup);
         program.get(program.partials);
         double rr = 0;
@@ -832,7 +852,8 @@ public final class AparapiBackend implements Backend {
         program.xo = l.offset;
         program.yo = g.offset;
         program.nBlocks = s.blocks;
-        program.cacheCap = program.lds.length;
+        useLocal(GATHER_CACHE);
+        program.cacheCap = GATHER_CACHE;
     }
 
     // ------------------------------------------------------------------ element kernels
@@ -876,10 +897,7 @@ public final class AparapiBackend implements Backend {
                     + " private accumulators per work-item (kernel work-group limit " + groupCap + ")");
         }
         int ldsNeeded = perGroup * perElem;
-        if (ldsNeeded > program.lds.length) {
-            checkLocalMemory(kernel + " N=" + degree, ldsNeeded);
-            program.lds = new double[ldsNeeded];
-        }
+        checkLocalMemory(kernel + " N=" + degree, ldsNeeded);
         double[] interp = kernel.usesGaussQuadrature() ? basis.interpolation() : new double[0];
         double[] diff = switch (kernel) {
             case STIFFNESS_BP35 -> basis.differentiation();
@@ -930,6 +948,7 @@ public final class AparapiBackend implements Backend {
             k.wo = z.inverseDegree.offset;
         }
         long groups = (d.elements + (long) d.elementsPerGroup - 1) / d.elementsPerGroup;
+        useLocal(d.elementsPerGroup * d.localPerElement);
         launch(d.kernel + (fromGlobal ? " (assembled)" : ""), groups * d.groupSize(), d.groupSize());
     }
 
