@@ -98,6 +98,30 @@ public final class BenchCli implements Runnable {
         }
     }
 
+    /** One suite: what it measures, given the backend, its report and the reference bandwidth (bytes/s). */
+    interface Suite {
+        void run(Common c, Backend be, Report report, double reference);
+    }
+
+    static final Suite BS = (c, be, r, ref) -> {
+        double wmax = StreamingSuite.run(be, c.maxBytes, c.reps, c.gsNodes, ref, r);
+        r.meta("BS1_Wmax_GBs", wmax * 1e-9);
+        r.meta("BS1_Wmax_over_reference", wmax / ref);
+    };
+    static final Suite BK = (c, be, r, ref) -> KernelSuite.run(be, c.nMin, c.nMax, c.dofs, c.reps, ref, r);
+    static final Suite BP = (c, be, r, ref) ->
+            SolveSuite.bp(be, c.nMin, c.nMax, c.nStep, c.dofs, c.iterations, Math.max(1, c.reps / 3), ref, r);
+
+    /** Runs {@code suite} on a new backend with its own reference measurement and writes its results. */
+    static int runOne(Common c, String name, Suite suite) throws Exception {
+        try (Backend be = c.create()) {
+            Report r = c.report(name, be);
+            suite.run(c, be, r, c.reference(be, r));
+            c.write(r, name, be);
+        }
+        return 0;
+    }
+
     @Command(name = "bs", description = "BS1-BS7 streaming tests with the T(B) = T0 + B/Wmax fit")
     static final class Bs implements Callable<Integer> {
         @Mixin
@@ -105,15 +129,7 @@ public final class BenchCli implements Runnable {
 
         @Override
         public Integer call() throws Exception {
-            try (Backend be = c.create()) {
-                Report r = c.report("bs", be);
-                double ref = c.reference(be, r);
-                double wmax = StreamingSuite.run(be, c.maxBytes, c.reps, c.gsNodes, ref, r);
-                r.meta("BS1_Wmax_GBs", wmax * 1e-9);
-                r.meta("BS1_Wmax_over_reference", wmax / ref);
-                c.write(r, "bs", be);
-            }
-            return 0;
+            return runOne(c, "bs", BS);
         }
     }
 
@@ -124,13 +140,7 @@ public final class BenchCli implements Runnable {
 
         @Override
         public Integer call() throws Exception {
-            try (Backend be = c.create()) {
-                Report r = c.report("bk", be);
-                double ref = c.reference(be, r);
-                KernelSuite.run(be, c.nMin, c.nMax, c.dofs, c.reps, ref, r);
-                c.write(r, "bk", be);
-            }
-            return 0;
+            return runOne(c, "bk", BK);
         }
     }
 
@@ -141,13 +151,7 @@ public final class BenchCli implements Runnable {
 
         @Override
         public Integer call() throws Exception {
-            try (Backend be = c.create()) {
-                Report r = c.report("bp", be);
-                SolveSuite.reference = c.reference(be, r);
-                SolveSuite.bp(be, c.nMin, c.nMax, c.nStep, c.dofs, c.iterations, Math.max(1, c.reps / 3), r);
-                c.write(r, "bp", be);
-            }
-            return 0;
+            return runOne(c, "bp", BP);
         }
     }
 
@@ -155,22 +159,20 @@ public final class BenchCli implements Runnable {
     static final class Nekbone implements Callable<Integer> {
         @Mixin
         Common c = new Common();
-        @Option(names = "--lambda", defaultValue = "0.1")
+        @Option(names = "--lambda", defaultValue = "0.1", description = "identity shift. Default: ${DEFAULT-VALUE}")
         double lambda;
 
         @Override
         public Integer call() throws Exception {
-            try (Backend be = c.create()) {
-                Report r = c.report("nekbone", be);
-                SolveSuite.reference = c.reference(be, r);
-                SolveSuite.nekbone(be, c.nMin, c.nMax, c.nStep, c.dofs, Math.max(1, c.reps / 3), lambda, r);
-                c.write(r, "nekbone", be);
-            }
-            return 0;
+            return runOne(c, "nekbone", nekbone(lambda));
         }
     }
 
-    @Command(name = "all", description = "bs, bk, bp and nekbone in one run")
+    static Suite nekbone(double lambda) {
+        return (c, be, r, ref) -> SolveSuite.nekbone(be, c.nMin, c.nMax, c.nStep, c.dofs, Math.max(1, c.reps / 3), lambda, ref, r);
+    }
+
+    @Command(name = "all", description = "bs, bk, bp and nekbone in one run, sharing one reference measurement")
     static final class All implements Callable<Integer> {
         @Mixin
         Common c = new Common();
@@ -178,33 +180,25 @@ public final class BenchCli implements Runnable {
         @Override
         public Integer call() throws Exception {
             try (Backend be = c.create()) {
-                Report bs = c.report("bs", be);
-                double ref = c.reference(be, bs);
-                double wmax = StreamingSuite.run(be, c.maxBytes, c.reps, c.gsNodes, ref, bs);
-                bs.meta("BS1_Wmax_GBs", wmax * 1e-9);
-                bs.meta("BS1_Wmax_over_reference", wmax / ref);
-                c.write(bs, "bs", be);
-                Report bk = c.report("bk", be);
-                copyReference(bs, bk);
-                KernelSuite.run(be, c.nMin, c.nMax, c.dofs, c.reps, ref, bk);
-                c.write(bk, "bk", be);
-                Report bp = c.report("bp", be);
-                copyReference(bs, bp);
-                SolveSuite.reference = ref;
-                SolveSuite.bp(be, c.nMin, c.nMax, c.nStep, c.dofs, c.iterations, Math.max(1, c.reps / 3), bp);
-                c.write(bp, "bp", be);
-                Report nb = c.report("nekbone", be);
-                copyReference(bs, nb);
-                SolveSuite.nekbone(be, c.nMin, c.nMax, c.nStep, c.dofs, Math.max(1, c.reps / 3), 0.1, nb);
-                c.write(nb, "nekbone", be);
+                Report first = null;
+                double ref = Double.NaN;
+                String[] names = {"bs", "bk", "bp", "nekbone"};
+                Suite[] suites = {BS, BK, BP, nekbone(0.1)};
+                for (int i = 0; i < names.length; i++) {
+                    Report r = c.report(names[i], be);
+                    if (first == null) {
+                        ref = c.reference(be, r);
+                        first = r;
+                    } else {
+                        for (String k : new String[] {"reference", "referenceDevice", "referenceDoubles", "referenceBandwidth_GBs"}) {
+                            r.meta(k, first.meta(k));
+                        }
+                    }
+                    suites[i].run(c, be, r, ref);
+                    c.write(r, names[i], be);
+                }
             }
             return 0;
-        }
-
-        private static void copyReference(Report from, Report to) {
-            for (String k : new String[] {"reference", "referenceDevice", "referenceDoubles", "referenceBandwidth_GBs"}) {
-                to.meta(k, from.meta(k));
-            }
         }
     }
 

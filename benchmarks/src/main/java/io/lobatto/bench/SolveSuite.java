@@ -25,13 +25,11 @@ import io.lobatto.solvers.SolveResult;
  */
 public final class SolveSuite {
 
-    /** The reference bandwidth (bytes/s) the rows are compared with; set by the caller. */
-    static double reference = Double.NaN;
-
     private SolveSuite() {
     }
 
-    public static void bp(Backend be, int nMin, int nMax, int nStep, long dofs, int iterations, int reps, Report report) {
+    public static void bp(Backend be, int nMin, int nMax, int nStep, long dofs, int iterations, int reps, double reference,
+                          Report report) {
         var out = report.out();
         out.printf(Locale.ROOT, "%-4s %3s %6s %11s %6s %12s %12s%n", "BP", "N", "K", "N_G", "iters", "ms/iter", "GDOF*it/s");
         for (int n = nMin; n <= nMax; n += nStep) {
@@ -45,7 +43,8 @@ public final class SolveSuite {
                     case STIFFNESS_BP35 -> "BP5";
                 };
                 try {
-                    solve(be, name, n, k, mesh.elementCount(), ElementOperator.of(kernel, mesh, 1.0), z, 0, iterations, reps, report, false);
+                    solve(be, name, n, k, mesh.elementCount(), ElementOperator.of(kernel, mesh, 1.0), z, 0, iterations, reps, reference,
+                            report, false);
                 } catch (BackendException ex) {
                     skipped(report, name, n, k, ex);
                 }
@@ -53,7 +52,8 @@ public final class SolveSuite {
         }
     }
 
-    public static void nekbone(Backend be, int nMin, int nMax, int nStep, long dofs, int reps, double lambda, Report report) {
+    public static void nekbone(Backend be, int nMin, int nMax, int nStep, long dofs, int reps, double lambda, double reference,
+                               Report report) {
         var out = report.out();
         out.printf(Locale.ROOT, "%-7s %3s %6s %11s %6s %12s %12s %10s%n", "", "N", "K", "N_G", "iters", "ms/iter", "GDOF*it/s", "FOM GFLOPS");
         for (int n = nMin; n <= nMax; n += nStep) {
@@ -61,7 +61,7 @@ public final class SolveSuite {
             SpectralElementMesh mesh = SpectralElementMesh.of(HexMesh.box(k, k, k, 0, 1, 0, 1, 0, 1), n);
             ScatterOperator z = ScatterOperator.build(mesh.localToGlobal(), mesh.globalNodeCount(), null);
             solve(be, "NekBone", n, k, mesh.elementCount(), ElementOperator.of(ElementKernel.STIFFNESS_BP35, mesh, 0), z, lambda,
-                    100, reps, report, true);
+                    100, reps, reference, report, true);
         }
     }
 
@@ -77,7 +77,7 @@ public final class SolveSuite {
     }
 
     private static void solve(Backend be, String name, int n, int k, long elements, ElementOperator op, ScatterOperator z,
-                              double shift, int iterations, int reps, Report report, boolean fom) {
+                              double shift, int iterations, int reps, double reference, Report report, boolean fom) {
         double[] rhs = new double[z.globalSize()];
         Random rnd = new Random(1);
         for (int i = 0; i < rhs.length; i++) {
