@@ -79,6 +79,7 @@ public final class BenchCli implements Runnable {
                 report.meta("reference", "raw-opencl-copy");
             }
             report.meta("referenceDevice", r.device());
+            report.meta("driver", r.driver());
             report.meta("referenceDoubles", r.doubles());
             report.meta("referenceBandwidth_GBs", r.bandwidth() * 1e-9);
             report.out().printf(Locale.ROOT, "reference: %s, %d doubles: %.1f GB/s%n", r.device(), r.doubles(), r.bandwidth() * 1e-9);
@@ -190,7 +191,7 @@ public final class BenchCli implements Runnable {
                         ref = c.reference(be, r);
                         first = r;
                     } else {
-                        for (String k : new String[] {"reference", "referenceDevice", "referenceDoubles", "referenceBandwidth_GBs"}) {
+                        for (String k : new String[] {"reference", "referenceDevice", "driver", "referenceDoubles", "referenceBandwidth_GBs"}) {
                             r.meta(k, first.meta(k));
                         }
                     }

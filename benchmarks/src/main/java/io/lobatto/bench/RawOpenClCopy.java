@@ -29,8 +29,8 @@ public final class RawOpenClCopy {
             + "__kernel void copy(__global const double *a, __global double *b, const int n) {\n"
             + "  int i = get_global_id(0);\n  if (i < n) b[i] = a[i];\n}\n";
 
-    /** A measured copy: device name, doubles copied, median seconds and bandwidth (bytes/s). */
-    public record Result(String device, long doubles, double medianSeconds, double bandwidth) {
+    /** A measured copy: device name, driver version, doubles copied, median seconds and bandwidth (bytes/s). */
+    public record Result(String device, String driver, long doubles, double medianSeconds, double bandwidth) {
     }
 
     private RawOpenClCopy() {
@@ -51,6 +51,7 @@ public final class RawOpenClCopy {
             cl_platform_id platform = null;
             cl_device_id device = null;
             String found = null;
+            String driver = null;
             List<String> seen = new ArrayList<>();
             for (cl_platform_id p : platforms) {
                 int[] nd = new int[1];
@@ -64,6 +65,7 @@ public final class RawOpenClCopy {
                         platform = p;
                         device = d;
                         found = name;
+                        driver = string(d, CL_DRIVER_VERSION) + " (" + string(d, CL_DEVICE_VERSION) + ")";
                     }
                 }
             }
@@ -105,7 +107,7 @@ public final class RawOpenClCopy {
             clReleaseCommandQueue(q);
             clReleaseContext(ctx);
             double median = new Timing.Samples(s).median();
-            return new Result(found, doubles, median, 16.0 * doubles / median);
+            return new Result(found, driver, doubles, median, 16.0 * doubles / median);
         } catch (RuntimeException | UnsatisfiedLinkError e) {
             System.err.println("raw OpenCL copy unavailable: " + e);
             return null;
@@ -128,7 +130,7 @@ public final class RawOpenClCopy {
         }
         double median = new Timing.Samples(s).median();
         return new Result(String.format(Locale.ROOT, "Java System.arraycopy (%s)", System.getProperty("java.vm.name")),
-                doubles, median, 16.0 * doubles / median);
+                System.getProperty("java.version"), doubles, median, 16.0 * doubles / median);
     }
 
     private static boolean isGpu(cl_device_id d) {
