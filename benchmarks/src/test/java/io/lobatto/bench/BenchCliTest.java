@@ -52,6 +52,21 @@ class BenchCliTest {
     }
 
     @Test
+    @SuppressWarnings("unchecked")
+    void onOpenClTheReferenceIsTheRawOpenClCopy(@TempDir Path dir) throws Exception {
+        boolean required = "1".equals(System.getenv("LOBATTO_REQUIRE_OPENCL"));
+        boolean available = io.lobatto.core.backend.Backends.providers().stream()
+                .anyMatch(p -> p.name().equals("aparapi") && p.priority() >= 0);
+        org.junit.jupiter.api.Assumptions.assumeTrue(required || available, "no OpenCL device");
+        assertEquals(0, BenchCli.run("bs", "-b", "aparapi", "-o", dir.toString(), "--max-bytes", "65536", "--gs-nodes", "2000",
+                "--reps", "2"));
+        Map<String, Object> root = (Map<String, Object>) JsonReader.parse(Files.readString(dir.resolve("bs-aparapi.json")));
+        assertEquals("raw-opencl-copy", root.get("reference"), "JOCL copy kernel on the backend's device");
+        assertTrue(String.valueOf(root.get("driver")).contains("OpenCL"), String.valueOf(root.get("driver")));
+        assertTrue(((Number) root.get("referenceBandwidth_GBs")).doubleValue() > 0);
+    }
+
+    @Test
     void jsonRoundTrip() {
         Object back = JsonReader.parse(Json.write(Map.of("a", List.of(1.5, "x\"y"), "b", true)));
         assertEquals(Map.of("a", List.of(1.5, "x\"y"), "b", true), back);
