@@ -968,19 +968,10 @@ public final class AparapiBackend implements Backend {
     @Override
     public synchronized void applyAssembled(DeviceElementData data, DeviceScatter z, double lambda, double shift,
                                             DeviceVector xG, DeviceVector yL, DeviceVector yG) {
-        AparapiElementData d = elem(data);
         AparapiScatter s = scat(z);
-        AparapiVector x = vec(xG, "xG");
         AparapiVector yl = vec(yL, "yL");
         AparapiVector yg = vec(yG, "yG");
-        checkLen("applyAssembled", "z.localSize", s.localSize(), d.localSize());
-        checkLen("applyAssembled", "xG", x.length(), s.globalSize());
-        checkLen("applyAssembled", "yL", yl.length(), d.localSize());
-        checkLen("applyAssembled", "yG", yg.length(), s.globalSize());
-        if (x == yg) {
-            throw new IllegalArgumentException("applyAssembled: xG and yG must be distinct");
-        }
-        runElements(d, lambda, x.offset, true, s, shift, yl.offset);
+        elementsFromGlobal("applyAssembled", data, s, lambda, shift, xG, yl, yg);
         runGather(s, yl, yg);
     }
 
@@ -991,20 +982,27 @@ public final class AparapiBackend implements Backend {
     @Override
     public synchronized double applyAssembledDot(DeviceElementData data, DeviceScatter z, double lambda, double shift,
                                                  DeviceVector xG, DeviceVector yL, DeviceVector yG) {
-        AparapiElementData d = elem(data);
         AparapiScatter s = scat(z);
-        AparapiVector x = vec(xG, "xG");
         AparapiVector yl = vec(yL, "yL");
         AparapiVector yg = vec(yG, "yG");
-        checkLen("applyAssembledDot", "z.localSize", s.localSize(), d.localSize());
-        checkLen("applyAssembledDot", "xG", x.length(), s.globalSize());
-        checkLen("applyAssembledDot", "yL", yl.length(), d.localSize());
-        checkLen("applyAssembledDot", "yG", yg.length(), s.globalSize());
+        AparapiVector x = elementsFromGlobal("applyAssembledDot", data, s, lambda, shift, xG, yl, yg);
+        return runGatherDot(s, yl, yg, x);
+    }
+
+    /** Checks the arguments of the fused operator and runs y_L = (L + shift W) Z x_G; returns x_G's handle. */
+    private AparapiVector elementsFromGlobal(String what, DeviceElementData data, AparapiScatter s, double lambda, double shift,
+                                             DeviceVector xG, AparapiVector yl, AparapiVector yg) {
+        AparapiElementData d = elem(data);
+        AparapiVector x = vec(xG, "xG");
+        checkLen(what, "z.localSize", s.localSize(), d.localSize());
+        checkLen(what, "xG", x.length(), s.globalSize());
+        checkLen(what, "yL", yl.length(), d.localSize());
+        checkLen(what, "yG", yg.length(), s.globalSize());
         if (x == yg) {
-            throw new IllegalArgumentException("applyAssembledDot: xG and yG must be distinct");
+            throw new IllegalArgumentException(what + ": xG and yG must be distinct");
         }
         runElements(d, lambda, x.offset, true, s, shift, yl.offset);
-        return runGatherDot(s, yl, yg, x);
+        return x;
     }
 
     @Override
