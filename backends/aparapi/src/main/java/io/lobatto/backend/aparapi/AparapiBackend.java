@@ -94,9 +94,18 @@ public final class AparapiBackend implements Backend {
 
     /** A backend on {@code device}. */
     public AparapiBackend(OpenCLDevice device) {
+        this(device, Long.MAX_VALUE);
+    }
+
+    /**
+     * A backend on {@code device} that plans its kernels for at most {@code localMemoryCap} bytes of local
+     * memory per work-group (the device's own limit when that is smaller): tests use it to run the plans
+     * of devices with less local memory, e.g. the in-place GL stages of large N on a GPU, on PoCL.
+     */
+    AparapiBackend(OpenCLDevice device, long localMemoryCap) {
         this.device = Objects.requireNonNull(device, "device");
         this.info = OpenClDevices.info(device);
-        this.localMemBytes = device.getLocalMemSize();
+        this.localMemBytes = Math.min(device.getLocalMemSize(), localMemoryCap);
         program.setExplicit(true);
         requireNonMovingPools();
         program.dpool = new double[INITIAL_DOUBLES];
@@ -877,6 +886,7 @@ public final class AparapiBackend implements Backend {
                     + degree + " and E = " + elements + " needs " + expected);
         }
         boolean stiff = kernel != ElementKernel.MASS_BP10;
+        boolean gauss = kernel.usesGaussQuadrature();
         int p2 = p * p;
         int p3 = p2 * p;
         boolean threeD = p3 <= groupCap;
@@ -884,28 +894,54 @@ public final class AparapiBackend implements Backend {
         int perGroup = Math.max(1, groupCap / threads);
         int cols = threeD ? 1 : (p2 + threads - 1) / threads;
         int perElem = p3 + (stiff ? (threeD ? 3 * p3 : 2 * p2) : 0);
+        // I (P x Nq) and D (P x P), staged once per work-group
+        int matrices = (gauss ? p * nq : 0) + (stiff ? p2 : 0);
         long limit = localMemBytes / 8;
-        while (perGroup > 1 && (long) perGroup * perElem > limit) {
+        // point-parallel GL stages need a second P^3 grid; without room for it they run in place by lines
+        boolean pointInterp = gauss && Math.max(perElem, 2 * p3) + matrices <= limit;
+        if (pointInterp) {
+            perElem = Math.max(perElem, 2 * p3);
+        }
+        while (perGroup > 1 && (long) perGroup * perElem + matrices > limit) {
             perGroup--;
         }
-        if (perElem > limit) {
-            throw new BackendException("aparapi: " + kernel + " with N = " + degree + " needs " + perElem * 8L
+        if (perElem + matrices > limit) {
+            throw new BackendException("aparapi: " + kernel + " with N = " + degree + " needs " + (perElem + matrices) * 8L
                     + " bytes of local memory per element but " + info.name() + " has " + localMemBytes + " (out of resources)");
         }
         if (cols * p > DeviceProgram.MAX_ACC) {
             throw new BackendException("aparapi: " + kernel + " with N = " + degree + " needs " + cols * p
                     + " private accumulators per work-item (kernel work-group limit " + groupCap + ")");
         }
-        int ldsNeeded = perGroup * perElem;
-        checkLocalMemory(kernel + " N=" + degree, ldsNeeded);
-        double[] interp = kernel.usesGaussQuadrature() ? basis.interpolation() : new double[0];
+        checkLocalMemory(kernel + " N=" + degree, perGroup * perElem + matrices);
+        double[] interp = gauss ? basis.interpolation() : new double[0];
         double[] diff = switch (kernel) {
             case STIFFNESS_BP35 -> basis.differentiation();
             case STIFFNESS_BP30 -> basis.gaussDifferentiation();
             default -> new double[0];
         };
+        double[] device = stiff ? factorsByBlock(geometricData, elements, p3, kernel.factorsPerPoint()) : geometricData;
         return new AparapiElementData(this, kernel, degree, elements, uploadGeometry(interp), uploadGeometry(diff),
-                uploadGeometry(geometricData), p, threeD, threads, perGroup, cols, perElem);
+                uploadGeometry(device), p, threeD, threads, perGroup, cols, perElem, matrices, pointInterp);
+    }
+
+    /**
+     * The device layout of the geometric factors: per element, factor k of every point as one block
+     * (g[f e P^3 + k P^3 + p], from the SPI's point-major g[(e P^3 + p) f + k]), so that neighbouring
+     * work-items read neighbouring addresses.
+     */
+    static double[] factorsByBlock(double[] pointMajor, int elements, int pointsPerElement, int factors) {
+        double[] blocks = new double[pointMajor.length];
+        int perElement = factors * pointsPerElement;
+        for (int e = 0; e < elements; e++) {
+            int base = e * perElement;
+            for (int p = 0; p < pointsPerElement; p++) {
+                for (int k = 0; k < factors; k++) {
+                    blocks[base + k * pointsPerElement + p] = pointMajor[base + p * factors + k];
+                }
+            }
+        }
+        return blocks;
     }
 
     private AparapiElementData elem(DeviceElementData d) {
@@ -938,6 +974,8 @@ public final class AparapiBackend implements Backend {
         k.matI = d.interp.offset;
         k.matD = d.diff.offset;
         k.geo = d.geometry.offset;
+        k.ldsMat = d.localDoubles() - d.matrixDoubles;
+        k.pointInterp = d.pointInterp ? 1 : 0;
         k.lambda = d.kernel == ElementKernel.MASS_BP10 ? 0 : lambda;
         k.xo = xo;
         k.yo = yo;
@@ -948,7 +986,7 @@ public final class AparapiBackend implements Backend {
             k.wo = z.inverseDegree.offset;
         }
         long groups = (d.elements + (long) d.elementsPerGroup - 1) / d.elementsPerGroup;
-        useLocal(d.elementsPerGroup * d.localPerElement);
+        useLocal(d.localDoubles());
         launch(d.kernel + (fromGlobal ? " (assembled)" : ""), groups * d.groupSize(), d.groupSize());
     }
 

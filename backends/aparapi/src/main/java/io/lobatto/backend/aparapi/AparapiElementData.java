@@ -25,11 +25,16 @@ final class AparapiElementData implements DeviceElementData {
     final int elementsPerGroup;
     final int columnsPerThread;
     final int localPerElement;
+    /** Doubles of local memory for the staged 1D matrices (I and/or D), after the elements' regions. */
+    final int matrixDoubles;
+    /** Whether the GL stages run point-parallel between two P^3 grids (else in place by lines). */
+    final boolean pointInterp;
     private boolean closed;
 
     AparapiElementData(AparapiBackend backend, ElementKernel kernel, int degree, int elements, AparapiVector interp,
                        AparapiVector diff, AparapiVector geometry, int points, boolean threeD, int threadsPerElement,
-                       int elementsPerGroup, int columnsPerThread, int localPerElement) {
+                       int elementsPerGroup, int columnsPerThread, int localPerElement, int matrixDoubles,
+                       boolean pointInterp) {
         this.backend = backend;
         this.kernel = kernel;
         this.degree = degree;
@@ -43,10 +48,12 @@ final class AparapiElementData implements DeviceElementData {
         this.elementsPerGroup = elementsPerGroup;
         this.columnsPerThread = columnsPerThread;
         this.localPerElement = localPerElement;
+        this.matrixDoubles = matrixDoubles;
+        this.pointInterp = pointInterp;
     }
 
     int localDoubles() {
-        return elementsPerGroup * localPerElement;
+        return elementsPerGroup * localPerElement + matrixDoubles;
     }
 
     int groupSize() {
@@ -86,6 +93,7 @@ final class AparapiElementData implements DeviceElementData {
     /** E.g. "BP3.0 N=7: 2D, 81 work-items x 3 elements per group, 2673 doubles local". */
     String plan() {
         return kernel + " N=" + degree + ": " + (threeD ? "3D" : "2D") + ", " + threadsPerElement + " work-items x "
-                + elementsPerGroup + " elements per group, " + localDoubles() + " doubles local";
+                + elementsPerGroup + " elements per group, " + localDoubles() + " doubles local"
+                + (kernel.usesGaussQuadrature() ? (pointInterp ? ", GL stages by points" : ", GL stages by lines") : "");
     }
 }

@@ -94,6 +94,10 @@ final class DeviceProgram extends Kernel {
     int matI;
     int matD;
     int geo;
+    /** Element kernels: where in {@link #lds} the group stages I and D (after its elements' regions). */
+    int ldsMat;
+    /** Element kernels: 1 when the GL stages run point-parallel between two P^3 grids, 0 for in place by lines. */
+    int pointInterp;
     double lambda;
     double shift;
 
@@ -286,11 +290,14 @@ final class DeviceProgram extends Kernel {
      * One launch of BP1.0 / BP3.5 / BP3.0 (and the element part of the fused assembled operator).
      * A work-group holds {@link #elemsPerGroup} elements, each with {@link #threadsPerElem} work-items
      * and a region of {@link #perElem} doubles of {@link #lds}: the element's values on a P^3 grid
-     * (P = pts: Nq for BP3.5, Nq+1 GL points otherwise; index a + P(b + Pc)) followed by gradient
-     * scratch. 3D structure ({@link #threeD} = 1): one work-item per point; 2D structure: one work-item
-     * per (a,b) column (up to {@link #cols} columns each) looping over the layers c.
+     * (P = pts: Nq for BP3.5, Nq+1 GL points otherwise; index a + P(b + Pc)), a second P^3 grid when the
+     * GL stages run point-parallel ({@link #pointInterp}), and gradient scratch. After the elements'
+     * regions, at {@link #ldsMat}, the group stages the 1D matrices: I (P x Nq), then D (P x P).
+     * 3D structure ({@link #threeD} = 1): one work-item per point; 2D structure: one work-item per
+     * (a,b) column (up to {@link #cols} columns each) looping over the layers c.
      * Field windows: xo input (x_L, or x_G when {@link #fromGlobal}), yo output y_L, io0 scatter ids,
-     * wo inverse degree, matI interpolation I (P x Nq), matD differentiation (P x P), geo factors.
+     * wo inverse degree, matI interpolation I, matD differentiation, geo factors (per element: for the
+     * stiffness kernels the seven factors G00, G01, G02, G11, G12, G22, wJ each as a P^3 block).
      */
     private void element() {
         int lid = getLocalId();
@@ -307,55 +314,104 @@ final class DeviceProgram extends Kernel {
         int L0 = le * perElem;
         int Q = nq;
         int np = Q * Q * Q;
+        int mI = ldsMat;
+        int nI = gauss * P * Q;
+        int mD = ldsMat + nI;
+        int nD = stiff * P * P;
 
+        // stage I and D for the whole group
+        for (int i = lid; i < nI; i += getLocalSize()) {
+            lds[mI + i] = gpool[matI + i];
+        }
+        for (int i = lid; i < nD; i += getLocalSize()) {
+            lds[mD + i] = gpool[matD + i];
+        }
         // load u (masked nodes read as 0 when gathering from x_G through the scatter ids)
         if (le < elemsPerGroup) {
             for (int p = t; p < np; p += T) {
-                int i = p % Q;
-                int j = (p / Q) % Q;
-                int k = p / (Q * Q);
                 double u = 0;
                 if (valid == 1) {
                     u = readU(e * np + p);
                 }
-                lds[L0 + i + P * (j + P * k)] = u;
+                lds[L0 + gridIndex(p, Q, P)] = u;
             }
         }
         localBarrier();
+        int cur = L0;
         if (gauss == 1) {
-            interpolate(L0, t, T, le, 0);
-            interpolate(L0, t, T, le, 1);
-            interpolate(L0, t, T, le, 2);
+            if (pointInterp == 1) {
+                // u: GLL grid -> GL grid, one direction per stage, alternating between the two P^3 grids.
+                // Every slot of the group runs the stages (a slot past the last element holds zeros): with
+                // the stages guarded by the slot's validity, PoCL gave wrong results in partly filled groups.
+                interpolatePoints(L0, L0 + P3, t, T, 0, mI);
+                interpolatePoints(L0 + P3, L0, t, T, 1, mI);
+                interpolatePoints(L0, L0 + P3, t, T, 2, mI);
+                cur = L0 + P3;
+            } else {
+                interpolate(L0, t, T, le, 0, mI);
+                interpolate(L0, t, T, le, 1, mI);
+                interpolate(L0, t, T, le, 2, mI);
+            }
         }
         if (stiff == 0) {
-            if (le < elemsPerGroup && valid == 1) {
+            if (valid == 1) {
                 for (int p = t; p < P3; p += T) {
-                    lds[L0 + p] = lds[L0 + p] * gpool[geo + e * P3 + p];
+                    lds[cur + p] = lds[cur + p] * gpool[geo + e * P3 + p];
                 }
             }
             localBarrier();
-        } else if (threeD == 1) {
-            stiffness3D(L0, t, T, e, valid, le);
         } else {
-            stiffness2D(L0, t, T, e, valid, le);
+            if (cur != L0) {
+                if (valid == 1) {
+                    for (int p = t; p < P3; p += T) {
+                        lds[L0 + p] = lds[cur + p];
+                    }
+                }
+                localBarrier();
+                cur = L0;
+            }
+            if (threeD == 1) {
+                stiffness3D(L0, t, T, e, valid, le, mD);
+            } else {
+                stiffness2D(L0, t, T, e, valid, le, mD);
+            }
         }
         if (gauss == 1) {
-            project(L0, t, T, le, 2);
-            project(L0, t, T, le, 1);
-            project(L0, t, T, le, 0);
+            if (pointInterp == 1) {
+                int other = L0 + P3;
+                if (cur != L0) {
+                    other = L0;
+                }
+                projectPoints(cur, other, t, T, 2, mI);
+                projectPoints(other, cur, t, T, 1, mI);
+                projectPoints(cur, other, t, T, 0, mI);
+                cur = other;
+            } else {
+                project(L0, t, T, le, 2, mI);
+                project(L0, t, T, le, 1, mI);
+                project(L0, t, T, le, 0, mI);
+            }
         }
         if (valid == 1) {
             for (int p = t; p < np; p += T) {
-                int i = p % Q;
-                int j = (p / Q) % Q;
-                int k = p / (Q * Q);
-                double y = lds[L0 + i + P * (j + P * k)];
+                double y = lds[cur + gridIndex(p, Q, P)];
                 if (fromGlobal == 1) {
                     y += shift * dpool[wo + e * np + p] * readU(e * np + p);
                 }
                 dpool[yo + e * np + p] = y;
             }
         }
+    }
+
+    /** Position on the element's P^3 grid of GLL node p = i + Q(j + Qk) (the identity when P = Q). */
+    private int gridIndex(int p, int Q, int P) {
+        int g = p;
+        if (P != Q) {
+            int i = p % Q;
+            int r = p / Q;
+            g = i + P * ((r % Q) + P * (r / Q));
+        }
+        return g;
     }
 
     private double readU(int li) {
@@ -372,11 +428,96 @@ final class DeviceProgram extends Kernel {
     }
 
     /**
-     * One sum-factorisation stage GLL -> GL, in place on the element's P^3 grid: direction 0 maps lines
-     * (j,k) (j,k < Nq) from Nq to P values along a; direction 1 lines (a,k) along b; direction 2 lines
-     * (a,b) along c. Each line belongs to one work-item, so in place is safe.
+     * One sum-factorisation stage GLL -> GL from grid src to grid dst, one output point per work-item
+     * (tensor paper, kernel sequence 3): direction 0 gives (a, j, k) = sum_m I[a][m] u(m, j, k) for
+     * a < P, j, k < Nq; direction 1 gives (a, b, k) along b; direction 2 gives (a, b, c) along c.
      */
-    private void interpolate(int L0, int t, int T, int le, int dir) {
+    private void interpolatePoints(int src, int dst, int t, int T, int dir, int mI) {
+        int P = pts;
+        int Q = nq;
+        int count = P * Q * Q;
+        if (dir == 1) {
+            count = P * P * Q;
+        } else if (dir == 2) {
+            count = P * P * P;
+        }
+        for (int p = t; p < count; p += T) {
+            int a = p % P;
+            int r = p / P;
+            int b = r % P;
+            int c = r / P;
+            if (dir == 0) {
+                b = r % Q;
+                c = r / Q;
+            }
+            double s = 0;
+            if (dir == 0) {
+                for (int m = 0; m < Q; m++) {
+                    s += lds[mI + a * Q + m] * lds[src + m + P * (b + P * c)];
+                }
+            } else if (dir == 1) {
+                for (int m = 0; m < Q; m++) {
+                    s += lds[mI + b * Q + m] * lds[src + a + P * (m + P * c)];
+                }
+            } else {
+                for (int m = 0; m < Q; m++) {
+                    s += lds[mI + c * Q + m] * lds[src + a + P * (b + P * m)];
+                }
+            }
+            lds[dst + a + P * (b + P * c)] = s;
+        }
+        localBarrier();
+    }
+
+    /**
+     * The transpose stage GL -> GLL (I^T) from grid src to grid dst, one output point per work-item:
+     * direction 2 gives (a, b, k) = sum_c I[c][k] v(a, b, c) for k < Nq; direction 1 (a, j, k) along b;
+     * direction 0 (i, j, k) along a.
+     */
+    private void projectPoints(int src, int dst, int t, int T, int dir, int mI) {
+        int P = pts;
+        int Q = nq;
+        int count = P * P * Q;
+        int d0 = P;
+        int d1 = P;
+        if (dir == 1) {
+            count = P * Q * Q;
+            d1 = Q;
+        } else if (dir == 0) {
+            count = Q * Q * Q;
+            d0 = Q;
+            d1 = Q;
+        }
+        for (int p = t; p < count; p += T) {
+            int a = p % d0;
+            int r = p / d0;
+            int b = r % d1;
+            int c = r / d1;
+            double s = 0;
+            if (dir == 2) {
+                for (int m = 0; m < P; m++) {
+                    s += lds[mI + m * Q + c] * lds[src + a + P * (b + P * m)];
+                }
+            } else if (dir == 1) {
+                for (int m = 0; m < P; m++) {
+                    s += lds[mI + m * Q + b] * lds[src + a + P * (m + P * c)];
+                }
+            } else {
+                for (int m = 0; m < P; m++) {
+                    s += lds[mI + m * Q + a] * lds[src + m + P * (b + P * c)];
+                }
+            }
+            lds[dst + a + P * (b + P * c)] = s;
+        }
+        localBarrier();
+    }
+
+    /**
+     * The GLL -> GL stage in place on the element's grid, one line per work-item, for elements whose two
+     * P^3 grids do not fit the local memory: direction 0 maps lines (j,k) (j,k < Nq) from Nq to P values
+     * along a; direction 1 lines (a,k) along b; direction 2 lines (a,b) along c.
+     */
+    private void interpolate(int L0, int t, int T, int le, int dir, int mI) {
         int P = pts;
         int Q = nq;
         int lines = Q * Q;
@@ -404,7 +545,7 @@ final class DeviceProgram extends Kernel {
                 for (int a = 0; a < P; a++) {
                     double s = 0;
                     for (int m = 0; m < Q; m++) {
-                        s += gpool[matI + a * Q + m] * line[m];
+                        s += lds[mI + a * Q + m] * line[m];
                     }
                     lds[base + a * strideIn] = s;
                 }
@@ -413,8 +554,8 @@ final class DeviceProgram extends Kernel {
         localBarrier();
     }
 
-    /** The transpose stage GL -> GLL (I^T), in place; the inverse of {@link #interpolate}. */
-    private void project(int L0, int t, int T, int le, int dir) {
+    /** The transpose stage GL -> GLL (I^T) in place; the inverse of {@link #interpolate}. */
+    private void project(int L0, int t, int T, int le, int dir, int mI) {
         int P = pts;
         int Q = nq;
         int lines = Q * Q;
@@ -442,20 +583,20 @@ final class DeviceProgram extends Kernel {
                 for (int m = 0; m < Q; m++) {
                     double s = 0;
                     for (int a = 0; a < P; a++) {
-                        s += gpool[matI + a * Q + m] * line[a];
+                        s += lds[mI + a * Q + m] * line[a];
                     }
                     lds[base + m * strideIn] = s;
-                }
-                for (int m = Q; m < P; m++) {
-                    lds[base + m * strideIn] = 0;
                 }
             }
         }
         localBarrier();
     }
 
-    /** 3D structure: gradients and G at each point into local scratch, then D^T back, + lambda wJ u. */
-    private void stiffness3D(int L0, int t, int T, int e, int valid, int le) {
+    /**
+     * 3D structure: gradients and G at each point into local scratch, then D^T back, + lambda wJ u.
+     * Factor k of point p of element e is gpool[geo + 7 e P^3 + k P^3 + p] (coalesced over p).
+     */
+    private void stiffness3D(int L0, int t, int T, int e, int valid, int le, int mD) {
         int P = pts;
         int P2 = P * P;
         int P3 = P2 * P;
@@ -468,14 +609,17 @@ final class DeviceProgram extends Kernel {
                 double vs = 0;
                 double vt = 0;
                 for (int m = 0; m < P; m++) {
-                    vr += gpool[matD + a * P + m] * lds[L0 + m + P * (b + P * c)];
-                    vs += gpool[matD + b * P + m] * lds[L0 + a + P * (m + P * c)];
-                    vt += gpool[matD + c * P + m] * lds[L0 + a + P * (b + P * m)];
+                    vr += lds[mD + a * P + m] * lds[L0 + m + P * (b + P * c)];
+                    vs += lds[mD + b * P + m] * lds[L0 + a + P * (m + P * c)];
+                    vt += lds[mD + c * P + m] * lds[L0 + a + P * (b + P * m)];
                 }
-                int g = geo + (e * P3 + p) * 7;
-                lds[L0 + P3 + p] = gpool[g] * vr + gpool[g + 1] * vs + gpool[g + 2] * vt;
-                lds[L0 + 2 * P3 + p] = gpool[g + 1] * vr + gpool[g + 3] * vs + gpool[g + 4] * vt;
-                lds[L0 + 3 * P3 + p] = gpool[g + 2] * vr + gpool[g + 4] * vs + gpool[g + 5] * vt;
+                int g = geo + 7 * e * P3 + p;
+                double g01 = gpool[g + P3];
+                double g02 = gpool[g + 2 * P3];
+                double g12 = gpool[g + 4 * P3];
+                lds[L0 + P3 + p] = gpool[g] * vr + g01 * vs + g02 * vt;
+                lds[L0 + 2 * P3 + p] = g01 * vr + gpool[g + 3 * P3] * vs + g12 * vt;
+                lds[L0 + 3 * P3 + p] = g02 * vr + g12 * vs + gpool[g + 5 * P3] * vt;
             }
         }
         localBarrier();
@@ -484,11 +628,11 @@ final class DeviceProgram extends Kernel {
                 int a = p % P;
                 int b = (p / P) % P;
                 int c = p / P2;
-                double y = lambda * gpool[geo + (e * P3 + p) * 7 + 6] * lds[L0 + p];
+                double y = lambda * gpool[geo + 7 * e * P3 + 6 * P3 + p] * lds[L0 + p];
                 for (int m = 0; m < P; m++) {
-                    y += gpool[matD + m * P + a] * lds[L0 + P3 + m + P * (b + P * c)]
-                            + gpool[matD + m * P + b] * lds[L0 + 2 * P3 + a + P * (m + P * c)]
-                            + gpool[matD + m * P + c] * lds[L0 + 3 * P3 + a + P * (b + P * m)];
+                    y += lds[mD + m * P + a] * lds[L0 + P3 + m + P * (b + P * c)]
+                            + lds[mD + m * P + b] * lds[L0 + 2 * P3 + a + P * (m + P * c)]
+                            + lds[mD + m * P + c] * lds[L0 + 3 * P3 + a + P * (b + P * m)];
                 }
                 lds[L0 + p] = y;
             }
@@ -501,7 +645,7 @@ final class DeviceProgram extends Kernel {
      * t + T, ... and keeps their results in the private array {@link #acc}; for each layer c the r- and
      * s-fluxes of the layer go through local memory, the t-flux is added straight to the private column.
      */
-    private void stiffness2D(int L0, int t, int T, int e, int valid, int le) {
+    private void stiffness2D(int L0, int t, int T, int e, int valid, int le, int mD) {
         int P = pts;
         int P2 = P * P;
         int P3 = P2 * P;
@@ -521,18 +665,21 @@ final class DeviceProgram extends Kernel {
                         double vs = 0;
                         double vt = 0;
                         for (int m = 0; m < P; m++) {
-                            vr += gpool[matD + a * P + m] * lds[L0 + m + P * (b + P * c)];
-                            vs += gpool[matD + b * P + m] * lds[L0 + a + P * (m + P * c)];
-                            vt += gpool[matD + c * P + m] * lds[L0 + col + P2 * m];
+                            vr += lds[mD + a * P + m] * lds[L0 + m + P * (b + P * c)];
+                            vs += lds[mD + b * P + m] * lds[L0 + a + P * (m + P * c)];
+                            vt += lds[mD + c * P + m] * lds[L0 + col + P2 * m];
                         }
-                        int g = geo + (e * P3 + col + P2 * c) * 7;
-                        lds[sgr + col] = gpool[g] * vr + gpool[g + 1] * vs + gpool[g + 2] * vt;
-                        lds[sgs + col] = gpool[g + 1] * vr + gpool[g + 3] * vs + gpool[g + 4] * vt;
-                        double gt = gpool[g + 2] * vr + gpool[g + 4] * vs + gpool[g + 5] * vt;
+                        int g = geo + 7 * e * P3 + col + P2 * c;
+                        double g01 = gpool[g + P3];
+                        double g02 = gpool[g + 2 * P3];
+                        double g12 = gpool[g + 4 * P3];
+                        lds[sgr + col] = gpool[g] * vr + g01 * vs + g02 * vt;
+                        lds[sgs + col] = g01 * vr + gpool[g + 3 * P3] * vs + g12 * vt;
+                        double gt = g02 * vr + g12 * vs + gpool[g + 5 * P3] * vt;
                         for (int m = 0; m < P; m++) {
-                            acc[q * P + m] += gpool[matD + c * P + m] * gt;
+                            acc[q * P + m] += lds[mD + c * P + m] * gt;
                         }
-                        acc[q * P + c] += lambda * gpool[g + 6] * lds[L0 + col + P2 * c];
+                        acc[q * P + c] += lambda * gpool[g + 6 * P3] * lds[L0 + col + P2 * c];
                     }
                 }
             }
@@ -545,8 +692,8 @@ final class DeviceProgram extends Kernel {
                         int b = col / P;
                         double y = 0;
                         for (int m = 0; m < P; m++) {
-                            y += gpool[matD + m * P + a] * lds[sgr + m + P * b]
-                                    + gpool[matD + m * P + b] * lds[sgs + a + P * m];
+                            y += lds[mD + m * P + a] * lds[sgr + m + P * b]
+                                    + lds[mD + m * P + b] * lds[sgs + a + P * m];
                         }
                         acc[q * P + c] += y;
                     }

@@ -201,6 +201,41 @@ class AparapiBackendTest {
         }
     }
 
+    /**
+     * With the 48 KiB of local memory of NVIDIA GPUs, the GL kernels at large N have no room for a second
+     * P^3 grid and run their interpolation in place by lines; at small N they run point-parallel.
+     */
+    @ParameterizedTest(name = "{0} N={1}")
+    @MethodSource("gaussPlansWithSmallLocalMemory")
+    void glStagesByLinesAndByPointsAgreeWithDenseElementMatrices(ElementKernel k, int n, boolean byLines) {
+        b(); // skips or fails without OpenCL
+        try (AparapiBackend small = new AparapiBackend(OpenClDevices.select(OpenClDevices.configuredSelector()), 48 * 1024)) {
+            Basis1D basis = Basis1D.of(n);
+            int e = 3;
+            double[] geo = HostReference.geometry(k, basis, e, 5 + n);
+            double[] x = HostReference.random(e * basis.np(), 6 + n);
+            try (DeviceElementData d = small.uploadElementData(k, basis, e, geo); DeviceVector dx = small.upload(x);
+                 DeviceVector dy = small.allocate(x.length)) {
+                String plan = ((AparapiElementData) d).plan();
+                assertTrue(plan.endsWith(byLines ? "GL stages by lines" : "GL stages by points"), plan);
+                small.applyElements(d, 0.7, dx, dy);
+                assertClose(HostReference.applyElements(k, basis, e, geo, 0.7, x), small.download(dy), TOL, plan);
+            }
+        }
+    }
+
+    static Stream<Arguments> gaussPlansWithSmallLocalMemory() {
+        return Stream.of(
+                Arguments.of(ElementKernel.MASS_BP10, 3, false),
+                Arguments.of(ElementKernel.MASS_BP10, 9, false),
+                Arguments.of(ElementKernel.MASS_BP10, 13, true),
+                Arguments.of(ElementKernel.MASS_BP10, 15, true),
+                Arguments.of(ElementKernel.STIFFNESS_BP30, 2, false),
+                Arguments.of(ElementKernel.STIFFNESS_BP30, 10, false),
+                Arguments.of(ElementKernel.STIFFNESS_BP30, 13, true),
+                Arguments.of(ElementKernel.STIFFNESS_BP30, 15, true));
+    }
+
     @ParameterizedTest(name = "{0} N={1}")
     @MethodSource("elementCases")
     void assembledOperatorIsZtLZPlusShiftW(ElementKernel k, int n, int ignored) {
