@@ -22,7 +22,7 @@ import picocli.CommandLine.Parameters;
 @Command(name = "lobatto-bench", mixinStandardHelpOptions = true, version = "lobatto-bench 0.1.0",
         description = "Lobatto benchmarks: BS1-BS7, BK1/BK3/BK5, BP solves, NekBone.",
         subcommands = {BenchCli.Bs.class, BenchCli.Bk.class, BenchCli.Bp.class, BenchCli.Nekbone.class, BenchCli.All.class,
-            BenchCli.Plot.class, CommandLine.HelpCommand.class})
+            BenchCli.Plot.class, BenchCli.KernelInfo.class, CommandLine.HelpCommand.class})
 public final class BenchCli implements Runnable {
 
     @Override
@@ -199,6 +199,27 @@ public final class BenchCli implements Runnable {
                     c.write(r, names[i], be);
                 }
             }
+            return 0;
+        }
+    }
+
+    @Command(name = "kernel-info", description = "build the Aparapi device program's OpenCL with vendor options and print "
+            + "the build log (registers, spills with -cl-nv-verbose) and the driver's per-kernel limits")
+    static final class KernelInfo implements Callable<Integer> {
+        @Option(names = "--device", description = "OpenCL device name substring. Default: the first GPU")
+        String device;
+        @Option(names = "--options", defaultValue = "-cl-nv-verbose", description = "build options. Default: ${DEFAULT-VALUE}")
+        String options;
+        @Option(names = "--source-out", description = "also write the generated OpenCL C to this file")
+        Path sourceOut;
+
+        @Override
+        public Integer call() throws Exception {
+            String source = io.lobatto.backend.aparapi.AparapiBackend.generatedOpenCl();
+            if (sourceOut != null) {
+                Files.writeString(sourceOut, source);
+            }
+            OpenClBuildReport.build(device, source, options).forEach(System.out::println);
             return 0;
         }
     }

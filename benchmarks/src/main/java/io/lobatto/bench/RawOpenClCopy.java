@@ -43,36 +43,14 @@ public final class RawOpenClCopy {
      */
     public static Result measure(String deviceName, long doubles, int reps) {
         try {
-            CL.setExceptionsEnabled(true);
-            int[] np = new int[1];
-            clGetPlatformIDs(0, null, np);
-            cl_platform_id[] platforms = new cl_platform_id[np[0]];
-            clGetPlatformIDs(platforms.length, platforms, null);
-            cl_platform_id platform = null;
-            cl_device_id device = null;
-            String found = null;
-            String driver = null;
-            List<String> seen = new ArrayList<>();
-            for (cl_platform_id p : platforms) {
-                int[] nd = new int[1];
-                clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, 0, null, nd);
-                cl_device_id[] ds = new cl_device_id[nd[0]];
-                clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, ds.length, ds, null);
-                for (cl_device_id d : ds) {
-                    String name = string(d, CL_DEVICE_NAME);
-                    seen.add(name);
-                    if (device == null && (deviceName == null ? isGpu(d) : name.contains(deviceName))) {
-                        platform = p;
-                        device = d;
-                        found = name;
-                        driver = string(d, CL_DRIVER_VERSION) + " (" + string(d, CL_DEVICE_VERSION) + ")";
-                    }
-                }
-            }
-            if (device == null) {
-                System.err.println("raw OpenCL copy: no device matching '" + deviceName + "' among " + seen);
+            Found f = find(deviceName);
+            if (f == null) {
                 return null;
             }
+            cl_platform_id platform = f.platform();
+            cl_device_id device = f.device();
+            String found = f.name();
+            String driver = f.driver();
             cl_context_properties props = new cl_context_properties();
             props.addProperty(CL_CONTEXT_PLATFORM, platform);
             cl_context ctx = clCreateContext(props, 1, new cl_device_id[] {device}, null, null, null);
@@ -112,6 +90,38 @@ public final class RawOpenClCopy {
             System.err.println("raw OpenCL copy unavailable: " + e);
             return null;
         }
+    }
+
+    /** An OpenCL device found by name: its platform, id, name and "driver (OpenCL version)". */
+    record Found(cl_platform_id platform, cl_device_id device, String name, String driver) {
+    }
+
+    /**
+     * The first OpenCL device whose name contains {@code deviceName} (any GPU when null); null, with the
+     * devices seen on stderr, when there is none.
+     */
+    static Found find(String deviceName) {
+        CL.setExceptionsEnabled(true);
+        int[] np = new int[1];
+        clGetPlatformIDs(0, null, np);
+        cl_platform_id[] platforms = new cl_platform_id[np[0]];
+        clGetPlatformIDs(platforms.length, platforms, null);
+        List<String> seen = new ArrayList<>();
+        for (cl_platform_id p : platforms) {
+            int[] nd = new int[1];
+            clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, 0, null, nd);
+            cl_device_id[] ds = new cl_device_id[nd[0]];
+            clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, ds.length, ds, null);
+            for (cl_device_id d : ds) {
+                String name = string(d, CL_DEVICE_NAME);
+                seen.add(name);
+                if (deviceName == null ? isGpu(d) : name.contains(deviceName)) {
+                    return new Found(p, d, name, string(d, CL_DRIVER_VERSION) + " (" + string(d, CL_DEVICE_VERSION) + ")");
+                }
+            }
+        }
+        System.err.println("OpenCL: no device matching '" + deviceName + "' among " + seen);
+        return null;
     }
 
     /** Plain Java array copy bandwidth (the CPU backend's reference), read + write. */

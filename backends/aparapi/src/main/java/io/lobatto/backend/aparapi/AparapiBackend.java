@@ -178,6 +178,21 @@ public final class AparapiBackend implements Backend {
         program.lds = a;
     }
 
+    /**
+     * The OpenCL C that Aparapi generates from the device program (one kernel, {@code run}, holding every
+     * operation), for diagnostics: building it with a vendor's verbose options shows its registers and
+     * spills. Uses Aparapi's internal code generator; needs no OpenCL device.
+     */
+    public static String generatedOpenCl() {
+        try {
+            DeviceProgram p = new DeviceProgram();
+            com.aparapi.internal.model.ClassModel model = com.aparapi.internal.model.ClassModel.createClassModel(DeviceProgram.class);
+            return com.aparapi.internal.writer.KernelWriter.writeToString(model.getEntrypoint("run", p));
+        } catch (Exception e) {
+            throw new BackendException("aparapi: could not generate the device program's OpenCL: " + e, e);
+        }
+    }
+
     /** Number of kernel launches so far (each one an Aparapi {@code execute}). */
     public synchronized long launches() {
         return launches;
