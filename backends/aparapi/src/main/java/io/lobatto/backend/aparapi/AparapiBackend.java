@@ -907,15 +907,25 @@ public final class AparapiBackend implements Backend {
         boolean threeD = p3 <= groupCap;
         int threads = threeD ? p3 : Math.min(p2, groupCap);
         int perGroup = Math.max(1, groupCap / threads);
-        int cols = threeD ? 1 : (p2 + threads - 1) / threads;
-        int perElem = p3 + (stiff ? (threeD ? 3 * p3 : 2 * p2) : 0);
         // I (P x Nq) and D (P x P), staged once per work-group
         int matrices = (gauss ? p * nq : 0) + (stiff ? p2 : 0);
         long limit = localMemBytes / 8;
+        // per element: the P^3 grid, then the 3D gradients, or the 2D r/s scratch and (if it fits) the t-grid
+        boolean tLocal = false;
+        int perElem = p3;
+        if (stiff && threeD) {
+            perElem = 4 * p3;
+        } else if (stiff) {
+            tLocal = 2L * p3 + 2L * p2 + matrices <= limit;
+            perElem = p3 + 2 * p2 + (tLocal ? p3 : 0);
+        }
         // point-parallel GL stages need a second P^3 grid; without room for it they run in place by lines
+        // through a P^2 scratch after the grid
         boolean pointInterp = gauss && Math.max(perElem, 2 * p3) + matrices <= limit;
         if (pointInterp) {
             perElem = Math.max(perElem, 2 * p3);
+        } else if (gauss) {
+            perElem = Math.max(perElem, p3 + p2);
         }
         while (perGroup > 1 && (long) perGroup * perElem + matrices > limit) {
             perGroup--;
@@ -923,10 +933,6 @@ public final class AparapiBackend implements Backend {
         if (perElem + matrices > limit) {
             throw new BackendException("aparapi: " + kernel + " with N = " + degree + " needs " + (perElem + matrices) * 8L
                     + " bytes of local memory per element but " + info.name() + " has " + localMemBytes + " (out of resources)");
-        }
-        if (cols * p > DeviceProgram.MAX_ACC) {
-            throw new BackendException("aparapi: " + kernel + " with N = " + degree + " needs " + cols * p
-                    + " private accumulators per work-item (kernel work-group limit " + groupCap + ")");
         }
         checkLocalMemory(kernel + " N=" + degree, perGroup * perElem + matrices);
         double[] interp = gauss ? basis.interpolation() : new double[0];
@@ -936,8 +942,10 @@ public final class AparapiBackend implements Backend {
             default -> new double[0];
         };
         double[] device = stiff ? factorsByBlock(geometricData, elements, p3, kernel.factorsPerPoint()) : geometricData;
+        // 2D stiffness without room for the t-grid keeps it in global memory: E P^3 doubles
+        AparapiVector scratch = stiff && !threeD && !tLocal ? (AparapiVector) allocate(Math.toIntExact((long) elements * p3)) : null;
         return new AparapiElementData(this, kernel, degree, elements, uploadGeometry(interp), uploadGeometry(diff),
-                uploadGeometry(device), p, threeD, threads, perGroup, cols, perElem, matrices, pointInterp);
+                uploadGeometry(device), p, threeD, threads, perGroup, perElem, matrices, pointInterp, scratch);
     }
 
     /**
@@ -985,7 +993,8 @@ public final class AparapiBackend implements Backend {
         k.gauss = d.kernel.usesGaussQuadrature() ? 1 : 0;
         k.stiff = d.kernel == ElementKernel.MASS_BP10 ? 0 : 1;
         k.threeD = d.threeD ? 1 : 0;
-        k.cols = d.columnsPerThread;
+        k.tLocal = d.scratch == null ? 1 : 0;
+        k.scr = d.scratch == null ? 0 : d.scratch.offset;
         k.matI = d.interp.offset;
         k.matD = d.diff.offset;
         k.geo = d.geometry.offset;

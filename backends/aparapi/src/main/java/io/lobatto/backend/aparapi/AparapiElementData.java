@@ -23,18 +23,19 @@ final class AparapiElementData implements DeviceElementData {
     final boolean threeD;
     final int threadsPerElement;
     final int elementsPerGroup;
-    final int columnsPerThread;
     final int localPerElement;
     /** Doubles of local memory for the staged 1D matrices (I and/or D), after the elements' regions. */
     final int matrixDoubles;
     /** Whether the GL stages run point-parallel between two P^3 grids (else in place by lines). */
     final boolean pointInterp;
+    /** 2D stiffness whose t-fluxes do not fit the local memory: their global scratch (E P^3 doubles), else null. */
+    final AparapiVector scratch;
     private boolean closed;
 
     AparapiElementData(AparapiBackend backend, ElementKernel kernel, int degree, int elements, AparapiVector interp,
                        AparapiVector diff, AparapiVector geometry, int points, boolean threeD, int threadsPerElement,
-                       int elementsPerGroup, int columnsPerThread, int localPerElement, int matrixDoubles,
-                       boolean pointInterp) {
+                       int elementsPerGroup, int localPerElement, int matrixDoubles, boolean pointInterp,
+                       AparapiVector scratch) {
         this.backend = backend;
         this.kernel = kernel;
         this.degree = degree;
@@ -46,10 +47,10 @@ final class AparapiElementData implements DeviceElementData {
         this.threeD = threeD;
         this.threadsPerElement = threadsPerElement;
         this.elementsPerGroup = elementsPerGroup;
-        this.columnsPerThread = columnsPerThread;
         this.localPerElement = localPerElement;
         this.matrixDoubles = matrixDoubles;
         this.pointInterp = pointInterp;
+        this.scratch = scratch;
     }
 
     int localDoubles() {
@@ -87,6 +88,9 @@ final class AparapiElementData implements DeviceElementData {
             interp.close();
             diff.close();
             geometry.close();
+            if (scratch != null) {
+                scratch.close();
+            }
         }
     }
 
@@ -94,6 +98,7 @@ final class AparapiElementData implements DeviceElementData {
     String plan() {
         return kernel + " N=" + degree + ": " + (threeD ? "3D" : "2D") + ", " + threadsPerElement + " work-items x "
                 + elementsPerGroup + " elements per group, " + localDoubles() + " doubles local"
+                + (scratch != null ? ", t-fluxes in global scratch" : "")
                 + (kernel.usesGaussQuadrature() ? (pointInterp ? ", GL stages by points" : ", GL stages by lines") : "");
     }
 }

@@ -12,9 +12,12 @@ import com.aparapi.Kernel;
  * {@code dstage}/{@code istage} (exact-length staging arrays for single-vector uploads/downloads, so a
  * transfer never moves the whole pool); {@code partials} (one double per work-group of a reduction,
  * two for the two reductions of pcgUpdate: the only array fetched by dot/norm2/cgUpdate/pcgUpdate and the
- * gather with dot); {@code lds} (the one {@code @Local} array, sized by the
- * backend for the largest operation configured so far, shared by all ops); {@code acc}/{@code line}
- * (private per-work-item arrays of the element kernels).
+ * gather with dot); {@code lds} (the one {@code @Local} array, sized by the backend for each
+ * launch).
+ *
+ * <p>No private arrays: Aparapi declares them inside the struct that carries every field, which then
+ * cannot live in registers (on the H100 the struct went to a 656-byte stack frame and field reads in
+ * the element kernels' loops became stack loads). The element kernels keep their work in local memory.
  *
  * <p>Scalars are fields set by the host before each launch (Aparapi passes them as kernel arguments).
  * This class is written in the subset of Java that Aparapi translates: no objects, no nested classes,
@@ -41,8 +44,6 @@ final class DeviceProgram extends Kernel {
 
     /** Largest points per direction of the element kernels (GL points at N = 15). */
     static final int MAX_P = 17;
-    /** Private accumulator length: up to two columns of MAX_P points per work-item (2D structure). */
-    static final int MAX_ACC = 34;
 
     double[] dpool = new double[1];
     /** Element data (1D matrices, geometric factors): a pool of its own, so each stays below Aparapi's 2 GiB per array. */
@@ -52,8 +53,6 @@ final class DeviceProgram extends Kernel {
     int[] istage = new int[1];
     double[] partials = new double[1];
     @Local double[] lds = new double[256];
-    @PrivateMemorySpace(MAX_ACC) double[] acc = new double[MAX_ACC];
-    @PrivateMemorySpace(MAX_P) double[] line = new double[MAX_P];
 
     // ---- launch parameters (scalars)
     int op;
@@ -89,7 +88,6 @@ final class DeviceProgram extends Kernel {
     int gauss;
     int stiff;
     int threeD;
-    int cols;
     int fromGlobal;
     int matI;
     int matD;
@@ -98,6 +96,12 @@ final class DeviceProgram extends Kernel {
     int ldsMat;
     /** Element kernels: 1 when the GL stages run point-parallel between two P^3 grids, 0 for in place by lines. */
     int pointInterp;
+    /**
+     * 2D stiffness: 1 when the t-fluxes of the element live in local memory (a P^3 grid after the r/s
+     * scratch), 0 when they live in the global scratch at {@link #scr} (E P^3 doubles of dpool).
+     */
+    int tLocal;
+    int scr;
     double lambda;
     double shift;
 
@@ -294,7 +298,7 @@ final class DeviceProgram extends Kernel {
      * GL stages run point-parallel ({@link #pointInterp}), and gradient scratch. After the elements'
      * regions, at {@link #ldsMat}, the group stages the 1D matrices: I (P x Nq), then D (P x P).
      * 3D structure ({@link #threeD} = 1): one work-item per point; 2D structure: one work-item per
-     * (a,b) column (up to {@link #cols} columns each) looping over the layers c.
+     * (a,b) column (or several, when P^2 exceeds the group) looping over the layers c.
      * Field windows: xo input (x_L, or x_G when {@link #fromGlobal}), yo output y_L, io0 scatter ids,
      * wo inverse degree, matI interpolation I, matD differentiation, geo factors (per element: for the
      * stiffness kernels the seven factors G00, G01, G02, G11, G12, G22, wJ each as a P^3 block).
@@ -348,9 +352,11 @@ final class DeviceProgram extends Kernel {
                 interpolatePoints(L0, L0 + P3, t, T, 2, mI);
                 cur = L0 + P3;
             } else {
-                interpolate(L0, t, T, le, 0, mI);
-                interpolate(L0, t, T, le, 1, mI);
-                interpolate(L0, t, T, le, 2, mI);
+                // one call site in a loop: PoCL turns each inlined copy of a loop with barriers into a
+                // work-item-loop region, and six straight-line copies took its compiler over 10 minutes
+                for (int d = 0; d < 3; d++) {
+                    stageByLines(L0, t, T, d, mI, 0);
+                }
             }
         }
         if (stiff == 0) {
@@ -387,9 +393,9 @@ final class DeviceProgram extends Kernel {
                 projectPoints(cur, other, t, T, 0, mI);
                 cur = other;
             } else {
-                project(L0, t, T, le, 2, mI);
-                project(L0, t, T, le, 1, mI);
-                project(L0, t, T, le, 0, mI);
+                for (int d = 2; d >= 0; d--) {
+                    stageByLines(L0, t, T, d, mI, 1);
+                }
             }
         }
         if (valid == 1) {
@@ -513,83 +519,69 @@ final class DeviceProgram extends Kernel {
     }
 
     /**
-     * The GLL -> GL stage in place on the element's grid, one line per work-item, for elements whose two
-     * P^3 grids do not fit the local memory: direction 0 maps lines (j,k) (j,k < Nq) from Nq to P values
-     * along a; direction 1 lines (a,k) along b; direction 2 lines (a,b) along c.
+     * One stage in place on the element's grid, for elements whose two P^3 grids do not fit the local
+     * memory: the stage's lines (direction 0: lines (j,k) along a; 1: (a,k) along b; 2: (a,b) along c)
+     * are copied in chunks into the P^2 scratch after the grid, then each output point is computed from
+     * the copy and written back in place. Interpolation ({@code transpose} = 0) maps Nq values to P
+     * with I, projection ({@code transpose} = 1) P values to Nq with I^T.
      */
-    private void interpolate(int L0, int t, int T, int le, int dir, int mI) {
+    private void stageByLines(int L0, int t, int T, int dir, int mI, int transpose) {
         int P = pts;
         int Q = nq;
+        int nIn = Q;
+        int nOut = P;
+        if (transpose == 1) {
+            nIn = P;
+            nOut = Q;
+        }
         int lines = Q * Q;
-        int strideIn = 1;
+        int stride = 1;
         if (dir == 1) {
             lines = P * Q;
-            strideIn = P;
+            stride = P;
         } else if (dir == 2) {
             lines = P * P;
-            strideIn = P * P;
+            stride = P * P;
         }
-        if (le < elemsPerGroup) {
-            for (int l = t; l < lines; l += T) {
-                int base = L0;
-                if (dir == 0) {
-                    base = L0 + P * ((l % Q) + P * (l / Q));
-                } else if (dir == 1) {
-                    base = L0 + (l % P) + P * P * (l / P);
-                } else {
-                    base = L0 + l;
-                }
-                for (int m = 0; m < Q; m++) {
-                    line[m] = lds[base + m * strideIn];
-                }
-                for (int a = 0; a < P; a++) {
-                    double s = 0;
-                    for (int m = 0; m < Q; m++) {
-                        s += lds[mI + a * Q + m] * line[m];
-                    }
-                    lds[base + a * strideIn] = s;
-                }
+        int sc = L0 + P * P * P;
+        int chunk = (P * P) / nIn;
+        for (int l0 = 0; l0 < lines; l0 += chunk) {
+            int cl = min(chunk, lines - l0);
+            for (int i = t; i < cl * nIn; i += T) {
+                int l = l0 + i / nIn;
+                lds[sc + i] = lds[lineBase(L0, l, dir) + (i % nIn) * stride];
             }
+            localBarrier();
+            for (int i = t; i < cl * nOut; i += T) {
+                int k = i / nOut;
+                int a = i - k * nOut;
+                double s = 0;
+                if (transpose == 0) {
+                    for (int m = 0; m < nIn; m++) {
+                        s += lds[mI + a * Q + m] * lds[sc + k * nIn + m];
+                    }
+                } else {
+                    for (int m = 0; m < nIn; m++) {
+                        s += lds[mI + m * Q + a] * lds[sc + k * nIn + m];
+                    }
+                }
+                lds[lineBase(L0, l0 + k, dir) + a * stride] = s;
+            }
+            localBarrier();
         }
-        localBarrier();
     }
 
-    /** The transpose stage GL -> GLL (I^T) in place; the inverse of {@link #interpolate}. */
-    private void project(int L0, int t, int T, int le, int dir, int mI) {
+    /** First point of line l of a stage in direction dir (see {@link #stageByLines}). */
+    private int lineBase(int L0, int l, int dir) {
         int P = pts;
         int Q = nq;
-        int lines = Q * Q;
-        int strideIn = 1;
-        if (dir == 1) {
-            lines = P * Q;
-            strideIn = P;
-        } else if (dir == 2) {
-            lines = P * P;
-            strideIn = P * P;
+        int base = L0 + l;
+        if (dir == 0) {
+            base = L0 + P * ((l % Q) + P * (l / Q));
+        } else if (dir == 1) {
+            base = L0 + (l % P) + P * P * (l / P);
         }
-        if (le < elemsPerGroup) {
-            for (int l = t; l < lines; l += T) {
-                int base = L0;
-                if (dir == 0) {
-                    base = L0 + P * ((l % Q) + P * (l / Q));
-                } else if (dir == 1) {
-                    base = L0 + (l % P) + P * P * (l / P);
-                } else {
-                    base = L0 + l;
-                }
-                for (int a = 0; a < P; a++) {
-                    line[a] = lds[base + a * strideIn];
-                }
-                for (int m = 0; m < Q; m++) {
-                    double s = 0;
-                    for (int a = 0; a < P; a++) {
-                        s += lds[mI + a * Q + m] * line[a];
-                    }
-                    lds[base + m * strideIn] = s;
-                }
-            }
-        }
-        localBarrier();
+        return base;
     }
 
     /**
@@ -641,9 +633,11 @@ final class DeviceProgram extends Kernel {
     }
 
     /**
-     * 2D layer-by-layer structure (NekBone 2D-thread kernels): work-item t owns columns (a,b) = t,
-     * t + T, ... and keeps their results in the private array {@link #acc}; for each layer c the r- and
-     * s-fluxes of the layer go through local memory, the t-flux is added straight to the private column.
+     * 2D layer-by-layer structure (NekBone 2D-thread kernels) without private arrays: work-item t owns
+     * the columns (a,b) = t, t + T, ... First vt = D_c u along each own column goes into the t-grid; then
+     * for each layer c the r- and s-fluxes of the layer go through local memory, the t-flux replaces vt
+     * in the t-grid, and the r/s divergence (+ lambda wJ u) replaces u(.,.,c), which no later layer reads;
+     * last each column adds D^T of its t-fluxes. The t-grid is {@link #tLocal} ? local : global scratch.
      */
     private void stiffness2D(int L0, int t, int T, int e, int valid, int le, int mD) {
         int P = pts;
@@ -651,66 +645,86 @@ final class DeviceProgram extends Kernel {
         int P3 = P2 * P;
         int sgr = L0 + P3;
         int sgs = L0 + P3 + P2;
-        for (int q = 0; q < cols * P; q++) {
-            acc[q] = 0;
+        int tg = L0 + P3 + 2 * P2;
+        if (tLocal == 0) {
+            tg = scr + e * P3;
+        }
+        if (valid == 1) {
+            for (int col = t; col < P2; col += T) {
+                for (int c = 0; c < P; c++) {
+                    double vt = 0;
+                    for (int m = 0; m < P; m++) {
+                        vt += lds[mD + c * P + m] * lds[L0 + col + P2 * m];
+                    }
+                    setT(tg + col + P2 * c, vt);
+                }
+            }
         }
         for (int c = 0; c < P; c++) {
-            if (le < elemsPerGroup && valid == 1) {
-                for (int q = 0; q < cols; q++) {
-                    int col = t + q * T;
-                    if (col < P2) {
-                        int a = col % P;
-                        int b = col / P;
-                        double vr = 0;
-                        double vs = 0;
-                        double vt = 0;
-                        for (int m = 0; m < P; m++) {
-                            vr += lds[mD + a * P + m] * lds[L0 + m + P * (b + P * c)];
-                            vs += lds[mD + b * P + m] * lds[L0 + a + P * (m + P * c)];
-                            vt += lds[mD + c * P + m] * lds[L0 + col + P2 * m];
-                        }
-                        int g = geo + 7 * e * P3 + col + P2 * c;
-                        double g01 = gpool[g + P3];
-                        double g02 = gpool[g + 2 * P3];
-                        double g12 = gpool[g + 4 * P3];
-                        lds[sgr + col] = gpool[g] * vr + g01 * vs + g02 * vt;
-                        lds[sgs + col] = g01 * vr + gpool[g + 3 * P3] * vs + g12 * vt;
-                        double gt = g02 * vr + g12 * vs + gpool[g + 5 * P3] * vt;
-                        for (int m = 0; m < P; m++) {
-                            acc[q * P + m] += lds[mD + c * P + m] * gt;
-                        }
-                        acc[q * P + c] += lambda * gpool[g + 6 * P3] * lds[L0 + col + P2 * c];
+            if (valid == 1) {
+                for (int col = t; col < P2; col += T) {
+                    int a = col % P;
+                    int b = col / P;
+                    double vr = 0;
+                    double vs = 0;
+                    for (int m = 0; m < P; m++) {
+                        vr += lds[mD + a * P + m] * lds[L0 + m + P * (b + P * c)];
+                        vs += lds[mD + b * P + m] * lds[L0 + a + P * (m + P * c)];
                     }
+                    double vt = getT(tg + col + P2 * c);
+                    int g = geo + 7 * e * P3 + col + P2 * c;
+                    double g01 = gpool[g + P3];
+                    double g02 = gpool[g + 2 * P3];
+                    double g12 = gpool[g + 4 * P3];
+                    lds[sgr + col] = gpool[g] * vr + g01 * vs + g02 * vt;
+                    lds[sgs + col] = g01 * vr + gpool[g + 3 * P3] * vs + g12 * vt;
+                    setT(tg + col + P2 * c, g02 * vr + g12 * vs + gpool[g + 5 * P3] * vt);
                 }
             }
             localBarrier();
-            if (le < elemsPerGroup && valid == 1) {
-                for (int q = 0; q < cols; q++) {
-                    int col = t + q * T;
-                    if (col < P2) {
-                        int a = col % P;
-                        int b = col / P;
-                        double y = 0;
-                        for (int m = 0; m < P; m++) {
-                            y += lds[mD + m * P + a] * lds[sgr + m + P * b]
-                                    + lds[mD + m * P + b] * lds[sgs + a + P * m];
-                        }
-                        acc[q * P + c] += y;
+            if (valid == 1) {
+                for (int col = t; col < P2; col += T) {
+                    int a = col % P;
+                    int b = col / P;
+                    double y = lambda * gpool[geo + 7 * e * P3 + 6 * P3 + col + P2 * c] * lds[L0 + col + P2 * c];
+                    for (int m = 0; m < P; m++) {
+                        y += lds[mD + m * P + a] * lds[sgr + m + P * b] + lds[mD + m * P + b] * lds[sgs + a + P * m];
                     }
+                    lds[L0 + col + P2 * c] = y;
                 }
             }
             localBarrier();
         }
-        if (le < elemsPerGroup && valid == 1) {
-            for (int q = 0; q < cols; q++) {
-                int col = t + q * T;
-                if (col < P2) {
+        if (valid == 1) {
+            for (int col = t; col < P2; col += T) {
+                for (int m = 0; m < P; m++) {
+                    double y = lds[L0 + col + P2 * m];
                     for (int c = 0; c < P; c++) {
-                        lds[L0 + col + P2 * c] = acc[q * P + c];
+                        y += lds[mD + c * P + m] * getT(tg + col + P2 * c);
                     }
+                    lds[L0 + col + P2 * m] = y;
                 }
             }
         }
         localBarrier();
+    }
+
+    /** The t-grid of {@link #stiffness2D}: local memory, or the global scratch (written and read by one work-item). */
+    private double getT(int i) {
+        double v = 0;
+        if (tLocal == 1) {
+            v = lds[i];
+        } else {
+            v = dpool[i];
+        }
+        return v;
+    }
+
+    private void setT(int i, double v) {
+        if (tLocal == 1) {
+            lds[i] = v;
+        } else {
+            dpool[i] = v;
+        }
     }
 }
