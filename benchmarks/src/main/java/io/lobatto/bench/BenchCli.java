@@ -212,6 +212,8 @@ public final class BenchCli implements Runnable {
         String options;
         @Option(names = "--source-out", description = "also write the generated OpenCL C to this file")
         Path sourceOut;
+        @Option(names = "--binary-out", description = "also write the built program binary (PTX on NVIDIA) to this file")
+        Path binaryOut;
 
         @Override
         public Integer call() throws Exception {
@@ -219,7 +221,7 @@ public final class BenchCli implements Runnable {
             if (sourceOut != null) {
                 Files.writeString(sourceOut, source);
             }
-            OpenClBuildReport.build(device, source, options).forEach(System.out::println);
+            OpenClBuildReport.build(device, source, options, binaryOut).forEach(System.out::println);
             return 0;
         }
     }

@@ -25,7 +25,7 @@ final class OpenClBuildReport {
     }
 
     /** The report lines, or a single line saying why there is none. */
-    static List<String> build(String deviceName, String source, String options) {
+    static List<String> build(String deviceName, String source, String options, java.nio.file.Path binaryOut) {
         List<String> out = new ArrayList<>();
         RawOpenClCopy.Found f = RawOpenClCopy.find(deviceName);
         if (f == null) {
@@ -46,6 +46,10 @@ final class OpenClBuildReport {
             }
             out.add("build log:");
             out.add(buildLog(prog, f.device()));
+            if (binaryOut != null) {
+                java.nio.file.Files.write(binaryOut, binary(prog));
+                out.add("program binary (PTX on NVIDIA) written to " + binaryOut);
+            }
             int[] nk = new int[1];
             clCreateKernelsInProgram(prog, 0, null, nk);
             cl_kernel[] ks = new cl_kernel[nk[0]];
@@ -67,11 +71,22 @@ final class OpenClBuildReport {
                 out.add(sb.toString());
                 clReleaseKernel(k);
             }
+        } catch (java.io.IOException e) {
+            out.add("could not write the binary: " + e);
         } finally {
             clReleaseProgram(prog);
             clReleaseContext(ctx);
         }
         return out;
+    }
+
+    /** The program's binary for its one device (NVIDIA's driver returns PTX text). */
+    private static byte[] binary(cl_program prog) {
+        long[] size = new long[1];
+        clGetProgramInfo(prog, CL_PROGRAM_BINARY_SIZES, Sizeof.size_t, Pointer.to(size), null);
+        byte[] bin = new byte[(int) size[0]];
+        clGetProgramInfo(prog, CL_PROGRAM_BINARIES, Sizeof.POINTER, Pointer.to(new Pointer[] {Pointer.to(bin)}), null);
+        return bin;
     }
 
     private static String buildLog(cl_program prog, cl_device_id device) {
