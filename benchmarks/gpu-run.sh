@@ -1,18 +1,25 @@
 #!/usr/bin/env bash
 # Runs the benchmark suites on the GPU machine (device tool) after ../shared/gpu/stage.sh staged
 # benchmarks/target/lobatto-bench.jar into .gpu/. Usage: bash benchmarks/gpu-run.sh [part] with part
-# "kernels" (bs + bk, ~4 min) or "solves" (bp + nekbone, ~4 min); results go to $OUT.
+# "kernels" (kernel-info + launch + bs + bk, ~5 min) or "solves" (bp + nekbone, ~4 min); results go to $OUT.
+# kernel-info: registers/spills of the device program (-cl-nv-verbose); launch: where T0 goes.
+# Everything of a part lands in one archive, $OUT/<part>.tgz (the device tool returns at most 8 files).
 set -u
-out=${OUT:-gpu-bench}
+part=${1:-kernels}
+dest=${OUT:-gpu-bench}
+out=$(mktemp -d)
 commit=${COMMIT:-unknown}
 jar=.gpu/lib/lobatto-bench.jar
 mkdir -p "$out"
 j() { local t=$1; shift; timeout "$t" bash .gpu/run -Xmx60g -jar "$jar" "$@" -b aparapi -o "$out" --commit "$commit"; }
-case "${1:-kernels}" in
+case "$part" in
   kernels)
+    timeout 60 bash .gpu/run -jar "$jar" kernel-info 2>&1 | grep -v WARNING | tee "$out/kernel-info.log"
+    j 60 launch --reps 15 2>&1 | grep -v WARNING | tee "$out/launch.log"
     j 200 bs --max-bytes 2000000000 --gs-nodes 16000000 --reps 10 2>&1 | grep -v WARNING | tee "$out/bs.log"
-    j 330 bk --dofs 20000000 --n-min 1 --n-max 15 --reps 10 2>&1 | grep -v WARNING | tee "$out/bk.log" ;;
+    j 300 bk --dofs 20000000 --n-min 1 --n-max 15 --reps 10 2>&1 | grep -v WARNING | tee "$out/bk.log" ;;
   solves)
     j 280 bp --dofs 2000000 --n-min 1 --n-max 15 --n-step 2 --iterations 50 --reps 6 2>&1 | grep -v WARNING | tee "$out/bp.log"
     j 250 nekbone --dofs 2000000 --n-min 1 --n-max 15 --n-step 2 --reps 6 2>&1 | grep -v WARNING | tee "$out/nekbone.log" ;;
 esac
+mkdir -p "$dest" && tar czf "$dest/$part.tgz" -C "$out" . && echo "results: $dest/$part.tgz"

@@ -20,8 +20,8 @@ import picocli.CommandLine.Parameters;
  * device, or a Java array copy for the CPU backend) and reports ratios to it.
  */
 @Command(name = "lobatto-bench", mixinStandardHelpOptions = true, version = "lobatto-bench 0.1.0",
-        description = "Lobatto benchmarks: BS1-BS7, BK1/BK3/BK5, BP solves, NekBone.",
-        subcommands = {BenchCli.Bs.class, BenchCli.Bk.class, BenchCli.Bp.class, BenchCli.Nekbone.class, BenchCli.All.class,
+        description = "Lobatto benchmarks: BS1-BS7, BK1/BK3/BK5, BP solves, NekBone, launch-cost attribution.",
+        subcommands = {BenchCli.Bs.class, BenchCli.Bk.class, BenchCli.Bp.class, BenchCli.Nekbone.class, BenchCli.All.class, BenchCli.Launch.class,
             BenchCli.Plot.class, BenchCli.KernelInfo.class, CommandLine.HelpCommand.class})
 public final class BenchCli implements Runnable {
 
@@ -171,6 +171,23 @@ public final class BenchCli implements Runnable {
 
     static Suite nekbone(double lambda) {
         return (c, be, r, ref) -> SolveSuite.nekbone(be, c.nMin, c.nMax, c.nStep, c.dofs, Math.max(1, c.reps / 3), lambda, ref, r);
+    }
+
+    @Command(name = "launch", description = "where the per-launch cost T0 goes: one trivial kernel launched raw through "
+            + "JOCL and through Aparapi (argument count, event wait, multi-pass); needs the aparapi backend")
+    static final class Launch implements Callable<Integer> {
+        @Mixin
+        Common c = new Common();
+
+        @Override
+        public Integer call() throws Exception {
+            try (Backend be = c.create()) {
+                Report r = c.report("launch", be);
+                LaunchSuite.run(be, c.reps, r);
+                c.write(r, "launch", be);
+            }
+            return 0;
+        }
     }
 
     @Command(name = "all", description = "bs, bk, bp and nekbone in one run, sharing one reference measurement")

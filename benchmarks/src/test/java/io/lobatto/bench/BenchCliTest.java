@@ -67,6 +67,39 @@ class BenchCliTest {
     }
 
     @Test
+    @SuppressWarnings("unchecked")
+    void launchSuiteAttributesT0FromItsOwnRows(@TempDir Path dir) throws Exception {
+        boolean required = "1".equals(System.getenv("LOBATTO_REQUIRE_OPENCL"));
+        boolean available = io.lobatto.core.backend.Backends.providers().stream()
+                .anyMatch(p -> p.name().equals("aparapi") && p.priority() >= 0);
+        org.junit.jupiter.api.Assumptions.assumeTrue(required || available, "no OpenCL device");
+        assertEquals(0, BenchCli.run("launch", "-b", "aparapi", "-o", dir.toString(), "--reps", "6"));
+        Map<String, Object> root = (Map<String, Object>) JsonReader.parse(Files.readString(dir.resolve("launch-aparapi.json")));
+        Map<String, Double> us = new java.util.HashMap<>();
+        for (Map<String, Object> r : (List<Map<String, Object>>) root.get("rows")) {
+            double v = ((Number) r.get("us")).doubleValue();
+            assertTrue(v > 0 && v <= ((Number) r.get("us_max")).doubleValue(), String.valueOf(r));
+            assertEquals(6, ((List<Object>) r.get("samples_us")).size());
+            us.put((String) r.get("test"), v);
+        }
+        assertEquals(java.util.Set.of("raw-finish", "raw-event-wait", "raw-event-wait-49args", "raw-pipelined", "aparapi-3-fields",
+                "aparapi-47-fields", "aparapi-multipass", "backend-fill"), us.keySet());
+        assertEquals((us.get("aparapi-47-fields") - us.get("aparapi-3-fields")) / 44,
+                ((Number) root.get("aparapiPerField_us")).doubleValue(), 1e-9);
+        assertEquals(us.get("aparapi-3-fields") - us.get("raw-event-wait"),
+                ((Number) root.get("aparapiHostOverhead_us")).doubleValue(), 1e-9);
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void launchSuiteOnTheJavaBackendRecordsASkip(@TempDir Path dir) throws Exception {
+        assertEquals(0, BenchCli.run("launch", "-b", "cpu", "-o", dir.toString(), "--reps", "2"));
+        Map<String, Object> root = (Map<String, Object>) JsonReader.parse(Files.readString(dir.resolve("launch-cpu.json")));
+        assertTrue(String.valueOf(root.get("skipped")).contains("aparapi"), String.valueOf(root.get("skipped")));
+        assertTrue(((List<Object>) root.get("rows")).isEmpty());
+    }
+
+    @Test
     void jsonRoundTrip() {
         Object back = JsonReader.parse(Json.write(Map.of("a", List.of(1.5, "x\"y"), "b", true)));
         assertEquals(Map.of("a", List.of(1.5, "x\"y"), "b", true), back);
