@@ -78,6 +78,12 @@ public final class AparapiBackend implements Backend {
     private final int streamGroup;
     private final long localMemBytes;
     private long launches;
+    /**
+     * Whether the assembled operator runs as one execute of two passes (element kernel, gather) or as two
+     * executes; {@code -Dlobatto.aparapi.assembledInOneExecute=false} selects the latter, to compare both
+     * on a device (the two-pass execute reserves max(element plan, gather cache) local memory per group).
+     */
+    private boolean assembledInOneExecute = Boolean.parseBoolean(System.getProperty("lobatto.aparapi.assembledInOneExecute", "true"));
     private boolean closed;
     /** Why the device memory can no longer be trusted (a launch failed), or null. */
     private String broken;
@@ -193,6 +199,11 @@ public final class AparapiBackend implements Backend {
         }
     }
 
+    /** Chooses one two-pass execute (true, the default) or two executes for the assembled operator. */
+    public synchronized void assembledInOneExecute(boolean oneExecute) {
+        assembledInOneExecute = oneExecute;
+    }
+
     /** Number of kernel launches so far (each one an Aparapi {@code execute}). */
     public synchronized long launches() {
         return launches;
@@ -238,6 +249,11 @@ public final class AparapiBackend implements Backend {
     }
 
     private void launch(String what, long global, int local) {
+        launch(what, global, local, 1);
+    }
+
+    /** One execute of {@code passes} passes (Aparapi multi-pass: the kernel reads its pass with getPassId()). */
+    private void launch(String what, long global, int local, int passes) {
         if (local < 1 || local > groupCap) {
             throw new BackendException("aparapi: " + what + " would launch work-groups of " + local + " work-items; "
                     + "the device program allows at most " + groupCap + " on " + info.name()
@@ -247,14 +263,14 @@ public final class AparapiBackend implements Backend {
             throw new BackendException("aparapi: " + what + " needs " + global + " work-items, more than 2^31-1");
         }
         checkLocalMemory(what, program.lds.length);
-        launchUnchecked(what, (int) global, local);
+        launchUnchecked(what, (int) global, local, passes);
     }
 
     /**
      * Runs the program with the current op fields and verifies that it ran on this OpenCL device. Package
      * visible so that a test can bypass the pre-launch checks and prove the post-launch check.
      */
-    void launchUnchecked(String what, int global, int local) {
+    void launchUnchecked(String what, int global, int local, int passes) {
         ensureOpen();
         synchronized (LAUNCH_LOCK) {
             launches++;
@@ -262,7 +278,7 @@ public final class AparapiBackend implements Backend {
             Throwable failure = null;
             long t0 = System.nanoTime();
             try {
-                program.execute(range);
+                program.execute(range, passes);
             } catch (Throwable t) {
                 failure = t;
             }
@@ -611,6 +627,11 @@ public final class AparapiBackend implements Backend {
         program.stride = groups * streamGroup;
         useLocal(0);
         launch(what, (long) groups * streamGroup, streamGroup);
+        return sumOfPartials(groups);
+    }
+
+    /** Fetches the partials and sums the first {@code groups} in group order (deterministic for a given grid). */
+    private double sumOfPartials(int groups) {
         program.get(program.partials);
         double s = 0;
         for (int g = 0; g < groups; g++) {
@@ -837,10 +858,7 @@ public final class AparapiBackend implements Backend {
         if (s.blocks == 0) {
             return;
         }
-        setGather(s, l, g);
-        int groups = Math.min(REDUCE_GROUPS, s.blocks);
-        program.withDot = 0;
-        program.nGroups = groups;
+        int groups = setGather(s, l, g, null, REDUCE_GROUPS);
         launch("gather", (long) groups * streamGroup, streamGroup);
     }
 
@@ -854,30 +872,30 @@ public final class AparapiBackend implements Backend {
         if (s.blocks == 0) {
             return 0;
         }
-        setGather(s, l, g);
-        int groups = Math.min(REDUCE_GROUPS, s.blocks);
-        program.withDot = 1;
-        program.zo = x.offset;
-        program.nGroups = groups;
+        int groups = setGather(s, l, g, x, REDUCE_GROUPS);
         launch("gather+dot", (long) groups * streamGroup, streamGroup);
-        program.get(program.partials);
-        double sum = 0;
-        for (int k = 0; k < groups; k++) {
-            sum += program.partials[k];
-        }
-        return sum;
+        return sumOfPartials(groups);
     }
 
-    private void setGather(AparapiScatter s, AparapiVector l, AparapiVector g) {
+    /**
+     * Sets the gather's fields (with x . g when {@code x} is not null) for at most {@code maxGroups}
+     * work-groups; returns the groups that take part.
+     */
+    private int setGather(AparapiScatter s, AparapiVector l, AparapiVector g, AparapiVector x, long maxGroups) {
+        int groups = (int) Math.min(Math.min(REDUCE_GROUPS, s.blocks), maxGroups);
+        program.withDot = x == null ? 0 : 1;
+        program.gz = x == null ? 0 : x.offset;
+        program.nGroups = groups;
         program.op = DeviceProgram.OP_GATHER;
-        program.io0 = s.gatherStarts.offset;
-        program.io1 = s.gatherIds.offset;
-        program.io2 = s.blockStarts.offset;
-        program.xo = l.offset;
-        program.yo = g.offset;
+        program.gStarts = s.gatherStarts.offset;
+        program.gIds = s.gatherIds.offset;
+        program.gBlocks = s.blockStarts.offset;
+        program.gx = l.offset;
+        program.gy = g.offset;
         program.nBlocks = s.blocks;
         useLocal(GATHER_CACHE);
         program.cacheCap = GATHER_CACHE;
+        return groups;
     }
 
     // ------------------------------------------------------------------ element kernels
@@ -982,6 +1000,13 @@ public final class AparapiBackend implements Backend {
         if (d.elements == 0) {
             return;
         }
+        long groups = setElements(d, lambda, xo, fromGlobal, z, shift, yo);
+        useLocal(d.localDoubles());
+        launch(d.kernel + (fromGlobal ? " (assembled)" : ""), groups * d.groupSize(), d.groupSize());
+    }
+
+    /** Sets the element kernel's fields; returns its work-groups. */
+    private long setElements(AparapiElementData d, double lambda, int xo, boolean fromGlobal, AparapiScatter z, double shift, int yo) {
         DeviceProgram k = program;
         k.op = DeviceProgram.OP_ELEMENT;
         k.nq = d.degree + 1;
@@ -1009,9 +1034,7 @@ public final class AparapiBackend implements Backend {
             k.io0 = z.scatterIds.offset;
             k.wo = z.inverseDegree.offset;
         }
-        long groups = (d.elements + (long) d.elementsPerGroup - 1) / d.elementsPerGroup;
-        useLocal(d.localDoubles());
-        launch(d.kernel + (fromGlobal ? " (assembled)" : ""), groups * d.groupSize(), d.groupSize());
+        return (d.elements + (long) d.elementsPerGroup - 1) / d.elementsPerGroup;
     }
 
     @Override
@@ -1030,30 +1053,28 @@ public final class AparapiBackend implements Backend {
     @Override
     public synchronized void applyAssembled(DeviceElementData data, DeviceScatter z, double lambda, double shift,
                                             DeviceVector xG, DeviceVector yL, DeviceVector yG) {
-        AparapiScatter s = scat(z);
-        AparapiVector yl = vec(yL, "yL");
-        AparapiVector yg = vec(yG, "yG");
-        elementsFromGlobal("applyAssembled", data, s, lambda, shift, xG, yl, yg);
-        runGather(s, yl, yg);
+        runAssembled("applyAssembled", data, z, lambda, shift, xG, yL, yG, false);
     }
 
-    /**
-     * {@link #applyAssembled} with x_G . y_G reduced in the gather launch: two launches (element kernel,
-     * gather + dot), as many as applyAssembled alone.
-     */
+    /** {@link #applyAssembled} with x_G . y_G reduced in the gather pass: one execute, as applyAssembled. */
     @Override
     public synchronized double applyAssembledDot(DeviceElementData data, DeviceScatter z, double lambda, double shift,
                                                  DeviceVector xG, DeviceVector yL, DeviceVector yG) {
+        return runAssembled("applyAssembledDot", data, z, lambda, shift, xG, yL, yG, true);
+    }
+
+    /**
+     * y_L = (L + shift W) Z x_G, then y_G = Z^T y_L (and x_G . y_G when {@code withDot}) as one Aparapi
+     * execute of two passes ({@code OP_ASSEMBLED}): the gather runs on the element kernel's range, on its
+     * first min(1024, blocks, groups) work-groups, with the local array sized for both. An execute costs
+     * Aparapi's per-launch host work once; the second pass adds only an enqueue and a wait (launch suite:
+     * 50-56 us per execute, 29-33 us per pass on PoCL).
+     */
+    private double runAssembled(String what, DeviceElementData data, DeviceScatter z, double lambda, double shift,
+                                DeviceVector xG, DeviceVector yL, DeviceVector yG, boolean withDot) {
         AparapiScatter s = scat(z);
         AparapiVector yl = vec(yL, "yL");
         AparapiVector yg = vec(yG, "yG");
-        AparapiVector x = elementsFromGlobal("applyAssembledDot", data, s, lambda, shift, xG, yl, yg);
-        return runGatherDot(s, yl, yg, x);
-    }
-
-    /** Checks the arguments of the fused operator and runs y_L = (L + shift W) Z x_G; returns x_G's handle. */
-    private AparapiVector elementsFromGlobal(String what, DeviceElementData data, AparapiScatter s, double lambda, double shift,
-                                             DeviceVector xG, AparapiVector yl, AparapiVector yg) {
         AparapiElementData d = elem(data);
         AparapiVector x = vec(xG, "xG");
         checkLen(what, "z.localSize", s.localSize(), d.localSize());
@@ -1063,8 +1084,20 @@ public final class AparapiBackend implements Backend {
         if (x == yg) {
             throw new IllegalArgumentException(what + ": xG and yG must be distinct");
         }
-        runElements(d, lambda, x.offset, true, s, shift, yl.offset);
-        return x;
+        if (d.elements == 0 || s.blocks == 0 || !assembledInOneExecute) {
+            runElements(d, lambda, x.offset, true, s, shift, yl.offset);
+            if (!withDot) {
+                runGather(s, yl, yg);
+                return 0;
+            }
+            return runGatherDot(s, yl, yg, x);
+        }
+        long groups = setElements(d, lambda, x.offset, true, s, shift, yl.offset);
+        int gatherGroups = setGather(s, yl, yg, withDot ? x : null, groups);
+        program.op = DeviceProgram.OP_ASSEMBLED;
+        useLocal(Math.max(d.localDoubles(), GATHER_CACHE));
+        launch(d.kernel + " (assembled)+gather" + (withDot ? "+dot" : ""), groups * d.groupSize(), d.groupSize(), 2);
+        return withDot ? sumOfPartials(gatherGroups) : 0;
     }
 
     @Override

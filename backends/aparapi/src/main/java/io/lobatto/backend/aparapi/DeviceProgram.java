@@ -41,6 +41,12 @@ final class DeviceProgram extends Kernel {
     static final int OP_COPY_IN_GEO = 13;
     /** BS5 + Jacobi: x += a p; r -= a Ap; z = d o r; two partials per group (r.r, r.z). */
     static final int OP_PCG_UPDATE = 14;
+    /**
+     * hipBone's assembled operator in one two-pass execute: pass 0 the element kernel y_L = (L + shift W) Z x_G
+     * ({@link #element()}), pass 1 the gather y_G = Z^T y_L ({@link #gatherBlock()}, with the dot when
+     * {@link #withDot}). The two passes share the element kernel's range; the gather has fields of its own.
+     */
+    static final int OP_ASSEMBLED = 15;
 
     /** Largest points per direction of the element kernels (GL points at N = 15). */
     static final int MAX_P = 17;
@@ -64,19 +70,26 @@ final class DeviceProgram extends Kernel {
     /** pcgUpdate: offsets of the inverse diagonal and of z. */
     int ao;
     int bo;
+    /** Scatter and assembled element kernel: ipool window of the scatter ids. */
     int io0;
-    int io1;
-    int io2;
-    int io3;
     double sa;
     double sb;
     /** Streaming ops and reductions: total work-items of the launch (grid-stride loops). */
     int stride;
     int nBlocks;
     int cacheCap;
-    /** Gather: 1 to also reduce sum_row y_G[row] * x_G[row] (x_G at {@link #zo}) into one partial per group. */
+    // ---- gather (fields of its own, so that it can follow the element kernel in one execute)
+    /** Gather: ipool windows of the CSR row starts, the local ids and the row-block starts. */
+    int gStarts;
+    int gIds;
+    int gBlocks;
+    /** Gather: dpool offsets of the input y_L, the output y_G and (with {@link #withDot}) x_G. */
+    int gx;
+    int gy;
+    int gz;
+    /** Gather: 1 to also reduce sum_row y_G[row] * x_G[row] into one partial per group. */
     int withDot;
-    /** Gather: work-groups of the launch (blocks are strided over them). */
+    /** Gather: the work-groups that take part (the first nGroups of the launch; blocks are strided over them). */
     int nGroups;
     // ---- element kernels
     int nq;
@@ -108,6 +121,13 @@ final class DeviceProgram extends Kernel {
     @Override
     public void run() {
         int o = op;
+        // one call site per kernel: PoCL's compile time grows with every inlined copy of a kernel with barriers
+        if (o == OP_ASSEMBLED) {
+            o = OP_ELEMENT;
+            if (getPassId() == 1) {
+                o = OP_GATHER;
+            }
+        }
         if (o == OP_FILL) {
             for (int i = getGlobalId(); i < n; i += stride) {
                 dpool[yo + i] = sa;
@@ -186,12 +206,25 @@ final class DeviceProgram extends Kernel {
         }
     }
 
-    /** Work-group tree reduction in local memory (group size a power of two); one partial per group. */
+    /**
+     * Work-group tree reduction in local memory; one partial per group. A group size ls that is not a
+     * power of two (the element kernels' ranges, shared by the gather in {@link #OP_ASSEMBLED}) is first
+     * folded onto its largest power of two p2: lds[i] += lds[i + p2] for i < ls - p2.
+     */
     private void reduceToPartials(double s) {
         int lid = getLocalId();
+        int ls = getLocalSize();
+        int p2 = 1;
+        while (p2 * 2 <= ls) {
+            p2 = p2 * 2;
+        }
         lds[lid] = s;
         localBarrier();
-        for (int h = getLocalSize() / 2; h > 0; h = h / 2) {
+        if (lid < ls - p2) {
+            lds[lid] = lds[lid] + lds[lid + p2];
+        }
+        localBarrier();
+        for (int h = p2 / 2; h > 0; h = h / 2) {
             if (lid < h) {
                 lds[lid] = lds[lid] + lds[lid + h];
             }
@@ -228,60 +261,63 @@ final class DeviceProgram extends Kernel {
     /**
      * BS6, one work-group per block of CSR rows (streaming paper, Listing 4): the block's entries are
      * read once into local memory when they fit ({@link #cacheCap}), then each row is summed there;
-     * a block too large for the cache is summed straight from global memory. ipool windows: io0 row
-     * starts, io1 local ids, io2 block starts. Blocks are strided over the {@link #nGroups} groups of the
-     * launch (one block per group when launched with one group per block). With {@link #withDot} each
-     * work-item also sums y_G[row] * x_G[row] over its rows (x_G at {@link #zo}), and the group reduces
-     * that into partials[group] (hipBone's p . Ap fused into the gather).
+     * a block too large for the cache is summed straight from global memory. ipool windows: gStarts row
+     * starts, gIds local ids, gBlocks block starts; y_L at gx, y_G at gy. Blocks are strided over the
+     * first {@link #nGroups} groups of the launch; later groups (the element kernel's range in
+     * {@link #OP_ASSEMBLED}) do nothing. With {@link #withDot} each work-item also sums y_G[row] * x_G[row]
+     * over its rows (x_G at gz), and the group reduces that into partials[group] (hipBone's p . Ap fused
+     * into the gather).
      */
     private void gatherBlock() {
-        int lid = getLocalId();
-        int ls = getLocalSize();
-        double d = 0;
-        for (int b = getGroupId(); b < nBlocks; b += nGroups) {
-            d += gatherOneBlock(b, lid, ls);
-            // the next block (or the reduction) overwrites the cache
-            localBarrier();
-        }
-        if (withDot == 1) {
-            reduceToPartials(d);
+        if (getGroupId() < nGroups) {
+            int lid = getLocalId();
+            int ls = getLocalSize();
+            double d = 0;
+            for (int b = getGroupId(); b < nBlocks; b += nGroups) {
+                d += gatherOneBlock(b, lid, ls);
+                // the next block (or the reduction) overwrites the cache
+                localBarrier();
+            }
+            if (withDot == 1) {
+                reduceToPartials(d);
+            }
         }
     }
 
     private double gatherOneBlock(int b, int lid, int ls) {
         double d = 0;
-        int rowStart = ipool[io2 + b];
-        int rowEnd = ipool[io2 + b + 1];
-        int s0 = ipool[io0 + rowStart];
-        int count = ipool[io0 + rowEnd] - s0;
+        int rowStart = ipool[gBlocks + b];
+        int rowEnd = ipool[gBlocks + b + 1];
+        int s0 = ipool[gStarts + rowStart];
+        int count = ipool[gStarts + rowEnd] - s0;
         if (count <= cacheCap) {
             for (int i = lid; i < count; i += ls) {
-                lds[i] = dpool[xo + ipool[io1 + s0 + i]];
+                lds[i] = dpool[gx + ipool[gIds + s0 + i]];
             }
             localBarrier();
             for (int row = rowStart + lid; row < rowEnd; row += ls) {
-                int c0 = ipool[io0 + row] - s0;
-                int c1 = ipool[io0 + row + 1] - s0;
+                int c0 = ipool[gStarts + row] - s0;
+                int c1 = ipool[gStarts + row + 1] - s0;
                 double g = 0;
                 for (int c = c0; c < c1; c++) {
                     g += lds[c];
                 }
-                dpool[yo + row] = g;
+                dpool[gy + row] = g;
                 if (withDot == 1) {
-                    d += g * dpool[zo + row];
+                    d += g * dpool[gz + row];
                 }
             }
         } else {
             for (int row = rowStart + lid; row < rowEnd; row += ls) {
-                int c0 = ipool[io0 + row];
-                int c1 = ipool[io0 + row + 1];
+                int c0 = ipool[gStarts + row];
+                int c1 = ipool[gStarts + row + 1];
                 double g = 0;
                 for (int c = c0; c < c1; c++) {
-                    g += dpool[xo + ipool[io1 + c]];
+                    g += dpool[gx + ipool[gIds + c]];
                 }
-                dpool[yo + row] = g;
+                dpool[gy + row] = g;
                 if (withDot == 1) {
-                    d += g * dpool[zo + row];
+                    d += g * dpool[gz + row];
                 }
             }
         }

@@ -232,7 +232,7 @@ public final class SelfCheck {
             int bad = b.kernelMaxWorkGroupSize() * 2;
             String outcome;
             try {
-                b.launchUnchecked("fill (bad work-group size)", bad, bad);
+                b.launchUnchecked("fill (bad work-group size)", bad, bad, 1);
                 outcome = "no exception";
             } catch (io.lobatto.core.backend.BackendException ex) {
                 outcome = "BackendException: " + ex.getMessage();

@@ -256,7 +256,7 @@ class AparapiBackendTest {
         if (n > 8 && n != 15) {
             return;
         }
-        Backend b = b();
+        AparapiBackend b = b();
         Basis1D basis = Basis1D.of(n);
         HostReference.Mesh m = HostReference.boxMesh(n, 2, 1, 1, true);
         int e = m.elements();
@@ -271,9 +271,28 @@ class AparapiBackendTest {
         try (DeviceElementData d = b.uploadElementData(k, basis, e, geo);
              DeviceScatter z = b.uploadScatter(m.scatterIds(), m.gatherStarts(), m.gatherIds(), null, m.inverseDegree(), m.globalSize());
              DeviceVector dx = b.upload(xg); DeviceVector dyl = b.allocate(yl.length); DeviceVector dyg = b.allocate(m.globalSize())) {
-            b.applyAssembled(d, z, lambda, shift, dx, dyl, dyg);
-            assertClose(yl, b.download(dyl), TOL, "y_L");
-            assertClose(HostReference.gather(m.scatterIds(), yl, m.globalSize()), b.download(dyg), TOL, "y_G");
+            double[] yg = HostReference.gather(m.scatterIds(), yl, m.globalSize());
+            double dot = 0;
+            for (int i = 0; i < yg.length; i++) {
+                dot += xg[i] * yg[i];
+            }
+            // both launch structures: one execute of two passes (element kernel, gather) and two executes
+            for (boolean oneExecute : new boolean[] {true, false}) {
+                String how = oneExecute ? " (one execute)" : " (two executes)";
+                b.assembledInOneExecute(oneExecute);
+                try {
+                    b.fill(dyl, 0);
+                    b.fill(dyg, 0);
+                    b.applyAssembled(d, z, lambda, shift, dx, dyl, dyg);
+                    assertClose(yl, b.download(dyl), TOL, "y_L" + how);
+                    assertClose(yg, b.download(dyg), TOL, "y_G" + how);
+                    b.fill(dyg, 0);
+                    assertEquals(dot, b.applyAssembledDot(d, z, lambda, shift, dx, dyl, dyg), TOL * Math.max(1, Math.abs(dot)), "x_G.y_G" + how);
+                    assertClose(yg, b.download(dyg), TOL, "y_G of applyAssembledDot" + how);
+                } finally {
+                    b.assembledInOneExecute(true);
+                }
+            }
         }
     }
 
@@ -325,7 +344,7 @@ class AparapiBackendTest {
             p.yo = ((AparapiVector) x).offset;
             p.sa = -99;
             int bad = b.kernelMaxWorkGroupSize() * 2;
-            BackendException ex = assertThrows(BackendException.class, () -> b.launchUnchecked("fill (bad work-group size)", bad, bad));
+            BackendException ex = assertThrows(BackendException.class, () -> b.launchUnchecked("fill (bad work-group size)", bad, bad, 1));
             assertTrue(ex.getMessage().contains("fill (bad work-group size)"), ex.getMessage());
             assertTrue(ex.getMessage().contains(b.device().name()), ex.getMessage());
             assertTrue(ex.getMessage().contains("work-group size"), ex.getMessage());
