@@ -11,7 +11,8 @@ out=$(mktemp -d)
 commit=${COMMIT:-unknown}
 jar=.gpu/lib/lobatto-bench.jar
 mkdir -p "$out"
-j() { local t=$1; shift; timeout "$t" bash .gpu/run -Xmx60g -jar "$jar" "$@" -b aparapi -o "$out" --commit "$commit"; }
+# JOPTS: extra JVM options, e.g. JOPTS=-Dlobatto.aparapi.assembledInOneExecute=false for an A/B run
+j() { local t=$1; shift; timeout "$t" bash .gpu/run -Xmx60g ${JOPTS:-} -jar "$jar" "$@" -b aparapi -o "$out" --commit "$commit"; }
 case "$part" in
   kernels)
     timeout 60 bash .gpu/run -jar "$jar" kernel-info 2>&1 | grep -v WARNING | tee "$out/kernel-info.log"

@@ -115,9 +115,14 @@ public final class BenchCli implements Runnable {
 
     /** Runs {@code suite} on a new backend with its own reference measurement and writes its results. */
     static int runOne(Common c, String name, Suite suite) throws Exception {
+        return runOne(c, name, suite, true);
+    }
+
+    /** As {@link #runOne(Common, String, Suite)}; without {@code reference} the suite gets NaN as its reference bandwidth. */
+    static int runOne(Common c, String name, Suite suite, boolean reference) throws Exception {
         try (Backend be = c.create()) {
             Report r = c.report(name, be);
-            suite.run(c, be, r, c.reference(be, r));
+            suite.run(c, be, r, reference ? c.reference(be, r) : Double.NaN);
             c.write(r, name, be);
         }
         return 0;
@@ -181,12 +186,7 @@ public final class BenchCli implements Runnable {
 
         @Override
         public Integer call() throws Exception {
-            try (Backend be = c.create()) {
-                Report r = c.report("launch", be);
-                LaunchSuite.run(be, c.reps, r);
-                c.write(r, "launch", be);
-            }
-            return 0;
+            return runOne(c, "launch", (cc, be, r, ref) -> LaunchSuite.run(be, cc.reps, r), false);
         }
     }
 

@@ -183,26 +183,24 @@ final class LaunchSuite {
         try {
             few.put(few.y);
             many.put(many.y);
-            Timing.Samples s3 = time(i -> {
-                few.a = i;
-                few.execute(range);
-            }, samples, inner);
-            requireOpenCl(few, device);
-            row(report, "aparapi-3-fields", "Aparapi execute, kernel with 3 scalar fields", s3, 1);
-            Timing.Samples s47 = time(i -> {
-                many.a = i;
-                many.execute(range);
-            }, samples, inner);
-            requireOpenCl(many, device);
-            row(report, "aparapi-47-fields", "Aparapi execute, kernel with 47 scalar fields", s47, 1);
+            row(report, "aparapi-3-fields", "Aparapi execute, kernel with 3 scalar fields",
+                    executes(few, range, 1, device, samples, inner), 1);
+            row(report, "aparapi-47-fields", "Aparapi execute, kernel with 47 scalar fields",
+                    executes(many, range, 1, device, samples, inner), 1);
             int passes = 16;
-            Timing.Samples mp = time(i -> few.execute(range, passes), samples, inner / 8);
-            requireOpenCl(few, device);
-            row(report, "aparapi-multipass", "Aparapi execute(range, 16); per pass", mp, passes);
+            row(report, "aparapi-multipass", "Aparapi execute(range, 16); per pass",
+                    executes(few, range, passes, device, samples, inner / 8), passes);
         } finally {
             few.dispose();
             many.dispose();
         }
+    }
+
+    /** Times {@code k.execute(range, passes)}, then checks that it ran on {@code device}. */
+    private static Timing.Samples executes(Kernel k, Range range, int passes, OpenCLDevice device, int samples, int inner) {
+        Timing.Samples s = time(i -> k.execute(range, passes), samples, inner);
+        requireOpenCl(k, device);
+        return s;
     }
 
     /** Aparapi falls back to Java threads silently: a figure from the fallback would be meaningless. */
