@@ -237,7 +237,8 @@ final class DeviceProgram extends Kernel {
 
     /**
      * Two tree reductions at once (lds[0..ls) and lds[ls..2ls)); partials[2 group] and
-     * partials[2 group + 1]. Needs lds of at least twice the group size.
+     * partials[2 group + 1]. Needs lds of at least twice the group size, and a group size that is a power
+     * of two (pcgUpdate launches the streaming group size; unlike {@link #reduceToPartials} it does not fold).
      */
     private void reduceTwoToPartials(double s, double t) {
         int lid = getLocalId();
