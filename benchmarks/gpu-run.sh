@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs the benchmark suites on the GPU machine (device tool) after ../shared/gpu/stage.sh staged
 # benchmarks/target/lobatto-bench.jar into .gpu/. Usage: bash benchmarks/gpu-run.sh [part] with part
-# "kernels" (kernel-info + launch + bs + bk, ~5 min) or "solves" (bp + nekbone, ~4 min); results go to $OUT.
+# "kernels" (SelfCheck + kernel-info + launch + bs + bk, ~6 min) or "solves" (bp + nekbone, ~4 min).
 # kernel-info: registers/spills of the device program (-cl-nv-verbose); launch: where T0 goes.
 # Everything of a part lands in one archive, $OUT/<part>.tgz (the device tool returns at most 8 files).
 set -u
@@ -15,6 +15,8 @@ mkdir -p "$out"
 j() { local t=$1; shift; timeout "$t" bash .gpu/run -Xmx60g ${JOPTS:-} -jar "$jar" "$@" -b aparapi -o "$out" --commit "$commit"; }
 case "$part" in
   kernels)
+    # correctness first: every backend operation against host loops on the GPU (exit 1 on any FAIL)
+    timeout 150 bash .gpu/run -Xmx8g ${JOPTS:-} -cp "$jar" io.lobatto.backend.aparapi.SelfCheck 2>&1 | grep -v WARNING | tee "$out/selfcheck.log"
     timeout 60 bash .gpu/run -jar "$jar" kernel-info 2>&1 | grep -v WARNING | tee "$out/kernel-info.log"
     j 60 launch --reps 15 2>&1 | grep -v WARNING | tee "$out/launch.log"
     j 200 bs --max-bytes 2000000000 --gs-nodes 16000000 --reps 10 2>&1 | grep -v WARNING | tee "$out/bs.log"
