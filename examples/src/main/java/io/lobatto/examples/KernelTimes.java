@@ -32,18 +32,21 @@ final class KernelTimes {
             out.println("(per-kernel times are available on the aparapi backend only)");
             return;
         }
-        out.printf("%-28s %9s %12s %12s %14s %14s%n", "kernel", "launches", "wall[us]", "kernel[us]", "wall/iter[us]",
+        java.util.List<LaunchStatistics> stats = a.statistics();
+        int width = Math.max(28, stats.stream().mapToInt(s -> s.op().length()).max().orElse(0));
+        String name = "%-" + width + "s";
+        out.printf(name + " %9s %12s %12s %14s %14s%n", "kernel", "launches", "wall[us]", "kernel[us]", "wall/iter[us]",
                 "kernel/iter[us]");
         double wallSum = 0, kernelSum = 0;
-        for (LaunchStatistics s : a.statistics()) {
+        for (LaunchStatistics s : stats) {
             double perIt = iterations == 0 ? 0 : s.wallNanos() / 1e3 / iterations;
             double kPerIt = iterations == 0 ? 0 : s.kernelNanos() / 1e3 / iterations;
             wallSum += perIt;
             kernelSum += kPerIt;
-            out.printf("%-28s %9d %12.1f %12.1f %14.1f %14.1f%n", s.op(), s.launches(), s.wallMicrosPerLaunch(),
+            out.printf(name + " %9d %12.1f %12.1f %14.1f %14.1f%n", s.op(), s.launches(), s.wallMicrosPerLaunch(),
                     s.kernelMicrosPerLaunch(), perIt, kPerIt);
         }
-        out.printf("%-28s %9s %12s %12s %14.1f %14.1f%n", "sum", "", "", "", wallSum, kernelSum);
+        out.printf(name + " %9s %12s %12s %14.1f %14.1f%n", "sum", "", "", "", wallSum, kernelSum);
         a.collectStatistics(false);
     }
 }
