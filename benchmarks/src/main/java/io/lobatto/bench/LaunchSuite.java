@@ -11,8 +11,6 @@ import org.jocl.Pointer;
 import org.jocl.Sizeof;
 import org.jocl.cl_command_queue;
 import org.jocl.cl_context;
-import org.jocl.cl_context_properties;
-import org.jocl.cl_device_id;
 import org.jocl.cl_event;
 import org.jocl.cl_kernel;
 import org.jocl.cl_mem;
@@ -98,9 +96,7 @@ final class LaunchSuite {
         if (f == null) {
             throw new IllegalStateException("launch: no raw OpenCL device named like " + deviceName);
         }
-        cl_context_properties props = new cl_context_properties();
-        props.addProperty(CL_CONTEXT_PLATFORM, f.platform());
-        cl_context ctx = clCreateContext(props, 1, new cl_device_id[] {f.device()}, null, null, null);
+        cl_context ctx = f.context();
         cl_command_queue q = clCreateCommandQueue(ctx, f.device(), 0, null);
         cl_program prog = clCreateProgramWithSource(ctx, 1, new String[] {SOURCE}, null, null);
         clBuildProgram(prog, 0, null, null, null, null);
@@ -158,18 +154,7 @@ final class LaunchSuite {
 
     /** {@code samples} samples of {@code inner} calls each (after {@code inner} warm-up calls); seconds per call. */
     private static Timing.Samples time(IntConsumer op, int samples, int inner) {
-        for (int i = 0; i < inner; i++) {
-            op.accept(i);
-        }
-        double[] s = new double[samples];
-        for (int r = 0; r < samples; r++) {
-            long t0 = System.nanoTime();
-            for (int i = 0; i < inner; i++) {
-                op.accept(i);
-            }
-            s[r] = (System.nanoTime() - t0) * 1e-9 / inner;
-        }
-        return new Timing.Samples(s);
+        return Timing.measure(inner, samples, inner, op, () -> { });
     }
 
     // ------------------------------------------------------------------ Aparapi

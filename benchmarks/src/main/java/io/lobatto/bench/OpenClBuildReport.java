@@ -8,7 +8,6 @@ import java.util.List;
 import org.jocl.Pointer;
 import org.jocl.Sizeof;
 import org.jocl.cl_context;
-import org.jocl.cl_context_properties;
 import org.jocl.cl_device_id;
 import org.jocl.cl_kernel;
 import org.jocl.cl_program;
@@ -33,10 +32,8 @@ final class OpenClBuildReport {
             return out;
         }
         out.add("device: " + f.name() + ", driver " + f.driver() + ", options '" + options + "'");
-        cl_context_properties props = new cl_context_properties();
-        props.addProperty(CL_CONTEXT_PLATFORM, f.platform());
         cl_device_id[] devices = {f.device()};
-        cl_context ctx = clCreateContext(props, 1, devices, null, null, null);
+        cl_context ctx = f.context();
         cl_program prog = clCreateProgramWithSource(ctx, 1, new String[] {source}, null, null);
         try {
             try {

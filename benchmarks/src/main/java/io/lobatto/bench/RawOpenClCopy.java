@@ -47,13 +47,10 @@ public final class RawOpenClCopy {
             if (f == null) {
                 return null;
             }
-            cl_platform_id platform = f.platform();
             cl_device_id device = f.device();
             String found = f.name();
             String driver = f.driver();
-            cl_context_properties props = new cl_context_properties();
-            props.addProperty(CL_CONTEXT_PLATFORM, platform);
-            cl_context ctx = clCreateContext(props, 1, new cl_device_id[] {device}, null, null, null);
+            cl_context ctx = f.context();
             @SuppressWarnings("deprecation")
             cl_command_queue q = clCreateCommandQueue(ctx, device, 0, null);
             cl_program prog = clCreateProgramWithSource(ctx, 1, new String[] {SOURCE}, null, null);
@@ -94,6 +91,13 @@ public final class RawOpenClCopy {
 
     /** An OpenCL device found by name: its platform, id, name and "driver (OpenCL version)". */
     record Found(cl_platform_id platform, cl_device_id device, String name, String driver) {
+
+        /** A new OpenCL context on this device alone (the caller releases it). */
+        cl_context context() {
+            cl_context_properties props = new cl_context_properties();
+            props.addProperty(CL_CONTEXT_PLATFORM, platform);
+            return clCreateContext(props, 1, new cl_device_id[] {device}, null, null, null);
+        }
     }
 
     /**

@@ -37,17 +37,26 @@ public final class Timing {
      * each; a sample is (wall time of the inner runs + synchronize) / inner.
      */
     public static Samples measure(Backend backend, int warmup, int reps, int inner, Runnable op) {
+        return measure(warmup, reps, inner, i -> op.run(), backend::synchronize);
+    }
+
+    /**
+     * As {@link #measure(Backend, int, int, int, Runnable)} for any operation: {@code op} gets the call's
+     * index, {@code sync} (run after the warm-up and at the end of each sample, inside the timing) waits
+     * for the work to finish.
+     */
+    public static Samples measure(int warmup, int reps, int inner, java.util.function.IntConsumer op, Runnable sync) {
         for (int i = 0; i < warmup; i++) {
-            op.run();
+            op.accept(i);
         }
-        backend.synchronize();
+        sync.run();
         double[] s = new double[reps];
         for (int r = 0; r < reps; r++) {
             long t0 = System.nanoTime();
             for (int i = 0; i < inner; i++) {
-                op.run();
+                op.accept(i);
             }
-            backend.synchronize();
+            sync.run();
             s[r] = (System.nanoTime() - t0) * 1e-9 / inner;
         }
         return new Samples(s);

@@ -846,40 +846,31 @@ public final class AparapiBackend implements Backend {
         AparapiVector g = vec(xG, "xG");
         checkLen("gather", "xL", l.length(), s.localSize());
         checkLen("gather", "xG", g.length(), s.globalSize());
-        runGather(s, l, g);
+        runGather(s, l, g, null);
     }
 
     /**
-     * The gather: at most {@link #REDUCE_GROUPS} work-groups stride over the row blocks. On the H100 this
-     * ran the 16.7M-entry gather of N = 7, 32^3 elements in 346 us against 611 us for one work-group per
-     * block (every group reserves the program's shared local array, which limits resident groups).
+     * The gather (op {@code OP_GATHER}): at most {@link #REDUCE_GROUPS} work-groups stride over the row
+     * blocks. On the H100 this ran the 16.7M-entry gather of N = 7, 32^3 elements in 346 us against 611 us
+     * for one work-group per block (every group reserves the program's shared local array, which limits
+     * resident groups). With {@code x} not null each group also reduces its rows' g[row] x[row] into one
+     * partial, summed on the host in group order (deterministic: the grid depends only on the number of
+     * blocks), and that sum is returned; else 0.
      */
-    private void runGather(AparapiScatter s, AparapiVector l, AparapiVector g) {
-        if (s.blocks == 0) {
-            return;
-        }
-        int groups = setGather(s, l, g, null, REDUCE_GROUPS);
-        launch("gather", (long) groups * streamGroup, streamGroup);
-    }
-
-    /**
-     * The gather fused with x . g (op {@code OP_GATHER} with {@code withDot}): at most
-     * {@link #REDUCE_GROUPS} work-groups stride over the row blocks, each reduces its rows' g[row] x[row]
-     * into one partial; the partials are summed on the host in group order (deterministic: the grid
-     * depends only on the number of blocks).
-     */
-    private double runGatherDot(AparapiScatter s, AparapiVector l, AparapiVector g, AparapiVector x) {
+    private double runGather(AparapiScatter s, AparapiVector l, AparapiVector g, AparapiVector x) {
         if (s.blocks == 0) {
             return 0;
         }
         int groups = setGather(s, l, g, x, REDUCE_GROUPS);
-        launch("gather+dot", (long) groups * streamGroup, streamGroup);
-        return sumOfPartials(groups);
+        useLocal(GATHER_CACHE);
+        launch(x == null ? "gather" : "gather+dot", (long) groups * streamGroup, streamGroup);
+        return x == null ? 0 : sumOfPartials(groups);
     }
 
     /**
      * Sets the gather's fields (with x . g when {@code x} is not null) for at most {@code maxGroups}
-     * work-groups; returns the groups that take part.
+     * work-groups; returns the groups that take part. The caller sizes the local array (at least
+     * {@link #GATHER_CACHE} doubles).
      */
     private int setGather(AparapiScatter s, AparapiVector l, AparapiVector g, AparapiVector x, long maxGroups) {
         int groups = (int) Math.min(Math.min(REDUCE_GROUPS, s.blocks), maxGroups);
@@ -893,7 +884,6 @@ public final class AparapiBackend implements Backend {
         program.gx = l.offset;
         program.gy = g.offset;
         program.nBlocks = s.blocks;
-        useLocal(GATHER_CACHE);
         program.cacheCap = GATHER_CACHE;
         return groups;
     }
@@ -1086,11 +1076,7 @@ public final class AparapiBackend implements Backend {
         }
         if (d.elements == 0 || s.blocks == 0 || !assembledInOneExecute) {
             runElements(d, lambda, x.offset, true, s, shift, yl.offset);
-            if (!withDot) {
-                runGather(s, yl, yg);
-                return 0;
-            }
-            return runGatherDot(s, yl, yg, x);
+            return runGather(s, yl, yg, withDot ? x : null);
         }
         long groups = setElements(d, lambda, x.offset, true, s, shift, yl.offset);
         int gatherGroups = setGather(s, yl, yg, withDot ? x : null, groups);
