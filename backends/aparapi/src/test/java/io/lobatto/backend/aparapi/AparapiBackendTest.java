@@ -277,6 +277,7 @@ class AparapiBackendTest {
                 dot += xg[i] * yg[i];
             }
             // both launch structures: one execute of two passes (element kernel, gather) and two executes
+            boolean byDefault = b.assembledInOneExecute();
             for (boolean oneExecute : new boolean[] {true, false}) {
                 String how = oneExecute ? " (one execute)" : " (two executes)";
                 b.assembledInOneExecute(oneExecute);
@@ -290,7 +291,7 @@ class AparapiBackendTest {
                     assertEquals(dot, b.applyAssembledDot(d, z, lambda, shift, dx, dyl, dyg), TOL * Math.max(1, Math.abs(dot)), "x_G.y_G" + how);
                     assertClose(yg, b.download(dyg), TOL, "y_G of applyAssembledDot" + how);
                 } finally {
-                    b.assembledInOneExecute(true);
+                    b.assembledInOneExecute(byDefault);
                 }
             }
         }
@@ -314,6 +315,17 @@ class AparapiBackendTest {
             double yAx = b.dot(y, ax), xAy = b.dot(x, ay);
             assertEquals(yAx, xAy, 1e-11 * Math.max(1, Math.abs(yAx)));
             assertTrue(b.dot(x, ax) > 0);
+        }
+    }
+
+    @Test
+    void assembledOperatorRunsInOneExecuteByDefaultOnGpusOnly() {
+        AparapiBackend b = b();
+        org.junit.jupiter.api.Assumptions.assumeTrue(System.getProperty("lobatto.aparapi.assembledInOneExecute") == null,
+                "the default is overridden by -Dlobatto.aparapi.assembledInOneExecute");
+        try (AparapiBackend fresh = new AparapiBackend(b.openClDevice())) {
+            assertEquals(b.openClDevice().getType() == com.aparapi.device.Device.TYPE.GPU, fresh.assembledInOneExecute(),
+                    b.openClDevice().getType().toString());
         }
     }
 
