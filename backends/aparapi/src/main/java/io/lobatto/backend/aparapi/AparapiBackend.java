@@ -1,10 +1,17 @@
 package io.lobatto.backend.aparapi;
 
-import com.aparapi.Range;
-import com.aparapi.device.Device;
-import com.aparapi.device.OpenCLDevice;
-import com.aparapi.internal.kernel.KernelManager;
-import com.aparapi.internal.kernel.KernelProfile;
+import com.aparapi.Kernel;
+import io.lobatto.backend.aparapi.kernels.GatherScatterKernel;
+import io.lobatto.backend.aparapi.kernels.MassBp10Kernel;
+import io.lobatto.backend.aparapi.kernels.ReductionKernel;
+import io.lobatto.backend.aparapi.kernels.StiffnessBp30Kernel;
+import io.lobatto.backend.aparapi.kernels.StiffnessBp35Kernel;
+import io.lobatto.backend.aparapi.kernels.StreamKernel;
+import io.lobatto.backend.aparapi.runtime.ClBuffer;
+import io.lobatto.backend.aparapi.runtime.ClContext;
+import io.lobatto.backend.aparapi.runtime.ClDevice;
+import io.lobatto.backend.aparapi.runtime.ClKernel;
+import io.lobatto.backend.aparapi.runtime.KernelSource;
 import io.lobatto.core.backend.Backend;
 import io.lobatto.core.backend.BackendException;
 import io.lobatto.core.backend.DeviceElementData;
@@ -15,27 +22,27 @@ import io.lobatto.core.backend.DeviceVector;
 import io.lobatto.core.backend.ElementKernel;
 import io.lobatto.core.basis.Basis1D;
 
-import java.util.LinkedHashSet;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
- * The {@link Backend} on an OpenCL device through Aparapi 3.0.2 (DESIGN.md, "The Aparapi backend").
+ * The {@link Backend} on an OpenCL device (DESIGN.md, "Aparapi compiles, Lobatto runs"): the kernels are
+ * Java classes ({@code kernels/}) that Aparapi's code generator translates to OpenCL C; this backend
+ * builds them per device and per degree N through its own JOCL runtime ({@code runtime/}), keeps every
+ * vector in a device buffer of its own, enqueues every launch without waiting and reads back only the
+ * partial sums of the operations that return a scalar (dot, norm, the CG and PCG updates, the operator's
+ * x . Ax). A CG iteration is three launches (fused element kernel, gather with p . Ap, PCG update) and
+ * two read-backs.
  *
- * <p>All device memory lives in one {@link DeviceProgram} (one Aparapi kernel object, explicit buffer
- * management): a double pool and an int pool carved by first-fit allocators; vectors are windows. A pool
- * grows at setup time (download, enlarge, re-upload). Single-vector transfers go through exact-length
- * staging arrays plus a copy op, never through the whole pool. Reductions are two-stage and
- * deterministic: work-group tree sums in local memory into {@code partials}, the only array fetched,
- * summed on the host in group order.
+ * <p>Reductions are deterministic: each work-group sums its share in a fixed tree and the host adds the
+ * partials in group order; the grid depends only on the vector length and the device.
  *
- * <p>No silent fallback: every launch is checked before (work-group size against the kernel's
- * {@code CL_KERNEL_WORK_GROUP_SIZE}, local memory against {@code CL_DEVICE_LOCAL_MEM_SIZE}) and after
- * (Aparapi's per-class profile must show this OpenCL device as the device that last ran, and the device
- * must not be in Aparapi's failed list); otherwise a {@link BackendException} names the op, the device and
- * the reason. Launches of all Aparapi backends of a JVM are serialised (the check reads per-class state).
- *
- * <p>Limits: degree N &lt;= {@value #MAX_DEGREE}; pools index with {@code int} (2^31 entries, and at most
- * {@code CL_DEVICE_MAX_MEM_ALLOC_SIZE} bytes each).
+ * <p>No silent fallback: a build error raises with the build log, a refused launch with the kernel, the
+ * sizes and the device. Limits: degree N &lt;= {@value #MAX_DEGREE}; a vector or factor buffer at most
+ * {@code CL_DEVICE_MAX_MEM_ALLOC_SIZE} bytes and 2^31 - 1 entries.
  */
 public final class AparapiBackend implements Backend {
 
@@ -43,53 +50,30 @@ public final class AparapiBackend implements Backend {
     public static final String NAME = "aparapi";
     /** Largest supported polynomial degree (GL grid of 17^3 points in local memory, 2D structure). */
     public static final int MAX_DEGREE = 15;
-
-    private final java.util.Map<String, LaunchStatistics> statistics = new java.util.LinkedHashMap<>();
-    private final java.util.Map<Integer, double[]> localArrays = new java.util.HashMap<>();
-    private boolean collectStatistics;
-    /** Largest work-group the backend launches (Aparapi keeps to NVIDIA's reported 256). */
-    static final int MAX_GROUP = 256;
-    /**
-     * Most work-groups of a reduction: {@code partials} holds 2 * REDUCE_GROUPS doubles (pcgUpdate writes
-     * two per group); allocated once, never re-allocated on the hot path.
-     */
+    /** Most work-groups of a reduction (partials hold two doubles per group). */
     static final int REDUCE_GROUPS = 1024;
-    /** Minimum local cache of the gather (doubles). */
+    /** Local cache of one gather block, in doubles. */
     static final int GATHER_CACHE = 2048;
     /**
-     * Initial pool sizes, 32 MiB each. Aparapi re-creates an explicit buffer from the host array (whose
-     * content is stale: the device holds the truth) when the JVM has moved the array; G1 never moves
-     * humongous objects (at least half a region, region size <= 32 MiB), so the pools start humongous.
-     * A 512 KiB pool lost its device content after young collections on the H100 (PoCL hides this).
+     * Largest work-group of the element kernels: {@code -Dlobatto.aparapi.elementGroup} (default 256, the
+     * size their plans were tuned for), capped by each built kernel's {@code CL_KERNEL_WORK_GROUP_SIZE}.
      */
-    private static final int INITIAL_DOUBLES = Integer.getInteger("lobatto.aparapi.initialDoubles", 1 << 22);
-    private static final int INITIAL_INTS = Integer.getInteger("lobatto.aparapi.initialInts", 1 << 23);
-    private static final Object LAUNCH_LOCK = new Object();
-    private static final java.util.List<Device> DEVICES_IN_USE = new java.util.ArrayList<>();
+    static final int ELEMENT_GROUP = Integer.getInteger("lobatto.aparapi.elementGroup", 256);
+    /** Largest work-group of the streaming, reduction and gather kernels (capped by the built kernel). */
+    static final int STREAM_GROUP = Integer.getInteger("lobatto.aparapi.streamGroup", 1024);
 
-    private final OpenCLDevice device;
+    private final ClContext cl;
     private final DeviceInfo info;
-    private final DeviceProgram program = new DeviceProgram();
-    private final PoolAllocator doubles = new PoolAllocator(INITIAL_DOUBLES);
-    private final PoolAllocator ints = new PoolAllocator(INITIAL_INTS);
-    private final PoolAllocator geometries = new PoolAllocator(INITIAL_DOUBLES);
-    private final int kernelMaxGroup;
-    private final int groupCap;
-    private final int streamGroup;
+    private final Map<String, ClKernel> kernels = new HashMap<>();
+    private final Map<String, Long> launchCounts = new HashMap<>();
+    private final ClBuffer partials;
+    private final double[] partialsHost = new double[2 * REDUCE_GROUPS];
+    /** Bound to the buffer arguments a variant does not read (OpenCL wants every argument set). */
+    private final ClBuffer unused;
+    private final int reduceGroup;
+    private final int gatherGroup;
     private final long localMemBytes;
-    private long launches;
-    /**
-     * Whether the assembled operator runs as one execute of two passes (element kernel, gather) or as two
-     * executes. Default: one on a GPU (an Aparapi execute cost 35-65 us of host time on the H100 against
-     * 11.5 us for a raw launch + wait), two on a CPU OpenCL device (PoCL: BP5 CG at N = 3, 5^3 elements,
-     * median 0.86 ms per iteration with one execute against 0.63 with two; the gather pass runs on the
-     * element kernel's range, and PoCL pays for every work-group, idle or not).
-     * {@code -Dlobatto.aparapi.assembledInOneExecute=true|false} overrides it, e.g. for an A/B on a device.
-     */
-    private boolean assembledInOneExecute;
     private boolean closed;
-    /** Why the device memory can no longer be trusted (a launch failed), or null. */
-    private String broken;
 
     /** The device chosen by {@code lobatto.opencl.device} / {@code LOBATTO_OPENCL_DEVICE}, else the first GPU, else any. */
     public AparapiBackend() {
@@ -102,7 +86,7 @@ public final class AparapiBackend implements Backend {
     }
 
     /** A backend on {@code device}. */
-    public AparapiBackend(OpenCLDevice device) {
+    public AparapiBackend(ClDevice device) {
         this(device, Long.MAX_VALUE);
     }
 
@@ -111,42 +95,39 @@ public final class AparapiBackend implements Backend {
      * memory per work-group (the device's own limit when that is smaller): tests use it to run the plans
      * of devices with less local memory, e.g. the in-place GL stages of large N on a GPU, on PoCL.
      */
-    AparapiBackend(OpenCLDevice device, long localMemoryCap) {
-        this.device = Objects.requireNonNull(device, "device");
-        this.info = OpenClDevices.info(device);
-        this.localMemBytes = Math.min(device.getLocalMemSize(), localMemoryCap);
-        String oneExecute = System.getProperty("lobatto.aparapi.assembledInOneExecute");
-        this.assembledInOneExecute = oneExecute == null ? device.getType() == com.aparapi.device.Device.TYPE.GPU
-                : Boolean.parseBoolean(oneExecute);
-        program.setExplicit(true);
-        requireNonMovingPools();
-        program.dpool = new double[INITIAL_DOUBLES];
-        program.ipool = new int[INITIAL_INTS];
-        program.gpool = new double[INITIAL_DOUBLES];
-        program.partials = new double[2 * REDUCE_GROUPS];
-        program.lds = new double[GATHER_CACHE];
-        synchronized (LAUNCH_LOCK) {
-            DEVICES_IN_USE.add(device);
-            resetPreferences();
-        }
+    AparapiBackend(ClDevice device, long localMemoryCap) {
+        Objects.requireNonNull(device, "device");
+        this.cl = new ClContext(device);
+        this.info = device.info();
+        this.localMemBytes = Math.min(device.localMemBytes(), localMemoryCap);
         try {
-            program.compile(device);
-            kernelMaxGroup = program.getKernelMaxWorkGroupSize(device);
-        } catch (Exception | LinkageError e) {
-            program.dispose();
-            throw new BackendException("aparapi: building the device program failed on " + info + ": " + e, e);
+            this.partials = cl.allocate(8L * partialsHost.length, "reduction partials");
+            this.unused = cl.allocate(8, "unused arguments");
+            this.reduceGroup = powerOfTwoGroup(ReductionKernel.class, "reduce");
+            this.gatherGroup = powerOfTwoGroup(GatherScatterKernel.class, "gather");
+        } catch (RuntimeException e) {
+            cl.close();
+            throw e;
         }
-        groupCap = Math.min(MAX_GROUP, kernelMaxGroup);
-        streamGroup = Integer.highestOneBit(groupCap);
-        checkLocalMemory("setup", program.lds.length);
-        program.put(program.dpool);
-        program.put(program.ipool);
-        program.put(program.gpool);
-        program.put(program.partials);
-        program.put(program.dstage);
-        program.put(program.istage);
-        program.op = DeviceProgram.OP_NOP;
-        launch("nop", streamGroup, streamGroup);
+    }
+
+    /**
+     * The largest power-of-two group (at most {@link #STREAM_GROUP}, the device's maximum and the local
+     * memory the kernel needs) that the kernel family builds for: the group is a build constant of the
+     * tree reductions, so a kernel whose registers allow less is built again for less.
+     */
+    private int powerOfTwoGroup(Class<? extends Kernel> family, String what) {
+        int g = Integer.highestOneBit(Math.min(STREAM_GROUP, cl.device().maxWorkGroupSize()));
+        while (g * 16L > localMemBytes && g > 1) {
+            g /= 2;
+        }
+        while (true) {
+            ClKernel k = family == ReductionKernel.class ? reduction(ReductionKernel.PCG_UPDATE, g) : gatherKernel(GatherScatterKernel.GATHER_DOT, g);
+            if (k.workGroupSize() >= g || g == 1) {
+                return g;
+            }
+            g /= 2;
+        }
     }
 
     @Override
@@ -159,328 +140,149 @@ public final class AparapiBackend implements Backend {
         return info;
     }
 
-    /** The Aparapi device this backend runs on. */
-    public OpenCLDevice openClDevice() {
-        return device;
+    /** The JOCL runtime of this backend (context, queue, buffers, program cache). */
+    public ClContext runtime() {
+        return cl;
     }
 
-    /** {@code CL_KERNEL_WORK_GROUP_SIZE} of the device program on this device. */
-    public int kernelMaxWorkGroupSize() {
-        return kernelMaxGroup;
+    /** Work-items per group of the reductions (the largest power of two the built kernels allow). */
+    public int reductionGroupSize() {
+        return reduceGroup;
     }
 
-    /** Bytes of the {@code @Local} array the last launch reserved per work-group. */
-    public synchronized long localMemoryPerGroup() {
-        return program.lds.length * 8L;
-    }
-
-    /**
-     * Points the program's {@code @Local} array at one of exactly {@code doubles} entries before a launch:
-     * Aparapi sizes the local argument from the array at each execute, so every op reserves only what it
-     * uses (a streaming op no longer pays for the largest element kernel's array, which limited the
-     * resident work-groups per multiprocessor).
-     */
-    private void useLocal(int doubles) {
-        int n = Math.max(doubles, 2 * MAX_GROUP);
-        double[] a = localArrays.get(n);
-        if (a == null) {
-            a = new double[n];
-            localArrays.put(n, a);
+    /** The OpenCL C of every kernel this backend has built so far, in build order (for kernel-info reports). */
+    public synchronized List<KernelSource> builtSources() {
+        List<KernelSource> out = new ArrayList<>();
+        for (ClKernel k : kernels.values()) {
+            out.add(k.source());
         }
-        program.lds = a;
+        return out;
     }
 
-    /**
-     * The OpenCL C that Aparapi generates from the device program (one kernel, {@code run}, holding every
-     * operation), for diagnostics: building it with a vendor's verbose options shows its registers and
-     * spills. Uses Aparapi's internal code generator; needs no OpenCL device.
-     */
-    public static String generatedOpenCl() {
-        try {
-            DeviceProgram p = new DeviceProgram();
-            com.aparapi.internal.model.ClassModel model = com.aparapi.internal.model.ClassModel.createClassModel(DeviceProgram.class);
-            return com.aparapi.internal.writer.KernelWriter.writeToString(model.getEntrypoint("run", p));
-        } catch (Exception e) {
-            throw new BackendException("aparapi: could not generate the device program's OpenCL: " + e, e);
+    /** The kernels built so far, by label (for kernel-info reports: work-group size, memory use). */
+    public synchronized Map<String, ClKernel> builtKernels() {
+        Map<String, ClKernel> out = new java.util.TreeMap<>();
+        for (ClKernel k : kernels.values()) {
+            out.put(k.source().label(), k);
         }
+        return out;
     }
 
-    /** Chooses one two-pass execute (true) or two executes (false) for the assembled operator. */
-    public synchronized void assembledInOneExecute(boolean oneExecute) {
-        assembledInOneExecute = oneExecute;
-    }
-
-    /** Whether the assembled operator runs as one two-pass execute (see {@link #assembledInOneExecute(boolean)}). */
-    public synchronized boolean assembledInOneExecute() {
-        return assembledInOneExecute;
-    }
-
-    /** Number of kernel launches so far (each one an Aparapi {@code execute}). */
+    /** Number of kernel launches so far. */
     public synchronized long launches() {
-        return launches;
+        long n = 0;
+        for (ClKernel k : kernels.values()) {
+            n += k.launches();
+        }
+        return n;
+    }
+
+    /** Switches per-launch OpenCL event profiling on (collecting {@link #statistics()} from now) or off. */
+    public synchronized void collectStatistics(boolean on) {
+        if (on) {
+            cl.clearKernelTimes();
+        }
+        cl.profiling(on);
+    }
+
+    /** Profiled device time per kernel since {@link #collectStatistics(boolean) collectStatistics(true)}. */
+    public synchronized List<LaunchStatistics> statistics() {
+        List<LaunchStatistics> out = new ArrayList<>();
+        for (ClContext.KernelTime t : cl.kernelTimes()) {
+            out.add(new LaunchStatistics(t.label(), t.launches(), t.nanos()));
+        }
+        return out;
     }
 
     boolean isClosed() {
         return closed;
     }
 
-    /**
-     * The pools must never be moved by the garbage collector (see {@link #INITIAL_DOUBLES}): with G1,
-     * arrays of 16 MiB and more are humongous and stay put. Other collectors compact large arrays, so
-     * they are refused unless {@code -Dlobatto.aparapi.allowAnyGc=true}.
-     */
-    private static void requireNonMovingPools() {
-        boolean g1 = java.lang.management.ManagementFactory.getGarbageCollectorMXBeans().stream()
-                .anyMatch(gc -> gc.getName().startsWith("G1"));
-        if (!g1 && !Boolean.getBoolean("lobatto.aparapi.allowAnyGc")) {
-            throw new BackendException("aparapi: the backend needs the G1 garbage collector (-XX:+UseG1GC): Aparapi "
-                    + "re-uploads a device pool from its stale host copy when the collector moves the array, and only G1 "
-                    + "guarantees that the pools (humongous arrays) never move; found "
-                    + java.lang.management.ManagementFactory.getGarbageCollectorMXBeans().stream().map(b -> b.getName()).toList());
-        }
-        if (INITIAL_DOUBLES < (1 << 21) || INITIAL_INTS < (1 << 22)) {
-            java.util.logging.Logger.getLogger(AparapiBackend.class.getName()).warning(
-                    "aparapi: initial pools below 16 MiB can be moved by the garbage collector and lose device data");
-        }
-    }
-
-    // ------------------------------------------------------------------ launching
-
-    /** Re-points Aparapi's per-class device preferences at the devices in use, clearing its failed list. */
-    private void resetPreferences() {
-        KernelManager.instance().setPreferredDevices(program, new LinkedHashSet<>(DEVICES_IN_USE));
-    }
-
-    private void checkLocalMemory(String what, int ldsLength) {
-        if (ldsLength * 8L > localMemBytes) {
-            throw new BackendException("aparapi: " + what + " needs " + ldsLength * 8L + " bytes of local memory per "
-                    + "work-group but " + info.name() + " has CL_DEVICE_LOCAL_MEM_SIZE = " + localMemBytes
-                    + " (out of resources)");
-        }
-    }
-
-    private void launch(String what, long global, int local) {
-        launch(what, global, local, 1);
-    }
-
-    /** One execute of {@code passes} passes (Aparapi multi-pass: the kernel reads its pass with getPassId()). */
-    private void launch(String what, long global, int local, int passes) {
-        if (local < 1 || local > groupCap) {
-            throw new BackendException("aparapi: " + what + " would launch work-groups of " + local + " work-items; "
-                    + "the device program allows at most " + groupCap + " on " + info.name()
-                    + " (CL_INVALID_WORK_GROUP_SIZE)");
-        }
-        if (global > Integer.MAX_VALUE) {
-            throw new BackendException("aparapi: " + what + " needs " + global + " work-items, more than 2^31-1");
-        }
-        checkLocalMemory(what, program.lds.length);
-        launchUnchecked(what, (int) global, local, passes);
-    }
-
-    /**
-     * Runs the program with the current op fields and verifies that it ran on this OpenCL device. Package
-     * visible so that a test can bypass the pre-launch checks and prove the post-launch check.
-     */
-    void launchUnchecked(String what, int global, int local, int passes) {
-        ensureOpen();
-        synchronized (LAUNCH_LOCK) {
-            launches++;
-            Range range = Range.create(device, global, local);
-            Throwable failure = null;
-            long t0 = System.nanoTime();
-            try {
-                program.execute(range, passes);
-            } catch (Throwable t) {
-                failure = t;
-            }
-            long wall = System.nanoTime() - t0;
-            KernelProfile profile = KernelManager.instance().getProfile(DeviceProgram.class);
-            boolean ranHere = profile.getLastDeviceProfile() != null
-                    && profile.getLastDeviceProfile() == profile.getDeviceProfile(device);
-            boolean markedFailed = KernelManager.instance().getPreferences(program).getFailedDevices().contains(device);
-            if (failure != null || !ranHere || markedFailed) {
-                resetPreferences();
-                broken = "a launch of op '" + what + "' failed";
-                String reason;
-                if (local > kernelMaxGroup) {
-                    reason = "invalid work-group size " + local + " > CL_KERNEL_WORK_GROUP_SIZE " + kernelMaxGroup;
-                } else if (program.lds.length * 8L > localMemBytes) {
-                    reason = "out of resources: local memory " + program.lds.length * 8L + " > " + localMemBytes;
-                } else {
-                    reason = "OpenCL execution failed (Aparapi reported: "
-                            + (failure != null ? failure : "fallback to a Java device") + ")";
-                }
-                throw new BackendException("aparapi: kernel op '" + what + "' did not run on OpenCL device " + info
-                        + " [global " + global + ", local " + local + "]: " + reason
-                        + "; refusing Aparapi's Java fallback", failure);
-            }
-            if (collectStatistics) {
-                statistics.merge(what, new LaunchStatistics(what, 1, wall, kernelNanos()), (a, b) -> a.add(b.wallNanos(), b.kernelNanos()));
-            }
-        }
-    }
-
-    /** Profiled execution time of the last launch (0 unless Aparapi profiling is enabled). */
-    private long kernelNanos() {
-        java.util.List<com.aparapi.ProfileInfo> info = program.getProfileInfo();
-        long sum = 0;
-        if (info != null) {
-            for (com.aparapi.ProfileInfo pi : info) {
-                if ("X".equals(String.valueOf(pi.getType()))) {
-                    sum += pi.getEnd() - pi.getStart();
-                }
-            }
-        }
-        return sum;
-    }
-
-    /**
-     * Starts (or stops) accumulating per-op {@link LaunchStatistics}; starting clears earlier ones. For
-     * kernel times also run with {@code -Dcom.aparapi.enableProfiling=true}.
-     */
-    public synchronized void collectStatistics(boolean on) {
-        collectStatistics = on;
-        if (on) {
-            statistics.clear();
-        }
-    }
-
-    /** The per-op statistics collected since {@link #collectStatistics(boolean)}, in first-launch order. */
-    public synchronized java.util.List<LaunchStatistics> statistics() {
-        return java.util.List.copyOf(statistics.values());
-    }
-
     private void ensureOpen() {
         if (closed) {
-            throw new IllegalStateException("aparapi backend is closed");
-        }
-        if (broken != null) {
-            throw new IllegalStateException("aparapi backend on " + info.name() + " is unusable: " + broken
-                    + "; after a failed execute Aparapi re-initialises its kernel arguments, so the device pools no "
-                    + "longer hold what was written (close it and create a new backend)");
+            throw new IllegalStateException("the aparapi backend on " + info.name() + " is closed");
         }
     }
 
-    /**
-     * Streaming ops use grid-stride loops over at most {@link #REDUCE_GROUPS} work-groups: on the H100 a
-     * launch of one work-item per entry (65536 groups for 16M entries, each reserving the program's
-     * shared {@code @Local} array) ran at about 330 GB/s, the grid-stride reductions at 2.3-2.6 TB/s.
-     */
-    private void stream(String what, int n) {
-        if (n == 0) {
-            return;
+    // ------------------------------------------------------------------ kernels
+
+    private ClKernel kernel(Class<? extends Kernel> family, Map<String, Integer> constants, String label) {
+        String key = family.getName() + constants;
+        ClKernel k = kernels.get(key);
+        if (k == null) {
+            k = cl.programs().kernel(KernelSource.of(family, constants, label));
+            kernels.put(key, k);
         }
-        int groups = (int) Math.min(REDUCE_GROUPS, (n + (long) streamGroup - 1) / streamGroup);
-        program.n = n;
-        program.stride = groups * streamGroup;
-        useLocal(0);
-        launch(what, (long) groups * streamGroup, streamGroup);
+        return k;
     }
 
-    // ------------------------------------------------------------------ pools
+    private ClKernel stream(int op) {
+        String label = switch (op) {
+            case StreamKernel.FILL -> "fill";
+            case StreamKernel.COPY -> "copy";
+            case StreamKernel.AXPBY -> "axpby";
+            default -> "pointwiseMultiply";
+        };
+        return kernel(StreamKernel.class, Map.of("op", op), label);
+    }
 
-    private int allocDouble(int length) {
-        int offset = doubles.allocate(length);
-        if (offset < 0) {
-            growDoubles(length);
-            offset = doubles.allocate(length);
+    private ClKernel reduction(int op, int group) {
+        String label = switch (op) {
+            case ReductionKernel.DOT -> "dot";
+            case ReductionKernel.CG_UPDATE -> "cgUpdate";
+            default -> "pcgUpdate";
+        };
+        return kernel(ReductionKernel.class, ordered("op", op, "group", group), label);
+    }
+
+    private ClKernel gatherKernel(int op, int group) {
+        String label = switch (op) {
+            case GatherScatterKernel.SCATTER -> "scatter";
+            case GatherScatterKernel.GATHER -> "gather";
+            default -> "gather+dot";
+        };
+        Map<String, Integer> c = ordered("op", op, "group", group);
+        c.put("cacheCap", GATHER_CACHE);
+        return kernel(GatherScatterKernel.class, c, label);
+    }
+
+    private static Map<String, Integer> ordered(String k1, int v1, String k2, int v2) {
+        Map<String, Integer> m = new java.util.LinkedHashMap<>();
+        m.put(k1, v1);
+        m.put(k2, v2);
+        return m;
+    }
+
+    /** Launches a one-work-item-per-entry kernel over n entries. */
+    private void launchPerEntry(ClKernel k, long n) {
+        int g = Math.min(STREAM_GROUP, k.workGroupSize());
+        k.launch((n + g - 1) / g, g);
+    }
+
+    /** Groups of a reduction over n entries: depends only on n and the group size (determinism). */
+    private int reductionGroups(int n) {
+        return (int) Math.min(REDUCE_GROUPS, (n + (long) reduceGroup - 1) / reduceGroup);
+    }
+
+    /** Reads the first {@code count} partials and sums them in group order. */
+    private double sumPartials(int groups) {
+        cl.read(partials, 0, partialsHost, 0, groups);
+        double s = 0;
+        for (int g = 0; g < groups; g++) {
+            s += partialsHost[g];
         }
-        return offset;
+        return s;
     }
 
-    private int allocInt(int length) {
-        int offset = ints.allocate(length);
-        if (offset < 0) {
-            growInts(length);
-            offset = ints.allocate(length);
-        }
-        return offset;
-    }
+    // ------------------------------------------------------------------ memory
 
-    private int newCapacity(PoolAllocator allocator, int length, int bytesPerEntry, String pool) {
-        int old = allocator.capacity();
-        // a free window at the end of the pool is extended rather than abandoned
-        long needed = (long) old + PoolAllocator.aligned(length) - allocator.freeTail();
-        long want = Math.max(2L * old, needed);
-        // Aparapi 3.0.2 sizes buffers in int bytes: an array of 2^31 bytes or more fails to allocate
-        // (measured on the H100: 260M doubles work, 268M do not).
-        long max = Math.min((Integer.MAX_VALUE - 64L) / bytesPerEntry, device.getMaxMemAllocSize() / bytesPerEntry);
-        if (needed > max) {
-            throw new BackendException("aparapi: out of device memory: the " + pool + " pool would need "
-                    + needed + " entries, more than " + max + " (Aparapi's 2 GiB limit per array or "
-                    + "CL_DEVICE_MAX_MEM_ALLOC_SIZE = " + device.getMaxMemAllocSize() + " bytes of " + info.name() + ")");
-        }
-        want = Math.min(want, max);
-        return (int) (want / PoolAllocator.ALIGN * PoolAllocator.ALIGN);
-    }
-
-    private int allocGeometry(int length) {
-        int offset = geometries.allocate(length);
-        if (offset < 0) {
-            int cap = newCapacity(geometries, length, 8, "geometry");
-            program.get(program.gpool);
-            double[] bigger = new double[cap];
-            System.arraycopy(program.gpool, 0, bigger, 0, program.gpool.length);
-            program.gpool = bigger;
-            program.put(bigger);
-            geometries.grow(cap);
-            offset = geometries.allocate(length);
-        }
-        return offset;
-    }
-
-    /** Uploads element data (1D matrices, geometric factors) into the geometry pool. */
-    private AparapiVector uploadGeometry(double[] values) {
-        AparapiVector v = new AparapiVector(this, allocGeometry(values.length), values.length, true);
-        copyIn(values, v);
-        return v;
-    }
-
-    synchronized void releaseGeometry(int offset, int length) {
-        if (!closed) {
-            geometries.release(offset, length);
-        }
-    }
-
-    private void growDoubles(int length) {
-        int cap = newCapacity(doubles, length, 8, "double");
-        program.get(program.dpool);
-        double[] bigger = new double[cap];
-        System.arraycopy(program.dpool, 0, bigger, 0, program.dpool.length);
-        program.dpool = bigger;
-        program.put(bigger);
-        doubles.grow(cap);
-    }
-
-    private void growInts(int length) {
-        int cap = newCapacity(ints, length, 4, "int");
-        program.get(program.ipool);
-        int[] bigger = new int[cap];
-        System.arraycopy(program.ipool, 0, bigger, 0, program.ipool.length);
-        program.ipool = bigger;
-        program.put(bigger);
-        ints.grow(cap);
-    }
-
-    synchronized void releaseDouble(int offset, int length) {
-        if (!closed) {
-            doubles.release(offset, length);
-        }
-    }
-
-    synchronized void releaseInt(int offset, int length) {
-        if (!closed) {
-            ints.release(offset, length);
-        }
-    }
-
-    private AparapiVector vec(DeviceVector v, String name) {
+    private ClVector vec(Object v, String name) {
         ensureOpen();
         Objects.requireNonNull(v, name);
-        if (!(v instanceof AparapiVector a) || v.backend() != this) {
+        if (!(v instanceof ClVector a) || a.backend() != this) {
             throw new IllegalArgumentException(name + " is not a vector of this aparapi backend: " + v);
         }
-        if (v.isClosed()) {
+        if (a.isClosed()) {
             throw new IllegalStateException(name + " is closed");
         }
         return a;
@@ -492,217 +294,148 @@ public final class AparapiBackend implements Backend {
         }
     }
 
-    // ------------------------------------------------------------------ memory
+    private static void checkLen(String what, String name, int actual, int expected) {
+        if (actual != expected) {
+            throw new IllegalArgumentException(what + ": " + name + " has length " + actual + " but must have length " + expected);
+        }
+    }
+
+    /** A buffer of at least one entry (OpenCL has no empty buffers) of {@code bytesPerEntry}. */
+    private ClBuffer buffer(long entries, int bytesPerEntry, String what) {
+        return cl.allocate(Math.max(1, entries) * bytesPerEntry, what);
+    }
 
     @Override
     public synchronized DeviceVector allocate(int length) {
         ensureOpen();
         if (length < 0) {
-            throw new IllegalArgumentException("length " + length + " < 0");
+            throw new IllegalArgumentException("allocate: length " + length + " < 0");
         }
-        AparapiVector v = new AparapiVector(this, allocDouble(length), length);
-        program.op = DeviceProgram.OP_FILL;
-        program.yo = v.offset;
-        program.sa = 0;
-        stream("allocate(fill 0)", length);
-        return v;
+        return new ClVector(this, buffer(length, 8, "a vector of " + length + " doubles"), length);
     }
 
     @Override
     public synchronized DeviceVector upload(double[] values) {
         ensureOpen();
-        AparapiVector v = new AparapiVector(this, allocDouble(values.length), values.length);
-        copyIn(values, v);
+        ClVector v = new ClVector(this, buffer(values.length, 8, "a vector of " + values.length + " doubles"), values.length);
+        cl.write(values, 0, values.length, v.buffer, 0);
         return v;
     }
 
     @Override
     public synchronized DeviceIntVector upload(int[] values) {
         ensureOpen();
-        AparapiIntVector v = new AparapiIntVector(this, allocInt(values.length), values.length);
-        if (values.length > 0) {
-            if (program.istage.length != values.length) {
-                program.istage = new int[values.length];
-            }
-            System.arraycopy(values, 0, program.istage, 0, values.length);
-            program.put(program.istage);
-            program.op = DeviceProgram.OP_COPY_IN_INT;
-            program.io0 = v.offset;
-            stream("upload(int[])", values.length);
-        }
+        ClVector v = new ClVector(this, buffer(values.length, 4, "an index vector of " + values.length + " ints"), values.length);
+        cl.write(values, 0, values.length, v.buffer, 0);
         return v;
     }
 
     @Override
     public synchronized void write(double[] values, DeviceVector target) {
-        AparapiVector t = vec(target, "target");
+        ClVector t = vec(target, "target");
         if (values.length != t.length()) {
             throw new IllegalArgumentException("write: values has length " + values.length + " but target has length " + t.length());
         }
-        copyIn(values, t);
-    }
-
-    private void copyIn(double[] values, AparapiVector v) {
-        if (values.length == 0) {
-            return;
-        }
-        if (program.dstage.length != values.length) {
-            program.dstage = new double[values.length];
-        }
-        System.arraycopy(values, 0, program.dstage, 0, values.length);
-        program.put(program.dstage);
-        program.op = v.geometry ? DeviceProgram.OP_COPY_IN_GEO : DeviceProgram.OP_COPY_IN;
-        program.yo = v.offset;
-        stream("upload(double[])", values.length);
+        cl.write(values, 0, values.length, t.buffer, 0);
     }
 
     @Override
     public synchronized void read(DeviceVector source, double[] values) {
-        AparapiVector s = vec(source, "source");
+        ClVector s = vec(source, "source");
         if (values.length != s.length()) {
-            throw new IllegalArgumentException("read: source has length " + s.length() + " but values has length " + values.length);
+            throw new IllegalArgumentException("read: values has length " + values.length + " but source has length " + s.length());
         }
-        if (values.length == 0) {
-            return;
-        }
-        if (program.dstage.length != values.length) {
-            program.dstage = new double[values.length];
-        }
-        program.op = DeviceProgram.OP_COPY_OUT;
-        program.xo = s.offset;
-        stream("download", values.length);
-        program.get(program.dstage);
-        System.arraycopy(program.dstage, 0, values, 0, values.length);
+        cl.read(s.buffer, 0, values, 0, values.length);
     }
 
     @Override
-    public void synchronize() {
-        // Aparapi's execute() returns after the kernel has finished.
+    public synchronized void synchronize() {
+        ensureOpen();
+        cl.finish();
     }
 
     // ------------------------------------------------------------------ streaming
 
     @Override
     public synchronized void fill(DeviceVector y, double value) {
-        AparapiVector yv = vec(y, "y");
-        program.op = DeviceProgram.OP_FILL;
-        program.yo = yv.offset;
-        program.sa = value;
-        stream("fill", yv.length());
+        ClVector yv = vec(y, "y");
+        runStream(StreamKernel.FILL, unused, unused, yv, value, 0);
     }
 
     @Override
     public synchronized void copy(DeviceVector x, DeviceVector y) {
-        AparapiVector xv = vec(x, "x");
-        AparapiVector yv = vec(y, "y");
+        ClVector xv = vec(x, "x");
+        ClVector yv = vec(y, "y");
         sameLength("copy", x, "x", y, "y");
-        program.op = DeviceProgram.OP_COPY;
-        program.xo = xv.offset;
-        program.yo = yv.offset;
-        stream("copy", yv.length());
+        runStream(StreamKernel.COPY, xv.buffer, unused, yv, 0, 0);
     }
 
     @Override
     public synchronized void axpby(double a, DeviceVector x, double b, DeviceVector y) {
-        AparapiVector xv = vec(x, "x");
-        AparapiVector yv = vec(y, "y");
+        ClVector xv = vec(x, "x");
+        ClVector yv = vec(y, "y");
         sameLength("axpby", x, "x", y, "y");
-        program.op = DeviceProgram.OP_AXPBY;
-        program.xo = xv.offset;
-        program.yo = yv.offset;
-        program.sa = a;
-        program.sb = b;
-        stream("axpby", yv.length());
+        runStream(StreamKernel.AXPBY, xv.buffer, unused, yv, a, b);
     }
 
     @Override
     public synchronized void pointwiseMultiply(DeviceVector a, DeviceVector x, DeviceVector y) {
-        AparapiVector av = vec(a, "a");
-        AparapiVector xv = vec(x, "x");
-        AparapiVector yv = vec(y, "y");
+        ClVector av = vec(a, "a");
+        ClVector xv = vec(x, "x");
+        ClVector yv = vec(y, "y");
         sameLength("pointwiseMultiply", a, "a", x, "x");
         sameLength("pointwiseMultiply", x, "x", y, "y");
-        program.op = DeviceProgram.OP_PMUL;
-        program.zo = av.offset;
-        program.xo = xv.offset;
-        program.yo = yv.offset;
-        stream("pointwiseMultiply", yv.length());
+        runStream(StreamKernel.PMUL, xv.buffer, av.buffer, yv, 0, 0);
     }
 
-    private double reduce(String what, int n) {
-        if (n == 0) {
-            return 0;
+    private void runStream(int op, ClBuffer x, ClBuffer w, ClVector y, double a, double b) {
+        if (y.length() == 0) {
+            return;
         }
-        int groups = (int) Math.min(REDUCE_GROUPS, (n + (long) streamGroup - 1) / streamGroup);
-        program.n = n;
-        program.stride = groups * streamGroup;
-        useLocal(0);
-        launch(what, (long) groups * streamGroup, streamGroup);
-        return sumOfPartials(groups);
-    }
-
-    /** Fetches the partials and sums the first {@code groups} in group order (deterministic for a given grid). */
-    private double sumOfPartials(int groups) {
-        program.get(program.partials);
-        double s = 0;
-        for (int g = 0; g < groups; g++) {
-            s += program.partials[g];
-        }
-        return s;
+        ClKernel k = stream(op);
+        k.set("x", x).set("w", w).set("y", y.buffer).set("a", a).set("b", b).set("n", y.length());
+        launchPerEntry(k, y.length());
     }
 
     @Override
     public synchronized double dot(DeviceVector x, DeviceVector y) {
-        AparapiVector xv = vec(x, "x");
-        AparapiVector yv = vec(y, "y");
+        ClVector xv = vec(x, "x");
+        ClVector yv = vec(y, "y");
         sameLength("dot", x, "x", y, "y");
-        program.op = DeviceProgram.OP_DOT;
-        program.xo = xv.offset;
-        program.yo = yv.offset;
-        return reduce("dot", xv.length());
+        return reduce(ReductionKernel.DOT, yv.buffer, unused, xv.buffer, unused, unused, unused, 0, xv.length(), null);
     }
 
     @Override
     public synchronized double norm2(DeviceVector x) {
-        AparapiVector xv = vec(x, "x");
-        program.op = DeviceProgram.OP_DOT;
-        program.xo = xv.offset;
-        program.yo = xv.offset;
-        return reduce("norm2", xv.length());
+        ClVector xv = vec(x, "x");
+        return reduce(ReductionKernel.DOT, xv.buffer, unused, xv.buffer, unused, unused, unused, 0, xv.length(), null);
     }
 
     @Override
     public synchronized double cgUpdate(double alpha, DeviceVector p, DeviceVector ap, DeviceVector x, DeviceVector r) {
-        AparapiVector pv = vec(p, "p");
-        AparapiVector apv = vec(ap, "ap");
-        AparapiVector xv = vec(x, "x");
-        AparapiVector rv = vec(r, "r");
+        ClVector pv = vec(p, "p");
+        ClVector apv = vec(ap, "ap");
+        ClVector xv = vec(x, "x");
+        ClVector rv = vec(r, "r");
         sameLength("cgUpdate", p, "p", ap, "ap");
         sameLength("cgUpdate", p, "p", x, "x");
         sameLength("cgUpdate", p, "p", r, "r");
-        program.op = DeviceProgram.OP_CG_UPDATE;
-        program.sa = alpha;
-        program.xo = pv.offset;
-        program.yo = apv.offset;
-        program.zo = xv.offset;
-        program.wo = rv.offset;
-        return reduce("cgUpdate", pv.length());
+        return reduce(ReductionKernel.CG_UPDATE, pv.buffer, apv.buffer, xv.buffer, rv.buffer, unused, unused, alpha, pv.length(), null);
     }
 
     /**
-     * One pass of BS5 with Jacobi fused in (op {@code OP_PCG_UPDATE}): x += alpha p; r -= alpha Ap;
-     * z = inverseDiagonal o r; two tree reductions per work-group (r . r and r . z) into
-     * {@code partials[2g]}, {@code partials[2g+1]}, summed on the host in group order.
+     * One pass of BS5 with Jacobi fused in: x += alpha p; r -= alpha Ap; z = inverseDiagonal o r; two
+     * tree reductions per work-group (r . r and r . z), summed on the host in group order.
      */
     @Override
     public synchronized void pcgUpdate(double alpha, DeviceVector p, DeviceVector ap, DeviceVector x, DeviceVector r,
                                        DeviceVector inverseDiagonal, DeviceVector z, double[] dots) {
-        AparapiVector pv = vec(p, "p");
-        AparapiVector apv = vec(ap, "ap");
-        AparapiVector xv = vec(x, "x");
-        AparapiVector rv = vec(r, "r");
-        AparapiVector dv = vec(inverseDiagonal, "inverseDiagonal");
-        AparapiVector zv = vec(z, "z");
+        ClVector pv = vec(p, "p");
+        ClVector apv = vec(ap, "ap");
+        ClVector xv = vec(x, "x");
+        ClVector rv = vec(r, "r");
+        ClVector dv = vec(inverseDiagonal, "inverseDiagonal");
+        ClVector zv = vec(z, "z");
         if (dots == null || dots.length < 2) {
             throw new IllegalArgumentException("pcgUpdate: dots must have length >= 2, got "
                     + (dots == null ? "null" : "length " + dots.length));
@@ -712,7 +445,7 @@ public final class AparapiBackend implements Backend {
         sameLength("pcgUpdate", p, "p", r, "r");
         sameLength("pcgUpdate", p, "p", inverseDiagonal, "inverseDiagonal");
         sameLength("pcgUpdate", p, "p", z, "z");
-        AparapiVector[] all = {pv, apv, xv, rv, dv, zv};
+        ClVector[] all = {pv, apv, xv, rv, dv, zv};
         String[] names = {"p", "ap", "x", "r", "inverseDiagonal", "z"};
         for (int i = 0; i < all.length; i++) {
             for (int j = i + 1; j < all.length; j++) {
@@ -721,34 +454,38 @@ public final class AparapiBackend implements Backend {
                 }
             }
         }
-        int n = pv.length();
+        reduce(ReductionKernel.PCG_UPDATE, pv.buffer, apv.buffer, xv.buffer, rv.buffer, dv.buffer, zv.buffer, alpha,
+                pv.length(), dots);
+    }
+
+    /** Launches a reduction and sums its partials (two per group into {@code dots} for the PCG update). */
+    private double reduce(int op, ClBuffer p, ClBuffer ap, ClBuffer x, ClBuffer r, ClBuffer d, ClBuffer z, double alpha,
+                          int n, double[] dots) {
         if (n == 0) {
-            dots[0] = 0;
-            dots[1] = 0;
-            return;
+            if (dots != null) {
+                dots[0] = 0;
+                dots[1] = 0;
+            }
+            return 0;
         }
-        program.op = DeviceProgram.OP_PCG_UPDATE;
-        program.sa = alpha;
-        program.xo = pv.offset;
-        program.yo = apv.offset;
-        program.zo = xv.offset;
-        program.wo = rv.offset;
-        program.ao = dv.offset;
-        program.bo = zv.offset;
-        int groups = (int) Math.min(REDUCE_GROUPS, (n + (long) streamGroup - 1) / streamGroup);
-        program.n = n;
-        program.stride = groups * streamGroup;
-        useLocal(0);
-        launch("pcgUpdate", (long) groups * streamGroup, streamGroup);
-        program.get(program.partials);
+        int groups = reductionGroups(n);
+        ClKernel k = reduction(op, reduceGroup);
+        k.set("p", p).set("ap", ap).set("x", x).set("r", r).set("d", d).set("z", z).set("partials", partials)
+                .set("alpha", alpha).set("n", n).local("lds", 16L * reduceGroup);
+        k.launch(groups, reduceGroup);
+        if (dots == null) {
+            return sumPartials(groups);
+        }
+        cl.read(partials, 0, partialsHost, 0, 2 * groups);
         double rr = 0;
         double rz = 0;
         for (int g = 0; g < groups; g++) {
-            rr += program.partials[2 * g];
-            rz += program.partials[2 * g + 1];
+            rr += partialsHost[2 * g];
+            rz += partialsHost[2 * g + 1];
         }
         dots[0] = rr;
         dots[1] = rz;
+        return rr;
     }
 
     // ------------------------------------------------------------------ gather / scatter
@@ -797,9 +534,9 @@ public final class AparapiBackend implements Backend {
             }
             maxEntries = Math.max(maxEntries, gatherStarts[blocks[b + 1]] - gatherStarts[blocks[b]]);
         }
-        return new AparapiScatter(this, (AparapiIntVector) upload(scatterIds), (AparapiIntVector) upload(gatherStarts),
-                (AparapiIntVector) upload(gatherIds), (AparapiIntVector) upload(blocks), (AparapiVector) upload(inverseDegree),
-                blocks.length - 1, maxEntries, globalSize);
+        return new ClScatter(this, (ClVector) upload(scatterIds), (ClVector) upload(gatherStarts),
+                (ClVector) upload(gatherIds), (ClVector) upload(blocks), (ClVector) upload(inverseDegree),
+                blocks.length - 1, globalSize);
     }
 
     /** Rows blocked so that each block has at most {@link #GATHER_CACHE} CSR entries (or one long row). */
@@ -819,9 +556,9 @@ public final class AparapiBackend implements Backend {
         return b.stream().mapToInt(Integer::intValue).toArray();
     }
 
-    private AparapiScatter scat(DeviceScatter z) {
+    private ClScatter scat(DeviceScatter z) {
         Objects.requireNonNull(z, "z");
-        if (!(z instanceof AparapiScatter s) || s.backend != this) {
+        if (!(z instanceof ClScatter s) || s.backend != this) {
             throw new IllegalArgumentException("z is not a scatter operator of this aparapi backend");
         }
         if (z.isClosed()) {
@@ -832,71 +569,52 @@ public final class AparapiBackend implements Backend {
 
     @Override
     public synchronized void scatter(DeviceScatter z, DeviceVector xG, DeviceVector xL) {
-        AparapiScatter s = scat(z);
-        AparapiVector g = vec(xG, "xG");
-        AparapiVector l = vec(xL, "xL");
+        ClScatter s = scat(z);
+        ClVector g = vec(xG, "xG");
+        ClVector l = vec(xL, "xL");
         checkLen("scatter", "xG", g.length(), s.globalSize());
         checkLen("scatter", "xL", l.length(), s.localSize());
-        program.op = DeviceProgram.OP_SCATTER;
-        program.io0 = s.scatterIds.offset;
-        program.xo = g.offset;
-        program.yo = l.offset;
-        stream("scatter", l.length());
+        if (l.length() == 0) {
+            return;
+        }
+        ClKernel k = gatherKernel(GatherScatterKernel.SCATTER, gatherGroup);
+        bindScatter(k, s);
+        k.set("xG", g.buffer).set("xL", l.buffer).set("yG", unused).set("n", l.length()).local("lds", 8);
+        launchPerEntry(k, l.length());
     }
 
-    private static void checkLen(String what, String name, int actual, int expected) {
-        if (actual != expected) {
-            throw new IllegalArgumentException(what + ": " + name + " has length " + actual + " but must have length " + expected);
-        }
+    private void bindScatter(ClKernel k, ClScatter s) {
+        k.set("scatterIds", s.scatterIds.buffer).set("starts", s.gatherStarts.buffer).set("ids", s.gatherIds.buffer)
+                .set("blocks", s.blockStarts.buffer).set("partials", partials);
     }
 
     @Override
     public synchronized void gather(DeviceScatter z, DeviceVector xL, DeviceVector xG) {
-        AparapiScatter s = scat(z);
-        AparapiVector l = vec(xL, "xL");
-        AparapiVector g = vec(xG, "xG");
+        ClScatter s = scat(z);
+        ClVector l = vec(xL, "xL");
+        ClVector g = vec(xG, "xG");
         checkLen("gather", "xL", l.length(), s.localSize());
         checkLen("gather", "xG", g.length(), s.globalSize());
         runGather(s, l, g, null);
     }
 
     /**
-     * The gather (op {@code OP_GATHER}): at most {@link #REDUCE_GROUPS} work-groups stride over the row
-     * blocks. On the H100 this ran the 16.7M-entry gather of N = 7, 32^3 elements in 346 us against 611 us
-     * for one work-group per block (every group reserves the program's shared local array, which limits
-     * resident groups). With {@code x} not null each group also reduces its rows' g[row] x[row] into one
-     * partial, summed on the host in group order (deterministic: the grid depends only on the number of
-     * blocks), and that sum is returned; else 0.
+     * The gather: at most {@link #REDUCE_GROUPS} work-groups stride over the row blocks. With {@code x}
+     * not null each group also reduces its rows' g[row] x[row] into one partial, summed on the host in
+     * group order (deterministic: the grid depends only on the number of blocks), and that sum is
+     * returned; else 0 and nothing is read back.
      */
-    private double runGather(AparapiScatter s, AparapiVector l, AparapiVector g, AparapiVector x) {
+    private double runGather(ClScatter s, ClVector l, ClVector g, ClVector x) {
         if (s.blocks == 0) {
             return 0;
         }
-        int groups = setGather(s, l, g, x, REDUCE_GROUPS);
-        useLocal(GATHER_CACHE);
-        launch(x == null ? "gather" : "gather+dot", (long) groups * streamGroup, streamGroup);
-        return x == null ? 0 : sumOfPartials(groups);
-    }
-
-    /**
-     * Sets the gather's fields (with x . g when {@code x} is not null) for at most {@code maxGroups}
-     * work-groups; returns the groups that take part. The caller sizes the local array (at least
-     * {@link #GATHER_CACHE} doubles).
-     */
-    private int setGather(AparapiScatter s, AparapiVector l, AparapiVector g, AparapiVector x, long maxGroups) {
-        int groups = (int) Math.min(Math.min(REDUCE_GROUPS, s.blocks), maxGroups);
-        program.withDot = x == null ? 0 : 1;
-        program.gz = x == null ? 0 : x.offset;
-        program.nGroups = groups;
-        program.op = DeviceProgram.OP_GATHER;
-        program.gStarts = s.gatherStarts.offset;
-        program.gIds = s.gatherIds.offset;
-        program.gBlocks = s.blockStarts.offset;
-        program.gx = l.offset;
-        program.gy = g.offset;
-        program.nBlocks = s.blocks;
-        program.cacheCap = GATHER_CACHE;
-        return groups;
+        int groups = Math.min(REDUCE_GROUPS, s.blocks);
+        ClKernel k = gatherKernel(x == null ? GatherScatterKernel.GATHER : GatherScatterKernel.GATHER_DOT, gatherGroup);
+        bindScatter(k, s);
+        k.set("xG", x == null ? unused : x.buffer).set("xL", l.buffer).set("yG", g.buffer).set("n", s.blocks)
+                .local("lds", 8L * Math.max(GATHER_CACHE, gatherGroup));
+        k.launch(groups, gatherGroup);
+        return x == null ? 0 : sumPartials(groups);
     }
 
     // ------------------------------------------------------------------ element kernels
@@ -914,81 +632,102 @@ public final class AparapiBackend implements Backend {
         }
         int nq = basis.nq();
         int p = kernel == ElementKernel.STIFFNESS_BP35 ? nq : basis.nqGauss();
-        long expected = (long) elements * p * p * p * kernel.factorsPerPoint();
+        int p3 = p * p * p;
+        int perPoint = kernel.factorsPerPoint();
+        long expected = (long) elements * p3 * perPoint;
         if (geometricData.length != expected) {
             throw new IllegalArgumentException("geometricData has length " + geometricData.length + " but " + kernel + " with N = "
                     + degree + " and E = " + elements + " needs " + expected);
         }
-        boolean stiff = kernel != ElementKernel.MASS_BP10;
-        boolean gauss = kernel.usesGaussQuadrature();
-        int p2 = p * p;
-        int p3 = p2 * p;
-        boolean threeD = p3 <= groupCap;
-        int threads = threeD ? p3 : Math.min(p2, groupCap);
-        int perGroup = Math.max(1, groupCap / threads);
-        // I (P x Nq) and D (P x P), staged once per work-group
-        int matrices = (gauss ? p * nq : 0) + (stiff ? p2 : 0);
-        long limit = localMemBytes / 8;
-        // per element: the P^3 grid, then the 3D gradients, or the 2D r/s scratch and (if it fits) the t-grid
-        boolean tLocal = false;
-        int perElem = p3;
-        if (stiff && threeD) {
-            perElem = 4 * p3;
-        } else if (stiff) {
-            tLocal = 2L * p3 + 2L * p2 + matrices <= limit;
-            perElem = p3 + 2 * p2 + (tLocal ? p3 : 0);
+        long points = (long) elements * p3;
+        if (points > Integer.MAX_VALUE) {
+            throw new BackendException("aparapi: " + kernel + " with N = " + degree + " and E = " + elements + " has "
+                    + points + " quadrature points; the kernels index one factor buffer with int (at most "
+                    + Integer.MAX_VALUE + ")");
         }
-        // point-parallel GL stages need a second P^3 grid; without room for it they run in place by lines
-        // through a P^2 scratch after the grid
-        boolean pointInterp = gauss && Math.max(perElem, 2 * p3) + matrices <= limit;
-        if (pointInterp) {
-            perElem = Math.max(perElem, 2 * p3);
-        } else if (gauss) {
-            perElem = Math.max(perElem, p3 + p2);
+        ElementPlan plan = plan(kernel, basis);
+        List<ClBuffer> factors = new ArrayList<>();
+        ClBuffer interp = null;
+        ClBuffer diff = null;
+        ClBuffer scratch = null;
+        try {
+            // one buffer per factor (G00, G01, G02, G11, G12, G22, wJ), filled in chunks from the point-major array
+            double[] chunk = new double[(int) Math.min(points, 1 << 20)];
+            for (int f = 0; f < perPoint; f++) {
+                ClBuffer b = buffer(points, 8, kernel + " geometric factor " + f + " (" + points + " doubles)");
+                factors.add(b);
+                for (long start = 0; start < points; start += chunk.length) {
+                    int count = (int) Math.min(chunk.length, points - start);
+                    for (int i = 0; i < count; i++) {
+                        chunk[i] = geometricData[(int) ((start + i) * perPoint + f)];
+                    }
+                    cl.write(chunk, 0, count, b, start);
+                }
+            }
+            if (kernel.usesGaussQuadrature()) {
+                double[] m = basis.interpolation();
+                interp = buffer(m.length, 8, "I");
+                cl.write(m, 0, m.length, interp, 0);
+            }
+            if (kernel != ElementKernel.MASS_BP10) {
+                double[] m = kernel == ElementKernel.STIFFNESS_BP35 ? basis.differentiation() : basis.gaussDifferentiation();
+                diff = buffer(m.length, 8, "D");
+                cl.write(m, 0, m.length, diff, 0);
+            }
+            if (!plan.tLocal()) {
+                scratch = buffer(points, 8, kernel + " t-flux scratch");
+            }
+        } catch (RuntimeException e) {
+            factors.forEach(ClBuffer::close);
+            for (ClBuffer b : new ClBuffer[] {interp, diff, scratch}) {
+                if (b != null) {
+                    b.close();
+                }
+            }
+            throw e;
         }
-        while (perGroup > 1 && (long) perGroup * perElem + matrices > limit) {
-            perGroup--;
-        }
-        if (perElem + matrices > limit) {
-            throw new BackendException("aparapi: " + kernel + " with N = " + degree + " needs " + (perElem + matrices) * 8L
-                    + " bytes of local memory per element but " + info.name() + " has " + localMemBytes + " (out of resources)");
-        }
-        checkLocalMemory(kernel + " N=" + degree, perGroup * perElem + matrices);
-        double[] interp = gauss ? basis.interpolation() : new double[0];
-        double[] diff = switch (kernel) {
-            case STIFFNESS_BP35 -> basis.differentiation();
-            case STIFFNESS_BP30 -> basis.gaussDifferentiation();
-            default -> new double[0];
-        };
-        double[] device = stiff ? factorsByBlock(geometricData, elements, p3, kernel.factorsPerPoint()) : geometricData;
-        // 2D stiffness without room for the t-grid keeps it in global memory: E P^3 doubles
-        AparapiVector scratch = stiff && !threeD && !tLocal ? (AparapiVector) allocate(Math.toIntExact((long) elements * p3)) : null;
-        return new AparapiElementData(this, kernel, degree, elements, uploadGeometry(interp), uploadGeometry(diff),
-                uploadGeometry(device), p, threeD, threads, perGroup, perElem, matrices, pointInterp, scratch);
+        return new ClElementData(this, kernel, degree, elements, plan, interp, diff, factors, scratch);
     }
 
     /**
-     * The device layout of the geometric factors: per element, factor k of every point as one block
-     * (g[f e P^3 + k P^3 + p], from the SPI's point-major g[(e P^3 + p) f + k]), so that neighbouring
-     * work-items read neighbouring addresses.
+     * The plan of {@code kernel} at the basis's degree: planned for groups of {@link #ELEMENT_GROUP}, then
+     * again for the built kernel's {@code CL_KERNEL_WORK_GROUP_SIZE} when its registers allow fewer.
      */
-    static double[] factorsByBlock(double[] pointMajor, int elements, int pointsPerElement, int factors) {
-        double[] blocks = new double[pointMajor.length];
-        int perElement = factors * pointsPerElement;
-        for (int e = 0; e < elements; e++) {
-            int base = e * perElement;
-            for (int p = 0; p < pointsPerElement; p++) {
-                for (int k = 0; k < factors; k++) {
-                    blocks[base + k * pointsPerElement + p] = pointMajor[base + p * factors + k];
-                }
+    private ElementPlan plan(ElementKernel kernel, Basis1D basis) {
+        int cap = Math.min(ELEMENT_GROUP, cl.device().maxWorkGroupSize());
+        while (true) {
+            ElementPlan plan = ElementPlan.of(kernel, basis.nq(), basis.nqGauss(), cap, localMemBytes, info.name());
+            int allowed = Math.min(elementKernel(kernel, basis.degree(), plan, false).workGroupSize(),
+                    elementKernel(kernel, basis.degree(), plan, true).workGroupSize());
+            if (plan.groupSize() <= allowed) {
+                return plan;
             }
+            if (allowed >= cap) {
+                throw new BackendException("aparapi: " + kernel + " N=" + basis.degree() + " plans groups of "
+                        + plan.groupSize() + " but its build allows " + allowed);
+            }
+            cap = allowed;
         }
-        return blocks;
     }
 
-    private AparapiElementData elem(DeviceElementData d) {
+    private ClKernel elementKernel(ElementKernel kernel, int degree, ElementPlan plan, boolean fromGlobal) {
+        Class<? extends Kernel> family = switch (kernel) {
+            case MASS_BP10 -> MassBp10Kernel.class;
+            case STIFFNESS_BP35 -> StiffnessBp35Kernel.class;
+            case STIFFNESS_BP30 -> StiffnessBp30Kernel.class;
+        };
+        String name = switch (kernel) {
+            case MASS_BP10 -> "BP1.0";
+            case STIFFNESS_BP35 -> "BP3.5";
+            case STIFFNESS_BP30 -> "BP3.0";
+        };
+        return kernel(family, plan.constants(kernel, degree + 1, fromGlobal),
+                name + " N=" + degree + (fromGlobal ? " (assembled)" : ""));
+    }
+
+    private ClElementData elem(DeviceElementData d) {
         Objects.requireNonNull(d, "data");
-        if (!(d instanceof AparapiElementData a) || a.backend != this) {
+        if (!(d instanceof ClElementData a) || a.backend != this) {
             throw new IllegalArgumentException("data is not element data of this aparapi backend");
         }
         if (d.isClosed()) {
@@ -997,58 +736,50 @@ public final class AparapiBackend implements Backend {
         return a;
     }
 
-    private void runElements(AparapiElementData d, double lambda, int xo, boolean fromGlobal, AparapiScatter z, double shift, int yo) {
+    /** The launch plan of element data, e.g. for reports: "2D, 81 work-items x 3 elements per group, ...". */
+    public synchronized String plan(DeviceElementData data) {
+        ClElementData d = elem(data);
+        return d.kernel + " N=" + d.degree + ": " + d.plan.describe(d.kernel);
+    }
+
+    private void runElements(ClElementData d, double lambda, ClBuffer x, ClScatter z, double shift, ClBuffer y) {
         if (d.elements == 0) {
             return;
         }
-        long groups = setElements(d, lambda, xo, fromGlobal, z, shift, yo);
-        useLocal(d.localDoubles());
-        launch(d.kernel + (fromGlobal ? " (assembled)" : ""), groups * d.groupSize(), d.groupSize());
-    }
-
-    /** Sets the element kernel's fields; returns its work-groups. */
-    private long setElements(AparapiElementData d, double lambda, int xo, boolean fromGlobal, AparapiScatter z, double shift, int yo) {
-        DeviceProgram k = program;
-        k.op = DeviceProgram.OP_ELEMENT;
-        k.nq = d.degree + 1;
-        k.pts = d.points;
-        k.threadsPerElem = d.threadsPerElement;
-        k.elemsPerGroup = d.elementsPerGroup;
-        k.elems = d.elements;
-        k.perElem = d.localPerElement;
-        k.gauss = d.kernel.usesGaussQuadrature() ? 1 : 0;
-        k.stiff = d.kernel == ElementKernel.MASS_BP10 ? 0 : 1;
-        k.threeD = d.threeD ? 1 : 0;
-        k.tLocal = d.scratch == null ? 1 : 0;
-        k.scr = d.scratch == null ? 0 : d.scratch.offset;
-        k.matI = d.interp.offset;
-        k.matD = d.diff.offset;
-        k.geo = d.geometry.offset;
-        k.ldsMat = d.localDoubles() - d.matrixDoubles;
-        k.pointInterp = d.pointInterp ? 1 : 0;
-        k.lambda = d.kernel == ElementKernel.MASS_BP10 ? 0 : lambda;
-        k.xo = xo;
-        k.yo = yo;
-        k.fromGlobal = fromGlobal ? 1 : 0;
-        k.shift = shift;
-        if (fromGlobal) {
-            k.io0 = z.scatterIds.offset;
-            k.wo = z.inverseDegree.offset;
-        }
-        return (d.elements + (long) d.elementsPerGroup - 1) / d.elementsPerGroup;
+        ClKernel k = elementKernel(d.kernel, d.degree, d.plan, z != null);
+        boolean stiff = d.kernel != ElementKernel.MASS_BP10;
+        k.set("x", x).set("y", y)
+                .set("ids", z == null ? unused : z.scatterIds.buffer)
+                .set("w", z == null ? unused : z.inverseDegree.buffer)
+                .set("matI", d.interp == null ? unused : d.interp)
+                .set("matD", d.diff == null ? unused : d.diff)
+                .set("G00", stiff ? d.factors.get(0) : unused)
+                .set("G01", stiff ? d.factors.get(1) : unused)
+                .set("G02", stiff ? d.factors.get(2) : unused)
+                .set("G11", stiff ? d.factors.get(3) : unused)
+                .set("G12", stiff ? d.factors.get(4) : unused)
+                .set("G22", stiff ? d.factors.get(5) : unused)
+                .set("wJ", d.factors.get(stiff ? 6 : 0))
+                .set("scr", d.scratch == null ? unused : d.scratch)
+                .set("elems", d.elements)
+                .set("lambda", stiff ? lambda : 0)
+                .set("shift", shift)
+                .local("lds", 8L * d.plan.localDoubles());
+        long groups = (d.elements + (long) d.plan.elementsPerGroup() - 1) / d.plan.elementsPerGroup();
+        k.launch(groups, d.plan.groupSize());
     }
 
     @Override
     public synchronized void applyElements(DeviceElementData data, double lambda, DeviceVector xL, DeviceVector yL) {
-        AparapiElementData d = elem(data);
-        AparapiVector x = vec(xL, "xL");
-        AparapiVector y = vec(yL, "yL");
+        ClElementData d = elem(data);
+        ClVector x = vec(xL, "xL");
+        ClVector y = vec(yL, "yL");
         checkLen("applyElements", "xL", x.length(), d.localSize());
         checkLen("applyElements", "yL", y.length(), d.localSize());
         if (x == y) {
             throw new IllegalArgumentException("applyElements: xL and yL must be distinct");
         }
-        runElements(d, lambda, x.offset, false, null, 0, y.offset);
+        runElements(d, lambda, x.buffer, null, 0, y.buffer);
     }
 
     @Override
@@ -1057,27 +788,21 @@ public final class AparapiBackend implements Backend {
         runAssembled("applyAssembled", data, z, lambda, shift, xG, yL, yG, false);
     }
 
-    /** {@link #applyAssembled} with x_G . y_G reduced in the gather pass: one execute, as applyAssembled. */
+    /** {@link #applyAssembled} with x_G . y_G reduced in the gather: two launches, one read-back. */
     @Override
     public synchronized double applyAssembledDot(DeviceElementData data, DeviceScatter z, double lambda, double shift,
                                                  DeviceVector xG, DeviceVector yL, DeviceVector yG) {
         return runAssembled("applyAssembledDot", data, z, lambda, shift, xG, yL, yG, true);
     }
 
-    /**
-     * y_L = (L + shift W) Z x_G, then y_G = Z^T y_L (and x_G . y_G when {@code withDot}) as one Aparapi
-     * execute of two passes ({@code OP_ASSEMBLED}): the gather runs on the element kernel's range, on its
-     * first min(1024, blocks, groups) work-groups, with the local array sized for both. An execute costs
-     * Aparapi's per-launch host work once; the second pass adds only an enqueue and a wait (launch suite:
-     * 50-56 us per execute, 29-33 us per pass on PoCL).
-     */
+    /** hipBone's fused operator: the element kernel reads x_G through the scatter ids, then the gather. */
     private double runAssembled(String what, DeviceElementData data, DeviceScatter z, double lambda, double shift,
                                 DeviceVector xG, DeviceVector yL, DeviceVector yG, boolean withDot) {
-        AparapiScatter s = scat(z);
-        AparapiVector yl = vec(yL, "yL");
-        AparapiVector yg = vec(yG, "yG");
-        AparapiElementData d = elem(data);
-        AparapiVector x = vec(xG, "xG");
+        ClScatter s = scat(z);
+        ClVector yl = vec(yL, "yL");
+        ClVector yg = vec(yG, "yG");
+        ClElementData d = elem(data);
+        ClVector x = vec(xG, "xG");
         checkLen(what, "z.localSize", s.localSize(), d.localSize());
         checkLen(what, "xG", x.length(), s.globalSize());
         checkLen(what, "yL", yl.length(), d.localSize());
@@ -1085,29 +810,15 @@ public final class AparapiBackend implements Backend {
         if (x == yg) {
             throw new IllegalArgumentException(what + ": xG and yG must be distinct");
         }
-        if (d.elements == 0 || s.blocks == 0 || !assembledInOneExecute) {
-            runElements(d, lambda, x.offset, true, s, shift, yl.offset);
-            return runGather(s, yl, yg, withDot ? x : null);
-        }
-        long groups = setElements(d, lambda, x.offset, true, s, shift, yl.offset);
-        int gatherGroups = setGather(s, yl, yg, withDot ? x : null, groups);
-        program.op = DeviceProgram.OP_ASSEMBLED;
-        useLocal(Math.max(d.localDoubles(), GATHER_CACHE));
-        launch(d.kernel + " (assembled)+gather" + (withDot ? "+dot" : ""), groups * d.groupSize(), d.groupSize(), 2);
-        return withDot ? sumOfPartials(gatherGroups) : 0;
+        runElements(d, lambda, x.buffer, s, shift, yl.buffer);
+        return runGather(s, yl, yg, withDot ? x : null);
     }
 
     @Override
     public synchronized void close() {
         if (!closed) {
             closed = true;
-            program.dispose();
-            synchronized (LAUNCH_LOCK) {
-                DEVICES_IN_USE.remove(device);
-                if (!DEVICES_IN_USE.isEmpty()) {
-                    resetPreferences();
-                }
-            }
+            cl.close();
         }
     }
 

@@ -1,9 +1,9 @@
 package io.lobatto.backend.aparapi;
 
-import com.aparapi.device.Device;
-import com.aparapi.device.OpenCLDevice;
 import io.lobatto.core.backend.Backend;
 import io.lobatto.core.backend.BackendProvider;
+
+import io.lobatto.backend.aparapi.runtime.ClDevice;
 
 import java.util.List;
 
@@ -20,12 +20,12 @@ public final class AparapiBackendProvider implements BackendProvider {
 
     @Override
     public int priority() {
-        List<OpenCLDevice> all = OpenClDevices.list();
+        List<ClDevice> all = OpenClDevices.list();
         if (all.isEmpty()) {
             return -1;
         }
-        for (OpenCLDevice d : all) {
-            if (d.getType() == Device.TYPE.GPU) {
+        for (ClDevice d : all) {
+            if (d.type() == ClDevice.Type.GPU) {
                 return 100;
             }
         }
@@ -35,7 +35,7 @@ public final class AparapiBackendProvider implements BackendProvider {
     @Override
     public String unavailableReason() {
         return OpenClDevices.list().isEmpty()
-                ? "no OpenCL device found (no OpenCL ICD loader/driver, or Aparapi's native library failed to load)"
+                ? "no OpenCL device found (no OpenCL ICD loader or driver could be loaded)"
                 : null;
     }
 

@@ -1,28 +1,16 @@
 package io.lobatto.backend.aparapi;
 
 /**
- * Accumulated timings of one op of the device program: launches, host wall time around
- * {@code Kernel.execute} (includes Aparapi's host-side work and the kernel), and the kernel time from
- * OpenCL profiling (only when Aparapi profiling is on: {@code -Dcom.aparapi.enableProfiling=true}).
- * Their difference is the per-launch overhead T0 that the streaming paper's model fits.
+ * Profiled device time of one kernel of the backend (OpenCL event profiling, {@code CL_PROFILING_COMMAND_END
+ * - START}), summed over its launches since profiling was switched on.
  *
- * @param op           op name, e.g. "cgUpdate", "BP3.5 assembled", "gather"
- * @param launches     number of launches
- * @param wallNanos    summed host wall time of the launches
- * @param kernelNanos  summed OpenCL-profiled kernel execution time (0 when profiling is off)
+ * @param op          kernel label, e.g. "pcgUpdate", "BP3.5 N=7 (assembled)", "gather+dot"
+ * @param launches    number of profiled launches
+ * @param kernelNanos summed device time
  */
-public record LaunchStatistics(String op, long launches, long wallNanos, long kernelNanos) {
+public record LaunchStatistics(String op, long launches, long kernelNanos) {
 
-    LaunchStatistics add(long wall, long kernel) {
-        return new LaunchStatistics(op, launches + 1, wallNanos + wall, kernelNanos + kernel);
-    }
-
-    /** Mean wall time per launch in microseconds. */
-    public double wallMicrosPerLaunch() {
-        return launches == 0 ? 0 : wallNanos / 1e3 / launches;
-    }
-
-    /** Mean profiled kernel time per launch in microseconds (0 without profiling). */
+    /** Mean device time per launch in microseconds. */
     public double kernelMicrosPerLaunch() {
         return launches == 0 ? 0 : kernelNanos / 1e3 / launches;
     }

@@ -1,16 +1,14 @@
 package io.lobatto.backend.aparapi;
 
-import com.aparapi.device.Device;
-import com.aparapi.device.OpenCLDevice;
+import io.lobatto.backend.aparapi.runtime.ClDevice;
 import io.lobatto.core.backend.BackendException;
 import io.lobatto.core.backend.DeviceInfo;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 
 /**
- * The OpenCL devices Aparapi sees, GPUs first, then accelerators, then CPUs, and the selection rule of
+ * The OpenCL devices JOCL sees, GPUs first, then accelerators, then CPUs, and the selection rule of
  * the backend: {@code LOBATTO_OPENCL_DEVICE} (environment) or {@code lobatto.opencl.device} (system
  * property, wins) holding an index into {@link #list()} or a case-insensitive substring of the device or
  * platform name; without either the first device of the list.
@@ -26,19 +24,8 @@ public final class OpenClDevices {
     }
 
     /** All OpenCL devices, GPUs first; empty (never an exception) when OpenCL cannot be loaded. */
-    public static List<OpenCLDevice> list() {
-        List<OpenCLDevice> all = new ArrayList<>();
-        try {
-            for (Device.TYPE type : new Device.TYPE[] {Device.TYPE.GPU, Device.TYPE.ACC, Device.TYPE.CPU}) {
-                List<OpenCLDevice> some = OpenCLDevice.listDevices(type);
-                if (some != null) {
-                    all.addAll(some);
-                }
-            }
-        } catch (Throwable t) {
-            return List.of();
-        }
-        return all;
+    public static List<ClDevice> list() {
+        return ClDevice.list();
     }
 
     /** The selector from the system property or environment, or null. */
@@ -51,8 +38,8 @@ public final class OpenClDevices {
     }
 
     /** Selects a device by index or name substring (null: the first, a GPU when there is one). */
-    public static OpenCLDevice select(String selector) {
-        List<OpenCLDevice> all = list();
+    public static ClDevice select(String selector) {
+        List<ClDevice> all = list();
         if (all.isEmpty()) {
             throw new BackendException("aparapi: no OpenCL device found (is an OpenCL ICD such as pocl-opencl-icd "
                     + "or the NVIDIA driver installed?)");
@@ -69,8 +56,8 @@ public final class OpenClDevices {
             return all.get(index);
         }
         String needle = s.toLowerCase(Locale.ROOT);
-        for (OpenCLDevice d : all) {
-            String hay = (d.getName() + " " + d.getOpenCLPlatform().getName() + " " + d.getType()).toLowerCase(Locale.ROOT);
+        for (ClDevice d : all) {
+            String hay = (d.name() + " " + d.platformName() + " " + d.type()).toLowerCase(Locale.ROOT);
             if (hay.contains(needle)) {
                 return d;
             }
@@ -79,22 +66,15 @@ public final class OpenClDevices {
     }
 
     /** What {@link io.lobatto.core.backend.Backend#device()} reports for {@code d}. */
-    public static DeviceInfo info(OpenCLDevice d) {
-        String type = switch (d.getType()) {
-            case GPU -> "GPU";
-            case CPU -> "CPU";
-            case ACC -> "ACCELERATOR";
-            default -> d.getType().name();
-        };
-        return new DeviceInfo(d.getName().trim(), d.getOpenCLPlatform().getVendor().trim(), type, d.getMaxComputeUnits(),
-                d.getGlobalMemSize(), d.getOpenCLPlatform().getName().trim());
+    public static DeviceInfo info(ClDevice d) {
+        return d.info();
     }
 
-    static String describe(List<OpenCLDevice> all) {
+    static String describe(List<ClDevice> all) {
         StringBuilder b = new StringBuilder("[");
         for (int i = 0; i < all.size(); i++) {
-            b.append(i == 0 ? "" : ", ").append(i).append(": ").append(all.get(i).getName().trim())
-                    .append(" (").append(all.get(i).getType()).append(")");
+            b.append(i == 0 ? "" : ", ").append(i).append(": ").append(all.get(i).name())
+                    .append(" (").append(all.get(i).type()).append(")");
         }
         return b.append("]").toString();
     }

@@ -11,7 +11,7 @@ import java.util.Locale;
 /**
  * Runs every operation of the Aparapi backend on the selected OpenCL device against plain Java loops
  * ({@link HostReference}) and prints one PASS/FAIL line per check, then a few timings (wall time per call
- * and, with Aparapi profiling on, the kernel time OpenCL reports). Exit status 1 on any failure.
+ * and the device time from OpenCL event profiling). Exit status 1 on any failure.
  * Usage: {@code java io.lobatto.backend.aparapi.SelfCheck [device-selector] [--time]}.
  */
 public final class SelfCheck {
@@ -31,12 +31,9 @@ public final class SelfCheck {
                 selector = a;
             }
         }
-        if (time && System.getProperty("com.aparapi.enableProfiling") == null) {
-            System.setProperty("com.aparapi.enableProfiling", "true");
-        }
         System.out.println("OpenCL devices: " + OpenClDevices.describe(OpenClDevices.list()));
         try (AparapiBackend b = selector == null ? new AparapiBackend() : new AparapiBackend(selector)) {
-            System.out.println("device: " + b.device() + "; CL_KERNEL_WORK_GROUP_SIZE " + b.kernelMaxWorkGroupSize());
+            System.out.println("device: " + b.device() + "; reduction work-group " + b.reductionGroupSize());
             streaming(b, 1_000_003);
             streaming(b, 17);
             gatherScatter(b, 3, 4, 3, 2, true);
@@ -53,7 +50,9 @@ public final class SelfCheck {
                 assembled(b, ElementKernel.MASS_BP10, n, 0.0, 2.0);
             }
             noFallback(b);
-            System.out.println("local memory per work-group now: " + b.localMemoryPerGroup() + " bytes; launches " + b.launches());
+            largeBuffers(b);
+            System.out.println("launches " + b.launches() + "; kernels built " + b.builtKernels().size()
+                    + " (compiled " + b.runtime().programs().compiled() + ", from the disk cache " + b.runtime().programs().loadedFromDisk() + ")");
             if (time) {
                 timings(b);
             }
@@ -169,7 +168,7 @@ public final class SelfCheck {
         double[] ref = HostReference.applyElements(k, basis, e, geo, lambda, x);
         try (DeviceElementData d = b.uploadElementData(k, basis, e, geo); DeviceVector dx = b.upload(x); DeviceVector dy = b.allocate(x.length)) {
             b.applyElements(d, lambda, dx, dy);
-            report(((AparapiElementData) d).plan() + ", E=" + e, HostReference.relErr(b.download(dy), ref), 1e-12);
+            report(b.plan(d) + ", E=" + e, HostReference.relErr(b.download(dy), ref), 1e-12);
         }
     }
 
@@ -216,56 +215,58 @@ public final class SelfCheck {
     }
 
     /**
-     * A launch with a work-group size the kernel cannot take must end in a BackendException (not Java
-     * results), and the backend must refuse further work (its device memory is no longer trustworthy).
-     * Runs on a backend of its own.
+     * A launch with a work-group size the built kernel cannot take ends in a BackendException before
+     * anything is enqueued, and the backend keeps working.
      */
-    static void noFallback(AparapiBackend shared) {
-        try (AparapiBackend b = new AparapiBackend(shared.openClDevice())) {
-            DeviceVector x = b.upload(new double[] {1, 2, 3});
-            DeviceProgram p = programOf(b);
-            p.op = DeviceProgram.OP_FILL;
-            p.n = 3;
-            p.stride = 3;
-            p.yo = ((AparapiVector) x).offset;
-            p.sa = -99;
-            int bad = b.kernelMaxWorkGroupSize() * 2;
-            String outcome;
-            try {
-                b.launchUnchecked("fill (bad work-group size)", bad, bad, 1);
-                outcome = "no exception";
-            } catch (io.lobatto.core.backend.BackendException ex) {
-                outcome = "BackendException: " + ex.getMessage();
-            }
-            System.out.println("  no-fallback probe: " + outcome);
-            report("no-fallback: bad launch throws BackendException", outcome.startsWith("BackendException") ? 0 : 1, 0);
-            String after;
-            try {
-                b.download(x);
-                after = "download worked";
-            } catch (IllegalStateException ex) {
-                after = "refused";
-            }
-            report("no-fallback: backend refuses work after the failure", after.equals("refused") ? 0 : 1, 0);
+    static void noFallback(AparapiBackend b) {
+        io.lobatto.backend.aparapi.runtime.ClKernel k = b.builtKernels().values().iterator().next();
+        String outcome;
+        try {
+            k.launch(1, k.workGroupSize() * 2);
+            outcome = "no exception";
+        } catch (io.lobatto.core.backend.BackendException ex) {
+            outcome = "BackendException: " + ex.getMessage();
         }
-        try (DeviceVector y = shared.upload(new double[] {7})) {
-            report("no-fallback: other backends unaffected", shared.download(y)[0] == 7 ? 0 : 1, 0);
+        System.out.println("  no-fallback probe: " + outcome);
+        report("no-fallback: an impossible launch throws BackendException", outcome.startsWith("BackendException") ? 0 : 1, 0);
+        try (DeviceVector y = b.upload(new double[] {7})) {
+            report("no-fallback: the backend keeps working", b.download(y)[0] == 7 ? 0 : 1, 0);
         }
     }
 
-    static DeviceProgram programOf(AparapiBackend b) {
-        try {
-            java.lang.reflect.Field f = AparapiBackend.class.getDeclaredField("program");
-            f.setAccessible(true);
-            return (DeviceProgram) f.get(b);
-        } catch (ReflectiveOperationException e) {
-            throw new IllegalStateException(e);
+    /**
+     * Vectors of more than 2^31 bytes (Aparapi's runtime capped every array there): fill, axpby, dot and a
+     * download of 2^28 + 3 doubles, with exact expected values. Skipped when the device cannot hold them.
+     */
+    static void largeBuffers(AparapiBackend b) {
+        int n = (1 << 28) + 3;
+        long bytes = 8L * n;
+        if (b.runtime().device().maxAllocBytes() < bytes || b.runtime().device().globalMemBytes() < 3 * bytes) {
+            System.out.println("SKIP buffers above 2^31 bytes: " + b.runtime().device().name() + " allows "
+                    + b.runtime().device().maxAllocBytes() + " bytes per buffer");
+            return;
         }
+        long held = b.runtime().bytesHeld();
+        try (DeviceVector x = b.allocate(n); DeviceVector y = b.allocate(n)) {
+            b.fill(x, 1);
+            b.fill(y, 2);
+            b.axpby(3, x, 0.5, y);
+            double dot = b.dot(x, y);
+            double[] host = b.download(y);
+            double worst = 0;
+            for (int i = 0; i < n; i += 4099) {
+                worst = Math.max(worst, Math.abs(host[i] - 4));
+            }
+            worst = Math.max(worst, Math.abs(host[n - 1] - 4));
+            report("vectors of " + bytes + " bytes (> 2^31): axpby entries", worst, 0);
+            report("vectors of " + bytes + " bytes (> 2^31): dot = 4n", scalarErr(dot, 4.0 * n), 1e-15);
+        }
+        report("device memory back where it started after close", b.runtime().bytesHeld() == held ? 0 : 1, 0);
     }
 
     static void timings(AparapiBackend b) {
         int n = 1 << 24;
-        System.out.println("timings (wall per call; kernel = OpenCL profiled time of the last call):");
+        System.out.println("timings (wall per call, pipelined; kernel = OpenCL profiled device time of one call):");
         try (DeviceVector x = b.allocate(n); DeviceVector y = b.allocate(n); DeviceVector z = b.allocate(n); DeviceVector w = b.allocate(n)) {
             b.fill(x, 1);
             b.fill(y, 2);
@@ -288,7 +289,7 @@ public final class SelfCheck {
                      DeviceVector y = b.allocate(e * basis.np())) {
                     b.fill(x, 1);
                     long bytes = 8L * e * (2L * basis.np() + (long) geo.length / e);
-                    time(b, k + " N=" + deg + " E=" + e + " (" + ((AparapiElementData) d).plan() + ")", bytes, () -> b.applyElements(d, 1.0, x, y));
+                    time(b, k + " N=" + deg + " E=" + e + " (" + b.plan(d) + ")", bytes, () -> b.applyElements(d, 1.0, x, y));
                 }
             }
         }
@@ -297,20 +298,17 @@ public final class SelfCheck {
     static void time(AparapiBackend b, String what, double bytes, Runnable r) {
         r.run();
         int reps = 20;
+        b.synchronize();
         long t0 = System.nanoTime();
         for (int i = 0; i < reps; i++) {
             r.run();
         }
+        b.synchronize();
         double wall = (System.nanoTime() - t0) / 1e3 / reps;
-        double kernel = Double.NaN;
-        java.util.List<com.aparapi.ProfileInfo> info = programOf(b).getProfileInfo();
-        if (info != null) {
-            for (com.aparapi.ProfileInfo pi : info) {
-                if ("X".equals(String.valueOf(pi.getType()))) {
-                    kernel = (pi.getEnd() - pi.getStart()) / 1e3;
-                }
-            }
-        }
+        b.collectStatistics(true);
+        r.run();
+        double kernel = b.statistics().stream().mapToDouble(LaunchStatistics::kernelMicrosPerLaunch).sum();
+        b.collectStatistics(false);
         System.out.printf(Locale.ROOT, "  %-100s wall %9.1f us  kernel %9.1f us  %7.1f GB/s(kernel)%n", what, wall, kernel, bytes / kernel / 1e3);
     }
 }

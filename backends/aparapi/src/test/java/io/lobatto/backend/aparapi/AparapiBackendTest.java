@@ -5,12 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.lobatto.backend.aparapi.kernels.StreamKernel;
+import io.lobatto.backend.aparapi.runtime.ClKernel;
+import io.lobatto.backend.aparapi.runtime.KernelSource;
 import io.lobatto.core.backend.Backend;
 import io.lobatto.core.backend.BackendException;
 import io.lobatto.core.backend.BackendProvider;
 import io.lobatto.core.backend.Backends;
 import io.lobatto.core.backend.DeviceElementData;
 import io.lobatto.core.backend.DeviceScatter;
+import io.lobatto.core.backend.DeviceIntVector;
 import io.lobatto.core.backend.DeviceVector;
 import io.lobatto.core.backend.ElementKernel;
 import io.lobatto.core.basis.Basis1D;
@@ -24,6 +28,7 @@ import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
+import java.util.List;
 import java.util.stream.Stream;
 
 /** Every operation of the Aparapi backend against plain Java loops and dense element matrices. */
@@ -47,7 +52,7 @@ class AparapiBackendTest {
         assertFalse(b.device().name().isBlank());
         assertTrue(b.device().computeUnits() > 0);
         assertTrue(b.device().memoryBytes() > 0);
-        assertTrue(b.kernelMaxWorkGroupSize() >= 1);
+        assertTrue(b.reductionGroupSize() >= 1);
         BackendProvider p = Backends.providers().stream().filter(x -> x.name().equals("aparapi")).findFirst().orElseThrow();
         assertTrue(p.priority() == 50 || p.priority() == 100, "priority " + p.priority());
         assertEquals(b.device().isGpu() ? 100 : 50, p.priority());
@@ -57,7 +62,7 @@ class AparapiBackendTest {
     void selectsDevicesByIndexAndNameAndRejectsUnknownOnes() {
         AparapiBackend b = b();
         try (AparapiBackend byIndex = new AparapiBackend("0")) {
-            assertEquals(OpenClDevices.list().get(0).getName().trim(), byIndex.device().name());
+            assertEquals(OpenClDevices.list().get(0).name(), byIndex.device().name());
         }
         String word = b.device().name().split("\\s+")[0];
         try (AparapiBackend byName = new AparapiBackend(word.toLowerCase())) {
@@ -130,12 +135,12 @@ class AparapiBackendTest {
     }
 
     @Test
-    void poolGrowsAndKeepsContents() {
+    void vectorsKeepTheirContentsWhenOthersAreAllocated() {
         Backend b = b();
         double[] first = HostReference.random(1000, 9);
         try (DeviceVector keep = b.upload(first); DeviceVector big = b.allocate(3_000_000)) {
             b.fill(big, 1);
-            assertClose(first, b.download(keep), 0, "vector kept across pool growth");
+            assertClose(first, b.download(keep), 0, "vector kept across a large allocation");
             assertEquals(3_000_000, b.norm2(big), 0);
         }
     }
@@ -197,7 +202,7 @@ class AparapiBackendTest {
         double lambda = 0.8;
         try (DeviceElementData d = b.uploadElementData(k, basis, e, geo); DeviceVector dx = b.upload(x); DeviceVector dy = b.allocate(x.length)) {
             b.applyElements(d, lambda, dx, dy);
-            assertClose(HostReference.applyElements(k, basis, e, geo, lambda, x), b.download(dy), TOL, ((AparapiElementData) d).plan());
+            assertClose(HostReference.applyElements(k, basis, e, geo, lambda, x), b.download(dy), TOL, ((AparapiBackend) b).plan(d));
         }
     }
 
@@ -221,7 +226,7 @@ class AparapiBackendTest {
             double[] x = HostReference.random(e * basis.np(), 6 + n);
             try (DeviceElementData d = small.uploadElementData(k, basis, e, geo); DeviceVector dx = small.upload(x);
                  DeviceVector dy = small.allocate(x.length)) {
-                String plan = ((AparapiElementData) d).plan();
+                String plan = small.plan(d);
                 assertTrue(plan.contains(threeD ? ": 3D," : ": 2D,"), plan);
                 assertEquals(globalTFluxes, plan.contains("t-fluxes in global scratch"), plan);
                 if (glByLines != null) {
@@ -276,24 +281,13 @@ class AparapiBackendTest {
             for (int i = 0; i < yg.length; i++) {
                 dot += xg[i] * yg[i];
             }
-            // both launch structures: one execute of two passes (element kernel, gather) and two executes
-            boolean byDefault = b.assembledInOneExecute();
-            for (boolean oneExecute : new boolean[] {true, false}) {
-                String how = oneExecute ? " (one execute)" : " (two executes)";
-                b.assembledInOneExecute(oneExecute);
-                try {
-                    b.fill(dyl, 0);
-                    b.fill(dyg, 0);
-                    b.applyAssembled(d, z, lambda, shift, dx, dyl, dyg);
-                    assertClose(yl, b.download(dyl), TOL, "y_L" + how);
-                    assertClose(yg, b.download(dyg), TOL, "y_G" + how);
-                    b.fill(dyg, 0);
-                    assertEquals(dot, b.applyAssembledDot(d, z, lambda, shift, dx, dyl, dyg), TOL * Math.max(1, Math.abs(dot)), "x_G.y_G" + how);
-                    assertClose(yg, b.download(dyg), TOL, "y_G of applyAssembledDot" + how);
-                } finally {
-                    b.assembledInOneExecute(byDefault);
-                }
-            }
+            b.fill(dyl, 0);
+            b.applyAssembled(d, z, lambda, shift, dx, dyl, dyg);
+            assertClose(yl, b.download(dyl), TOL, "y_L");
+            assertClose(yg, b.download(dyg), TOL, "y_G");
+            b.fill(dyg, 0);
+            assertEquals(dot, b.applyAssembledDot(d, z, lambda, shift, dx, dyl, dyg), TOL * Math.max(1, Math.abs(dot)), "x_G.y_G");
+            assertClose(yg, b.download(dyg), TOL, "y_G of applyAssembledDot");
         }
     }
 
@@ -319,17 +313,6 @@ class AparapiBackendTest {
     }
 
     @Test
-    void assembledOperatorRunsInOneExecuteByDefaultOnGpusOnly() {
-        AparapiBackend b = b();
-        org.junit.jupiter.api.Assumptions.assumeTrue(System.getProperty("lobatto.aparapi.assembledInOneExecute") == null,
-                "the default is overridden by -Dlobatto.aparapi.assembledInOneExecute");
-        try (AparapiBackend fresh = new AparapiBackend(b.openClDevice())) {
-            assertEquals(b.openClDevice().getType() == com.aparapi.device.Device.TYPE.GPU, fresh.assembledInOneExecute(),
-                    b.openClDevice().getType().toString());
-        }
-    }
-
-    @Test
     void degreeAboveLimitIsRefusedClearly() {
         Backend b = b();
         Basis1D basis = Basis1D.of(16);
@@ -338,51 +321,69 @@ class AparapiBackendTest {
         assertTrue(ex.getMessage().contains("N <= 15"), ex.getMessage());
     }
 
-    /**
-     * The no-fallback rule: a launch with a work-group size the kernel cannot take (bypassing the backend's
-     * own pre-launch check, so that Aparapi itself fails and would fall back to Java) must end in a
-     * BackendException naming the op and the device, not in Java results; the failed backend then refuses
-     * work, and other backends keep working.
-     */
-    @Test
-    void failedOpenClLaunchThrowsInsteadOfFallingBackToJava() {
-        AparapiBackend shared = b();
-        try (AparapiBackend b = new AparapiBackend(shared.openClDevice())) {
-            DeviceVector x = b.upload(new double[] {1, 2, 3});
-            DeviceProgram p = SelfCheck.programOf(b);
-            p.op = DeviceProgram.OP_FILL;
-            p.n = 3;
-            p.stride = 3;
-            p.yo = ((AparapiVector) x).offset;
-            p.sa = -99;
-            int bad = b.kernelMaxWorkGroupSize() * 2;
-            BackendException ex = assertThrows(BackendException.class, () -> b.launchUnchecked("fill (bad work-group size)", bad, bad, 1));
-            assertTrue(ex.getMessage().contains("fill (bad work-group size)"), ex.getMessage());
-            assertTrue(ex.getMessage().contains(b.device().name()), ex.getMessage());
-            assertTrue(ex.getMessage().contains("work-group size"), ex.getMessage());
-            assertThrows(IllegalStateException.class, () -> b.download(x));
-        }
-        try (DeviceVector y = shared.upload(new double[] {7, 8})) {
-            assertEquals(15, shared.dot(y, shared.upload(new double[] {1, 1})), 0);
-        }
-    }
-
+    /** A launch the built kernel cannot take is refused before anything is enqueued, naming kernel and device. */
     @Test
     void tooLargeWorkGroupIsRefusedBeforeLaunch() {
         AparapiBackend b = b();
         try (DeviceVector x = b.allocate(4)) {
-            BackendException ex = assertThrows(BackendException.class, () -> {
-                java.lang.reflect.Method m = AparapiBackend.class.getDeclaredMethod("launch", String.class, long.class, int.class);
-                m.setAccessible(true);
-                try {
-                    m.invoke(b, "probe", 1024L, 1024);
-                } catch (java.lang.reflect.InvocationTargetException ite) {
-                    throw ite.getCause();
-                }
-            });
-            assertTrue(ex.getMessage().contains("CL_INVALID_WORK_GROUP_SIZE"), ex.getMessage());
             b.fill(x, 1);
-            assertEquals(4, b.norm2(x), 0);
+            ClKernel k = b.builtKernels().get("fill");
+            BackendException ex = assertThrows(BackendException.class, () -> k.launch(1, k.workGroupSize() + 1));
+            assertTrue(ex.getMessage().contains("'fill'") && ex.getMessage().contains("CL_KERNEL_WORK_GROUP_SIZE")
+                    && ex.getMessage().contains(b.device().name()), ex.getMessage());
+            b.fill(x, 2);
+            assertEquals(16, b.norm2(x), 0);
         }
+    }
+
+    /** No silent fallback: a build error raises with the kernel's label, the device and the compiler's log. */
+    @Test
+    void buildFailureRaisesWithTheBuildLog() {
+        AparapiBackend b = b();
+        KernelSource broken = new KernelSource("broken-probe",
+                "__kernel void run(__global double *x) { x[0] = no_such_symbol_xyz; }",
+                List.of(new KernelSource.Arg("x", KernelSource.Kind.GLOBAL_BUFFER)));
+        BackendException ex = assertThrows(BackendException.class, () -> b.runtime().programs().kernel(broken));
+        assertTrue(ex.getMessage().contains("broken-probe"), ex.getMessage());
+        assertTrue(ex.getMessage().contains(b.runtime().device().name()), ex.getMessage());
+        assertTrue(ex.getMessage().contains("no_such_symbol_xyz"), "build log missing: " + ex.getMessage());
+    }
+
+    /** Every buffer is released on close: an allocate/close loop leaves the device memory where it started. */
+    @Test
+    void allocateCloseLoopLeavesDeviceMemoryWhereItStarted() {
+        AparapiBackend b = b();
+        long held = b.runtime().bytesHeld();
+        int buffers = b.runtime().buffersHeld();
+        for (int i = 0; i < 50; i++) {
+            try (DeviceVector v = b.allocate(100_000 + i); DeviceIntVector w = b.upload(new int[] {i, 2, 3})) {
+                b.fill(v, i);
+                assertEquals(i * (double) i * (100_000 + i), b.norm2(v), 0);
+            }
+        }
+        assertEquals(held, b.runtime().bytesHeld());
+        assertEquals(buffers, b.runtime().buffersHeld());
+    }
+
+    /** A buffer larger than the device allows is refused with the bytes asked for and the limit. */
+    @Test
+    void oversizedBufferIsRefusedWithTheBytesAndTheLimit() {
+        AparapiBackend b = b();
+        long tooMany = b.runtime().device().maxAllocBytes() + 8;
+        BackendException ex = assertThrows(BackendException.class, () -> b.runtime().allocate(tooMany, "probe"));
+        assertTrue(ex.getMessage().contains(Long.toString(tooMany)) && ex.getMessage().contains("CL_DEVICE_MAX_MEM_ALLOC_SIZE"),
+                ex.getMessage());
+    }
+
+    /** Aparapi translates a kernel class once; each build fixes its constants as macros of the source. */
+    @Test
+    void buildConstantsBecomeMacrosAndLeaveTheArguments() {
+        KernelSource s = KernelSource.of(StreamKernel.class, java.util.Map.of("op", StreamKernel.AXPBY), "axpby");
+        assertTrue(s.source().contains("#define LB_OP (2)"), s.source());
+        assertFalse(s.source().contains("this->op"), s.source());
+        List<String> names = s.args().stream().map(KernelSource.Arg::name).toList();
+        assertFalse(names.contains("op"), names.toString());
+        assertTrue(names.containsAll(List.of("x", "w", "y", "a", "b", "n")), names.toString());
+        assertThrows(IllegalArgumentException.class, () -> KernelSource.of(StreamKernel.class, java.util.Map.of(), "none"));
     }
 }

@@ -1,0 +1,76 @@
+package io.lobatto.backend.aparapi;
+
+import io.lobatto.backend.aparapi.runtime.ClBuffer;
+import io.lobatto.core.backend.DeviceElementData;
+import io.lobatto.core.backend.ElementKernel;
+
+import java.util.List;
+
+/**
+ * What an element kernel reads on the device (the 1D matrices I and D, the geometric factors one buffer
+ * per factor) and the plan it was built for ({@link ElementPlan}).
+ */
+final class ClElementData implements DeviceElementData {
+
+    final AparapiBackend backend;
+    final ElementKernel kernel;
+    final int degree;
+    final int elements;
+    final ElementPlan plan;
+    /** I, D (or null when the kernel has none). */
+    final ClBuffer interp;
+    final ClBuffer diff;
+    /** G00, G01, G02, G11, G12, G22, wJ for the stiffness kernels; wJ alone for the mass. */
+    final List<ClBuffer> factors;
+    /** 2D stiffness whose t-fluxes do not fit the local memory: their global scratch, else null. */
+    final ClBuffer scratch;
+
+    ClElementData(AparapiBackend backend, ElementKernel kernel, int degree, int elements, ElementPlan plan,
+                  ClBuffer interp, ClBuffer diff, List<ClBuffer> factors, ClBuffer scratch) {
+        this.backend = backend;
+        this.kernel = kernel;
+        this.degree = degree;
+        this.elements = elements;
+        this.plan = plan;
+        this.interp = interp;
+        this.diff = diff;
+        this.factors = List.copyOf(factors);
+        this.scratch = scratch;
+    }
+
+    @Override
+    public ElementKernel kernel() {
+        return kernel;
+    }
+
+    @Override
+    public int degree() {
+        return degree;
+    }
+
+    @Override
+    public int elements() {
+        return elements;
+    }
+
+    @Override
+    public boolean isClosed() {
+        return factors.get(0).isClosed();
+    }
+
+    @Override
+    public void close() {
+        for (ClBuffer b : factors) {
+            b.close();
+        }
+        if (interp != null) {
+            interp.close();
+        }
+        if (diff != null) {
+            diff.close();
+        }
+        if (scratch != null) {
+            scratch.close();
+        }
+    }
+}

@@ -1,0 +1,55 @@
+package io.lobatto.backend.aparapi;
+
+import io.lobatto.core.backend.DeviceScatter;
+
+/**
+ * Z on the device: the scatter ids, the CSR of Z^T (row starts, local ids), the row-block starts of
+ * the gather and W (the inverse degree), each in a buffer of its own.
+ */
+final class ClScatter implements DeviceScatter {
+
+    final AparapiBackend backend;
+    final ClVector scatterIds;
+    final ClVector gatherStarts;
+    final ClVector gatherIds;
+    final ClVector blockStarts;
+    final ClVector inverseDegree;
+    final int blocks;
+    private final int globalSize;
+
+    ClScatter(AparapiBackend backend, ClVector scatterIds, ClVector gatherStarts, ClVector gatherIds,
+              ClVector blockStarts, ClVector inverseDegree, int blocks, int globalSize) {
+        this.backend = backend;
+        this.scatterIds = scatterIds;
+        this.gatherStarts = gatherStarts;
+        this.gatherIds = gatherIds;
+        this.blockStarts = blockStarts;
+        this.inverseDegree = inverseDegree;
+        this.blocks = blocks;
+        this.globalSize = globalSize;
+    }
+
+    @Override
+    public int localSize() {
+        return scatterIds.length();
+    }
+
+    @Override
+    public int globalSize() {
+        return globalSize;
+    }
+
+    @Override
+    public boolean isClosed() {
+        return scatterIds.isClosed();
+    }
+
+    @Override
+    public void close() {
+        scatterIds.close();
+        gatherStarts.close();
+        gatherIds.close();
+        blockStarts.close();
+        inverseDegree.close();
+    }
+}

@@ -1,0 +1,98 @@
+package io.lobatto.backend.aparapi;
+
+import io.lobatto.core.backend.BackendException;
+import io.lobatto.core.backend.ElementKernel;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * How an element kernel is laid out on work-groups, for one operator, degree and device (the build
+ * constants of {@link io.lobatto.backend.aparapi.kernels.ElementKernelBase}): 3D structure (one
+ * work-item per point, several elements per group) while P^3 fits the group, else the 2D layer-by-layer
+ * structure; the local memory per element (the P^3 grid, the 3D gradients or the 2D r/s scratch and,
+ * when it fits, the t-fluxes; a second P^3 grid for point-parallel GL stages); I and D staged after the
+ * elements' regions.
+ *
+ * @param points            P, quadrature points per direction (Nq for BP3.5, Nq + 1 for GL)
+ * @param threeD            3D structure
+ * @param threadsPerElement work-items per element
+ * @param elementsPerGroup  elements per work-group
+ * @param localPerElement   local doubles per element
+ * @param matrixDoubles     local doubles of I and D
+ * @param pointInterp       GL stages point-parallel between two grids (else in place by lines)
+ * @param tLocal            2D stiffness t-fluxes in local memory (else a global scratch of E P^3)
+ */
+record ElementPlan(int points, boolean threeD, int threadsPerElement, int elementsPerGroup, int localPerElement,
+                   int matrixDoubles, boolean pointInterp, boolean tLocal) {
+
+    /** The plan of {@code kernel} at {@code degree} for groups of at most {@code groupCap} and {@code localMemBytes}. */
+    static ElementPlan of(ElementKernel kernel, int nq, int nqGauss, int groupCap, long localMemBytes, String device) {
+        boolean stiff = kernel != ElementKernel.MASS_BP10;
+        boolean gauss = kernel.usesGaussQuadrature();
+        int p = gauss ? nqGauss : nq;
+        int p2 = p * p;
+        int p3 = p2 * p;
+        boolean threeD = p3 <= groupCap;
+        int threads = threeD ? p3 : Math.min(p2, groupCap);
+        int perGroup = Math.max(1, groupCap / threads);
+        int matrices = (gauss ? p * nq : 0) + (stiff ? p2 : 0);
+        long limit = localMemBytes / 8;
+        boolean tLocal = false;
+        int perElem = p3;
+        if (stiff && threeD) {
+            perElem = 4 * p3;
+        } else if (stiff) {
+            tLocal = 2L * p3 + 2L * p2 + matrices <= limit;
+            perElem = p3 + 2 * p2 + (tLocal ? p3 : 0);
+        }
+        boolean pointInterp = gauss && Math.max(perElem, 2 * p3) + matrices <= limit;
+        if (pointInterp) {
+            perElem = Math.max(perElem, 2 * p3);
+        } else if (gauss) {
+            perElem = Math.max(perElem, p3 + p2);
+        }
+        while (perGroup > 1 && (long) perGroup * perElem + matrices > limit) {
+            perGroup--;
+        }
+        if (perElem + matrices > limit) {
+            throw new BackendException("aparapi: " + kernel + " with N = " + (nq - 1) + " needs " + (perElem + matrices) * 8L
+                    + " bytes of local memory per element but " + device + " has " + localMemBytes + " (out of resources)");
+        }
+        return new ElementPlan(p, threeD, threads, perGroup, perElem, matrices, pointInterp, !stiff || threeD || tLocal);
+    }
+
+    int localDoubles() {
+        return elementsPerGroup * localPerElement + matrixDoubles;
+    }
+
+    int groupSize() {
+        return elementsPerGroup * threadsPerElement;
+    }
+
+    /** The build constants of the element kernel for this plan. */
+    Map<String, Integer> constants(ElementKernel kernel, int nq, boolean fromGlobal) {
+        Map<String, Integer> c = new LinkedHashMap<>();
+        c.put("nq", nq);
+        c.put("pts", points);
+        c.put("threadsPerElem", threadsPerElement);
+        c.put("elemsPerGroup", elementsPerGroup);
+        c.put("perElem", localPerElement);
+        c.put("gauss", kernel.usesGaussQuadrature() ? 1 : 0);
+        c.put("stiff", kernel == ElementKernel.MASS_BP10 ? 0 : 1);
+        c.put("threeD", threeD ? 1 : 0);
+        c.put("fromGlobal", fromGlobal ? 1 : 0);
+        c.put("pointInterp", pointInterp ? 1 : 0);
+        c.put("tLocal", tLocal ? 1 : 0);
+        c.put("ldsMat", localDoubles() - matrixDoubles);
+        return c;
+    }
+
+    /** E.g. "2D, 81 work-items x 3 elements per group, 2673 doubles local, GL stages by points". */
+    String describe(ElementKernel kernel) {
+        return (threeD ? "3D" : "2D") + ", " + threadsPerElement + " work-items x " + elementsPerGroup
+                + " elements per group, " + localDoubles() + " doubles local"
+                + (!tLocal ? ", t-fluxes in global scratch" : "")
+                + (kernel.usesGaussQuadrature() ? (pointInterp ? ", GL stages by points" : ", GL stages by lines") : "");
+    }
+}

@@ -1,0 +1,495 @@
+package io.lobatto.backend.aparapi.kernels;
+
+import com.aparapi.Kernel;
+import io.lobatto.backend.aparapi.runtime.BuildConstant;
+
+/**
+ * What the element kernels BP1.0, BP3.5 and BP3.0 share (tensor-product paper, kernel sequences 1-3;
+ * NekBone's 2D-thread kernels): the sum-factorised GLL -> GL interpolation I and its transpose, the
+ * stiffness D^T G D at the quadrature points (3D structure: one work-item per point; 2D: one per
+ * (a,b) column looping over the layers), and the read of u from x_L or, for hipBone's fused operator,
+ * from x_G through the scatter ids. The degree, the points per direction and the work-group plan are
+ * build constants, so every loop bound is known to the compiler. The subclasses fix the operator.
+ */
+public abstract class ElementKernelBase extends Kernel {
+
+    /** GLL points per direction, N + 1. */
+    @BuildConstant int nq;
+    /** Quadrature points per direction P: Nq (BP3.5) or Nq + 1 (GL). */
+    @BuildConstant int pts;
+    @BuildConstant int threadsPerElem;
+    @BuildConstant int elemsPerGroup;
+    /** Local doubles per element. */
+    @BuildConstant int perElem;
+    /** 1 for GL quadrature (BP1.0, BP3.0). */
+    @BuildConstant int gauss;
+    /** 1 for the stiffness kernels. */
+    @BuildConstant int stiff;
+    /** 1 for one work-item per point, 0 for the 2D layer-by-layer structure. */
+    @BuildConstant int threeD;
+    /** 1 when u is read from x_G through the scatter ids and y_L += shift W u (hipBone's fused operator). */
+    @BuildConstant int fromGlobal;
+    /** 1 when the GL stages run point-parallel between two P^3 grids, 0 in place by lines. */
+    @BuildConstant int pointInterp;
+    /** 2D stiffness: 1 when the t-fluxes live in local memory, 0 in the global scratch. */
+    @BuildConstant int tLocal;
+    /** Where in lds the group stages I and D (after its elements' regions). */
+    @BuildConstant int ldsMat;
+
+    double[] x = new double[1];
+    double[] y = new double[1];
+    int[] ids = new int[1];
+    double[] w = new double[1];
+    double[] matI = new double[1];
+    double[] matD = new double[1];
+    double[] G00 = new double[1];
+    double[] G01 = new double[1];
+    double[] G02 = new double[1];
+    double[] G11 = new double[1];
+    double[] G12 = new double[1];
+    double[] G22 = new double[1];
+    double[] wJ = new double[1];
+    double[] scr = new double[1];
+    int elems;
+    double lambda;
+    double shift;
+    @Local double[] lds = new double[1];
+
+    /**
+     * One launch of BP1.0 / BP3.5 / BP3.0 (and the element part of the fused assembled operator).
+     * A work-group holds {@link #elemsPerGroup} elements, each with {@link #threadsPerElem} work-items
+     * and a region of {@link #perElem} doubles of {@link #lds}: the element's values on a P^3 grid
+     * (P = pts: Nq for BP3.5, Nq+1 GL points otherwise; index a + P(b + Pc)), a second P^3 grid when the
+     * GL stages run point-parallel ({@link #pointInterp}), and gradient scratch. After the elements'
+     * regions, at {@link #ldsMat}, the group stages the 1D matrices: I (P x Nq), then D (P x P).
+     * 3D structure ({@link #threeD} = 1): one work-item per point; 2D structure: one work-item per
+     * (a,b) column (or several, when P^2 exceeds the group) looping over the layers c.
+     * Buffers: x input (x_L, or x_G read through the scatter ids when {@link #fromGlobal}), y output
+     * y_L, w the inverse degree W, matI interpolation I, matD differentiation, the geometric factors
+     * G00, G01, G02, G11, G12, G22, wJ each as one buffer [E][P^3].
+     */
+    protected final void element() {
+        int lid = getLocalId();
+        int T = threadsPerElem;
+        int le = lid / T;
+        int t = lid - le * T;
+        int e = getGroupId() * elemsPerGroup + le;
+        int valid = 0;
+        if (le < elemsPerGroup && e < elems) {
+            valid = 1;
+        }
+        int P = pts;
+        int P3 = P * P * P;
+        int L0 = le * perElem;
+        int Q = nq;
+        int np = Q * Q * Q;
+        int mI = ldsMat;
+        int nI = gauss * P * Q;
+        int mD = ldsMat + nI;
+        int nD = stiff * P * P;
+
+        // stage I and D for the whole group
+        for (int i = lid; i < nI; i += getLocalSize()) {
+            lds[mI + i] = matI[i];
+        }
+        for (int i = lid; i < nD; i += getLocalSize()) {
+            lds[mD + i] = matD[i];
+        }
+        // load u (masked nodes read as 0 when gathering from x_G through the scatter ids)
+        if (le < elemsPerGroup) {
+            for (int p = t; p < np; p += T) {
+                double u = 0;
+                if (valid == 1) {
+                    u = readU(e * np + p);
+                }
+                lds[L0 + gridIndex(p, Q, P)] = u;
+            }
+        }
+        localBarrier();
+        int cur = L0;
+        if (gauss == 1) {
+            if (pointInterp == 1) {
+                // u: GLL grid -> GL grid, one direction per stage, alternating between the two P^3 grids.
+                // Every slot of the group runs the stages (a slot past the last element holds zeros): with
+                // the stages guarded by the slot's validity, PoCL gave wrong results in partly filled groups.
+                interpolatePoints(L0, L0 + P3, t, T, 0, mI);
+                interpolatePoints(L0 + P3, L0, t, T, 1, mI);
+                interpolatePoints(L0, L0 + P3, t, T, 2, mI);
+                cur = L0 + P3;
+            } else {
+                // one call site in a loop: PoCL turns each inlined copy of a loop with barriers into a
+                // work-item-loop region, and six straight-line copies took its compiler over 10 minutes
+                for (int d = 0; d < 3; d++) {
+                    stageByLines(L0, t, T, d, mI, 0);
+                }
+            }
+        }
+        if (stiff == 0) {
+            if (valid == 1) {
+                for (int p = t; p < P3; p += T) {
+                    lds[cur + p] = lds[cur + p] * wJ[e * P3 + p];
+                }
+            }
+            localBarrier();
+        } else {
+            if (cur != L0) {
+                if (valid == 1) {
+                    for (int p = t; p < P3; p += T) {
+                        lds[L0 + p] = lds[cur + p];
+                    }
+                }
+                localBarrier();
+                cur = L0;
+            }
+            if (threeD == 1) {
+                stiffness3D(L0, t, T, e, valid, le, mD);
+            } else {
+                stiffness2D(L0, t, T, e, valid, le, mD);
+            }
+        }
+        if (gauss == 1) {
+            if (pointInterp == 1) {
+                int other = L0 + P3;
+                if (cur != L0) {
+                    other = L0;
+                }
+                projectPoints(cur, other, t, T, 2, mI);
+                projectPoints(other, cur, t, T, 1, mI);
+                projectPoints(cur, other, t, T, 0, mI);
+                cur = other;
+            } else {
+                for (int d = 2; d >= 0; d--) {
+                    stageByLines(L0, t, T, d, mI, 1);
+                }
+            }
+        }
+        if (valid == 1) {
+            for (int p = t; p < np; p += T) {
+                double v = lds[cur + gridIndex(p, Q, P)];
+                if (fromGlobal == 1) {
+                    v += shift * w[e * np + p] * readU(e * np + p);
+                }
+                y[e * np + p] = v;
+            }
+        }
+    }
+
+    /** Position on the element's P^3 grid of GLL node p = i + Q(j + Qk) (the identity when P = Q). */
+    private int gridIndex(int p, int Q, int P) {
+        int g = p;
+        if (P != Q) {
+            int i = p % Q;
+            int r = p / Q;
+            g = i + P * ((r % Q) + P * (r / Q));
+        }
+        return g;
+    }
+
+    private double readU(int li) {
+        double u = 0;
+        if (fromGlobal == 1) {
+            int id = ids[li];
+            if (id >= 0) {
+                u = x[id];
+            }
+        } else {
+            u = x[li];
+        }
+        return u;
+    }
+
+    /**
+     * One sum-factorisation stage GLL -> GL from grid src to grid dst, one output point per work-item
+     * (tensor paper, kernel sequence 3): direction 0 gives (a, j, k) = sum_m I[a][m] u(m, j, k) for
+     * a < P, j, k < Nq; direction 1 gives (a, b, k) along b; direction 2 gives (a, b, c) along c.
+     */
+    private void interpolatePoints(int src, int dst, int t, int T, int dir, int mI) {
+        int P = pts;
+        int Q = nq;
+        int count = P * Q * Q;
+        if (dir == 1) {
+            count = P * P * Q;
+        } else if (dir == 2) {
+            count = P * P * P;
+        }
+        for (int p = t; p < count; p += T) {
+            int a = p % P;
+            int r = p / P;
+            int b = r % P;
+            int c = r / P;
+            if (dir == 0) {
+                b = r % Q;
+                c = r / Q;
+            }
+            double s = 0;
+            if (dir == 0) {
+                for (int m = 0; m < Q; m++) {
+                    s += lds[mI + a * Q + m] * lds[src + m + P * (b + P * c)];
+                }
+            } else if (dir == 1) {
+                for (int m = 0; m < Q; m++) {
+                    s += lds[mI + b * Q + m] * lds[src + a + P * (m + P * c)];
+                }
+            } else {
+                for (int m = 0; m < Q; m++) {
+                    s += lds[mI + c * Q + m] * lds[src + a + P * (b + P * m)];
+                }
+            }
+            lds[dst + a + P * (b + P * c)] = s;
+        }
+        localBarrier();
+    }
+
+    /**
+     * The transpose stage GL -> GLL (I^T) from grid src to grid dst, one output point per work-item:
+     * direction 2 gives (a, b, k) = sum_c I[c][k] v(a, b, c) for k < Nq; direction 1 (a, j, k) along b;
+     * direction 0 (i, j, k) along a.
+     */
+    private void projectPoints(int src, int dst, int t, int T, int dir, int mI) {
+        int P = pts;
+        int Q = nq;
+        int count = P * P * Q;
+        int d0 = P;
+        int d1 = P;
+        if (dir == 1) {
+            count = P * Q * Q;
+            d1 = Q;
+        } else if (dir == 0) {
+            count = Q * Q * Q;
+            d0 = Q;
+            d1 = Q;
+        }
+        for (int p = t; p < count; p += T) {
+            int a = p % d0;
+            int r = p / d0;
+            int b = r % d1;
+            int c = r / d1;
+            double s = 0;
+            if (dir == 2) {
+                for (int m = 0; m < P; m++) {
+                    s += lds[mI + m * Q + c] * lds[src + a + P * (b + P * m)];
+                }
+            } else if (dir == 1) {
+                for (int m = 0; m < P; m++) {
+                    s += lds[mI + m * Q + b] * lds[src + a + P * (m + P * c)];
+                }
+            } else {
+                for (int m = 0; m < P; m++) {
+                    s += lds[mI + m * Q + a] * lds[src + m + P * (b + P * c)];
+                }
+            }
+            lds[dst + a + P * (b + P * c)] = s;
+        }
+        localBarrier();
+    }
+
+    /**
+     * One stage in place on the element's grid, for elements whose two P^3 grids do not fit the local
+     * memory: the stage's lines (direction 0: lines (j,k) along a; 1: (a,k) along b; 2: (a,b) along c)
+     * are copied in chunks into the P^2 scratch after the grid, then each output point is computed from
+     * the copy and written back in place. Interpolation ({@code transpose} = 0) maps Nq values to P
+     * with I, projection ({@code transpose} = 1) P values to Nq with I^T.
+     */
+    private void stageByLines(int L0, int t, int T, int dir, int mI, int transpose) {
+        int P = pts;
+        int Q = nq;
+        int nIn = Q;
+        int nOut = P;
+        if (transpose == 1) {
+            nIn = P;
+            nOut = Q;
+        }
+        int lines = Q * Q;
+        int stride = 1;
+        if (dir == 1) {
+            lines = P * Q;
+            stride = P;
+        } else if (dir == 2) {
+            lines = P * P;
+            stride = P * P;
+        }
+        int sc = L0 + P * P * P;
+        int chunk = (P * P) / nIn;
+        for (int l0 = 0; l0 < lines; l0 += chunk) {
+            int cl = min(chunk, lines - l0);
+            for (int i = t; i < cl * nIn; i += T) {
+                int l = l0 + i / nIn;
+                lds[sc + i] = lds[lineBase(L0, l, dir) + (i % nIn) * stride];
+            }
+            localBarrier();
+            for (int i = t; i < cl * nOut; i += T) {
+                int k = i / nOut;
+                int a = i - k * nOut;
+                double s = 0;
+                if (transpose == 0) {
+                    for (int m = 0; m < nIn; m++) {
+                        s += lds[mI + a * Q + m] * lds[sc + k * nIn + m];
+                    }
+                } else {
+                    for (int m = 0; m < nIn; m++) {
+                        s += lds[mI + m * Q + a] * lds[sc + k * nIn + m];
+                    }
+                }
+                lds[lineBase(L0, l0 + k, dir) + a * stride] = s;
+            }
+            localBarrier();
+        }
+    }
+
+    /** First point of line l of a stage in direction dir (see {@link #stageByLines}). */
+    private int lineBase(int L0, int l, int dir) {
+        int P = pts;
+        int Q = nq;
+        int base = L0 + l;
+        if (dir == 0) {
+            base = L0 + P * ((l % Q) + P * (l / Q));
+        } else if (dir == 1) {
+            base = L0 + (l % P) + P * P * (l / P);
+        }
+        return base;
+    }
+
+    /**
+     * 3D structure: gradients and G at each point into local scratch, then D^T back, + lambda wJ u.
+     * Factor k of point p of element e is at e P^3 + p of its buffer (coalesced over p).
+     */
+    private void stiffness3D(int L0, int t, int T, int e, int valid, int le, int mD) {
+        int P = pts;
+        int P2 = P * P;
+        int P3 = P2 * P;
+        if (le < elemsPerGroup && valid == 1) {
+            for (int p = t; p < P3; p += T) {
+                int a = p % P;
+                int b = (p / P) % P;
+                int c = p / P2;
+                double vr = 0;
+                double vs = 0;
+                double vt = 0;
+                for (int m = 0; m < P; m++) {
+                    vr += lds[mD + a * P + m] * lds[L0 + m + P * (b + P * c)];
+                    vs += lds[mD + b * P + m] * lds[L0 + a + P * (m + P * c)];
+                    vt += lds[mD + c * P + m] * lds[L0 + a + P * (b + P * m)];
+                }
+                int g = e * P3 + p;
+                double g01 = G01[g];
+                double g02 = G02[g];
+                double g12 = G12[g];
+                lds[L0 + P3 + p] = G00[g] * vr + g01 * vs + g02 * vt;
+                lds[L0 + 2 * P3 + p] = g01 * vr + G11[g] * vs + g12 * vt;
+                lds[L0 + 3 * P3 + p] = g02 * vr + g12 * vs + G22[g] * vt;
+            }
+        }
+        localBarrier();
+        if (le < elemsPerGroup && valid == 1) {
+            for (int p = t; p < P3; p += T) {
+                int a = p % P;
+                int b = (p / P) % P;
+                int c = p / P2;
+                double y = lambda * wJ[e * P3 + p] * lds[L0 + p];
+                for (int m = 0; m < P; m++) {
+                    y += lds[mD + m * P + a] * lds[L0 + P3 + m + P * (b + P * c)]
+                            + lds[mD + m * P + b] * lds[L0 + 2 * P3 + a + P * (m + P * c)]
+                            + lds[mD + m * P + c] * lds[L0 + 3 * P3 + a + P * (b + P * m)];
+                }
+                lds[L0 + p] = y;
+            }
+        }
+        localBarrier();
+    }
+
+    /**
+     * 2D layer-by-layer structure (NekBone 2D-thread kernels) without private arrays: work-item t owns
+     * the columns (a,b) = t, t + T, ... First vt = D_c u along each own column goes into the t-grid; then
+     * for each layer c the r- and s-fluxes of the layer go through local memory, the t-flux replaces vt
+     * in the t-grid, and the r/s divergence (+ lambda wJ u) replaces u(.,.,c), which no later layer reads;
+     * last each column adds D^T of its t-fluxes. The t-grid is {@link #tLocal} ? local : global scratch.
+     */
+    private void stiffness2D(int L0, int t, int T, int e, int valid, int le, int mD) {
+        int P = pts;
+        int P2 = P * P;
+        int P3 = P2 * P;
+        int sgr = L0 + P3;
+        int sgs = L0 + P3 + P2;
+        int tg = L0 + P3 + 2 * P2;
+        if (tLocal == 0) {
+            tg = e * P3;
+        }
+        if (valid == 1) {
+            for (int col = t; col < P2; col += T) {
+                for (int c = 0; c < P; c++) {
+                    double vt = 0;
+                    for (int m = 0; m < P; m++) {
+                        vt += lds[mD + c * P + m] * lds[L0 + col + P2 * m];
+                    }
+                    writeTFlux(tg + col + P2 * c, vt);
+                }
+            }
+        }
+        for (int c = 0; c < P; c++) {
+            if (valid == 1) {
+                for (int col = t; col < P2; col += T) {
+                    int a = col % P;
+                    int b = col / P;
+                    double vr = 0;
+                    double vs = 0;
+                    for (int m = 0; m < P; m++) {
+                        vr += lds[mD + a * P + m] * lds[L0 + m + P * (b + P * c)];
+                        vs += lds[mD + b * P + m] * lds[L0 + a + P * (m + P * c)];
+                    }
+                    double vt = readTFlux(tg + col + P2 * c);
+                    int g = e * P3 + col + P2 * c;
+                    double g01 = G01[g];
+                    double g02 = G02[g];
+                    double g12 = G12[g];
+                    lds[sgr + col] = G00[g] * vr + g01 * vs + g02 * vt;
+                    lds[sgs + col] = g01 * vr + G11[g] * vs + g12 * vt;
+                    writeTFlux(tg + col + P2 * c, g02 * vr + g12 * vs + G22[g] * vt);
+                }
+            }
+            localBarrier();
+            if (valid == 1) {
+                for (int col = t; col < P2; col += T) {
+                    int a = col % P;
+                    int b = col / P;
+                    double y = lambda * wJ[e * P3 + col + P2 * c] * lds[L0 + col + P2 * c];
+                    for (int m = 0; m < P; m++) {
+                        y += lds[mD + m * P + a] * lds[sgr + m + P * b] + lds[mD + m * P + b] * lds[sgs + a + P * m];
+                    }
+                    lds[L0 + col + P2 * c] = y;
+                }
+            }
+            localBarrier();
+        }
+        if (valid == 1) {
+            for (int col = t; col < P2; col += T) {
+                for (int m = 0; m < P; m++) {
+                    double y = lds[L0 + col + P2 * m];
+                    for (int c = 0; c < P; c++) {
+                        y += lds[mD + c * P + m] * readTFlux(tg + col + P2 * c);
+                    }
+                    lds[L0 + col + P2 * m] = y;
+                }
+            }
+        }
+        localBarrier();
+    }
+
+    /** The t-grid of {@link #stiffness2D}: local memory, or the global scratch (written and read by one work-item). */
+    private double readTFlux(int i) {
+        double v = 0;
+        if (tLocal == 1) {
+            v = lds[i];
+        } else {
+            v = scr[i];
+        }
+        return v;
+    }
+
+    private void writeTFlux(int i, double v) {
+        if (tLocal == 1) {
+            lds[i] = v;
+        } else {
+            scr[i] = v;
+        }
+    }
+}

@@ -1,0 +1,114 @@
+package io.lobatto.backend.aparapi.kernels;
+
+import com.aparapi.Kernel;
+import io.lobatto.backend.aparapi.runtime.BuildConstant;
+
+/**
+ * The scatter operator Z and its transpose (streaming paper, BS7 and BS6; hipBone's gather).
+ * {@link #SCATTER}: x_L = Z x_G, one work-item per local node, 0 at masked nodes (scatter id -1).
+ * {@link #GATHER}: y_G = Z^T x_L by CSR rows of Z^T; work-groups stride over blocks of rows
+ * ({@code blocks}), each block's entries read once into local memory when they fit ({@code cacheCap}),
+ * then every row summed there (Listing 4). {@link #GATHER_DOT} also sums y_G[row] x_G[row] into one
+ * partial per group (hipBone fuses p . Ap of CG into the gather).
+ */
+public final class GatherScatterKernel extends Kernel {
+
+    /** BS7: x_L = Z x_G. */
+    public static final int SCATTER = 0;
+    /** BS6: y_G = Z^T x_L. */
+    public static final int GATHER = 1;
+    /** BS6 with the partials of y_G . x_G. */
+    public static final int GATHER_DOT = 2;
+
+    @BuildConstant int op;
+    /** Work-items per group, a power of two. */
+    @BuildConstant int group;
+    /** Local-memory cache of a block, in doubles. */
+    @BuildConstant int cacheCap;
+
+    int[] scatterIds = new int[1];
+    int[] starts = new int[1];
+    int[] ids = new int[1];
+    int[] blocks = new int[1];
+    double[] xG = new double[1];
+    double[] xL = new double[1];
+    double[] yG = new double[1];
+    double[] partials = new double[1];
+    /** Scatter: local nodes. Gather: blocks of rows. */
+    int n;
+    @Local double[] lds = new double[1];
+
+    @Override
+    public void run() {
+        if (op == SCATTER) {
+            int i = getGlobalId();
+            if (i < n) {
+                int id = scatterIds[i];
+                double v = 0;
+                if (id >= 0) {
+                    v = xG[id];
+                }
+                xL[i] = v;
+            }
+        } else {
+            int lid = getLocalId();
+            double d = 0;
+            for (int b = getGroupId(); b < n; b += getNumGroups()) {
+                d += gatherBlock(b, lid);
+                // the next block (or the reduction) overwrites the cache
+                localBarrier();
+            }
+            if (op == GATHER_DOT) {
+                lds[lid] = d;
+                localBarrier();
+                for (int h = group / 2; h > 0; h = h / 2) {
+                    if (lid < h) {
+                        lds[lid] = lds[lid] + lds[lid + h];
+                    }
+                    localBarrier();
+                }
+                if (lid == 0) {
+                    partials[getGroupId()] = lds[0];
+                }
+            }
+        }
+    }
+
+    private double gatherBlock(int b, int lid) {
+        double d = 0;
+        int rowStart = blocks[b];
+        int rowEnd = blocks[b + 1];
+        int s0 = starts[rowStart];
+        int count = starts[rowEnd] - s0;
+        if (count <= cacheCap) {
+            for (int i = lid; i < count; i += group) {
+                lds[i] = xL[ids[s0 + i]];
+            }
+            localBarrier();
+            for (int row = rowStart + lid; row < rowEnd; row += group) {
+                int c1 = starts[row + 1] - s0;
+                double g = 0;
+                for (int c = starts[row] - s0; c < c1; c++) {
+                    g += lds[c];
+                }
+                yG[row] = g;
+                if (op == GATHER_DOT) {
+                    d += g * xG[row];
+                }
+            }
+        } else {
+            for (int row = rowStart + lid; row < rowEnd; row += group) {
+                int c1 = starts[row + 1];
+                double g = 0;
+                for (int c = starts[row]; c < c1; c++) {
+                    g += xL[ids[c]];
+                }
+                yG[row] = g;
+                if (op == GATHER_DOT) {
+                    d += g * xG[row];
+                }
+            }
+        }
+        return d;
+    }
+}

@@ -1,0 +1,81 @@
+package io.lobatto.backend.aparapi.kernels;
+
+import com.aparapi.Kernel;
+import io.lobatto.backend.aparapi.runtime.BuildConstant;
+
+/**
+ * The streaming kernels that return scalars (streaming paper, BS3-BS5; hipBone, Algorithm 1): each
+ * work-item strides over the vectors, then the work-group sums in local memory (a tree of
+ * {@code group} = 2^k work-items) and writes one partial per group, which the host sums in group order
+ * (deterministic). {@link #DOT} x . y (BS3/BS4); {@link #CG_UPDATE} x += alpha p, r -= alpha Ap,
+ * partial r . r (BS5); {@link #PCG_UPDATE} the same with z = d o r (Jacobi) and partials r . r, r . z.
+ */
+public final class ReductionKernel extends Kernel {
+
+    /** x . y. */
+    public static final int DOT = 0;
+    /** BS5: x += alpha p; r -= alpha Ap; r . r. */
+    public static final int CG_UPDATE = 1;
+    /** BS5 with Jacobi: also z = d o r; r . r and r . z. */
+    public static final int PCG_UPDATE = 2;
+
+    @BuildConstant int op;
+    /** Work-items per group, a power of two. */
+    @BuildConstant int group;
+
+    double[] p = new double[1];
+    double[] ap = new double[1];
+    double[] x = new double[1];
+    double[] r = new double[1];
+    double[] d = new double[1];
+    double[] z = new double[1];
+    double[] partials = new double[1];
+    double alpha;
+    int n;
+    @Local double[] lds = new double[1];
+
+    @Override
+    public void run() {
+        int stride = getGlobalSize();
+        double s = 0;
+        double t = 0;
+        for (int i = getGlobalId(); i < n; i += stride) {
+            if (op == DOT) {
+                s += x[i] * p[i];
+            } else {
+                x[i] += alpha * p[i];
+                double ri = r[i] - alpha * ap[i];
+                r[i] = ri;
+                s += ri * ri;
+                if (op == PCG_UPDATE) {
+                    double zi = d[i] * ri;
+                    z[i] = zi;
+                    t += ri * zi;
+                }
+            }
+        }
+        int lid = getLocalId();
+        lds[lid] = s;
+        if (op == PCG_UPDATE) {
+            lds[group + lid] = t;
+        }
+        localBarrier();
+        for (int h = group / 2; h > 0; h = h / 2) {
+            if (lid < h) {
+                lds[lid] = lds[lid] + lds[lid + h];
+                if (op == PCG_UPDATE) {
+                    lds[group + lid] = lds[group + lid] + lds[group + lid + h];
+                }
+            }
+            localBarrier();
+        }
+        if (lid == 0) {
+            if (op == PCG_UPDATE) {
+                partials[2 * getGroupId()] = lds[0];
+                partials[2 * getGroupId() + 1] = lds[group];
+            } else {
+                partials[getGroupId()] = lds[0];
+            }
+        }
+    }
+}

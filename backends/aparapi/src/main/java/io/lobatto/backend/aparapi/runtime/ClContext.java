@@ -1,0 +1,288 @@
+package io.lobatto.backend.aparapi.runtime;
+
+import static org.jocl.CL.CL_MEM_READ_WRITE;
+import static org.jocl.CL.CL_PROFILING_COMMAND_END;
+import static org.jocl.CL.CL_PROFILING_COMMAND_START;
+import static org.jocl.CL.CL_QUEUE_PROFILING_ENABLE;
+import static org.jocl.CL.CL_TRUE;
+import static org.jocl.CL.clCreateBuffer;
+import static org.jocl.CL.clCreateCommandQueue;
+import static org.jocl.CL.clCreateContext;
+import static org.jocl.CL.clEnqueueFillBuffer;
+import static org.jocl.CL.clEnqueueReadBuffer;
+import static org.jocl.CL.clEnqueueWriteBuffer;
+import static org.jocl.CL.clFinish;
+import static org.jocl.CL.clGetEventProfilingInfo;
+import static org.jocl.CL.clReleaseCommandQueue;
+import static org.jocl.CL.clReleaseContext;
+import static org.jocl.CL.clReleaseEvent;
+import static org.jocl.CL.clReleaseMemObject;
+
+import io.lobatto.core.backend.BackendException;
+import org.jocl.CLException;
+import org.jocl.Pointer;
+import org.jocl.Sizeof;
+import org.jocl.cl_command_queue;
+import org.jocl.cl_context;
+import org.jocl.cl_context_properties;
+import org.jocl.cl_device_id;
+import org.jocl.cl_event;
+import org.jocl.cl_mem;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The OpenCL runtime of the backend (DESIGN.md, "Aparapi compiles, Lobatto runs"): one context and one
+ * in-order command queue on one device, the {@link ClBuffer}s allocated in it with the bytes they hold,
+ * the built programs ({@link ProgramCache}) and the launches of their kernels. Launches and
+ * device-to-device work are enqueued and never waited for; only {@link #read} and {@link #finish} wait.
+ * When profiling is on, every launch carries an event whose device time is summed per kernel label.
+ */
+public final class ClContext implements AutoCloseable {
+
+    /** Allocations from this size on are waited for, so that a full device fails at the allocation. */
+    private static final long CHECKED_ALLOCATION = 64L << 20;
+
+    private final ClDevice device;
+    final cl_context context;
+    final cl_command_queue queue;
+    private final ProgramCache programs;
+    private final List<ClBuffer> buffers = new ArrayList<>();
+    private long bytesHeld;
+    private boolean profiling;
+    private final List<cl_event> pendingEvents = new ArrayList<>();
+    private final List<String> pendingLabels = new ArrayList<>();
+    private final Map<String, KernelTime> profile = new LinkedHashMap<>();
+    private boolean closed;
+
+    /** A context and an in-order queue (with profiling support) on {@code device}. */
+    public ClContext(ClDevice device) {
+        this.device = Objects.requireNonNull(device, "device");
+        cl_context_properties properties = new cl_context_properties();
+        properties.addProperty(org.jocl.CL.CL_CONTEXT_PLATFORM, device.platform);
+        try {
+            context = clCreateContext(properties, 1, new cl_device_id[] {device.id}, null, null, null);
+            @SuppressWarnings("deprecation")
+            cl_command_queue q = clCreateCommandQueue(context, device.id, CL_QUEUE_PROFILING_ENABLE, null);
+            queue = q;
+        } catch (CLException e) {
+            throw new BackendException("aparapi: creating an OpenCL context on " + device + " failed: " + e.getMessage(), e);
+        }
+        programs = new ProgramCache(this);
+    }
+
+    /** The device of this context. */
+    public ClDevice device() {
+        return device;
+    }
+
+    /** The programs built in this context (memory and disk cache). */
+    public ProgramCache programs() {
+        return programs;
+    }
+
+    /** Bytes of device memory held by open buffers of this context. */
+    public synchronized long bytesHeld() {
+        return bytesHeld;
+    }
+
+    /** Open buffers of this context. */
+    public synchronized int buffersHeld() {
+        return buffers.size();
+    }
+
+    /**
+     * A zero-filled buffer of {@code bytes} bytes for {@code what}. Throws {@link BackendException}
+     * naming the bytes asked for, the device limit and the bytes this context holds when the device
+     * cannot give it.
+     */
+    public synchronized ClBuffer allocate(long bytes, String what) {
+        ensureOpen();
+        if (bytes <= 0) {
+            throw new IllegalArgumentException(what + ": buffer size " + bytes + " bytes must be positive");
+        }
+        if (bytes > device.maxAllocBytes()) {
+            throw new BackendException("aparapi: " + what + " needs one buffer of " + bytes + " bytes but "
+                    + device.name() + " allows at most CL_DEVICE_MAX_MEM_ALLOC_SIZE = " + device.maxAllocBytes()
+                    + " bytes per buffer (this backend holds " + bytesHeld + " bytes)");
+        }
+        cl_mem mem;
+        try {
+            mem = clCreateBuffer(context, CL_MEM_READ_WRITE, bytes, null, null);
+            clEnqueueFillBuffer(queue, mem, Pointer.to(new double[] {0}), bytesPerFill(bytes), 0, bytes, 0, null, null);
+            if (bytes >= CHECKED_ALLOCATION) {
+                clFinish(queue);
+            }
+        } catch (CLException e) {
+            throw new BackendException("aparapi: allocating " + bytes + " bytes for " + what + " on " + device.name()
+                    + " failed (" + e.getMessage() + "); this backend holds " + bytesHeld + " bytes of the device's "
+                    + device.globalMemBytes(), e);
+        }
+        ClBuffer b = new ClBuffer(this, mem, bytes);
+        buffers.add(b);
+        bytesHeld += bytes;
+        return b;
+    }
+
+    private static int bytesPerFill(long bytes) {
+        return bytes % 8 == 0 ? 8 : bytes % 4 == 0 ? 4 : 1;
+    }
+
+    synchronized void release(ClBuffer b) {
+        if (buffers.remove(b)) {
+            bytesHeld -= b.bytes();
+            if (!closed) {
+                clReleaseMemObject(b.mem);
+            }
+        }
+    }
+
+    /** Copies {@code count} doubles from {@code src[from..]} to {@code target} at double index {@code at}; waits. */
+    public synchronized void write(double[] src, int from, int count, ClBuffer target, long at) {
+        checkRange(target, at * 8, count * 8L, "write");
+        if (count > 0) {
+            clEnqueueWriteBuffer(queue, target.mem, CL_TRUE, at * 8, count * 8L,
+                    Pointer.to(src).withByteOffset(from * 8L), 0, null, null);
+        }
+    }
+
+    /** Copies {@code count} ints from {@code src[from..]} to {@code target} at int index {@code at}; waits. */
+    public synchronized void write(int[] src, int from, int count, ClBuffer target, long at) {
+        checkRange(target, at * 4, count * 4L, "write");
+        if (count > 0) {
+            clEnqueueWriteBuffer(queue, target.mem, CL_TRUE, at * 4, count * 4L,
+                    Pointer.to(src).withByteOffset(from * 4L), 0, null, null);
+        }
+    }
+
+    /** Copies {@code count} doubles of {@code source} from double index {@code at} into {@code dst[to..]}; waits. */
+    public synchronized void read(ClBuffer source, long at, double[] dst, int to, int count) {
+        checkRange(source, at * 8, count * 8L, "read");
+        if (count > 0) {
+            clEnqueueReadBuffer(queue, source.mem, CL_TRUE, at * 8, count * 8L,
+                    Pointer.to(dst).withByteOffset(to * 8L), 0, null, null);
+        }
+    }
+
+    private void checkRange(ClBuffer b, long offset, long bytes, String what) {
+        ensureOpen();
+        if (b.context() != this || b.isClosed()) {
+            throw new IllegalArgumentException(what + ": buffer is closed or belongs to another context");
+        }
+        if (offset < 0 || offset + bytes > b.bytes()) {
+            throw new IllegalArgumentException(what + ": bytes [" + offset + ", " + (offset + bytes)
+                    + ") outside the buffer of " + b.bytes() + " bytes");
+        }
+    }
+
+    /** Waits for all queued work. */
+    public synchronized void finish() {
+        ensureOpen();
+        clFinish(queue);
+    }
+
+    /** Switches per-launch event profiling on or off (off by default: events cost host time). */
+    public synchronized void profiling(boolean on) {
+        profiling = on;
+    }
+
+    /** Whether launches are profiled. */
+    public synchronized boolean profiling() {
+        return profiling;
+    }
+
+    /** The event a launch with {@code label} should record, or null when profiling is off. */
+    synchronized cl_event launchEvent(String label) {
+        if (!profiling) {
+            return null;
+        }
+        cl_event e = new cl_event();
+        pendingEvents.add(e);
+        pendingLabels.add(label);
+        return e;
+    }
+
+    /**
+     * Waits for the queue, folds the device times of the profiled launches into per-label sums and returns
+     * them in first-launch order.
+     */
+    public synchronized List<KernelTime> kernelTimes() {
+        finish();
+        long[] t = new long[1];
+        for (int i = 0; i < pendingEvents.size(); i++) {
+            cl_event e = pendingEvents.get(i);
+            clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_START, Sizeof.cl_ulong, Pointer.to(t), null);
+            long start = t[0];
+            clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_END, Sizeof.cl_ulong, Pointer.to(t), null);
+            clReleaseEvent(e);
+            profile.merge(pendingLabels.get(i), new KernelTime(pendingLabels.get(i), 1, t[0] - start), KernelTime::plus);
+        }
+        pendingEvents.clear();
+        pendingLabels.clear();
+        return List.copyOf(profile.values());
+    }
+
+    /** Forgets the collected kernel times. */
+    public synchronized void clearKernelTimes() {
+        kernelTimes();
+        profile.clear();
+    }
+
+    /** True once closed. */
+    public synchronized boolean isClosed() {
+        return closed;
+    }
+
+    private void ensureOpen() {
+        if (closed) {
+            throw new IllegalStateException("the OpenCL context on " + device.name() + " is closed");
+        }
+    }
+
+    /** Releases every buffer, program and kernel, the queue and the context; idempotent. */
+    @Override
+    public synchronized void close() {
+        if (closed) {
+            return;
+        }
+        try {
+            clFinish(queue);
+        } finally {
+            for (cl_event e : pendingEvents) {
+                clReleaseEvent(e);
+            }
+            pendingEvents.clear();
+            for (ClBuffer b : buffers) {
+                clReleaseMemObject(b.mem);
+                bytesHeld -= b.bytes();
+            }
+            buffers.clear();
+            programs.release();
+            clReleaseCommandQueue(queue);
+            clReleaseContext(context);
+            closed = true;
+        }
+    }
+
+    /**
+     * Summed device time of the profiled launches of one kernel label.
+     *
+     * @param label    the kernel's label, e.g. "axpby", "BP3.5 N=7 (assembled)"
+     * @param launches profiled launches
+     * @param nanos    summed {@code CL_PROFILING_COMMAND_END - START}
+     */
+    public record KernelTime(String label, long launches, long nanos) {
+        KernelTime plus(KernelTime o) {
+            return new KernelTime(label, launches + o.launches, nanos + o.nanos);
+        }
+
+        /** Mean device time per launch in microseconds. */
+        public double microsPerLaunch() {
+            return launches == 0 ? 0 : nanos / 1e3 / launches;
+        }
+    }
+}
