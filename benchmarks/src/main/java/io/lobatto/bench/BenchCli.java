@@ -220,8 +220,8 @@ public final class BenchCli implements Runnable {
         }
     }
 
-    @Command(name = "kernel-info", description = "build the Aparapi device program's OpenCL with vendor options and print "
-            + "the build log (registers, spills with -cl-nv-verbose) and the driver's per-kernel limits")
+    @Command(name = "kernel-info", description = "build the kernels the aparapi backend generates for a BP5 solve at one N with "
+            + "vendor options and print the build log (registers, spills with -cl-nv-verbose) and the driver's per-kernel limits")
     static final class KernelInfo implements Callable<Integer> {
         @Option(names = "--device", description = "OpenCL device name substring. Default: the first GPU")
         String device;
@@ -229,16 +229,21 @@ public final class BenchCli implements Runnable {
         String options;
         @Option(names = "--source-out", description = "also write the generated OpenCL C to this file")
         Path sourceOut;
-        @Option(names = "--binary-out", description = "also write the built program binary (PTX on NVIDIA) to this file")
-        Path binaryOut;
+
+        @Option(names = "-N", defaultValue = "7", description = "degree of the element kernels. Default: ${DEFAULT-VALUE}")
+        int degree;
 
         @Override
         public Integer call() throws Exception {
-            String source = io.lobatto.backend.aparapi.AparapiBackend.generatedOpenCl();
-            if (sourceOut != null) {
-                Files.writeString(sourceOut, source);
+            StringBuilder all = new StringBuilder();
+            for (io.lobatto.backend.aparapi.runtime.KernelSource s : KernelInfoSources.generated(device, degree)) {
+                System.out.println("== " + s.label());
+                all.append("// ===== ").append(s.label()).append('\n').append(s.source()).append('\n');
+                OpenClBuildReport.build(device, s.source(), options, null).forEach(System.out::println);
             }
-            OpenClBuildReport.build(device, source, options, binaryOut).forEach(System.out::println);
+            if (sourceOut != null) {
+                Files.writeString(sourceOut, all.toString());
+            }
             return 0;
         }
     }

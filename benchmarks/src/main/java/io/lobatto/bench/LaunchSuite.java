@@ -16,11 +16,6 @@ import org.jocl.cl_kernel;
 import org.jocl.cl_mem;
 import org.jocl.cl_program;
 
-import com.aparapi.Kernel;
-import com.aparapi.Range;
-import com.aparapi.device.OpenCLDevice;
-import com.aparapi.internal.kernel.KernelManager;
-import com.aparapi.internal.kernel.KernelProfile;
 
 import io.lobatto.backend.aparapi.AparapiBackend;
 import io.lobatto.core.backend.Backend;
@@ -28,8 +23,8 @@ import io.lobatto.core.backend.DeviceVector;
 
 /**
  * Where the per-launch cost T0 of the streaming model T(B) = T0 + B/Wmax goes on an OpenCL device: the
- * same trivial kernel (256 work-items writing one double each) launched raw through JOCL and through
- * Aparapi, so that the differences isolate one cost each.
+ * same trivial kernel (256 work-items writing one double each) launched raw through JOCL, beside the
+ * backend's own launches, so that the differences isolate one cost each.
  * <ul>
  * <li>{@code raw-finish}: set 3 arguments, enqueue, clFinish (the launch+finish of gpu/README.md);</li>
  * <li>{@code raw-event-wait}: enqueue with an event, clWaitForEvents, release: the pattern aparapi-native's
@@ -37,10 +32,10 @@ import io.lobatto.core.backend.DeviceVector;
  * <li>{@code raw-event-wait-49args}: the same with 49 clSetKernelArg per launch (the device program's
  * argument count), i.e. the OpenCL calls of one Aparapi execute without the JNI;</li>
  * <li>{@code raw-pipelined}: enqueue only, one clFinish per 64 launches (what Aparapi cannot do);</li>
- * <li>{@code aparapi-3-fields} / {@code aparapi-47-fields}: {@code Kernel.execute} of the trivial kernel
- * with 3 and with 47 scalar fields (every field is a kernel argument set on every execute);</li>
- * <li>{@code aparapi-multipass}: one execute of 16 passes, per pass;</li>
- * <li>{@code backend-fill}: {@link Backend#fill} of 256 entries, one launch of the device program.</li>
+ * <li>{@code backend-fill-pipelined}: {@link Backend#fill} of 256 entries, many calls and one synchronize
+ * (the backend's own JOCL runtime; compare with {@code raw-pipelined});</li>
+ * <li>{@code backend-fill-finish}: the same with a synchronize per call (compare with {@code raw-finish});</li>
+ * <li>{@code backend-dot}: {@link Backend#dot} of 256 entries, a launch plus the read of the partials.</li>
  * </ul>
  * Speed figures only: this suite asserts nothing about correctness.
  */
@@ -63,10 +58,16 @@ final class LaunchSuite {
         int samples = Math.max(5, reps);
         int inner = 200;
         raw(ab.device().name(), samples, inner, report);
-        aparapi(ab.openClDevice(), samples, inner, report);
-        try (DeviceVector v = be.allocate(GLOBAL)) {
+        try (DeviceVector v = be.allocate(GLOBAL); DeviceVector w = be.allocate(GLOBAL)) {
             Timing.Samples s = Timing.measure(be, inner, samples, inner, () -> be.fill(v, 1.0));
-            row(report, "backend-fill", "Backend.fill of 256 entries: one execute of the device program", s, 1);
+            row(report, "backend-fill-pipelined", "Backend.fill of 256 entries, many calls, one synchronize; per call", s, 1);
+            Timing.Samples f = time(i -> {
+                be.fill(v, i);
+                be.synchronize();
+            }, samples, inner);
+            row(report, "backend-fill-finish", "Backend.fill of 256 entries and synchronize", f, 1);
+            Timing.Samples d = time(i -> be.dot(v, w), samples, inner);
+            row(report, "backend-dot", "Backend.dot of 256 entries: launch + read of the partials", d, 1);
         }
         summary(report);
     }
@@ -157,46 +158,6 @@ final class LaunchSuite {
         return Timing.measure(inner, samples, inner, op, () -> { });
     }
 
-    // ------------------------------------------------------------------ Aparapi
-
-    private static void aparapi(OpenCLDevice device, int samples, int inner, Report report) {
-        LaunchKernelFewFields few = new LaunchKernelFewFields();
-        LaunchKernelManyFields many = new LaunchKernelManyFields();
-        few.setExplicit(true);
-        many.setExplicit(true);
-        Range range = Range.create(device, GLOBAL, LOCAL);
-        try {
-            few.put(few.y);
-            many.put(many.y);
-            row(report, "aparapi-3-fields", "Aparapi execute, kernel with 3 scalar fields",
-                    executes(few, range, 1, device, samples, inner), 1);
-            row(report, "aparapi-47-fields", "Aparapi execute, kernel with 47 scalar fields",
-                    executes(many, range, 1, device, samples, inner), 1);
-            int passes = 16;
-            row(report, "aparapi-multipass", "Aparapi execute(range, 16); per pass",
-                    executes(few, range, passes, device, samples, inner / 8), passes);
-        } finally {
-            few.dispose();
-            many.dispose();
-        }
-    }
-
-    /** Times {@code k.execute(range, passes)}, then checks that it ran on {@code device}. */
-    private static Timing.Samples executes(Kernel k, Range range, int passes, OpenCLDevice device, int samples, int inner) {
-        Timing.Samples s = time(i -> k.execute(range, passes), samples, inner);
-        requireOpenCl(k, device);
-        return s;
-    }
-
-    /** Aparapi falls back to Java threads silently: a figure from the fallback would be meaningless. */
-    private static void requireOpenCl(Kernel k, OpenCLDevice device) {
-        KernelProfile profile = KernelManager.instance().getProfile(k.getClass());
-        if (profile.getLastDeviceProfile() == null || profile.getLastDeviceProfile() != profile.getDeviceProfile(device)) {
-            throw new IllegalStateException("launch: " + k.getClass().getSimpleName() + " did not run on " + device.getName()
-                    + " (Aparapi fell back to Java); no launch figures from a fallback");
-        }
-    }
-
     // ------------------------------------------------------------------ report
 
     private static void row(Report report, String name, String what, Timing.Samples s, int perSample) {
@@ -222,16 +183,14 @@ final class LaunchSuite {
         for (Map<String, Object> r : report.rows()) {
             us.put((String) r.get("test"), (Double) r.get("us"));
         }
-        derive(report, "aparapiHostOverhead_us", "Aparapi execute minus the raw enqueue+event wait it makes (JNI, Java side)",
-                us.get("aparapi-3-fields") - us.get("raw-event-wait"));
-        derive(report, "aparapiPerField_us", "per extra scalar field of an Aparapi kernel",
-                (us.get("aparapi-47-fields") - us.get("aparapi-3-fields")) / 44);
         derive(report, "rawPerArg_us", "per extra raw clSetKernelArg",
                 (us.get("raw-event-wait-49args") - us.get("raw-event-wait")) / EXTRA_ARGS);
-        derive(report, "eventWaitMinusFinish_us", "event wait minus clFinish (the wait Aparapi uses)",
+        derive(report, "eventWaitMinusFinish_us", "event wait minus clFinish",
                 us.get("raw-event-wait") - us.get("raw-finish"));
-        derive(report, "backendMinusAparapi3Fields_us", "the device program's launch minus the 3-field kernel's",
-                us.get("backend-fill") - us.get("aparapi-3-fields"));
+        derive(report, "backendPipelinedMinusRaw_us", "the backend's pipelined launch minus a raw pipelined launch",
+                us.get("backend-fill-pipelined") - us.get("raw-pipelined"));
+        derive(report, "backendFinishMinusRaw_us", "the backend's launch + synchronize minus raw enqueue + clFinish",
+                us.get("backend-fill-finish") - us.get("raw-finish"));
     }
 
     private static void derive(Report report, String key, String what, double value) {

@@ -57,15 +57,12 @@ final class NekboneCommand implements Callable<Integer> {
         return elements * (12 * nq * nq * nq * nq + 34 * nq * nq * nq);
     }
 
-    @Option(names = "--profile", description = "print the per-kernel time split of the solve (aparapi backend; enables OpenCL profiling)")
+    @Option(names = "--profile", description = "print the per-kernel time split of the solve (aparapi backend; OpenCL event profiling)")
     boolean profile;
 
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
-        if (profile) {
-            KernelTimes.enableAparapiProfiling();
-        }
         if (elements.length != 3) {
             throw new IllegalArgumentException("--elements needs nx,ny,nz");
         }
@@ -96,7 +93,7 @@ final class NekboneCommand implements Callable<Integer> {
                 out.flush();
             }
             if (profile) {
-                KernelTimes.print(backend, out, iterations);
+                KernelTimes.print(backend, out, iterations, last.seconds() / iterations);
             }
             double flops = nekboneFlopsPerIteration(e, degree) * iterations;
             out.printf("time %.4f s (%.3f ms per iteration), residual %.3e -> %.3e%n", best, 1e3 * best / iterations,

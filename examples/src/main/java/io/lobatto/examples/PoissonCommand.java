@@ -56,15 +56,12 @@ final class PoissonCommand implements Callable<Integer> {
     @Option(names = "--vtu", description = "write the solution, exact solution and error to this .vtu file")
     Path vtu;
 
-    @Option(names = "--profile", description = "print the per-kernel time split of the solve (aparapi backend; enables OpenCL profiling)")
+    @Option(names = "--profile", description = "print the per-kernel time split of the solve (aparapi backend; OpenCL event profiling)")
     boolean profile;
 
     @Override
     public Integer call() throws Exception {
         java.io.PrintWriter out = spec.commandLine().getOut();
-        if (profile) {
-            KernelTimes.enableAparapiProfiling();
-        }
         boolean jacobi = switch (preconditioner.toLowerCase(java.util.Locale.ROOT)) {
             case "jacobi" -> true;
             case "none" -> false;
@@ -109,7 +106,7 @@ final class PoissonCommand implements Callable<Integer> {
                     s.solve().seconds(), 1e3 * s.solve().secondsPerIteration(), (System.nanoTime() - t0) * 1e-9);
             out.printf("error: max %.3e, L2 %.3e%n", s.maxError(), s.l2Error());
             if (profile) {
-                KernelTimes.print(backend, out, s.solve().iterations() - 1);
+                KernelTimes.print(backend, out, s.solve().iterations() - 1, s.solve().secondsPerIteration());
             }
             if (vtu != null) {
                 SpectralElementMesh mesh = meshOptions.build(degree);

@@ -1,0 +1,63 @@
+package io.lobatto.bench;
+
+import io.lobatto.backend.aparapi.AparapiBackend;
+import io.lobatto.backend.aparapi.runtime.KernelSource;
+import io.lobatto.core.backend.DeviceElementData;
+import io.lobatto.core.backend.DeviceVector;
+import io.lobatto.core.backend.ElementKernel;
+import io.lobatto.core.basis.Basis1D;
+
+import java.util.List;
+
+/**
+ * The OpenCL C the aparapi backend builds for one degree: every streaming, reduction and gather/scatter
+ * kernel, and the element kernels of BP1.0, BP3.5 and BP3.0 (local and assembled), each as Aparapi
+ * translated it with its build constants, for kernel-info's per-kernel build report.
+ */
+final class KernelInfoSources {
+
+    private KernelInfoSources() {
+    }
+
+    static List<KernelSource> generated(String device, int degree) {
+        try (AparapiBackend b = device == null ? new AparapiBackend() : new AparapiBackend(device)) {
+            Basis1D basis = Basis1D.of(degree);
+            int e = 2;
+            try (DeviceVector x = b.allocate(4); DeviceVector y = b.allocate(4); DeviceVector z = b.allocate(4);
+                 DeviceVector w = b.allocate(4); DeviceVector d = b.allocate(4); DeviceVector u = b.allocate(4)) {
+                b.fill(x, 1);
+                b.copy(x, y);
+                b.axpby(1, x, 1, y);
+                b.pointwiseMultiply(x, y, z);
+                b.dot(x, y);
+                b.cgUpdate(1, x, y, z, w);
+                b.pcgUpdate(1, x, y, z, w, d, u, new double[2]);
+            }
+            int[] ids = new int[e * basis.np()];
+            for (int i = 0; i < ids.length; i++) {
+                ids[i] = i;
+            }
+            int[] starts = new int[ids.length + 1];
+            for (int i = 0; i <= ids.length; i++) {
+                starts[i] = i;
+            }
+            double[] ones = new double[ids.length];
+            java.util.Arrays.fill(ones, 1);
+            try (var scatter = b.uploadScatter(ids, starts, ids, null, ones, ids.length);
+                 DeviceVector xg = b.allocate(ids.length); DeviceVector yl = b.allocate(ids.length); DeviceVector yg = b.allocate(ids.length)) {
+                b.scatter(scatter, xg, yl);
+                b.gather(scatter, yl, yg);
+                for (ElementKernel k : ElementKernel.values()) {
+                    int p = k == ElementKernel.STIFFNESS_BP35 ? basis.nq() : basis.nqGauss();
+                    double[] geo = new double[e * p * p * p * k.factorsPerPoint()];
+                    try (DeviceElementData data = b.uploadElementData(k, basis, e, geo)) {
+                        b.applyElements(data, 1, xg, yl);
+                        b.applyAssembledDot(data, scatter, 1, 0, xg, yl, yg);
+                    }
+                }
+            }
+            b.synchronize();
+            return b.builtSources();
+        }
+    }
+}
