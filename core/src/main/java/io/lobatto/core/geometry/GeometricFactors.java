@@ -16,6 +16,9 @@ import io.lobatto.core.mesh.SpectralElementMesh;
  * <li>{@link #atGauss}: at the (N+2)^3 Gauss-Legendre points (BP1.0, BP3.0); node positions interpolated with I,
  *     then differentiated with D~ (exact for the degree-N position field).</li>
  * </ul>
+ * The Jacobian is computed from the node positions relative to each element's first node
+ * ({@link SpectralElementMesh#relativeCoordinates}), never from absolute positions, so translating a mesh does not
+ * change the factors beyond the rounding of its moved vertices.
  * Immutable; arrays are copied out. A non-positive (or NaN) |J| at any point is an error and nothing is returned.
  * Limit: 7 * E * P must be below 2^31 - 8 (checked).
  */
@@ -74,7 +77,7 @@ public final class GeometricFactors {
         double[] w = gauss ? b.gauss().weights() : b.gll().weights();
         double[] dm = gauss ? b.gaussDifferentiation() : b.differentiation();
         double[] interp = gauss ? b.interpolation() : null;
-        double[] coords = m.coordinates();
+        double[] rel = new double[3 * np];  // node positions relative to the element's first node, [Np][3]
         double[] out = new double[(int) total];
         double[] x = new double[3 * p];   // positions at the points, [3][P]
         double[] jac = new double[9];     // jac[3*d + c] = d x_d / d r_c at the current point
@@ -82,15 +85,16 @@ public final class GeometricFactors {
         double[] tmp2 = new double[3 * q * q * nq];
         double sum = 0, comp = 0;
         for (int e = 0; e < ne; e++) {
-            // positions at the points
+            // positions at the points, relative to the element's first node
+            m.relativeCoordinates(e, rel, 0);
             if (!gauss) {
                 for (int n = 0; n < np; n++) {
                     for (int d = 0; d < 3; d++) {
-                        x[d * p + n] = coords[3 * (e * np + n) + d];
+                        x[d * p + n] = rel[3 * n + d];
                     }
                 }
             } else {
-                interpolate(coords, e * np, nq, q, interp, tmp1, tmp2, x);
+                interpolate(rel, 0, nq, q, interp, tmp1, tmp2, x);
             }
             for (int k = 0; k < q; k++) {
                 for (int j = 0; j < q; j++) {
@@ -116,7 +120,8 @@ public final class GeometricFactors {
                             throw new IllegalArgumentException(String.format(
                                 "element %d: Jacobian determinant |J| = %.6g is not positive at %s point (i,j,k) = (%d,%d,%d), "
                                     + "x = (%.10g, %.10g, %.10g); the element is inverted or degenerate (check its vertex order)",
-                                e, det, gauss ? "GL" : "GLL", i, j, k, x[pt], x[p + pt], x[2 * p + pt]));
+                                e, det, gauss ? "GL" : "GLL", i, j, k, m.x(e, 0, 0) + x[pt], m.x(e, 0, 1) + x[p + pt],
+                                m.x(e, 0, 2) + x[2 * p + pt]));
                         }
                         // inverse: inv[c][d] = cofactor[d][c] / det
                         double inv = 1 / det;

@@ -16,13 +16,12 @@ public interface NodeMap {
      */
     void map(double[] x0, double[] x);
 
-    /** x = x0. */
+    /**
+     * x = x0. Always the same instance, so that {@link SpectralElementMesh} can recognise it and take positions
+     * relative to an element from the vertex differences directly.
+     */
     static NodeMap identity() {
-        return (x0, x) -> {
-            x[0] = x0[0];
-            x[1] = x0[1];
-            x[2] = x0[2];
-        };
+        return IdentityMap.INSTANCE;
     }
 
     /**
@@ -89,5 +88,17 @@ public interface NodeMap {
     /** sin(pi t), exactly 0 at integer t (so boundary nodes of the box stay exactly in place). */
     private static double sinPi(double t) {
         return t == Math.rint(t) ? 0.0 : Math.sin(Math.PI * t);
+    }
+}
+
+/** The identity map x = x0 (one instance). */
+enum IdentityMap implements NodeMap {
+    INSTANCE;
+
+    @Override
+    public void map(double[] x0, double[] x) {
+        x[0] = x0[0];
+        x[1] = x0[1];
+        x[2] = x0[2];
     }
 }

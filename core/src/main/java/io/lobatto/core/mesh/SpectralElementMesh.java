@@ -32,13 +32,15 @@ public final class SpectralElementMesh {
     private final int[] l2g;
     private final double[] coords;
     private final int globalCount;
+    private final boolean trilinear;
 
-    private SpectralElementMesh(HexMesh mesh, Basis1D basis, int[] l2g, double[] coords, int globalCount) {
+    private SpectralElementMesh(HexMesh mesh, Basis1D basis, int[] l2g, double[] coords, int globalCount, boolean trilinear) {
         this.mesh = mesh;
         this.basis = basis;
         this.l2g = l2g;
         this.coords = coords;
         this.globalCount = globalCount;
+        this.trilinear = trilinear;
     }
 
     /** The degree-N spectral-element mesh with the trilinear map from each element's 8 vertices. */
@@ -72,7 +74,7 @@ public final class SpectralElementMesh {
             globalCount = Math.max(globalCount, g + 1);
         }
         double[] coords = positions(mesh, basis, map);
-        return new SpectralElementMesh(mesh, basis, l2g, coords, globalCount);
+        return new SpectralElementMesh(mesh, basis, l2g, coords, globalCount, map == NodeMap.identity());
     }
 
     // ------------------------------------------------------------------ numbering
@@ -232,10 +234,9 @@ public final class SpectralElementMesh {
 
     // ------------------------------------------------------------------ positions
 
-    private static double[] positions(HexMesh mesh, Basis1D basis, NodeMap map) {
-        int ne = mesh.elementCount();
+    /** The 1D linear shape functions at the GLL nodes, lin[i][0] = (1 - r_i)/2, lin[i][1] = (1 + r_i)/2, exact at the ends. */
+    private static double[][] linearFactors(Basis1D basis) {
         int nq = basis.nq();
-        int np = basis.np();
         double[] r = basis.gll().nodes();
         double[][] lin = new double[nq][2];
         for (int i = 0; i < nq; i++) {
@@ -247,6 +248,14 @@ public final class SpectralElementMesh {
         lin[0][1] = 0;
         lin[nq - 1][0] = 0;
         lin[nq - 1][1] = 1;
+        return lin;
+    }
+
+    private static double[] positions(HexMesh mesh, Basis1D basis, NodeMap map) {
+        int ne = mesh.elementCount();
+        int nq = basis.nq();
+        int np = basis.np();
+        double[][] lin = linearFactors(basis);
         double[] out = new double[3 * ne * np];
         double[] vx = new double[24];
         double[] x0 = new double[3];
@@ -343,6 +352,66 @@ public final class SpectralElementMesh {
             throw new IndexOutOfBoundsException("coordinate " + d + " is not in [0, 3)");
         }
         return coords[3 * localIndex(e, n) + d];
+    }
+
+    /**
+     * The node positions of element {@code e} relative to its first node (its origin, {@link #x}{@code (e, 0, d)}),
+     * written as [Np][3] into {@code dst} from {@code offset}: x(e, n) - x(e, 0). Geometry that depends on
+     * differences of positions (the Jacobian of the element map, hence {@code GeometricFactors}) uses these, so
+     * that it does not lose digits to where the mesh sits in space. With the identity map the positions are the
+     * trilinear map of the vertex differences v_c - v_0, taken from the {@link HexMesh} without ever forming an
+     * absolute position (a translated mesh gives the same values up to the rounding of its vertices); with another
+     * {@link NodeMap} they are differences of the mapped positions.
+     *
+     * @throws IndexOutOfBoundsException if {@code e} is out of range or {@code dst} is too short
+     */
+    public void relativeCoordinates(int e, double[] dst, int offset) {
+        int np = nodesPerElement();
+        if (e < 0 || e >= elementCount()) {
+            throw new IndexOutOfBoundsException("element " + e + " is not in [0, " + elementCount() + ")");
+        }
+        if (offset < 0 || (long) offset + 3L * np > dst.length) {
+            throw new IndexOutOfBoundsException("dst of length " + dst.length + " cannot hold 3 * " + np + " values from " + offset);
+        }
+        if (!trilinear) {
+            int base = 3 * e * np;
+            for (int n = 0; n < np; n++) {
+                for (int d = 0; d < 3; d++) {
+                    dst[offset + 3 * n + d] = coords[base + 3 * n + d] - coords[base + d];
+                }
+            }
+            return;
+        }
+        int nq = basis.nq();
+        double[][] lin = linearFactors(basis);
+        double[] dv = new double[24];
+        int v0 = mesh.elementVertex(e, 0);
+        for (int c = 1; c < 8; c++) {
+            int v = mesh.elementVertex(e, c);
+            for (int d = 0; d < 3; d++) {
+                dv[3 * c + d] = mesh.vertex(v, d) - mesh.vertex(v0, d);
+            }
+        }
+        for (int k = 0; k < nq; k++) {
+            for (int j = 0; j < nq; j++) {
+                for (int i = 0; i < nq; i++) {
+                    double x = 0, y = 0, z = 0;
+                    for (int c = 1; c < 8; c++) {
+                        double phi = lin[i][HexReference.cornerBit(c, 0)] * lin[j][HexReference.cornerBit(c, 1)]
+                            * lin[k][HexReference.cornerBit(c, 2)];
+                        if (phi != 0) {
+                            x += phi * dv[3 * c];
+                            y += phi * dv[3 * c + 1];
+                            z += phi * dv[3 * c + 2];
+                        }
+                    }
+                    int o = offset + 3 * (i + nq * (j + nq * k));
+                    dst[o] = x;
+                    dst[o + 1] = y;
+                    dst[o + 2] = z;
+                }
+            }
+        }
     }
 
     /** Node positions per global id, [N_G][3] (the first local copy's position; all copies agree to round-off). */
