@@ -67,7 +67,8 @@ public final class AparapiBackend implements Backend {
     private final Map<String, ClKernel> kernels = new HashMap<>();
     private final Map<String, Long> launchCounts = new HashMap<>();
     private final ClBuffer partials;
-    private final double[] partialsHost = new double[2 * REDUCE_GROUPS];
+    private final java.nio.ByteBuffer partialsHost = java.nio.ByteBuffer.allocateDirect(16 * REDUCE_GROUPS)
+            .order(java.nio.ByteOrder.nativeOrder());
     /** Bound to the buffer arguments a variant does not read (OpenCL wants every argument set). */
     private final ClBuffer unused;
     private final int reduceGroup;
@@ -101,7 +102,7 @@ public final class AparapiBackend implements Backend {
         this.info = device.info();
         this.localMemBytes = Math.min(device.localMemBytes(), localMemoryCap);
         try {
-            this.partials = cl.allocate(8L * partialsHost.length, "reduction partials");
+            this.partials = cl.allocate(16L * REDUCE_GROUPS, "reduction partials");
             this.unused = cl.allocate(8, "unused arguments");
             this.reduceGroup = powerOfTwoGroup(ReductionKernel.class, "reduce");
             this.gatherGroup = powerOfTwoGroup(GatherScatterKernel.class, "gather");
@@ -207,10 +208,15 @@ public final class AparapiBackend implements Backend {
     // ------------------------------------------------------------------ kernels
 
     private ClKernel kernel(Class<? extends Kernel> family, Map<String, Integer> constants, String label) {
-        String key = family.getName() + constants;
+        return kernel(family, constants, label, 0);
+    }
+
+    /** The kernel of {@code family} built with {@code constants}, for groups of exactly {@code groupSize} (0: any). */
+    private ClKernel kernel(Class<? extends Kernel> family, Map<String, Integer> constants, String label, int groupSize) {
+        String key = family.getName() + constants + "/" + groupSize;
         ClKernel k = kernels.get(key);
         if (k == null) {
-            k = cl.programs().kernel(KernelSource.of(family, constants, label));
+            k = cl.programs().kernel(KernelSource.of(family, constants, label, groupSize));
             kernels.put(key, k);
         }
         return k;
@@ -232,7 +238,7 @@ public final class AparapiBackend implements Backend {
             case ReductionKernel.CG_UPDATE -> "cgUpdate";
             default -> "pcgUpdate";
         };
-        return kernel(ReductionKernel.class, ordered("op", op, "group", group), label);
+        return kernel(ReductionKernel.class, ordered("op", op, "group", group), label, group);
     }
 
     private ClKernel gatherKernel(int op, int group) {
@@ -243,7 +249,7 @@ public final class AparapiBackend implements Backend {
         };
         Map<String, Integer> c = ordered("op", op, "group", group);
         c.put("cacheCap", GATHER_CACHE);
-        return kernel(GatherScatterKernel.class, c, label);
+        return kernel(GatherScatterKernel.class, c, label, op == GatherScatterKernel.SCATTER ? 0 : group);
     }
 
     private static Map<String, Integer> ordered(String k1, int v1, String k2, int v2) {
@@ -266,10 +272,10 @@ public final class AparapiBackend implements Backend {
 
     /** Reads the first {@code count} partials and sums them in group order. */
     private double sumPartials(int groups) {
-        cl.read(partials, 0, partialsHost, 0, groups);
+        cl.read(partials, 0, partialsHost, groups);
         double s = 0;
         for (int g = 0; g < groups; g++) {
-            s += partialsHost[g];
+            s += partialsHost.getDouble(8 * g);
         }
         return s;
     }
@@ -476,12 +482,12 @@ public final class AparapiBackend implements Backend {
         if (dots == null) {
             return sumPartials(groups);
         }
-        cl.read(partials, 0, partialsHost, 0, 2 * groups);
+        cl.read(partials, 0, partialsHost, 2 * groups);
         double rr = 0;
         double rz = 0;
         for (int g = 0; g < groups; g++) {
-            rr += partialsHost[2 * g];
-            rz += partialsHost[2 * g + 1];
+            rr += partialsHost.getDouble(16 * g);
+            rz += partialsHost.getDouble(16 * g + 8);
         }
         dots[0] = rr;
         dots[1] = rz;
@@ -722,7 +728,7 @@ public final class AparapiBackend implements Backend {
             case STIFFNESS_BP30 -> "BP3.0";
         };
         return kernel(family, plan.constants(kernel, degree + 1, fromGlobal),
-                name + " N=" + degree + (fromGlobal ? " (assembled)" : ""));
+                name + " N=" + degree + (fromGlobal ? " (assembled)" : ""), plan.groupSize());
     }
 
     private ClElementData elem(DeviceElementData d) {

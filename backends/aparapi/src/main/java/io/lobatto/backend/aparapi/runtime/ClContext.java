@@ -168,6 +168,21 @@ public final class ClContext implements AutoCloseable {
         }
     }
 
+    /**
+     * Copies {@code count} doubles of {@code source} from double index {@code at} into the direct buffer
+     * {@code dst} (from its position 0); waits. A direct buffer spares the JNI copy of a Java array,
+     * which matters for the small read-backs of the reductions.
+     */
+    public synchronized void read(ClBuffer source, long at, java.nio.ByteBuffer dst, int count) {
+        checkRange(source, at * 8, count * 8L, "read");
+        if (!dst.isDirect() || dst.capacity() < count * 8L) {
+            throw new IllegalArgumentException("read: dst must be a direct buffer of at least " + count * 8L + " bytes");
+        }
+        if (count > 0) {
+            clEnqueueReadBuffer(queue, source.mem, CL_TRUE, at * 8, count * 8L, Pointer.to(dst), 0, null, null);
+        }
+    }
+
     private void checkRange(ClBuffer b, long offset, long bytes, String what) {
         ensureOpen();
         if (b.context() != this || b.isClosed()) {

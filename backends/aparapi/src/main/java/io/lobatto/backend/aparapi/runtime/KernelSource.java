@@ -47,7 +47,7 @@ public record KernelSource(String label, String source, List<Arg> args) {
 
     private static final Logger APARAPI_LOG = Logger.getLogger("com.aparapi");
     private static final Map<Class<?>, String> TRANSLATED = new ConcurrentHashMap<>();
-    private static final Pattern SIGNATURE = Pattern.compile("__kernel void run\\((.*?)\\)\\s*\\{", Pattern.DOTALL);
+    private static final Pattern SIGNATURE = Pattern.compile("__kernel (?:__attribute__\\(\\(reqd_work_group_size\\([^)]*\\)\\)\\) )?void run\\((.*?)\\)\\s*\\{", Pattern.DOTALL);
 
     public KernelSource {
         args = List.copyOf(args);
@@ -58,6 +58,17 @@ public record KernelSource(String label, String source, List<Arg> args) {
      * {@code constants}; every constant field must be given, and only those.
      */
     public static KernelSource of(Class<? extends Kernel> kernelClass, Map<String, Integer> constants, String label) {
+        return of(kernelClass, constants, label, 0);
+    }
+
+    /**
+     * {@link #of(Class, Map, String)} for launches of exactly {@code groupSize} work-items per group
+     * ({@code reqd_work_group_size}; 0: any): the compiler then budgets registers for that group, and
+     * drivers that report a smaller {@code CL_KERNEL_WORK_GROUP_SIZE} by default (NVIDIA reports 256)
+     * allow it.
+     */
+    public static KernelSource of(Class<? extends Kernel> kernelClass, Map<String, Integer> constants, String label,
+                                  int groupSize) {
         String generic = TRANSLATED.computeIfAbsent(kernelClass, KernelSource::translate);
         Map<String, Integer> given = new LinkedHashMap<>(constants);
         for (Field f : constantFields(kernelClass)) {
@@ -82,6 +93,10 @@ public record KernelSource(String label, String source, List<Arg> args) {
                     .replaceAll("(?m)^\\s*(int|long) " + name + ",\\s*\\n", "")
                     .replaceAll("(?m)^\\s*this->" + name + " = " + name + ";\\n", "")
                     .replaceAll("this->" + name + "\\b", macro);
+        }
+        if (groupSize > 0) {
+            body = body.replace("__kernel void run(", "__kernel __attribute__((reqd_work_group_size(" + groupSize
+                    + ", 1, 1))) void run(");
         }
         int pragma = body.indexOf('\n') + 1;
         String source = body.substring(0, pragma) + defines + body.substring(pragma);
