@@ -33,6 +33,20 @@ class BenchCliTest {
             switch (suite) {
                 case "bs" -> {
                     assertEquals(5, rows.stream().filter(r -> r.containsKey("fit")).count(), "one fit per BS1-BS5");
+                    for (Map<String, Object> r : rows) {
+                        if (r.containsKey("fit")) {
+                            boolean ok = (Boolean) r.get("fit_ok");
+                            // a rejected fit says why; an accepted one has R^2 >= 0.95 (NaN R^2 is written as null)
+                            assertEquals(ok, r.get("fit_problem") == null, String.valueOf(r));
+                            assertTrue(!ok || ((Number) r.get("r2")).doubleValue() >= ModelFit.MIN_R2, String.valueOf(r));
+                        } else if (!r.containsKey("N")) {
+                            // the Java backend has no raw OpenCL equivalent: said so on every row
+                            assertTrue(String.valueOf(r.get("raw")).startsWith("none"), String.valueOf(r));
+                            String test = (String) r.get("test");
+                            int launches = ((Number) r.get("launches_per_sample")).intValue();
+                            assertTrue(test.startsWith("BS1") || test.startsWith("BS2") ? launches >= 10 : launches == 1, String.valueOf(r));
+                        }
+                    }
                     assertEquals(14, rows.stream().filter(r -> r.containsKey("N")).count(), "BS6 and BS7 for N = 1..7");
                 }
                 case "bk" -> {
@@ -61,6 +75,21 @@ class BenchCliTest {
         assertEquals("raw-opencl-copy", root.get("reference"), "JOCL copy kernel on the backend's device");
         assertTrue(String.valueOf(root.get("driver")).contains("OpenCL"), String.valueOf(root.get("driver")));
         assertTrue(((Number) root.get("referenceBandwidth_GBs")).doubleValue() > 0);
+        // the raw-JOCL equivalents sit next to the backend rows of BS1-BS4, with the ratio
+        for (Map<String, Object> r : (List<Map<String, Object>>) root.get("rows")) {
+            String test = String.valueOf(r.get("test"));
+            if (r.containsKey("N") || r.containsKey("fit") || test.startsWith("BS5")) {
+                continue;
+            }
+            double raw = ((Number) r.get("raw_median_s")).doubleValue();
+            assertTrue(raw > 0, String.valueOf(r));
+            assertEquals(((Number) r.get("median_s")).doubleValue() / raw, ((Number) r.get("time_over_raw")).doubleValue(), 1e-12);
+        }
+        for (Map<String, Object> r : (List<Map<String, Object>>) root.get("rows")) {
+            if (r.containsKey("fit") && !String.valueOf(r.get("test")).startsWith("BS5")) {
+                assertTrue(r.containsKey("raw_fit_ok") && r.containsKey("raw_T0_us") && r.containsKey("T0_over_raw"), String.valueOf(r));
+            }
+        }
     }
 
     @Test
