@@ -15,7 +15,7 @@ import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
  * PNG plots of result JSON with XChart: bandwidth vs bytes with the fitted model (bs), GFLOPS vs N with
- * the empirical roofline (bk), throughput vs N (bp, nekbone). A bs fit
+ * the empirical roofline (bk), throughput vs N (bp, nekbone), GDOF/s of the operator apply vs N (op). A bs fit
  * that is not a result (R^2 below {@link ModelFit#MIN_R2}) is drawn dotted, labelled REJECTED, and named in the
  * title. Only the {@code plot} command loads this class (XChart needs java.desktop, which the GPU machine's runtime lacks).
  */
@@ -77,6 +77,13 @@ final class Plots {
                     g.addSeries(e.getKey(), e.getValue()[0], e.getValue()[1]).setMarker(SeriesMarkers.CIRCLE);
                 }
                 written.add(save(g, base + "-gather-scatter.png"));
+            }
+            case "op" -> {
+                XYChart c = chart(title + ": y_G = A x_G", "N", "GDOF/s (N_G / seconds per apply)", false);
+                for (Map.Entry<String, double[][]> e : group(rows, "problem", "N", "GDOF_per_s", r -> !r.containsKey("skipped")).entrySet()) {
+                    c.addSeries(e.getKey(), e.getValue()[0], e.getValue()[1]).setMarker(SeriesMarkers.CIRCLE);
+                }
+                written.add(save(c, base + "-gdofs.png"));
             }
             case "bk" -> {
                 XYChart c = chart(title, "N", "GFLOPS", false);

@@ -20,7 +20,7 @@ class BenchCliTest {
         int code = BenchCli.run("all", "-b", "cpu", "-o", dir.toString(), "--commit", "abc123", "--max-bytes", "65536",
                 "--gs-nodes", "3000", "--dofs", "3000", "--n-min", "1", "--n-max", "2", "--reps", "2", "--iterations", "3");
         assertEquals(0, code);
-        for (String suite : new String[] {"bs", "bk", "bp", "nekbone"}) {
+        for (String suite : new String[] {"bs", "bk", "bp", "nekbone", "op"}) {
             Path json = dir.resolve(suite + "-cpu.json");
             assertTrue(Files.exists(json) && Files.exists(dir.resolve(suite + "-cpu.csv")), suite);
             Map<String, Object> root = (Map<String, Object>) JsonReader.parse(Files.readString(json));
@@ -60,8 +60,39 @@ class BenchCliTest {
                     }
                 }
                 case "bp" -> assertEquals(6, rows.size(), "BP1, BP3, BP5 x 2 degrees");
+                case "op" -> assertOpRows(rows, 2);
                 default -> assertTrue(rows.stream().allMatch(r -> ((Number) r.get("FOM_GFLOPS")).doubleValue() > 0));
             }
+        }
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void opSuiteTimesTheAssembledApplyOnTheCpuBackend(@TempDir Path dir) throws Exception {
+        assertEquals(0, BenchCli.run("op", "-b", "cpu", "-o", dir.toString(), "--commit", "abc123", "--dofs", "2000",
+                "--n-min", "1", "--n-max", "3", "--reps", "2", "--max-bytes", "65536"));
+        Map<String, Object> root = (Map<String, Object>) JsonReader.parse(Files.readString(dir.resolve("op-cpu.json")));
+        assertEquals("op", root.get("suite"));
+        assertEquals("abc123", root.get("commit"));
+        assertTrue(String.valueOf(root.get("device")).startsWith("Java"), String.valueOf(root.get("device")));
+        assertOpRows((List<Map<String, Object>>) root.get("rows"), 3);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static void assertOpRows(List<Map<String, Object>> rows, int degrees) {
+        assertEquals(3 * degrees, rows.size(), "BP1, BP3, BP5 per degree");
+        for (Map<String, Object> r : rows) {
+            assertTrue(List.of("BP1", "BP3", "BP5").contains(r.get("problem")), String.valueOf(r));
+            assertTrue(!r.containsKey("skipped"), String.valueOf(r));
+            int n = ((Number) r.get("N")).intValue();
+            long k = ((Number) r.get("K")).longValue();
+            assertEquals(k * k * k, ((Number) r.get("elements")).longValue());
+            // no mask: every node of the (K N + 1)^3 grid is a DOF
+            assertEquals((k * n + 1) * (k * n + 1) * (k * n + 1), ((Number) r.get("N_G")).longValue());
+            double t = ((Number) r.get("seconds_per_apply")).doubleValue();
+            assertTrue(t > 0, String.valueOf(r));
+            assertEquals(((Number) r.get("N_G")).doubleValue() / t * 1e-9, ((Number) r.get("GDOF_per_s")).doubleValue(), 1e-12);
+            assertEquals(2, ((List<Object>) r.get("samples_s")).size());
         }
     }
 
