@@ -10,12 +10,14 @@ import org.knowm.xchart.BitmapEncoder;
 import org.knowm.xchart.XYChart;
 import org.knowm.xchart.XYChartBuilder;
 import org.knowm.xchart.XYSeries;
+import org.knowm.xchart.style.lines.SeriesLines;
 import org.knowm.xchart.style.markers.SeriesMarkers;
 
 /**
  * PNG plots of result JSON with XChart: bandwidth vs bytes with the fitted model (bs), GFLOPS vs N with
- * the empirical roofline (bk), throughput vs N (bp, nekbone). Only the {@code plot} command loads this
- * class (XChart needs java.desktop, which the GPU machine's runtime lacks).
+ * the empirical roofline (bk), throughput vs N (bp, nekbone), GDOF/s of the operator apply vs N (op). A bs fit
+ * that is not a result (R^2 below {@link ModelFit#MIN_R2}) is drawn dotted, labelled REJECTED, and named in the
+ * title. Only the {@code plot} command loads this class (XChart needs java.desktop, which the GPU machine's runtime lacks).
  */
 final class Plots {
 
@@ -32,28 +34,56 @@ final class Plots {
         List<Path> written = new ArrayList<>();
         switch (suite) {
             case "bs" -> {
-                XYChart c = chart(title, "bytes moved", "GB/s", true);
+                List<String> rejected = new ArrayList<>();
+                for (Map<String, Object> r : rows) {
+                    if (r.containsKey("fit") && Boolean.FALSE.equals(r.get("fit_ok"))) {
+                        rejected.add(r.get("test") + " (" + r.get("fit_problem") + ")");
+                    }
+                }
+                String bsTitle = rejected.isEmpty() ? title : title + " - FIT REJECTED: " + String.join(", ", rejected);
+                XYChart c = chart(bsTitle, "bytes moved", "GB/s", true);
                 Map<String, double[][]> series = group(rows, "test", "bytes", "bandwidth_GBs", r -> !r.containsKey("fit") && !r.containsKey("N"));
                 for (Map.Entry<String, double[][]> e : series.entrySet()) {
                     c.addSeries(e.getKey(), e.getValue()[0], e.getValue()[1]).setMarker(SeriesMarkers.CIRCLE);
                     Map<String, Object> fit = rows.stream().filter(r -> e.getKey().equals(r.get("test")) && r.containsKey("fit"))
                             .findFirst().orElse(null);
-                    if (fit != null) {
+                    if (fit != null && fit.get("T0_us") != null && fit.get("Wmax_GBs") != null) {
+                        boolean ok = !Boolean.FALSE.equals(fit.get("fit_ok"));
                         double t0 = num(fit.get("T0_us")) * 1e-6, w = num(fit.get("Wmax_GBs")) * 1e9;
                         double[] xs = e.getValue()[0], ys = new double[xs.length];
                         for (int i = 0; i < xs.length; i++) {
-                            ys[i] = xs[i] / (t0 + xs[i] / w) * 1e-9;
+                            ys[i] = Math.max(0, xs[i] / (t0 + xs[i] / w) * 1e-9);
                         }
-                        XYSeries m = c.addSeries(e.getKey() + " model", xs, ys);
+                        String label = ok
+                                ? String.format(java.util.Locale.ROOT, "%s model (T0 %.1f us, Wmax %.0f GB/s, R^2 %.3f)", e.getKey(),
+                                        t0 * 1e6, w * 1e-9, num(fit.get("r2")))
+                                : e.getKey() + " model REJECTED: " + fit.get("fit_problem") + " (not a result)";
+                        XYSeries m = c.addSeries(label, xs, ys);
                         m.setMarker(SeriesMarkers.NONE);
+                        m.setLineStyle(ok ? SeriesLines.SOLID : SeriesLines.DOT_DOT);
                     }
                 }
                 written.add(save(c, base + "-bandwidth.png"));
+                Map<String, double[][]> vsRaw = group(rows, "test", "bytes", "time_over_raw", r -> !r.containsKey("fit") && !r.containsKey("N"));
+                if (!vsRaw.isEmpty()) {
+                    XYChart v = chart(title + ": time over raw JOCL", "bytes moved", "backend time / raw JOCL time", true);
+                    for (Map.Entry<String, double[][]> e : vsRaw.entrySet()) {
+                        v.addSeries(e.getKey(), e.getValue()[0], e.getValue()[1]).setMarker(SeriesMarkers.CIRCLE);
+                    }
+                    written.add(save(v, base + "-vs-raw.png"));
+                }
                 XYChart g = chart(title + " gather/scatter", "N", "GB/s", false);
                 for (Map.Entry<String, double[][]> e : group(rows, "test", "N", "bandwidth_GBs", r -> r.containsKey("N")).entrySet()) {
                     g.addSeries(e.getKey(), e.getValue()[0], e.getValue()[1]).setMarker(SeriesMarkers.CIRCLE);
                 }
                 written.add(save(g, base + "-gather-scatter.png"));
+            }
+            case "op" -> {
+                XYChart c = chart(title + ": y_G = A x_G", "N", "GDOF/s (N_G / seconds per apply)", false);
+                for (Map.Entry<String, double[][]> e : group(rows, "problem", "N", "GDOF_per_s", r -> !r.containsKey("skipped")).entrySet()) {
+                    c.addSeries(e.getKey(), e.getValue()[0], e.getValue()[1]).setMarker(SeriesMarkers.CIRCLE);
+                }
+                written.add(save(c, base + "-gdofs.png"));
             }
             case "bk" -> {
                 XYChart c = chart(title, "N", "GFLOPS", false);

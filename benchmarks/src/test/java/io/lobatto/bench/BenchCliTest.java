@@ -20,7 +20,7 @@ class BenchCliTest {
         int code = BenchCli.run("all", "-b", "cpu", "-o", dir.toString(), "--commit", "abc123", "--max-bytes", "65536",
                 "--gs-nodes", "3000", "--dofs", "3000", "--n-min", "1", "--n-max", "2", "--reps", "2", "--iterations", "3");
         assertEquals(0, code);
-        for (String suite : new String[] {"bs", "bk", "bp", "nekbone"}) {
+        for (String suite : new String[] {"bs", "bk", "bp", "nekbone", "op"}) {
             Path json = dir.resolve(suite + "-cpu.json");
             assertTrue(Files.exists(json) && Files.exists(dir.resolve(suite + "-cpu.csv")), suite);
             Map<String, Object> root = (Map<String, Object>) JsonReader.parse(Files.readString(json));
@@ -33,6 +33,20 @@ class BenchCliTest {
             switch (suite) {
                 case "bs" -> {
                     assertEquals(5, rows.stream().filter(r -> r.containsKey("fit")).count(), "one fit per BS1-BS5");
+                    for (Map<String, Object> r : rows) {
+                        if (r.containsKey("fit")) {
+                            boolean ok = (Boolean) r.get("fit_ok");
+                            // a rejected fit says why; an accepted one has R^2 >= 0.95 (NaN R^2 is written as null)
+                            assertEquals(ok, r.get("fit_problem") == null, String.valueOf(r));
+                            assertTrue(!ok || ((Number) r.get("r2")).doubleValue() >= ModelFit.MIN_R2, String.valueOf(r));
+                        } else if (!r.containsKey("N")) {
+                            // the Java backend has no raw OpenCL equivalent: said so on every row
+                            assertTrue(String.valueOf(r.get("raw")).startsWith("none"), String.valueOf(r));
+                            String test = (String) r.get("test");
+                            int launches = ((Number) r.get("launches_per_sample")).intValue();
+                            assertTrue(test.startsWith("BS1") || test.startsWith("BS2") ? launches >= 10 : launches == 1, String.valueOf(r));
+                        }
+                    }
                     assertEquals(14, rows.stream().filter(r -> r.containsKey("N")).count(), "BS6 and BS7 for N = 1..7");
                 }
                 case "bk" -> {
@@ -46,8 +60,39 @@ class BenchCliTest {
                     }
                 }
                 case "bp" -> assertEquals(6, rows.size(), "BP1, BP3, BP5 x 2 degrees");
+                case "op" -> assertOpRows(rows, 2);
                 default -> assertTrue(rows.stream().allMatch(r -> ((Number) r.get("FOM_GFLOPS")).doubleValue() > 0));
             }
+        }
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void opSuiteTimesTheAssembledApplyOnTheCpuBackend(@TempDir Path dir) throws Exception {
+        assertEquals(0, BenchCli.run("op", "-b", "cpu", "-o", dir.toString(), "--commit", "abc123", "--dofs", "2000",
+                "--n-min", "1", "--n-max", "3", "--reps", "2", "--max-bytes", "65536"));
+        Map<String, Object> root = (Map<String, Object>) JsonReader.parse(Files.readString(dir.resolve("op-cpu.json")));
+        assertEquals("op", root.get("suite"));
+        assertEquals("abc123", root.get("commit"));
+        assertTrue(String.valueOf(root.get("device")).startsWith("Java"), String.valueOf(root.get("device")));
+        assertOpRows((List<Map<String, Object>>) root.get("rows"), 3);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static void assertOpRows(List<Map<String, Object>> rows, int degrees) {
+        assertEquals(3 * degrees, rows.size(), "BP1, BP3, BP5 per degree");
+        for (Map<String, Object> r : rows) {
+            assertTrue(List.of("BP1", "BP3", "BP5").contains(r.get("problem")), String.valueOf(r));
+            assertTrue(!r.containsKey("skipped"), String.valueOf(r));
+            int n = ((Number) r.get("N")).intValue();
+            long k = ((Number) r.get("K")).longValue();
+            assertEquals(k * k * k, ((Number) r.get("elements")).longValue());
+            // no mask: every node of the (K N + 1)^3 grid is a DOF
+            assertEquals((k * n + 1) * (k * n + 1) * (k * n + 1), ((Number) r.get("N_G")).longValue());
+            double t = ((Number) r.get("seconds_per_apply")).doubleValue();
+            assertTrue(t > 0, String.valueOf(r));
+            assertEquals(((Number) r.get("N_G")).doubleValue() / t * 1e-9, ((Number) r.get("GDOF_per_s")).doubleValue(), 1e-12);
+            assertEquals(2, ((List<Object>) r.get("samples_s")).size());
         }
     }
 
@@ -61,6 +106,21 @@ class BenchCliTest {
         assertEquals("raw-opencl-copy", root.get("reference"), "JOCL copy kernel on the backend's device");
         assertTrue(String.valueOf(root.get("driver")).contains("OpenCL"), String.valueOf(root.get("driver")));
         assertTrue(((Number) root.get("referenceBandwidth_GBs")).doubleValue() > 0);
+        // the raw-JOCL equivalents sit next to the backend rows of BS1-BS4, with the ratio
+        for (Map<String, Object> r : (List<Map<String, Object>>) root.get("rows")) {
+            String test = String.valueOf(r.get("test"));
+            if (r.containsKey("N") || r.containsKey("fit") || test.startsWith("BS5")) {
+                continue;
+            }
+            double raw = ((Number) r.get("raw_median_s")).doubleValue();
+            assertTrue(raw > 0, String.valueOf(r));
+            assertEquals(((Number) r.get("median_s")).doubleValue() / raw, ((Number) r.get("time_over_raw")).doubleValue(), 1e-12);
+        }
+        for (Map<String, Object> r : (List<Map<String, Object>>) root.get("rows")) {
+            if (r.containsKey("fit") && !String.valueOf(r.get("test")).startsWith("BS5")) {
+                assertTrue(r.containsKey("raw_fit_ok") && r.containsKey("raw_T0_us") && r.containsKey("T0_over_raw"), String.valueOf(r));
+            }
+        }
     }
 
     @Test
