@@ -129,6 +129,19 @@ public final class AssembledOperator implements DeviceOperator, AutoCloseable {
     }
 
     /**
+     * p = z + beta p, y = A p and returns p . y in the operator's two launches
+     * ({@link Backend#applyAssembledDotUpdate}).
+     */
+    @Override
+    public double updateApplyDot(DeviceVector z, double beta, DeviceVector p, DeviceVector y) {
+        if (checkInputs) {
+            VectorChecks.requireFinite(backend, z, "z");
+            VectorChecks.requireFinite(backend, p, "p");
+        }
+        return backend.applyAssembledDotUpdate(bound.data(), deviceZ, operator.lambda(), shift, z, beta, p, workL, y);
+    }
+
+    /**
      * The diagonal of A on the host, matrix-free: diag(A) = Z^T diag(L) + shift (the Jacobi
      * preconditioner's inverse is its reciprocal).
      */

@@ -11,7 +11,9 @@ import io.lobatto.core.backend.DeviceVector;
  * The (preconditioned) conjugate gradient method for A x = b with A symmetric positive definite,
  * hipBone's Algorithm 1 on assembled vectors: per iteration one operator apply with p . Ap in the same
  * pass ({@link DeviceOperator#applyDot}, fused into the gather by {@code AssembledOperator}), the fused
- * update x += alpha p; r -= alpha Ap with r . r in the same pass (BS5), and p = r + beta p. With a
+ * update x += alpha p; r -= alpha Ap with r . r in the same pass (BS5), and p = r + beta p, folded into
+ * the next apply ({@link DeviceOperator#updateApplyDot}: the assembled operator's element kernel reads
+ * r + beta p and its gather writes the new p). With a
  * preconditioner M^-1: z = M^-1 r, beta = (r.z)_new / (r.z)_old, p = z + beta p. With a
  * {@link JacobiPreconditioner} on the same backend, z = diag(A)^-1 r and r . z are fused into the
  * update as well ({@link Backend#pcgUpdate}); other preconditioners take the generic path (update,
@@ -153,8 +155,11 @@ public final class ConjugateGradient implements AutoCloseable {
         }
         int it = 0;
         double rNorm = r0;
+        // the search direction of the next iteration: p = dir + beta p, fused into its operator apply
+        DeviceVector dir = null;
+        double beta = 0;
         while (it < limit) {
-            double pAp = operator.applyDot(p, ap);
+            double pAp = dir == null ? operator.applyDot(p, ap) : operator.updateApplyDot(dir, beta, p, ap);
             checkFinite(pAp, it + 1, "p . Ap");
             if (pAp <= 0) {
                 if (rr == 0) {
@@ -195,11 +200,12 @@ public final class ConjugateGradient implements AutoCloseable {
                     rzNew = backend.dot(r, z);
                 }
                 checkPreconditioner(rzNew, rr, it);
-                backend.axpby(1, z, rzNew / rz, p);
+                dir = z;
             } else {
                 rzNew = rr;
-                backend.axpby(1, r, rzNew / rz, p);
+                dir = r;
             }
+            beta = rzNew / rz;
             rz = rzNew;
         }
         StopReason reason;

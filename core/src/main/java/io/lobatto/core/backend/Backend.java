@@ -159,6 +159,19 @@ public interface Backend extends AutoCloseable {
         return dot(xG, yG);
     }
 
+    /**
+     * {@link #applyAssembledDot} on the updated search direction: p_G = z_G + beta p_G, then y_G = A p_G
+     * and returns p_G . y_G. A backend can fold the update into the operator: the element kernel reads
+     * z_G + beta p_G through the scatter ids and the gather, which owns each row, writes the new p_G
+     * (one pass over p instead of two). The default composes {@link #axpby} and
+     * {@link #applyAssembledDot}. {@code zG}, {@code pG} and {@code yG} must be distinct.
+     */
+    default double applyAssembledDotUpdate(DeviceElementData data, DeviceScatter z, double lambda, double shift,
+                                           DeviceVector zG, double beta, DeviceVector pG, DeviceVector yL, DeviceVector yG) {
+        axpby(1, zG, beta, pG);
+        return applyAssembledDot(data, z, lambda, shift, pG, yL, yG);
+    }
+
     /** Releases every resource of this backend (device memory, threads); idempotent. */
     @Override
     void close();

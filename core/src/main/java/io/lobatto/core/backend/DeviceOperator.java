@@ -24,4 +24,15 @@ public interface DeviceOperator {
         apply(x, y);
         return backend().dot(x, y);
     }
+
+    /**
+     * CG's search-direction update fused with the apply: p = z + beta p, then y = A p, and returns
+     * p . y (hipBone's Algorithm 1 with the update folded into the operator, so a CG iteration needs no
+     * separate pass over p). {@code z}, {@code p} and {@code y} must be distinct. The default updates,
+     * then calls {@link #applyDot}.
+     */
+    default double updateApplyDot(DeviceVector z, double beta, DeviceVector p, DeviceVector y) {
+        backend().axpby(1, z, beta, p);
+        return applyDot(p, y);
+    }
 }

@@ -55,10 +55,11 @@ public final class AparapiBackend implements Backend {
     /** Local cache of one gather block, in doubles. */
     static final int GATHER_CACHE = 2048;
     /**
-     * Largest work-group of the element kernels: {@code -Dlobatto.aparapi.elementGroup} (default 256, the
-     * size their plans were tuned for), capped by each built kernel's {@code CL_KERNEL_WORK_GROUP_SIZE}.
+     * Largest work-group of the element kernels when set ({@code -Dlobatto.aparapi.elementGroup}, for A/B
+     * runs), else the measured table {@link ElementPlan#measuredGroupCap} on GPUs and 256 elsewhere;
+     * always capped by each built kernel's {@code CL_KERNEL_WORK_GROUP_SIZE}.
      */
-    static final int ELEMENT_GROUP = Integer.getInteger("lobatto.aparapi.elementGroup", 256);
+    static final Integer ELEMENT_GROUP = Integer.getInteger("lobatto.aparapi.elementGroup");
     /** Largest work-group of the streaming, reduction and gather kernels (capped by the built kernel). */
     static final int STREAM_GROUP = Integer.getInteger("lobatto.aparapi.streamGroup", 1024);
 
@@ -245,7 +246,8 @@ public final class AparapiBackend implements Backend {
         String label = switch (op) {
             case GatherScatterKernel.SCATTER -> "scatter";
             case GatherScatterKernel.GATHER -> "gather";
-            default -> "gather+dot";
+            case GatherScatterKernel.GATHER_DOT -> "gather+dot";
+            default -> "gather+dot+update";
         };
         Map<String, Integer> c = ordered("op", op, "group", group);
         c.put("cacheCap", GATHER_CACHE);
@@ -585,7 +587,8 @@ public final class AparapiBackend implements Backend {
         }
         ClKernel k = gatherKernel(GatherScatterKernel.SCATTER, gatherGroup);
         bindScatter(k, s);
-        k.set("xG", g.buffer).set("xL", l.buffer).set("yG", unused).set("n", l.length()).local("lds", 8);
+        k.set("xG", g.buffer).set("xL", l.buffer).set("yG", unused).set("dirG", unused).set("beta", 0.0)
+                .set("n", l.length()).local("lds", 8);
         launchPerEntry(k, l.length());
     }
 
@@ -601,23 +604,30 @@ public final class AparapiBackend implements Backend {
         ClVector g = vec(xG, "xG");
         checkLen("gather", "xL", l.length(), s.localSize());
         checkLen("gather", "xG", g.length(), s.globalSize());
-        runGather(s, l, g, null);
+        runGather(s, l, g, null, null, 0);
     }
 
     /**
      * The gather: at most {@link #REDUCE_GROUPS} work-groups stride over the row blocks. With {@code x}
      * not null each group also reduces its rows' g[row] x[row] into one partial, summed on the host in
      * group order (deterministic: the grid depends only on the number of blocks), and that sum is
-     * returned; else 0 and nothing is read back.
+     * returned; else 0 and nothing is read back. With {@code dir} not null each row first updates
+     * x[row] = dir[row] + beta x[row] (CG's p update, folded in).
      */
-    private double runGather(ClScatter s, ClVector l, ClVector g, ClVector x) {
+    private double runGather(ClScatter s, ClVector l, ClVector g, ClVector x, ClVector dir, double beta) {
         if (s.blocks == 0) {
+            if (dir != null) {
+                runStream(StreamKernel.AXPBY, dir.buffer, unused, x, 1, beta);
+            }
             return 0;
         }
         int groups = Math.min(REDUCE_GROUPS, s.blocks);
-        ClKernel k = gatherKernel(x == null ? GatherScatterKernel.GATHER : GatherScatterKernel.GATHER_DOT, gatherGroup);
+        int op = x == null ? GatherScatterKernel.GATHER
+                : dir == null ? GatherScatterKernel.GATHER_DOT : GatherScatterKernel.GATHER_DOT_UPDATE;
+        ClKernel k = gatherKernel(op, gatherGroup);
         bindScatter(k, s);
         k.set("xG", x == null ? unused : x.buffer).set("xL", l.buffer).set("yG", g.buffer).set("n", s.blocks)
+                .set("dirG", dir == null ? unused : dir.buffer).set("beta", beta)
                 .local("lds", 8L * Math.max(GATHER_CACHE, gatherGroup));
         k.launch(groups, gatherGroup);
         return x == null ? 0 : sumPartials(groups);
@@ -700,11 +710,13 @@ public final class AparapiBackend implements Backend {
      * again for the built kernel's {@code CL_KERNEL_WORK_GROUP_SIZE} when its registers allow fewer.
      */
     private ElementPlan plan(ElementKernel kernel, Basis1D basis) {
-        int cap = Math.min(ELEMENT_GROUP, cl.device().maxWorkGroupSize());
+        int wanted = ELEMENT_GROUP != null ? ELEMENT_GROUP
+                : cl.device().type() == ClDevice.Type.GPU ? ElementPlan.measuredGroupCap(kernel, basis.degree()) : 256;
+        int cap = Math.min(wanted, cl.device().maxWorkGroupSize());
         while (true) {
             ElementPlan plan = ElementPlan.of(kernel, basis.nq(), basis.nqGauss(), cap, localMemBytes, info.name());
-            int allowed = Math.min(elementKernel(kernel, basis.degree(), plan, false).workGroupSize(),
-                    elementKernel(kernel, basis.degree(), plan, true).workGroupSize());
+            int allowed = Math.min(elementKernel(kernel, basis.degree(), plan, 0).workGroupSize(),
+                    elementKernel(kernel, basis.degree(), plan, 1).workGroupSize());
             if (plan.groupSize() <= allowed) {
                 return plan;
             }
@@ -716,7 +728,8 @@ public final class AparapiBackend implements Backend {
         }
     }
 
-    private ClKernel elementKernel(ElementKernel kernel, int degree, ElementPlan plan, boolean fromGlobal) {
+    /** The element kernel of {@code plan}; {@code fromGlobal} 0: x_L, 1: x_G through Z, 2: dir + beta x_G through Z. */
+    private ClKernel elementKernel(ElementKernel kernel, int degree, ElementPlan plan, int fromGlobal) {
         Class<? extends Kernel> family = switch (kernel) {
             case MASS_BP10 -> MassBp10Kernel.class;
             case STIFFNESS_BP35 -> StiffnessBp35Kernel.class;
@@ -728,7 +741,8 @@ public final class AparapiBackend implements Backend {
             case STIFFNESS_BP30 -> "BP3.0";
         };
         return kernel(family, plan.constants(kernel, degree + 1, fromGlobal),
-                name + " N=" + degree + (fromGlobal ? " (assembled)" : ""), plan.groupSize());
+                name + " N=" + degree + (fromGlobal == 1 ? " (assembled)" : fromGlobal == 2 ? " (assembled, p update)" : ""),
+                plan.groupSize());
     }
 
     private ClElementData elem(DeviceElementData d) {
@@ -748,11 +762,12 @@ public final class AparapiBackend implements Backend {
         return d.kernel + " N=" + d.degree + ": " + d.plan.describe(d.kernel);
     }
 
-    private void runElements(ClElementData d, double lambda, ClBuffer x, ClScatter z, double shift, ClBuffer y) {
+    private void runElements(ClElementData d, double lambda, ClBuffer x, ClScatter z, double shift, ClBuffer y,
+                             ClBuffer dir, double beta) {
         if (d.elements == 0) {
             return;
         }
-        ClKernel k = elementKernel(d.kernel, d.degree, d.plan, z != null);
+        ClKernel k = elementKernel(d.kernel, d.degree, d.plan, z == null ? 0 : dir == null ? 1 : 2);
         boolean stiff = d.kernel != ElementKernel.MASS_BP10;
         k.set("x", x).set("y", y)
                 .set("ids", z == null ? unused : z.scatterIds.buffer)
@@ -767,6 +782,8 @@ public final class AparapiBackend implements Backend {
                 .set("G22", stiff ? d.factors.get(5) : unused)
                 .set("wJ", d.factors.get(stiff ? 6 : 0))
                 .set("scr", d.scratch == null ? unused : d.scratch)
+                .set("dirG", dir == null ? unused : dir)
+                .set("beta", beta)
                 .set("elems", d.elements)
                 .set("lambda", stiff ? lambda : 0)
                 .set("shift", shift)
@@ -785,25 +802,41 @@ public final class AparapiBackend implements Backend {
         if (x == y) {
             throw new IllegalArgumentException("applyElements: xL and yL must be distinct");
         }
-        runElements(d, lambda, x.buffer, null, 0, y.buffer);
+        runElements(d, lambda, x.buffer, null, 0, y.buffer, null, 0);
     }
 
     @Override
     public synchronized void applyAssembled(DeviceElementData data, DeviceScatter z, double lambda, double shift,
                                             DeviceVector xG, DeviceVector yL, DeviceVector yG) {
-        runAssembled("applyAssembled", data, z, lambda, shift, xG, yL, yG, false);
+        runAssembled("applyAssembled", data, z, lambda, shift, xG, yL, yG, false, null, 0);
     }
 
     /** {@link #applyAssembled} with x_G . y_G reduced in the gather: two launches, one read-back. */
     @Override
     public synchronized double applyAssembledDot(DeviceElementData data, DeviceScatter z, double lambda, double shift,
                                                  DeviceVector xG, DeviceVector yL, DeviceVector yG) {
-        return runAssembled("applyAssembledDot", data, z, lambda, shift, xG, yL, yG, true);
+        return runAssembled("applyAssembledDot", data, z, lambda, shift, xG, yL, yG, true, null, 0);
+    }
+
+    /**
+     * p_G = z_G + beta p_G, y_G = A p_G and p_G . y_G in two launches: the element kernel reads
+     * z_G + beta p_G through the scatter ids, the gather (which owns each row) writes the new p_G and
+     * reduces p_G . y_G. CG then needs three launches per iteration.
+     */
+    @Override
+    public synchronized double applyAssembledDotUpdate(DeviceElementData data, DeviceScatter z, double lambda, double shift,
+                                                       DeviceVector zG, double beta, DeviceVector pG, DeviceVector yL,
+                                                       DeviceVector yG) {
+        ClVector dir = vec(zG, "zG");
+        if (zG == pG || zG == yG) {
+            throw new IllegalArgumentException("applyAssembledDotUpdate: zG must be distinct from pG and yG");
+        }
+        return runAssembled("applyAssembledDotUpdate", data, z, lambda, shift, pG, yL, yG, true, dir, beta);
     }
 
     /** hipBone's fused operator: the element kernel reads x_G through the scatter ids, then the gather. */
     private double runAssembled(String what, DeviceElementData data, DeviceScatter z, double lambda, double shift,
-                                DeviceVector xG, DeviceVector yL, DeviceVector yG, boolean withDot) {
+                                DeviceVector xG, DeviceVector yL, DeviceVector yG, boolean withDot, ClVector dir, double beta) {
         ClScatter s = scat(z);
         ClVector yl = vec(yL, "yL");
         ClVector yg = vec(yG, "yG");
@@ -816,8 +849,11 @@ public final class AparapiBackend implements Backend {
         if (x == yg) {
             throw new IllegalArgumentException(what + ": xG and yG must be distinct");
         }
-        runElements(d, lambda, x.buffer, s, shift, yl.buffer);
-        return runGather(s, yl, yg, withDot ? x : null);
+        if (dir != null) {
+            checkLen(what, "zG", dir.length(), s.globalSize());
+        }
+        runElements(d, lambda, x.buffer, s, shift, yl.buffer, dir == null ? null : dir.buffer, beta);
+        return runGather(s, yl, yg, withDot ? x : null, dir, beta);
     }
 
     @Override

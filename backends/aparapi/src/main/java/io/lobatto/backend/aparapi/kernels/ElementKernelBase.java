@@ -27,7 +27,10 @@ public abstract class ElementKernelBase extends Kernel {
     @BuildConstant int stiff;
     /** 1 for one work-item per point, 0 for the 2D layer-by-layer structure. */
     @BuildConstant int threeD;
-    /** 1 when u is read from x_G through the scatter ids and y_L += shift W u (hipBone's fused operator). */
+    /**
+     * 1 when u is read from x_G through the scatter ids and y_L += shift W u (hipBone's fused operator);
+     * 2 when u is read as dirG + beta x_G (CG's p = z + beta p folded into the operator).
+     */
     @BuildConstant int fromGlobal;
     /** 1 when the GL stages run point-parallel between two P^3 grids, 0 in place by lines. */
     @BuildConstant int pointInterp;
@@ -50,6 +53,8 @@ public abstract class ElementKernelBase extends Kernel {
     double[] G22 = new double[1];
     double[] wJ = new double[1];
     double[] scr = new double[1];
+    double[] dirG = new double[1];
+    double beta;
     int elems;
     double lambda;
     double shift;
@@ -166,7 +171,7 @@ public abstract class ElementKernelBase extends Kernel {
         if (valid == 1) {
             for (int p = t; p < np; p += T) {
                 double v = lds[cur + gridIndex(p, Q, P)];
-                if (fromGlobal == 1) {
+                if (fromGlobal >= 1) {
                     v += shift * w[e * np + p] * readU(e * np + p);
                 }
                 y[e * np + p] = v;
@@ -187,10 +192,13 @@ public abstract class ElementKernelBase extends Kernel {
 
     private double readU(int li) {
         double u = 0;
-        if (fromGlobal == 1) {
+        if (fromGlobal >= 1) {
             int id = ids[li];
             if (id >= 0) {
                 u = x[id];
+                if (fromGlobal == 2) {
+                    u = dirG[id] + beta * u;
+                }
             }
         } else {
             u = x[li];

@@ -9,7 +9,9 @@ import io.lobatto.backend.aparapi.runtime.BuildConstant;
  * {@link #GATHER}: y_G = Z^T x_L by CSR rows of Z^T; work-groups stride over blocks of rows
  * ({@code blocks}), each block's entries read once into local memory when they fit ({@code cacheCap}),
  * then every row summed there (Listing 4). {@link #GATHER_DOT} also sums y_G[row] x_G[row] into one
- * partial per group (hipBone fuses p . Ap of CG into the gather).
+ * partial per group (hipBone fuses p . Ap of CG into the gather); {@link #GATHER_DOT_UPDATE} first
+ * updates the row's x_G = dirG + beta x_G (CG's p = z + beta p, which the element kernel has already
+ * applied on the fly) and writes it back.
  */
 public final class GatherScatterKernel extends Kernel {
 
@@ -19,6 +21,8 @@ public final class GatherScatterKernel extends Kernel {
     public static final int GATHER = 1;
     /** BS6 with the partials of y_G . x_G. */
     public static final int GATHER_DOT = 2;
+    /** BS6 with x_G = dirG + beta x_G written back and the partials of y_G . x_G (CG's p update). */
+    public static final int GATHER_DOT_UPDATE = 3;
 
     @BuildConstant int op;
     /** Work-items per group, a power of two. */
@@ -34,6 +38,8 @@ public final class GatherScatterKernel extends Kernel {
     double[] xL = new double[1];
     double[] yG = new double[1];
     double[] partials = new double[1];
+    double[] dirG = new double[1];
+    double beta;
     /** Scatter: local nodes. Gather: blocks of rows. */
     int n;
     @Local double[] lds = new double[1];
@@ -58,7 +64,7 @@ public final class GatherScatterKernel extends Kernel {
                 // the next block (or the reduction) overwrites the cache
                 localBarrier();
             }
-            if (op == GATHER_DOT) {
+            if (op >= GATHER_DOT) {
                 lds[lid] = d;
                 localBarrier();
                 for (int h = group / 2; h > 0; h = h / 2) {
@@ -72,6 +78,19 @@ public final class GatherScatterKernel extends Kernel {
                 }
             }
         }
+    }
+
+    /** y_G[row] x_G[row] for the dot variants (after the update of x_G[row]), else 0. */
+    private double rowDot(int row, double g) {
+        double d = 0;
+        if (op == GATHER_DOT) {
+            d = g * xG[row];
+        } else if (op == GATHER_DOT_UPDATE) {
+            double p = dirG[row] + beta * xG[row];
+            xG[row] = p;
+            d = g * p;
+        }
+        return d;
     }
 
     private double gatherBlock(int b, int lid) {
@@ -92,9 +111,7 @@ public final class GatherScatterKernel extends Kernel {
                     g += lds[c];
                 }
                 yG[row] = g;
-                if (op == GATHER_DOT) {
-                    d += g * xG[row];
-                }
+                d += rowDot(row, g);
             }
         } else {
             for (int row = rowStart + lid; row < rowEnd; row += group) {
@@ -104,9 +121,7 @@ public final class GatherScatterKernel extends Kernel {
                     g += xL[ids[c]];
                 }
                 yG[row] = g;
-                if (op == GATHER_DOT) {
-                    d += g * xG[row];
-                }
+                d += rowDot(row, g);
             }
         }
         return d;
