@@ -1,5 +1,8 @@
 package io.lobatto.core.geometry;
 
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.IntStream;
+
 import io.lobatto.core.basis.Basis1D;
 import io.lobatto.core.mesh.SpectralElementMesh;
 
@@ -19,6 +22,7 @@ import io.lobatto.core.mesh.SpectralElementMesh;
  * The Jacobian is computed from the node positions relative to each element's first node
  * ({@link SpectralElementMesh#relativeCoordinates}), never from absolute positions, so translating a mesh does not
  * change the factors beyond the rounding of its moved vertices.
+ * Elements are computed in parallel (fork-join common pool) with the same result as a sequential loop.
  * Immutable; arrays are copied out. A non-positive (or NaN) |J| at any point is an error and nothing is returned.
  * Limit: 7 * E * P must be below 2^31 - 8 (checked).
  */
@@ -64,9 +68,7 @@ public final class GeometricFactors {
             throw new IllegalArgumentException("mesh must not be null");
         }
         Basis1D b = m.basis();
-        int nq = b.nq();
-        int np = b.np();
-        int q = gauss ? b.nqGauss() : nq;
+        int q = gauss ? b.nqGauss() : b.nq();
         int p = q * q * q;
         int ne = m.elementCount();
         long total = (long) PACKED_STRIDE * ne * p;
@@ -74,17 +76,74 @@ public final class GeometricFactors {
             throw new IllegalArgumentException("geometric factors too large: 7 * E * P = 7 * " + ne + " * " + p + " = " + total
                 + " exceeds the Java array limit 2^31 - 8");
         }
-        double[] w = gauss ? b.gauss().weights() : b.gll().weights();
-        double[] dm = gauss ? b.gaussDifferentiation() : b.differentiation();
-        double[] interp = gauss ? b.interpolation() : null;
-        double[] rel = new double[3 * np];  // node positions relative to the element's first node, [Np][3]
         double[] out = new double[(int) total];
-        double[] x = new double[3 * p];   // positions at the points, [3][P]
-        double[] jac = new double[9];     // jac[3*d + c] = d x_d / d r_c at the current point
-        double[] tmp1 = new double[3 * q * nq * nq];
-        double[] tmp2 = new double[3 * q * q * nq];
+        // elements in parallel; an element with a bad Jacobian is recorded (the lowest one wins) and reported below
+        AtomicInteger firstBad = new AtomicInteger(Integer.MAX_VALUE);
+        int chunks = (ne + CHUNK - 1) / CHUNK;
+        IntStream.range(0, chunks).parallel().forEach(c -> {
+            Element work = new Element(m, gauss);
+            for (int e = c * CHUNK, end = Math.min(ne, (c + 1) * CHUNK); e < end; e++) {
+                if (!work.compute(e, out, false)) {
+                    firstBad.accumulateAndGet(e, Math::min);
+                    return;
+                }
+            }
+        });
+        if (firstBad.get() != Integer.MAX_VALUE) {
+            new Element(m, gauss).compute(firstBad.get(), out, true); // throws, naming the point
+        }
+        // Kahan summation of the volume, points in order
         double sum = 0, comp = 0;
-        for (int e = 0; e < ne; e++) {
+        for (int o = 6; o < out.length; o += PACKED_STRIDE) {
+            double yv = out[o] - comp;
+            double t = sum + yv;
+            comp = (t - sum) - yv;
+            sum = t;
+        }
+        return new GeometricFactors(ne, p, gauss, out, sum);
+    }
+
+    /** Elements per parallel task. */
+    private static final int CHUNK = 32;
+
+    /** The factors of one element at a time, with its scratch arrays (one per task). */
+    private static final class Element {
+        private final SpectralElementMesh m;
+        private final boolean gauss;
+        private final int nq;
+        private final int np;
+        private final int q;
+        private final int p;
+        private final double[] w;
+        private final double[] dm;
+        private final double[] interp;
+        private final double[] rel;   // node positions relative to the element's first node, [Np][3]
+        private final double[] x;     // positions at the points, [3][P]
+        private final double[] tmp1;
+        private final double[] tmp2;
+
+        Element(SpectralElementMesh m, boolean gauss) {
+            Basis1D b = m.basis();
+            this.m = m;
+            this.gauss = gauss;
+            this.nq = b.nq();
+            this.np = b.np();
+            this.q = gauss ? b.nqGauss() : nq;
+            this.p = q * q * q;
+            this.w = gauss ? b.gauss().weights() : b.gll().weights();
+            this.dm = gauss ? b.gaussDifferentiation() : b.differentiation();
+            this.interp = gauss ? b.interpolation() : null;
+            this.rel = new double[3 * np];
+            this.x = new double[3 * p];
+            this.tmp1 = new double[3 * q * nq * nq];
+            this.tmp2 = new double[3 * q * q * nq];
+        }
+
+        /**
+         * Writes the factors of element e into {@code out}; returns false at the first point with |J| <= 0 (or NaN),
+         * or throws there when {@code fail}.
+         */
+        boolean compute(int e, double[] out, boolean fail) {
             // positions at the points, relative to the element's first node
             m.relativeCoordinates(e, rel, 0);
             if (!gauss) {
@@ -100,59 +159,55 @@ public final class GeometricFactors {
                 for (int j = 0; j < q; j++) {
                     for (int i = 0; i < q; i++) {
                         int pt = i + q * (j + q * k);
-                        for (int d = 0; d < 3; d++) {
-                            double dr = 0, ds = 0, dt = 0;
-                            int off = d * p;
-                            for (int a = 0; a < q; a++) {
-                                dr += dm[i * q + a] * x[off + a + q * (j + q * k)];
-                                ds += dm[j * q + a] * x[off + i + q * (a + q * k)];
-                                dt += dm[k * q + a] * x[off + i + q * (j + q * a)];
-                            }
-                            jac[3 * d] = dr;
-                            jac[3 * d + 1] = ds;
-                            jac[3 * d + 2] = dt;
+                        // j{d}{c} = d x_d / d r_c at the current point
+                        double j00 = 0, j01 = 0, j02 = 0, j10 = 0, j11 = 0, j12 = 0, j20 = 0, j21 = 0, j22 = 0;
+                        int ir = q * (j + q * k), is = i + q * q * k, it = i + q * j;
+                        for (int a = 0; a < q; a++) {
+                            double dr = dm[i * q + a], ds = dm[j * q + a], dt = dm[k * q + a];
+                            int nr = a + ir, ns = is + q * a, nt = it + q * q * a;
+                            j00 += dr * x[nr];
+                            j01 += ds * x[ns];
+                            j02 += dt * x[nt];
+                            j10 += dr * x[p + nr];
+                            j11 += ds * x[p + ns];
+                            j12 += dt * x[p + nt];
+                            j20 += dr * x[2 * p + nr];
+                            j21 += ds * x[2 * p + ns];
+                            j22 += dt * x[2 * p + nt];
                         }
-                        double c00 = jac[4] * jac[8] - jac[5] * jac[7];
-                        double c01 = jac[5] * jac[6] - jac[3] * jac[8];
-                        double c02 = jac[3] * jac[7] - jac[4] * jac[6];
-                        double det = jac[0] * c00 + jac[1] * c01 + jac[2] * c02;
+                        double c00 = j11 * j22 - j12 * j21;
+                        double c01 = j12 * j20 - j10 * j22;
+                        double c02 = j10 * j21 - j11 * j20;
+                        double det = j00 * c00 + j01 * c01 + j02 * c02;
                         if (!(det > 0)) {
+                            if (!fail) {
+                                return false;
+                            }
                             throw new IllegalArgumentException(String.format(
                                 "element %d: Jacobian determinant |J| = %.6g is not positive at %s point (i,j,k) = (%d,%d,%d), "
                                     + "x = (%.10g, %.10g, %.10g); the element is inverted or degenerate (check its vertex order)",
                                 e, det, gauss ? "GL" : "GLL", i, j, k, m.x(e, 0, 0) + x[pt], m.x(e, 0, 1) + x[p + pt],
                                 m.x(e, 0, 2) + x[2 * p + pt]));
                         }
-                        // inverse: inv[c][d] = cofactor[d][c] / det
+                        // inverse: inv[c][d] = cofactor[d][c] / det, rows a of J^-1 = (ia0, ia1, ia2)
                         double inv = 1 / det;
-                        double[] ji = {
-                            c00 * inv, (jac[2] * jac[7] - jac[1] * jac[8]) * inv, (jac[1] * jac[5] - jac[2] * jac[4]) * inv,
-                            c01 * inv, (jac[0] * jac[8] - jac[2] * jac[6]) * inv, (jac[2] * jac[3] - jac[0] * jac[5]) * inv,
-                            c02 * inv, (jac[1] * jac[6] - jac[0] * jac[7]) * inv, (jac[0] * jac[4] - jac[1] * jac[3]) * inv};
+                        double i00 = c00 * inv, i01 = (j02 * j21 - j01 * j22) * inv, i02 = (j01 * j12 - j02 * j11) * inv;
+                        double i10 = c01 * inv, i11 = (j00 * j22 - j02 * j20) * inv, i12 = (j02 * j10 - j00 * j12) * inv;
+                        double i20 = c02 * inv, i21 = (j01 * j20 - j00 * j21) * inv, i22 = (j00 * j11 - j01 * j10) * inv;
                         double wj = w[i] * w[j] * w[k] * det;
                         int o = PACKED_STRIDE * (e * p + pt);
-                        out[o] = wj * dot(ji, 0, 0);
-                        out[o + 1] = wj * dot(ji, 0, 1);
-                        out[o + 2] = wj * dot(ji, 0, 2);
-                        out[o + 3] = wj * dot(ji, 1, 1);
-                        out[o + 4] = wj * dot(ji, 1, 2);
-                        out[o + 5] = wj * dot(ji, 2, 2);
+                        out[o] = wj * (i00 * i00 + i01 * i01 + i02 * i02);
+                        out[o + 1] = wj * (i00 * i10 + i01 * i11 + i02 * i12);
+                        out[o + 2] = wj * (i00 * i20 + i01 * i21 + i02 * i22);
+                        out[o + 3] = wj * (i10 * i10 + i11 * i11 + i12 * i12);
+                        out[o + 4] = wj * (i10 * i20 + i11 * i21 + i12 * i22);
+                        out[o + 5] = wj * (i20 * i20 + i21 * i21 + i22 * i22);
                         out[o + 6] = wj;
-                        // Kahan summation of the volume
-                        double yv = wj - comp;
-                        double t = sum + yv;
-                        comp = (t - sum) - yv;
-                        sum = t;
                     }
                 }
             }
+            return true;
         }
-        return new GeometricFactors(ne, p, gauss, out, sum);
-    }
-
-    /** Row a of J^-1 dotted with row b: (J^-1 J^-T)_ab. */
-    private static double dot(double[] ji, int a, int b) {
-        return ji[3 * a] * ji[3 * b] + ji[3 * a + 1] * ji[3 * b + 1] + ji[3 * a + 2] * ji[3 * b + 2];
     }
 
     /** x[d*P + (a + q(b + q c))] = sum I_ai I_bj I_ck X_d(i,j,k): GLL positions to GL points, one direction at a time. */
@@ -216,6 +271,25 @@ public final class GeometricFactors {
     /** Copy of the packed factors, [E][P][7] = (G00, G01, G02, G11, G12, G22, wJ). */
     public double[] packed() {
         return packed.clone();
+    }
+
+    /**
+     * Copies the packed factors of elements {@code fromElement .. toElement-1} ([E][P][7] layout, that range only)
+     * into {@code dst} from {@code dstOffset}: for reading the factors element by element or uploading them in chunks
+     * without a copy of the whole array.
+     *
+     * @throws IndexOutOfBoundsException if the element range or the destination range is out of bounds
+     */
+    public void copyPacked(int fromElement, int toElement, double[] dst, int dstOffset) {
+        if (fromElement < 0 || toElement > elementCount || fromElement > toElement) {
+            throw new IndexOutOfBoundsException("elements [" + fromElement + ", " + toElement + ") are not in [0, " + elementCount + "]");
+        }
+        int stride = PACKED_STRIDE * pointsPerElement;
+        int length = (toElement - fromElement) * stride;
+        if (dstOffset < 0 || (long) dstOffset + length > dst.length) {
+            throw new IndexOutOfBoundsException("dst of length " + dst.length + " cannot hold " + length + " values from " + dstOffset);
+        }
+        System.arraycopy(packed, fromElement * stride, dst, dstOffset, length);
     }
 
     /** Copy of wJ = w_i w_j w_k |J| alone, [E][P]. */
