@@ -121,6 +121,8 @@ public final class GeometricFactors {
         private final double[] x;     // positions at the points, [3][P]
         private final double[] tmp1;
         private final double[] tmp2;
+        private final double[] u;     // one coordinate at the GLL nodes, [Np]
+        private final double[] jac;   // the derivative fields d x_d / d r_c at the points, [3d + c][P]
 
         Element(SpectralElementMesh m, boolean gauss) {
             Basis1D b = m.basis();
@@ -137,6 +139,60 @@ public final class GeometricFactors {
             this.x = new double[3 * p];
             this.tmp1 = new double[3 * q * nq * nq];
             this.tmp2 = new double[3 * q * q * nq];
+            this.u = new double[np];
+            this.jac = new double[9 * p];
+        }
+
+        /**
+         * jac[(3d + c) P + pt] = d x_d / d r_c at every point: the 1D derivative matrix along r, s, t, each sum
+         * from 0 in ascending order of the contracted index (s and t as row updates).
+         */
+        private void derivatives() {
+            int qq = q * q;
+            for (int d = 0; d < 3; d++) {
+                int xd = d * p;
+                int r = (3 * d) * p, sd = (3 * d + 1) * p, td = (3 * d + 2) * p;
+                // r: dot products along contiguous lines
+                for (int jk = 0; jk < qq; jk++) {
+                    for (int i = 0; i < q; i++) {
+                        double v = 0;
+                        for (int a = 0; a < q; a++) {
+                            v += dm[i * q + a] * x[xd + a + q * jk];
+                        }
+                        jac[r + i + q * jk] = v;
+                    }
+                }
+                // s: rows i of (j, k) updated with D_ja times rows of (a, k)
+                for (int k = 0; k < q; k++) {
+                    for (int j = 0; j < q; j++) {
+                        int out = sd + q * (j + q * k);
+                        for (int i = 0; i < q; i++) {
+                            jac[out + i] = 0;
+                        }
+                        for (int a = 0; a < q; a++) {
+                            double c = dm[j * q + a];
+                            int in = xd + q * (a + q * k);
+                            for (int i = 0; i < q; i++) {
+                                jac[out + i] += c * x[in + i];
+                            }
+                        }
+                    }
+                }
+                // t: planes (i, j) of k updated with D_ka times planes of a
+                for (int k = 0; k < q; k++) {
+                    int out = td + qq * k;
+                    for (int ij = 0; ij < qq; ij++) {
+                        jac[out + ij] = 0;
+                    }
+                    for (int a = 0; a < q; a++) {
+                        double c = dm[k * q + a];
+                        int in = xd + qq * a;
+                        for (int ij = 0; ij < qq; ij++) {
+                            jac[out + ij] += c * x[in + ij];
+                        }
+                    }
+                }
+            }
         }
 
         /**
@@ -153,28 +209,16 @@ public final class GeometricFactors {
                     }
                 }
             } else {
-                interpolate(rel, 0, nq, q, interp, tmp1, tmp2, x);
+                interpolate(rel, 0, nq, q, interp, u, tmp1, tmp2, x);
             }
+            derivatives();
             for (int k = 0; k < q; k++) {
                 for (int j = 0; j < q; j++) {
                     for (int i = 0; i < q; i++) {
                         int pt = i + q * (j + q * k);
-                        // j{d}{c} = d x_d / d r_c at the current point
-                        double j00 = 0, j01 = 0, j02 = 0, j10 = 0, j11 = 0, j12 = 0, j20 = 0, j21 = 0, j22 = 0;
-                        int ir = q * (j + q * k), is = i + q * q * k, it = i + q * j;
-                        for (int a = 0; a < q; a++) {
-                            double dr = dm[i * q + a], ds = dm[j * q + a], dt = dm[k * q + a];
-                            int nr = a + ir, ns = is + q * a, nt = it + q * q * a;
-                            j00 += dr * x[nr];
-                            j01 += ds * x[ns];
-                            j02 += dt * x[nt];
-                            j10 += dr * x[p + nr];
-                            j11 += ds * x[p + ns];
-                            j12 += dt * x[p + nt];
-                            j20 += dr * x[2 * p + nr];
-                            j21 += ds * x[2 * p + ns];
-                            j22 += dt * x[2 * p + nt];
-                        }
+                        double j00 = jac[pt], j01 = jac[p + pt], j02 = jac[2 * p + pt];
+                        double j10 = jac[3 * p + pt], j11 = jac[4 * p + pt], j12 = jac[5 * p + pt];
+                        double j20 = jac[6 * p + pt], j21 = jac[7 * p + pt], j22 = jac[8 * p + pt];
                         double c00 = j11 * j22 - j12 * j21;
                         double c01 = j12 * j20 - j10 * j22;
                         double c02 = j10 * j21 - j11 * j20;
@@ -210,43 +254,57 @@ public final class GeometricFactors {
         }
     }
 
-    /** x[d*P + (a + q(b + q c))] = sum I_ai I_bj I_ck X_d(i,j,k): GLL positions to GL points, one direction at a time. */
-    private static void interpolate(double[] coords, int nodeOffset, int nq, int q, double[] im, double[] t1, double[] t2, double[] x) {
+    /**
+     * x[d*P + (a + q(b + q c))] = sum I_ai I_bj I_ck X_d(i,j,k): GLL positions ([Np][3] from {@code nodeOffset}) to
+     * the GL points, one direction at a time. Each output is summed from 0 in ascending order of the contracted
+     * index (the s and t passes run as row updates, which the JIT vectorises without changing any sum).
+     */
+    private static void interpolate(double[] coords, int nodeOffset, int nq, int q, double[] im, double[] u, double[] t1,
+                                    double[] t2, double[] x) {
         int p = q * q * q;
+        int np = nq * nq * nq;
         for (int d = 0; d < 3; d++) {
+            for (int n = 0; n < np; n++) {
+                u[n] = coords[3 * (nodeOffset + n) + d];
+            }
             // r direction: t1[a + q(j + nq k)]
-            for (int k = 0; k < nq; k++) {
-                for (int j = 0; j < nq; j++) {
-                    for (int a = 0; a < q; a++) {
-                        double s = 0;
-                        for (int i = 0; i < nq; i++) {
-                            s += im[a * nq + i] * coords[3 * (nodeOffset + i + nq * (j + nq * k)) + d];
-                        }
-                        t1[a + q * (j + nq * k)] = s;
+            for (int jk = 0; jk < nq * nq; jk++) {
+                for (int a = 0; a < q; a++) {
+                    double s = 0;
+                    for (int i = 0; i < nq; i++) {
+                        s += im[a * nq + i] * u[i + nq * jk];
                     }
+                    t1[a + q * jk] = s;
                 }
             }
             // s direction: t2[a + q(b + q k)]
             for (int k = 0; k < nq; k++) {
                 for (int b = 0; b < q; b++) {
+                    int out = q * (b + q * k);
                     for (int a = 0; a < q; a++) {
-                        double s = 0;
-                        for (int j = 0; j < nq; j++) {
-                            s += im[b * nq + j] * t1[a + q * (j + nq * k)];
+                        t2[out + a] = 0;
+                    }
+                    for (int j = 0; j < nq; j++) {
+                        double c = im[b * nq + j];
+                        int in = q * (j + nq * k);
+                        for (int a = 0; a < q; a++) {
+                            t2[out + a] += c * t1[in + a];
                         }
-                        t2[a + q * (b + q * k)] = s;
                     }
                 }
             }
             // t direction
+            int qq = q * q;
             for (int c = 0; c < q; c++) {
-                for (int b = 0; b < q; b++) {
-                    for (int a = 0; a < q; a++) {
-                        double s = 0;
-                        for (int k = 0; k < nq; k++) {
-                            s += im[c * nq + k] * t2[a + q * (b + q * k)];
-                        }
-                        x[d * p + a + q * (b + q * c)] = s;
+                int out = d * p + qq * c;
+                for (int ab = 0; ab < qq; ab++) {
+                    x[out + ab] = 0;
+                }
+                for (int k = 0; k < nq; k++) {
+                    double w = im[c * nq + k];
+                    int in = qq * k;
+                    for (int ab = 0; ab < qq; ab++) {
+                        x[out + ab] += w * t2[in + ab];
                     }
                 }
             }

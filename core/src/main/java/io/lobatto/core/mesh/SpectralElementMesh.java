@@ -35,6 +35,7 @@ public final class SpectralElementMesh {
     private final double[] coords;
     private final int globalCount;
     private final boolean trilinear;
+    private final double[] phi;
 
     private SpectralElementMesh(HexMesh mesh, Basis1D basis, int[] l2g, double[] coords, int globalCount, boolean trilinear) {
         this.mesh = mesh;
@@ -43,6 +44,7 @@ public final class SpectralElementMesh {
         this.coords = coords;
         this.globalCount = globalCount;
         this.trilinear = trilinear;
+        this.phi = trilinearShapes(basis);
     }
 
     /** The degree-N spectral-element mesh with the trilinear map from each element's 8 vertices. */
@@ -417,14 +419,11 @@ public final class SpectralElementMesh {
         return lin;
     }
 
-    /** The trilinear map of each element's vertices at its GLL nodes, then the node map; elements in parallel. */
-    private static double[] positions(HexMesh mesh, Basis1D basis, NodeMap map) {
-        int ne = mesh.elementCount();
+    /** phi[8 n + c]: the trilinear shape function of corner c at GLL node n, lin_i * lin_j * lin_k. */
+    private static double[] trilinearShapes(Basis1D basis) {
         int nq = basis.nq();
-        int np = basis.np();
         double[][] lin = linearFactors(basis);
-        // phi[8 n + c]: the trilinear shape function of corner c at node n
-        double[] phi = new double[8 * np];
+        double[] phi = new double[8 * basis.np()];
         for (int k = 0; k < nq; k++) {
             for (int j = 0; j < nq; j++) {
                 for (int i = 0; i < nq; i++) {
@@ -435,6 +434,15 @@ public final class SpectralElementMesh {
                 }
             }
         }
+        return phi;
+    }
+
+    /** The trilinear map of each element's vertices at its GLL nodes, then the node map; elements in parallel. */
+    private static double[] positions(HexMesh mesh, Basis1D basis, NodeMap map) {
+        int ne = mesh.elementCount();
+        int nq = basis.nq();
+        int np = basis.np();
+        double[] phi = trilinearShapes(basis);
         double[] vertices = mesh.vertices();
         int[] elements = mesh.elements();
         double[] out = new double[3 * ne * np];
@@ -559,8 +567,6 @@ public final class SpectralElementMesh {
             }
             return;
         }
-        int nq = basis.nq();
-        double[][] lin = linearFactors(basis);
         double[] dv = new double[24];
         int v0 = mesh.elementVertex(e, 0);
         for (int c = 1; c < 8; c++) {
@@ -569,25 +575,20 @@ public final class SpectralElementMesh {
                 dv[3 * c + d] = mesh.vertex(v, d) - mesh.vertex(v0, d);
             }
         }
-        for (int k = 0; k < nq; k++) {
-            for (int j = 0; j < nq; j++) {
-                for (int i = 0; i < nq; i++) {
-                    double x = 0, y = 0, z = 0;
-                    for (int c = 1; c < 8; c++) {
-                        double phi = lin[i][HexReference.cornerBit(c, 0)] * lin[j][HexReference.cornerBit(c, 1)]
-                            * lin[k][HexReference.cornerBit(c, 2)];
-                        if (phi != 0) {
-                            x += phi * dv[3 * c];
-                            y += phi * dv[3 * c + 1];
-                            z += phi * dv[3 * c + 2];
-                        }
-                    }
-                    int o = offset + 3 * (i + nq * (j + nq * k));
-                    dst[o] = x;
-                    dst[o + 1] = y;
-                    dst[o + 2] = z;
+        for (int n = 0; n < np; n++) {
+            double x = 0, y = 0, z = 0;
+            for (int c = 1; c < 8; c++) {
+                double f = phi[8 * n + c];
+                if (f != 0) {
+                    x += f * dv[3 * c];
+                    y += f * dv[3 * c + 1];
+                    z += f * dv[3 * c + 2];
                 }
             }
+            int o = offset + 3 * n;
+            dst[o] = x;
+            dst[o + 1] = y;
+            dst[o + 2] = z;
         }
     }
 
