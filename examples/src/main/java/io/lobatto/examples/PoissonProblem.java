@@ -1,6 +1,7 @@
 package io.lobatto.examples;
 
 import java.util.Objects;
+import java.util.stream.IntStream;
 
 import io.lobatto.core.backend.Backend;
 import io.lobatto.core.backend.DeviceVector;
@@ -57,20 +58,22 @@ public final class PoissonProblem {
         ScatterOperator z = ScatterOperator.build(mesh.localToGlobal(), mesh.globalNodeCount(), mask);
         ScatterOperator zFull = ScatterOperator.build(mesh.localToGlobal(), mesh.globalNodeCount(), null);
         double lambda = exact.lambda();
-        ElementOperator a = operator == Operator.BP35 ? StiffnessBp35.on(mesh, lambda) : StiffnessBp30.on(mesh, lambda);
-        MassOperator m = MassOperator.on(mesh);
+        GeometricFactors gl = GeometricFactors.atGauss(mesh); // the mass operator's, and BP3.0's
+        ElementOperator a = operator == Operator.BP35 ? StiffnessBp35.on(mesh, lambda)
+                : new StiffnessBp30(mesh.basis(), gl, lambda);
+        MassOperator m = new MassOperator(mesh.basis(), gl);
 
         int nOrig = mesh.globalNodeCount();
         double[] xyz = mesh.globalCoordinates();
         double[] fOrig = new double[nOrig];
         double[] gOrig = new double[nOrig];
         double[] uExact = new double[nOrig];
-        for (int g = 0; g < nOrig; g++) {
+        IntStream.range(0, nOrig).parallel().forEach(g -> {
             double x = xyz[3 * g], y = xyz[3 * g + 1], zz = xyz[3 * g + 2];
             fOrig[g] = exact.f(x, y, zz);
             uExact[g] = exact.u(x, y, zz);
             gOrig[g] = mask[g] ? uExact[g] : 0;
-        }
+        });
         double[] fL = new double[zFull.localSize()];
         double[] gL = new double[zFull.localSize()];
         zFull.scatter(zFull.toAssembled(fOrig), fL);
@@ -109,39 +112,49 @@ public final class PoissonProblem {
         for (int g = 0; g < nOrig; g++) {
             maxErr = Math.max(maxErr, Math.abs(u[g] - uExact[g]));
         }
-        double l2 = l2Error(u, zFull);
+        double l2 = l2Error(u, zFull, m.geometricFactors());
         return new Solution(u, uExact, result, maxErr, l2, z.globalSize(), mesh.elementCount(), setup);
     }
 
-    /** sqrt(sum over GL points of wJ (u_h - u)^2), with u_h interpolated GLL -> GL element by element. */
-    private double l2Error(double[] uOrig, ScatterOperator zFull) {
+    /**
+     * sqrt(sum over GL points of wJ (u_h - u)^2), with u_h interpolated GLL -> GL element by element (elements in
+     * parallel, the sum afterwards in point order); {@code gl} are the mass operator's factors at the GL points.
+     */
+    private double l2Error(double[] uOrig, ScatterOperator zFull, GeometricFactors gl) {
         Basis1D basis = mesh.basis();
         int nq = basis.nq(), mq = basis.nqGauss(), np = basis.np(), mp = basis.npGauss();
         double[] interp = basis.interpolation();
-        double[] wJ = GeometricFactors.atGauss(mesh).jacobianWeights();
+        double[] terms = gl.jacobianWeights(); // wJ, overwritten with wJ (u_h - u)^2
         double[] uL = new double[zFull.localSize()];
         zFull.scatter(zFull.toAssembled(uOrig), uL);
         double[] xyz = mesh.coordinates();
-        double[] in = new double[np], out = new double[mp];
-        double[] cx = new double[np], cy = new double[np], cz = new double[np];
-        double[] gx = new double[mp], gy = new double[mp], gz = new double[mp];
-        double[] w1 = new double[mq * nq * nq], w2 = new double[mq * mq * nq];
+        int elements = mesh.elementCount();
+        int chunk = 32;
+        IntStream.range(0, (elements + chunk - 1) / chunk).parallel().forEach(c -> {
+            double[] in = new double[np], out = new double[mp];
+            double[] cx = new double[np], cy = new double[np], cz = new double[np];
+            double[] gx = new double[mp], gy = new double[mp], gz = new double[mp];
+            double[] w1 = new double[mq * nq * nq], w2 = new double[mq * mq * nq];
+            for (int e = c * chunk; e < Math.min(elements, (c + 1) * chunk); e++) {
+                for (int n = 0; n < np; n++) {
+                    in[n] = uL[e * np + n];
+                    cx[n] = xyz[3 * (e * np + n)];
+                    cy[n] = xyz[3 * (e * np + n) + 1];
+                    cz[n] = xyz[3 * (e * np + n) + 2];
+                }
+                Tensor3.interpolate(interp, mq, nq, in, out, w1, w2);
+                Tensor3.interpolate(interp, mq, nq, cx, gx, w1, w2);
+                Tensor3.interpolate(interp, mq, nq, cy, gy, w1, w2);
+                Tensor3.interpolate(interp, mq, nq, cz, gz, w1, w2);
+                for (int q = 0; q < mp; q++) {
+                    double d = out[q] - exact.u(gx[q], gy[q], gz[q]);
+                    terms[e * mp + q] = terms[e * mp + q] * d * d;
+                }
+            }
+        });
         double sum = 0;
-        for (int e = 0; e < mesh.elementCount(); e++) {
-            for (int n = 0; n < np; n++) {
-                in[n] = uL[e * np + n];
-                cx[n] = xyz[3 * (e * np + n)];
-                cy[n] = xyz[3 * (e * np + n) + 1];
-                cz[n] = xyz[3 * (e * np + n) + 2];
-            }
-            Tensor3.interpolate(interp, mq, nq, in, out, w1, w2);
-            Tensor3.interpolate(interp, mq, nq, cx, gx, w1, w2);
-            Tensor3.interpolate(interp, mq, nq, cy, gy, w1, w2);
-            Tensor3.interpolate(interp, mq, nq, cz, gz, w1, w2);
-            for (int q = 0; q < mp; q++) {
-                double d = out[q] - exact.u(gx[q], gy[q], gz[q]);
-                sum += wJ[e * mp + q] * d * d;
-            }
+        for (double t : terms) {
+            sum += t;
         }
         return Math.sqrt(sum);
     }

@@ -1,9 +1,9 @@
 package io.lobatto.core.backend;
 
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.ServiceLoader;
 
 /**
@@ -11,6 +11,11 @@ import java.util.ServiceLoader;
  * {@link #best()} takes the available provider of highest priority (Aparapi on a GPU, then Aparapi on a
  * CPU OpenCL device, then the Java backend) unless {@code LOBATTO_BACKEND} (environment) or
  * {@code lobatto.backend} (system property, which wins) names one.
+ *
+ * <p>Only the backend that is asked for is probed: {@link #create(String)} (and {@link #best()} with a
+ * backend named) calls nothing but {@link BackendProvider#name()} on the other providers, so naming
+ * {@code cpu} loads no OpenCL library. {@link #best()} with no backend named probes every provider, those
+ * that load native code ({@link BackendProvider#loadsNativeCode()}) last.
  */
 public final class Backends {
 
@@ -22,12 +27,19 @@ public final class Backends {
     private Backends() {
     }
 
-    /** All providers found on the class path, highest priority first. */
+    /**
+     * All providers found on the class path, in class-path order. Constructs them and probes none of them:
+     * calling {@link BackendProvider#priority()} on each is the caller's choice (and may load native code).
+     */
     public static List<BackendProvider> providers() {
         List<BackendProvider> list = new ArrayList<>();
         ServiceLoader.load(BackendProvider.class).forEach(list::add);
-        list.sort(Comparator.comparingInt(BackendProvider::priority).reversed());
         return list;
+    }
+
+    /** The provider named {@code name} (case-insensitive), probing none: only {@code name()} is called. */
+    public static Optional<BackendProvider> provider(String name) {
+        return providers().stream().filter(p -> p.name().equalsIgnoreCase(name)).findFirst();
     }
 
     /** The backend name forced by the system property or environment, or null. */
@@ -39,7 +51,10 @@ public final class Backends {
         return name == null || name.isBlank() ? null : name.trim().toLowerCase(Locale.ROOT);
     }
 
-    /** Creates the backend named {@code name}; throws with the list of known names when there is none. */
+    /**
+     * Creates the backend named {@code name}, probing no other provider; throws with the list of known
+     * names when there is none, or with the provider's reason when it is unavailable.
+     */
     public static Backend create(String name) {
         List<BackendProvider> all = providers();
         for (BackendProvider p : all) {
@@ -55,23 +70,36 @@ public final class Backends {
     }
 
     /**
-     * The forced backend if {@code LOBATTO_BACKEND}/{@code lobatto.backend} is set, else the available
-     * backend of highest priority. {@link #describe(Backend)} says which one was picked.
+     * The forced backend if {@code LOBATTO_BACKEND}/{@code lobatto.backend} is set (only that provider is
+     * probed), else the available backend of highest priority: the providers that load no native code are
+     * probed first, the others (OpenCL) after them; on equal priority the one probed first wins.
+     * {@link #describe(Backend)} says which one was picked.
      */
     public static Backend best() {
         String forced = forcedName();
         if (forced != null) {
             return create(forced);
         }
+        List<BackendProvider> order = new ArrayList<>();
+        List<BackendProvider> all = providers();
+        all.stream().filter(p -> !p.loadsNativeCode()).forEach(order::add);
+        all.stream().filter(BackendProvider::loadsNativeCode).forEach(order::add);
         List<String> skipped = new ArrayList<>();
-        for (BackendProvider p : providers()) {
-            if (p.priority() < 0) {
+        BackendProvider chosen = null;
+        int chosenPriority = Integer.MIN_VALUE;
+        for (BackendProvider p : order) {
+            int priority = p.priority();
+            if (priority < 0) {
                 skipped.add(p.name() + ": " + p.unavailableReason());
-                continue;
+            } else if (priority > chosenPriority) {
+                chosen = p;
+                chosenPriority = priority;
             }
-            return p.create();
         }
-        throw new BackendException("no backend available on the class path" + (skipped.isEmpty() ? "" : "; " + skipped));
+        if (chosen == null) {
+            throw new BackendException("no backend available on the class path" + (skipped.isEmpty() ? "" : "; " + skipped));
+        }
+        return chosen.create();
     }
 
     /** One line saying which backend and device run, e.g. for a program's first output. */

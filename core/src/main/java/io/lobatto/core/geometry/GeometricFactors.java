@@ -1,5 +1,8 @@
 package io.lobatto.core.geometry;
 
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.IntStream;
+
 import io.lobatto.core.basis.Basis1D;
 import io.lobatto.core.mesh.SpectralElementMesh;
 
@@ -19,6 +22,7 @@ import io.lobatto.core.mesh.SpectralElementMesh;
  * The Jacobian is computed from the node positions relative to each element's first node
  * ({@link SpectralElementMesh#relativeCoordinates}), never from absolute positions, so translating a mesh does not
  * change the factors beyond the rounding of its moved vertices.
+ * Elements are computed in parallel (fork-join common pool) with the same result as a sequential loop.
  * Immutable; arrays are copied out. A non-positive (or NaN) |J| at any point is an error and nothing is returned.
  * Limit: 7 * E * P must be below 2^31 - 8 (checked).
  */
@@ -64,9 +68,7 @@ public final class GeometricFactors {
             throw new IllegalArgumentException("mesh must not be null");
         }
         Basis1D b = m.basis();
-        int nq = b.nq();
-        int np = b.np();
-        int q = gauss ? b.nqGauss() : nq;
+        int q = gauss ? b.nqGauss() : b.nq();
         int p = q * q * q;
         int ne = m.elementCount();
         long total = (long) PACKED_STRIDE * ne * p;
@@ -74,17 +76,130 @@ public final class GeometricFactors {
             throw new IllegalArgumentException("geometric factors too large: 7 * E * P = 7 * " + ne + " * " + p + " = " + total
                 + " exceeds the Java array limit 2^31 - 8");
         }
-        double[] w = gauss ? b.gauss().weights() : b.gll().weights();
-        double[] dm = gauss ? b.gaussDifferentiation() : b.differentiation();
-        double[] interp = gauss ? b.interpolation() : null;
-        double[] rel = new double[3 * np];  // node positions relative to the element's first node, [Np][3]
         double[] out = new double[(int) total];
-        double[] x = new double[3 * p];   // positions at the points, [3][P]
-        double[] jac = new double[9];     // jac[3*d + c] = d x_d / d r_c at the current point
-        double[] tmp1 = new double[3 * q * nq * nq];
-        double[] tmp2 = new double[3 * q * q * nq];
+        // elements in parallel; an element with a bad Jacobian is recorded (the lowest one wins) and reported below
+        AtomicInteger firstBad = new AtomicInteger(Integer.MAX_VALUE);
+        int chunks = (ne + CHUNK - 1) / CHUNK;
+        IntStream.range(0, chunks).parallel().forEach(c -> {
+            Element work = new Element(m, gauss);
+            for (int e = c * CHUNK, end = Math.min(ne, (c + 1) * CHUNK); e < end; e++) {
+                if (!work.compute(e, out, false)) {
+                    firstBad.accumulateAndGet(e, Math::min);
+                    return;
+                }
+            }
+        });
+        if (firstBad.get() != Integer.MAX_VALUE) {
+            new Element(m, gauss).compute(firstBad.get(), out, true); // throws, naming the point
+        }
+        // Kahan summation of the volume, points in order
         double sum = 0, comp = 0;
-        for (int e = 0; e < ne; e++) {
+        for (int o = 6; o < out.length; o += PACKED_STRIDE) {
+            double yv = out[o] - comp;
+            double t = sum + yv;
+            comp = (t - sum) - yv;
+            sum = t;
+        }
+        return new GeometricFactors(ne, p, gauss, out, sum);
+    }
+
+    /** Elements per parallel task. */
+    private static final int CHUNK = 32;
+
+    /** The factors of one element at a time, with its scratch arrays (one per task). */
+    private static final class Element {
+        private final SpectralElementMesh m;
+        private final boolean gauss;
+        private final int nq;
+        private final int np;
+        private final int q;
+        private final int p;
+        private final double[] w;
+        private final double[] dm;
+        private final double[] interp;
+        private final double[] rel;   // node positions relative to the element's first node, [Np][3]
+        private final double[] x;     // positions at the points, [3][P]
+        private final double[] tmp1;
+        private final double[] tmp2;
+        private final double[] u;     // one coordinate at the GLL nodes, [Np]
+        private final double[] jac;   // the derivative fields d x_d / d r_c at the points, [3d + c][P]
+
+        Element(SpectralElementMesh m, boolean gauss) {
+            Basis1D b = m.basis();
+            this.m = m;
+            this.gauss = gauss;
+            this.nq = b.nq();
+            this.np = b.np();
+            this.q = gauss ? b.nqGauss() : nq;
+            this.p = q * q * q;
+            this.w = gauss ? b.gauss().weights() : b.gll().weights();
+            this.dm = gauss ? b.gaussDifferentiation() : b.differentiation();
+            this.interp = gauss ? b.interpolation() : null;
+            this.rel = new double[3 * np];
+            this.x = new double[3 * p];
+            this.tmp1 = new double[3 * q * nq * nq];
+            this.tmp2 = new double[3 * q * q * nq];
+            this.u = new double[np];
+            this.jac = new double[9 * p];
+        }
+
+        /**
+         * jac[(3d + c) P + pt] = d x_d / d r_c at every point: the 1D derivative matrix along r, s, t, each sum
+         * from 0 in ascending order of the contracted index (s and t as row updates).
+         */
+        private void derivatives() {
+            int qq = q * q;
+            for (int d = 0; d < 3; d++) {
+                int xd = d * p;
+                int r = (3 * d) * p, sd = (3 * d + 1) * p, td = (3 * d + 2) * p;
+                // r: dot products along contiguous lines
+                for (int jk = 0; jk < qq; jk++) {
+                    for (int i = 0; i < q; i++) {
+                        double v = 0;
+                        for (int a = 0; a < q; a++) {
+                            v += dm[i * q + a] * x[xd + a + q * jk];
+                        }
+                        jac[r + i + q * jk] = v;
+                    }
+                }
+                // s: rows i of (j, k) updated with D_ja times rows of (a, k)
+                for (int k = 0; k < q; k++) {
+                    for (int j = 0; j < q; j++) {
+                        int out = sd + q * (j + q * k);
+                        for (int i = 0; i < q; i++) {
+                            jac[out + i] = 0;
+                        }
+                        for (int a = 0; a < q; a++) {
+                            double c = dm[j * q + a];
+                            int in = xd + q * (a + q * k);
+                            for (int i = 0; i < q; i++) {
+                                jac[out + i] += c * x[in + i];
+                            }
+                        }
+                    }
+                }
+                // t: planes (i, j) of k updated with D_ka times planes of a
+                for (int k = 0; k < q; k++) {
+                    int out = td + qq * k;
+                    for (int ij = 0; ij < qq; ij++) {
+                        jac[out + ij] = 0;
+                    }
+                    for (int a = 0; a < q; a++) {
+                        double c = dm[k * q + a];
+                        int in = xd + qq * a;
+                        for (int ij = 0; ij < qq; ij++) {
+                            jac[out + ij] += c * x[in + ij];
+                        }
+                    }
+                }
+            }
+        }
+
+        /**
+         * Writes the factors of element e into {@code out}; returns false at the first point with |J| <= 0 (or NaN),
+         * or throws there when {@code fail}.
+         */
+        boolean compute(int e, double[] out, boolean fail) {
             // positions at the points, relative to the element's first node
             m.relativeCoordinates(e, rel, 0);
             if (!gauss) {
@@ -94,104 +209,102 @@ public final class GeometricFactors {
                     }
                 }
             } else {
-                interpolate(rel, 0, nq, q, interp, tmp1, tmp2, x);
+                interpolate(rel, 0, nq, q, interp, u, tmp1, tmp2, x);
             }
+            derivatives();
             for (int k = 0; k < q; k++) {
                 for (int j = 0; j < q; j++) {
                     for (int i = 0; i < q; i++) {
                         int pt = i + q * (j + q * k);
-                        for (int d = 0; d < 3; d++) {
-                            double dr = 0, ds = 0, dt = 0;
-                            int off = d * p;
-                            for (int a = 0; a < q; a++) {
-                                dr += dm[i * q + a] * x[off + a + q * (j + q * k)];
-                                ds += dm[j * q + a] * x[off + i + q * (a + q * k)];
-                                dt += dm[k * q + a] * x[off + i + q * (j + q * a)];
-                            }
-                            jac[3 * d] = dr;
-                            jac[3 * d + 1] = ds;
-                            jac[3 * d + 2] = dt;
-                        }
-                        double c00 = jac[4] * jac[8] - jac[5] * jac[7];
-                        double c01 = jac[5] * jac[6] - jac[3] * jac[8];
-                        double c02 = jac[3] * jac[7] - jac[4] * jac[6];
-                        double det = jac[0] * c00 + jac[1] * c01 + jac[2] * c02;
+                        double j00 = jac[pt], j01 = jac[p + pt], j02 = jac[2 * p + pt];
+                        double j10 = jac[3 * p + pt], j11 = jac[4 * p + pt], j12 = jac[5 * p + pt];
+                        double j20 = jac[6 * p + pt], j21 = jac[7 * p + pt], j22 = jac[8 * p + pt];
+                        double c00 = j11 * j22 - j12 * j21;
+                        double c01 = j12 * j20 - j10 * j22;
+                        double c02 = j10 * j21 - j11 * j20;
+                        double det = j00 * c00 + j01 * c01 + j02 * c02;
                         if (!(det > 0)) {
+                            if (!fail) {
+                                return false;
+                            }
                             throw new IllegalArgumentException(String.format(
                                 "element %d: Jacobian determinant |J| = %.6g is not positive at %s point (i,j,k) = (%d,%d,%d), "
                                     + "x = (%.10g, %.10g, %.10g); the element is inverted or degenerate (check its vertex order)",
                                 e, det, gauss ? "GL" : "GLL", i, j, k, m.x(e, 0, 0) + x[pt], m.x(e, 0, 1) + x[p + pt],
                                 m.x(e, 0, 2) + x[2 * p + pt]));
                         }
-                        // inverse: inv[c][d] = cofactor[d][c] / det
+                        // inverse: inv[c][d] = cofactor[d][c] / det, rows a of J^-1 = (ia0, ia1, ia2)
                         double inv = 1 / det;
-                        double[] ji = {
-                            c00 * inv, (jac[2] * jac[7] - jac[1] * jac[8]) * inv, (jac[1] * jac[5] - jac[2] * jac[4]) * inv,
-                            c01 * inv, (jac[0] * jac[8] - jac[2] * jac[6]) * inv, (jac[2] * jac[3] - jac[0] * jac[5]) * inv,
-                            c02 * inv, (jac[1] * jac[6] - jac[0] * jac[7]) * inv, (jac[0] * jac[4] - jac[1] * jac[3]) * inv};
+                        double i00 = c00 * inv, i01 = (j02 * j21 - j01 * j22) * inv, i02 = (j01 * j12 - j02 * j11) * inv;
+                        double i10 = c01 * inv, i11 = (j00 * j22 - j02 * j20) * inv, i12 = (j02 * j10 - j00 * j12) * inv;
+                        double i20 = c02 * inv, i21 = (j01 * j20 - j00 * j21) * inv, i22 = (j00 * j11 - j01 * j10) * inv;
                         double wj = w[i] * w[j] * w[k] * det;
                         int o = PACKED_STRIDE * (e * p + pt);
-                        out[o] = wj * dot(ji, 0, 0);
-                        out[o + 1] = wj * dot(ji, 0, 1);
-                        out[o + 2] = wj * dot(ji, 0, 2);
-                        out[o + 3] = wj * dot(ji, 1, 1);
-                        out[o + 4] = wj * dot(ji, 1, 2);
-                        out[o + 5] = wj * dot(ji, 2, 2);
+                        out[o] = wj * (i00 * i00 + i01 * i01 + i02 * i02);
+                        out[o + 1] = wj * (i00 * i10 + i01 * i11 + i02 * i12);
+                        out[o + 2] = wj * (i00 * i20 + i01 * i21 + i02 * i22);
+                        out[o + 3] = wj * (i10 * i10 + i11 * i11 + i12 * i12);
+                        out[o + 4] = wj * (i10 * i20 + i11 * i21 + i12 * i22);
+                        out[o + 5] = wj * (i20 * i20 + i21 * i21 + i22 * i22);
                         out[o + 6] = wj;
-                        // Kahan summation of the volume
-                        double yv = wj - comp;
-                        double t = sum + yv;
-                        comp = (t - sum) - yv;
-                        sum = t;
                     }
                 }
             }
+            return true;
         }
-        return new GeometricFactors(ne, p, gauss, out, sum);
     }
 
-    /** Row a of J^-1 dotted with row b: (J^-1 J^-T)_ab. */
-    private static double dot(double[] ji, int a, int b) {
-        return ji[3 * a] * ji[3 * b] + ji[3 * a + 1] * ji[3 * b + 1] + ji[3 * a + 2] * ji[3 * b + 2];
-    }
-
-    /** x[d*P + (a + q(b + q c))] = sum I_ai I_bj I_ck X_d(i,j,k): GLL positions to GL points, one direction at a time. */
-    private static void interpolate(double[] coords, int nodeOffset, int nq, int q, double[] im, double[] t1, double[] t2, double[] x) {
+    /**
+     * x[d*P + (a + q(b + q c))] = sum I_ai I_bj I_ck X_d(i,j,k): GLL positions ([Np][3] from {@code nodeOffset}) to
+     * the GL points, one direction at a time. Each output is summed from 0 in ascending order of the contracted
+     * index (the s and t passes run as row updates, which the JIT vectorises without changing any sum).
+     */
+    private static void interpolate(double[] coords, int nodeOffset, int nq, int q, double[] im, double[] u, double[] t1,
+                                    double[] t2, double[] x) {
         int p = q * q * q;
+        int np = nq * nq * nq;
         for (int d = 0; d < 3; d++) {
+            for (int n = 0; n < np; n++) {
+                u[n] = coords[3 * (nodeOffset + n) + d];
+            }
             // r direction: t1[a + q(j + nq k)]
-            for (int k = 0; k < nq; k++) {
-                for (int j = 0; j < nq; j++) {
-                    for (int a = 0; a < q; a++) {
-                        double s = 0;
-                        for (int i = 0; i < nq; i++) {
-                            s += im[a * nq + i] * coords[3 * (nodeOffset + i + nq * (j + nq * k)) + d];
-                        }
-                        t1[a + q * (j + nq * k)] = s;
+            for (int jk = 0; jk < nq * nq; jk++) {
+                for (int a = 0; a < q; a++) {
+                    double s = 0;
+                    for (int i = 0; i < nq; i++) {
+                        s += im[a * nq + i] * u[i + nq * jk];
                     }
+                    t1[a + q * jk] = s;
                 }
             }
             // s direction: t2[a + q(b + q k)]
             for (int k = 0; k < nq; k++) {
                 for (int b = 0; b < q; b++) {
+                    int out = q * (b + q * k);
                     for (int a = 0; a < q; a++) {
-                        double s = 0;
-                        for (int j = 0; j < nq; j++) {
-                            s += im[b * nq + j] * t1[a + q * (j + nq * k)];
+                        t2[out + a] = 0;
+                    }
+                    for (int j = 0; j < nq; j++) {
+                        double c = im[b * nq + j];
+                        int in = q * (j + nq * k);
+                        for (int a = 0; a < q; a++) {
+                            t2[out + a] += c * t1[in + a];
                         }
-                        t2[a + q * (b + q * k)] = s;
                     }
                 }
             }
             // t direction
+            int qq = q * q;
             for (int c = 0; c < q; c++) {
-                for (int b = 0; b < q; b++) {
-                    for (int a = 0; a < q; a++) {
-                        double s = 0;
-                        for (int k = 0; k < nq; k++) {
-                            s += im[c * nq + k] * t2[a + q * (b + q * k)];
-                        }
-                        x[d * p + a + q * (b + q * c)] = s;
+                int out = d * p + qq * c;
+                for (int ab = 0; ab < qq; ab++) {
+                    x[out + ab] = 0;
+                }
+                for (int k = 0; k < nq; k++) {
+                    double w = im[c * nq + k];
+                    int in = qq * k;
+                    for (int ab = 0; ab < qq; ab++) {
+                        x[out + ab] += w * t2[in + ab];
                     }
                 }
             }
@@ -216,6 +329,25 @@ public final class GeometricFactors {
     /** Copy of the packed factors, [E][P][7] = (G00, G01, G02, G11, G12, G22, wJ). */
     public double[] packed() {
         return packed.clone();
+    }
+
+    /**
+     * Copies the packed factors of elements {@code fromElement .. toElement-1} ([E][P][7] layout, that range only)
+     * into {@code dst} from {@code dstOffset}: for reading the factors element by element or uploading them in chunks
+     * without a copy of the whole array.
+     *
+     * @throws IndexOutOfBoundsException if the element range or the destination range is out of bounds
+     */
+    public void copyPacked(int fromElement, int toElement, double[] dst, int dstOffset) {
+        if (fromElement < 0 || toElement > elementCount || fromElement > toElement) {
+            throw new IndexOutOfBoundsException("elements [" + fromElement + ", " + toElement + ") are not in [0, " + elementCount + "]");
+        }
+        int stride = PACKED_STRIDE * pointsPerElement;
+        int length = (toElement - fromElement) * stride;
+        if (dstOffset < 0 || (long) dstOffset + length > dst.length) {
+            throw new IndexOutOfBoundsException("dst of length " + dst.length + " cannot hold " + length + " values from " + dstOffset);
+        }
+        System.arraycopy(packed, fromElement * stride, dst, dstOffset, length);
     }
 
     /** Copy of wJ = w_i w_j w_k |J| alone, [E][P]. */

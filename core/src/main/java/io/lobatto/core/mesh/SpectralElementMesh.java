@@ -1,7 +1,6 @@
 package io.lobatto.core.mesh;
 
 import java.util.Arrays;
-import java.util.HashMap;
 
 import io.lobatto.core.basis.Basis1D;
 
@@ -19,6 +18,9 @@ import io.lobatto.core.basis.Basis1D;
  * interior nodes are unique. This makes the numbering correct for any conforming hex mesh whose elements have
  * arbitrarily rotated local frames. Global ids are handed out in order of first appearance walking the elements
  * in order (vertices, edges, faces, interior of each element), which keeps an element's nodes close together.
+ * That walk is sequential (open-addressing hash tables of primitive keys for edges and faces); the local-to-global
+ * map and the node positions are then filled element by element in parallel (fork-join common pool), with the same
+ * result as a sequential loop.
  *
  * <p>Limits: E * Np and 3 * E * Np must fit in a Java array ({@code < 2^31 - 8}); checked with a clear error.
  */
@@ -33,6 +35,7 @@ public final class SpectralElementMesh {
     private final double[] coords;
     private final int globalCount;
     private final boolean trilinear;
+    private final double[] phi;
 
     private SpectralElementMesh(HexMesh mesh, Basis1D basis, int[] l2g, double[] coords, int globalCount, boolean trilinear) {
         this.mesh = mesh;
@@ -41,6 +44,7 @@ public final class SpectralElementMesh {
         this.coords = coords;
         this.globalCount = globalCount;
         this.trilinear = trilinear;
+        this.phi = trilinearShapes(basis);
     }
 
     /** The degree-N spectral-element mesh with the trilinear map from each element's 8 vertices. */
@@ -68,27 +72,111 @@ public final class SpectralElementMesh {
                 + " local nodes (3 * E * Np = " + 3 * local + " coordinates) exceeds the Java array limit 2^31 - 8; "
                 + "use fewer elements or a lower degree");
         }
-        int[] l2g = number(mesh, degree);
-        int globalCount = 0;
-        for (int g : l2g) {
-            globalCount = Math.max(globalCount, g + 1);
-        }
+        Numbering numbering = number(mesh, degree);
         double[] coords = positions(mesh, basis, map);
-        return new SpectralElementMesh(mesh, basis, l2g, coords, globalCount, map == NodeMap.identity());
+        return new SpectralElementMesh(mesh, basis, numbering.l2g(), coords, numbering.globalCount(), map == NodeMap.identity());
     }
 
     // ------------------------------------------------------------------ numbering
 
-    private static final class FaceEntry {
-        final int base;
-        final int origin;
-        final int firstAxisVertex;
-        int uses = 1;
+    /** Elements per task of the parallel loops (per-element work is independent; results do not depend on it). */
+    private static final int CHUNK = 64;
 
-        FaceEntry(int base, int origin, int firstAxisVertex) {
-            this.base = base;
-            this.origin = origin;
-            this.firstAxisVertex = firstAxisVertex;
+    /** Runs {@code body.accept(first, end)} over [0, count) in chunks of {@link #CHUNK}, on the common fork-join pool. */
+    static void forEachChunk(int count, java.util.function.IntBinaryOperator body) {
+        int chunks = (count + CHUNK - 1) / CHUNK;
+        java.util.stream.IntStream.range(0, chunks).parallel()
+            .forEach(c -> body.applyAsInt(c * CHUNK, Math.min(count, (c + 1) * CHUNK)));
+    }
+
+    /** 64-bit finaliser of MurmurHash3: a well-mixed hash of a long. */
+    private static long mix(long z) {
+        z = (z ^ (z >>> 33)) * 0xff51afd7ed558ccdL;
+        z = (z ^ (z >>> 33)) * 0xc4ceb9fe1a85ec53L;
+        return z ^ (z >>> 33);
+    }
+
+    /**
+     * Open-addressing hash table keyed by one or two longs (an edge's sorted vertex pair, a face's sorted four
+     * vertex ids), with {@code valueWords} int values per key; primitive arrays only. Slot lookups are linear probes.
+     */
+    private static final class KeyTable {
+        private final int keyWords;
+        private final int valueWords;
+        private long[] keys;
+        private int[] values;
+        private boolean[] used;
+        private int size;
+        private int mask;
+
+        KeyTable(int keyWords, int valueWords, int expected) {
+            this.keyWords = keyWords;
+            this.valueWords = valueWords;
+            int cap = Integer.highestOneBit(Math.max(16, 2 * expected - 1)) << 1;
+            allocate(cap);
+        }
+
+        private void allocate(int cap) {
+            keys = new long[keyWords * cap];
+            values = new int[valueWords * cap];
+            used = new boolean[cap];
+            mask = cap - 1;
+        }
+
+        private int slotOf(long k0, long k1) {
+            long h = mix(k0 * 0x9e3779b97f4a7c15L + k1);
+            int s = (int) h & mask;
+            while (used[s] && (keys[keyWords * s] != k0 || (keyWords == 2 && keys[2 * s + 1] != k1))) {
+                s = (s + 1) & mask;
+            }
+            return s;
+        }
+
+        /** The slot of the key: found (>= 0) or, after inserting it, {@code -1 - slot} (values to be set by the caller). */
+        int findOrInsert(long k0, long k1) {
+            int s = slotOf(k0, k1);
+            if (used[s]) {
+                return s;
+            }
+            if (2 * (size + 1) > used.length) {
+                rehash();
+                s = slotOf(k0, k1);
+            }
+            used[s] = true;
+            keys[keyWords * s] = k0;
+            if (keyWords == 2) {
+                keys[2 * s + 1] = k1;
+            }
+            size++;
+            return -1 - s;
+        }
+
+        int value(int slot, int which) {
+            return values[valueWords * slot + which];
+        }
+
+        void setValue(int slot, int which, int v) {
+            values[valueWords * slot + which] = v;
+        }
+
+        private void rehash() {
+            long[] oldKeys = keys;
+            int[] oldValues = values;
+            boolean[] oldUsed = used;
+            allocate(2 * oldUsed.length);
+            for (int s = 0; s < oldUsed.length; s++) {
+                if (oldUsed[s]) {
+                    long k0 = oldKeys[keyWords * s];
+                    long k1 = keyWords == 2 ? oldKeys[2 * s + 1] : 0;
+                    int t = slotOf(k0, k1);
+                    used[t] = true;
+                    keys[keyWords * t] = k0;
+                    if (keyWords == 2) {
+                        keys[2 * t + 1] = k1;
+                    }
+                    System.arraycopy(oldValues, valueWords * s, values, valueWords * t, valueWords);
+                }
+            }
         }
     }
 
@@ -97,102 +185,43 @@ public final class SpectralElementMesh {
         return ((long) lo << 32) | (hi & 0xffffffffL);
     }
 
-    private static String faceKey(int[] w) {
-        int[] s = w.clone();
-        Arrays.sort(s);
-        return s[0] + ":" + s[1] + ":" + s[2] + ":" + s[3];
+    /** Sorts 4 ints in place (a sorting network). */
+    private static void sort4(int[] s) {
+        swapIfGreater(s, 0, 1);
+        swapIfGreater(s, 2, 3);
+        swapIfGreater(s, 0, 2);
+        swapIfGreater(s, 1, 3);
+        swapIfGreater(s, 1, 2);
     }
 
-    private static int[] number(HexMesh mesh, int n) {
-        int ne = mesh.elementCount();
-        int nq = n + 1;
-        int np = nq * nq * nq;
-        int m1 = n - 1; // interior nodes per edge direction
-        int[] elements = mesh.elements();
-        int[] vertexGid = new int[mesh.vertexCount()];
-        Arrays.fill(vertexGid, -1);
-        HashMap<Long, Integer> edges = new HashMap<>();
-        HashMap<String, FaceEntry> faces = new HashMap<>();
-        int[] l2g = new int[ne * np];
-        long next = 0;
+    private static void swapIfGreater(int[] s, int i, int j) {
+        if (s[i] > s[j]) {
+            int t = s[i];
+            s[i] = s[j];
+            s[j] = t;
+        }
+    }
 
-        int[] vid = new int[8];
-        int[] cornerG = new int[8];
-        int[] edgeBase = new int[12];
-        boolean[] edgeReversed = new boolean[12];
-        int[] faceBase = new int[6];
-        // per face: first axis is u (true) or v; origin u (0/1) and v (0/1)
-        boolean[] faceFirstIsU = new boolean[6];
-        int[] faceOu = new int[6];
-        int[] faceOv = new int[6];
-        int[] w = new int[4];
-        final int[] cu = {0, 1, 1, 0};
-        final int[] cv = {0, 0, 1, 1};
+    /**
+     * How local node n of an element finds its global id: {@code kind[n]} is 0 (corner {@code a[n]}), 1 (interior
+     * node {@code b[n]} = m - 1 of edge {@code a[n]}), 2 (interior node (u, v) = ({@code b[n]}, {@code c[n]}) of face
+     * {@code a[n]} in the element's face frame) or 3 (element interior node, offset {@code b[n]}).
+     */
+    private record NodeClasses(byte[] kind, byte[] a, int[] b, int[] c) {
 
-        for (int e = 0; e < ne; e++) {
-            System.arraycopy(elements, 8 * e, vid, 0, 8);
-            for (int k = 0; k < 8; k++) {
-                if (vertexGid[vid[k]] < 0) {
-                    vertexGid[vid[k]] = (int) next++;
-                }
-                cornerG[k] = vertexGid[vid[k]];
-            }
-            if (n >= 2) {
-                for (int ed = 0; ed < 12; ed++) {
-                    int a = vid[HexReference.edgeCorner(ed, 0)];
-                    int b = vid[HexReference.edgeCorner(ed, 1)];
-                    Integer base = edges.get(edgeKey(a, b));
-                    if (base == null) {
-                        base = (int) next;
-                        next += m1;
-                        edges.put(edgeKey(a, b), base);
-                    }
-                    edgeBase[ed] = base;
-                    edgeReversed[ed] = a > b;
-                }
-                for (int f = 0; f < 6; f++) {
-                    int o = 0;
-                    for (int m = 0; m < 4; m++) {
-                        w[m] = vid[HexReference.faceCorner(f, m)];
-                        if (w[m] < w[o]) {
-                            o = m;
-                        }
-                    }
-                    int nb1 = (o + 1) % 4, nb3 = (o + 3) % 4;
-                    int first = w[nb1] < w[nb3] ? nb1 : nb3;
-                    String key = faceKey(w);
-                    FaceEntry fe = faces.get(key);
-                    if (fe == null) {
-                        fe = new FaceEntry((int) next, w[o], w[first]);
-                        next += (long) m1 * m1;
-                        faces.put(key, fe);
-                    } else {
-                        fe.uses++;
-                        if (fe.uses > 2) {
-                            throw new IllegalArgumentException("element " + e + ": face " + f + " (vertices " + key.replace(':', ',')
-                                + ") is shared by more than two elements; the mesh is not a valid conforming hex mesh");
-                        }
-                        if (fe.origin != w[o] || fe.firstAxisVertex != w[first]) {
-                            throw new IllegalArgumentException("element " + e + ": face " + f + " has vertices " + key.replace(':', ',')
-                                + " in a different cyclic order than the element sharing them; the mesh is not conforming");
-                        }
-                    }
-                    faceBase[f] = fe.base;
-                    faceOu[f] = cu[o];
-                    faceOv[f] = cv[o];
-                    faceFirstIsU[f] = cu[first] != cu[o];
-                }
-            }
-            int interiorBase = (int) next;
-            next += (long) m1 * m1 * m1;
-            if (next > Integer.MAX_VALUE) {
-                throw new IllegalArgumentException("global node count exceeds 2^31 - 1 at element " + e);
-            }
-
+        static NodeClasses of(int n) {
+            int nq = n + 1;
+            int np = nq * nq * nq;
+            int m1 = n - 1;
+            byte[] kind = new byte[np];
+            byte[] a = new byte[np];
+            int[] b = new int[np];
+            int[] c = new int[np];
             int[] ijk = new int[3];
             for (int kk = 0; kk < nq; kk++) {
                 for (int jj = 0; jj < nq; jj++) {
                     for (int ii = 0; ii < nq; ii++) {
+                        int l = ii + nq * (jj + nq * kk);
                         ijk[0] = ii;
                         ijk[1] = jj;
                         ijk[2] = kk;
@@ -202,34 +231,173 @@ public final class SpectralElementMesh {
                                 onB++;
                             }
                         }
-                        int g;
                         if (onB == 3) {
-                            g = cornerG[HexReference.cornerOf(ii / n, jj / n, kk / n)];
+                            kind[l] = 0;
+                            a[l] = (byte) HexReference.cornerOf(ii / n, jj / n, kk / n);
                         } else if (onB == 2) {
                             int axis = (ii != 0 && ii != n) ? 0 : (jj != 0 && jj != n) ? 1 : 2;
                             int o1 = axis == 0 ? 1 : 0, o2 = axis == 2 ? 1 : 2;
-                            int ed = HexReference.edgeIndex(axis, ijk[o1] / n, ijk[o2] / n);
-                            int m = ijk[axis];
-                            g = edgeBase[ed] + (edgeReversed[ed] ? n - 1 - m : m - 1);
+                            kind[l] = 1;
+                            a[l] = (byte) HexReference.edgeIndex(axis, ijk[o1] / n, ijk[o2] / n);
+                            b[l] = ijk[axis];
                         } else if (onB == 1) {
                             int axis = (ii == 0 || ii == n) ? 0 : (jj == 0 || jj == n) ? 1 : 2;
                             int f = 2 * axis + ijk[axis] / n;
-                            int u = ijk[HexReference.faceTangentAxis(f, 0)];
-                            int v = ijk[HexReference.faceTangentAxis(f, 1)];
-                            int du = faceOu[f] == 0 ? u : n - u;
-                            int dv = faceOv[f] == 0 ? v : n - v;
-                            int p = faceFirstIsU[f] ? du : dv;
-                            int q = faceFirstIsU[f] ? dv : du;
-                            g = faceBase[f] + (p - 1) + m1 * (q - 1);
+                            kind[l] = 2;
+                            a[l] = (byte) f;
+                            b[l] = ijk[HexReference.faceTangentAxis(f, 0)];
+                            c[l] = ijk[HexReference.faceTangentAxis(f, 1)];
                         } else {
-                            g = interiorBase + (ii - 1) + m1 * ((jj - 1) + m1 * (kk - 1));
+                            kind[l] = 3;
+                            b[l] = (ii - 1) + m1 * ((jj - 1) + m1 * (kk - 1));
                         }
-                        l2g[e * np + ii + nq * (jj + nq * kk)] = g;
                     }
                 }
             }
+            return new NodeClasses(kind, a, b, c);
         }
-        return l2g;
+    }
+
+    /** The local-to-global map and N_G. */
+    private record Numbering(int[] l2g, int globalCount) {
+    }
+
+    /**
+     * Hands out global ids walking the elements in order (sequential, hash tables of primitive keys: the order of
+     * first appearance fixes the numbering), recording per element the first id of each corner, edge, face and
+     * its interior with the orientation of edges and faces; then fills the local-to-global map element by element
+     * in parallel from those records.
+     */
+    private static Numbering number(HexMesh mesh, int n) {
+        int ne = mesh.elementCount();
+        int nq = n + 1;
+        int np = nq * nq * nq;
+        int m1 = n - 1; // interior nodes per edge direction
+        int[] elements = mesh.elements();
+        int[] vertexGid = new int[mesh.vertexCount()];
+        Arrays.fill(vertexGid, -1);
+        KeyTable edges = n >= 2 ? new KeyTable(1, 1, 3 * ne + 16) : null;
+        KeyTable faces = n >= 2 ? new KeyTable(2, 4, 3 * ne + 16) : null;
+        // per element: corner ids [8], edge bases [12] (+ reversed flag), face bases [6] (+ frame), interior base
+        int[] cornerG = new int[8 * ne];
+        int[] edgeBase = n >= 2 ? new int[12 * ne] : null;
+        boolean[] edgeReversed = n >= 2 ? new boolean[12 * ne] : null;
+        int[] faceBase = n >= 2 ? new int[6 * ne] : null;
+        // per face: bit 0 = origin u (0/1), bit 1 = origin v (0/1), bit 2 = first axis is u
+        byte[] faceFrame = n >= 2 ? new byte[6 * ne] : null;
+        int[] interiorBase = new int[ne];
+        long next = 0;
+
+        int[] w = new int[4];
+        int[] sorted = new int[4];
+        final int[] cu = {0, 1, 1, 0};
+        final int[] cv = {0, 0, 1, 1};
+
+        for (int e = 0; e < ne; e++) {
+            int ve = 8 * e;
+            for (int k = 0; k < 8; k++) {
+                int v = elements[ve + k];
+                if (vertexGid[v] < 0) {
+                    vertexGid[v] = (int) next++;
+                }
+                cornerG[ve + k] = vertexGid[v];
+            }
+            if (n >= 2) {
+                for (int ed = 0; ed < 12; ed++) {
+                    int a = elements[ve + HexReference.edgeCorner(ed, 0)];
+                    int b = elements[ve + HexReference.edgeCorner(ed, 1)];
+                    int slot = edges.findOrInsert(edgeKey(a, b), 0);
+                    int base;
+                    if (slot < 0) {
+                        slot = -1 - slot;
+                        base = (int) next;
+                        next += m1;
+                        edges.setValue(slot, 0, base);
+                    } else {
+                        base = edges.value(slot, 0);
+                    }
+                    edgeBase[12 * e + ed] = base;
+                    edgeReversed[12 * e + ed] = a > b;
+                }
+                for (int f = 0; f < 6; f++) {
+                    int o = 0;
+                    for (int m = 0; m < 4; m++) {
+                        w[m] = elements[ve + HexReference.faceCorner(f, m)];
+                        sorted[m] = w[m];
+                        if (w[m] < w[o]) {
+                            o = m;
+                        }
+                    }
+                    int nb1 = (o + 1) % 4, nb3 = (o + 3) % 4;
+                    int first = w[nb1] < w[nb3] ? nb1 : nb3;
+                    sort4(sorted);
+                    int slot = faces.findOrInsert(((long) sorted[0] << 32) | (sorted[1] & 0xffffffffL),
+                        ((long) sorted[2] << 32) | (sorted[3] & 0xffffffffL));
+                    int base;
+                    if (slot < 0) {
+                        slot = -1 - slot;
+                        base = (int) next;
+                        next += (long) m1 * m1;
+                        faces.setValue(slot, 0, base);
+                        faces.setValue(slot, 1, w[o]);      // the face frame's origin vertex
+                        faces.setValue(slot, 2, w[first]);  // the vertex its first axis points to
+                        faces.setValue(slot, 3, 1);         // elements using the face
+                    } else {
+                        int uses = faces.value(slot, 3) + 1;
+                        faces.setValue(slot, 3, uses);
+                        if (uses > 2) {
+                            throw new IllegalArgumentException("element " + e + ": face " + f + " (vertices " + Arrays.toString(sorted).replaceAll("[\\[\\] ]", "")
+                                + ") is shared by more than two elements; the mesh is not a valid conforming hex mesh");
+                        }
+                        if (faces.value(slot, 1) != w[o] || faces.value(slot, 2) != w[first]) {
+                            throw new IllegalArgumentException("element " + e + ": face " + f + " has vertices " + Arrays.toString(sorted).replaceAll("[\\[\\] ]", "")
+                                + " in a different cyclic order than the element sharing them; the mesh is not conforming");
+                        }
+                        base = faces.value(slot, 0);
+                    }
+                    faceBase[6 * e + f] = base;
+                    faceFrame[6 * e + f] = (byte) (cu[o] | cv[o] << 1 | (cu[first] != cu[o] ? 4 : 0));
+                }
+            }
+            interiorBase[e] = (int) next;
+            next += (long) m1 * m1 * m1;
+            if (next > Integer.MAX_VALUE) {
+                throw new IllegalArgumentException("global node count exceeds 2^31 - 1 at element " + e);
+            }
+        }
+
+        NodeClasses cls = NodeClasses.of(n);
+        int[] l2g = new int[ne * np];
+        forEachChunk(ne, (e0, e1) -> {
+            for (int e = e0; e < e1; e++) {
+                int out = e * np;
+                for (int l = 0; l < np; l++) {
+                    int g;
+                    int a = cls.a()[l];
+                    switch (cls.kind()[l]) {
+                        case 0 -> g = cornerG[8 * e + a];
+                        case 1 -> {
+                            int m = cls.b()[l];
+                            g = edgeBase[12 * e + a] + (edgeReversed[12 * e + a] ? n - 1 - m : m - 1);
+                        }
+                        case 2 -> {
+                            int frame = faceFrame[6 * e + a];
+                            int u = cls.b()[l], v = cls.c()[l];
+                            int du = (frame & 1) == 0 ? u : n - u;
+                            int dv = (frame & 2) == 0 ? v : n - v;
+                            boolean firstIsU = (frame & 4) != 0;
+                            int p = firstIsU ? du : dv;
+                            int q = firstIsU ? dv : du;
+                            g = faceBase[6 * e + a] + (p - 1) + m1 * (q - 1);
+                        }
+                        default -> g = interiorBase[e] + cls.b()[l];
+                    }
+                    l2g[out + l] = g;
+                }
+            }
+            return 0;
+        });
+        return new Numbering(l2g, (int) next);
     }
 
     // ------------------------------------------------------------------ positions
@@ -251,46 +419,63 @@ public final class SpectralElementMesh {
         return lin;
     }
 
-    private static double[] positions(HexMesh mesh, Basis1D basis, NodeMap map) {
-        int ne = mesh.elementCount();
+    /** phi[8 n + c]: the trilinear shape function of corner c at GLL node n, lin_i * lin_j * lin_k. */
+    private static double[] trilinearShapes(Basis1D basis) {
         int nq = basis.nq();
-        int np = basis.np();
         double[][] lin = linearFactors(basis);
-        double[] out = new double[3 * ne * np];
-        double[] vx = new double[24];
-        double[] x0 = new double[3];
-        double[] x = new double[3];
-        for (int e = 0; e < ne; e++) {
-            for (int c = 0; c < 8; c++) {
-                int v = mesh.elementVertex(e, c);
-                for (int d = 0; d < 3; d++) {
-                    vx[3 * c + d] = mesh.vertex(v, d);
-                }
-            }
-            for (int k = 0; k < nq; k++) {
-                for (int j = 0; j < nq; j++) {
-                    for (int i = 0; i < nq; i++) {
-                        x0[0] = 0;
-                        x0[1] = 0;
-                        x0[2] = 0;
-                        for (int c = 0; c < 8; c++) {
-                            double phi = lin[i][HexReference.cornerBit(c, 0)] * lin[j][HexReference.cornerBit(c, 1)]
-                                * lin[k][HexReference.cornerBit(c, 2)];
-                            if (phi != 0) {
-                                x0[0] += phi * vx[3 * c];
-                                x0[1] += phi * vx[3 * c + 1];
-                                x0[2] += phi * vx[3 * c + 2];
-                            }
-                        }
-                        map.map(x0, x);
-                        int base = 3 * (e * np + i + nq * (j + nq * k));
-                        out[base] = x[0];
-                        out[base + 1] = x[1];
-                        out[base + 2] = x[2];
+        double[] phi = new double[8 * basis.np()];
+        for (int k = 0; k < nq; k++) {
+            for (int j = 0; j < nq; j++) {
+                for (int i = 0; i < nq; i++) {
+                    for (int c = 0; c < 8; c++) {
+                        phi[8 * (i + nq * (j + nq * k)) + c] = lin[i][HexReference.cornerBit(c, 0)]
+                            * lin[j][HexReference.cornerBit(c, 1)] * lin[k][HexReference.cornerBit(c, 2)];
                     }
                 }
             }
         }
+        return phi;
+    }
+
+    /** The trilinear map of each element's vertices at its GLL nodes, then the node map; elements in parallel. */
+    private static double[] positions(HexMesh mesh, Basis1D basis, NodeMap map) {
+        int ne = mesh.elementCount();
+        int nq = basis.nq();
+        int np = basis.np();
+        double[] phi = trilinearShapes(basis);
+        double[] vertices = mesh.vertices();
+        int[] elements = mesh.elements();
+        double[] out = new double[3 * ne * np];
+        forEachChunk(ne, (e0, e1) -> {
+            double[] vx = new double[24];
+            double[] x0 = new double[3];
+            double[] x = new double[3];
+            for (int e = e0; e < e1; e++) {
+                for (int c = 0; c < 8; c++) {
+                    System.arraycopy(vertices, 3 * elements[8 * e + c], vx, 3 * c, 3);
+                }
+                for (int n = 0; n < np; n++) {
+                    double a = 0, b = 0, d = 0;
+                    for (int c = 0; c < 8; c++) {
+                        double f = phi[8 * n + c];
+                        if (f != 0) {
+                            a += f * vx[3 * c];
+                            b += f * vx[3 * c + 1];
+                            d += f * vx[3 * c + 2];
+                        }
+                    }
+                    x0[0] = a;
+                    x0[1] = b;
+                    x0[2] = d;
+                    map.map(x0, x);
+                    int base = 3 * (e * np + n);
+                    out[base] = x[0];
+                    out[base + 1] = x[1];
+                    out[base + 2] = x[2];
+                }
+            }
+            return 0;
+        });
         return out;
     }
 
@@ -382,8 +567,6 @@ public final class SpectralElementMesh {
             }
             return;
         }
-        int nq = basis.nq();
-        double[][] lin = linearFactors(basis);
         double[] dv = new double[24];
         int v0 = mesh.elementVertex(e, 0);
         for (int c = 1; c < 8; c++) {
@@ -392,25 +575,20 @@ public final class SpectralElementMesh {
                 dv[3 * c + d] = mesh.vertex(v, d) - mesh.vertex(v0, d);
             }
         }
-        for (int k = 0; k < nq; k++) {
-            for (int j = 0; j < nq; j++) {
-                for (int i = 0; i < nq; i++) {
-                    double x = 0, y = 0, z = 0;
-                    for (int c = 1; c < 8; c++) {
-                        double phi = lin[i][HexReference.cornerBit(c, 0)] * lin[j][HexReference.cornerBit(c, 1)]
-                            * lin[k][HexReference.cornerBit(c, 2)];
-                        if (phi != 0) {
-                            x += phi * dv[3 * c];
-                            y += phi * dv[3 * c + 1];
-                            z += phi * dv[3 * c + 2];
-                        }
-                    }
-                    int o = offset + 3 * (i + nq * (j + nq * k));
-                    dst[o] = x;
-                    dst[o + 1] = y;
-                    dst[o + 2] = z;
+        for (int n = 0; n < np; n++) {
+            double x = 0, y = 0, z = 0;
+            for (int c = 1; c < 8; c++) {
+                double f = phi[8 * n + c];
+                if (f != 0) {
+                    x += f * dv[3 * c];
+                    y += f * dv[3 * c + 1];
+                    z += f * dv[3 * c + 2];
                 }
             }
+            int o = offset + 3 * n;
+            dst[o] = x;
+            dst[o + 1] = y;
+            dst[o + 2] = z;
         }
     }
 

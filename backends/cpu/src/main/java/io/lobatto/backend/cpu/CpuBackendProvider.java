@@ -5,7 +5,8 @@ import io.lobatto.core.backend.BackendProvider;
 
 /**
  * Registers the Java CPU backend with {@link io.lobatto.core.backend.Backends} (name "cpu",
- * priority 10: always available, the fallback behind any OpenCL backend).
+ * priority 10: always available, the fallback behind any OpenCL backend). Pure Java: probing and creating
+ * it load no native code.
  */
 public final class CpuBackendProvider implements BackendProvider {
 
@@ -15,6 +16,11 @@ public final class CpuBackendProvider implements BackendProvider {
     @Override
     public String name() {
         return CpuBackend.NAME;
+    }
+
+    @Override
+    public boolean loadsNativeCode() {
+        return false;
     }
 
     @Override

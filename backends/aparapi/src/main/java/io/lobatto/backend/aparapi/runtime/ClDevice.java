@@ -21,6 +21,7 @@ import static org.jocl.CL.clGetPlatformIDs;
 import static org.jocl.CL.clGetPlatformInfo;
 
 import io.lobatto.core.backend.DeviceInfo;
+import io.lobatto.core.backend.JvmSignals;
 import org.jocl.CL;
 import org.jocl.Pointer;
 import org.jocl.Sizeof;
@@ -78,7 +79,9 @@ public final class ClDevice {
     /**
      * Every OpenCL device of every platform, GPUs first, then accelerators, then CPUs; empty (never an
      * exception) when no OpenCL library or platform can be loaded. Loads JOCL's native library and the
-     * OpenCL ICD loader, so call it only when an OpenCL backend is asked for or probed.
+     * OpenCL ICD loader, so call it only when an OpenCL backend is asked for or probed. PoCL's devices are
+     * left out, without asking PoCL for them, while {@link JvmSignals#openClUnsafeReason()} says this JVM
+     * would not survive PoCL (no {@code libjsig.so}: issue 12).
      */
     public static List<ClDevice> list() {
         List<ClDevice> all = new ArrayList<>();
@@ -88,7 +91,11 @@ public final class ClDevice {
             clGetPlatformIDs(0, null, count);
             cl_platform_id[] platforms = new cl_platform_id[count[0]];
             clGetPlatformIDs(platforms.length, platforms, null);
+            boolean poclUnsafe = JvmSignals.openClUnsafeReason() != null;
             for (cl_platform_id p : platforms) {
+                if (poclUnsafe && isPocl(p)) {
+                    continue;
+                }
                 int[] n = new int[1];
                 try {
                     clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, 0, null, n);
@@ -106,6 +113,11 @@ public final class ClDevice {
         }
         all.sort(Comparator.comparing(ClDevice::type));
         return List.copyOf(all);
+    }
+
+    private static boolean isPocl(cl_platform_id p) {
+        String id = (platformString(p, CL_PLATFORM_NAME) + " " + platformString(p, CL_PLATFORM_VENDOR)).toLowerCase(java.util.Locale.ROOT);
+        return id.contains("portable computing language") || id.contains("pocl");
     }
 
     /** {@code CL_DEVICE_NAME}. */
