@@ -68,8 +68,8 @@ public final class AparapiBackend implements Backend {
     private final Map<String, ClKernel> kernels = new HashMap<>();
     private final Map<String, Long> launchCounts = new HashMap<>();
     private final ClBuffer partials;
-    private final java.nio.ByteBuffer partialsHost = java.nio.ByteBuffer.allocateDirect(16 * REDUCE_GROUPS)
-            .order(java.nio.ByteOrder.nativeOrder());
+    /** The partials on the host, in pinned memory (the read-back of every reduction lands here). */
+    private final java.nio.ByteBuffer partialsHost;
     /** Bound to the buffer arguments a variant does not read (OpenCL wants every argument set). */
     private final ClBuffer unused;
     private final int reduceGroup;
@@ -104,6 +104,7 @@ public final class AparapiBackend implements Backend {
         this.localMemBytes = Math.min(device.localMemBytes(), localMemoryCap);
         try {
             this.partials = cl.allocate(16L * REDUCE_GROUPS, "reduction partials");
+            this.partialsHost = cl.pinnedHostBuffer(16L * REDUCE_GROUPS, "reduction partials");
             this.unused = cl.allocate(8, "unused arguments");
             this.reduceGroup = powerOfTwoGroup(ReductionKernel.class, "reduce");
             this.gatherGroup = powerOfTwoGroup(GatherScatterKernel.class, "gather");

@@ -52,6 +52,8 @@ public final class ClContext implements AutoCloseable {
     final cl_command_queue queue;
     private final ProgramCache programs;
     private final List<ClBuffer> buffers = new ArrayList<>();
+    private final List<cl_mem> pinned = new ArrayList<>();
+    private final List<java.nio.ByteBuffer> pinnedMaps = new ArrayList<>();
     private long bytesHeld;
     private boolean profiling;
     private final List<cl_event> pendingEvents = new ArrayList<>();
@@ -194,6 +196,26 @@ public final class ClContext implements AutoCloseable {
         }
     }
 
+    /**
+     * A host buffer of {@code bytes} in page-locked memory (a buffer created with
+     * {@code CL_MEM_ALLOC_HOST_PTR}, mapped once for the context's life), native byte order: reads into it
+     * skip the driver's staging copy, which is most of the cost of the small read-backs of the reductions.
+     */
+    public synchronized java.nio.ByteBuffer pinnedHostBuffer(long bytes, String what) {
+        ensureOpen();
+        try {
+            cl_mem mem = clCreateBuffer(context, org.jocl.CL.CL_MEM_READ_WRITE | org.jocl.CL.CL_MEM_ALLOC_HOST_PTR, bytes, null, null);
+            java.nio.ByteBuffer mapped = org.jocl.CL.clEnqueueMapBuffer(queue, mem, CL_TRUE,
+                    org.jocl.CL.CL_MAP_READ | org.jocl.CL.CL_MAP_WRITE, 0, bytes, 0, null, null, null);
+            pinned.add(mem);
+            pinnedMaps.add(mapped);
+            return mapped.order(java.nio.ByteOrder.nativeOrder());
+        } catch (CLException e) {
+            throw new BackendException("aparapi: allocating " + bytes + " bytes of pinned host memory for " + what
+                    + " on " + device.name() + " failed: " + e.getMessage(), e);
+        }
+    }
+
     /** Waits for all queued work. */
     public synchronized void finish() {
         ensureOpen();
@@ -276,6 +298,15 @@ public final class ClContext implements AutoCloseable {
                 bytesHeld -= b.bytes();
             }
             buffers.clear();
+            for (int i = 0; i < pinned.size(); i++) {
+                org.jocl.CL.clEnqueueUnmapMemObject(queue, pinned.get(i), pinnedMaps.get(i), 0, null, null);
+            }
+            clFinish(queue);
+            for (cl_mem m : pinned) {
+                clReleaseMemObject(m);
+            }
+            pinned.clear();
+            pinnedMaps.clear();
             programs.release();
             clReleaseCommandQueue(queue);
             clReleaseContext(context);
