@@ -105,6 +105,11 @@ final class PoissonCommand implements Callable<Integer> {
             out.printf("time: setup %.3f s, solve %.3f s (%.3f ms per iteration), total %.3f s%n", s.setupSeconds(),
                     s.solve().seconds(), 1e3 * s.solve().secondsPerIteration(), (System.nanoTime() - t0) * 1e-9);
             out.printf("error: max %.3e, L2 %.3e%n", s.maxError(), s.l2Error());
+            if (backend instanceof io.lobatto.backend.aparapi.AparapiBackend a) {
+                long peak = a.runtime().peakBytesHeld();
+                out.printf("device memory: peak %.3f GB in the backend's buffers, %.1f bytes per DOF%n", peak * 1e-9,
+                        (double) peak / s.assembledDofs());
+            }
             if (profile) {
                 KernelTimes.print(backend, out, s.solve().iterations() - 1, s.solve().secondsPerIteration());
             }

@@ -55,6 +55,7 @@ public final class ClContext implements AutoCloseable {
     private final List<cl_mem> pinned = new ArrayList<>();
     private final List<java.nio.ByteBuffer> pinnedMaps = new ArrayList<>();
     private long bytesHeld;
+    private long peakBytesHeld;
     private boolean profiling;
     private final List<cl_event> pendingEvents = new ArrayList<>();
     private final List<String> pendingLabels = new ArrayList<>();
@@ -92,6 +93,11 @@ public final class ClContext implements AutoCloseable {
         return bytesHeld;
     }
 
+    /** The most device memory that open buffers of this context held at one time, in bytes. */
+    public synchronized long peakBytesHeld() {
+        return peakBytesHeld;
+    }
+
     /** Open buffers of this context. */
     public synchronized int buffersHeld() {
         return buffers.size();
@@ -127,6 +133,7 @@ public final class ClContext implements AutoCloseable {
         ClBuffer b = new ClBuffer(this, mem, bytes);
         buffers.add(b);
         bytesHeld += bytes;
+        peakBytesHeld = Math.max(peakBytesHeld, bytesHeld);
         return b;
     }
 
