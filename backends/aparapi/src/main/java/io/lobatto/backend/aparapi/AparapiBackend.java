@@ -60,6 +60,12 @@ public final class AparapiBackend implements Backend {
      * always capped by each built kernel's {@code CL_KERNEL_WORK_GROUP_SIZE}.
      */
     static final Integer ELEMENT_GROUP = Integer.getInteger("lobatto.aparapi.elementGroup");
+    /**
+     * The default of {@link #foldSearchDirection(boolean)}: {@code -Dlobatto.aparapi.foldSearchDirection},
+     * else false (measured below).
+     */
+    static final boolean FOLD_SEARCH_DIRECTION = Boolean.parseBoolean(
+            System.getProperty("lobatto.aparapi.foldSearchDirection", "false"));
     /** Largest work-group of the streaming, reduction and gather kernels (capped by the built kernel). */
     static final int STREAM_GROUP = Integer.getInteger("lobatto.aparapi.streamGroup", 1024);
 
@@ -76,6 +82,7 @@ public final class AparapiBackend implements Backend {
     private final int gatherGroup;
     private final long localMemBytes;
     private boolean closed;
+    private boolean foldSearchDirection = FOLD_SEARCH_DIRECTION;
 
     /** The device chosen by {@code lobatto.opencl.device} / {@code LOBATTO_OPENCL_DEVICE}, else the first GPU, else any. */
     public AparapiBackend() {
@@ -169,6 +176,23 @@ public final class AparapiBackend implements Backend {
             out.put(k.source().label(), k);
         }
         return out;
+    }
+
+    /**
+     * Whether {@link #applyAssembledDotUpdate} folds CG's p = z + beta p into the operator's two launches
+     * (three launches per CG iteration: the element kernel reads z + beta p through Z, the gather writes
+     * the new p) or runs it as an axpby first (four). Off by default: on the H100 (README main job,
+     * N = 7, 32^3 elements, commit 4f171e6) the folded element kernel took 787 us against 711 us (a second
+     * random read per local node) and the gather 267 us against 197, more than the 92 us of the axpby it
+     * saves: 1.42-1.46 ms against 1.345-1.356 ms per iteration.
+     */
+    public synchronized void foldSearchDirection(boolean fold) {
+        foldSearchDirection = fold;
+    }
+
+    /** See {@link #foldSearchDirection(boolean)}. */
+    public synchronized boolean foldSearchDirection() {
+        return foldSearchDirection;
     }
 
     /** Number of kernel launches so far. */
@@ -831,6 +855,10 @@ public final class AparapiBackend implements Backend {
         ClVector dir = vec(zG, "zG");
         if (zG == pG || zG == yG) {
             throw new IllegalArgumentException("applyAssembledDotUpdate: zG must be distinct from pG and yG");
+        }
+        if (!foldSearchDirection) {
+            axpby(1, zG, beta, pG);
+            return runAssembled("applyAssembledDot", data, z, lambda, shift, pG, yL, yG, true, null, 0);
         }
         return runAssembled("applyAssembledDotUpdate", data, z, lambda, shift, pG, yL, yG, true, dir, beta);
     }
