@@ -55,11 +55,12 @@ public final class AparapiBackend implements Backend {
     /** Local cache of one gather block, in doubles. */
     static final int GATHER_CACHE = 2048;
     /**
-     * Largest work-group of the element kernels when set ({@code -Dlobatto.aparapi.elementGroup}, for A/B
-     * runs), else the measured table {@link ElementPlan#measuredGroupCap} on GPUs and 256 elsewhere;
-     * always capped by each built kernel's {@code CL_KERNEL_WORK_GROUP_SIZE}.
+     * Largest work-group of the element kernels: {@code -Dlobatto.aparapi.elementGroup}, default 256, always
+     * capped by each built kernel's {@code CL_KERNEL_WORK_GROUP_SIZE}. NVIDIA's OpenCL (H100, driver 580)
+     * reports 256 for every kernel, even an 8-register fill built with {@code reqd_work_group_size(1024)} and
+     * {@code -cl-nv-maxrregcount=64} (kernel-info, commit db926ce), so larger groups are not launched there.
      */
-    static final Integer ELEMENT_GROUP = Integer.getInteger("lobatto.aparapi.elementGroup");
+    static final int ELEMENT_GROUP = Integer.getInteger("lobatto.aparapi.elementGroup", 256);
     /**
      * The default of {@link #foldSearchDirection(boolean)}: {@code -Dlobatto.aparapi.foldSearchDirection},
      * else false (measured below).
@@ -735,9 +736,7 @@ public final class AparapiBackend implements Backend {
      * again for the built kernel's {@code CL_KERNEL_WORK_GROUP_SIZE} when its registers allow fewer.
      */
     private ElementPlan plan(ElementKernel kernel, Basis1D basis) {
-        int wanted = ELEMENT_GROUP != null ? ELEMENT_GROUP
-                : cl.device().type() == ClDevice.Type.GPU ? ElementPlan.measuredGroupCap(kernel, basis.degree()) : 256;
-        int cap = Math.min(wanted, cl.device().maxWorkGroupSize());
+        int cap = Math.min(ELEMENT_GROUP, cl.device().maxWorkGroupSize());
         while (true) {
             ElementPlan plan = ElementPlan.of(kernel, basis.nq(), basis.nqGauss(), cap, localMemBytes, info.name());
             int allowed = Math.min(elementKernel(kernel, basis.degree(), plan, 0).workGroupSize(),

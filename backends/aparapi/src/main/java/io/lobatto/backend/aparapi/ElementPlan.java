@@ -62,30 +62,6 @@ record ElementPlan(int points, boolean threeD, int threadsPerElement, int elemen
         return new ElementPlan(p, threeD, threads, perGroup, perElem, matrices, pointInterp, !stiff || threeD || tLocal);
     }
 
-    /**
-     * The largest work-group the plan of {@code kernel} at degree {@code n} may use on a GPU, measured:
-     * {@code lobatto-bench bk --dofs 20000000 --n-min 1 --n-max 15 --reps 4} on the H100 (NVIDIA OpenCL,
-     * driver 580) at commit dd16388, 2026-11-23, once with groups of at most 256 and once with 1024
-     * ({@code -Dlobatto.aparapi.elementGroup}); 1024 where its median was more than 3% faster
-     * (site/src/site/resources/benchmarks/nvidia-h100/bk-group-256.json and bk-group-1024.json). BP3.5
-     * at N = 3, 5..8 gained 5-15% (the 3D structure with two elements of 512 points per group at N = 7);
-     * BP1.0 at N = 5, 13 and BP3.0 at N = 3, 6 gained 4-12%; elsewhere the two were within noise or
-     * 256 was faster (BP3.5 N = 10: 6%).
-     */
-    static int measuredGroupCap(ElementKernel kernel, int n) {
-        int[] wide = switch (kernel) {
-            case STIFFNESS_BP35 -> new int[] {3, 5, 6, 7, 8};
-            case MASS_BP10 -> new int[] {5, 13};
-            case STIFFNESS_BP30 -> new int[] {3, 6};
-        };
-        for (int w : wide) {
-            if (w == n) {
-                return 1024;
-            }
-        }
-        return 256;
-    }
-
     int localDoubles() {
         return elementsPerGroup * localPerElement + matrixDoubles;
     }
