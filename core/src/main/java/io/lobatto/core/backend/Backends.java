@@ -97,7 +97,7 @@ public final class Backends {
             }
         }
         if (chosen == null) {
-            throw new BackendException("no backend available on the class path" + (skipped.isEmpty() ? "" : "; " + skipped));
+            throw new BackendException("no backend available on the class path (add io.lobatto:lobatto-backend-cpu, the Java backend, as a dependency)" + (skipped.isEmpty() ? "" : "; " + skipped));
         }
         return chosen.create();
     }
