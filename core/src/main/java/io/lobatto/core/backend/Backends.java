@@ -8,9 +8,11 @@ import java.util.ServiceLoader;
 
 /**
  * Finds backends on the class path ({@link ServiceLoader} over {@link BackendProvider}) and picks one.
- * {@link #best()} takes the available provider of highest priority (Aparapi on a GPU, then Aparapi on a
- * CPU OpenCL device, then the Java backend) unless {@code LOBATTO_BACKEND} (environment) or
- * {@code lobatto.backend} (system property, which wins) names one.
+ * {@link #best()} takes the available provider of highest priority (Aparapi on a GPU, else the Java
+ * backend; a CPU OpenCL device such as PoCL only when the backend is named, since it is for CI and for
+ * testing kernels, not for speed) unless {@code LOBATTO_BACKEND} (environment) or {@code lobatto.backend}
+ * (system property, which wins) names one. A provider that reports itself available but fails to start
+ * is skipped with one log line saying why, and the next one is tried.
  *
  * <p>Only the backend that is asked for is probed: {@link #create(String)} (and {@link #best()} with a
  * backend named) calls nothing but {@link BackendProvider#name()} on the other providers, so naming
@@ -23,6 +25,8 @@ public final class Backends {
     public static final String ENV = "LOBATTO_BACKEND";
     /** System property that forces a backend by name (wins over {@link #ENV}). */
     public static final String PROPERTY = "lobatto.backend";
+
+    private static final System.Logger LOG = System.getLogger(Backends.class.getName());
 
     private Backends() {
     }
@@ -53,15 +57,13 @@ public final class Backends {
 
     /**
      * Creates the backend named {@code name}, probing no other provider; throws with the list of known
-     * names when there is none, or with the provider's reason when it is unavailable.
+     * names when there is none, or with the provider's own error when it cannot start. A named backend is
+     * created even when {@link #best()} would pass it over (an OpenCL backend on a CPU device).
      */
     public static Backend create(String name) {
         List<BackendProvider> all = providers();
         for (BackendProvider p : all) {
             if (p.name().equalsIgnoreCase(name)) {
-                if (p.priority() < 0) {
-                    throw new BackendException("backend '" + name + "' is unavailable: " + p.unavailableReason());
-                }
                 return p.create();
             }
         }
@@ -85,21 +87,32 @@ public final class Backends {
         all.stream().filter(p -> !p.loadsNativeCode()).forEach(order::add);
         all.stream().filter(BackendProvider::loadsNativeCode).forEach(order::add);
         List<String> skipped = new ArrayList<>();
-        BackendProvider chosen = null;
-        int chosenPriority = Integer.MIN_VALUE;
+        List<BackendProvider> available = new ArrayList<>();
+        List<Integer> priorities = new ArrayList<>();
         for (BackendProvider p : order) {
             int priority = p.priority();
             if (priority < 0) {
                 skipped.add(p.name() + ": " + p.unavailableReason());
-            } else if (priority > chosenPriority) {
-                chosen = p;
-                chosenPriority = priority;
+            } else {
+                int at = 0;
+                while (at < priorities.size() && priorities.get(at) >= priority) {
+                    at++;
+                }
+                available.add(at, p);
+                priorities.add(at, priority);
             }
         }
-        if (chosen == null) {
-            throw new BackendException("no backend available on the class path (add io.lobatto:lobatto-backend-cpu, the Java backend, as a dependency)" + (skipped.isEmpty() ? "" : "; " + skipped));
+        for (BackendProvider p : available) {
+            try {
+                return p.create();
+            } catch (RuntimeException | LinkageError e) {
+                String why = p.name() + " could not start: " + e.getMessage();
+                skipped.add(why);
+                LOG.log(System.Logger.Level.INFO, "lobatto: backend " + why + "; trying the next one");
+            }
         }
-        return chosen.create();
+        throw new BackendException("no backend available on the class path (add io.lobatto:lobatto-backend-cpu, the Java "
+                + "backend, as a dependency)" + (skipped.isEmpty() ? "" : "; " + skipped));
     }
 
     /** One line saying which backend and device run, e.g. for a program's first output. */

@@ -39,6 +39,17 @@ class BackendsTest {
         @Override public Backend create() { PROBED.add(name() + " created"); return null; }
     }
 
+    /** A provider that reports itself available, with the highest priority, but cannot start. */
+    public static final class BrokenProvider implements BackendProvider {
+        @Override public String name() { return "test-broken"; }
+        @Override public int priority() { PROBED.add(name()); return 90; }
+        @Override public String unavailableReason() { PROBED.add(name()); return null; }
+        @Override public Backend create() {
+            PROBED.add(name() + " failed");
+            throw new BackendException("test-broken: no device today");
+        }
+    }
+
     @BeforeEach
     void clear() {
         PROBED.clear();
@@ -46,24 +57,30 @@ class BackendsTest {
 
     @Test
     void namingAndListingProbeNothingElse() {
-        assertEquals(List.of("test-java", "test-native"),
+        assertEquals(List.of("test-broken", "test-java", "test-native"),
                 Backends.providers().stream().map(BackendProvider::name).sorted().toList());
         assertTrue(Backends.provider("TEST-NATIVE").isPresent());
         assertTrue(Backends.provider("none").isEmpty());
         assertEquals(List.of(), PROBED);
         assertNull(Backends.create("test-java"));
-        assertEquals(List.of("test-java", "test-java created"), PROBED);
+        assertEquals(List.of("test-java created"), PROBED);
         PROBED.clear();
         BackendException e = assertThrows(BackendException.class, () -> Backends.create("none"));
         assertTrue(e.getMessage().contains("test-java") && e.getMessage().contains("test-native"), e.getMessage());
         assertEquals(List.of(), PROBED);
+        PROBED.clear();
+        BackendException broken = assertThrows(BackendException.class, () -> Backends.create("test-broken"));
+        assertEquals("test-broken: no device today", broken.getMessage());
     }
 
     @Test
-    void bestProbesNativeProvidersLastAndTakesTheHighestPriority() {
+    void bestProbesNativeProvidersLastAndMovesOnWhenTheBestCannotStart() {
         Assumptions.assumeTrue(Backends.forcedName() == null, "a backend is forced in this environment");
         assertNull(Backends.best());
-        assertEquals(List.of("test-java", "test-native", "test-native created"), PROBED);
+        assertEquals("test-java", PROBED.get(0), "pure-Java providers are probed first: " + PROBED);
+        assertTrue(PROBED.subList(1, 3).containsAll(List.of("test-native", "test-broken")), PROBED.toString());
+        assertEquals(List.of("test-broken failed", "test-native created"), PROBED.subList(3, PROBED.size()),
+                "the highest priority is tried first, and a failure moves on to the next");
     }
 
     @Test

@@ -10,7 +10,9 @@ import java.util.List;
 
 /**
  * Registers the Aparapi backend with {@link io.lobatto.core.backend.Backends}: priority 100 when an
- * OpenCL GPU exists, 50 when only a CPU (or other) OpenCL device exists, -1 without OpenCL. PoCL's
+ * OpenCL GPU (or accelerator) exists, else -1, so that {@code Backends.best()} takes the Java backend on
+ * a machine whose only OpenCL device is a CPU (PoCL: for CI and kernel tests, slower than the Java
+ * backend); naming the backend still creates it there. PoCL's
  * devices are left out when the JVM runs without {@code libjsig.so} ({@link JvmSignals#openClUnsafeReason()},
  * see {@link io.lobatto.backend.aparapi.runtime.ClDevice#list()}), so a GPU next to PoCL stays usable. Only {@link #priority()}, {@link #unavailableReason()} and
  * {@link #create()} touch OpenCL; {@link io.lobatto.core.backend.Backends} calls them only when this backend
@@ -28,24 +30,24 @@ public final class AparapiBackendProvider implements BackendProvider {
         return true;
     }
 
+    /** 100 when an OpenCL GPU or accelerator exists; -1 otherwise (a CPU OpenCL device only by name). */
     @Override
     public int priority() {
-        List<ClDevice> all = OpenClDevices.list();
-        if (all.isEmpty()) {
-            return -1;
-        }
-        for (ClDevice d : all) {
-            if (d.type() == ClDevice.Type.GPU) {
+        for (ClDevice d : OpenClDevices.list()) {
+            if (d.type() == ClDevice.Type.GPU || d.type() == ClDevice.Type.ACCELERATOR) {
                 return 100;
             }
         }
-        return 50;
+        return -1;
     }
 
     @Override
     public String unavailableReason() {
-        if (!OpenClDevices.list().isEmpty()) {
-            return null;
+        List<ClDevice> all = OpenClDevices.list();
+        if (!all.isEmpty()) {
+            return all.stream().anyMatch(d -> d.type() == ClDevice.Type.GPU || d.type() == ClDevice.Type.ACCELERATOR) ? null
+                    : "only a CPU OpenCL device (" + all.get(0).name() + "), which is for CI and kernel tests, not speed: "
+                    + "name the backend (LOBATTO_BACKEND=aparapi) to use it";
         }
         String unsafe = JvmSignals.openClUnsafeReason();
         return unsafe != null ? unsafe : "no OpenCL device found (no OpenCL ICD loader or driver could be loaded)";

@@ -41,8 +41,9 @@ public final class OpenClDevices {
     public static ClDevice select(String selector) {
         List<ClDevice> all = list();
         if (all.isEmpty()) {
-            throw new BackendException("aparapi: no OpenCL device found (is an OpenCL ICD such as pocl-opencl-icd "
-                    + "or the NVIDIA driver installed?)");
+            String unsafe = io.lobatto.core.backend.JvmSignals.openClUnsafeReason();
+            throw new BackendException(unsafe != null ? "aparapi: no usable OpenCL device: " + unsafe
+                    : "aparapi: no OpenCL device found (is an OpenCL ICD such as pocl-opencl-icd or the NVIDIA driver installed?)");
         }
         if (selector == null || selector.isBlank()) {
             return all.get(0);
