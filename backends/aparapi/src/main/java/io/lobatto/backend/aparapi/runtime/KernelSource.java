@@ -123,9 +123,14 @@ public record KernelSource(String label, String source, List<Arg> args) {
         return out;
     }
 
-    private static String translate(Class<?> kernelClass) {
+    /**
+     * Aparapi's code generator, with Aparapi's java.util.logging output silenced while it runs (its
+     * messages, e.g. about class attributes it does not know, are not the user's concern; a failure
+     * surfaces as the exception).
+     */
+    private static synchronized String translate(Class<?> kernelClass) {
         Level before = APARAPI_LOG.getLevel();
-        APARAPI_LOG.setLevel(Level.SEVERE);
+        APARAPI_LOG.setLevel(Level.OFF);
         try {
             Kernel instance = (Kernel) kernelClass.getDeclaredConstructor().newInstance();
             ClassModel model = ClassModel.createClassModel(kernelClass);
