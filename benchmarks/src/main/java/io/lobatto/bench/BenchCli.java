@@ -216,9 +216,18 @@ public final class BenchCli implements Runnable {
     static final class All implements Callable<Integer> {
         @Mixin
         Common c = new Common();
+        @Option(names = "--quick", description = "a small preset for a first look (under 2 minutes with -b cpu on 2 cores): --reps 3 "
+                + "--max-bytes 33554432 --cache-bytes 4194304 --gs-nodes 200000 --dofs 100000 --n-max 8 --n-step 1 "
+                + "--iterations 20; options given explicitly win")
+        boolean quick;
+        @picocli.CommandLine.Spec
+        picocli.CommandLine.Model.CommandSpec spec;
 
         @Override
         public Integer call() throws Exception {
+            if (quick) {
+                Quick.apply(c, spec.commandLine().getParseResult());
+            }
             try (Backend be = c.create()) {
                 Report first = null;
                 double ref = Double.NaN;

@@ -2,6 +2,7 @@ package io.lobatto.bench;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -9,13 +10,15 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
+
+import org.apache.commons.csv.CSVFormat;
+import org.apache.commons.csv.CSVPrinter;
 
 import io.lobatto.core.backend.Backend;
 
 /**
  * The results of one suite run: metadata (device, driver, JVM, commit, parameters), the reference
- * bandwidth, and one row per measurement with every sample; written as JSON and CSV.
+ * bandwidth, and one row per measurement with every sample; written as JSON and as CSV (Apache Commons CSV).
  */
 public final class Report {
 
@@ -58,6 +61,23 @@ public final class Report {
         return out;
     }
 
+    /**
+     * Writes {@code rows} as RFC 4180 CSV through Apache Commons CSV: a header of {@code keys}, one record per row
+     * (empty cell where a row lacks a key); cells holding commas, quotes or line breaks are quoted.
+     */
+    static void writeCsv(Path file, List<String> keys, List<Map<String, Object>> rows) throws IOException {
+        CSVFormat format = CSVFormat.RFC4180.builder().setHeader(keys.toArray(String[]::new)).setRecordSeparator('\n').get();
+        try (Writer w = Files.newBufferedWriter(file, StandardCharsets.UTF_8); CSVPrinter p = new CSVPrinter(w, format)) {
+            for (Map<String, Object> r : rows) {
+                for (String k : keys) {
+                    Object v = r.get(k);
+                    p.print(v == null ? "" : String.valueOf(v));
+                }
+                p.println();
+            }
+        }
+    }
+
     /** Writes {@code <prefix>.json} and {@code <prefix>.csv} (the CSV leaves out the sample arrays). */
     public void write(Path prefix) throws IOException {
         Path dir = prefix.toAbsolutePath().getParent();
@@ -76,11 +96,7 @@ public final class Report {
                     }
                 }
             }
-            StringBuilder sb = new StringBuilder(String.join(",", keys)).append('\n');
-            for (Map<String, Object> r : rows) {
-                sb.append(keys.stream().map(k -> String.valueOf(r.getOrDefault(k, ""))).collect(Collectors.joining(","))).append('\n');
-            }
-            Files.writeString(Path.of(prefix + ".csv"), sb.toString(), StandardCharsets.UTF_8);
+            writeCsv(Path.of(prefix + ".csv"), keys, rows);
         }
     }
 }
