@@ -12,7 +12,7 @@ import java.util.Arrays;
  * {@code Z^T W Z = I}.
  *
  * <p>Numbering. A mesh gives {@code localToGlobal[n]}, the original global node of element-local node
- * {@code n = e * Np + i} (0 <= n < N_L), with original ids in {@code [0, originalNodeCount)}. Nodes marked in
+ * {@code n = e * Np + i} (0 ≤ n &lt; N_L), with original ids in {@code [0, originalNodeCount)}. Nodes marked in
  * {@code masked} (Dirichlet nodes) are excluded from the assembled numbering: assembled ids 0..N_G-1 go to the
  * unmasked original nodes in ascending original order, so masked rows of Z are zero ({@code scatterIds = -1}),
  * scatter writes 0 there and gather ignores them. Every unmasked original node must be referenced by at least
@@ -25,7 +25,7 @@ import java.util.Arrays;
  * bound is a block of its own, so size local memory with {@link #maxBlockEntries()}.
  *
  * <p>Limits: all indices are {@code int}. N_L is the length of a Java array (at most 2^31 - 1 minus a few);
- * N_G <= N_L since every unmasked node is referenced; the CSR has at most N_L entries. Host kernels sum each
+ * N_G ≤ N_L since every unmasked node is referenced; the CSR has at most N_L entries. Host kernels sum each
  * row in ascending local-id order, so results are deterministic.
  *
  * <p>Immutable and thread-safe: every accessor returns a copy; host kernels allocate their own scratch.
@@ -93,7 +93,7 @@ public final class ScatterOperator {
      *                        row with more entries gets a block of its own
      * @throws NullPointerException     if {@code localToGlobal} is null
      * @throws IllegalArgumentException naming the offending index and value: a negative or too large
-     *                                  {@code globalNodeCount}, a {@code nodesPerBlock} < 1, a local-to-global id out
+     *                                  {@code globalNodeCount}, a {@code nodesPerBlock} &lt; 1, a local-to-global id out
      *                                  of range, a mask of the wrong length, or an unmasked global node that no local
      *                                  node references. Nothing is built in that case.
      */

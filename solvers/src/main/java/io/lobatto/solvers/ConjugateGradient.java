@@ -20,9 +20,9 @@ import io.lobatto.core.backend.DeviceVector;
  * apply, dot). Everything stays on the operator's backend; only the scalars of the reductions come
  * back to the host.
  *
- * <p>Stops when ||r||_2 <= max(relativeTolerance * ||b||_2, absoluteTolerance), or after
+ * <p>Stops when ||r||_2 ≤ max(relativeTolerance * ||b||_2, absoluteTolerance), or after
  * maxIterations (reported as {@link StopReason#MAX_ITERATIONS}, not an exception), or after exactly
- * {@code fixedIterations} when set (NekBone's 100 iterations). Breakdown (p.Ap <= 0, NaN/Inf) throws
+ * {@code fixedIterations} when set (NekBone's 100 iterations). Breakdown (p.Ap ≤ 0, NaN/Inf) throws
  * {@link SolverBreakdownException}. Owns its work vectors; release them with {@link #close()}.
  */
 public final class ConjugateGradient implements AutoCloseable {

@@ -1,16 +1,16 @@
 package io.lobatto.solvers;
 
 /**
- * CG broke down: p . Ap <= 0 (the operator, or the preconditioner, is not symmetric positive definite)
+ * CG broke down: p . Ap ≤ 0 (the operator, or the preconditioner, is not symmetric positive definite)
  * or a NaN/Inf appeared. Carries the iteration and the offending value.
  */
 public class SolverBreakdownException extends ArithmeticException {
 
     /** What went wrong. */
     public enum Kind {
-        /** p . A p <= 0: the operator is not positive definite. */
+        /** p . A p ≤ 0: the operator is not positive definite. */
         NOT_POSITIVE_DEFINITE,
-        /** r . z <= 0 with r != 0: the preconditioner is not positive definite. */
+        /** r . z ≤ 0 with r != 0: the preconditioner is not positive definite. */
         PRECONDITIONER_NOT_POSITIVE_DEFINITE,
         /** A NaN or infinite value appeared in a reduction. */
         NOT_FINITE

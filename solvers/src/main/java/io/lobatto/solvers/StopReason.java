@@ -2,9 +2,9 @@ package io.lobatto.solvers;
 
 /** Why a {@link ConjugateGradient} solve stopped. */
 public enum StopReason {
-    /** ||r|| <= relative tolerance * ||b||. */
+    /** ||r|| ≤ relative tolerance * ||b||. */
     CONVERGED_RELATIVE,
-    /** ||r|| <= absolute tolerance. */
+    /** ||r|| ≤ absolute tolerance. */
     CONVERGED_ABSOLUTE,
     /** The right-hand side was zero, so x = 0 solves exactly. */
     ZERO_RIGHT_HAND_SIDE,

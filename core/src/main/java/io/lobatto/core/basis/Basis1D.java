@@ -44,7 +44,7 @@ public final class Basis1D {
     /**
      * The basis of degree {@code degree}, built once and cached.
      *
-     * @throws IllegalArgumentException unless {@value #MIN_DEGREE} <= degree <= {@value #MAX_DEGREE}
+     * @throws IllegalArgumentException unless {@value #MIN_DEGREE} ≤ degree ≤ {@value #MAX_DEGREE}
      */
     public static Basis1D of(int degree) {
         if (degree < MIN_DEGREE || degree > MAX_DEGREE) {
@@ -90,7 +90,7 @@ public final class Basis1D {
         return gl;
     }
 
-    /** D, Nq x Nq: (D u)_i = u'(r_i) for u of degree <= N given at the GLL nodes. Copy. */
+    /** D, Nq x Nq: (D u)_i = u'(r_i) for u of degree ≤ N given at the GLL nodes. Copy. */
     public double[] differentiation() {
         return d.clone();
     }

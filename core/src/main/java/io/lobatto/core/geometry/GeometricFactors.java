@@ -48,7 +48,7 @@ public final class GeometricFactors {
     /**
      * Factors at the GLL nodes, P = (N+1)^3 per element.
      *
-     * @throws IllegalArgumentException naming element, point and position if |J| <= 0 somewhere
+     * @throws IllegalArgumentException naming element, point and position if |J| ≤ 0 somewhere
      */
     public static GeometricFactors atGll(SpectralElementMesh m) {
         return compute(m, false);
@@ -57,7 +57,7 @@ public final class GeometricFactors {
     /**
      * Factors at the Gauss-Legendre points, P = (N+2)^3 per element.
      *
-     * @throws IllegalArgumentException naming element, point and position if |J| <= 0 somewhere
+     * @throws IllegalArgumentException naming element, point and position if |J| ≤ 0 somewhere
      */
     public static GeometricFactors atGauss(SpectralElementMesh m) {
         return compute(m, true);

@@ -66,7 +66,7 @@ public interface NodeMap {
      *   z += a Lz sin(2 pi xi) sin(pi eta)   sin(pi zeta)
      * </pre>
      * Each row of the Jacobian of the perturbation (in normalised coordinates) has absolute row sum at most
-     * 4 pi |a|, so the map is one-to-one with |J| > 0 for |a| < 1/(4 pi) ~ 0.0796 (larger a, e.g. 0.1, typically
+     * 4 pi |a|, so the map is one-to-one with |J| > 0 for |a| &lt; 1/(4 pi) ~ 0.0796 (larger a, e.g. 0.1, typically
      * still work; {@code GeometricFactors} checks). Points outside the box are moved too (not vanishing there).
      */
     static NodeMap sinusoidal(double amplitude, double x0, double x1, double y0, double y1, double z0, double z1) {
