@@ -119,7 +119,7 @@ final class PoissonCommand implements Callable<Integer> {
                 for (int i = 0; i < err.length; i++) {
                     err[i] = s.u()[i] - s.exact()[i];
                 }
-                new VtuWriter(mesh).field("u", s.u()).field("u_exact", s.exact()).field("error", err).write(vtu);
+                new io.lobatto.core.io.VtuWriter(mesh).scalar("u", s.u()).scalar("u_exact", s.exact()).scalar("error", err).write(vtu);
                 out.println("wrote " + vtu);
             }
             return s.solve().converged() ? 0 : 2;
