@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Runs the benchmark suites on the GPU machine (device tool) after ../shared/gpu/stage.sh staged
-# benchmarks/target/lobatto-bench.jar and examples/target/lobatto.jar into .gpu/.
+# Runs the benchmark suites on a GPU machine that has no JDK or Maven: build the jars here, then stage
+# benchmarks/target/lobatto-bench.jar and examples/target/lobatto.jar into .gpu/lib/ (ignored by git) with a
+# Java runtime in .gpu/jre (e.g. jlink --add-modules java.base,java.logging,java.management,jdk.unsupported)
+# and a .gpu/run launcher, and copy the repository with .gpu/ to the GPU machine.
 # Usage: COMMIT=<sha> bash benchmarks/gpu-run.sh [part], each part under the device tool's 10 minutes:
 #   kernels  SelfCheck (correctness first, buffers above 2^31 bytes) + launch + bs + bk      (~7 min)
 #   solves   op (y_G = A x_G, 8M DOFs) + bp (CG, 8M DOFs) + nekbone, N = 1..15               (~9 min)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Runs on the GPU machine (device tool) from the repository root after ../shared/gpu/stage.sh staged
-# examples/target/lobatto.jar into .gpu/: Poisson CG solves on the aparapi backend for N = 1..15 at
-# about 1-2M DOFs each, plus one solve above 10M DOFs, with the per-kernel time split (--profile).
+# Runs on a GPU machine from the repository root after examples/target/lobatto.jar was staged into
+# .gpu/lib/ with a Java runtime and launcher (.gpu/jre, .gpu/run; see benchmarks/gpu-run.sh): Poisson CG
+# solves on the aparapi backend for N = 1..15 at about 1-2M DOFs each, plus one solve above 10M DOFs, with
+# the per-kernel time split (--profile).
 # Writes one log per run and a summary to $OUT (or ./gpu-out).
 set -u
 out=${OUT:-gpu-out}

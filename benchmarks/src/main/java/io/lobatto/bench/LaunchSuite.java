@@ -26,7 +26,7 @@ import io.lobatto.core.backend.DeviceVector;
  * same trivial kernel (256 work-items writing one double each) launched raw through JOCL, beside the
  * backend's own launches, so that the differences isolate one cost each.
  * <ul>
- * <li>{@code raw-finish}: set 3 arguments, enqueue, clFinish (the launch+finish of gpu/README.md);</li>
+ * <li>{@code raw-finish}: set 3 arguments, enqueue, clFinish (a raw launch and wait, the floor of a launch through Aparapi's own runtime);</li>
  * <li>{@code raw-event-wait}: enqueue with an event, clWaitForEvents, release: the pattern aparapi-native's
  * runKernelJNI uses after every execute and between the passes of a multi-pass execute;</li>
  * <li>{@code raw-event-wait-49args}: the same with 49 clSetKernelArg per launch (the device program's

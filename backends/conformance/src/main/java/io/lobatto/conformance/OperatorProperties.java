@@ -20,7 +20,7 @@ import net.jqwik.api.Property;
 import net.jqwik.api.constraints.IntRange;
 
 /**
- * The properties every assembled operator must have on every backend (DESIGN.md, "Testing"):
+ * The properties every assembled operator must have on every backend (site/src/site/markdown/design.md, "Testing"):
  * symmetry x.Ay = y.Ax; positivity x.Ax > 0; S annihilates constants; 1.M1 = volume; and, on an affine
  * mesh, u.Su and u.Mu equal the exact integrals of |grad u|^2 and u^2 for the polynomials each
  * quadrature integrates exactly.

@@ -3,7 +3,7 @@ package io.lobatto.core.backend;
 import io.lobatto.core.basis.Basis1D;
 
 /**
- * The kernels of the CEED benchmark papers behind one interface (DESIGN.md, "The Backend SPI"):
+ * The kernels of the CEED benchmark papers behind one interface (site/src/site/markdown/design.md, "The Backend SPI"):
  * memory, the streaming kernels BS1-BS5, the gather/scatter kernels BS6-BS7 and the element kernels
  * BP1.0, BP3.5, BP3.0 including hipBone's fused assembled operator. Every other layer of Lobatto talks
  * to the hardware only through this interface; the Java backend ({@code lobatto-backend-cpu}) is the

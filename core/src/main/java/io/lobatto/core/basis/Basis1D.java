@@ -7,7 +7,7 @@ import org.hipparchus.analysis.integration.gauss.GaussIntegratorFactory;
 
 /**
  * The 1D ingredients of a tensor-product spectral element of degree N (tensor-product paper, section 2;
- * DESIGN.md, "The math"): the Nq = N+1 Gauss-Lobatto-Legendre (GLL) nodes r_i and weights
+ * site/src/site/markdown/design.md, "The math"): the Nq = N+1 Gauss-Lobatto-Legendre (GLL) nodes r_i and weights
  * w_i = 2 / (N(N+1) P_N(r_i)^2); the GLL differentiation matrix D_ij = l_j'(r_i) (diagonal by the negative sum, so that
  * D annihilates constants to round-off); the Nq+1 Gauss-Legendre
  * (GL) nodes and weights; the interpolation matrix I_ai = l_i(r~_a) from GLL to GL; and the GL

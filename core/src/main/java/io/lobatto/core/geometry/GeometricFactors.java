@@ -7,7 +7,7 @@ import io.lobatto.core.basis.Basis1D;
 import io.lobatto.core.mesh.SpectralElementMesh;
 
 /**
- * Geometric factors of a {@link SpectralElementMesh} at the quadrature points of every element (DESIGN.md,
+ * Geometric factors of a {@link SpectralElementMesh} at the quadrature points of every element (site/src/site/markdown/design.md,
  * "The math"): with J = dx/dr the Jacobian of the element map and w the tensor-product quadrature weight,
  * <pre>
  *   wJ = w_i w_j w_k |J|,     G = wJ J^-1 J^-T   (symmetric; entries G00, G01, G02, G11, G12, G22)

@@ -2,7 +2,7 @@ package io.lobatto.core.mesh;
 
 /**
  * A smooth map x = f(x0) of physical space applied to the GLL node positions of a {@link SpectralElementMesh}
- * (DESIGN.md, "The math": "any smooth map of the GLL nodes"). Implementations must be pure functions of
+ * (site/src/site/markdown/design.md, "The math": "any smooth map of the GLL nodes"). Implementations must be pure functions of
  * {@code x0}, so that every copy of a shared node lands at the same place; {@link SpectralElementMesh} calls them
  * from several threads at once (elements in parallel).
  */

@@ -6,7 +6,7 @@ import io.lobatto.core.basis.Basis1D;
 
 /**
  * The GLL nodes of degree N on every element of a {@link HexMesh}, their positions, and a global (continuous,
- * C0) numbering of them: the data behind the scatter operator Z of DESIGN.md. Immutable; arrays are copied out.
+ * C0) numbering of them: the data behind the scatter operator Z of site/src/site/markdown/design.md. Immutable; arrays are copied out.
  *
  * <p>Node order inside an element is {@code n = i + Nq*(j + Nq*k)} (r fastest), Nq = N+1. Positions are the
  * trilinear map of the element's 8 vertices evaluated at the GLL points, optionally followed by a {@link NodeMap}.

@@ -29,7 +29,7 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * The {@link Backend} on an OpenCL device (DESIGN.md, "Aparapi compiles, Lobatto runs"): the kernels are
+ * The {@link Backend} on an OpenCL device (site/src/site/markdown/design.md, "Aparapi compiles, Lobatto runs"): the kernels are
  * Java classes ({@code kernels/}) that Aparapi's code generator translates to OpenCL C; this backend
  * builds them per device and per degree N through its own JOCL runtime ({@code runtime/}), keeps every
  * vector in a device buffer of its own, enqueues every launch without waiting and reads back only the

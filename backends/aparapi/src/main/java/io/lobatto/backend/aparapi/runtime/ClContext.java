@@ -36,7 +36,7 @@ import java.util.Map;
 import java.util.Objects;
 
 /**
- * The OpenCL runtime of the backend (DESIGN.md, "Aparapi compiles, Lobatto runs"): one context and one
+ * The OpenCL runtime of the backend (site/src/site/markdown/design.md, "Aparapi compiles, Lobatto runs"): one context and one
  * in-order command queue on one device, the {@link ClBuffer}s allocated in it with the bytes they hold,
  * the built programs ({@link ProgramCache}) and the launches of their kernels. Launches and
  * device-to-device work are enqueued and never waited for; only {@link #read} and {@link #finish} wait.
