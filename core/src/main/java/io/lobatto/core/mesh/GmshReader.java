@@ -1,9 +1,15 @@
 package io.lobatto.core.mesh;
 
-import java.io.BufferedReader;
+import java.io.BufferedInputStream;
+import java.io.ByteArrayInputStream;
+import java.io.EOFException;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.Reader;
 import java.io.UncheckedIOException;
+import java.io.StringWriter;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,40 +20,86 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Reads a {@link HexMesh} from a Gmsh <b>4.1 ASCII</b> {@code .msh} file.
+ * Reads a hexahedral mesh from a Gmsh <b>4.1</b> {@code .msh} file, ASCII or binary.
  *
- * <p>Sections: {@code $MeshFormat} (must come first; binary files and other versions are rejected),
- * {@code $PhysicalNames} (optional, checked but not kept), {@code $Entities} (optional; maps each surface entity to its
- * first physical tag), {@code $Nodes} (required; node tags may be sparse and are renumbered 0.. in file order),
- * {@code $Elements} (required, after {@code $Nodes}): type 5 (8-node hexahedron, Gmsh corner order = {@link HexReference})
- * become elements; type 3 (4-node quadrangle) on a surface entity with a physical tag set the tag of the hexahedron
- * face(s) with the same 4 vertices (both sides for an interior surface; the first tag wins if several surfaces
- * cover a face); all other element types are ignored. Unknown sections are skipped.
+ * <p>Sections: {@code $MeshFormat} (must come first; version 4.1, file-type 0 = ASCII or 1 = binary, data-size 4 or
+ * 8 = the bytes of a size_t; a binary file's endianness is taken from the int 1 that follows), {@code $PhysicalNames}
+ * (optional, checked but not kept), {@code $Entities} (optional; maps each surface entity to its first physical
+ * tag), {@code $Nodes} (required; node tags may be sparse and are renumbered 0.. in file order), {@code $Elements}
+ * (required, after {@code $Nodes}): type 5 (8-node hexahedron) and type 12 (27-node second-order hexahedron) become
+ * elements, both with the Gmsh corner order = {@link HexReference}; type 3 (4-node) and type 10 (9-node
+ * quadrangle) on a surface entity with a physical tag set the tag of the hexahedron face(s) with the same 4 corners
+ * (both sides for an interior surface; the first tag wins if several surfaces cover a face); all other element types
+ * are ignored. Unknown sections are skipped.
  *
- * <p>Malformed input raises {@link MeshFormatException} with the line number and what was expected; I/O errors
- * raise {@link UncheckedIOException}.
+ * <p>The {@link HexMesh} holds every node as a vertex and the 8 corners of each hexahedron. A 27-node hexahedron's
+ * other 19 nodes (edge midpoints, face centres, centre, in Gmsh's order) define its triquadratic geometry; {@link
+ * #load(Path)} returns it as a {@link NodeMap} that sends each point of the straight-sided (trilinear) element to
+ * the triquadratic one, so that {@code SpectralElementMesh.of(hexMesh, N, nodeMap)} puts the GLL nodes on the curved
+ * element ({@link GmshMesh#spectralMesh(int)}).
+ *
+ * <p>Malformed input raises {@link MeshFormatException} with the line number (for binary data: the line of its
+ * section header) and what was expected; I/O errors raise {@link UncheckedIOException}.
  */
 public final class GmshReader {
 
     private static final int TYPE_QUAD4 = 3;
     private static final int TYPE_HEX8 = 5;
+    private static final int TYPE_QUAD9 = 10;
+    private static final int TYPE_HEX27 = 12;
 
     private GmshReader() {
     }
 
-    /** Reads a Gmsh 4.1 ASCII file (UTF-8). */
+    /**
+     * A mesh read from a Gmsh file: the straight-sided hexahedra on the corner nodes, the map that bends them into
+     * the file's second-order geometry ({@link NodeMap#identity()} when the file has no 27-node hexahedra), and
+     * whether it does bend any.
+     */
+    public record GmshMesh(HexMesh hexMesh, NodeMap nodeMap, boolean curved) {
+
+        /** The degree-N spectral-element mesh on the file's geometry (curved where the file has 27-node hexahedra). */
+        public SpectralElementMesh spectralMesh(int degree) {
+            return SpectralElementMesh.of(hexMesh, degree, nodeMap);
+        }
+    }
+
+    /** Reads a Gmsh 4.1 file, ASCII or binary; the hexahedra of its corner nodes (see {@link #load(Path)} for hex27). */
     public static HexMesh read(Path path) {
-        try (BufferedReader r = Files.newBufferedReader(path, StandardCharsets.UTF_8)) {
-            return read(r);
+        return load(path).hexMesh();
+    }
+
+    /** Reads Gmsh 4.1 ASCII text; the reader is consumed but not closed. Binary files need {@link #load(InputStream)}. */
+    public static HexMesh read(Reader reader) {
+        StringWriter w = new StringWriter();
+        try {
+            reader.transferTo(w);
+        } catch (IOException ex) {
+            throw new UncheckedIOException("cannot read Gmsh input: " + ex.getMessage(), ex);
+        }
+        byte[] bytes = w.toString().getBytes(StandardCharsets.UTF_8);
+        return parse(new ByteArrayInputStream(bytes), false).hexMesh();
+    }
+
+    /** Reads a Gmsh 4.1 file, ASCII or binary, with its second-order geometry. */
+    public static GmshMesh load(Path path) {
+        try (InputStream in = Files.newInputStream(path)) {
+            return parse(in, true);
         } catch (IOException ex) {
             throw new UncheckedIOException("cannot read Gmsh file " + path + ": " + ex.getMessage(), ex);
         }
     }
 
-    /** Reads Gmsh 4.1 ASCII text; the reader is consumed but not closed. */
-    public static HexMesh read(Reader reader) {
+    /** Reads a Gmsh 4.1 stream, ASCII or binary, with its second-order geometry; the stream is consumed but not closed. */
+    public static GmshMesh load(InputStream in) {
+        return parse(in, true);
+    }
+
+    private static GmshMesh parse(InputStream in, boolean binaryAllowed) {
         try {
-            return new Parser(reader instanceof BufferedReader ? (BufferedReader) reader : new BufferedReader(reader)).parse();
+            return new Parser(in instanceof BufferedInputStream ? in : new BufferedInputStream(in, 1 << 16), binaryAllowed).parse();
+        } catch (EOFException ex) {
+            throw new MeshFormatException(0, "unexpected end of input inside binary data (" + ex.getMessage() + ")");
         } catch (IOException ex) {
             throw new UncheckedIOException("cannot read Gmsh input: " + ex.getMessage(), ex);
         }
@@ -56,8 +108,14 @@ public final class GmshReader {
     // ------------------------------------------------------------------ parser
 
     private static final class Parser {
-        private final BufferedReader in;
+        private final InputStream in;
+        private final boolean binaryAllowed;
         private int lineNo;
+        private boolean binary;
+        private ByteOrder order = ByteOrder.LITTLE_ENDIAN;
+        private int sizeT = 8;
+        private final byte[] scratch = new byte[8];
+        private final StringBuilder lineBuf = new StringBuilder();
 
         private final Map<Integer, Integer> surfacePhysical = new HashMap<>();
         private final Map<Long, Integer> nodeIndex = new HashMap<>();
@@ -67,18 +125,37 @@ public final class GmshReader {
         private boolean haveElements;
         private int[] hexes = new int[0];
         private int hexCount;
+        /** Per hexahedron, the offset of its 27 node indices in {@code hex27}, or -1 for an 8-node one. */
+        private int[] hexHigh = new int[0];
+        private int[] hex27 = new int[0];
+        private int hex27Count;
         /** Quads on tagged surfaces: 4 vertex indices, tag, line. */
         private final List<int[]> quads = new ArrayList<>();
 
-        Parser(BufferedReader in) {
+        Parser(InputStream in, boolean binaryAllowed) {
             this.in = in;
+            this.binaryAllowed = binaryAllowed;
+        }
+
+        /** The next line (bytes up to a newline, ISO-8859-1, without the line break); null at end of input. */
+        private String line() throws IOException {
+            lineBuf.setLength(0);
+            int c = in.read();
+            if (c < 0) {
+                return null;
+            }
+            while (c >= 0 && c != '\n') {
+                lineBuf.append((char) c);
+                c = in.read();
+            }
+            return lineBuf.toString();
         }
 
         /** Next non-blank line, trimmed; null at end of input. */
         private String next() throws IOException {
             String s;
             do {
-                s = in.readLine();
+                s = line();
                 if (s == null) {
                     return null;
                 }
@@ -151,7 +228,50 @@ public final class GmshReader {
             }
         }
 
-        HexMesh parse() throws IOException {
+        // ------------------------------------------------------------------ binary primitives
+
+        private ByteBuffer bytes(int n) throws IOException {
+            byte[] b = n <= scratch.length ? scratch : new byte[n];
+            int off = 0;
+            while (off < n) {
+                int r = in.read(b, off, n - off);
+                if (r < 0) {
+                    throw new EOFException("expected " + n + " more bytes after line " + lineNo);
+                }
+                off += r;
+            }
+            return ByteBuffer.wrap(b, 0, n).order(order);
+        }
+
+        private int i32() throws IOException {
+            return bytes(4).getInt();
+        }
+
+        private double f64() throws IOException {
+            return bytes(8).getDouble();
+        }
+
+        /** A size_t of the file's data-size (4 or 8 bytes), as an unsigned value. */
+        private long size() throws IOException {
+            return sizeT == 8 ? bytes(8).getLong() : Integer.toUnsignedLong(bytes(4).getInt());
+        }
+
+        private int binaryCount(long v, String what, int line) {
+            if (v < 0 || v > Integer.MAX_VALUE - 8) {
+                throw new MeshFormatException(line, "binary " + what + " " + Long.toUnsignedString(v) + " is out of range (corrupt file, "
+                    + "or a data-size/endianness that does not match the data?)");
+            }
+            return (int) v;
+        }
+
+        private double finite(double v, String what, int line) {
+            if (!Double.isFinite(v)) {
+                throw new MeshFormatException(line, "binary " + what + " is not a finite number: " + v);
+            }
+            return v;
+        }
+
+        GmshMesh parse() throws IOException {
             String first = next();
             if (first == null) {
                 throw new MeshFormatException(1, "empty input, expected $MeshFormat");
@@ -173,13 +293,21 @@ public final class GmshReader {
                         physicalNames();
                         break;
                     case "Entities":
-                        entities();
+                        if (binary) {
+                            entitiesBinary();
+                        } else {
+                            entitiesText();
+                        }
                         break;
                     case "Nodes":
                         if (haveNodes) {
                             throw new MeshFormatException(lineNo, "second $Nodes section");
                         }
-                        nodes();
+                        if (binary) {
+                            nodesBinary();
+                        } else {
+                            nodesText();
+                        }
                         break;
                     case "Elements":
                         if (!haveNodes) {
@@ -188,7 +316,11 @@ public final class GmshReader {
                         if (haveElements) {
                             throw new MeshFormatException(lineNo, "second $Elements section");
                         }
-                        elements();
+                        if (binary) {
+                            elementsBinary();
+                        } else {
+                            elementsText();
+                        }
                         break;
                     default:
                         skip(name);
@@ -201,7 +333,7 @@ public final class GmshReader {
                 throw new MeshFormatException(0, "missing $Elements section");
             }
             if (hexCount == 0) {
-                throw new MeshFormatException(0, "no 8-node hexahedra (element type 5) found; only linear hexahedral meshes are supported");
+                throw new MeshFormatException(0, "no hexahedra found (element type 5, 8 nodes, or 12, 27 nodes); only hexahedral meshes are supported");
             }
             return build();
         }
@@ -209,13 +341,33 @@ public final class GmshReader {
         private void meshFormat() throws IOException {
             String[] t = tokens("'version file-type data-size' (e.g. '4.1 0 8')", 3);
             if (!t[0].equals("4.1")) {
-                throw new MeshFormatException(lineNo, "unsupported Gmsh format version " + t[0] + "; only 4.1 (ASCII) is supported "
+                throw new MeshFormatException(lineNo, "unsupported Gmsh format version " + t[0] + "; only 4.1 is supported "
                     + "(export with Mesh.MshFileVersion = 4.1)");
             }
             int fileType = integer(t[1], "file-type");
-            if (fileType != 0) {
-                throw new MeshFormatException(lineNo, "binary Gmsh files (file-type " + fileType + ") are not supported; "
-                    + "export as ASCII (Mesh.Binary = 0)");
+            if (fileType != 0 && fileType != 1) {
+                throw new MeshFormatException(lineNo, "expected file-type 0 (ASCII) or 1 (binary), found " + fileType);
+            }
+            int dataSize = integer(t[2], "data-size");
+            if (fileType == 1) {
+                if (!binaryAllowed) {
+                    throw new MeshFormatException(lineNo, "binary Gmsh file (file-type 1) given as characters; read it as bytes "
+                        + "(GmshReader.read(Path) or load(InputStream))");
+                }
+                if (dataSize != 4 && dataSize != 8) {
+                    throw new MeshFormatException(lineNo, "expected data-size (bytes of a size_t) 4 or 8, found " + dataSize);
+                }
+                sizeT = dataSize;
+                binary = true;
+                int one = bytes(4).order(ByteOrder.LITTLE_ENDIAN).getInt();
+                if (one == 1) {
+                    order = ByteOrder.LITTLE_ENDIAN;
+                } else if (Integer.reverseBytes(one) == 1) {
+                    order = ByteOrder.BIG_ENDIAN;
+                } else {
+                    throw new MeshFormatException(lineNo + 1, "expected the binary int 1 after the format line (endianness check), found "
+                        + one);
+                }
             }
             end("MeshFormat");
         }
@@ -230,7 +382,7 @@ public final class GmshReader {
             end("PhysicalNames");
         }
 
-        private void entities() throws IOException {
+        private void entitiesText() throws IOException {
             String[] h = tokens("'numPoints numCurves numSurfaces numVolumes'", 4);
             int[] counts = new int[4];
             for (int d = 0; d < 4; d++) {
@@ -278,11 +430,55 @@ public final class GmshReader {
             end("Entities");
         }
 
-        private void nodes() throws IOException {
+        private void entitiesBinary() throws IOException {
+            int line = lineNo;
+            int[] counts = new int[4];
+            for (int d = 0; d < 4; d++) {
+                counts[d] = binaryCount(size(), "entity count", line);
+            }
+            for (int d = 0; d < 4; d++) {
+                for (int i = 0; i < counts[d]; i++) {
+                    int tag = i32();
+                    for (int c = 0; c < (d == 0 ? 3 : 6); c++) {
+                        finite(f64(), "entity bounding box", line);
+                    }
+                    int np = binaryCount(size(), "number of physical tags", line);
+                    int firstPhysical = 0;
+                    for (int k = 0; k < np; k++) {
+                        int ph = i32();
+                        if (k == 0) {
+                            firstPhysical = ph;
+                        }
+                    }
+                    if (d > 0) {
+                        int nb = binaryCount(size(), "number of bounding entities", line);
+                        for (int k = 0; k < nb; k++) {
+                            i32();
+                        }
+                    }
+                    if (d == 2 && np > 0) {
+                        if (firstPhysical <= 0) {
+                            throw new MeshFormatException(line, "surface entity " + tag + " has non-positive physical tag " + firstPhysical);
+                        }
+                        surfacePhysical.put(tag, firstPhysical);
+                    }
+                }
+            }
+            end("Entities");
+        }
+
+        private void checkNodeCount(int total) {
+            if (3L * total > Integer.MAX_VALUE - 8) {
+                throw new MeshFormatException(lineNo, "too many nodes for int indexing: " + total);
+            }
+        }
+
+        private void nodesText() throws IOException {
             String[] h = tokens("'numEntityBlocks numNodes minNodeTag maxNodeTag'", 4);
             int blocks = count(h[0], "number of entity blocks");
             int total = count(h[1], "number of nodes");
             coords = new double[3 * total];
+            checkNodeCount(total);
             int read = 0;
             for (int b = 0; b < blocks; b++) {
                 String[] bh = tokens("node block header 'entityDim entityTag parametric numNodesInBlock'", 4);
@@ -323,7 +519,81 @@ public final class GmshReader {
             haveNodes = true;
         }
 
-        private void elements() throws IOException {
+        private void nodesBinary() throws IOException {
+            int line = lineNo;
+            int blocks = binaryCount(size(), "number of entity blocks", line);
+            int total = binaryCount(size(), "number of nodes", line);
+            size();
+            size();
+            checkNodeCount(total);
+            coords = new double[3 * total];
+            int read = 0;
+            for (int b = 0; b < blocks; b++) {
+                int dim = i32();
+                i32();
+                int parametric = i32();
+                int n = binaryCount(size(), "number of nodes in block", line);
+                if (parametric != 0 && parametric != 1) {
+                    throw new MeshFormatException(line, "binary node block " + b + ": expected parametric flag 0 or 1, found " + parametric);
+                }
+                if (read + (long) n > total) {
+                    throw new MeshFormatException(line, "node blocks hold more nodes than the " + total + " announced in the $Nodes header");
+                }
+                long[] tags = new long[n];
+                for (int i = 0; i < n; i++) {
+                    tags[i] = size();
+                }
+                int extra = parametric == 1 ? Math.max(dim, 0) : 0;
+                for (int i = 0; i < n; i++) {
+                    for (int d = 0; d < 3; d++) {
+                        coords[3 * (read + i) + d] = finite(f64(), "node coordinate", line);
+                    }
+                    for (int d = 0; d < extra; d++) {
+                        f64();
+                    }
+                }
+                for (int i = 0; i < n; i++) {
+                    if (nodeIndex.putIfAbsent(tags[i], read + i) != null) {
+                        throw new MeshFormatException(line, "duplicate node tag " + tags[i]);
+                    }
+                }
+                read += n;
+            }
+            if (read != total) {
+                throw new MeshFormatException(line, "the $Nodes header announces " + total + " nodes but the blocks hold " + read);
+            }
+            nodeCount = total;
+            end("Nodes");
+            haveNodes = true;
+        }
+
+        /** Nodes per element of the Gmsh element types (0: unknown), needed to step over other types in binary files. */
+        private static int nodesOf(int type) {
+            switch (type) {
+                case 15: return 1;
+                case 1: return 2;
+                case 2: case 8: return 3;
+                case 3: case 4: case 26: return 4;
+                case 7: case 27: return 5;
+                case 6: case 9: case 28: return 6;
+                case 5: case 16: return 8;
+                case 10: case 20: return 9;
+                case 11: case 21: return 10;
+                case 19: return 13;
+                case 14: return 14;
+                case 18: return 15;
+                case 36: return 16;
+                case 13: return 18;
+                case 17: case 29: return 20;
+                case 37: return 25;
+                case 12: return 27;
+                case 92: return 64;
+                case 93: return 125;
+                default: return 0;
+            }
+        }
+
+        private void elementsText() throws IOException {
             String[] h = tokens("'numEntityBlocks numElements minElementTag maxElementTag'", 4);
             int blocks = count(h[0], "number of entity blocks");
             long total = count(h[1], "number of elements");
@@ -337,27 +607,19 @@ public final class GmshReader {
                 if (read + n > total) {
                     throw new MeshFormatException(lineNo, "element blocks hold more elements than the " + total + " announced in the $Elements header");
                 }
-                Integer physical = type == TYPE_QUAD4 ? surfacePhysical.get(entity) : null;
+                Integer physical = type == TYPE_QUAD4 || type == TYPE_QUAD9 ? surfacePhysical.get(entity) : null;
                 for (int i = 0; i < n; i++) {
-                    if (type == TYPE_HEX8) {
-                        String[] t = tokens("8-node hexahedron 'elementTag n1 ... n8'", 9);
-                        checkLength(t, 9, "8-node hexahedron 'elementTag n1 ... n8'");
-                        int[] v = vertexIds(t, 8);
-                        if (8L * (hexCount + 1) > Integer.MAX_VALUE - 8) {
-                            throw new MeshFormatException(lineNo, "too many hexahedra for int indexing");
+                    if (type == TYPE_HEX8 || type == TYPE_HEX27 || type == TYPE_QUAD4 || type == TYPE_QUAD9) {
+                        int k = nodesOf(type);
+                        String what = describe(type);
+                        String[] t = tokens(what, k + 1);
+                        checkLength(t, k + 1, what);
+                        longInt(t[0], "element tag");
+                        int[] v = new int[k];
+                        for (int m = 0; m < k; m++) {
+                            v[m] = node(longInt(t[1 + m], "node tag"), t[0]);
                         }
-                        if (8 * (hexCount + 1) > hexes.length) {
-                            hexes = Arrays.copyOf(hexes, Math.max(64, 2 * hexes.length));
-                        }
-                        System.arraycopy(v, 0, hexes, 8 * hexCount, 8);
-                        hexCount++;
-                    } else if (type == TYPE_QUAD4) {
-                        String[] t = tokens("4-node quadrangle 'elementTag n1 ... n4'", 5);
-                        checkLength(t, 5, "4-node quadrangle 'elementTag n1 ... n4'");
-                        int[] v = vertexIds(t, 4);
-                        if (physical != null) {
-                            quads.add(new int[] {v[0], v[1], v[2], v[3], physical, lineNo});
-                        }
+                        add(type, v, physical);
                     } else {
                         tokens("element of type " + type, 2);
                     }
@@ -371,24 +633,103 @@ public final class GmshReader {
             haveElements = true;
         }
 
+        private void elementsBinary() throws IOException {
+            int line = lineNo;
+            int blocks = binaryCount(size(), "number of entity blocks", line);
+            long total = binaryCount(size(), "number of elements", line);
+            size();
+            size();
+            long read = 0;
+            for (int b = 0; b < blocks; b++) {
+                i32();
+                int entity = i32();
+                int type = i32();
+                int n = binaryCount(size(), "number of elements in block", line);
+                if (read + n > total) {
+                    throw new MeshFormatException(line, "element blocks hold more elements than the " + total + " announced in the $Elements header");
+                }
+                int k = nodesOf(type);
+                if (k == 0) {
+                    throw new MeshFormatException(line, "binary element block " + b + " has element type " + type
+                        + ", whose node count this reader does not know, so it cannot step over it");
+                }
+                boolean used = type == TYPE_HEX8 || type == TYPE_HEX27 || type == TYPE_QUAD4 || type == TYPE_QUAD9;
+                Integer physical = type == TYPE_QUAD4 || type == TYPE_QUAD9 ? surfacePhysical.get(entity) : null;
+                for (int i = 0; i < n; i++) {
+                    long tag = size();
+                    int[] v = new int[k];
+                    for (int m = 0; m < k; m++) {
+                        long nodeTag = size();
+                        if (used) {
+                            v[m] = node(nodeTag, Long.toString(tag));
+                        }
+                    }
+                    if (used) {
+                        add(type, v, physical);
+                    }
+                }
+                read += n;
+            }
+            if (read != total) {
+                throw new MeshFormatException(line, "the $Elements header announces " + total + " elements but the blocks hold " + read);
+            }
+            end("Elements");
+            haveElements = true;
+        }
+
+        private static String describe(int type) {
+            switch (type) {
+                case TYPE_HEX8: return "8-node hexahedron 'elementTag n1 ... n8'";
+                case TYPE_HEX27: return "27-node hexahedron 'elementTag n1 ... n27'";
+                case TYPE_QUAD4: return "4-node quadrangle 'elementTag n1 ... n4'";
+                default: return "9-node quadrangle 'elementTag n1 ... n9'";
+            }
+        }
+
+        private int node(long tag, String element) {
+            Integer idx = nodeIndex.get(tag);
+            if (idx == null) {
+                throw new MeshFormatException(lineNo, "element " + element + " refers to unknown node tag " + tag + " (not in $Nodes)");
+            }
+            return idx;
+        }
+
+        /** Records a hexahedron (with its 27 nodes for type 12) or a tagged quadrangle (its 4 corners). */
+        private void add(int type, int[] v, Integer physical) {
+            if (type == TYPE_QUAD4 || type == TYPE_QUAD9) {
+                if (physical != null) {
+                    quads.add(new int[] {v[0], v[1], v[2], v[3], physical, lineNo});
+                }
+                return;
+            }
+            if (8L * (hexCount + 1) > Integer.MAX_VALUE - 8) {
+                throw new MeshFormatException(lineNo, "too many hexahedra for int indexing");
+            }
+            if (8 * (hexCount + 1) > hexes.length) {
+                hexes = Arrays.copyOf(hexes, Math.max(64, 2 * hexes.length));
+                hexHigh = Arrays.copyOf(hexHigh, hexes.length / 8);
+            }
+            System.arraycopy(v, 0, hexes, 8 * hexCount, 8);
+            if (type == TYPE_HEX27) {
+                if (27L * (hex27Count + 1) > Integer.MAX_VALUE - 8) {
+                    throw new MeshFormatException(lineNo, "too many 27-node hexahedra for int indexing");
+                }
+                if (27 * (hex27Count + 1) > hex27.length) {
+                    hex27 = Arrays.copyOf(hex27, Math.max(27 * 16, 2 * hex27.length));
+                }
+                System.arraycopy(v, 0, hex27, 27 * hex27Count, 27);
+                hexHigh[hexCount] = 27 * hex27Count;
+                hex27Count++;
+            } else {
+                hexHigh[hexCount] = -1;
+            }
+            hexCount++;
+        }
+
         private void checkLength(String[] t, int n, String what) {
             if (t.length != n) {
                 throw new MeshFormatException(lineNo, "expected " + what + " (" + n + " values), found " + t.length);
             }
-        }
-
-        private int[] vertexIds(String[] t, int n) {
-            longInt(t[0], "element tag");
-            int[] v = new int[n];
-            for (int k = 0; k < n; k++) {
-                long tag = longInt(t[1 + k], "node tag");
-                Integer idx = nodeIndex.get(tag);
-                if (idx == null) {
-                    throw new MeshFormatException(lineNo, "element " + t[0] + " refers to unknown node tag " + tag + " (not in $Nodes)");
-                }
-                v[k] = idx;
-            }
-            return v;
         }
 
         private void skip(String name) throws IOException {
@@ -402,7 +743,7 @@ public final class GmshReader {
             throw new MeshFormatException(start, "section $" + name + " is not closed by $End" + name);
         }
 
-        private HexMesh build() {
+        private GmshMesh build() {
             int[] elements = Arrays.copyOf(hexes, 8 * hexCount);
             int[] tags = new int[6 * hexCount];
             Map<String, List<Integer>> faceOwners = new HashMap<>();
@@ -427,11 +768,16 @@ public final class GmshReader {
                 }
             }
             double[] v = Arrays.copyOf(coords, 3 * nodeCount);
+            HexMesh mesh;
             try {
-                return new HexMesh(v, elements, tags);
+                mesh = new HexMesh(v, elements, tags);
             } catch (IllegalArgumentException ex) {
                 throw new MeshFormatException(0, "invalid hexahedral mesh: " + ex.getMessage());
             }
+            if (hex27Count == 0) {
+                return new GmshMesh(mesh, NodeMap.identity(), false);
+            }
+            return new GmshMesh(mesh, new Hex27Map(v, elements, Arrays.copyOf(hexHigh, hexCount), Arrays.copyOf(hex27, 27 * hex27Count)), true);
         }
 
         private static String key(int[] w) {
@@ -442,6 +788,233 @@ public final class GmshReader {
 
         private static String abbreviate(String s) {
             return s.length() > 60 ? s.substring(0, 60) + "..." : s;
+        }
+    }
+
+    /**
+     * The triquadratic geometry of the 27-node hexahedra as a {@link NodeMap}: a point x0 of the straight-sided mesh is
+     * located in the first element (in element order) whose trilinear map reaches it, the trilinear map is inverted
+     * there by Newton's method, and the element's 27-node map is evaluated at the reference point found. Points of
+     * 8-node elements stay where they are. A pure function of x0 (a shared node lands where the lowest-numbered element
+     * holding it puts it; neighbours agree on a shared face or edge, whose nodes they share, to round-off).
+     */
+    static final class Hex27Map implements NodeMap {
+        /** Reference coordinates (in {-1, 0, 1}) of the 27 nodes in Gmsh's order. */
+        static final int[][] REF = new int[27][3];
+        private static final int[][] EDGES = {{0, 1}, {0, 3}, {0, 4}, {1, 2}, {1, 5}, {2, 3}, {2, 6}, {3, 7}, {4, 5}, {4, 7}, {5, 6}, {6, 7}};
+        private static final int[][] FACES = {{0, 1, 2, 3}, {0, 1, 5, 4}, {0, 3, 7, 4}, {1, 2, 6, 5}, {2, 3, 7, 6}, {4, 5, 6, 7}};
+
+        static {
+            for (int c = 0; c < 8; c++) {
+                for (int d = 0; d < 3; d++) {
+                    REF[c][d] = 2 * HexReference.cornerBit(c, d) - 1;
+                }
+            }
+            for (int k = 0; k < 12; k++) {
+                for (int d = 0; d < 3; d++) {
+                    REF[8 + k][d] = (REF[EDGES[k][0]][d] + REF[EDGES[k][1]][d]) / 2;
+                }
+            }
+            for (int k = 0; k < 6; k++) {
+                for (int d = 0; d < 3; d++) {
+                    int sum = 0;
+                    for (int c : FACES[k]) {
+                        sum += REF[c][d];
+                    }
+                    REF[20 + k][d] = sum / 4;
+                }
+            }
+            // REF[26] = centre (0, 0, 0)
+        }
+
+        private static final double INSIDE = 1e-9;
+
+        private final double[] v;
+        private final int[] elements;
+        private final int[] high;
+        private final int[] hex27;
+        private final double[] box;
+        private final double[] lo = new double[3];
+        private final double[] h = new double[3];
+        private final int[] dims = new int[3];
+        private final int[] cellStart;
+        private final int[] cellList;
+
+        Hex27Map(double[] v, int[] elements, int[] high, int[] hex27) {
+            this.v = v;
+            this.elements = elements;
+            this.high = high;
+            this.hex27 = hex27;
+            int ne = elements.length / 8;
+            box = new double[6 * ne];
+            double[] hi = new double[3];
+            Arrays.fill(lo, Double.POSITIVE_INFINITY);
+            Arrays.fill(hi, Double.NEGATIVE_INFINITY);
+            for (int e = 0; e < ne; e++) {
+                for (int d = 0; d < 3; d++) {
+                    double a = Double.POSITIVE_INFINITY, b = Double.NEGATIVE_INFINITY;
+                    for (int c = 0; c < 8; c++) {
+                        double x = v[3 * elements[8 * e + c] + d];
+                        a = Math.min(a, x);
+                        b = Math.max(b, x);
+                    }
+                    double pad = 1e-9 * Math.max(b - a, Math.max(Math.abs(a), Math.abs(b))) + 1e-300;
+                    box[6 * e + d] = a - pad;
+                    box[6 * e + 3 + d] = b + pad;
+                    lo[d] = Math.min(lo[d], a - pad);
+                    hi[d] = Math.max(hi[d], b + pad);
+                }
+            }
+            int n = (int) Math.max(1, Math.min(256, Math.round(Math.cbrt(ne))));
+            for (int d = 0; d < 3; d++) {
+                dims[d] = n;
+                h[d] = Math.max((hi[d] - lo[d]) / n, 1e-300);
+            }
+            int cells = n * n * n;
+            int[] counts = new int[cells + 1];
+            int[] all = null;
+            for (int pass = 0; pass < 2; pass++) {
+                int[] fill = pass == 1 ? new int[cells] : null;
+                int[] list = pass == 1 ? new int[counts[cells]] : null;
+                for (int e = 0; e < ne; e++) {
+                    int[] a = new int[3], b = new int[3];
+                    for (int d = 0; d < 3; d++) {
+                        a[d] = cell(box[6 * e + d], d);
+                        b[d] = cell(box[6 * e + 3 + d], d);
+                    }
+                    for (int z = a[2]; z <= b[2]; z++) {
+                        for (int y = a[1]; y <= b[1]; y++) {
+                            for (int x = a[0]; x <= b[0]; x++) {
+                                int c = x + n * (y + n * z);
+                                if (pass == 0) {
+                                    counts[c + 1]++;
+                                } else {
+                                    list[counts[c] + fill[c]++] = e;
+                                }
+                            }
+                        }
+                    }
+                }
+                if (pass == 0) {
+                    for (int c = 0; c < cells; c++) {
+                        counts[c + 1] += counts[c];
+                    }
+                } else {
+                    all = list;
+                }
+            }
+            cellStart = counts;
+            cellList = all;
+        }
+
+        private int cell(double x, int d) {
+            int i = (int) Math.floor((x - lo[d]) / h[d]);
+            return Math.max(0, Math.min(dims[d] - 1, i));
+        }
+
+        @Override
+        public void map(double[] x0, double[] x) {
+            int c = cell(x0[0], 0) + dims[0] * (cell(x0[1], 1) + dims[1] * cell(x0[2], 2));
+            double[] rst = new double[3];
+            for (int k = cellStart[c]; k < cellStart[c + 1]; k++) {
+                int e = cellList[k];
+                if (x0[0] < box[6 * e] || x0[0] > box[6 * e + 3] || x0[1] < box[6 * e + 1] || x0[1] > box[6 * e + 4]
+                        || x0[2] < box[6 * e + 2] || x0[2] > box[6 * e + 5]) {
+                    continue;
+                }
+                if (invertTrilinear(e, x0, rst)) {
+                    if (high[e] < 0) {
+                        x[0] = x0[0];
+                        x[1] = x0[1];
+                        x[2] = x0[2];
+                    } else {
+                        quadratic(high[e], rst, x);
+                    }
+                    return;
+                }
+            }
+            throw new IllegalStateException("point (" + x0[0] + ", " + x0[1] + ", " + x0[2] + ") lies in no hexahedron of the mesh; "
+                + "the 27-node map applies to points of the mesh read");
+        }
+
+        /** Newton's method for the reference point of x0 in element e's trilinear map; true if it converges inside. */
+        private boolean invertTrilinear(int e, double[] x0, double[] rst) {
+            double r = 0, s = 0, t = 0;
+            double scale = 0;
+            for (int d = 0; d < 3; d++) {
+                scale = Math.max(scale, box[6 * e + 3 + d] - box[6 * e + d]);
+            }
+            for (int it = 0; it < 40; it++) {
+                double[] f = new double[3];
+                double[] jac = new double[9];
+                for (int c = 0; c < 8; c++) {
+                    double rc = 2 * HexReference.cornerBit(c, 0) - 1, sc = 2 * HexReference.cornerBit(c, 1) - 1, tc = 2 * HexReference.cornerBit(c, 2) - 1;
+                    double fr = (1 + r * rc) / 2, fs = (1 + s * sc) / 2, ft = (1 + t * tc) / 2;
+                    double phi = fr * fs * ft;
+                    double dr = rc / 2 * fs * ft, ds = fr * sc / 2 * ft, dt = fr * fs * tc / 2;
+                    int vc = 3 * elements[8 * e + c];
+                    for (int d = 0; d < 3; d++) {
+                        double xc = v[vc + d];
+                        f[d] += phi * xc;
+                        jac[3 * d] += dr * xc;
+                        jac[3 * d + 1] += ds * xc;
+                        jac[3 * d + 2] += dt * xc;
+                    }
+                }
+                for (int d = 0; d < 3; d++) {
+                    f[d] -= x0[d];
+                }
+                double det = jac[0] * (jac[4] * jac[8] - jac[5] * jac[7]) - jac[1] * (jac[3] * jac[8] - jac[5] * jac[6])
+                    + jac[2] * (jac[3] * jac[7] - jac[4] * jac[6]);
+                if (!(Math.abs(det) > 0)) {
+                    return false;
+                }
+                double dr = (f[0] * (jac[4] * jac[8] - jac[5] * jac[7]) - jac[1] * (f[1] * jac[8] - jac[5] * f[2])
+                    + jac[2] * (f[1] * jac[7] - jac[4] * f[2])) / det;
+                double ds = (jac[0] * (f[1] * jac[8] - jac[5] * f[2]) - f[0] * (jac[3] * jac[8] - jac[5] * jac[6])
+                    + jac[2] * (jac[3] * f[2] - f[1] * jac[6])) / det;
+                double dt = (jac[0] * (jac[4] * f[2] - f[1] * jac[7]) - jac[1] * (jac[3] * f[2] - f[1] * jac[6])
+                    + f[0] * (jac[3] * jac[7] - jac[4] * jac[6])) / det;
+                r -= dr;
+                s -= ds;
+                t -= dt;
+                if (Math.abs(r) > 4 || Math.abs(s) > 4 || Math.abs(t) > 4) {
+                    return false;
+                }
+                if (Math.max(Math.abs(dr), Math.max(Math.abs(ds), Math.abs(dt))) < 1e-15 * 4
+                        || Math.max(Math.abs(f[0]), Math.max(Math.abs(f[1]), Math.abs(f[2]))) <= 1e-16 * scale) {
+                    break;
+                }
+            }
+            if (Math.abs(r) > 1 + INSIDE || Math.abs(s) > 1 + INSIDE || Math.abs(t) > 1 + INSIDE) {
+                return false;
+            }
+            rst[0] = Math.max(-1, Math.min(1, r));
+            rst[1] = Math.max(-1, Math.min(1, s));
+            rst[2] = Math.max(-1, Math.min(1, t));
+            return true;
+        }
+
+        /** The 27-node (triquadratic Lagrange) map of the element whose nodes start at {@code offset}, at rst. */
+        private void quadratic(int offset, double[] rst, double[] x) {
+            double[][] l = new double[3][3];
+            for (int d = 0; d < 3; d++) {
+                double q = rst[d];
+                l[d][0] = q * (q - 1) / 2;
+                l[d][1] = 1 - q * q;
+                l[d][2] = q * (q + 1) / 2;
+            }
+            double a = 0, b = 0, c = 0;
+            for (int n = 0; n < 27; n++) {
+                double w = l[0][REF[n][0] + 1] * l[1][REF[n][1] + 1] * l[2][REF[n][2] + 1];
+                int p = 3 * hex27[offset + n];
+                a += w * v[p];
+                b += w * v[p + 1];
+                c += w * v[p + 2];
+            }
+            x[0] = a;
+            x[1] = b;
+            x[2] = c;
         }
     }
 }
