@@ -43,6 +43,20 @@ public final class ConjugateGradient implements AutoCloseable {
     private int fixedIterations = -1;
     private boolean recordHistory;
     private IntConsumer progress;
+    private Monitor monitor;
+
+    /** Sees the residual as CG runs: for progress displays (called on the solving thread; keep it cheap). */
+    @FunctionalInterface
+    public interface Monitor {
+        /**
+         * Called once with iteration 0 and the initial residual, then after every iteration.
+         *
+         * @param iteration    iterations done
+         * @param residualNorm ||r||_2 after them
+         * @param targetNorm   the ||r||_2 at which the solve stops as converged (0 in fixed-iteration mode)
+         */
+        void iteration(int iteration, double residualNorm, double targetNorm);
+    }
 
     /** Unpreconditioned CG on {@code operator}. */
     public ConjugateGradient(DeviceOperator operator) {
@@ -108,6 +122,12 @@ public final class ConjugateGradient implements AutoCloseable {
         return this;
     }
 
+    /** Called with the iteration, the residual norm and the target after every iteration (and once before the first). */
+    public ConjugateGradient monitor(Monitor listener) {
+        this.monitor = listener;
+        return this;
+    }
+
     /**
      * Solves A x = b, starting from the x given (use a zero vector for x0 = 0); x is overwritten with
      * the solution. {@code b} is not modified.
@@ -134,6 +154,10 @@ public final class ConjugateGradient implements AutoCloseable {
             history[0] = r0;
         }
         double target = Math.max(relativeTolerance * bNorm, absoluteTolerance);
+        double reportedTarget = fixedIterations >= 0 ? 0 : target;
+        if (monitor != null) {
+            monitor.iteration(0, r0, reportedTarget);
+        }
         if (fixedIterations < 0) {
             if (bNorm == 0 && r0 == 0) {
                 return result(0, r0, r0, bNorm, StopReason.ZERO_RIGHT_HAND_SIDE, t0, history);
@@ -184,6 +208,9 @@ public final class ConjugateGradient implements AutoCloseable {
             }
             if (progress != null) {
                 progress.accept(it);
+            }
+            if (monitor != null) {
+                monitor.iteration(it, rNorm, reportedTarget);
             }
             if (fixedIterations < 0 && converged(rNorm, bNorm) != null) {
                 break;

@@ -23,7 +23,9 @@ public class SolverBreakdownException extends ArithmeticException {
     public SolverBreakdownException(Kind kind, int iteration, String quantity, double value) {
         super("CG breakdown at iteration " + iteration + ": " + quantity + " = " + value + " ("
                 + switch (kind) {
-                    case NOT_POSITIVE_DEFINITE -> "the operator is not symmetric positive definite";
+                    case NOT_POSITIVE_DEFINITE -> "the operator is not symmetric positive definite; for a stiffness "
+                            + "operator this usually means a singular problem: no Dirichlet node is masked in the scatter "
+                            + "operator and λ = 0 (mask a tagged boundary face or use λ > 0)";
                     case PRECONDITIONER_NOT_POSITIVE_DEFINITE -> "the preconditioner is not positive definite";
                     case NOT_FINITE -> "NaN or Inf: check the operator, the right-hand side and the initial guess";
                 } + ")");
