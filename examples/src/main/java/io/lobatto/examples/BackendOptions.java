@@ -1,6 +1,7 @@
 package io.lobatto.examples;
 
 import io.lobatto.core.backend.Backend;
+import io.lobatto.core.backend.BackendException;
 import io.lobatto.core.backend.Backends;
 import picocli.CommandLine.Option;
 
@@ -12,6 +13,24 @@ final class BackendOptions {
     String backend;
 
     Backend create() {
-        return "best".equalsIgnoreCase(backend) ? Backends.best() : Backends.create(backend);
+        if (!"best".equalsIgnoreCase(backend)) {
+            return Backends.create(backend);
+        }
+        String forced = System.getProperty("lobatto.backend");
+        String source = "-Dlobatto.backend";
+        if (forced == null || forced.isBlank()) {
+            forced = System.getenv("LOBATTO_BACKEND");
+            source = "LOBATTO_BACKEND";
+        }
+        try {
+            return Backends.best();
+        } catch (BackendException ex) {
+            if (forced == null || forced.isBlank()) {
+                throw ex;
+            }
+            // say where the name came from: the environment is easy to forget
+            throw new BackendException(source + "=" + forced + ": " + ex.getMessage()
+                    + " (set it to cpu or aparapi, or unset it to let the program choose)", ex);
+        }
     }
 }

@@ -1,6 +1,7 @@
 package io.lobatto.examples;
 
 import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 
 import io.lobatto.core.mesh.GmshReader;
@@ -23,16 +24,31 @@ final class MeshOptions {
     @Option(names = "--mesh", description = "a Gmsh 4.1 ASCII .msh file with 8-node hexahedra (instead of the box)")
     Path mesh;
 
+    private HexMesh hexMesh;
+
+    /** The hexahedral mesh (read or built once), after checking the options; errors say which option to change. */
+    HexMesh hexMesh() throws IOException {
+        if (hexMesh == null) {
+            if (mesh != null) {
+                if (!Files.isRegularFile(mesh)) {
+                    throw new IllegalArgumentException("--mesh " + mesh + ": " + (Files.exists(mesh) ? "not a file" : "no such file")
+                            + "; give the path of a Gmsh 4.1 .msh file");
+                }
+                hexMesh = GmshReader.read(mesh);
+            } else {
+                CliChecks.requireElements(elements, "--elements");
+                hexMesh = HexMesh.box(elements[0], elements[1], elements[2], 0, 1, 0, 1, 0, 1);
+            }
+        }
+        return hexMesh;
+    }
+
     SpectralElementMesh build(int degree) throws IOException {
         if (mesh != null) {
-            return SpectralElementMesh.of(GmshReader.read(mesh), degree);
+            return SpectralElementMesh.of(hexMesh(), degree);
         }
-        if (elements.length != 3) {
-            throw new IllegalArgumentException("--elements needs three counts nx,ny,nz, got " + elements.length);
-        }
-        HexMesh box = HexMesh.box(elements[0], elements[1], elements[2], 0, 1, 0, 1, 0, 1);
         NodeMap map = deform == 0 ? NodeMap.identity() : NodeMap.sinusoidal(deform, 0, 1, 0, 1, 0, 1);
-        return SpectralElementMesh.of(box, degree, map);
+        return SpectralElementMesh.of(hexMesh(), degree, map);
     }
 
     String describe() {

@@ -25,7 +25,7 @@ import picocli.CommandLine.Model.CommandSpec;
  * iterations (configurable). Prints the FOM in GFLOPS with NekBone's count 12E(N+1)^4 + 34E(N+1)^3
  * FLOPs per iteration and the throughput N_G * iterations / time (hipBone, "Computational Tests").
  */
-@Command(name = "nekbone", mixinStandardHelpOptions = true,
+@Command(name = "nekbone", mixinStandardHelpOptions = true, versionProvider = LobattoCli.Version.class,
         description = "NekBone proxy: 100 CG iterations on Z^T S Z + λI; prints the FOM (GFLOPS) and DOF throughput.")
 final class NekboneCommand implements Callable<Integer> {
 
@@ -35,14 +35,15 @@ final class NekboneCommand implements Callable<Integer> {
     @Mixin
     final BackendOptions backendOptions = new BackendOptions();
 
-    @Option(names = {"-N", "--degree"}, defaultValue = "7", description = "polynomial degree N. Default: ${DEFAULT-VALUE}")
+    @Option(names = {"-N", "--degree"}, defaultValue = "7",
+            description = "polynomial degree N: " + CliChecks.DEGREE_RANGE + ". Default: ${DEFAULT-VALUE}")
     int degree;
 
     @Option(names = {"-e", "--elements"}, split = ",", defaultValue = "16,16,16",
             description = "elements per direction, nx,ny,nz. Default: ${DEFAULT-VALUE}")
     int[] elements;
 
-    @Option(names = "--lambda", defaultValue = "0.1", description = "identity shift λ. Default: ${DEFAULT-VALUE}")
+    @Option(names = "--lambda", defaultValue = "0.1", description = "identity shift λ > 0 (there is no Dirichlet boundary). Default: ${DEFAULT-VALUE}")
     double lambda;
 
     @Option(names = "--iterations", defaultValue = "100", description = "CG iterations. Default: ${DEFAULT-VALUE}")
@@ -63,8 +64,14 @@ final class NekboneCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
-        if (elements.length != 3) {
-            throw new IllegalArgumentException("--elements needs nx,ny,nz");
+        CliChecks.requireElements(elements, "--elements");
+        CliChecks.requireDegree(degree, null);
+        if (!(lambda > 0)) {
+            throw new IllegalArgumentException("--lambda must be > 0: nekbone has no Dirichlet boundary, so with λ = 0 "
+                    + "the operator is singular; got " + lambda);
+        }
+        if (iterations < 1 || repeat < 1) {
+            throw new IllegalArgumentException("--iterations and --repeat must be >= 1, got " + iterations + " and " + repeat);
         }
         HexMesh box = HexMesh.box(elements[0], elements[1], elements[2], 0, 1, 0, 1, 0, 1);
         SpectralElementMesh mesh = SpectralElementMesh.of(box, degree);
@@ -76,6 +83,7 @@ final class NekboneCommand implements Callable<Integer> {
              DeviceVector x = backend.allocate(z.globalSize());
              ConjugateGradient cg = new ConjugateGradient(a).fixedIterations(iterations)) {
             out.println("lobatto nekbone: " + Backends.describe(backend));
+            CliChecks.requireDegree(degree, backend);
             out.printf("N = %d, E = %d, N_G = %d, N_L = %d, %d iterations%n", degree, e, z.globalSize(), z.localSize(), iterations);
             out.flush();
             cg.solve(b, x); // warm-up (JIT, kernel compilation)

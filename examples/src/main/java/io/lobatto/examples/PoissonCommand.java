@@ -17,8 +17,11 @@ import picocli.CommandLine.Model.CommandSpec;
  * u = sin(πx) sin(πy) sin(πz) and Dirichlet data, prints iterations, time and errors; {@code --sweep}
  * prints the convergence table over N; {@code --vtu} writes the solution and error for ParaView.
  */
-@Command(name = "poisson", mixinStandardHelpOptions = true,
-        description = "Solve -Δu + λu = f (manufactured u = sin(πx)sin(πy)sin(πz)) with CG and report the error.")
+@Command(name = "poisson", mixinStandardHelpOptions = true, versionProvider = LobattoCli.Version.class,
+        description = "Solve -Δu + λu = f (manufactured u = sin(πx)sin(πy)sin(πz)) with CG and report the error.",
+        exitCodeListHeading = "Exit codes:%n",
+        exitCodeList = {"0:converged", "1:error (one line 'lobatto: error: ...' on stderr; --stacktrace shows the trace)",
+            "2:CG stopped at --max-it without converging"})
 final class PoissonCommand implements Callable<Integer> {
 
     @Spec
@@ -30,18 +33,22 @@ final class PoissonCommand implements Callable<Integer> {
     @Mixin
     final MeshOptions meshOptions = new MeshOptions();
 
-    @Option(names = {"-N", "--degree"}, defaultValue = "7", description = "polynomial degree N. Default: ${DEFAULT-VALUE}")
+    @Option(names = {"-N", "--degree"}, defaultValue = "7",
+            description = "polynomial degree N: " + CliChecks.DEGREE_RANGE + ". Default: ${DEFAULT-VALUE}")
     int degree;
 
     @Option(names = "--operator", defaultValue = "BP35",
-            description = "BP35 (GLL collocation) or BP30 (Gauss-Legendre quadrature). Default: ${DEFAULT-VALUE}")
+            description = "BP35 (GLL collocation) or BP30 (Gauss-Legendre quadrature), any case. Default: ${DEFAULT-VALUE}")
     PoissonProblem.Operator operator;
 
     @Option(names = "--lambda", defaultValue = "0", description = "screening λ >= 0. Default: ${DEFAULT-VALUE}")
     double lambda;
 
-    @Option(names = "--pc", defaultValue = "jacobi", description = "preconditioner: none or jacobi. Default: ${DEFAULT-VALUE}")
-    String preconditioner;
+    /** The preconditioners of {@code --pc}. */
+    enum Pc { NONE, JACOBI }
+
+    @Option(names = "--pc", defaultValue = "jacobi", description = "preconditioner: none or jacobi, any case. Default: ${DEFAULT-VALUE}")
+    Pc preconditioner;
 
     @Option(names = "--tol", defaultValue = "1e-10", description = "relative residual tolerance. Default: ${DEFAULT-VALUE}")
     double tolerance;
@@ -49,9 +56,9 @@ final class PoissonCommand implements Callable<Integer> {
     @Option(names = "--max-it", defaultValue = "5000", description = "maximum CG iterations. Default: ${DEFAULT-VALUE}")
     int maxIterations;
 
-    @Option(names = "--sweep", arity = "0..1", fallbackValue = "1..10",
-            description = "convergence table over N (range lo..hi, default 1..10) on the same mesh")
-    String sweep;
+    @Option(names = "--sweep", arity = "0..1", fallbackValue = "1..10", converter = DegreeRange.Converter.class,
+            description = "convergence table over N (range lo..hi or one N, default 1..10) on the same mesh")
+    DegreeRange sweep;
 
     @Option(names = "--vtu", description = "write the solution, exact solution and error to this .vtu file")
     Path vtu;
@@ -62,26 +69,38 @@ final class PoissonCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         java.io.PrintWriter out = spec.commandLine().getOut();
-        boolean jacobi = switch (preconditioner.toLowerCase(java.util.Locale.ROOT)) {
-            case "jacobi" -> true;
-            case "none" -> false;
-            default -> throw new IllegalArgumentException("--pc must be none or jacobi, got " + preconditioner);
-        };
+        boolean jacobi = preconditioner == Pc.JACOBI;
+        // every check that needs no backend comes first: bad input fails in a second, not after a solve
+        int lo = sweep != null ? sweep.lo() : degree, hi = sweep != null ? sweep.hi() : degree;
+        CliChecks.requireDegree(lo, null);
+        CliChecks.requireDegree(hi, null);
+        if (!(tolerance >= 0)) {
+            throw new IllegalArgumentException("--tol must be >= 0, got " + tolerance);
+        }
+        if (maxIterations < 1) {
+            throw new IllegalArgumentException("--max-it must be >= 1, got " + maxIterations);
+        }
         if (lambda < 0) {
             throw new IllegalArgumentException("--lambda must be >= 0 for CG, got " + lambda);
         }
+        PoissonProblem.requireWellPosed(meshOptions.hexMesh(), lambda);
+        if (vtu != null && sweep == null) {
+            CliChecks.requireWritable(vtu, "--vtu");
+        }
         ManufacturedSolution exact = ManufacturedSolution.unitCube(lambda);
         try (Backend backend = backendOptions.create()) {
+            CliChecks.requireDegree(hi, backend);
             out.println("lobatto poisson: " + Backends.describe(backend));
             out.println("mesh: " + meshOptions.describe() + ", operator " + operator + ", lambda " + lambda
                     + ", preconditioner " + (jacobi ? "Jacobi" : "none") + ", tolerance " + tolerance);
             if (sweep != null) {
-                String[] r = sweep.split("\\.\\.");
-                int lo = Integer.parseInt(r[0].trim()), hi = Integer.parseInt(r[r.length - 1].trim());
                 out.printf("%4s %10s %6s %10s %12s %12s %10s%n", "N", "DOFs", "iters", "time[s]", "max error", "L2 error", "rate");
                 double prev = Double.NaN;
                 for (int n = lo; n <= hi; n++) {
-                    PoissonProblem.Solution s = solveOnce(backend, n, exact, jacobi, null);
+                    PoissonProblem.Solution s;
+                    try (SolveProgress progress = SolveProgress.onTerminal(out, "N = " + n + ": ", maxIterations)) {
+                        s = solveOnce(backend, n, exact, jacobi, null, progress);
+                    }
                     double rate = Double.isNaN(prev) ? Double.NaN : prev / s.maxError();
                     out.printf("%4d %10d %6d %10.3f %12.3e %12.3e %10s%n", n, s.assembledDofs(), s.solve().iterations(),
                             s.solve().seconds(), s.maxError(), s.l2Error(), Double.isNaN(rate) ? "" : String.format("x%.1f", rate));
@@ -90,14 +109,10 @@ final class PoissonCommand implements Callable<Integer> {
                 return 0;
             }
             long t0 = System.nanoTime();
-            int[] last = {0};
-            PoissonProblem.Solution s = solveOnce(backend, degree, exact, jacobi, it -> {
-                if (it % 100 == 0 && it != last[0]) {
-                    last[0] = it;
-                    out.println("  ... CG iteration " + it);
-                    out.flush();
-                }
-            });
+            PoissonProblem.Solution s;
+            try (SolveProgress progress = SolveProgress.onTerminal(out, "", maxIterations)) {
+                s = solveOnce(backend, degree, exact, jacobi, it -> { }, progress);
+            }
             out.printf("N = %d, elements = %d, DOFs = %d (assembled, Dirichlet nodes excluded)%n", degree,
                     s.elements(), s.assembledDofs());
             out.printf("CG: %s after %d iterations, residual %.3e -> %.3e%n", s.solve().reason(), s.solve().iterations(),
@@ -127,7 +142,8 @@ final class PoissonCommand implements Callable<Integer> {
     }
 
     private PoissonProblem.Solution solveOnce(Backend backend, int n, ManufacturedSolution exact, boolean jacobi,
-                                              java.util.function.IntConsumer progress) throws java.io.IOException {
+                                              java.util.function.IntConsumer progress, SolveProgress monitor)
+            throws java.io.IOException {
         SpectralElementMesh mesh = meshOptions.build(n);
         return new PoissonProblem(mesh, exact, operator).solve(backend, jacobi, tolerance, maxIterations,
                 progress == null ? null : it -> {
@@ -135,6 +151,6 @@ final class PoissonCommand implements Callable<Integer> {
                         KernelTimes.start(backend); // from the second iteration on: no setup or first-launch costs
                     }
                     progress.accept(it);
-                });
+                }, monitor);
     }
 }

@@ -44,6 +44,25 @@ public final class PoissonProblem {
         this.mesh = Objects.requireNonNull(mesh, "mesh");
         this.exact = Objects.requireNonNull(exact, "exact solution");
         this.operator = Objects.requireNonNull(operator, "operator");
+        requireWellPosed(mesh.hexMesh(), exact.lambda());
+    }
+
+    /**
+     * Checks that -Δu + λu = f with Dirichlet data on the tagged faces of {@code mesh} has a unique solution:
+     * {@code λ >= 0}, and {@code λ > 0} unless at least one face is tagged (with no Dirichlet face and λ = 0 the operator has the
+     * constants in its kernel and CG breaks down). Cheap: meant for before any assembly or solve.
+     *
+     * @throws IllegalArgumentException with what to change
+     */
+    public static void requireWellPosed(io.lobatto.core.mesh.HexMesh mesh, double lambda) {
+        if (!(lambda >= 0)) {
+            throw new IllegalArgumentException("λ must be >= 0 for CG (the operator -Δ + λ must be positive definite), got " + lambda);
+        }
+        if (lambda == 0 && mesh.tags().isEmpty()) {
+            throw new IllegalArgumentException("the mesh has no tagged (Dirichlet) boundary face and λ = 0, so the problem is "
+                    + "singular (u is defined only up to a constant): tag at least one boundary face (a physical surface "
+                    + "in Gmsh) or use λ > 0 (--lambda)");
+        }
     }
 
     public SpectralElementMesh mesh() {
@@ -53,6 +72,12 @@ public final class PoissonProblem {
     /** Solves on {@code backend} with CG (Jacobi-preconditioned when {@code jacobi}) to {@code tolerance}. */
     public Solution solve(Backend backend, boolean jacobi, double tolerance, int maxIterations,
                           java.util.function.IntConsumer progress) {
+        return solve(backend, jacobi, tolerance, maxIterations, progress, null);
+    }
+
+    /** As {@link #solve(Backend, boolean, double, int, java.util.function.IntConsumer)}, with a residual monitor (may be null). */
+    public Solution solve(Backend backend, boolean jacobi, double tolerance, int maxIterations,
+                          java.util.function.IntConsumer progress, ConjugateGradient.Monitor monitor) {
         long t0 = System.nanoTime();
         boolean[] mask = mesh.boundaryMaskAllTagged();
         ScatterOperator z = ScatterOperator.build(mesh.localToGlobal(), mesh.globalNodeCount(), mask);
@@ -98,6 +123,9 @@ public final class PoissonProblem {
             setup = (System.nanoTime() - t0) * 1e-9;
             if (progress != null) {
                 cg.progress(progress);
+            }
+            if (monitor != null) {
+                cg.monitor(monitor);
             }
             result = cg.solve(b, x);
             double[] uG = backend.download(x);

@@ -24,7 +24,7 @@ class LobattoCliTest {
 
     private static String run(String... args) {
         StringWriter sw = new StringWriter();
-        CommandLine cl = new CommandLine(new LobattoCli());
+        CommandLine cl = LobattoCli.commandLine();
         cl.setOut(new PrintWriter(sw, true));
         cl.setErr(new PrintWriter(sw, true));
         int code = cl.execute(args);
@@ -92,7 +92,7 @@ class LobattoCliTest {
 
     @Test
     void badArgumentsGiveANonZeroExitCode() {
-        CommandLine cl = new CommandLine(new LobattoCli());
+        CommandLine cl = LobattoCli.commandLine();
         cl.setOut(new PrintWriter(new StringWriter()));
         cl.setErr(new PrintWriter(new StringWriter()));
         assertTrue(cl.execute("poisson", "-b", "cpu", "--pc", "magic") != 0);
