@@ -19,24 +19,63 @@ import picocli.CommandLine.Parameters;
  * measures the reference bandwidth first (a raw OpenCL C copy through JOCL on the backend's OpenCL
  * device, or a Java array copy for the CPU backend) and reports ratios to it.
  */
-@Command(name = "lobatto-bench", mixinStandardHelpOptions = true, version = "lobatto-bench 0.1.0",
+@Command(name = "lobatto-bench", mixinStandardHelpOptions = true, versionProvider = BenchCli.Version.class,
         description = "Lobatto benchmarks: BS1-BS7, BK1/BK3/BK5, BP solves, NekBone, operator apply, launch-cost attribution.",
         subcommands = {BenchCli.Bs.class, BenchCli.Bk.class, BenchCli.Bp.class, BenchCli.Nekbone.class, BenchCli.Op.class, BenchCli.All.class, BenchCli.Launch.class,
             BenchCli.Plot.class, BenchCli.KernelInfo.class, CommandLine.HelpCommand.class})
 public final class BenchCli implements Runnable {
+
+    @Option(names = CliErrors.STACKTRACE_OPTION, scope = CommandLine.ScopeType.INHERIT,
+            description = "on an error, print the stack trace too (so does LOBATTO_DEBUG=1)")
+    boolean stacktrace;
 
     @Override
     public void run() {
         new CommandLine(this).usage(System.out);
     }
 
+    /** The program's command line with its one-line error handling ({@code lobatto-bench: error: ...}, exit code 1). */
+    public static CommandLine commandLine() {
+        return CliErrors.install(new CommandLine(new BenchCli()), "lobatto-bench");
+    }
+
     public static int run(String... args) {
-        return new CommandLine(new BenchCli()).execute(args);
+        CommandLine cl = commandLine();
+        try {
+            return cl.execute(args);
+        } catch (Error e) { // OutOfMemoryError and the like pass picocli's handlers
+            return CliErrors.reportUncaught("lobatto-bench", e, cl.getErr(), args);
+        }
     }
 
     public static void main(String[] args) {
+        SweepProgress.installOnTerminal();
         System.exit(run(args));
     }
+
+    /** {@code --version}: the project version from the jar (manifest, else Maven's pom.properties). */
+    static final class Version implements CommandLine.IVersionProvider {
+        @Override
+        public String[] getVersion() {
+            String v = BenchCli.class.getPackage() == null ? null : BenchCli.class.getPackage().getImplementationVersion();
+            if (v == null || v.isBlank()) {
+                try (java.io.InputStream in = BenchCli.class.getResourceAsStream("/META-INF/maven/io.lobatto/lobatto-benchmarks/pom.properties")) {
+                    if (in != null) {
+                        java.util.Properties p = new java.util.Properties();
+                        p.load(in);
+                        v = p.getProperty("version");
+                    }
+                } catch (java.io.IOException ignored) {
+                    // no version then
+                }
+            }
+            return new String[] {"lobatto-bench " + (v == null || v.isBlank() ? "(version unknown: not run from a built jar)" : v)};
+        }
+    }
+
+    /** The N range in help texts. */
+    static final String DEGREE_RANGE = "1.." + io.lobatto.backend.aparapi.AparapiBackend.MAX_DEGREE + " on the aparapi backend, 1.."
+            + io.lobatto.core.basis.Basis1D.MAX_DEGREE + " on the cpu backend";
 
     /** Options shared by the suites. */
     static final class Common {
@@ -58,9 +97,9 @@ public final class BenchCli implements Runnable {
         long gsNodes;
         @Option(names = "--dofs", defaultValue = "2000000", description = "bk/bp/nekbone: DOFs per point. Default: ${DEFAULT-VALUE}")
         long dofs;
-        @Option(names = "--n-min", defaultValue = "1", description = "smallest N. Default: ${DEFAULT-VALUE}")
+        @Option(names = "--n-min", defaultValue = "1", description = "smallest N (" + DEGREE_RANGE + "). Default: ${DEFAULT-VALUE}")
         int nMin;
-        @Option(names = "--n-max", defaultValue = "15", description = "largest N. Default: ${DEFAULT-VALUE}")
+        @Option(names = "--n-max", defaultValue = "15", description = "largest N (" + DEGREE_RANGE + "). Default: ${DEFAULT-VALUE}")
         int nMax;
         @Option(names = "--n-step", defaultValue = "1", description = "bp/nekbone: step between degrees. Default: ${DEFAULT-VALUE}")
         int nStep;
@@ -68,7 +107,29 @@ public final class BenchCli implements Runnable {
         int iterations;
 
         Backend create() {
-            return "best".equalsIgnoreCase(backend) ? Backends.best() : Backends.create(backend);
+            check();
+            Backend be = "best".equalsIgnoreCase(backend) ? Backends.best() : Backends.create(backend);
+            int limit = be instanceof io.lobatto.backend.aparapi.AparapiBackend ? io.lobatto.backend.aparapi.AparapiBackend.MAX_DEGREE
+                    : io.lobatto.core.basis.Basis1D.MAX_DEGREE;
+            if (nMax > limit) {
+                be.close();
+                throw new IllegalArgumentException("--n-max " + nMax + " is above the " + be.name() + " backend's limit N <= " + limit
+                        + ": use --n-max " + limit + " or less");
+            }
+            return be;
+        }
+
+        /** The options that need no backend, checked before any work. */
+        void check() {
+            if (nMin < 1 || nMin > nMax || nMax > io.lobatto.core.basis.Basis1D.MAX_DEGREE) {
+                throw new IllegalArgumentException("--n-min " + nMin + " --n-max " + nMax + ": need 1 <= n-min <= n-max, N in " + DEGREE_RANGE);
+            }
+            if (nStep < 1 || reps < 1 || iterations < 1) {
+                throw new IllegalArgumentException("--n-step, --reps and --iterations must be >= 1, got " + nStep + ", " + reps + " and " + iterations);
+            }
+            if (maxBytes < 1024 || dofs < 1 || gsNodes < 1 || cacheBytes < 0) {
+                throw new IllegalArgumentException("--max-bytes must be >= 1024, --dofs and --gs-nodes >= 1, --cache-bytes >= 0");
+            }
         }
 
         /** The reference bandwidth (bytes/s) in {@code report}: raw OpenCL copy, else Java copy. */
@@ -138,7 +199,8 @@ public final class BenchCli implements Runnable {
         return 0;
     }
 
-    @Command(name = "bs", description = "BS1-BS7 streaming tests with the T(B) = T0 + B/Wmax fit")
+    @Command(name = "bs", mixinStandardHelpOptions = true, versionProvider = BenchCli.Version.class,
+            description = "BS1-BS7 streaming tests with the T(B) = T0 + B/Wmax fit")
     static final class Bs implements Callable<Integer> {
         @Mixin
         Common c = new Common();
@@ -149,7 +211,8 @@ public final class BenchCli implements Runnable {
         }
     }
 
-    @Command(name = "bk", description = "BK1/BK3/BK5 element operators against the empirical roofline")
+    @Command(name = "bk", mixinStandardHelpOptions = true, versionProvider = BenchCli.Version.class,
+            description = "BK1/BK3/BK5 element operators against the empirical roofline")
     static final class Bk implements Callable<Integer> {
         @Mixin
         Common c = new Common();
@@ -160,7 +223,8 @@ public final class BenchCli implements Runnable {
         }
     }
 
-    @Command(name = "bp", description = "BP1/BP3/BP5 CG solves (fixed iterations): DOF x iterations / s")
+    @Command(name = "bp", mixinStandardHelpOptions = true, versionProvider = BenchCli.Version.class,
+            description = "BP1/BP3/BP5 CG solves (fixed iterations): DOF x iterations / s")
     static final class Bp implements Callable<Integer> {
         @Mixin
         Common c = new Common();
@@ -171,7 +235,8 @@ public final class BenchCli implements Runnable {
         }
     }
 
-    @Command(name = "nekbone", description = "NekBone: 100 CG iterations, FOM (GFLOPS) and throughput")
+    @Command(name = "nekbone", mixinStandardHelpOptions = true, versionProvider = BenchCli.Version.class,
+            description = "NekBone: 100 CG iterations, FOM (GFLOPS) and throughput")
     static final class Nekbone implements Callable<Integer> {
         @Mixin
         Common c = new Common();
@@ -188,7 +253,8 @@ public final class BenchCli implements Runnable {
         return (c, be, r, ref) -> SolveSuite.nekbone(be, c.nMin, c.nMax, c.nStep, c.dofs, Math.max(1, c.reps / 3), lambda, ref, r);
     }
 
-    @Command(name = "op", description = "assembled operator apply y_G = A x_G (BP1, BP3, BP5; box, no mask) as libCEED "
+    @Command(name = "op", mixinStandardHelpOptions = true, versionProvider = BenchCli.Version.class,
+            description = "assembled operator apply y_G = A x_G (BP1, BP3, BP5; box, no mask) as libCEED "
             + "times it: GDOF/s = N_G / seconds per apply")
     static final class Op implements Callable<Integer> {
         @Mixin
@@ -200,7 +266,8 @@ public final class BenchCli implements Runnable {
         }
     }
 
-    @Command(name = "launch", description = "where the per-launch cost T0 goes: one trivial kernel launched raw through "
+    @Command(name = "launch", mixinStandardHelpOptions = true, versionProvider = BenchCli.Version.class,
+            description = "where the per-launch cost T0 goes: one trivial kernel launched raw through "
             + "JOCL and through Aparapi (argument count, event wait, multi-pass); needs the aparapi backend")
     static final class Launch implements Callable<Integer> {
         @Mixin
@@ -212,7 +279,8 @@ public final class BenchCli implements Runnable {
         }
     }
 
-    @Command(name = "all", description = "bs, bk, bp, nekbone and op in one run, sharing one reference measurement")
+    @Command(name = "all", mixinStandardHelpOptions = true, versionProvider = BenchCli.Version.class,
+            description = "bs, bk, bp, nekbone and op in one run, sharing one reference measurement")
     static final class All implements Callable<Integer> {
         @Mixin
         Common c = new Common();
@@ -251,7 +319,8 @@ public final class BenchCli implements Runnable {
         }
     }
 
-    @Command(name = "kernel-info", description = "build the kernels the aparapi backend generates for a BP5 solve at one N with "
+    @Command(name = "kernel-info", mixinStandardHelpOptions = true, versionProvider = BenchCli.Version.class,
+            description = "build the kernels the aparapi backend generates for a BP5 solve at one N with "
             + "vendor options and print the build log (registers, spills with -cl-nv-verbose) and the driver's per-kernel limits")
     static final class KernelInfo implements Callable<Integer> {
         @Option(names = "--device", description = "OpenCL device name substring. Default: the first GPU")
@@ -261,11 +330,17 @@ public final class BenchCli implements Runnable {
         @Option(names = "--source-out", description = "also write the generated OpenCL C to this file")
         Path sourceOut;
 
-        @Option(names = "-N", defaultValue = "7", description = "degree of the element kernels. Default: ${DEFAULT-VALUE}")
+        @Option(names = "-N", defaultValue = "7", description = "degree of the element kernels, 1.."
+                + io.lobatto.backend.aparapi.AparapiBackend.MAX_DEGREE + ". Default: ${DEFAULT-VALUE}")
         int degree;
 
         @Override
         public Integer call() throws Exception {
+            if (degree < 1 || degree > io.lobatto.backend.aparapi.AparapiBackend.MAX_DEGREE) {
+                throw new IllegalArgumentException("-N " + degree + " is out of range: the aparapi kernels take N = 1.."
+                        + io.lobatto.backend.aparapi.AparapiBackend.MAX_DEGREE);
+            }
+            requireOpenClDevice(device);
             StringBuilder all = new StringBuilder();
             for (io.lobatto.backend.aparapi.runtime.KernelSource s : KernelInfoSources.generated(device, degree)) {
                 System.out.println("== " + s.label());
@@ -279,7 +354,22 @@ public final class BenchCli implements Runnable {
         }
     }
 
-    @Command(name = "plot", description = "render PNG plots from result JSON files (needs java.desktop)")
+    /** kernel-info needs an OpenCL GPU (or the device named): fails in one line before any build when there is none. */
+    static void requireOpenClDevice(String device) {
+        java.util.List<io.lobatto.backend.aparapi.runtime.ClDevice> all = io.lobatto.backend.aparapi.OpenClDevices.list();
+        boolean found = all.stream().anyMatch(d -> device == null ? d.type() == io.lobatto.backend.aparapi.runtime.ClDevice.Type.GPU
+                : d.name().contains(device));
+        if (!found) {
+            String seen = all.isEmpty() ? "no OpenCL device at all" : "OpenCL devices: " + all.stream()
+                    .map(d -> d.name() + " (" + d.type() + ")").collect(java.util.stream.Collectors.joining(", "));
+            throw new IllegalArgumentException(device == null
+                    ? "kernel-info builds for an OpenCL GPU and found none (" + seen + "); name another device with --device"
+                    : "no OpenCL device matching '" + device + "' (" + seen + ")");
+        }
+    }
+
+    @Command(name = "plot", mixinStandardHelpOptions = true, versionProvider = BenchCli.Version.class,
+            description = "render PNG plots from result JSON files (needs java.desktop)")
     static final class Plot implements Callable<Integer> {
         @Parameters(arity = "1..*", description = "result JSON files (bs-*.json, bk-*.json, bp-*.json, nekbone-*.json, op-*.json)")
         Path[] files;

@@ -26,8 +26,10 @@ public final class KernelSuite {
         var out = report.out();
         out.printf(Locale.ROOT, "%-4s %3s %9s %11s %11s %9s %9s %10s %10s %7s%n", "BK", "N", "E", "DOFs", "median[us]",
                 "GFLOPS", "GDOF/s", "GB/s(eff)", "roofline", "ratio");
+        SweepProgress sweep = SweepProgress.start("bk", 3 * (nMax - nMin + 1));
         for (ElementKernel kernel : new ElementKernel[] {ElementKernel.MASS_BP10, ElementKernel.STIFFNESS_BP30, ElementKernel.STIFFNESS_BP35}) {
             for (int n = nMin; n <= nMax; n++) {
+                sweep.next(FlopCounts.benchmarkName(kernel) + " N = " + n);
                 Basis1D basis = Basis1D.of(n);
                 int np = basis.np();
                 int points = kernel.usesGaussQuadrature() ? basis.npGauss() : np;

@@ -37,7 +37,9 @@ public final class OpSuite {
         report.meta("timing", "warm-up, then samples of back-to-back applies and one synchronize, divided; median");
         out.printf(Locale.ROOT, "%-4s %3s %5s %9s %11s %8s %13s %10s%n", "op", "N", "K", "E", "N_G", "applies",
                 "us/apply", "GDOF/s");
+        SweepProgress sweep = SweepProgress.start("op", nMax - nMin + 1);
         for (int n = nMin; n <= nMax; n++) {
+            sweep.next("BP1, BP3, BP5 at N = " + n);
             // N_G = (K N + 1)^3 without a mask
             int k = Math.max(1, (int) Math.round((Math.cbrt((double) dofs) - 1) / n));
             SpectralElementMesh mesh;

@@ -32,7 +32,9 @@ public final class SolveSuite {
                           Report report) {
         var out = report.out();
         out.printf(Locale.ROOT, "%-4s %3s %6s %11s %6s %12s %12s%n", "BP", "N", "K", "N_G", "iters", "ms/iter", "GDOF*it/s");
+        SweepProgress sweep = SweepProgress.start("bp", (nMax - nMin) / Math.max(1, nStep) + 1);
         for (int n = nMin; n <= nMax; n += nStep) {
+            sweep.next("BP1, BP3, BP5 at N = " + n);
             int k = Math.max(2, (int) Math.round(Math.cbrt((double) dofs) / n));
             SpectralElementMesh mesh = SpectralElementMesh.of(HexMesh.box(k, k, k, 0, 1, 0, 1, 0, 1), n);
             ScatterOperator z = ScatterOperator.build(mesh.localToGlobal(), mesh.globalNodeCount(), mesh.boundaryMaskAllTagged());
@@ -56,7 +58,9 @@ public final class SolveSuite {
                                Report report) {
         var out = report.out();
         out.printf(Locale.ROOT, "%-7s %3s %6s %11s %6s %12s %12s %10s%n", "", "N", "K", "N_G", "iters", "ms/iter", "GDOF*it/s", "FOM GFLOPS");
+        SweepProgress sweep = SweepProgress.start("nekbone", (nMax - nMin) / Math.max(1, nStep) + 1);
         for (int n = nMin; n <= nMax; n += nStep) {
+            sweep.next("N = " + n);
             int k = Math.max(2, (int) Math.round(Math.cbrt((double) dofs) / n));
             SpectralElementMesh mesh = SpectralElementMesh.of(HexMesh.box(k, k, k, 0, 1, 0, 1, 0, 1), n);
             ScatterOperator z = ScatterOperator.build(mesh.localToGlobal(), mesh.globalNodeCount(), null);

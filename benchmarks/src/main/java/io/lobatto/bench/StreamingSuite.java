@@ -72,7 +72,9 @@ public final class StreamingSuite {
         try {
             out.printf(Locale.ROOT, "%-14s %12s %12s %8s %12s %10s %12s %9s%n", "test", "entries", "bytes", "launches",
                     "median[us]", "GB/s", "raw[us]", "t/raw");
+            SweepProgress sweep = SweepProgress.start("bs", TESTS.length);
             for (Test t : TESTS) {
+                sweep.next(t.name());
                 ModelFit f = runTest(be, t, maxBytes, reps, cacheBytes, reference, raw, report);
                 if (bs1 == null) {
                     bs1 = f;
@@ -83,6 +85,7 @@ public final class StreamingSuite {
                 raw.close();
             }
         }
+        SweepProgress.start("bs", 1).next("BS6/BS7 gather and scatter, N = 1..7");
         gatherScatter(be, reps, gsLocalNodes, reference, report);
         return bs1;
     }
