@@ -33,8 +33,8 @@ public final class KernelSuite {
                 Basis1D basis = Basis1D.of(n);
                 int np = basis.np();
                 int points = kernel.usesGaussQuadrature() ? basis.npGauss() : np;
-                // the geometric data must fit one device array (Aparapi: < 2 GiB, 2^28 doubles): fewer elements then
-                long maxElements = (1L << 28) / ((long) points * kernel.factorsPerPoint()) - 64;
+                // the synthetic geometric data is one host array (at most 2^31 - 8 doubles): fewer elements then
+                long maxElements = (Integer.MAX_VALUE - 8L) / ((long) points * kernel.factorsPerPoint());
                 int e = (int) Math.max(1, Math.min(dofs / np, maxElements));
                 double[] geo = syntheticFactors(kernel, e, points, 7L * n);
                 Timing.Samples s;

@@ -22,7 +22,7 @@ public record DeviceInfo(String name, String vendor, String type, int computeUni
 
     @Override
     public String toString() {
-        return String.format("%s [%s, %s, %d compute units, %.1f GiB, %s]", name, vendor, type, computeUnits,
+        return String.format("%s [%s, %s, %d compute units, %.1f GiB global memory, %s]", name, vendor, type, computeUnits,
                 memoryBytes / (1024.0 * 1024 * 1024), platform);
     }
 }
