@@ -21,10 +21,13 @@ final class MeshOptions {
             description = "amplitude of the smooth interior deformation of the box (0 = affine). Default: ${DEFAULT-VALUE}")
     double deform;
 
-    @Option(names = "--mesh", description = "a Gmsh 4.1 ASCII .msh file with 8-node hexahedra (instead of the box)")
+    @Option(names = "--mesh", description = "a Gmsh 4.1 .msh file (ASCII or binary) with 8- or 27-node hexahedra; 27-node "
+            + "elements give a curved geometry; Dirichlet conditions on the tagged boundary faces (instead of the box)")
     Path mesh;
 
     private HexMesh hexMesh;
+    /** The geometry of a read mesh (curved for 27-node hexahedra), or null for the box. */
+    private NodeMap readMap;
 
     /** The hexahedral mesh (read or built once), after checking the options; errors say which option to change. */
     HexMesh hexMesh() throws IOException {
@@ -34,7 +37,9 @@ final class MeshOptions {
                     throw new IllegalArgumentException("--mesh " + mesh + ": " + (Files.exists(mesh) ? "not a file" : "no such file")
                             + "; give the path of a Gmsh 4.1 .msh file");
                 }
-                hexMesh = GmshReader.read(mesh);
+                GmshReader.GmshMesh read = GmshReader.load(mesh);
+                hexMesh = read.hexMesh();
+                readMap = read.nodeMap();
             } else {
                 CliChecks.requireElements(elements, "--elements");
                 hexMesh = HexMesh.box(elements[0], elements[1], elements[2], 0, 1, 0, 1, 0, 1);
@@ -45,7 +50,8 @@ final class MeshOptions {
 
     SpectralElementMesh build(int degree) throws IOException {
         if (mesh != null) {
-            return SpectralElementMesh.of(hexMesh(), degree);
+            HexMesh h = hexMesh();
+            return SpectralElementMesh.of(h, degree, readMap);
         }
         NodeMap map = deform == 0 ? NodeMap.identity() : NodeMap.sinusoidal(deform, 0, 1, 0, 1, 0, 1);
         return SpectralElementMesh.of(hexMesh(), degree, map);
