@@ -1,5 +1,7 @@
 package io.lobatto.bench;
 
+import io.lobatto.examples.CliErrors;
+
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;

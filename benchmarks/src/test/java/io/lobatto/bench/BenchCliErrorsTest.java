@@ -1,5 +1,7 @@
 package io.lobatto.bench;
 
+import io.lobatto.examples.CliErrors;
+
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;

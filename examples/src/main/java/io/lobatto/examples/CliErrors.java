@@ -73,7 +73,7 @@ public final class CliErrors implements CommandLine.IExecutionExceptionHandler, 
     }
 
     /** As {@link #report(Throwable, PrintWriter, boolean)} for errors thrown past picocli (e.g. {@link OutOfMemoryError}). */
-    static int reportUncaught(String program, Throwable t, PrintWriter err, String[] args) {
+    public static int reportUncaught(String program, Throwable t, PrintWriter err, String[] args) {
         new CliErrors(program).report(t, err, debugFromEnvironment() || Arrays.asList(args).contains(STACKTRACE_OPTION));
         return EXIT_ERROR;
     }
@@ -102,7 +102,8 @@ public final class CliErrors implements CommandLine.IExecutionExceptionHandler, 
             long suggest = Math.max(2, (long) Math.ceil(2.0 * max / (1L << 30)));
             return "out of memory (" + (oom.getMessage() == null ? "OutOfMemoryError" : oom.getMessage())
                     + String.format(Locale.ROOT, "; the Java heap may grow to %.1f GiB): give the JVM more heap, e.g. "
-                    + "java -Xmx%dg -jar ..., or make the problem smaller (fewer elements -e, lower -N)", max / (double) (1L << 30), suggest);
+                    + "java -Xmx%dg -jar ..., or make the run smaller (lobatto: fewer elements -e, lower -N; lobatto-bench: "
+                    + "smaller --dofs, --max-bytes or --n-max)", max / (double) (1L << 30), suggest);
         }
         if (t instanceof UncheckedIOException u && u.getCause() != null) {
             String context = u.getMessage() == null ? "" : u.getMessage();
