@@ -133,7 +133,8 @@ public final class AparapiBackend implements Backend {
             g /= 2;
         }
         while (true) {
-            ClKernel k = family == ReductionKernel.class ? reduction(ReductionKernel.PCG_UPDATE, g) : gatherKernel(GatherScatterKernel.GATHER_DOT, g);
+            ClKernel k = family == ReductionKernel.class ? buildReduction(ReductionKernel.PCG_UPDATE, g)
+                    : buildGather(GatherScatterKernel.GATHER_DOT, g);
             if (k.workGroupSize() >= g || g == 1) {
                 return g;
             }
@@ -249,7 +250,21 @@ public final class AparapiBackend implements Backend {
         return k;
     }
 
+    /** The built kernels of the streaming, reduction and gather/scatter ops by op code (no map lookup per launch). */
+    private final ClKernel[] streamKernels = new ClKernel[4];
+    private final ClKernel[] reductionKernels = new ClKernel[3];
+    private final ClKernel[] gatherKernels = new ClKernel[4];
+
     private ClKernel stream(int op) {
+        ClKernel k = streamKernels[op];
+        if (k == null) {
+            k = buildStream(op);
+            streamKernels[op] = k;
+        }
+        return k;
+    }
+
+    private ClKernel buildStream(int op) {
         String label = switch (op) {
             case StreamKernel.FILL -> "fill";
             case StreamKernel.COPY -> "copy";
@@ -259,7 +274,17 @@ public final class AparapiBackend implements Backend {
         return kernel(StreamKernel.class, Map.of("op", op), label);
     }
 
-    private ClKernel reduction(int op, int group) {
+    /** The reduction {@code op} built for the backend's reduction group. */
+    private ClKernel reduction(int op) {
+        ClKernel k = reductionKernels[op];
+        if (k == null) {
+            k = buildReduction(op, reduceGroup);
+            reductionKernels[op] = k;
+        }
+        return k;
+    }
+
+    private ClKernel buildReduction(int op, int group) {
         String label = switch (op) {
             case ReductionKernel.DOT -> "dot";
             case ReductionKernel.CG_UPDATE -> "cgUpdate";
@@ -268,7 +293,17 @@ public final class AparapiBackend implements Backend {
         return kernel(ReductionKernel.class, ordered("op", op, "group", group), label, group);
     }
 
-    private ClKernel gatherKernel(int op, int group) {
+    /** The gather/scatter {@code op} built for the backend's gather group. */
+    private ClKernel gatherKernel(int op) {
+        ClKernel k = gatherKernels[op];
+        if (k == null) {
+            k = buildGather(op, gatherGroup);
+            gatherKernels[op] = k;
+        }
+        return k;
+    }
+
+    private ClKernel buildGather(int op, int group) {
         String label = switch (op) {
             case GatherScatterKernel.SCATTER -> "scatter";
             case GatherScatterKernel.GATHER -> "gather";
@@ -503,7 +538,7 @@ public final class AparapiBackend implements Backend {
             return 0;
         }
         int groups = reductionGroups(n);
-        ClKernel k = reduction(op, reduceGroup);
+        ClKernel k = reduction(op);
         k.set("p", p).set("ap", ap).set("x", x).set("r", r).set("d", d).set("z", z).set("partials", partials)
                 .set("alpha", alpha).set("n", n).local("lds", 16L * reduceGroup);
         k.launch(groups, reduceGroup);
@@ -611,7 +646,7 @@ public final class AparapiBackend implements Backend {
         if (l.length() == 0) {
             return;
         }
-        ClKernel k = gatherKernel(GatherScatterKernel.SCATTER, gatherGroup);
+        ClKernel k = gatherKernel(GatherScatterKernel.SCATTER);
         bindScatter(k, s);
         k.set("xG", g.buffer).set("xL", l.buffer).set("yG", unused).set("dirG", unused).set("beta", 0.0)
                 .set("n", l.length()).local("lds", 8);
@@ -650,7 +685,7 @@ public final class AparapiBackend implements Backend {
         int groups = Math.min(REDUCE_GROUPS, s.blocks);
         int op = x == null ? GatherScatterKernel.GATHER
                 : dir == null ? GatherScatterKernel.GATHER_DOT : GatherScatterKernel.GATHER_DOT_UPDATE;
-        ClKernel k = gatherKernel(op, gatherGroup);
+        ClKernel k = gatherKernel(op);
         bindScatter(k, s);
         k.set("xG", x == null ? unused : x.buffer).set("xL", l.buffer).set("yG", g.buffer).set("n", s.blocks)
                 .set("dirG", dir == null ? unused : dir.buffer).set("beta", beta)
@@ -791,7 +826,12 @@ public final class AparapiBackend implements Backend {
         if (d.elements == 0) {
             return;
         }
-        ClKernel k = elementKernel(d.kernel, d.degree, d.plan, z == null ? 0 : dir == null ? 1 : 2);
+        int mode = z == null ? 0 : dir == null ? 1 : 2;
+        ClKernel k = d.kernels[mode];
+        if (k == null) {
+            k = elementKernel(d.kernel, d.degree, d.plan, mode);
+            d.kernels[mode] = k;
+        }
         boolean stiff = d.kernel != ElementKernel.MASS_BP10;
         k.set("x", x).set("y", y)
                 .set("ids", z == null ? unused : z.scatterIds.buffer)
