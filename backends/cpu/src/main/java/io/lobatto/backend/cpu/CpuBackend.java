@@ -421,6 +421,16 @@ public final class CpuBackend implements Backend {
         int nl = d.elements * d.np;
         checkLength("xL", x.length, "the local size E*Nq^3 of data", nl);
         checkLength("yL", y.length, "the local size E*Nq^3 of data", nl);
+        if (d.blocks != null) {
+            final BlockKernels bk = d.blocks;
+            pool.run(bk.blocks, (w, blk) -> {
+                BlockKernels.Scratch s = d.blockScratch(w);
+                bk.load(blk, x, s.u);
+                bk.apply(blk, lambda, s);
+                bk.store(blk, s.y, y);
+            });
+            return;
+        }
         final int np = d.np;
         final int per = elementsPerChunk(d.elements);
         final int elements = d.elements;
@@ -466,6 +476,15 @@ public final class CpuBackend implements Backend {
         final int elements = d.elements;
         final int[] ids = zz.scatterIds;
         final double[] w = zz.inverseDegree;
+        if (d.blocks != null) {
+            final BlockKernels bk = d.blocks;
+            pool.run(bk.blocks, (worker, blk) -> {
+                BlockKernels.Scratch s = d.blockScratch(worker);
+                bk.scatter(blk, ids, xg, s.u);
+                bk.apply(blk, lambda, s);
+                bk.storeShifted(blk, s.y, shift, w, s.u, yl);
+            });
+        } else {
         pool.run(chunks(elements, per), (worker, c) -> {
             CpuElementData.Scratch s = d.scratch(worker);
             double[] u = s.u;
@@ -479,6 +498,7 @@ public final class CpuBackend implements Backend {
                 d.applyElement(e, lambda, shift, w, u, 0, yl, base, s);
             }
         });
+        }
         if (withDot) {
             return gatherDot(zz, yl, yg, xg);
         }

@@ -7,7 +7,9 @@ import io.lobatto.core.basis.Basis1D;
 /**
  * Element data of the Java backend and the element kernels that read it: the 1D matrices (and their
  * transposes, so that every contraction reads a row-major matrix), a copy of the geometric factors,
- * and per-worker scratch allocated here once so that no apply allocates arrays.
+ * and per-worker scratch allocated here once so that no apply allocates arrays. Degrees with generated
+ * contractions ({@link TensorBlock#of}) run on blocks of elements ({@link BlockKernels}, which keeps the
+ * factors re-laid out per block); the others element by element with the kernels below.
  */
 final class CpuElementData implements DeviceElementData {
 
@@ -31,6 +33,9 @@ final class CpuElementData implements DeviceElementData {
     private final double[] dGl;
     private final double[] dGlT;
     private final Scratch[] scratch;
+    /** The block kernels of this degree, or null (no generated contractions): then element by element. */
+    final BlockKernels blocks;
+    private final BlockKernels.Scratch[] blockScratch;
     private volatile boolean closed;
 
     /** Per-worker temporaries of one element. */
@@ -59,7 +64,9 @@ final class CpuElementData implements DeviceElementData {
         this.nqq = kernel.usesGaussQuadrature() ? basis.nqGauss() : nq;
         this.np = nq * nq * nq;
         this.npq = nqq * nqq * nqq;
-        this.geo = geo;
+        TensorBlock tb = TensorBlock.of(degree);
+        this.blocks = tb == null ? null : new BlockKernels(tb, kernel, basis, elements, geo);
+        this.geo = blocks == null ? geo : null;
         int m = basis.nqGauss();
         this.d = basis.differentiation();
         this.dt = Contractions.transpose(d, nq, nq);
@@ -67,10 +74,18 @@ final class CpuElementData implements DeviceElementData {
         this.interpT = Contractions.transpose(interp, m, nq);
         this.dGl = basis.gaussDifferentiation();
         this.dGlT = Contractions.transpose(dGl, m, m);
-        this.scratch = new Scratch[workers];
-        for (int w = 0; w < workers; w++) {
+        this.scratch = new Scratch[blocks == null ? workers : 0];
+        for (int w = 0; w < scratch.length; w++) {
             scratch[w] = new Scratch(np, npq, kernel == ElementKernel.STIFFNESS_BP30);
         }
+        this.blockScratch = new BlockKernels.Scratch[blocks == null ? 0 : workers];
+        for (int w = 0; w < blockScratch.length; w++) {
+            blockScratch[w] = blocks.newScratch();
+        }
+    }
+
+    BlockKernels.Scratch blockScratch(int worker) {
+        return blockScratch[worker];
     }
 
     Scratch scratch(int worker) {

@@ -1,0 +1,307 @@
+package io.lobatto.backend.cpu;
+
+import io.lobatto.core.backend.ElementKernel;
+import io.lobatto.core.basis.Basis1D;
+
+/**
+ * The element kernels BP1.0, BP3.5 and BP3.0 on blocks of B elements in the interleaved layout of
+ * {@link TensorBlock}, with the geometric factors re-laid out per block once, at upload.
+ *
+ * <p>Layouts of a block (slowest direction first, the element index b fastest after them):
+ * T = [i][k][j] is the layout of the nodal input and output u, y (i is r, j is s, k is t); S = [j][k][i]
+ * is T with the slowest and fastest directions exchanged ({@link TensorBlock#swap}). The contractions
+ * along r and t run on T, the one along s on S.
+ * <ul>
+ * <li>BP3.5: y = D^T G D u + lambda wJ u (tensor paper, Algorithm 4): u_r, u_t on T, u_s on S and
+ *     swapped to T; G (factors on T) applied pointwise; D^T along r and t added on T, along s on S and
+ *     swapped back.</li>
+ * <li>BP1.0: y = I^T wJ I u (Algorithms 1-3): I along r (T), t (middle), then swap and I along s, which
+ *     leaves the GL values on S; wJ (on S) applied; I^T along s, t, swap, r brings y back to T.</li>
+ * <li>BP3.0: y = I^T (D~^T G D~ + lambda wJ) I u (Algorithm 5): interpolation as in BP1.0 to S, the
+ *     gradient on GL points as in BP3.5 with the roles of T and S exchanged, projection as in BP1.0.</li>
+ * </ul>
+ */
+final class BlockKernels {
+
+    final TensorBlock tb;
+    final ElementKernel kernel;
+    final int elements;
+    final int blocks;
+    /** Elements per block. */
+    final int b;
+    /** GLL nodes per element and per block. */
+    final int np;
+    final int npBlock;
+    /** Length of a block tensor on the quadrature points. */
+    final int npqBlock;
+    /** Natural node index (i + n(j + n k)) of each position of layout T; the gather order of a block. */
+    final int[] naturalOfT;
+    private final double[] d;
+    private final double[] dt;
+    private final double[] interp;
+    private final double[] interpT;
+    private final double[] dGl;
+    private final double[] dGlT;
+    /** Factors per point of the kernel (1 for BP1.0, 7 else). */
+    private final int factors;
+    /** Geometric factors per block: {@code geo[block * factors + f]} holds factor f on the block's layout. */
+    private final double[][] geo;
+
+    /** Per-worker block tensors. */
+    static final class Scratch {
+        final double[] u;
+        final double[] y;
+        final double[] t1;
+        final double[] t2;
+        final double[] vr;
+        final double[] vs;
+        final double[] vt;
+        final double[] v;
+
+        Scratch(int length) {
+            u = new double[length];
+            y = new double[length];
+            t1 = new double[length];
+            t2 = new double[length];
+            vr = new double[length];
+            vs = new double[length];
+            vt = new double[length];
+            v = new double[length];
+        }
+    }
+
+    BlockKernels(TensorBlock tb, ElementKernel kernel, Basis1D basis, int elements, double[] geometricData) {
+        this.tb = tb;
+        this.kernel = kernel;
+        this.elements = elements;
+        this.b = tb.b;
+        this.blocks = (elements + b - 1) / b;
+        final int n = tb.n;
+        final int m = tb.m;
+        this.np = n * n * n;
+        this.npBlock = np * b;
+        this.npqBlock = (kernel.usesGaussQuadrature() ? m * m * m : np) * b;
+        this.d = basis.differentiation();
+        this.dt = Contractions.transpose(d, n, n);
+        this.interp = basis.interpolation();
+        this.interpT = Contractions.transpose(interp, m, n);
+        this.dGl = basis.gaussDifferentiation();
+        this.dGlT = Contractions.transpose(dGl, m, m);
+        this.naturalOfT = new int[np];
+        for (int i = 0, t = 0; i < n; i++) {
+            for (int k = 0; k < n; k++) {
+                for (int j = 0; j < n; j++, t++) {
+                    naturalOfT[t] = i + n * (j + n * k);
+                }
+            }
+        }
+        this.factors = kernel.factorsPerPoint();
+        // the factors of BP3.5 live on T (GLL), those of BP1.0 and BP3.0 on S (GL)
+        int q = kernel.usesGaussQuadrature() ? m : n;
+        int points = q * q * q;
+        int[] naturalOfLayout = new int[points];
+        for (int s = 0, t = 0; s < q; s++) {
+            for (int k = 0; k < q; k++) {
+                for (int f = 0; f < q; f++, t++) {
+                    // T: s = i, f = j; S: s = j, f = i
+                    naturalOfLayout[t] = kernel.usesGaussQuadrature() ? f + q * (s + q * k) : s + q * (f + q * k);
+                }
+            }
+        }
+        this.geo = new double[blocks * factors][];
+        for (int blk = 0; blk < blocks; blk++) {
+            for (int f = 0; f < factors; f++) {
+                double[] g = new double[points * b];
+                for (int e = 0; e < b; e++) {
+                    long el = (long) blk * b + e;
+                    if (el >= elements) {
+                        continue; // padding: zero factors, zero result
+                    }
+                    long base = el * points;
+                    for (int t = 0; t < points; t++) {
+                        g[t * b + e] = geometricData[(int) ((base + naturalOfLayout[t]) * factors + f)];
+                    }
+                }
+                geo[blk * factors + f] = g;
+            }
+        }
+    }
+
+    Scratch newScratch() {
+        int n = tb.n, m = tb.m;
+        return new Scratch(Math.max(n * n * n, m * m * m) * b);
+    }
+
+    /** y = L u on block {@code blk}: {@code s.u} holds u on T, {@code s.y} gets y on T. */
+    void apply(int blk, double lambda, Scratch s) {
+        switch (kernel) {
+            case STIFFNESS_BP35 -> bp35(blk, lambda, s);
+            case MASS_BP10 -> bp10(blk, s);
+            case STIFFNESS_BP30 -> bp30(blk, lambda, s);
+            default -> throw new IllegalStateException("unknown kernel " + kernel);
+        }
+    }
+
+    /** BP3.5: y = D^T G D u + lambda wJ u. */
+    private void bp35(int blk, double lambda, Scratch s) {
+        final int n = tb.n;
+        final double[] u = s.u, y = s.y, ur = s.vr, us = s.vs, ut = s.vt, w = s.t1, t = s.t2;
+        tb.gradSlow(d, u, ur, false);
+        tb.gradMid(d, u, ut, false);
+        tb.swap(u, n, n, n, w, false);
+        tb.gradSlow(d, w, t, false);
+        tb.swap(t, n, n, n, us, false);
+        int g = blk * 7;
+        applyG(geo[g], geo[g + 1], geo[g + 2], geo[g + 3], geo[g + 4], geo[g + 5], ur, us, ut, npBlock);
+        massTerm(lambda, geo[g + 6], u, y, npBlock);
+        tb.gradSlow(dt, ur, y, true);
+        tb.gradMid(dt, ut, y, true);
+        tb.swap(us, n, n, n, w, false);
+        tb.gradSlow(dt, w, t, false);
+        tb.swap(t, n, n, n, y, true);
+    }
+
+    /** BP1.0: y = I^T wJ I u. */
+    private void bp10(int blk, Scratch s) {
+        final double[] v = s.v;
+        interpolate(s.u, v, s);
+        final double[] wj = geo[blk];
+        for (int c = 0; c < npqBlock; c++) {
+            v[c] *= wj[c];
+        }
+        project(v, s.y, s);
+    }
+
+    /** BP3.0: y = I^T (D~^T G D~ + lambda wJ) I u. */
+    private void bp30(int blk, double lambda, Scratch s) {
+        final int m = tb.m;
+        final double[] v = s.v, vr = s.vr, vs = s.vs, vt = s.vt, t1 = s.t1, t2 = s.t2;
+        interpolate(s.u, v, s);
+        tb.gaussSlow(dGl, v, vs, false);
+        tb.gaussMid(dGl, v, vt, false);
+        tb.swap(v, m, m, m, t1, false);
+        tb.gaussSlow(dGl, t1, t2, false);
+        tb.swap(t2, m, m, m, vr, false);
+        int g = blk * 7;
+        applyG(geo[g], geo[g + 1], geo[g + 2], geo[g + 3], geo[g + 4], geo[g + 5], vr, vs, vt, npqBlock);
+        massTerm(lambda, geo[g + 6], v, v, npqBlock);
+        tb.gaussSlow(dGlT, vs, v, true);
+        tb.gaussMid(dGlT, vt, v, true);
+        tb.swap(vr, m, m, m, t1, false);
+        tb.gaussSlow(dGlT, t1, t2, false);
+        tb.swap(t2, m, m, m, v, true);
+        project(v, s.y, s);
+    }
+
+    /** I along r, t, s: u (n^3 on T) to v (m^3 on S). */
+    private void interpolate(double[] u, double[] v, Scratch s) {
+        final int n = tb.n, m = tb.m;
+        tb.interpSlowN(interp, u, s.t1);
+        tb.interpMid(interp, s.t1, s.t2);
+        tb.swap(s.t2, m, m, n, s.t1, false);
+        tb.interpSlowM(interp, s.t1, v);
+    }
+
+    /** I^T along s, t, r: v (m^3 on S) to y (n^3 on T). */
+    private void project(double[] v, double[] y, Scratch s) {
+        final int n = tb.n, m = tb.m;
+        tb.projectSlowM(interpT, v, s.t1);
+        tb.projectMid(interpT, s.t1, s.t2);
+        tb.swap(s.t2, n, n, m, s.t1, false);
+        tb.projectSlowN(interpT, s.t1, y);
+    }
+
+    /** (a, b, c) = G (a, b, c) pointwise, G symmetric with entries g00, g01, g02, g11, g12, g22. */
+    private static void applyG(double[] g00, double[] g01, double[] g02, double[] g11, double[] g12, double[] g22,
+                               double[] a, double[] b, double[] c, int len) {
+        for (int p = 0; p < len; p++) {
+            double x = a[p], y = b[p], z = c[p];
+            a[p] = g00[p] * x + g01[p] * y + g02[p] * z;
+            b[p] = g01[p] * x + g11[p] * y + g12[p] * z;
+            c[p] = g02[p] * x + g12[p] * y + g22[p] * z;
+        }
+    }
+
+    /** y = lambda wJ u pointwise (y may be u). */
+    private static void massTerm(double lambda, double[] wj, double[] u, double[] y, int len) {
+        for (int p = 0; p < len; p++) {
+            y[p] = lambda * wj[p] * u[p];
+        }
+    }
+
+    /** Interleaves the elements of block {@code blk} of x ([E][Np], natural order) into {@code u} (layout T). */
+    void load(int blk, double[] x, double[] u) {
+        final int bb = b;
+        final int[] nat = naturalOfT;
+        for (int e = 0; e < bb; e++) {
+            long el = (long) blk * bb + e;
+            if (el >= elements) {
+                for (int t = 0; t < np; t++) {
+                    u[t * bb + e] = 0;
+                }
+                continue;
+            }
+            int base = (int) (el * np);
+            for (int t = 0; t < np; t++) {
+                u[t * bb + e] = x[base + nat[t]];
+            }
+        }
+    }
+
+    /** The inverse of {@link #load}: writes the block's elements of y (layout T) into out ([E][Np]). */
+    void store(int blk, double[] y, double[] out) {
+        final int bb = b;
+        final int[] nat = naturalOfT;
+        for (int e = 0; e < bb; e++) {
+            long el = (long) blk * bb + e;
+            if (el >= elements) {
+                return;
+            }
+            int base = (int) (el * np);
+            for (int t = 0; t < np; t++) {
+                out[base + nat[t]] = y[t * bb + e];
+            }
+        }
+    }
+
+    /** u (layout T) = Z x_G on block {@code blk}: the scatter ids of its elements, -1 (masked) giving 0. */
+    void scatter(int blk, int[] ids, double[] xg, double[] u) {
+        final int bb = b;
+        final int[] nat = naturalOfT;
+        for (int e = 0; e < bb; e++) {
+            long el = (long) blk * bb + e;
+            if (el >= elements) {
+                for (int t = 0; t < np; t++) {
+                    u[t * bb + e] = 0;
+                }
+                continue;
+            }
+            int base = (int) (el * np);
+            for (int t = 0; t < np; t++) {
+                int id = ids[base + nat[t]];
+                u[t * bb + e] = id < 0 ? 0.0 : xg[id];
+            }
+        }
+    }
+
+    /** {@link #store} of y + shift w u (w per local node, natural order; u on T). */
+    void storeShifted(int blk, double[] y, double shift, double[] w, double[] u, double[] out) {
+        if (shift == 0) {
+            store(blk, y, out);
+            return;
+        }
+        final int bb = b;
+        final int[] nat = naturalOfT;
+        for (int e = 0; e < bb; e++) {
+            long el = (long) blk * bb + e;
+            if (el >= elements) {
+                return;
+            }
+            int base = (int) (el * np);
+            for (int t = 0; t < np; t++) {
+                int l = base + nat[t];
+                out[l] = y[t * bb + e] + shift * w[l] * u[t * bb + e];
+            }
+        }
+    }
+}
