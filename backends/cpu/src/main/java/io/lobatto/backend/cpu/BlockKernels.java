@@ -263,45 +263,4 @@ final class BlockKernels {
             }
         }
     }
-
-    /** u (layout T) = Z x_G on block {@code blk}: the scatter ids of its elements, -1 (masked) giving 0. */
-    void scatter(int blk, int[] ids, double[] xg, double[] u) {
-        final int bb = b;
-        final int[] nat = naturalOfT;
-        for (int e = 0; e < bb; e++) {
-            long el = (long) blk * bb + e;
-            if (el >= elements) {
-                for (int t = 0; t < np; t++) {
-                    u[t * bb + e] = 0;
-                }
-                continue;
-            }
-            int base = (int) (el * np);
-            for (int t = 0; t < np; t++) {
-                int id = ids[base + nat[t]];
-                u[t * bb + e] = id < 0 ? 0.0 : xg[id];
-            }
-        }
-    }
-
-    /** {@link #store} of y + shift w u (w per local node, natural order; u on T). */
-    void storeShifted(int blk, double[] y, double shift, double[] w, double[] u, double[] out) {
-        if (shift == 0) {
-            store(blk, y, out);
-            return;
-        }
-        final int bb = b;
-        final int[] nat = naturalOfT;
-        for (int e = 0; e < bb; e++) {
-            long el = (long) blk * bb + e;
-            if (el >= elements) {
-                return;
-            }
-            int base = (int) (el * np);
-            for (int t = 0; t < np; t++) {
-                int l = base + nat[t];
-                out[l] = y[t * bb + e] + shift * w[l] * u[t * bb + e];
-            }
-        }
-    }
 }

@@ -471,20 +471,14 @@ public final class CpuBackend implements Backend {
         checkLength("xG", xg.length, "z.globalSize()", zz.globalSize);
         checkLength("yG", yg.length, "z.globalSize()", zz.globalSize);
         checkLength("yL", yl.length, "z.localSize()", zz.localSize);
+        if (d.blocks != null) {
+            return fused(d, zz, lambda, shift, xg, null, 0, yl, yg);
+        }
         final int np = d.np;
         final int per = elementsPerChunk(d.elements);
         final int elements = d.elements;
         final int[] ids = zz.scatterIds;
         final double[] w = zz.inverseDegree;
-        if (d.blocks != null) {
-            final BlockKernels bk = d.blocks;
-            pool.run(bk.blocks, (worker, blk) -> {
-                BlockKernels.Scratch s = d.blockScratch(worker);
-                bk.scatter(blk, ids, xg, s.u);
-                bk.apply(blk, lambda, s);
-                bk.storeShifted(blk, s.y, shift, w, s.u, yl);
-            });
-        } else {
         pool.run(chunks(elements, per), (worker, c) -> {
             CpuElementData.Scratch s = d.scratch(worker);
             double[] u = s.u;
@@ -498,12 +492,140 @@ public final class CpuBackend implements Backend {
                 d.applyElement(e, lambda, shift, w, u, 0, yl, base, s);
             }
         });
-        }
         if (withDot) {
             return gatherDot(zz, yl, yg, xg);
         }
         gather(zz, yl, yg);
         return 0;
+    }
+
+    /**
+     * {@link #applyAssembledDot} on p_G = z_G + beta p_G. With block kernels the update is folded into the
+     * fused operator (the owner of each global node writes its new p_G, {@link BlockAssembly}); else it
+     * is {@link #axpby} followed by {@link #applyAssembledDot}.
+     */
+    @Override
+    public double applyAssembledDotUpdate(DeviceElementData data, DeviceScatter z, double lambda, double shift,
+                                          DeviceVector zG, double beta, DeviceVector pG, DeviceVector yL, DeviceVector yG) {
+        CpuElementData d = dataOf(data);
+        double[] zz = vec(zG, "zG");
+        distinct(zG, "zG", pG, "pG");
+        distinct(zG, "zG", yG, "yG");
+        distinct(zG, "zG", yL, "yL");
+        if (d.blocks == null) {
+            double[] pp = vec(pG, "pG");
+            checkLength("pG", pp.length, "zG", zz.length);
+            axpby(1, zG, beta, pG);
+            return applyAssembledDot(data, z, lambda, shift, pG, yL, yG);
+        }
+        CpuScatter sc = scatterOf(z);
+        double[] pg = vec(pG, "pG");
+        double[] yl = vec(yL, "yL");
+        double[] yg = vec(yG, "yG");
+        distinct(pG, "pG", yG, "yG");
+        distinct(pG, "pG", yL, "yL");
+        distinct(yL, "yL", yG, "yG");
+        checkLength("z.localSize()", sc.localSize, "the local size E*Nq^3 of data", d.elements * d.np);
+        checkLength("zG", zz.length, "z.globalSize()", sc.globalSize);
+        checkLength("pG", pg.length, "z.globalSize()", sc.globalSize);
+        checkLength("yG", yg.length, "z.globalSize()", sc.globalSize);
+        checkLength("yL", yl.length, "z.localSize()", sc.localSize);
+        return fused(d, sc, lambda, shift, pg, zz, beta, yl, yg);
+    }
+
+    /**
+     * The fused operator on element blocks ({@link BlockAssembly}): y_G = Z^T (L + shift W) Z x_G, y_L written
+     * too; with {@code dir != null} x_G is first replaced by dir + beta x_G. Returns x_G . y_G.
+     */
+    private synchronized double fused(CpuElementData d, CpuScatter z, double lambda, double shift, double[] x,
+                                      double[] dir, double beta, double[] yl, double[] yg) {
+        final BlockKernels bk = d.blocks;
+        final BlockAssembly a = d.assembly(z);
+        final int nb = bk.blocks;
+        if (partials2.length < nb) {
+            partials2 = new double[Math.max(nb, 2 * partials2.length)];
+        }
+        final double[] part = partials2;
+        for (int g : a.untouched) {
+            if (dir != null) {
+                x[g] = dir[g] + beta * x[g];
+            }
+            yg[g] = 0;
+        }
+        final int[] order = a.order;
+        final int[] starts = a.colourStarts;
+        for (int c = 0; c < a.colours(); c++) {
+            final int from = starts[c];
+            final int count = starts[c + 1] - from;
+            final int parts = Math.min(threads, count);
+            pool.run(parts, (w, t) -> {
+                BlockKernels.Scratch s = d.blockScratch(w);
+                int end = from + (int) ((long) count * (t + 1) / parts);
+                for (int o = from + (int) ((long) count * t / parts); o < end; o++) {
+                    int blk = order[o];
+                    part[blk] = fusedBlock(bk, a, blk, lambda, shift, x, dir, beta, yl, yg, s);
+                }
+            });
+        }
+        double sum = 0;
+        for (int blk = 0; blk < nb; blk++) {
+            sum += part[blk];
+        }
+        return sum;
+    }
+
+    /** One block of {@link #fused}; returns its u . y. */
+    private static double fusedBlock(BlockKernels bk, BlockAssembly a, int blk, double lambda, double shift, double[] x,
+                                     double[] dir, double beta, double[] yl, double[] yg, BlockKernels.Scratch s) {
+        final int len = bk.npBlock;
+        final int off = blk * len;
+        final int[] ids = a.ids;
+        final byte[] flags = a.flags;
+        final double[] u = s.u;
+        if (dir == null) {
+            for (int c = 0; c < len; c++) {
+                int id = ids[off + c];
+                u[c] = id < 0 ? 0.0 : x[id];
+            }
+        } else {
+            for (int c = 0; c < len; c++) {
+                int id = ids[off + c];
+                u[c] = id < 0 ? 0.0 : dir[id] + beta * x[id];
+            }
+            for (int c = 0; c < len; c++) {
+                if ((flags[off + c] & BlockAssembly.OWNER) != 0) {
+                    x[ids[off + c]] = u[c];
+                }
+            }
+        }
+        bk.apply(blk, lambda, s);
+        final double[] y = s.y;
+        if (shift != 0) {
+            final double[] w = a.inverseDegree;
+            for (int c = 0; c < len; c++) {
+                y[c] += shift * w[off + c] * u[c];
+            }
+        }
+        double dot = 0;
+        for (int c = 0; c < len; c++) {
+            dot += u[c] * y[c];
+        }
+        final int[] local = a.local;
+        for (int c = 0; c < len; c++) {
+            int id = ids[off + c];
+            if (id >= 0) {
+                if ((flags[off + c] & BlockAssembly.FIRST) != 0) {
+                    yg[id] = y[c];
+                } else {
+                    yg[id] += y[c];
+                }
+            }
+            int l = local[off + c];
+            if (l >= 0) {
+                yl[l] = y[c];
+            }
+        }
+        return dot;
     }
 
     // ------------------------------------------------------------------ lifecycle

@@ -84,6 +84,18 @@ final class CpuElementData implements DeviceElementData {
         }
     }
 
+    private BlockAssembly assembly;
+
+    /** The fused-operator plan of these blocks with scatter {@code z} (built on first use, kept for the last z). */
+    synchronized BlockAssembly assembly(CpuScatter z) {
+        BlockAssembly a = assembly;
+        if (a == null || a.scatter != z) {
+            a = new BlockAssembly(blocks, z);
+            assembly = a;
+        }
+        return a;
+    }
+
     BlockKernels.Scratch blockScratch(int worker) {
         return blockScratch[worker];
     }
