@@ -422,12 +422,18 @@ public final class CpuBackend implements Backend {
         checkLength("xL", x.length, "the local size E*Nq^3 of data", nl);
         checkLength("yL", y.length, "the local size E*Nq^3 of data", nl);
         if (d.blocks != null) {
+            // a static partition: every block runs on the same thread each call
             final BlockKernels bk = d.blocks;
-            pool.run(bk.blocks, (w, blk) -> {
+            final int nb = bk.blocks;
+            final int parts = Math.min(threads, nb);
+            pool.runPinned(parts, (w, t) -> {
                 BlockKernels.Scratch s = d.blockScratch(w);
-                bk.load(blk, x, s.u);
-                bk.apply(blk, lambda, s);
-                bk.store(blk, s.y, y);
+                int end = (int) ((long) nb * (t + 1) / parts);
+                for (int blk = (int) ((long) nb * t / parts); blk < end; blk++) {
+                    bk.load(blk, x, s.u);
+                    bk.apply(blk, lambda, s);
+                    bk.store(blk, s.y, y);
+                }
             });
             return;
         }
@@ -558,7 +564,7 @@ public final class CpuBackend implements Backend {
             final int from = starts[c];
             final int count = starts[c + 1] - from;
             final int parts = Math.min(threads, count);
-            pool.run(parts, (w, t) -> {
+            pool.runPinned(parts, (w, t) -> {
                 BlockKernels.Scratch s = d.blockScratch(w);
                 int end = from + (int) ((long) count * (t + 1) / parts);
                 for (int o = from + (int) ((long) count * t / parts); o < end; o++) {

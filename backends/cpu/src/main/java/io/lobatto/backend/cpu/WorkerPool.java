@@ -1,20 +1,22 @@
 package io.lobatto.backend.cpu;
 
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * A fixed set of daemon worker threads that run a {@link Body} over {@code chunks} numbered chunks.
- * The calling thread takes part as worker 0, the pool supplies workers 1 .. threads-1; chunks are
- * handed out dynamically (an atomic counter), so which worker runs which chunk varies between calls,
- * but every chunk runs exactly once. Deterministic results are the caller's business: a reduction
- * writes one partial per chunk and combines the partials in chunk order afterwards.
+ * A fixed set of daemon worker threads that run a {@link Body} over numbered chunks. The calling thread
+ * takes part as worker 0, the pool's own threads are workers 1 .. threads-1; they stay alive between jobs,
+ * spin briefly for the next one and then park, so that a job costs a few microseconds to start (a CG
+ * iteration launches about a dozen).
  *
- * <p>One job at a time: {@link #run} is {@code synchronized}, so a backend used from several threads
- * serialises its operations (and per-worker scratch is never shared between two jobs).
+ * <p>Two ways to hand out chunks: {@link #run} hands them out dynamically (an atomic counter), so which
+ * worker runs which chunk varies between calls; {@link #runPinned} gives chunk w to worker w, so a static
+ * partition of the elements keeps each element on the same thread (and its data in that core's caches)
+ * from one call to the next. Either way every chunk runs exactly once; deterministic results are the
+ * caller's business (a reduction writes one partial per chunk and combines them in chunk order).
+ *
+ * <p>One job at a time: {@link #run} and {@link #runPinned} are {@code synchronized}, so a backend used from
+ * several threads serialises its operations (and per-worker scratch is never shared between two jobs).
  */
 final class WorkerPool implements AutoCloseable {
 
@@ -24,46 +26,34 @@ final class WorkerPool implements AutoCloseable {
         void run(int worker, int chunk);
     }
 
+    /** Spin iterations (Thread.onSpinWait) before a waiting thread parks. */
+    private static final int SPINS = 20_000;
+
     private final int threads;
-    private final ExecutorService executor;
-    private final Runnable[] helpers;
+    private final Thread[] helpers;
     private final AtomicInteger nextChunk = new AtomicInteger();
     private final AtomicInteger running = new AtomicInteger();
+    private volatile int generation;
     private volatile Body body;
     private volatile int chunks;
+    private volatile boolean pinned;
+    private volatile int helpersUsed;
     private volatile Throwable failure;
     private volatile Thread caller;
-    private boolean closed;
+    private volatile boolean closed;
 
     WorkerPool(int threads) {
         if (threads < 1) {
             throw new IllegalArgumentException("threads must be >= 1, got " + threads);
         }
         this.threads = threads;
-        if (threads == 1) {
-            executor = null;
-            helpers = new Runnable[0];
-            return;
-        }
-        AtomicInteger count = new AtomicInteger();
-        ThreadFactory factory = r -> {
-            Thread t = new Thread(r, "lobatto-cpu-" + count.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        };
-        executor = Executors.newFixedThreadPool(threads - 1, factory);
-        helpers = new Runnable[threads - 1];
+        this.helpers = new Thread[threads - 1];
         for (int w = 1; w < threads; w++) {
             final int worker = w;
-            helpers[w - 1] = () -> {
-                try {
-                    work(worker);
-                } finally {
-                    if (running.decrementAndGet() == 0) {
-                        LockSupport.unpark(caller);
-                    }
-                }
-            };
+            Thread t = new Thread(() -> loop(worker), "lobatto-cpu-" + w);
+            t.setDaemon(true);
+            helpers[w - 1] = t;
+            t.start();
         }
     }
 
@@ -71,10 +61,41 @@ final class WorkerPool implements AutoCloseable {
         return threads;
     }
 
+    private void loop(int worker) {
+        int seen = 0;
+        while (true) {
+            int spins = 0;
+            while (generation == seen && !closed) {
+                if (spins < SPINS) {
+                    Thread.onSpinWait();
+                    spins++;
+                } else {
+                    LockSupport.park(this);
+                }
+            }
+            if (closed) {
+                return;
+            }
+            seen = generation;
+            if (worker <= helpersUsed) {
+                work(worker);
+                if (running.decrementAndGet() == 0) {
+                    LockSupport.unpark(caller);
+                }
+            }
+        }
+    }
+
     private void work(int worker) {
         Body b = body;
         int n = chunks;
         try {
+            if (pinned) {
+                if (worker < n) {
+                    b.run(worker, worker);
+                }
+                return;
+            }
             for (int c = nextChunk.getAndIncrement(); c < n; c = nextChunk.getAndIncrement()) {
                 b.run(worker, c);
             }
@@ -86,16 +107,32 @@ final class WorkerPool implements AutoCloseable {
         }
     }
 
-    /** Runs {@code body} for every chunk 0 .. chunks-1 and returns when all have finished. */
+    /** Runs {@code body} for every chunk 0 .. chunks-1, handed out dynamically, and returns when all have finished. */
     synchronized void run(int chunks, Body body) {
+        start(chunks, body, false);
+    }
+
+    /**
+     * Runs chunk w on worker w for w < {@code chunks} (at most {@link #threads()}): a static partition.
+     *
+     * @throws IllegalArgumentException if {@code chunks > threads()}
+     */
+    synchronized void runPinned(int chunks, Body body) {
+        if (chunks > threads) {
+            throw new IllegalArgumentException("runPinned: chunks must be <= threads = " + threads + ", got " + chunks);
+        }
+        start(chunks, body, true);
+    }
+
+    private void start(int chunks, Body body, boolean pinned) {
         if (closed) {
             throw new IllegalStateException("backend is closed");
         }
         if (chunks <= 0) {
             return;
         }
-        int helpersUsed = Math.min(threads, chunks) - 1;
-        if (helpersUsed == 0) {
+        int used = Math.min(threads, chunks) - 1;
+        if (used == 0) {
             for (int c = 0; c < chunks; c++) {
                 body.run(0, c);
             }
@@ -103,19 +140,28 @@ final class WorkerPool implements AutoCloseable {
         }
         this.body = body;
         this.chunks = chunks;
+        this.pinned = pinned;
+        this.helpersUsed = used;
         this.failure = null;
         this.caller = Thread.currentThread();
         nextChunk.set(0);
-        running.set(helpersUsed);
-        for (int h = 0; h < helpersUsed; h++) {
-            executor.execute(helpers[h]);
+        running.set(used);
+        generation++; // publishes the fields above to the helpers
+        for (int h = 0; h < used; h++) {
+            LockSupport.unpark(helpers[h]);
         }
         work(0);
         boolean interrupted = false;
+        int spins = 0;
         while (running.get() != 0) {
-            LockSupport.park(this);
-            if (Thread.interrupted()) {
-                interrupted = true;
+            if (spins < SPINS) {
+                Thread.onSpinWait();
+                spins++;
+            } else {
+                LockSupport.park(this);
+                if (Thread.interrupted()) {
+                    interrupted = true;
+                }
             }
         }
         this.body = null;
@@ -139,8 +185,8 @@ final class WorkerPool implements AutoCloseable {
     public synchronized void close() {
         if (!closed) {
             closed = true;
-            if (executor != null) {
-                executor.shutdown();
+            for (Thread t : helpers) {
+                LockSupport.unpark(t);
             }
         }
     }
