@@ -91,7 +91,7 @@ public final class SolveSuite {
         SolveResult last = null;
         try (AssembledOperator a = AssembledOperator.bind(op, z, be, shift); DeviceVector b = be.upload(rhs);
              DeviceVector x = be.allocate(a.size()); ConjugateGradient cg = new ConjugateGradient(a).fixedIterations(iterations)) {
-            cg.solve(b, x); // warm-up
+            Timing.warmUp(1, () -> cg.solve(b, x));
             for (int r = 0; r < reps; r++) {
                 be.fill(x, 0);
                 be.synchronize();

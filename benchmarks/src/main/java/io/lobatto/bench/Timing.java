@@ -62,6 +62,20 @@ public final class Timing {
         return new Samples(s);
     }
 
+    /**
+     * Seconds every benchmark point warms up for at least: enough for the JIT to compile the CPU backend's
+     * per-N kernels (dozens of methods) before the timed runs, on a busy machine too.
+     */
+    public static final double WARMUP_SECONDS = 1.5;
+
+    /** Runs {@code op} at least {@code minRuns} times and until {@link #WARMUP_SECONDS} have passed. */
+    public static void warmUp(int minRuns, Runnable op) {
+        long end = System.nanoTime() + (long) (WARMUP_SECONDS * 1e9);
+        for (int i = 0; i < minRuns || System.nanoTime() < end; i++) {
+            op.run();
+        }
+    }
+
     /** Inner repetitions so that one sample lasts about {@code targetSeconds} given an estimate per run. */
     public static int innerFor(double estimateSeconds, double targetSeconds) {
         return (int) Math.max(1, Math.min(1000, targetSeconds / Math.max(estimateSeconds, 1e-7)));
