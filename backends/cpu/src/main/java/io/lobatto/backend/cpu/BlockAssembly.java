@@ -23,10 +23,6 @@ final class BlockAssembly {
     final int[] ids;
     /** Per position: {@link #FIRST} (assigns y_G), {@link #OWNER} (writes p_G). */
     final byte[] flags;
-    /** W (inverse degree) per position, for the shift term; 0 at masked and padding positions. */
-    final double[] inverseDegree;
-    /** Natural local index (e*Np + node) of every position, -1 for padding: where y_L is written. */
-    final int[] local;
     /** Blocks in processing order, grouped by colour. */
     final int[] order;
     /** Colour c holds order[colourStarts[c] .. colourStarts[c+1]). */
@@ -46,23 +42,18 @@ final class BlockAssembly {
         final int np = bk.np;
         final int[] nat = bk.naturalOfT;
         final int ng = z.globalSize;
+        if ((long) nb * len > Integer.MAX_VALUE - 8) {
+            throw new IllegalArgumentException("fused operator: " + nb + " blocks of " + len + " positions (E = " + bk.elements
+                    + " elements padded to blocks of " + bb + ") need " + (long) nb * len
+                    + " scatter ids; Java arrays hold at most 2^31 - 9");
+        }
         ids = new int[nb * len];
-        local = new int[nb * len];
-        inverseDegree = new double[nb * len];
         for (int blk = 0; blk < nb; blk++) {
             for (int e = 0; e < bb; e++) {
                 long el = (long) blk * bb + e;
                 for (int t = 0; t < np; t++) {
                     int pos = blk * len + t * bb + e;
-                    if (el >= bk.elements) {
-                        ids[pos] = -1;
-                        local[pos] = -1;
-                    } else {
-                        int l = (int) (el * np) + nat[t];
-                        ids[pos] = z.scatterIds[l];
-                        local[pos] = l;
-                        inverseDegree[pos] = ids[pos] < 0 ? 0 : z.inverseDegree[l];
-                    }
+                    ids[pos] = el >= bk.elements ? -1 : z.scatterIds[(int) (el * np) + nat[t]];
                 }
             }
         }

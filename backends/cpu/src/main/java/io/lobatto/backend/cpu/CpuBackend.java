@@ -18,16 +18,22 @@ import io.lobatto.core.basis.Basis1D;
  *
  * <p>Parallelism and determinism: streaming kernels and the scatter run over fixed chunks of
  * {@value #CHUNK} entries, the gather over the row blocks of Z^T ({@code blockStarts}), the element
- * kernels over blocks of elements. Reductions ({@link #dot}, {@link #norm2}, {@link #cgUpdate},
- * {@link #pcgUpdate}) sum each fixed chunk in a fixed order and add the chunk partials in chunk order, so
- * their result is bitwise the same for any number of threads; {@link #pcgUpdate}'s r . r and r . z are
- * bitwise those of {@link #cgUpdate} and {@link #dot}. The p . Ap of {@link #applyAssembledDot} is
- * summed per row block of the gather (fixed by Z, not by the thread count) and the block partials in
- * block order.
+ * kernels over blocks of elements (a static partition: each block on the same thread every call).
+ * Reductions ({@link #dot}, {@link #norm2}, {@link #cgUpdate}, {@link #pcgUpdate}) sum each fixed chunk in
+ * a fixed order and add the chunk partials in chunk order, so their result is bitwise the same for any
+ * number of threads; {@link #pcgUpdate}'s r . r and r . z are bitwise those of {@link #cgUpdate} and
+ * {@link #dot}.
  *
- * <p>Element kernels use sum factorisation only (never an element matrix); the scratch of every worker
- * is allocated at {@link #uploadElementData}, so an apply allocates no arrays. The backend may be used
- * from several threads; its operations are then serialised.
+ * <p>Element kernels use sum factorisation only (never an element matrix). Up to N = 8
+ * they run on blocks of interleaved elements with contractions generated per N
+ * ({@code BlockKernels}, {@code TensorBlock}), and the assembled operator is fused: each block gathers
+ * x_G, runs its kernel and adds into y_G, coloured so that threads never race ({@code BlockAssembly});
+ * its x_G . y_G is summed per block and the block partials in block order, and CG's p = z + beta p is
+ * folded in ({@link #applyAssembledDotUpdate}). Above N = 8 the kernels run element by element and the
+ * assembled operator gathers y_L through Z^T, its x_G . y_G summed per row block of the gather. Either
+ * way y_G and x_G . y_G are bitwise the same for any number of threads. The scratch of every worker is
+ * allocated at {@link #uploadElementData}, so an apply allocates no arrays. The backend may be used from
+ * several threads; its operations are then serialised.
  */
 public final class CpuBackend implements Backend {
 
@@ -507,7 +513,7 @@ public final class CpuBackend implements Backend {
 
     /**
      * {@link #applyAssembledDot} on p_G = z_G + beta p_G. With block kernels the update is folded into the
-     * fused operator (the owner of each global node writes its new p_G, {@link BlockAssembly}); else it
+     * fused operator (the owner of each global node writes its new p_G, {@code BlockAssembly}); else it
      * is {@link #axpby} followed by {@link #applyAssembledDot}.
      */
     @Override
@@ -540,7 +546,7 @@ public final class CpuBackend implements Backend {
     }
 
     /**
-     * The fused operator on element blocks ({@link BlockAssembly}): y_G = Z^T (L + shift W) Z x_G, y_L written
+     * The fused operator on element blocks ({@code BlockAssembly}): y_G = Z^T (L + shift W) Z x_G, y_L written
      * too; with {@code dir != null} x_G is first replaced by dir + beta x_G. Returns x_G . y_G.
      */
     private synchronized double fused(CpuElementData d, CpuScatter z, double lambda, double shift, double[] x,
@@ -606,17 +612,24 @@ public final class CpuBackend implements Backend {
         }
         bk.apply(blk, lambda, s);
         final double[] y = s.y;
+        final int np = bk.np;
+        final int bb = bk.b;
+        final int[] nat = bk.naturalOfT;
+        final int first = blk * bb;
+        final int count = Math.min(bb, bk.elements - first);
         if (shift != 0) {
-            final double[] w = a.inverseDegree;
-            for (int c = 0; c < len; c++) {
-                y[c] += shift * w[off + c] * u[c];
+            final double[] w = a.scatter.inverseDegree;
+            for (int e = 0; e < count; e++) {
+                int base = (first + e) * np;
+                for (int t = 0, c = e; t < np; t++, c += bb) {
+                    y[c] += shift * w[base + nat[t]] * u[c];
+                }
             }
         }
         double dot = 0;
         for (int c = 0; c < len; c++) {
             dot += u[c] * y[c];
         }
-        final int[] local = a.local;
         for (int c = 0; c < len; c++) {
             int id = ids[off + c];
             if (id >= 0) {
@@ -626,9 +639,11 @@ public final class CpuBackend implements Backend {
                     yg[id] += y[c];
                 }
             }
-            int l = local[off + c];
-            if (l >= 0) {
-                yl[l] = y[c];
+        }
+        for (int e = 0; e < count; e++) {
+            int base = (first + e) * np;
+            for (int t = 0, c = e; t < np; t++, c += bb) {
+                yl[base + nat[t]] = y[c];
             }
         }
         return dot;
