@@ -8,10 +8,12 @@ import java.util.Arrays;
  * reads its x_G entries through its scatter ids, runs the element kernel in cache, and adds its result
  * straight into y_G.
  *
- * <p>Races and determinism: blocks are greedily coloured so that two blocks of one colour share no
- * global node; the colours run one after the other, the blocks of a colour in parallel. Every y_G entry
- * is therefore written by its blocks in a fixed order (colour order), the first write assigning (no
- * zeroing pass), whatever the number of threads. The owner of a global node, the last block in that
+ * <p>Races and determinism: the blocks are cut into {@value #SLABS} slabs of consecutive blocks, and the
+ * slabs greedily coloured so that two slabs of one colour share no global node (with elements numbered
+ * along the mesh, two or three colours). The colours run one after the other, the slabs of a colour in
+ * parallel, the blocks of a slab in order on one thread (neighbouring blocks share x_G and y_G entries
+ * in cache). Every y_G entry is therefore written by its blocks in a fixed order, the first write
+ * assigning (no zeroing pass), whatever the number of threads. The owner of a global node, the last block in that
  * order that reads it, writes CG's updated search direction p_G = z_G + beta p_G after reading it
  * ({@link CpuBackend#applyAssembledDotUpdate}): no block reads p_G[g] after its owner has written it.
  * x_G . y_G is summed as sum over the local nodes of u_L . y_L (equal to x_G . Z^T y_L), per block in a
@@ -23,13 +25,24 @@ final class BlockAssembly {
     final int[] ids;
     /** Per position: {@link #FIRST} (assigns y_G), {@link #OWNER} (writes p_G). */
     final byte[] flags;
-    /** Blocks in processing order, grouped by colour. */
-    final int[] order;
-    /** Colour c holds order[colourStarts[c] .. colourStarts[c+1]). */
+    /** Slab s is blocks slabStarts[s] .. slabStarts[s+1]-1. */
+    final int[] slabStarts;
+    /** Slabs in processing order, grouped by colour. */
+    final int[] slabOrder;
+    /** Colour c holds slabOrder[colourStarts[c] .. colourStarts[c+1]). */
     final int[] colourStarts;
+    /** Blocks in processing order. */
+    final int[] order;
     /** Global nodes no element reads (zeroed by every apply; normally none). */
     final int[] untouched;
     final CpuScatter scatter;
+
+    /**
+     * Slabs of consecutive blocks that are coloured (fixed, not the thread count, so that results do not
+     * depend on the threads): enough for 16 threads, few enough that a slab is thick and its blocks,
+     * run in order, reuse each other's x_G and y_G entries in cache.
+     */
+    static final int SLABS = 32;
 
     static final byte FIRST = 1;
     static final byte OWNER = 2;
@@ -80,46 +93,59 @@ final class BlockAssembly {
                 }
             }
         }
-        // greedy colouring in block order
-        int[] colour = new int[nb];
+        // slabs of consecutive blocks, greedily coloured in slab order
+        final int slabs = Math.min(nb, SLABS);
+        slabStarts = new int[slabs + 1];
+        int[] slabOf = new int[nb];
+        for (int sl = 0; sl < slabs; sl++) {
+            slabStarts[sl + 1] = (int) ((long) nb * (sl + 1) / slabs);
+            for (int blk = slabStarts[sl]; blk < slabStarts[sl + 1]; blk++) {
+                slabOf[blk] = sl;
+            }
+        }
+        int[] colour = new int[slabs];
         Arrays.fill(colour, -1);
         int colours = 0;
-        boolean[] used = new boolean[64];
-        for (int blk = 0; blk < nb; blk++) {
+        boolean[] used = new boolean[slabs];
+        for (int sl = 0; sl < slabs; sl++) {
             Arrays.fill(used, false);
-            for (int pos = blk * len; pos < (blk + 1) * len; pos++) {
+            for (int pos = slabStarts[sl] * len; pos < slabStarts[sl + 1] * len; pos++) {
                 int id = ids[pos];
                 if (id < 0) {
                     continue;
                 }
                 for (int k = count[id]; k < count[id + 1]; k++) {
-                    int c = colour[readers[k]];
-                    if (c >= 0) {
-                        if (c >= used.length) {
-                            used = Arrays.copyOf(used, 2 * c);
-                        }
-                        used[c] = true;
+                    int other = slabOf[readers[k]];
+                    if (other != sl && colour[other] >= 0) {
+                        used[colour[other]] = true;
                     }
                 }
             }
             int c = 0;
-            while (c < used.length && used[c]) {
+            while (used[c]) {
                 c++;
             }
-            colour[blk] = c;
+            colour[sl] = c;
             colours = Math.max(colours, c + 1);
         }
         colourStarts = new int[colours + 1];
-        for (int blk = 0; blk < nb; blk++) {
-            colourStarts[colour[blk] + 1]++;
+        for (int sl = 0; sl < slabs; sl++) {
+            colourStarts[colour[sl] + 1]++;
         }
         for (int c = 0; c < colours; c++) {
             colourStarts[c + 1] += colourStarts[c];
         }
-        order = new int[nb];
+        slabOrder = new int[slabs];
         int[] next = Arrays.copyOf(colourStarts, colours);
-        for (int blk = 0; blk < nb; blk++) {
-            order[next[colour[blk]]++] = blk;
+        for (int sl = 0; sl < slabs; sl++) {
+            slabOrder[next[colour[sl]]++] = sl;
+        }
+        order = new int[nb];
+        for (int o = 0, i = 0; i < slabs; i++) {
+            int sl = slabOrder[i];
+            for (int blk = slabStarts[sl]; blk < slabStarts[sl + 1]; blk++) {
+                order[o++] = blk;
+            }
         }
         // first and last (owner) position of every global node in processing order
         int[] first = new int[ng];

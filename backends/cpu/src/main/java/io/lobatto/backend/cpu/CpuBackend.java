@@ -564,7 +564,8 @@ public final class CpuBackend implements Backend {
             }
             yg[g] = 0;
         }
-        final int[] order = a.order;
+        final int[] slabOrder = a.slabOrder;
+        final int[] slabStarts = a.slabStarts;
         final int[] starts = a.colourStarts;
         for (int c = 0; c < a.colours(); c++) {
             final int from = starts[c];
@@ -574,8 +575,10 @@ public final class CpuBackend implements Backend {
                 BlockKernels.Scratch s = d.blockScratch(w);
                 int end = from + (int) ((long) count * (t + 1) / parts);
                 for (int o = from + (int) ((long) count * t / parts); o < end; o++) {
-                    int blk = order[o];
-                    part[blk] = fusedBlock(bk, a, blk, lambda, shift, x, dir, beta, yl, yg, s);
+                    int slab = slabOrder[o];
+                    for (int blk = slabStarts[slab]; blk < slabStarts[slab + 1]; blk++) {
+                        part[blk] = fusedBlock(bk, a, blk, lambda, shift, x, dir, beta, yl, yg, s);
+                    }
                 }
             });
         }
