@@ -292,19 +292,24 @@ final class TensorBlockN3 extends TensorBlock {
         final double a3_0 = a[15], a3_1 = a[16], a3_2 = a[17], a3_3 = a[18], a3_4 = a[19];
         final double a4_0 = a[20], a4_1 = a[21], a4_2 = a[22], a4_3 = a[23], a4_4 = a[24];
         for (int c = 0; c < 400; c++) {
-            out[c] = a0_0 * in[c] + a0_1 * in[c + 400] + a0_2 * in[c + 800] + a0_3 * in[c + 1200] + a0_4 * in[c + 1600];
+            out[c] = a0_0 * in[c] + a0_1 * in[c + 400] + a0_2 * in[c + 800] + a0_3 * in[c + 1200] +
+                    a0_4 * in[c + 1600];
         }
         for (int c = 0; c < 400; c++) {
-            out[c + 400] = a1_0 * in[c] + a1_1 * in[c + 400] + a1_2 * in[c + 800] + a1_3 * in[c + 1200] + a1_4 * in[c + 1600];
+            out[c + 400] = a1_0 * in[c] + a1_1 * in[c + 400] + a1_2 * in[c + 800] + a1_3 * in[c + 1200] +
+                    a1_4 * in[c + 1600];
         }
         for (int c = 0; c < 400; c++) {
-            out[c + 800] = a2_0 * in[c] + a2_1 * in[c + 400] + a2_2 * in[c + 800] + a2_3 * in[c + 1200] + a2_4 * in[c + 1600];
+            out[c + 800] = a2_0 * in[c] + a2_1 * in[c + 400] + a2_2 * in[c + 800] + a2_3 * in[c + 1200] +
+                    a2_4 * in[c + 1600];
         }
         for (int c = 0; c < 400; c++) {
-            out[c + 1200] = a3_0 * in[c] + a3_1 * in[c + 400] + a3_2 * in[c + 800] + a3_3 * in[c + 1200] + a3_4 * in[c + 1600];
+            out[c + 1200] = a3_0 * in[c] + a3_1 * in[c + 400] + a3_2 * in[c + 800] + a3_3 * in[c + 1200] +
+                    a3_4 * in[c + 1600];
         }
         for (int c = 0; c < 400; c++) {
-            out[c + 1600] = a4_0 * in[c] + a4_1 * in[c + 400] + a4_2 * in[c + 800] + a4_3 * in[c + 1200] + a4_4 * in[c + 1600];
+            out[c + 1600] = a4_0 * in[c] + a4_1 * in[c + 400] + a4_2 * in[c + 800] + a4_3 * in[c + 1200] +
+                    a4_4 * in[c + 1600];
         }
     }
 
@@ -316,19 +321,24 @@ final class TensorBlockN3 extends TensorBlock {
         final double a3_0 = a[15], a3_1 = a[16], a3_2 = a[17], a3_3 = a[18], a3_4 = a[19];
         final double a4_0 = a[20], a4_1 = a[21], a4_2 = a[22], a4_3 = a[23], a4_4 = a[24];
         for (int c = 0; c < 400; c++) {
-            out[c] += a0_0 * in[c] + a0_1 * in[c + 400] + a0_2 * in[c + 800] + a0_3 * in[c + 1200] + a0_4 * in[c + 1600];
+            out[c] += a0_0 * in[c] + a0_1 * in[c + 400] + a0_2 * in[c + 800] + a0_3 * in[c + 1200] +
+                    a0_4 * in[c + 1600];
         }
         for (int c = 0; c < 400; c++) {
-            out[c + 400] += a1_0 * in[c] + a1_1 * in[c + 400] + a1_2 * in[c + 800] + a1_3 * in[c + 1200] + a1_4 * in[c + 1600];
+            out[c + 400] += a1_0 * in[c] + a1_1 * in[c + 400] + a1_2 * in[c + 800] + a1_3 * in[c + 1200] +
+                    a1_4 * in[c + 1600];
         }
         for (int c = 0; c < 400; c++) {
-            out[c + 800] += a2_0 * in[c] + a2_1 * in[c + 400] + a2_2 * in[c + 800] + a2_3 * in[c + 1200] + a2_4 * in[c + 1600];
+            out[c + 800] += a2_0 * in[c] + a2_1 * in[c + 400] + a2_2 * in[c + 800] + a2_3 * in[c + 1200] +
+                    a2_4 * in[c + 1600];
         }
         for (int c = 0; c < 400; c++) {
-            out[c + 1200] += a3_0 * in[c] + a3_1 * in[c + 400] + a3_2 * in[c + 800] + a3_3 * in[c + 1200] + a3_4 * in[c + 1600];
+            out[c + 1200] += a3_0 * in[c] + a3_1 * in[c + 400] + a3_2 * in[c + 800] + a3_3 * in[c + 1200] +
+                    a3_4 * in[c + 1600];
         }
         for (int c = 0; c < 400; c++) {
-            out[c + 1600] += a4_0 * in[c] + a4_1 * in[c + 400] + a4_2 * in[c + 800] + a4_3 * in[c + 1200] + a4_4 * in[c + 1600];
+            out[c + 1600] += a4_0 * in[c] + a4_1 * in[c + 400] + a4_2 * in[c + 800] + a4_3 * in[c + 1200] +
+                    a4_4 * in[c + 1600];
         }
     }
 
@@ -348,19 +358,24 @@ final class TensorBlockN3 extends TensorBlock {
         final double a3_0 = a[15], a3_1 = a[16], a3_2 = a[17], a3_3 = a[18], a3_4 = a[19];
         final double a4_0 = a[20], a4_1 = a[21], a4_2 = a[22], a4_3 = a[23], a4_4 = a[24];
         for (int c = 0; c < 80; c++) {
-            out[c] = a0_0 * in[c] + a0_1 * in[c + 80] + a0_2 * in[c + 160] + a0_3 * in[c + 240] + a0_4 * in[c + 320];
+            out[c] = a0_0 * in[c] + a0_1 * in[c + 80] + a0_2 * in[c + 160] + a0_3 * in[c + 240] +
+                    a0_4 * in[c + 320];
         }
         for (int c = 0; c < 80; c++) {
-            out[c + 80] = a1_0 * in[c] + a1_1 * in[c + 80] + a1_2 * in[c + 160] + a1_3 * in[c + 240] + a1_4 * in[c + 320];
+            out[c + 80] = a1_0 * in[c] + a1_1 * in[c + 80] + a1_2 * in[c + 160] + a1_3 * in[c + 240] +
+                    a1_4 * in[c + 320];
         }
         for (int c = 0; c < 80; c++) {
-            out[c + 160] = a2_0 * in[c] + a2_1 * in[c + 80] + a2_2 * in[c + 160] + a2_3 * in[c + 240] + a2_4 * in[c + 320];
+            out[c + 160] = a2_0 * in[c] + a2_1 * in[c + 80] + a2_2 * in[c + 160] + a2_3 * in[c + 240] +
+                    a2_4 * in[c + 320];
         }
         for (int c = 0; c < 80; c++) {
-            out[c + 240] = a3_0 * in[c] + a3_1 * in[c + 80] + a3_2 * in[c + 160] + a3_3 * in[c + 240] + a3_4 * in[c + 320];
+            out[c + 240] = a3_0 * in[c] + a3_1 * in[c + 80] + a3_2 * in[c + 160] + a3_3 * in[c + 240] +
+                    a3_4 * in[c + 320];
         }
         for (int c = 0; c < 80; c++) {
-            out[c + 320] = a4_0 * in[c] + a4_1 * in[c + 80] + a4_2 * in[c + 160] + a4_3 * in[c + 240] + a4_4 * in[c + 320];
+            out[c + 320] = a4_0 * in[c] + a4_1 * in[c + 80] + a4_2 * in[c + 160] + a4_3 * in[c + 240] +
+                    a4_4 * in[c + 320];
         }
     }
 
@@ -371,19 +386,24 @@ final class TensorBlockN3 extends TensorBlock {
         final double a3_0 = a[15], a3_1 = a[16], a3_2 = a[17], a3_3 = a[18], a3_4 = a[19];
         final double a4_0 = a[20], a4_1 = a[21], a4_2 = a[22], a4_3 = a[23], a4_4 = a[24];
         for (int c = 0; c < 80; c++) {
-            out[c + 400] = a0_0 * in[c + 400] + a0_1 * in[c + 480] + a0_2 * in[c + 560] + a0_3 * in[c + 640] + a0_4 * in[c + 720];
+            out[c + 400] = a0_0 * in[c + 400] + a0_1 * in[c + 480] + a0_2 * in[c + 560] + a0_3 * in[c + 640] +
+                    a0_4 * in[c + 720];
         }
         for (int c = 0; c < 80; c++) {
-            out[c + 480] = a1_0 * in[c + 400] + a1_1 * in[c + 480] + a1_2 * in[c + 560] + a1_3 * in[c + 640] + a1_4 * in[c + 720];
+            out[c + 480] = a1_0 * in[c + 400] + a1_1 * in[c + 480] + a1_2 * in[c + 560] + a1_3 * in[c + 640] +
+                    a1_4 * in[c + 720];
         }
         for (int c = 0; c < 80; c++) {
-            out[c + 560] = a2_0 * in[c + 400] + a2_1 * in[c + 480] + a2_2 * in[c + 560] + a2_3 * in[c + 640] + a2_4 * in[c + 720];
+            out[c + 560] = a2_0 * in[c + 400] + a2_1 * in[c + 480] + a2_2 * in[c + 560] + a2_3 * in[c + 640] +
+                    a2_4 * in[c + 720];
         }
         for (int c = 0; c < 80; c++) {
-            out[c + 640] = a3_0 * in[c + 400] + a3_1 * in[c + 480] + a3_2 * in[c + 560] + a3_3 * in[c + 640] + a3_4 * in[c + 720];
+            out[c + 640] = a3_0 * in[c + 400] + a3_1 * in[c + 480] + a3_2 * in[c + 560] + a3_3 * in[c + 640] +
+                    a3_4 * in[c + 720];
         }
         for (int c = 0; c < 80; c++) {
-            out[c + 720] = a4_0 * in[c + 400] + a4_1 * in[c + 480] + a4_2 * in[c + 560] + a4_3 * in[c + 640] + a4_4 * in[c + 720];
+            out[c + 720] = a4_0 * in[c + 400] + a4_1 * in[c + 480] + a4_2 * in[c + 560] + a4_3 * in[c + 640] +
+                    a4_4 * in[c + 720];
         }
     }
 
@@ -394,19 +414,24 @@ final class TensorBlockN3 extends TensorBlock {
         final double a3_0 = a[15], a3_1 = a[16], a3_2 = a[17], a3_3 = a[18], a3_4 = a[19];
         final double a4_0 = a[20], a4_1 = a[21], a4_2 = a[22], a4_3 = a[23], a4_4 = a[24];
         for (int c = 0; c < 80; c++) {
-            out[c + 800] = a0_0 * in[c + 800] + a0_1 * in[c + 880] + a0_2 * in[c + 960] + a0_3 * in[c + 1040] + a0_4 * in[c + 1120];
+            out[c + 800] = a0_0 * in[c + 800] + a0_1 * in[c + 880] + a0_2 * in[c + 960] + a0_3 * in[c + 1040] +
+                    a0_4 * in[c + 1120];
         }
         for (int c = 0; c < 80; c++) {
-            out[c + 880] = a1_0 * in[c + 800] + a1_1 * in[c + 880] + a1_2 * in[c + 960] + a1_3 * in[c + 1040] + a1_4 * in[c + 1120];
+            out[c + 880] = a1_0 * in[c + 800] + a1_1 * in[c + 880] + a1_2 * in[c + 960] + a1_3 * in[c + 1040] +
+                    a1_4 * in[c + 1120];
         }
         for (int c = 0; c < 80; c++) {
-            out[c + 960] = a2_0 * in[c + 800] + a2_1 * in[c + 880] + a2_2 * in[c + 960] + a2_3 * in[c + 1040] + a2_4 * in[c + 1120];
+            out[c + 960] = a2_0 * in[c + 800] + a2_1 * in[c + 880] + a2_2 * in[c + 960] + a2_3 * in[c + 1040] +
+                    a2_4 * in[c + 1120];
         }
         for (int c = 0; c < 80; c++) {
-            out[c + 1040] = a3_0 * in[c + 800] + a3_1 * in[c + 880] + a3_2 * in[c + 960] + a3_3 * in[c + 1040] + a3_4 * in[c + 1120];
+            out[c + 1040] = a3_0 * in[c + 800] + a3_1 * in[c + 880] + a3_2 * in[c + 960] + a3_3 * in[c + 1040] +
+                    a3_4 * in[c + 1120];
         }
         for (int c = 0; c < 80; c++) {
-            out[c + 1120] = a4_0 * in[c + 800] + a4_1 * in[c + 880] + a4_2 * in[c + 960] + a4_3 * in[c + 1040] + a4_4 * in[c + 1120];
+            out[c + 1120] = a4_0 * in[c + 800] + a4_1 * in[c + 880] + a4_2 * in[c + 960] + a4_3 * in[c + 1040] +
+                    a4_4 * in[c + 1120];
         }
     }
 
@@ -417,19 +442,24 @@ final class TensorBlockN3 extends TensorBlock {
         final double a3_0 = a[15], a3_1 = a[16], a3_2 = a[17], a3_3 = a[18], a3_4 = a[19];
         final double a4_0 = a[20], a4_1 = a[21], a4_2 = a[22], a4_3 = a[23], a4_4 = a[24];
         for (int c = 0; c < 80; c++) {
-            out[c + 1200] = a0_0 * in[c + 1200] + a0_1 * in[c + 1280] + a0_2 * in[c + 1360] + a0_3 * in[c + 1440] + a0_4 * in[c + 1520];
+            out[c + 1200] = a0_0 * in[c + 1200] + a0_1 * in[c + 1280] + a0_2 * in[c + 1360] + a0_3 * in[c + 1440] +
+                    a0_4 * in[c + 1520];
         }
         for (int c = 0; c < 80; c++) {
-            out[c + 1280] = a1_0 * in[c + 1200] + a1_1 * in[c + 1280] + a1_2 * in[c + 1360] + a1_3 * in[c + 1440] + a1_4 * in[c + 1520];
+            out[c + 1280] = a1_0 * in[c + 1200] + a1_1 * in[c + 1280] + a1_2 * in[c + 1360] + a1_3 * in[c + 1440] +
+                    a1_4 * in[c + 1520];
         }
         for (int c = 0; c < 80; c++) {
-            out[c + 1360] = a2_0 * in[c + 1200] + a2_1 * in[c + 1280] + a2_2 * in[c + 1360] + a2_3 * in[c + 1440] + a2_4 * in[c + 1520];
+            out[c + 1360] = a2_0 * in[c + 1200] + a2_1 * in[c + 1280] + a2_2 * in[c + 1360] + a2_3 * in[c + 1440] +
+                    a2_4 * in[c + 1520];
         }
         for (int c = 0; c < 80; c++) {
-            out[c + 1440] = a3_0 * in[c + 1200] + a3_1 * in[c + 1280] + a3_2 * in[c + 1360] + a3_3 * in[c + 1440] + a3_4 * in[c + 1520];
+            out[c + 1440] = a3_0 * in[c + 1200] + a3_1 * in[c + 1280] + a3_2 * in[c + 1360] + a3_3 * in[c + 1440] +
+                    a3_4 * in[c + 1520];
         }
         for (int c = 0; c < 80; c++) {
-            out[c + 1520] = a4_0 * in[c + 1200] + a4_1 * in[c + 1280] + a4_2 * in[c + 1360] + a4_3 * in[c + 1440] + a4_4 * in[c + 1520];
+            out[c + 1520] = a4_0 * in[c + 1200] + a4_1 * in[c + 1280] + a4_2 * in[c + 1360] + a4_3 * in[c + 1440] +
+                    a4_4 * in[c + 1520];
         }
     }
 
@@ -440,19 +470,24 @@ final class TensorBlockN3 extends TensorBlock {
         final double a3_0 = a[15], a3_1 = a[16], a3_2 = a[17], a3_3 = a[18], a3_4 = a[19];
         final double a4_0 = a[20], a4_1 = a[21], a4_2 = a[22], a4_3 = a[23], a4_4 = a[24];
         for (int c = 0; c < 80; c++) {
-            out[c + 1600] = a0_0 * in[c + 1600] + a0_1 * in[c + 1680] + a0_2 * in[c + 1760] + a0_3 * in[c + 1840] + a0_4 * in[c + 1920];
+            out[c + 1600] = a0_0 * in[c + 1600] + a0_1 * in[c + 1680] + a0_2 * in[c + 1760] + a0_3 * in[c + 1840] +
+                    a0_4 * in[c + 1920];
         }
         for (int c = 0; c < 80; c++) {
-            out[c + 1680] = a1_0 * in[c + 1600] + a1_1 * in[c + 1680] + a1_2 * in[c + 1760] + a1_3 * in[c + 1840] + a1_4 * in[c + 1920];
+            out[c + 1680] = a1_0 * in[c + 1600] + a1_1 * in[c + 1680] + a1_2 * in[c + 1760] + a1_3 * in[c + 1840] +
+                    a1_4 * in[c + 1920];
         }
         for (int c = 0; c < 80; c++) {
-            out[c + 1760] = a2_0 * in[c + 1600] + a2_1 * in[c + 1680] + a2_2 * in[c + 1760] + a2_3 * in[c + 1840] + a2_4 * in[c + 1920];
+            out[c + 1760] = a2_0 * in[c + 1600] + a2_1 * in[c + 1680] + a2_2 * in[c + 1760] + a2_3 * in[c + 1840] +
+                    a2_4 * in[c + 1920];
         }
         for (int c = 0; c < 80; c++) {
-            out[c + 1840] = a3_0 * in[c + 1600] + a3_1 * in[c + 1680] + a3_2 * in[c + 1760] + a3_3 * in[c + 1840] + a3_4 * in[c + 1920];
+            out[c + 1840] = a3_0 * in[c + 1600] + a3_1 * in[c + 1680] + a3_2 * in[c + 1760] + a3_3 * in[c + 1840] +
+                    a3_4 * in[c + 1920];
         }
         for (int c = 0; c < 80; c++) {
-            out[c + 1920] = a4_0 * in[c + 1600] + a4_1 * in[c + 1680] + a4_2 * in[c + 1760] + a4_3 * in[c + 1840] + a4_4 * in[c + 1920];
+            out[c + 1920] = a4_0 * in[c + 1600] + a4_1 * in[c + 1680] + a4_2 * in[c + 1760] + a4_3 * in[c + 1840] +
+                    a4_4 * in[c + 1920];
         }
     }
 
@@ -472,19 +507,24 @@ final class TensorBlockN3 extends TensorBlock {
         final double a3_0 = a[15], a3_1 = a[16], a3_2 = a[17], a3_3 = a[18], a3_4 = a[19];
         final double a4_0 = a[20], a4_1 = a[21], a4_2 = a[22], a4_3 = a[23], a4_4 = a[24];
         for (int c = 0; c < 80; c++) {
-            out[c] += a0_0 * in[c] + a0_1 * in[c + 80] + a0_2 * in[c + 160] + a0_3 * in[c + 240] + a0_4 * in[c + 320];
+            out[c] += a0_0 * in[c] + a0_1 * in[c + 80] + a0_2 * in[c + 160] + a0_3 * in[c + 240] +
+                    a0_4 * in[c + 320];
         }
         for (int c = 0; c < 80; c++) {
-            out[c + 80] += a1_0 * in[c] + a1_1 * in[c + 80] + a1_2 * in[c + 160] + a1_3 * in[c + 240] + a1_4 * in[c + 320];
+            out[c + 80] += a1_0 * in[c] + a1_1 * in[c + 80] + a1_2 * in[c + 160] + a1_3 * in[c + 240] +
+                    a1_4 * in[c + 320];
         }
         for (int c = 0; c < 80; c++) {
-            out[c + 160] += a2_0 * in[c] + a2_1 * in[c + 80] + a2_2 * in[c + 160] + a2_3 * in[c + 240] + a2_4 * in[c + 320];
+            out[c + 160] += a2_0 * in[c] + a2_1 * in[c + 80] + a2_2 * in[c + 160] + a2_3 * in[c + 240] +
+                    a2_4 * in[c + 320];
         }
         for (int c = 0; c < 80; c++) {
-            out[c + 240] += a3_0 * in[c] + a3_1 * in[c + 80] + a3_2 * in[c + 160] + a3_3 * in[c + 240] + a3_4 * in[c + 320];
+            out[c + 240] += a3_0 * in[c] + a3_1 * in[c + 80] + a3_2 * in[c + 160] + a3_3 * in[c + 240] +
+                    a3_4 * in[c + 320];
         }
         for (int c = 0; c < 80; c++) {
-            out[c + 320] += a4_0 * in[c] + a4_1 * in[c + 80] + a4_2 * in[c + 160] + a4_3 * in[c + 240] + a4_4 * in[c + 320];
+            out[c + 320] += a4_0 * in[c] + a4_1 * in[c + 80] + a4_2 * in[c + 160] + a4_3 * in[c + 240] +
+                    a4_4 * in[c + 320];
         }
     }
 
@@ -495,19 +535,24 @@ final class TensorBlockN3 extends TensorBlock {
         final double a3_0 = a[15], a3_1 = a[16], a3_2 = a[17], a3_3 = a[18], a3_4 = a[19];
         final double a4_0 = a[20], a4_1 = a[21], a4_2 = a[22], a4_3 = a[23], a4_4 = a[24];
         for (int c = 0; c < 80; c++) {
-            out[c + 400] += a0_0 * in[c + 400] + a0_1 * in[c + 480] + a0_2 * in[c + 560] + a0_3 * in[c + 640] + a0_4 * in[c + 720];
+            out[c + 400] += a0_0 * in[c + 400] + a0_1 * in[c + 480] + a0_2 * in[c + 560] + a0_3 * in[c + 640] +
+                    a0_4 * in[c + 720];
         }
         for (int c = 0; c < 80; c++) {
-            out[c + 480] += a1_0 * in[c + 400] + a1_1 * in[c + 480] + a1_2 * in[c + 560] + a1_3 * in[c + 640] + a1_4 * in[c + 720];
+            out[c + 480] += a1_0 * in[c + 400] + a1_1 * in[c + 480] + a1_2 * in[c + 560] + a1_3 * in[c + 640] +
+                    a1_4 * in[c + 720];
         }
         for (int c = 0; c < 80; c++) {
-            out[c + 560] += a2_0 * in[c + 400] + a2_1 * in[c + 480] + a2_2 * in[c + 560] + a2_3 * in[c + 640] + a2_4 * in[c + 720];
+            out[c + 560] += a2_0 * in[c + 400] + a2_1 * in[c + 480] + a2_2 * in[c + 560] + a2_3 * in[c + 640] +
+                    a2_4 * in[c + 720];
         }
         for (int c = 0; c < 80; c++) {
-            out[c + 640] += a3_0 * in[c + 400] + a3_1 * in[c + 480] + a3_2 * in[c + 560] + a3_3 * in[c + 640] + a3_4 * in[c + 720];
+            out[c + 640] += a3_0 * in[c + 400] + a3_1 * in[c + 480] + a3_2 * in[c + 560] + a3_3 * in[c + 640] +
+                    a3_4 * in[c + 720];
         }
         for (int c = 0; c < 80; c++) {
-            out[c + 720] += a4_0 * in[c + 400] + a4_1 * in[c + 480] + a4_2 * in[c + 560] + a4_3 * in[c + 640] + a4_4 * in[c + 720];
+            out[c + 720] += a4_0 * in[c + 400] + a4_1 * in[c + 480] + a4_2 * in[c + 560] + a4_3 * in[c + 640] +
+                    a4_4 * in[c + 720];
         }
     }
 
@@ -518,19 +563,24 @@ final class TensorBlockN3 extends TensorBlock {
         final double a3_0 = a[15], a3_1 = a[16], a3_2 = a[17], a3_3 = a[18], a3_4 = a[19];
         final double a4_0 = a[20], a4_1 = a[21], a4_2 = a[22], a4_3 = a[23], a4_4 = a[24];
         for (int c = 0; c < 80; c++) {
-            out[c + 800] += a0_0 * in[c + 800] + a0_1 * in[c + 880] + a0_2 * in[c + 960] + a0_3 * in[c + 1040] + a0_4 * in[c + 1120];
+            out[c + 800] += a0_0 * in[c + 800] + a0_1 * in[c + 880] + a0_2 * in[c + 960] + a0_3 * in[c + 1040] +
+                    a0_4 * in[c + 1120];
         }
         for (int c = 0; c < 80; c++) {
-            out[c + 880] += a1_0 * in[c + 800] + a1_1 * in[c + 880] + a1_2 * in[c + 960] + a1_3 * in[c + 1040] + a1_4 * in[c + 1120];
+            out[c + 880] += a1_0 * in[c + 800] + a1_1 * in[c + 880] + a1_2 * in[c + 960] + a1_3 * in[c + 1040] +
+                    a1_4 * in[c + 1120];
         }
         for (int c = 0; c < 80; c++) {
-            out[c + 960] += a2_0 * in[c + 800] + a2_1 * in[c + 880] + a2_2 * in[c + 960] + a2_3 * in[c + 1040] + a2_4 * in[c + 1120];
+            out[c + 960] += a2_0 * in[c + 800] + a2_1 * in[c + 880] + a2_2 * in[c + 960] + a2_3 * in[c + 1040] +
+                    a2_4 * in[c + 1120];
         }
         for (int c = 0; c < 80; c++) {
-            out[c + 1040] += a3_0 * in[c + 800] + a3_1 * in[c + 880] + a3_2 * in[c + 960] + a3_3 * in[c + 1040] + a3_4 * in[c + 1120];
+            out[c + 1040] += a3_0 * in[c + 800] + a3_1 * in[c + 880] + a3_2 * in[c + 960] + a3_3 * in[c + 1040] +
+                    a3_4 * in[c + 1120];
         }
         for (int c = 0; c < 80; c++) {
-            out[c + 1120] += a4_0 * in[c + 800] + a4_1 * in[c + 880] + a4_2 * in[c + 960] + a4_3 * in[c + 1040] + a4_4 * in[c + 1120];
+            out[c + 1120] += a4_0 * in[c + 800] + a4_1 * in[c + 880] + a4_2 * in[c + 960] + a4_3 * in[c + 1040] +
+                    a4_4 * in[c + 1120];
         }
     }
 
@@ -541,19 +591,24 @@ final class TensorBlockN3 extends TensorBlock {
         final double a3_0 = a[15], a3_1 = a[16], a3_2 = a[17], a3_3 = a[18], a3_4 = a[19];
         final double a4_0 = a[20], a4_1 = a[21], a4_2 = a[22], a4_3 = a[23], a4_4 = a[24];
         for (int c = 0; c < 80; c++) {
-            out[c + 1200] += a0_0 * in[c + 1200] + a0_1 * in[c + 1280] + a0_2 * in[c + 1360] + a0_3 * in[c + 1440] + a0_4 * in[c + 1520];
+            out[c + 1200] += a0_0 * in[c + 1200] + a0_1 * in[c + 1280] + a0_2 * in[c + 1360] + a0_3 * in[c + 1440] +
+                    a0_4 * in[c + 1520];
         }
         for (int c = 0; c < 80; c++) {
-            out[c + 1280] += a1_0 * in[c + 1200] + a1_1 * in[c + 1280] + a1_2 * in[c + 1360] + a1_3 * in[c + 1440] + a1_4 * in[c + 1520];
+            out[c + 1280] += a1_0 * in[c + 1200] + a1_1 * in[c + 1280] + a1_2 * in[c + 1360] + a1_3 * in[c + 1440] +
+                    a1_4 * in[c + 1520];
         }
         for (int c = 0; c < 80; c++) {
-            out[c + 1360] += a2_0 * in[c + 1200] + a2_1 * in[c + 1280] + a2_2 * in[c + 1360] + a2_3 * in[c + 1440] + a2_4 * in[c + 1520];
+            out[c + 1360] += a2_0 * in[c + 1200] + a2_1 * in[c + 1280] + a2_2 * in[c + 1360] + a2_3 * in[c + 1440] +
+                    a2_4 * in[c + 1520];
         }
         for (int c = 0; c < 80; c++) {
-            out[c + 1440] += a3_0 * in[c + 1200] + a3_1 * in[c + 1280] + a3_2 * in[c + 1360] + a3_3 * in[c + 1440] + a3_4 * in[c + 1520];
+            out[c + 1440] += a3_0 * in[c + 1200] + a3_1 * in[c + 1280] + a3_2 * in[c + 1360] + a3_3 * in[c + 1440] +
+                    a3_4 * in[c + 1520];
         }
         for (int c = 0; c < 80; c++) {
-            out[c + 1520] += a4_0 * in[c + 1200] + a4_1 * in[c + 1280] + a4_2 * in[c + 1360] + a4_3 * in[c + 1440] + a4_4 * in[c + 1520];
+            out[c + 1520] += a4_0 * in[c + 1200] + a4_1 * in[c + 1280] + a4_2 * in[c + 1360] + a4_3 * in[c + 1440] +
+                    a4_4 * in[c + 1520];
         }
     }
 
@@ -564,19 +619,24 @@ final class TensorBlockN3 extends TensorBlock {
         final double a3_0 = a[15], a3_1 = a[16], a3_2 = a[17], a3_3 = a[18], a3_4 = a[19];
         final double a4_0 = a[20], a4_1 = a[21], a4_2 = a[22], a4_3 = a[23], a4_4 = a[24];
         for (int c = 0; c < 80; c++) {
-            out[c + 1600] += a0_0 * in[c + 1600] + a0_1 * in[c + 1680] + a0_2 * in[c + 1760] + a0_3 * in[c + 1840] + a0_4 * in[c + 1920];
+            out[c + 1600] += a0_0 * in[c + 1600] + a0_1 * in[c + 1680] + a0_2 * in[c + 1760] + a0_3 * in[c + 1840] +
+                    a0_4 * in[c + 1920];
         }
         for (int c = 0; c < 80; c++) {
-            out[c + 1680] += a1_0 * in[c + 1600] + a1_1 * in[c + 1680] + a1_2 * in[c + 1760] + a1_3 * in[c + 1840] + a1_4 * in[c + 1920];
+            out[c + 1680] += a1_0 * in[c + 1600] + a1_1 * in[c + 1680] + a1_2 * in[c + 1760] + a1_3 * in[c + 1840] +
+                    a1_4 * in[c + 1920];
         }
         for (int c = 0; c < 80; c++) {
-            out[c + 1760] += a2_0 * in[c + 1600] + a2_1 * in[c + 1680] + a2_2 * in[c + 1760] + a2_3 * in[c + 1840] + a2_4 * in[c + 1920];
+            out[c + 1760] += a2_0 * in[c + 1600] + a2_1 * in[c + 1680] + a2_2 * in[c + 1760] + a2_3 * in[c + 1840] +
+                    a2_4 * in[c + 1920];
         }
         for (int c = 0; c < 80; c++) {
-            out[c + 1840] += a3_0 * in[c + 1600] + a3_1 * in[c + 1680] + a3_2 * in[c + 1760] + a3_3 * in[c + 1840] + a3_4 * in[c + 1920];
+            out[c + 1840] += a3_0 * in[c + 1600] + a3_1 * in[c + 1680] + a3_2 * in[c + 1760] + a3_3 * in[c + 1840] +
+                    a3_4 * in[c + 1920];
         }
         for (int c = 0; c < 80; c++) {
-            out[c + 1920] += a4_0 * in[c + 1600] + a4_1 * in[c + 1680] + a4_2 * in[c + 1760] + a4_3 * in[c + 1840] + a4_4 * in[c + 1920];
+            out[c + 1920] += a4_0 * in[c + 1600] + a4_1 * in[c + 1680] + a4_2 * in[c + 1760] + a4_3 * in[c + 1840] +
+                    a4_4 * in[c + 1920];
         }
     }
 
@@ -759,16 +819,20 @@ final class TensorBlockN3 extends TensorBlock {
         final double a2_0 = a[10], a2_1 = a[11], a2_2 = a[12], a2_3 = a[13], a2_4 = a[14];
         final double a3_0 = a[15], a3_1 = a[16], a3_2 = a[17], a3_3 = a[18], a3_4 = a[19];
         for (int c = 0; c < 400; c++) {
-            out[c] = a0_0 * in[c] + a0_1 * in[c + 400] + a0_2 * in[c + 800] + a0_3 * in[c + 1200] + a0_4 * in[c + 1600];
+            out[c] = a0_0 * in[c] + a0_1 * in[c + 400] + a0_2 * in[c + 800] + a0_3 * in[c + 1200] +
+                    a0_4 * in[c + 1600];
         }
         for (int c = 0; c < 400; c++) {
-            out[c + 400] = a1_0 * in[c] + a1_1 * in[c + 400] + a1_2 * in[c + 800] + a1_3 * in[c + 1200] + a1_4 * in[c + 1600];
+            out[c + 400] = a1_0 * in[c] + a1_1 * in[c + 400] + a1_2 * in[c + 800] + a1_3 * in[c + 1200] +
+                    a1_4 * in[c + 1600];
         }
         for (int c = 0; c < 400; c++) {
-            out[c + 800] = a2_0 * in[c] + a2_1 * in[c + 400] + a2_2 * in[c + 800] + a2_3 * in[c + 1200] + a2_4 * in[c + 1600];
+            out[c + 800] = a2_0 * in[c] + a2_1 * in[c + 400] + a2_2 * in[c + 800] + a2_3 * in[c + 1200] +
+                    a2_4 * in[c + 1600];
         }
         for (int c = 0; c < 400; c++) {
-            out[c + 1200] = a3_0 * in[c] + a3_1 * in[c + 400] + a3_2 * in[c + 800] + a3_3 * in[c + 1200] + a3_4 * in[c + 1600];
+            out[c + 1200] = a3_0 * in[c] + a3_1 * in[c + 400] + a3_2 * in[c + 800] + a3_3 * in[c + 1200] +
+                    a3_4 * in[c + 1600];
         }
     }
 
@@ -786,16 +850,20 @@ final class TensorBlockN3 extends TensorBlock {
         final double a2_0 = a[10], a2_1 = a[11], a2_2 = a[12], a2_3 = a[13], a2_4 = a[14];
         final double a3_0 = a[15], a3_1 = a[16], a3_2 = a[17], a3_3 = a[18], a3_4 = a[19];
         for (int c = 0; c < 80; c++) {
-            out[c] = a0_0 * in[c] + a0_1 * in[c + 80] + a0_2 * in[c + 160] + a0_3 * in[c + 240] + a0_4 * in[c + 320];
+            out[c] = a0_0 * in[c] + a0_1 * in[c + 80] + a0_2 * in[c + 160] + a0_3 * in[c + 240] +
+                    a0_4 * in[c + 320];
         }
         for (int c = 0; c < 80; c++) {
-            out[c + 80] = a1_0 * in[c] + a1_1 * in[c + 80] + a1_2 * in[c + 160] + a1_3 * in[c + 240] + a1_4 * in[c + 320];
+            out[c + 80] = a1_0 * in[c] + a1_1 * in[c + 80] + a1_2 * in[c + 160] + a1_3 * in[c + 240] +
+                    a1_4 * in[c + 320];
         }
         for (int c = 0; c < 80; c++) {
-            out[c + 160] = a2_0 * in[c] + a2_1 * in[c + 80] + a2_2 * in[c + 160] + a2_3 * in[c + 240] + a2_4 * in[c + 320];
+            out[c + 160] = a2_0 * in[c] + a2_1 * in[c + 80] + a2_2 * in[c + 160] + a2_3 * in[c + 240] +
+                    a2_4 * in[c + 320];
         }
         for (int c = 0; c < 80; c++) {
-            out[c + 240] = a3_0 * in[c] + a3_1 * in[c + 80] + a3_2 * in[c + 160] + a3_3 * in[c + 240] + a3_4 * in[c + 320];
+            out[c + 240] = a3_0 * in[c] + a3_1 * in[c + 80] + a3_2 * in[c + 160] + a3_3 * in[c + 240] +
+                    a3_4 * in[c + 320];
         }
     }
 
@@ -805,16 +873,20 @@ final class TensorBlockN3 extends TensorBlock {
         final double a2_0 = a[10], a2_1 = a[11], a2_2 = a[12], a2_3 = a[13], a2_4 = a[14];
         final double a3_0 = a[15], a3_1 = a[16], a3_2 = a[17], a3_3 = a[18], a3_4 = a[19];
         for (int c = 0; c < 80; c++) {
-            out[c + 320] = a0_0 * in[c + 400] + a0_1 * in[c + 480] + a0_2 * in[c + 560] + a0_3 * in[c + 640] + a0_4 * in[c + 720];
+            out[c + 320] = a0_0 * in[c + 400] + a0_1 * in[c + 480] + a0_2 * in[c + 560] + a0_3 * in[c + 640] +
+                    a0_4 * in[c + 720];
         }
         for (int c = 0; c < 80; c++) {
-            out[c + 400] = a1_0 * in[c + 400] + a1_1 * in[c + 480] + a1_2 * in[c + 560] + a1_3 * in[c + 640] + a1_4 * in[c + 720];
+            out[c + 400] = a1_0 * in[c + 400] + a1_1 * in[c + 480] + a1_2 * in[c + 560] + a1_3 * in[c + 640] +
+                    a1_4 * in[c + 720];
         }
         for (int c = 0; c < 80; c++) {
-            out[c + 480] = a2_0 * in[c + 400] + a2_1 * in[c + 480] + a2_2 * in[c + 560] + a2_3 * in[c + 640] + a2_4 * in[c + 720];
+            out[c + 480] = a2_0 * in[c + 400] + a2_1 * in[c + 480] + a2_2 * in[c + 560] + a2_3 * in[c + 640] +
+                    a2_4 * in[c + 720];
         }
         for (int c = 0; c < 80; c++) {
-            out[c + 560] = a3_0 * in[c + 400] + a3_1 * in[c + 480] + a3_2 * in[c + 560] + a3_3 * in[c + 640] + a3_4 * in[c + 720];
+            out[c + 560] = a3_0 * in[c + 400] + a3_1 * in[c + 480] + a3_2 * in[c + 560] + a3_3 * in[c + 640] +
+                    a3_4 * in[c + 720];
         }
     }
 
@@ -824,16 +896,20 @@ final class TensorBlockN3 extends TensorBlock {
         final double a2_0 = a[10], a2_1 = a[11], a2_2 = a[12], a2_3 = a[13], a2_4 = a[14];
         final double a3_0 = a[15], a3_1 = a[16], a3_2 = a[17], a3_3 = a[18], a3_4 = a[19];
         for (int c = 0; c < 80; c++) {
-            out[c + 640] = a0_0 * in[c + 800] + a0_1 * in[c + 880] + a0_2 * in[c + 960] + a0_3 * in[c + 1040] + a0_4 * in[c + 1120];
+            out[c + 640] = a0_0 * in[c + 800] + a0_1 * in[c + 880] + a0_2 * in[c + 960] + a0_3 * in[c + 1040] +
+                    a0_4 * in[c + 1120];
         }
         for (int c = 0; c < 80; c++) {
-            out[c + 720] = a1_0 * in[c + 800] + a1_1 * in[c + 880] + a1_2 * in[c + 960] + a1_3 * in[c + 1040] + a1_4 * in[c + 1120];
+            out[c + 720] = a1_0 * in[c + 800] + a1_1 * in[c + 880] + a1_2 * in[c + 960] + a1_3 * in[c + 1040] +
+                    a1_4 * in[c + 1120];
         }
         for (int c = 0; c < 80; c++) {
-            out[c + 800] = a2_0 * in[c + 800] + a2_1 * in[c + 880] + a2_2 * in[c + 960] + a2_3 * in[c + 1040] + a2_4 * in[c + 1120];
+            out[c + 800] = a2_0 * in[c + 800] + a2_1 * in[c + 880] + a2_2 * in[c + 960] + a2_3 * in[c + 1040] +
+                    a2_4 * in[c + 1120];
         }
         for (int c = 0; c < 80; c++) {
-            out[c + 880] = a3_0 * in[c + 800] + a3_1 * in[c + 880] + a3_2 * in[c + 960] + a3_3 * in[c + 1040] + a3_4 * in[c + 1120];
+            out[c + 880] = a3_0 * in[c + 800] + a3_1 * in[c + 880] + a3_2 * in[c + 960] + a3_3 * in[c + 1040] +
+                    a3_4 * in[c + 1120];
         }
     }
 
@@ -843,16 +919,20 @@ final class TensorBlockN3 extends TensorBlock {
         final double a2_0 = a[10], a2_1 = a[11], a2_2 = a[12], a2_3 = a[13], a2_4 = a[14];
         final double a3_0 = a[15], a3_1 = a[16], a3_2 = a[17], a3_3 = a[18], a3_4 = a[19];
         for (int c = 0; c < 80; c++) {
-            out[c + 960] = a0_0 * in[c + 1200] + a0_1 * in[c + 1280] + a0_2 * in[c + 1360] + a0_3 * in[c + 1440] + a0_4 * in[c + 1520];
+            out[c + 960] = a0_0 * in[c + 1200] + a0_1 * in[c + 1280] + a0_2 * in[c + 1360] + a0_3 * in[c + 1440] +
+                    a0_4 * in[c + 1520];
         }
         for (int c = 0; c < 80; c++) {
-            out[c + 1040] = a1_0 * in[c + 1200] + a1_1 * in[c + 1280] + a1_2 * in[c + 1360] + a1_3 * in[c + 1440] + a1_4 * in[c + 1520];
+            out[c + 1040] = a1_0 * in[c + 1200] + a1_1 * in[c + 1280] + a1_2 * in[c + 1360] + a1_3 * in[c + 1440] +
+                    a1_4 * in[c + 1520];
         }
         for (int c = 0; c < 80; c++) {
-            out[c + 1120] = a2_0 * in[c + 1200] + a2_1 * in[c + 1280] + a2_2 * in[c + 1360] + a2_3 * in[c + 1440] + a2_4 * in[c + 1520];
+            out[c + 1120] = a2_0 * in[c + 1200] + a2_1 * in[c + 1280] + a2_2 * in[c + 1360] + a2_3 * in[c + 1440] +
+                    a2_4 * in[c + 1520];
         }
         for (int c = 0; c < 80; c++) {
-            out[c + 1200] = a3_0 * in[c + 1200] + a3_1 * in[c + 1280] + a3_2 * in[c + 1360] + a3_3 * in[c + 1440] + a3_4 * in[c + 1520];
+            out[c + 1200] = a3_0 * in[c + 1200] + a3_1 * in[c + 1280] + a3_2 * in[c + 1360] + a3_3 * in[c + 1440] +
+                    a3_4 * in[c + 1520];
         }
     }
 
@@ -863,16 +943,20 @@ final class TensorBlockN3 extends TensorBlock {
         final double a2_0 = a[10], a2_1 = a[11], a2_2 = a[12], a2_3 = a[13], a2_4 = a[14];
         final double a3_0 = a[15], a3_1 = a[16], a3_2 = a[17], a3_3 = a[18], a3_4 = a[19];
         for (int c = 0; c < 256; c++) {
-            out[c] = a0_0 * in[c] + a0_1 * in[c + 256] + a0_2 * in[c + 512] + a0_3 * in[c + 768] + a0_4 * in[c + 1024];
+            out[c] = a0_0 * in[c] + a0_1 * in[c + 256] + a0_2 * in[c + 512] + a0_3 * in[c + 768] +
+                    a0_4 * in[c + 1024];
         }
         for (int c = 0; c < 256; c++) {
-            out[c + 256] = a1_0 * in[c] + a1_1 * in[c + 256] + a1_2 * in[c + 512] + a1_3 * in[c + 768] + a1_4 * in[c + 1024];
+            out[c + 256] = a1_0 * in[c] + a1_1 * in[c + 256] + a1_2 * in[c + 512] + a1_3 * in[c + 768] +
+                    a1_4 * in[c + 1024];
         }
         for (int c = 0; c < 256; c++) {
-            out[c + 512] = a2_0 * in[c] + a2_1 * in[c + 256] + a2_2 * in[c + 512] + a2_3 * in[c + 768] + a2_4 * in[c + 1024];
+            out[c + 512] = a2_0 * in[c] + a2_1 * in[c + 256] + a2_2 * in[c + 512] + a2_3 * in[c + 768] +
+                    a2_4 * in[c + 1024];
         }
         for (int c = 0; c < 256; c++) {
-            out[c + 768] = a3_0 * in[c] + a3_1 * in[c + 256] + a3_2 * in[c + 512] + a3_3 * in[c + 768] + a3_4 * in[c + 1024];
+            out[c + 768] = a3_0 * in[c] + a3_1 * in[c + 256] + a3_2 * in[c + 512] + a3_3 * in[c + 768] +
+                    a3_4 * in[c + 1024];
         }
     }
 }

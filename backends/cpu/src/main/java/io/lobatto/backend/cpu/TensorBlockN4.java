@@ -84,19 +84,24 @@ final class TensorBlockN4 extends TensorBlock {
         final double a3_0 = a[15], a3_1 = a[16], a3_2 = a[17], a3_3 = a[18], a3_4 = a[19];
         final double a4_0 = a[20], a4_1 = a[21], a4_2 = a[22], a4_3 = a[23], a4_4 = a[24];
         for (int c = 0; c < 200; c++) {
-            out[c] = a0_0 * in[c] + a0_1 * in[c + 200] + a0_2 * in[c + 400] + a0_3 * in[c + 600] + a0_4 * in[c + 800];
+            out[c] = a0_0 * in[c] + a0_1 * in[c + 200] + a0_2 * in[c + 400] + a0_3 * in[c + 600] +
+                    a0_4 * in[c + 800];
         }
         for (int c = 0; c < 200; c++) {
-            out[c + 200] = a1_0 * in[c] + a1_1 * in[c + 200] + a1_2 * in[c + 400] + a1_3 * in[c + 600] + a1_4 * in[c + 800];
+            out[c + 200] = a1_0 * in[c] + a1_1 * in[c + 200] + a1_2 * in[c + 400] + a1_3 * in[c + 600] +
+                    a1_4 * in[c + 800];
         }
         for (int c = 0; c < 200; c++) {
-            out[c + 400] = a2_0 * in[c] + a2_1 * in[c + 200] + a2_2 * in[c + 400] + a2_3 * in[c + 600] + a2_4 * in[c + 800];
+            out[c + 400] = a2_0 * in[c] + a2_1 * in[c + 200] + a2_2 * in[c + 400] + a2_3 * in[c + 600] +
+                    a2_4 * in[c + 800];
         }
         for (int c = 0; c < 200; c++) {
-            out[c + 600] = a3_0 * in[c] + a3_1 * in[c + 200] + a3_2 * in[c + 400] + a3_3 * in[c + 600] + a3_4 * in[c + 800];
+            out[c + 600] = a3_0 * in[c] + a3_1 * in[c + 200] + a3_2 * in[c + 400] + a3_3 * in[c + 600] +
+                    a3_4 * in[c + 800];
         }
         for (int c = 0; c < 200; c++) {
-            out[c + 800] = a4_0 * in[c] + a4_1 * in[c + 200] + a4_2 * in[c + 400] + a4_3 * in[c + 600] + a4_4 * in[c + 800];
+            out[c + 800] = a4_0 * in[c] + a4_1 * in[c + 200] + a4_2 * in[c + 400] + a4_3 * in[c + 600] +
+                    a4_4 * in[c + 800];
         }
     }
 
@@ -108,19 +113,24 @@ final class TensorBlockN4 extends TensorBlock {
         final double a3_0 = a[15], a3_1 = a[16], a3_2 = a[17], a3_3 = a[18], a3_4 = a[19];
         final double a4_0 = a[20], a4_1 = a[21], a4_2 = a[22], a4_3 = a[23], a4_4 = a[24];
         for (int c = 0; c < 200; c++) {
-            out[c] += a0_0 * in[c] + a0_1 * in[c + 200] + a0_2 * in[c + 400] + a0_3 * in[c + 600] + a0_4 * in[c + 800];
+            out[c] += a0_0 * in[c] + a0_1 * in[c + 200] + a0_2 * in[c + 400] + a0_3 * in[c + 600] +
+                    a0_4 * in[c + 800];
         }
         for (int c = 0; c < 200; c++) {
-            out[c + 200] += a1_0 * in[c] + a1_1 * in[c + 200] + a1_2 * in[c + 400] + a1_3 * in[c + 600] + a1_4 * in[c + 800];
+            out[c + 200] += a1_0 * in[c] + a1_1 * in[c + 200] + a1_2 * in[c + 400] + a1_3 * in[c + 600] +
+                    a1_4 * in[c + 800];
         }
         for (int c = 0; c < 200; c++) {
-            out[c + 400] += a2_0 * in[c] + a2_1 * in[c + 200] + a2_2 * in[c + 400] + a2_3 * in[c + 600] + a2_4 * in[c + 800];
+            out[c + 400] += a2_0 * in[c] + a2_1 * in[c + 200] + a2_2 * in[c + 400] + a2_3 * in[c + 600] +
+                    a2_4 * in[c + 800];
         }
         for (int c = 0; c < 200; c++) {
-            out[c + 600] += a3_0 * in[c] + a3_1 * in[c + 200] + a3_2 * in[c + 400] + a3_3 * in[c + 600] + a3_4 * in[c + 800];
+            out[c + 600] += a3_0 * in[c] + a3_1 * in[c + 200] + a3_2 * in[c + 400] + a3_3 * in[c + 600] +
+                    a3_4 * in[c + 800];
         }
         for (int c = 0; c < 200; c++) {
-            out[c + 800] += a4_0 * in[c] + a4_1 * in[c + 200] + a4_2 * in[c + 400] + a4_3 * in[c + 600] + a4_4 * in[c + 800];
+            out[c + 800] += a4_0 * in[c] + a4_1 * in[c + 200] + a4_2 * in[c + 400] + a4_3 * in[c + 600] +
+                    a4_4 * in[c + 800];
         }
     }
 
@@ -140,19 +150,24 @@ final class TensorBlockN4 extends TensorBlock {
         final double a3_0 = a[15], a3_1 = a[16], a3_2 = a[17], a3_3 = a[18], a3_4 = a[19];
         final double a4_0 = a[20], a4_1 = a[21], a4_2 = a[22], a4_3 = a[23], a4_4 = a[24];
         for (int c = 0; c < 40; c++) {
-            out[c] = a0_0 * in[c] + a0_1 * in[c + 40] + a0_2 * in[c + 80] + a0_3 * in[c + 120] + a0_4 * in[c + 160];
+            out[c] = a0_0 * in[c] + a0_1 * in[c + 40] + a0_2 * in[c + 80] + a0_3 * in[c + 120] +
+                    a0_4 * in[c + 160];
         }
         for (int c = 0; c < 40; c++) {
-            out[c + 40] = a1_0 * in[c] + a1_1 * in[c + 40] + a1_2 * in[c + 80] + a1_3 * in[c + 120] + a1_4 * in[c + 160];
+            out[c + 40] = a1_0 * in[c] + a1_1 * in[c + 40] + a1_2 * in[c + 80] + a1_3 * in[c + 120] +
+                    a1_4 * in[c + 160];
         }
         for (int c = 0; c < 40; c++) {
-            out[c + 80] = a2_0 * in[c] + a2_1 * in[c + 40] + a2_2 * in[c + 80] + a2_3 * in[c + 120] + a2_4 * in[c + 160];
+            out[c + 80] = a2_0 * in[c] + a2_1 * in[c + 40] + a2_2 * in[c + 80] + a2_3 * in[c + 120] +
+                    a2_4 * in[c + 160];
         }
         for (int c = 0; c < 40; c++) {
-            out[c + 120] = a3_0 * in[c] + a3_1 * in[c + 40] + a3_2 * in[c + 80] + a3_3 * in[c + 120] + a3_4 * in[c + 160];
+            out[c + 120] = a3_0 * in[c] + a3_1 * in[c + 40] + a3_2 * in[c + 80] + a3_3 * in[c + 120] +
+                    a3_4 * in[c + 160];
         }
         for (int c = 0; c < 40; c++) {
-            out[c + 160] = a4_0 * in[c] + a4_1 * in[c + 40] + a4_2 * in[c + 80] + a4_3 * in[c + 120] + a4_4 * in[c + 160];
+            out[c + 160] = a4_0 * in[c] + a4_1 * in[c + 40] + a4_2 * in[c + 80] + a4_3 * in[c + 120] +
+                    a4_4 * in[c + 160];
         }
     }
 
@@ -163,19 +178,24 @@ final class TensorBlockN4 extends TensorBlock {
         final double a3_0 = a[15], a3_1 = a[16], a3_2 = a[17], a3_3 = a[18], a3_4 = a[19];
         final double a4_0 = a[20], a4_1 = a[21], a4_2 = a[22], a4_3 = a[23], a4_4 = a[24];
         for (int c = 0; c < 40; c++) {
-            out[c + 200] = a0_0 * in[c + 200] + a0_1 * in[c + 240] + a0_2 * in[c + 280] + a0_3 * in[c + 320] + a0_4 * in[c + 360];
+            out[c + 200] = a0_0 * in[c + 200] + a0_1 * in[c + 240] + a0_2 * in[c + 280] + a0_3 * in[c + 320] +
+                    a0_4 * in[c + 360];
         }
         for (int c = 0; c < 40; c++) {
-            out[c + 240] = a1_0 * in[c + 200] + a1_1 * in[c + 240] + a1_2 * in[c + 280] + a1_3 * in[c + 320] + a1_4 * in[c + 360];
+            out[c + 240] = a1_0 * in[c + 200] + a1_1 * in[c + 240] + a1_2 * in[c + 280] + a1_3 * in[c + 320] +
+                    a1_4 * in[c + 360];
         }
         for (int c = 0; c < 40; c++) {
-            out[c + 280] = a2_0 * in[c + 200] + a2_1 * in[c + 240] + a2_2 * in[c + 280] + a2_3 * in[c + 320] + a2_4 * in[c + 360];
+            out[c + 280] = a2_0 * in[c + 200] + a2_1 * in[c + 240] + a2_2 * in[c + 280] + a2_3 * in[c + 320] +
+                    a2_4 * in[c + 360];
         }
         for (int c = 0; c < 40; c++) {
-            out[c + 320] = a3_0 * in[c + 200] + a3_1 * in[c + 240] + a3_2 * in[c + 280] + a3_3 * in[c + 320] + a3_4 * in[c + 360];
+            out[c + 320] = a3_0 * in[c + 200] + a3_1 * in[c + 240] + a3_2 * in[c + 280] + a3_3 * in[c + 320] +
+                    a3_4 * in[c + 360];
         }
         for (int c = 0; c < 40; c++) {
-            out[c + 360] = a4_0 * in[c + 200] + a4_1 * in[c + 240] + a4_2 * in[c + 280] + a4_3 * in[c + 320] + a4_4 * in[c + 360];
+            out[c + 360] = a4_0 * in[c + 200] + a4_1 * in[c + 240] + a4_2 * in[c + 280] + a4_3 * in[c + 320] +
+                    a4_4 * in[c + 360];
         }
     }
 
@@ -186,19 +206,24 @@ final class TensorBlockN4 extends TensorBlock {
         final double a3_0 = a[15], a3_1 = a[16], a3_2 = a[17], a3_3 = a[18], a3_4 = a[19];
         final double a4_0 = a[20], a4_1 = a[21], a4_2 = a[22], a4_3 = a[23], a4_4 = a[24];
         for (int c = 0; c < 40; c++) {
-            out[c + 400] = a0_0 * in[c + 400] + a0_1 * in[c + 440] + a0_2 * in[c + 480] + a0_3 * in[c + 520] + a0_4 * in[c + 560];
+            out[c + 400] = a0_0 * in[c + 400] + a0_1 * in[c + 440] + a0_2 * in[c + 480] + a0_3 * in[c + 520] +
+                    a0_4 * in[c + 560];
         }
         for (int c = 0; c < 40; c++) {
-            out[c + 440] = a1_0 * in[c + 400] + a1_1 * in[c + 440] + a1_2 * in[c + 480] + a1_3 * in[c + 520] + a1_4 * in[c + 560];
+            out[c + 440] = a1_0 * in[c + 400] + a1_1 * in[c + 440] + a1_2 * in[c + 480] + a1_3 * in[c + 520] +
+                    a1_4 * in[c + 560];
         }
         for (int c = 0; c < 40; c++) {
-            out[c + 480] = a2_0 * in[c + 400] + a2_1 * in[c + 440] + a2_2 * in[c + 480] + a2_3 * in[c + 520] + a2_4 * in[c + 560];
+            out[c + 480] = a2_0 * in[c + 400] + a2_1 * in[c + 440] + a2_2 * in[c + 480] + a2_3 * in[c + 520] +
+                    a2_4 * in[c + 560];
         }
         for (int c = 0; c < 40; c++) {
-            out[c + 520] = a3_0 * in[c + 400] + a3_1 * in[c + 440] + a3_2 * in[c + 480] + a3_3 * in[c + 520] + a3_4 * in[c + 560];
+            out[c + 520] = a3_0 * in[c + 400] + a3_1 * in[c + 440] + a3_2 * in[c + 480] + a3_3 * in[c + 520] +
+                    a3_4 * in[c + 560];
         }
         for (int c = 0; c < 40; c++) {
-            out[c + 560] = a4_0 * in[c + 400] + a4_1 * in[c + 440] + a4_2 * in[c + 480] + a4_3 * in[c + 520] + a4_4 * in[c + 560];
+            out[c + 560] = a4_0 * in[c + 400] + a4_1 * in[c + 440] + a4_2 * in[c + 480] + a4_3 * in[c + 520] +
+                    a4_4 * in[c + 560];
         }
     }
 
@@ -209,19 +234,24 @@ final class TensorBlockN4 extends TensorBlock {
         final double a3_0 = a[15], a3_1 = a[16], a3_2 = a[17], a3_3 = a[18], a3_4 = a[19];
         final double a4_0 = a[20], a4_1 = a[21], a4_2 = a[22], a4_3 = a[23], a4_4 = a[24];
         for (int c = 0; c < 40; c++) {
-            out[c + 600] = a0_0 * in[c + 600] + a0_1 * in[c + 640] + a0_2 * in[c + 680] + a0_3 * in[c + 720] + a0_4 * in[c + 760];
+            out[c + 600] = a0_0 * in[c + 600] + a0_1 * in[c + 640] + a0_2 * in[c + 680] + a0_3 * in[c + 720] +
+                    a0_4 * in[c + 760];
         }
         for (int c = 0; c < 40; c++) {
-            out[c + 640] = a1_0 * in[c + 600] + a1_1 * in[c + 640] + a1_2 * in[c + 680] + a1_3 * in[c + 720] + a1_4 * in[c + 760];
+            out[c + 640] = a1_0 * in[c + 600] + a1_1 * in[c + 640] + a1_2 * in[c + 680] + a1_3 * in[c + 720] +
+                    a1_4 * in[c + 760];
         }
         for (int c = 0; c < 40; c++) {
-            out[c + 680] = a2_0 * in[c + 600] + a2_1 * in[c + 640] + a2_2 * in[c + 680] + a2_3 * in[c + 720] + a2_4 * in[c + 760];
+            out[c + 680] = a2_0 * in[c + 600] + a2_1 * in[c + 640] + a2_2 * in[c + 680] + a2_3 * in[c + 720] +
+                    a2_4 * in[c + 760];
         }
         for (int c = 0; c < 40; c++) {
-            out[c + 720] = a3_0 * in[c + 600] + a3_1 * in[c + 640] + a3_2 * in[c + 680] + a3_3 * in[c + 720] + a3_4 * in[c + 760];
+            out[c + 720] = a3_0 * in[c + 600] + a3_1 * in[c + 640] + a3_2 * in[c + 680] + a3_3 * in[c + 720] +
+                    a3_4 * in[c + 760];
         }
         for (int c = 0; c < 40; c++) {
-            out[c + 760] = a4_0 * in[c + 600] + a4_1 * in[c + 640] + a4_2 * in[c + 680] + a4_3 * in[c + 720] + a4_4 * in[c + 760];
+            out[c + 760] = a4_0 * in[c + 600] + a4_1 * in[c + 640] + a4_2 * in[c + 680] + a4_3 * in[c + 720] +
+                    a4_4 * in[c + 760];
         }
     }
 
@@ -232,19 +262,24 @@ final class TensorBlockN4 extends TensorBlock {
         final double a3_0 = a[15], a3_1 = a[16], a3_2 = a[17], a3_3 = a[18], a3_4 = a[19];
         final double a4_0 = a[20], a4_1 = a[21], a4_2 = a[22], a4_3 = a[23], a4_4 = a[24];
         for (int c = 0; c < 40; c++) {
-            out[c + 800] = a0_0 * in[c + 800] + a0_1 * in[c + 840] + a0_2 * in[c + 880] + a0_3 * in[c + 920] + a0_4 * in[c + 960];
+            out[c + 800] = a0_0 * in[c + 800] + a0_1 * in[c + 840] + a0_2 * in[c + 880] + a0_3 * in[c + 920] +
+                    a0_4 * in[c + 960];
         }
         for (int c = 0; c < 40; c++) {
-            out[c + 840] = a1_0 * in[c + 800] + a1_1 * in[c + 840] + a1_2 * in[c + 880] + a1_3 * in[c + 920] + a1_4 * in[c + 960];
+            out[c + 840] = a1_0 * in[c + 800] + a1_1 * in[c + 840] + a1_2 * in[c + 880] + a1_3 * in[c + 920] +
+                    a1_4 * in[c + 960];
         }
         for (int c = 0; c < 40; c++) {
-            out[c + 880] = a2_0 * in[c + 800] + a2_1 * in[c + 840] + a2_2 * in[c + 880] + a2_3 * in[c + 920] + a2_4 * in[c + 960];
+            out[c + 880] = a2_0 * in[c + 800] + a2_1 * in[c + 840] + a2_2 * in[c + 880] + a2_3 * in[c + 920] +
+                    a2_4 * in[c + 960];
         }
         for (int c = 0; c < 40; c++) {
-            out[c + 920] = a3_0 * in[c + 800] + a3_1 * in[c + 840] + a3_2 * in[c + 880] + a3_3 * in[c + 920] + a3_4 * in[c + 960];
+            out[c + 920] = a3_0 * in[c + 800] + a3_1 * in[c + 840] + a3_2 * in[c + 880] + a3_3 * in[c + 920] +
+                    a3_4 * in[c + 960];
         }
         for (int c = 0; c < 40; c++) {
-            out[c + 960] = a4_0 * in[c + 800] + a4_1 * in[c + 840] + a4_2 * in[c + 880] + a4_3 * in[c + 920] + a4_4 * in[c + 960];
+            out[c + 960] = a4_0 * in[c + 800] + a4_1 * in[c + 840] + a4_2 * in[c + 880] + a4_3 * in[c + 920] +
+                    a4_4 * in[c + 960];
         }
     }
 
@@ -264,19 +299,24 @@ final class TensorBlockN4 extends TensorBlock {
         final double a3_0 = a[15], a3_1 = a[16], a3_2 = a[17], a3_3 = a[18], a3_4 = a[19];
         final double a4_0 = a[20], a4_1 = a[21], a4_2 = a[22], a4_3 = a[23], a4_4 = a[24];
         for (int c = 0; c < 40; c++) {
-            out[c] += a0_0 * in[c] + a0_1 * in[c + 40] + a0_2 * in[c + 80] + a0_3 * in[c + 120] + a0_4 * in[c + 160];
+            out[c] += a0_0 * in[c] + a0_1 * in[c + 40] + a0_2 * in[c + 80] + a0_3 * in[c + 120] +
+                    a0_4 * in[c + 160];
         }
         for (int c = 0; c < 40; c++) {
-            out[c + 40] += a1_0 * in[c] + a1_1 * in[c + 40] + a1_2 * in[c + 80] + a1_3 * in[c + 120] + a1_4 * in[c + 160];
+            out[c + 40] += a1_0 * in[c] + a1_1 * in[c + 40] + a1_2 * in[c + 80] + a1_3 * in[c + 120] +
+                    a1_4 * in[c + 160];
         }
         for (int c = 0; c < 40; c++) {
-            out[c + 80] += a2_0 * in[c] + a2_1 * in[c + 40] + a2_2 * in[c + 80] + a2_3 * in[c + 120] + a2_4 * in[c + 160];
+            out[c + 80] += a2_0 * in[c] + a2_1 * in[c + 40] + a2_2 * in[c + 80] + a2_3 * in[c + 120] +
+                    a2_4 * in[c + 160];
         }
         for (int c = 0; c < 40; c++) {
-            out[c + 120] += a3_0 * in[c] + a3_1 * in[c + 40] + a3_2 * in[c + 80] + a3_3 * in[c + 120] + a3_4 * in[c + 160];
+            out[c + 120] += a3_0 * in[c] + a3_1 * in[c + 40] + a3_2 * in[c + 80] + a3_3 * in[c + 120] +
+                    a3_4 * in[c + 160];
         }
         for (int c = 0; c < 40; c++) {
-            out[c + 160] += a4_0 * in[c] + a4_1 * in[c + 40] + a4_2 * in[c + 80] + a4_3 * in[c + 120] + a4_4 * in[c + 160];
+            out[c + 160] += a4_0 * in[c] + a4_1 * in[c + 40] + a4_2 * in[c + 80] + a4_3 * in[c + 120] +
+                    a4_4 * in[c + 160];
         }
     }
 
@@ -287,19 +327,24 @@ final class TensorBlockN4 extends TensorBlock {
         final double a3_0 = a[15], a3_1 = a[16], a3_2 = a[17], a3_3 = a[18], a3_4 = a[19];
         final double a4_0 = a[20], a4_1 = a[21], a4_2 = a[22], a4_3 = a[23], a4_4 = a[24];
         for (int c = 0; c < 40; c++) {
-            out[c + 200] += a0_0 * in[c + 200] + a0_1 * in[c + 240] + a0_2 * in[c + 280] + a0_3 * in[c + 320] + a0_4 * in[c + 360];
+            out[c + 200] += a0_0 * in[c + 200] + a0_1 * in[c + 240] + a0_2 * in[c + 280] + a0_3 * in[c + 320] +
+                    a0_4 * in[c + 360];
         }
         for (int c = 0; c < 40; c++) {
-            out[c + 240] += a1_0 * in[c + 200] + a1_1 * in[c + 240] + a1_2 * in[c + 280] + a1_3 * in[c + 320] + a1_4 * in[c + 360];
+            out[c + 240] += a1_0 * in[c + 200] + a1_1 * in[c + 240] + a1_2 * in[c + 280] + a1_3 * in[c + 320] +
+                    a1_4 * in[c + 360];
         }
         for (int c = 0; c < 40; c++) {
-            out[c + 280] += a2_0 * in[c + 200] + a2_1 * in[c + 240] + a2_2 * in[c + 280] + a2_3 * in[c + 320] + a2_4 * in[c + 360];
+            out[c + 280] += a2_0 * in[c + 200] + a2_1 * in[c + 240] + a2_2 * in[c + 280] + a2_3 * in[c + 320] +
+                    a2_4 * in[c + 360];
         }
         for (int c = 0; c < 40; c++) {
-            out[c + 320] += a3_0 * in[c + 200] + a3_1 * in[c + 240] + a3_2 * in[c + 280] + a3_3 * in[c + 320] + a3_4 * in[c + 360];
+            out[c + 320] += a3_0 * in[c + 200] + a3_1 * in[c + 240] + a3_2 * in[c + 280] + a3_3 * in[c + 320] +
+                    a3_4 * in[c + 360];
         }
         for (int c = 0; c < 40; c++) {
-            out[c + 360] += a4_0 * in[c + 200] + a4_1 * in[c + 240] + a4_2 * in[c + 280] + a4_3 * in[c + 320] + a4_4 * in[c + 360];
+            out[c + 360] += a4_0 * in[c + 200] + a4_1 * in[c + 240] + a4_2 * in[c + 280] + a4_3 * in[c + 320] +
+                    a4_4 * in[c + 360];
         }
     }
 
@@ -310,19 +355,24 @@ final class TensorBlockN4 extends TensorBlock {
         final double a3_0 = a[15], a3_1 = a[16], a3_2 = a[17], a3_3 = a[18], a3_4 = a[19];
         final double a4_0 = a[20], a4_1 = a[21], a4_2 = a[22], a4_3 = a[23], a4_4 = a[24];
         for (int c = 0; c < 40; c++) {
-            out[c + 400] += a0_0 * in[c + 400] + a0_1 * in[c + 440] + a0_2 * in[c + 480] + a0_3 * in[c + 520] + a0_4 * in[c + 560];
+            out[c + 400] += a0_0 * in[c + 400] + a0_1 * in[c + 440] + a0_2 * in[c + 480] + a0_3 * in[c + 520] +
+                    a0_4 * in[c + 560];
         }
         for (int c = 0; c < 40; c++) {
-            out[c + 440] += a1_0 * in[c + 400] + a1_1 * in[c + 440] + a1_2 * in[c + 480] + a1_3 * in[c + 520] + a1_4 * in[c + 560];
+            out[c + 440] += a1_0 * in[c + 400] + a1_1 * in[c + 440] + a1_2 * in[c + 480] + a1_3 * in[c + 520] +
+                    a1_4 * in[c + 560];
         }
         for (int c = 0; c < 40; c++) {
-            out[c + 480] += a2_0 * in[c + 400] + a2_1 * in[c + 440] + a2_2 * in[c + 480] + a2_3 * in[c + 520] + a2_4 * in[c + 560];
+            out[c + 480] += a2_0 * in[c + 400] + a2_1 * in[c + 440] + a2_2 * in[c + 480] + a2_3 * in[c + 520] +
+                    a2_4 * in[c + 560];
         }
         for (int c = 0; c < 40; c++) {
-            out[c + 520] += a3_0 * in[c + 400] + a3_1 * in[c + 440] + a3_2 * in[c + 480] + a3_3 * in[c + 520] + a3_4 * in[c + 560];
+            out[c + 520] += a3_0 * in[c + 400] + a3_1 * in[c + 440] + a3_2 * in[c + 480] + a3_3 * in[c + 520] +
+                    a3_4 * in[c + 560];
         }
         for (int c = 0; c < 40; c++) {
-            out[c + 560] += a4_0 * in[c + 400] + a4_1 * in[c + 440] + a4_2 * in[c + 480] + a4_3 * in[c + 520] + a4_4 * in[c + 560];
+            out[c + 560] += a4_0 * in[c + 400] + a4_1 * in[c + 440] + a4_2 * in[c + 480] + a4_3 * in[c + 520] +
+                    a4_4 * in[c + 560];
         }
     }
 
@@ -333,19 +383,24 @@ final class TensorBlockN4 extends TensorBlock {
         final double a3_0 = a[15], a3_1 = a[16], a3_2 = a[17], a3_3 = a[18], a3_4 = a[19];
         final double a4_0 = a[20], a4_1 = a[21], a4_2 = a[22], a4_3 = a[23], a4_4 = a[24];
         for (int c = 0; c < 40; c++) {
-            out[c + 600] += a0_0 * in[c + 600] + a0_1 * in[c + 640] + a0_2 * in[c + 680] + a0_3 * in[c + 720] + a0_4 * in[c + 760];
+            out[c + 600] += a0_0 * in[c + 600] + a0_1 * in[c + 640] + a0_2 * in[c + 680] + a0_3 * in[c + 720] +
+                    a0_4 * in[c + 760];
         }
         for (int c = 0; c < 40; c++) {
-            out[c + 640] += a1_0 * in[c + 600] + a1_1 * in[c + 640] + a1_2 * in[c + 680] + a1_3 * in[c + 720] + a1_4 * in[c + 760];
+            out[c + 640] += a1_0 * in[c + 600] + a1_1 * in[c + 640] + a1_2 * in[c + 680] + a1_3 * in[c + 720] +
+                    a1_4 * in[c + 760];
         }
         for (int c = 0; c < 40; c++) {
-            out[c + 680] += a2_0 * in[c + 600] + a2_1 * in[c + 640] + a2_2 * in[c + 680] + a2_3 * in[c + 720] + a2_4 * in[c + 760];
+            out[c + 680] += a2_0 * in[c + 600] + a2_1 * in[c + 640] + a2_2 * in[c + 680] + a2_3 * in[c + 720] +
+                    a2_4 * in[c + 760];
         }
         for (int c = 0; c < 40; c++) {
-            out[c + 720] += a3_0 * in[c + 600] + a3_1 * in[c + 640] + a3_2 * in[c + 680] + a3_3 * in[c + 720] + a3_4 * in[c + 760];
+            out[c + 720] += a3_0 * in[c + 600] + a3_1 * in[c + 640] + a3_2 * in[c + 680] + a3_3 * in[c + 720] +
+                    a3_4 * in[c + 760];
         }
         for (int c = 0; c < 40; c++) {
-            out[c + 760] += a4_0 * in[c + 600] + a4_1 * in[c + 640] + a4_2 * in[c + 680] + a4_3 * in[c + 720] + a4_4 * in[c + 760];
+            out[c + 760] += a4_0 * in[c + 600] + a4_1 * in[c + 640] + a4_2 * in[c + 680] + a4_3 * in[c + 720] +
+                    a4_4 * in[c + 760];
         }
     }
 
@@ -356,75 +411,104 @@ final class TensorBlockN4 extends TensorBlock {
         final double a3_0 = a[15], a3_1 = a[16], a3_2 = a[17], a3_3 = a[18], a3_4 = a[19];
         final double a4_0 = a[20], a4_1 = a[21], a4_2 = a[22], a4_3 = a[23], a4_4 = a[24];
         for (int c = 0; c < 40; c++) {
-            out[c + 800] += a0_0 * in[c + 800] + a0_1 * in[c + 840] + a0_2 * in[c + 880] + a0_3 * in[c + 920] + a0_4 * in[c + 960];
+            out[c + 800] += a0_0 * in[c + 800] + a0_1 * in[c + 840] + a0_2 * in[c + 880] + a0_3 * in[c + 920] +
+                    a0_4 * in[c + 960];
         }
         for (int c = 0; c < 40; c++) {
-            out[c + 840] += a1_0 * in[c + 800] + a1_1 * in[c + 840] + a1_2 * in[c + 880] + a1_3 * in[c + 920] + a1_4 * in[c + 960];
+            out[c + 840] += a1_0 * in[c + 800] + a1_1 * in[c + 840] + a1_2 * in[c + 880] + a1_3 * in[c + 920] +
+                    a1_4 * in[c + 960];
         }
         for (int c = 0; c < 40; c++) {
-            out[c + 880] += a2_0 * in[c + 800] + a2_1 * in[c + 840] + a2_2 * in[c + 880] + a2_3 * in[c + 920] + a2_4 * in[c + 960];
+            out[c + 880] += a2_0 * in[c + 800] + a2_1 * in[c + 840] + a2_2 * in[c + 880] + a2_3 * in[c + 920] +
+                    a2_4 * in[c + 960];
         }
         for (int c = 0; c < 40; c++) {
-            out[c + 920] += a3_0 * in[c + 800] + a3_1 * in[c + 840] + a3_2 * in[c + 880] + a3_3 * in[c + 920] + a3_4 * in[c + 960];
+            out[c + 920] += a3_0 * in[c + 800] + a3_1 * in[c + 840] + a3_2 * in[c + 880] + a3_3 * in[c + 920] +
+                    a3_4 * in[c + 960];
         }
         for (int c = 0; c < 40; c++) {
-            out[c + 960] += a4_0 * in[c + 800] + a4_1 * in[c + 840] + a4_2 * in[c + 880] + a4_3 * in[c + 920] + a4_4 * in[c + 960];
+            out[c + 960] += a4_0 * in[c + 800] + a4_1 * in[c + 840] + a4_2 * in[c + 880] + a4_3 * in[c + 920] +
+                    a4_4 * in[c + 960];
         }
     }
 
     /** 6 x 6 on the slowest index, planes of 288. */
     private static void gaussSlowSet(double[] a, double[] in, double[] out) {
-        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4], a0_5 = a[5];
-        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10], a1_5 = a[11];
-        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16], a2_5 = a[17];
-        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22], a3_5 = a[23];
-        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28], a4_5 = a[29];
-        final double a5_0 = a[30], a5_1 = a[31], a5_2 = a[32], a5_3 = a[33], a5_4 = a[34], a5_5 = a[35];
+        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4],
+                a0_5 = a[5];
+        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10],
+                a1_5 = a[11];
+        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16],
+                a2_5 = a[17];
+        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22],
+                a3_5 = a[23];
+        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28],
+                a4_5 = a[29];
+        final double a5_0 = a[30], a5_1 = a[31], a5_2 = a[32], a5_3 = a[33], a5_4 = a[34],
+                a5_5 = a[35];
         for (int c = 0; c < 288; c++) {
-            out[c] = a0_0 * in[c] + a0_1 * in[c + 288] + a0_2 * in[c + 576] + a0_3 * in[c + 864] + a0_4 * in[c + 1152] + a0_5 * in[c + 1440];
+            out[c] = a0_0 * in[c] + a0_1 * in[c + 288] + a0_2 * in[c + 576] + a0_3 * in[c + 864] +
+                    a0_4 * in[c + 1152] + a0_5 * in[c + 1440];
         }
         for (int c = 0; c < 288; c++) {
-            out[c + 288] = a1_0 * in[c] + a1_1 * in[c + 288] + a1_2 * in[c + 576] + a1_3 * in[c + 864] + a1_4 * in[c + 1152] + a1_5 * in[c + 1440];
+            out[c + 288] = a1_0 * in[c] + a1_1 * in[c + 288] + a1_2 * in[c + 576] + a1_3 * in[c + 864] +
+                    a1_4 * in[c + 1152] + a1_5 * in[c + 1440];
         }
         for (int c = 0; c < 288; c++) {
-            out[c + 576] = a2_0 * in[c] + a2_1 * in[c + 288] + a2_2 * in[c + 576] + a2_3 * in[c + 864] + a2_4 * in[c + 1152] + a2_5 * in[c + 1440];
+            out[c + 576] = a2_0 * in[c] + a2_1 * in[c + 288] + a2_2 * in[c + 576] + a2_3 * in[c + 864] +
+                    a2_4 * in[c + 1152] + a2_5 * in[c + 1440];
         }
         for (int c = 0; c < 288; c++) {
-            out[c + 864] = a3_0 * in[c] + a3_1 * in[c + 288] + a3_2 * in[c + 576] + a3_3 * in[c + 864] + a3_4 * in[c + 1152] + a3_5 * in[c + 1440];
+            out[c + 864] = a3_0 * in[c] + a3_1 * in[c + 288] + a3_2 * in[c + 576] + a3_3 * in[c + 864] +
+                    a3_4 * in[c + 1152] + a3_5 * in[c + 1440];
         }
         for (int c = 0; c < 288; c++) {
-            out[c + 1152] = a4_0 * in[c] + a4_1 * in[c + 288] + a4_2 * in[c + 576] + a4_3 * in[c + 864] + a4_4 * in[c + 1152] + a4_5 * in[c + 1440];
+            out[c + 1152] = a4_0 * in[c] + a4_1 * in[c + 288] + a4_2 * in[c + 576] + a4_3 * in[c + 864] +
+                    a4_4 * in[c + 1152] + a4_5 * in[c + 1440];
         }
         for (int c = 0; c < 288; c++) {
-            out[c + 1440] = a5_0 * in[c] + a5_1 * in[c + 288] + a5_2 * in[c + 576] + a5_3 * in[c + 864] + a5_4 * in[c + 1152] + a5_5 * in[c + 1440];
+            out[c + 1440] = a5_0 * in[c] + a5_1 * in[c + 288] + a5_2 * in[c + 576] + a5_3 * in[c + 864] +
+                    a5_4 * in[c + 1152] + a5_5 * in[c + 1440];
         }
     }
 
     /** 6 x 6 on the slowest index, planes of 288, added to out. */
     private static void gaussSlowAdd(double[] a, double[] in, double[] out) {
-        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4], a0_5 = a[5];
-        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10], a1_5 = a[11];
-        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16], a2_5 = a[17];
-        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22], a3_5 = a[23];
-        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28], a4_5 = a[29];
-        final double a5_0 = a[30], a5_1 = a[31], a5_2 = a[32], a5_3 = a[33], a5_4 = a[34], a5_5 = a[35];
+        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4],
+                a0_5 = a[5];
+        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10],
+                a1_5 = a[11];
+        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16],
+                a2_5 = a[17];
+        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22],
+                a3_5 = a[23];
+        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28],
+                a4_5 = a[29];
+        final double a5_0 = a[30], a5_1 = a[31], a5_2 = a[32], a5_3 = a[33], a5_4 = a[34],
+                a5_5 = a[35];
         for (int c = 0; c < 288; c++) {
-            out[c] += a0_0 * in[c] + a0_1 * in[c + 288] + a0_2 * in[c + 576] + a0_3 * in[c + 864] + a0_4 * in[c + 1152] + a0_5 * in[c + 1440];
+            out[c] += a0_0 * in[c] + a0_1 * in[c + 288] + a0_2 * in[c + 576] + a0_3 * in[c + 864] +
+                    a0_4 * in[c + 1152] + a0_5 * in[c + 1440];
         }
         for (int c = 0; c < 288; c++) {
-            out[c + 288] += a1_0 * in[c] + a1_1 * in[c + 288] + a1_2 * in[c + 576] + a1_3 * in[c + 864] + a1_4 * in[c + 1152] + a1_5 * in[c + 1440];
+            out[c + 288] += a1_0 * in[c] + a1_1 * in[c + 288] + a1_2 * in[c + 576] + a1_3 * in[c + 864] +
+                    a1_4 * in[c + 1152] + a1_5 * in[c + 1440];
         }
         for (int c = 0; c < 288; c++) {
-            out[c + 576] += a2_0 * in[c] + a2_1 * in[c + 288] + a2_2 * in[c + 576] + a2_3 * in[c + 864] + a2_4 * in[c + 1152] + a2_5 * in[c + 1440];
+            out[c + 576] += a2_0 * in[c] + a2_1 * in[c + 288] + a2_2 * in[c + 576] + a2_3 * in[c + 864] +
+                    a2_4 * in[c + 1152] + a2_5 * in[c + 1440];
         }
         for (int c = 0; c < 288; c++) {
-            out[c + 864] += a3_0 * in[c] + a3_1 * in[c + 288] + a3_2 * in[c + 576] + a3_3 * in[c + 864] + a3_4 * in[c + 1152] + a3_5 * in[c + 1440];
+            out[c + 864] += a3_0 * in[c] + a3_1 * in[c + 288] + a3_2 * in[c + 576] + a3_3 * in[c + 864] +
+                    a3_4 * in[c + 1152] + a3_5 * in[c + 1440];
         }
         for (int c = 0; c < 288; c++) {
-            out[c + 1152] += a4_0 * in[c] + a4_1 * in[c + 288] + a4_2 * in[c + 576] + a4_3 * in[c + 864] + a4_4 * in[c + 1152] + a4_5 * in[c + 1440];
+            out[c + 1152] += a4_0 * in[c] + a4_1 * in[c + 288] + a4_2 * in[c + 576] + a4_3 * in[c + 864] +
+                    a4_4 * in[c + 1152] + a4_5 * in[c + 1440];
         }
         for (int c = 0; c < 288; c++) {
-            out[c + 1440] += a5_0 * in[c] + a5_1 * in[c + 288] + a5_2 * in[c + 576] + a5_3 * in[c + 864] + a5_4 * in[c + 1152] + a5_5 * in[c + 1440];
+            out[c + 1440] += a5_0 * in[c] + a5_1 * in[c + 288] + a5_2 * in[c + 576] + a5_3 * in[c + 864] +
+                    a5_4 * in[c + 1152] + a5_5 * in[c + 1440];
         }
     }
 
@@ -439,164 +523,236 @@ final class TensorBlockN4 extends TensorBlock {
     }
 
     private static void gaussMidSet0(double[] a, double[] in, double[] out) {
-        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4], a0_5 = a[5];
-        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10], a1_5 = a[11];
-        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16], a2_5 = a[17];
-        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22], a3_5 = a[23];
-        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28], a4_5 = a[29];
-        final double a5_0 = a[30], a5_1 = a[31], a5_2 = a[32], a5_3 = a[33], a5_4 = a[34], a5_5 = a[35];
+        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4],
+                a0_5 = a[5];
+        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10],
+                a1_5 = a[11];
+        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16],
+                a2_5 = a[17];
+        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22],
+                a3_5 = a[23];
+        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28],
+                a4_5 = a[29];
+        final double a5_0 = a[30], a5_1 = a[31], a5_2 = a[32], a5_3 = a[33], a5_4 = a[34],
+                a5_5 = a[35];
         for (int c = 0; c < 48; c++) {
-            out[c] = a0_0 * in[c] + a0_1 * in[c + 48] + a0_2 * in[c + 96] + a0_3 * in[c + 144] + a0_4 * in[c + 192] + a0_5 * in[c + 240];
+            out[c] = a0_0 * in[c] + a0_1 * in[c + 48] + a0_2 * in[c + 96] + a0_3 * in[c + 144] +
+                    a0_4 * in[c + 192] + a0_5 * in[c + 240];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 48] = a1_0 * in[c] + a1_1 * in[c + 48] + a1_2 * in[c + 96] + a1_3 * in[c + 144] + a1_4 * in[c + 192] + a1_5 * in[c + 240];
+            out[c + 48] = a1_0 * in[c] + a1_1 * in[c + 48] + a1_2 * in[c + 96] + a1_3 * in[c + 144] +
+                    a1_4 * in[c + 192] + a1_5 * in[c + 240];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 96] = a2_0 * in[c] + a2_1 * in[c + 48] + a2_2 * in[c + 96] + a2_3 * in[c + 144] + a2_4 * in[c + 192] + a2_5 * in[c + 240];
+            out[c + 96] = a2_0 * in[c] + a2_1 * in[c + 48] + a2_2 * in[c + 96] + a2_3 * in[c + 144] +
+                    a2_4 * in[c + 192] + a2_5 * in[c + 240];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 144] = a3_0 * in[c] + a3_1 * in[c + 48] + a3_2 * in[c + 96] + a3_3 * in[c + 144] + a3_4 * in[c + 192] + a3_5 * in[c + 240];
+            out[c + 144] = a3_0 * in[c] + a3_1 * in[c + 48] + a3_2 * in[c + 96] + a3_3 * in[c + 144] +
+                    a3_4 * in[c + 192] + a3_5 * in[c + 240];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 192] = a4_0 * in[c] + a4_1 * in[c + 48] + a4_2 * in[c + 96] + a4_3 * in[c + 144] + a4_4 * in[c + 192] + a4_5 * in[c + 240];
+            out[c + 192] = a4_0 * in[c] + a4_1 * in[c + 48] + a4_2 * in[c + 96] + a4_3 * in[c + 144] +
+                    a4_4 * in[c + 192] + a4_5 * in[c + 240];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 240] = a5_0 * in[c] + a5_1 * in[c + 48] + a5_2 * in[c + 96] + a5_3 * in[c + 144] + a5_4 * in[c + 192] + a5_5 * in[c + 240];
+            out[c + 240] = a5_0 * in[c] + a5_1 * in[c + 48] + a5_2 * in[c + 96] + a5_3 * in[c + 144] +
+                    a5_4 * in[c + 192] + a5_5 * in[c + 240];
         }
     }
 
     private static void gaussMidSet1(double[] a, double[] in, double[] out) {
-        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4], a0_5 = a[5];
-        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10], a1_5 = a[11];
-        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16], a2_5 = a[17];
-        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22], a3_5 = a[23];
-        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28], a4_5 = a[29];
-        final double a5_0 = a[30], a5_1 = a[31], a5_2 = a[32], a5_3 = a[33], a5_4 = a[34], a5_5 = a[35];
+        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4],
+                a0_5 = a[5];
+        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10],
+                a1_5 = a[11];
+        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16],
+                a2_5 = a[17];
+        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22],
+                a3_5 = a[23];
+        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28],
+                a4_5 = a[29];
+        final double a5_0 = a[30], a5_1 = a[31], a5_2 = a[32], a5_3 = a[33], a5_4 = a[34],
+                a5_5 = a[35];
         for (int c = 0; c < 48; c++) {
-            out[c + 288] = a0_0 * in[c + 288] + a0_1 * in[c + 336] + a0_2 * in[c + 384] + a0_3 * in[c + 432] + a0_4 * in[c + 480] + a0_5 * in[c + 528];
+            out[c + 288] = a0_0 * in[c + 288] + a0_1 * in[c + 336] + a0_2 * in[c + 384] + a0_3 * in[c + 432] +
+                    a0_4 * in[c + 480] + a0_5 * in[c + 528];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 336] = a1_0 * in[c + 288] + a1_1 * in[c + 336] + a1_2 * in[c + 384] + a1_3 * in[c + 432] + a1_4 * in[c + 480] + a1_5 * in[c + 528];
+            out[c + 336] = a1_0 * in[c + 288] + a1_1 * in[c + 336] + a1_2 * in[c + 384] + a1_3 * in[c + 432] +
+                    a1_4 * in[c + 480] + a1_5 * in[c + 528];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 384] = a2_0 * in[c + 288] + a2_1 * in[c + 336] + a2_2 * in[c + 384] + a2_3 * in[c + 432] + a2_4 * in[c + 480] + a2_5 * in[c + 528];
+            out[c + 384] = a2_0 * in[c + 288] + a2_1 * in[c + 336] + a2_2 * in[c + 384] + a2_3 * in[c + 432] +
+                    a2_4 * in[c + 480] + a2_5 * in[c + 528];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 432] = a3_0 * in[c + 288] + a3_1 * in[c + 336] + a3_2 * in[c + 384] + a3_3 * in[c + 432] + a3_4 * in[c + 480] + a3_5 * in[c + 528];
+            out[c + 432] = a3_0 * in[c + 288] + a3_1 * in[c + 336] + a3_2 * in[c + 384] + a3_3 * in[c + 432] +
+                    a3_4 * in[c + 480] + a3_5 * in[c + 528];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 480] = a4_0 * in[c + 288] + a4_1 * in[c + 336] + a4_2 * in[c + 384] + a4_3 * in[c + 432] + a4_4 * in[c + 480] + a4_5 * in[c + 528];
+            out[c + 480] = a4_0 * in[c + 288] + a4_1 * in[c + 336] + a4_2 * in[c + 384] + a4_3 * in[c + 432] +
+                    a4_4 * in[c + 480] + a4_5 * in[c + 528];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 528] = a5_0 * in[c + 288] + a5_1 * in[c + 336] + a5_2 * in[c + 384] + a5_3 * in[c + 432] + a5_4 * in[c + 480] + a5_5 * in[c + 528];
+            out[c + 528] = a5_0 * in[c + 288] + a5_1 * in[c + 336] + a5_2 * in[c + 384] + a5_3 * in[c + 432] +
+                    a5_4 * in[c + 480] + a5_5 * in[c + 528];
         }
     }
 
     private static void gaussMidSet2(double[] a, double[] in, double[] out) {
-        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4], a0_5 = a[5];
-        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10], a1_5 = a[11];
-        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16], a2_5 = a[17];
-        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22], a3_5 = a[23];
-        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28], a4_5 = a[29];
-        final double a5_0 = a[30], a5_1 = a[31], a5_2 = a[32], a5_3 = a[33], a5_4 = a[34], a5_5 = a[35];
+        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4],
+                a0_5 = a[5];
+        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10],
+                a1_5 = a[11];
+        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16],
+                a2_5 = a[17];
+        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22],
+                a3_5 = a[23];
+        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28],
+                a4_5 = a[29];
+        final double a5_0 = a[30], a5_1 = a[31], a5_2 = a[32], a5_3 = a[33], a5_4 = a[34],
+                a5_5 = a[35];
         for (int c = 0; c < 48; c++) {
-            out[c + 576] = a0_0 * in[c + 576] + a0_1 * in[c + 624] + a0_2 * in[c + 672] + a0_3 * in[c + 720] + a0_4 * in[c + 768] + a0_5 * in[c + 816];
+            out[c + 576] = a0_0 * in[c + 576] + a0_1 * in[c + 624] + a0_2 * in[c + 672] + a0_3 * in[c + 720] +
+                    a0_4 * in[c + 768] + a0_5 * in[c + 816];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 624] = a1_0 * in[c + 576] + a1_1 * in[c + 624] + a1_2 * in[c + 672] + a1_3 * in[c + 720] + a1_4 * in[c + 768] + a1_5 * in[c + 816];
+            out[c + 624] = a1_0 * in[c + 576] + a1_1 * in[c + 624] + a1_2 * in[c + 672] + a1_3 * in[c + 720] +
+                    a1_4 * in[c + 768] + a1_5 * in[c + 816];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 672] = a2_0 * in[c + 576] + a2_1 * in[c + 624] + a2_2 * in[c + 672] + a2_3 * in[c + 720] + a2_4 * in[c + 768] + a2_5 * in[c + 816];
+            out[c + 672] = a2_0 * in[c + 576] + a2_1 * in[c + 624] + a2_2 * in[c + 672] + a2_3 * in[c + 720] +
+                    a2_4 * in[c + 768] + a2_5 * in[c + 816];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 720] = a3_0 * in[c + 576] + a3_1 * in[c + 624] + a3_2 * in[c + 672] + a3_3 * in[c + 720] + a3_4 * in[c + 768] + a3_5 * in[c + 816];
+            out[c + 720] = a3_0 * in[c + 576] + a3_1 * in[c + 624] + a3_2 * in[c + 672] + a3_3 * in[c + 720] +
+                    a3_4 * in[c + 768] + a3_5 * in[c + 816];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 768] = a4_0 * in[c + 576] + a4_1 * in[c + 624] + a4_2 * in[c + 672] + a4_3 * in[c + 720] + a4_4 * in[c + 768] + a4_5 * in[c + 816];
+            out[c + 768] = a4_0 * in[c + 576] + a4_1 * in[c + 624] + a4_2 * in[c + 672] + a4_3 * in[c + 720] +
+                    a4_4 * in[c + 768] + a4_5 * in[c + 816];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 816] = a5_0 * in[c + 576] + a5_1 * in[c + 624] + a5_2 * in[c + 672] + a5_3 * in[c + 720] + a5_4 * in[c + 768] + a5_5 * in[c + 816];
+            out[c + 816] = a5_0 * in[c + 576] + a5_1 * in[c + 624] + a5_2 * in[c + 672] + a5_3 * in[c + 720] +
+                    a5_4 * in[c + 768] + a5_5 * in[c + 816];
         }
     }
 
     private static void gaussMidSet3(double[] a, double[] in, double[] out) {
-        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4], a0_5 = a[5];
-        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10], a1_5 = a[11];
-        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16], a2_5 = a[17];
-        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22], a3_5 = a[23];
-        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28], a4_5 = a[29];
-        final double a5_0 = a[30], a5_1 = a[31], a5_2 = a[32], a5_3 = a[33], a5_4 = a[34], a5_5 = a[35];
+        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4],
+                a0_5 = a[5];
+        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10],
+                a1_5 = a[11];
+        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16],
+                a2_5 = a[17];
+        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22],
+                a3_5 = a[23];
+        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28],
+                a4_5 = a[29];
+        final double a5_0 = a[30], a5_1 = a[31], a5_2 = a[32], a5_3 = a[33], a5_4 = a[34],
+                a5_5 = a[35];
         for (int c = 0; c < 48; c++) {
-            out[c + 864] = a0_0 * in[c + 864] + a0_1 * in[c + 912] + a0_2 * in[c + 960] + a0_3 * in[c + 1008] + a0_4 * in[c + 1056] + a0_5 * in[c + 1104];
+            out[c + 864] = a0_0 * in[c + 864] + a0_1 * in[c + 912] + a0_2 * in[c + 960] + a0_3 * in[c + 1008] +
+                    a0_4 * in[c + 1056] + a0_5 * in[c + 1104];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 912] = a1_0 * in[c + 864] + a1_1 * in[c + 912] + a1_2 * in[c + 960] + a1_3 * in[c + 1008] + a1_4 * in[c + 1056] + a1_5 * in[c + 1104];
+            out[c + 912] = a1_0 * in[c + 864] + a1_1 * in[c + 912] + a1_2 * in[c + 960] + a1_3 * in[c + 1008] +
+                    a1_4 * in[c + 1056] + a1_5 * in[c + 1104];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 960] = a2_0 * in[c + 864] + a2_1 * in[c + 912] + a2_2 * in[c + 960] + a2_3 * in[c + 1008] + a2_4 * in[c + 1056] + a2_5 * in[c + 1104];
+            out[c + 960] = a2_0 * in[c + 864] + a2_1 * in[c + 912] + a2_2 * in[c + 960] + a2_3 * in[c + 1008] +
+                    a2_4 * in[c + 1056] + a2_5 * in[c + 1104];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 1008] = a3_0 * in[c + 864] + a3_1 * in[c + 912] + a3_2 * in[c + 960] + a3_3 * in[c + 1008] + a3_4 * in[c + 1056] + a3_5 * in[c + 1104];
+            out[c + 1008] = a3_0 * in[c + 864] + a3_1 * in[c + 912] + a3_2 * in[c + 960] + a3_3 * in[c + 1008] +
+                    a3_4 * in[c + 1056] + a3_5 * in[c + 1104];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 1056] = a4_0 * in[c + 864] + a4_1 * in[c + 912] + a4_2 * in[c + 960] + a4_3 * in[c + 1008] + a4_4 * in[c + 1056] + a4_5 * in[c + 1104];
+            out[c + 1056] = a4_0 * in[c + 864] + a4_1 * in[c + 912] + a4_2 * in[c + 960] + a4_3 * in[c + 1008] +
+                    a4_4 * in[c + 1056] + a4_5 * in[c + 1104];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 1104] = a5_0 * in[c + 864] + a5_1 * in[c + 912] + a5_2 * in[c + 960] + a5_3 * in[c + 1008] + a5_4 * in[c + 1056] + a5_5 * in[c + 1104];
+            out[c + 1104] = a5_0 * in[c + 864] + a5_1 * in[c + 912] + a5_2 * in[c + 960] + a5_3 * in[c + 1008] +
+                    a5_4 * in[c + 1056] + a5_5 * in[c + 1104];
         }
     }
 
     private static void gaussMidSet4(double[] a, double[] in, double[] out) {
-        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4], a0_5 = a[5];
-        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10], a1_5 = a[11];
-        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16], a2_5 = a[17];
-        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22], a3_5 = a[23];
-        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28], a4_5 = a[29];
-        final double a5_0 = a[30], a5_1 = a[31], a5_2 = a[32], a5_3 = a[33], a5_4 = a[34], a5_5 = a[35];
+        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4],
+                a0_5 = a[5];
+        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10],
+                a1_5 = a[11];
+        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16],
+                a2_5 = a[17];
+        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22],
+                a3_5 = a[23];
+        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28],
+                a4_5 = a[29];
+        final double a5_0 = a[30], a5_1 = a[31], a5_2 = a[32], a5_3 = a[33], a5_4 = a[34],
+                a5_5 = a[35];
         for (int c = 0; c < 48; c++) {
-            out[c + 1152] = a0_0 * in[c + 1152] + a0_1 * in[c + 1200] + a0_2 * in[c + 1248] + a0_3 * in[c + 1296] + a0_4 * in[c + 1344] + a0_5 * in[c + 1392];
+            out[c + 1152] = a0_0 * in[c + 1152] + a0_1 * in[c + 1200] + a0_2 * in[c + 1248] + a0_3 * in[c + 1296] +
+                    a0_4 * in[c + 1344] + a0_5 * in[c + 1392];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 1200] = a1_0 * in[c + 1152] + a1_1 * in[c + 1200] + a1_2 * in[c + 1248] + a1_3 * in[c + 1296] + a1_4 * in[c + 1344] + a1_5 * in[c + 1392];
+            out[c + 1200] = a1_0 * in[c + 1152] + a1_1 * in[c + 1200] + a1_2 * in[c + 1248] + a1_3 * in[c + 1296] +
+                    a1_4 * in[c + 1344] + a1_5 * in[c + 1392];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 1248] = a2_0 * in[c + 1152] + a2_1 * in[c + 1200] + a2_2 * in[c + 1248] + a2_3 * in[c + 1296] + a2_4 * in[c + 1344] + a2_5 * in[c + 1392];
+            out[c + 1248] = a2_0 * in[c + 1152] + a2_1 * in[c + 1200] + a2_2 * in[c + 1248] + a2_3 * in[c + 1296] +
+                    a2_4 * in[c + 1344] + a2_5 * in[c + 1392];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 1296] = a3_0 * in[c + 1152] + a3_1 * in[c + 1200] + a3_2 * in[c + 1248] + a3_3 * in[c + 1296] + a3_4 * in[c + 1344] + a3_5 * in[c + 1392];
+            out[c + 1296] = a3_0 * in[c + 1152] + a3_1 * in[c + 1200] + a3_2 * in[c + 1248] + a3_3 * in[c + 1296] +
+                    a3_4 * in[c + 1344] + a3_5 * in[c + 1392];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 1344] = a4_0 * in[c + 1152] + a4_1 * in[c + 1200] + a4_2 * in[c + 1248] + a4_3 * in[c + 1296] + a4_4 * in[c + 1344] + a4_5 * in[c + 1392];
+            out[c + 1344] = a4_0 * in[c + 1152] + a4_1 * in[c + 1200] + a4_2 * in[c + 1248] + a4_3 * in[c + 1296] +
+                    a4_4 * in[c + 1344] + a4_5 * in[c + 1392];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 1392] = a5_0 * in[c + 1152] + a5_1 * in[c + 1200] + a5_2 * in[c + 1248] + a5_3 * in[c + 1296] + a5_4 * in[c + 1344] + a5_5 * in[c + 1392];
+            out[c + 1392] = a5_0 * in[c + 1152] + a5_1 * in[c + 1200] + a5_2 * in[c + 1248] + a5_3 * in[c + 1296] +
+                    a5_4 * in[c + 1344] + a5_5 * in[c + 1392];
         }
     }
 
     private static void gaussMidSet5(double[] a, double[] in, double[] out) {
-        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4], a0_5 = a[5];
-        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10], a1_5 = a[11];
-        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16], a2_5 = a[17];
-        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22], a3_5 = a[23];
-        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28], a4_5 = a[29];
-        final double a5_0 = a[30], a5_1 = a[31], a5_2 = a[32], a5_3 = a[33], a5_4 = a[34], a5_5 = a[35];
+        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4],
+                a0_5 = a[5];
+        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10],
+                a1_5 = a[11];
+        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16],
+                a2_5 = a[17];
+        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22],
+                a3_5 = a[23];
+        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28],
+                a4_5 = a[29];
+        final double a5_0 = a[30], a5_1 = a[31], a5_2 = a[32], a5_3 = a[33], a5_4 = a[34],
+                a5_5 = a[35];
         for (int c = 0; c < 48; c++) {
-            out[c + 1440] = a0_0 * in[c + 1440] + a0_1 * in[c + 1488] + a0_2 * in[c + 1536] + a0_3 * in[c + 1584] + a0_4 * in[c + 1632] + a0_5 * in[c + 1680];
+            out[c + 1440] = a0_0 * in[c + 1440] + a0_1 * in[c + 1488] + a0_2 * in[c + 1536] + a0_3 * in[c + 1584] +
+                    a0_4 * in[c + 1632] + a0_5 * in[c + 1680];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 1488] = a1_0 * in[c + 1440] + a1_1 * in[c + 1488] + a1_2 * in[c + 1536] + a1_3 * in[c + 1584] + a1_4 * in[c + 1632] + a1_5 * in[c + 1680];
+            out[c + 1488] = a1_0 * in[c + 1440] + a1_1 * in[c + 1488] + a1_2 * in[c + 1536] + a1_3 * in[c + 1584] +
+                    a1_4 * in[c + 1632] + a1_5 * in[c + 1680];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 1536] = a2_0 * in[c + 1440] + a2_1 * in[c + 1488] + a2_2 * in[c + 1536] + a2_3 * in[c + 1584] + a2_4 * in[c + 1632] + a2_5 * in[c + 1680];
+            out[c + 1536] = a2_0 * in[c + 1440] + a2_1 * in[c + 1488] + a2_2 * in[c + 1536] + a2_3 * in[c + 1584] +
+                    a2_4 * in[c + 1632] + a2_5 * in[c + 1680];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 1584] = a3_0 * in[c + 1440] + a3_1 * in[c + 1488] + a3_2 * in[c + 1536] + a3_3 * in[c + 1584] + a3_4 * in[c + 1632] + a3_5 * in[c + 1680];
+            out[c + 1584] = a3_0 * in[c + 1440] + a3_1 * in[c + 1488] + a3_2 * in[c + 1536] + a3_3 * in[c + 1584] +
+                    a3_4 * in[c + 1632] + a3_5 * in[c + 1680];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 1632] = a4_0 * in[c + 1440] + a4_1 * in[c + 1488] + a4_2 * in[c + 1536] + a4_3 * in[c + 1584] + a4_4 * in[c + 1632] + a4_5 * in[c + 1680];
+            out[c + 1632] = a4_0 * in[c + 1440] + a4_1 * in[c + 1488] + a4_2 * in[c + 1536] + a4_3 * in[c + 1584] +
+                    a4_4 * in[c + 1632] + a4_5 * in[c + 1680];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 1680] = a5_0 * in[c + 1440] + a5_1 * in[c + 1488] + a5_2 * in[c + 1536] + a5_3 * in[c + 1584] + a5_4 * in[c + 1632] + a5_5 * in[c + 1680];
+            out[c + 1680] = a5_0 * in[c + 1440] + a5_1 * in[c + 1488] + a5_2 * in[c + 1536] + a5_3 * in[c + 1584] +
+                    a5_4 * in[c + 1632] + a5_5 * in[c + 1680];
         }
     }
 
@@ -611,164 +767,236 @@ final class TensorBlockN4 extends TensorBlock {
     }
 
     private static void gaussMidAdd0(double[] a, double[] in, double[] out) {
-        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4], a0_5 = a[5];
-        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10], a1_5 = a[11];
-        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16], a2_5 = a[17];
-        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22], a3_5 = a[23];
-        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28], a4_5 = a[29];
-        final double a5_0 = a[30], a5_1 = a[31], a5_2 = a[32], a5_3 = a[33], a5_4 = a[34], a5_5 = a[35];
+        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4],
+                a0_5 = a[5];
+        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10],
+                a1_5 = a[11];
+        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16],
+                a2_5 = a[17];
+        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22],
+                a3_5 = a[23];
+        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28],
+                a4_5 = a[29];
+        final double a5_0 = a[30], a5_1 = a[31], a5_2 = a[32], a5_3 = a[33], a5_4 = a[34],
+                a5_5 = a[35];
         for (int c = 0; c < 48; c++) {
-            out[c] += a0_0 * in[c] + a0_1 * in[c + 48] + a0_2 * in[c + 96] + a0_3 * in[c + 144] + a0_4 * in[c + 192] + a0_5 * in[c + 240];
+            out[c] += a0_0 * in[c] + a0_1 * in[c + 48] + a0_2 * in[c + 96] + a0_3 * in[c + 144] +
+                    a0_4 * in[c + 192] + a0_5 * in[c + 240];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 48] += a1_0 * in[c] + a1_1 * in[c + 48] + a1_2 * in[c + 96] + a1_3 * in[c + 144] + a1_4 * in[c + 192] + a1_5 * in[c + 240];
+            out[c + 48] += a1_0 * in[c] + a1_1 * in[c + 48] + a1_2 * in[c + 96] + a1_3 * in[c + 144] +
+                    a1_4 * in[c + 192] + a1_5 * in[c + 240];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 96] += a2_0 * in[c] + a2_1 * in[c + 48] + a2_2 * in[c + 96] + a2_3 * in[c + 144] + a2_4 * in[c + 192] + a2_5 * in[c + 240];
+            out[c + 96] += a2_0 * in[c] + a2_1 * in[c + 48] + a2_2 * in[c + 96] + a2_3 * in[c + 144] +
+                    a2_4 * in[c + 192] + a2_5 * in[c + 240];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 144] += a3_0 * in[c] + a3_1 * in[c + 48] + a3_2 * in[c + 96] + a3_3 * in[c + 144] + a3_4 * in[c + 192] + a3_5 * in[c + 240];
+            out[c + 144] += a3_0 * in[c] + a3_1 * in[c + 48] + a3_2 * in[c + 96] + a3_3 * in[c + 144] +
+                    a3_4 * in[c + 192] + a3_5 * in[c + 240];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 192] += a4_0 * in[c] + a4_1 * in[c + 48] + a4_2 * in[c + 96] + a4_3 * in[c + 144] + a4_4 * in[c + 192] + a4_5 * in[c + 240];
+            out[c + 192] += a4_0 * in[c] + a4_1 * in[c + 48] + a4_2 * in[c + 96] + a4_3 * in[c + 144] +
+                    a4_4 * in[c + 192] + a4_5 * in[c + 240];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 240] += a5_0 * in[c] + a5_1 * in[c + 48] + a5_2 * in[c + 96] + a5_3 * in[c + 144] + a5_4 * in[c + 192] + a5_5 * in[c + 240];
+            out[c + 240] += a5_0 * in[c] + a5_1 * in[c + 48] + a5_2 * in[c + 96] + a5_3 * in[c + 144] +
+                    a5_4 * in[c + 192] + a5_5 * in[c + 240];
         }
     }
 
     private static void gaussMidAdd1(double[] a, double[] in, double[] out) {
-        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4], a0_5 = a[5];
-        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10], a1_5 = a[11];
-        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16], a2_5 = a[17];
-        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22], a3_5 = a[23];
-        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28], a4_5 = a[29];
-        final double a5_0 = a[30], a5_1 = a[31], a5_2 = a[32], a5_3 = a[33], a5_4 = a[34], a5_5 = a[35];
+        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4],
+                a0_5 = a[5];
+        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10],
+                a1_5 = a[11];
+        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16],
+                a2_5 = a[17];
+        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22],
+                a3_5 = a[23];
+        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28],
+                a4_5 = a[29];
+        final double a5_0 = a[30], a5_1 = a[31], a5_2 = a[32], a5_3 = a[33], a5_4 = a[34],
+                a5_5 = a[35];
         for (int c = 0; c < 48; c++) {
-            out[c + 288] += a0_0 * in[c + 288] + a0_1 * in[c + 336] + a0_2 * in[c + 384] + a0_3 * in[c + 432] + a0_4 * in[c + 480] + a0_5 * in[c + 528];
+            out[c + 288] += a0_0 * in[c + 288] + a0_1 * in[c + 336] + a0_2 * in[c + 384] + a0_3 * in[c + 432] +
+                    a0_4 * in[c + 480] + a0_5 * in[c + 528];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 336] += a1_0 * in[c + 288] + a1_1 * in[c + 336] + a1_2 * in[c + 384] + a1_3 * in[c + 432] + a1_4 * in[c + 480] + a1_5 * in[c + 528];
+            out[c + 336] += a1_0 * in[c + 288] + a1_1 * in[c + 336] + a1_2 * in[c + 384] + a1_3 * in[c + 432] +
+                    a1_4 * in[c + 480] + a1_5 * in[c + 528];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 384] += a2_0 * in[c + 288] + a2_1 * in[c + 336] + a2_2 * in[c + 384] + a2_3 * in[c + 432] + a2_4 * in[c + 480] + a2_5 * in[c + 528];
+            out[c + 384] += a2_0 * in[c + 288] + a2_1 * in[c + 336] + a2_2 * in[c + 384] + a2_3 * in[c + 432] +
+                    a2_4 * in[c + 480] + a2_5 * in[c + 528];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 432] += a3_0 * in[c + 288] + a3_1 * in[c + 336] + a3_2 * in[c + 384] + a3_3 * in[c + 432] + a3_4 * in[c + 480] + a3_5 * in[c + 528];
+            out[c + 432] += a3_0 * in[c + 288] + a3_1 * in[c + 336] + a3_2 * in[c + 384] + a3_3 * in[c + 432] +
+                    a3_4 * in[c + 480] + a3_5 * in[c + 528];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 480] += a4_0 * in[c + 288] + a4_1 * in[c + 336] + a4_2 * in[c + 384] + a4_3 * in[c + 432] + a4_4 * in[c + 480] + a4_5 * in[c + 528];
+            out[c + 480] += a4_0 * in[c + 288] + a4_1 * in[c + 336] + a4_2 * in[c + 384] + a4_3 * in[c + 432] +
+                    a4_4 * in[c + 480] + a4_5 * in[c + 528];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 528] += a5_0 * in[c + 288] + a5_1 * in[c + 336] + a5_2 * in[c + 384] + a5_3 * in[c + 432] + a5_4 * in[c + 480] + a5_5 * in[c + 528];
+            out[c + 528] += a5_0 * in[c + 288] + a5_1 * in[c + 336] + a5_2 * in[c + 384] + a5_3 * in[c + 432] +
+                    a5_4 * in[c + 480] + a5_5 * in[c + 528];
         }
     }
 
     private static void gaussMidAdd2(double[] a, double[] in, double[] out) {
-        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4], a0_5 = a[5];
-        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10], a1_5 = a[11];
-        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16], a2_5 = a[17];
-        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22], a3_5 = a[23];
-        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28], a4_5 = a[29];
-        final double a5_0 = a[30], a5_1 = a[31], a5_2 = a[32], a5_3 = a[33], a5_4 = a[34], a5_5 = a[35];
+        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4],
+                a0_5 = a[5];
+        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10],
+                a1_5 = a[11];
+        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16],
+                a2_5 = a[17];
+        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22],
+                a3_5 = a[23];
+        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28],
+                a4_5 = a[29];
+        final double a5_0 = a[30], a5_1 = a[31], a5_2 = a[32], a5_3 = a[33], a5_4 = a[34],
+                a5_5 = a[35];
         for (int c = 0; c < 48; c++) {
-            out[c + 576] += a0_0 * in[c + 576] + a0_1 * in[c + 624] + a0_2 * in[c + 672] + a0_3 * in[c + 720] + a0_4 * in[c + 768] + a0_5 * in[c + 816];
+            out[c + 576] += a0_0 * in[c + 576] + a0_1 * in[c + 624] + a0_2 * in[c + 672] + a0_3 * in[c + 720] +
+                    a0_4 * in[c + 768] + a0_5 * in[c + 816];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 624] += a1_0 * in[c + 576] + a1_1 * in[c + 624] + a1_2 * in[c + 672] + a1_3 * in[c + 720] + a1_4 * in[c + 768] + a1_5 * in[c + 816];
+            out[c + 624] += a1_0 * in[c + 576] + a1_1 * in[c + 624] + a1_2 * in[c + 672] + a1_3 * in[c + 720] +
+                    a1_4 * in[c + 768] + a1_5 * in[c + 816];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 672] += a2_0 * in[c + 576] + a2_1 * in[c + 624] + a2_2 * in[c + 672] + a2_3 * in[c + 720] + a2_4 * in[c + 768] + a2_5 * in[c + 816];
+            out[c + 672] += a2_0 * in[c + 576] + a2_1 * in[c + 624] + a2_2 * in[c + 672] + a2_3 * in[c + 720] +
+                    a2_4 * in[c + 768] + a2_5 * in[c + 816];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 720] += a3_0 * in[c + 576] + a3_1 * in[c + 624] + a3_2 * in[c + 672] + a3_3 * in[c + 720] + a3_4 * in[c + 768] + a3_5 * in[c + 816];
+            out[c + 720] += a3_0 * in[c + 576] + a3_1 * in[c + 624] + a3_2 * in[c + 672] + a3_3 * in[c + 720] +
+                    a3_4 * in[c + 768] + a3_5 * in[c + 816];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 768] += a4_0 * in[c + 576] + a4_1 * in[c + 624] + a4_2 * in[c + 672] + a4_3 * in[c + 720] + a4_4 * in[c + 768] + a4_5 * in[c + 816];
+            out[c + 768] += a4_0 * in[c + 576] + a4_1 * in[c + 624] + a4_2 * in[c + 672] + a4_3 * in[c + 720] +
+                    a4_4 * in[c + 768] + a4_5 * in[c + 816];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 816] += a5_0 * in[c + 576] + a5_1 * in[c + 624] + a5_2 * in[c + 672] + a5_3 * in[c + 720] + a5_4 * in[c + 768] + a5_5 * in[c + 816];
+            out[c + 816] += a5_0 * in[c + 576] + a5_1 * in[c + 624] + a5_2 * in[c + 672] + a5_3 * in[c + 720] +
+                    a5_4 * in[c + 768] + a5_5 * in[c + 816];
         }
     }
 
     private static void gaussMidAdd3(double[] a, double[] in, double[] out) {
-        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4], a0_5 = a[5];
-        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10], a1_5 = a[11];
-        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16], a2_5 = a[17];
-        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22], a3_5 = a[23];
-        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28], a4_5 = a[29];
-        final double a5_0 = a[30], a5_1 = a[31], a5_2 = a[32], a5_3 = a[33], a5_4 = a[34], a5_5 = a[35];
+        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4],
+                a0_5 = a[5];
+        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10],
+                a1_5 = a[11];
+        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16],
+                a2_5 = a[17];
+        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22],
+                a3_5 = a[23];
+        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28],
+                a4_5 = a[29];
+        final double a5_0 = a[30], a5_1 = a[31], a5_2 = a[32], a5_3 = a[33], a5_4 = a[34],
+                a5_5 = a[35];
         for (int c = 0; c < 48; c++) {
-            out[c + 864] += a0_0 * in[c + 864] + a0_1 * in[c + 912] + a0_2 * in[c + 960] + a0_3 * in[c + 1008] + a0_4 * in[c + 1056] + a0_5 * in[c + 1104];
+            out[c + 864] += a0_0 * in[c + 864] + a0_1 * in[c + 912] + a0_2 * in[c + 960] + a0_3 * in[c + 1008] +
+                    a0_4 * in[c + 1056] + a0_5 * in[c + 1104];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 912] += a1_0 * in[c + 864] + a1_1 * in[c + 912] + a1_2 * in[c + 960] + a1_3 * in[c + 1008] + a1_4 * in[c + 1056] + a1_5 * in[c + 1104];
+            out[c + 912] += a1_0 * in[c + 864] + a1_1 * in[c + 912] + a1_2 * in[c + 960] + a1_3 * in[c + 1008] +
+                    a1_4 * in[c + 1056] + a1_5 * in[c + 1104];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 960] += a2_0 * in[c + 864] + a2_1 * in[c + 912] + a2_2 * in[c + 960] + a2_3 * in[c + 1008] + a2_4 * in[c + 1056] + a2_5 * in[c + 1104];
+            out[c + 960] += a2_0 * in[c + 864] + a2_1 * in[c + 912] + a2_2 * in[c + 960] + a2_3 * in[c + 1008] +
+                    a2_4 * in[c + 1056] + a2_5 * in[c + 1104];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 1008] += a3_0 * in[c + 864] + a3_1 * in[c + 912] + a3_2 * in[c + 960] + a3_3 * in[c + 1008] + a3_4 * in[c + 1056] + a3_5 * in[c + 1104];
+            out[c + 1008] += a3_0 * in[c + 864] + a3_1 * in[c + 912] + a3_2 * in[c + 960] + a3_3 * in[c + 1008] +
+                    a3_4 * in[c + 1056] + a3_5 * in[c + 1104];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 1056] += a4_0 * in[c + 864] + a4_1 * in[c + 912] + a4_2 * in[c + 960] + a4_3 * in[c + 1008] + a4_4 * in[c + 1056] + a4_5 * in[c + 1104];
+            out[c + 1056] += a4_0 * in[c + 864] + a4_1 * in[c + 912] + a4_2 * in[c + 960] + a4_3 * in[c + 1008] +
+                    a4_4 * in[c + 1056] + a4_5 * in[c + 1104];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 1104] += a5_0 * in[c + 864] + a5_1 * in[c + 912] + a5_2 * in[c + 960] + a5_3 * in[c + 1008] + a5_4 * in[c + 1056] + a5_5 * in[c + 1104];
+            out[c + 1104] += a5_0 * in[c + 864] + a5_1 * in[c + 912] + a5_2 * in[c + 960] + a5_3 * in[c + 1008] +
+                    a5_4 * in[c + 1056] + a5_5 * in[c + 1104];
         }
     }
 
     private static void gaussMidAdd4(double[] a, double[] in, double[] out) {
-        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4], a0_5 = a[5];
-        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10], a1_5 = a[11];
-        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16], a2_5 = a[17];
-        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22], a3_5 = a[23];
-        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28], a4_5 = a[29];
-        final double a5_0 = a[30], a5_1 = a[31], a5_2 = a[32], a5_3 = a[33], a5_4 = a[34], a5_5 = a[35];
+        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4],
+                a0_5 = a[5];
+        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10],
+                a1_5 = a[11];
+        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16],
+                a2_5 = a[17];
+        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22],
+                a3_5 = a[23];
+        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28],
+                a4_5 = a[29];
+        final double a5_0 = a[30], a5_1 = a[31], a5_2 = a[32], a5_3 = a[33], a5_4 = a[34],
+                a5_5 = a[35];
         for (int c = 0; c < 48; c++) {
-            out[c + 1152] += a0_0 * in[c + 1152] + a0_1 * in[c + 1200] + a0_2 * in[c + 1248] + a0_3 * in[c + 1296] + a0_4 * in[c + 1344] + a0_5 * in[c + 1392];
+            out[c + 1152] += a0_0 * in[c + 1152] + a0_1 * in[c + 1200] + a0_2 * in[c + 1248] + a0_3 * in[c + 1296] +
+                    a0_4 * in[c + 1344] + a0_5 * in[c + 1392];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 1200] += a1_0 * in[c + 1152] + a1_1 * in[c + 1200] + a1_2 * in[c + 1248] + a1_3 * in[c + 1296] + a1_4 * in[c + 1344] + a1_5 * in[c + 1392];
+            out[c + 1200] += a1_0 * in[c + 1152] + a1_1 * in[c + 1200] + a1_2 * in[c + 1248] + a1_3 * in[c + 1296] +
+                    a1_4 * in[c + 1344] + a1_5 * in[c + 1392];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 1248] += a2_0 * in[c + 1152] + a2_1 * in[c + 1200] + a2_2 * in[c + 1248] + a2_3 * in[c + 1296] + a2_4 * in[c + 1344] + a2_5 * in[c + 1392];
+            out[c + 1248] += a2_0 * in[c + 1152] + a2_1 * in[c + 1200] + a2_2 * in[c + 1248] + a2_3 * in[c + 1296] +
+                    a2_4 * in[c + 1344] + a2_5 * in[c + 1392];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 1296] += a3_0 * in[c + 1152] + a3_1 * in[c + 1200] + a3_2 * in[c + 1248] + a3_3 * in[c + 1296] + a3_4 * in[c + 1344] + a3_5 * in[c + 1392];
+            out[c + 1296] += a3_0 * in[c + 1152] + a3_1 * in[c + 1200] + a3_2 * in[c + 1248] + a3_3 * in[c + 1296] +
+                    a3_4 * in[c + 1344] + a3_5 * in[c + 1392];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 1344] += a4_0 * in[c + 1152] + a4_1 * in[c + 1200] + a4_2 * in[c + 1248] + a4_3 * in[c + 1296] + a4_4 * in[c + 1344] + a4_5 * in[c + 1392];
+            out[c + 1344] += a4_0 * in[c + 1152] + a4_1 * in[c + 1200] + a4_2 * in[c + 1248] + a4_3 * in[c + 1296] +
+                    a4_4 * in[c + 1344] + a4_5 * in[c + 1392];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 1392] += a5_0 * in[c + 1152] + a5_1 * in[c + 1200] + a5_2 * in[c + 1248] + a5_3 * in[c + 1296] + a5_4 * in[c + 1344] + a5_5 * in[c + 1392];
+            out[c + 1392] += a5_0 * in[c + 1152] + a5_1 * in[c + 1200] + a5_2 * in[c + 1248] + a5_3 * in[c + 1296] +
+                    a5_4 * in[c + 1344] + a5_5 * in[c + 1392];
         }
     }
 
     private static void gaussMidAdd5(double[] a, double[] in, double[] out) {
-        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4], a0_5 = a[5];
-        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10], a1_5 = a[11];
-        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16], a2_5 = a[17];
-        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22], a3_5 = a[23];
-        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28], a4_5 = a[29];
-        final double a5_0 = a[30], a5_1 = a[31], a5_2 = a[32], a5_3 = a[33], a5_4 = a[34], a5_5 = a[35];
+        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4],
+                a0_5 = a[5];
+        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10],
+                a1_5 = a[11];
+        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16],
+                a2_5 = a[17];
+        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22],
+                a3_5 = a[23];
+        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28],
+                a4_5 = a[29];
+        final double a5_0 = a[30], a5_1 = a[31], a5_2 = a[32], a5_3 = a[33], a5_4 = a[34],
+                a5_5 = a[35];
         for (int c = 0; c < 48; c++) {
-            out[c + 1440] += a0_0 * in[c + 1440] + a0_1 * in[c + 1488] + a0_2 * in[c + 1536] + a0_3 * in[c + 1584] + a0_4 * in[c + 1632] + a0_5 * in[c + 1680];
+            out[c + 1440] += a0_0 * in[c + 1440] + a0_1 * in[c + 1488] + a0_2 * in[c + 1536] + a0_3 * in[c + 1584] +
+                    a0_4 * in[c + 1632] + a0_5 * in[c + 1680];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 1488] += a1_0 * in[c + 1440] + a1_1 * in[c + 1488] + a1_2 * in[c + 1536] + a1_3 * in[c + 1584] + a1_4 * in[c + 1632] + a1_5 * in[c + 1680];
+            out[c + 1488] += a1_0 * in[c + 1440] + a1_1 * in[c + 1488] + a1_2 * in[c + 1536] + a1_3 * in[c + 1584] +
+                    a1_4 * in[c + 1632] + a1_5 * in[c + 1680];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 1536] += a2_0 * in[c + 1440] + a2_1 * in[c + 1488] + a2_2 * in[c + 1536] + a2_3 * in[c + 1584] + a2_4 * in[c + 1632] + a2_5 * in[c + 1680];
+            out[c + 1536] += a2_0 * in[c + 1440] + a2_1 * in[c + 1488] + a2_2 * in[c + 1536] + a2_3 * in[c + 1584] +
+                    a2_4 * in[c + 1632] + a2_5 * in[c + 1680];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 1584] += a3_0 * in[c + 1440] + a3_1 * in[c + 1488] + a3_2 * in[c + 1536] + a3_3 * in[c + 1584] + a3_4 * in[c + 1632] + a3_5 * in[c + 1680];
+            out[c + 1584] += a3_0 * in[c + 1440] + a3_1 * in[c + 1488] + a3_2 * in[c + 1536] + a3_3 * in[c + 1584] +
+                    a3_4 * in[c + 1632] + a3_5 * in[c + 1680];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 1632] += a4_0 * in[c + 1440] + a4_1 * in[c + 1488] + a4_2 * in[c + 1536] + a4_3 * in[c + 1584] + a4_4 * in[c + 1632] + a4_5 * in[c + 1680];
+            out[c + 1632] += a4_0 * in[c + 1440] + a4_1 * in[c + 1488] + a4_2 * in[c + 1536] + a4_3 * in[c + 1584] +
+                    a4_4 * in[c + 1632] + a4_5 * in[c + 1680];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 1680] += a5_0 * in[c + 1440] + a5_1 * in[c + 1488] + a5_2 * in[c + 1536] + a5_3 * in[c + 1584] + a5_4 * in[c + 1632] + a5_5 * in[c + 1680];
+            out[c + 1680] += a5_0 * in[c + 1440] + a5_1 * in[c + 1488] + a5_2 * in[c + 1536] + a5_3 * in[c + 1584] +
+                    a5_4 * in[c + 1632] + a5_5 * in[c + 1680];
         }
     }
 
@@ -781,22 +1009,28 @@ final class TensorBlockN4 extends TensorBlock {
         final double a4_0 = a[20], a4_1 = a[21], a4_2 = a[22], a4_3 = a[23], a4_4 = a[24];
         final double a5_0 = a[25], a5_1 = a[26], a5_2 = a[27], a5_3 = a[28], a5_4 = a[29];
         for (int c = 0; c < 200; c++) {
-            out[c] = a0_0 * in[c] + a0_1 * in[c + 200] + a0_2 * in[c + 400] + a0_3 * in[c + 600] + a0_4 * in[c + 800];
+            out[c] = a0_0 * in[c] + a0_1 * in[c + 200] + a0_2 * in[c + 400] + a0_3 * in[c + 600] +
+                    a0_4 * in[c + 800];
         }
         for (int c = 0; c < 200; c++) {
-            out[c + 200] = a1_0 * in[c] + a1_1 * in[c + 200] + a1_2 * in[c + 400] + a1_3 * in[c + 600] + a1_4 * in[c + 800];
+            out[c + 200] = a1_0 * in[c] + a1_1 * in[c + 200] + a1_2 * in[c + 400] + a1_3 * in[c + 600] +
+                    a1_4 * in[c + 800];
         }
         for (int c = 0; c < 200; c++) {
-            out[c + 400] = a2_0 * in[c] + a2_1 * in[c + 200] + a2_2 * in[c + 400] + a2_3 * in[c + 600] + a2_4 * in[c + 800];
+            out[c + 400] = a2_0 * in[c] + a2_1 * in[c + 200] + a2_2 * in[c + 400] + a2_3 * in[c + 600] +
+                    a2_4 * in[c + 800];
         }
         for (int c = 0; c < 200; c++) {
-            out[c + 600] = a3_0 * in[c] + a3_1 * in[c + 200] + a3_2 * in[c + 400] + a3_3 * in[c + 600] + a3_4 * in[c + 800];
+            out[c + 600] = a3_0 * in[c] + a3_1 * in[c + 200] + a3_2 * in[c + 400] + a3_3 * in[c + 600] +
+                    a3_4 * in[c + 800];
         }
         for (int c = 0; c < 200; c++) {
-            out[c + 800] = a4_0 * in[c] + a4_1 * in[c + 200] + a4_2 * in[c + 400] + a4_3 * in[c + 600] + a4_4 * in[c + 800];
+            out[c + 800] = a4_0 * in[c] + a4_1 * in[c + 200] + a4_2 * in[c + 400] + a4_3 * in[c + 600] +
+                    a4_4 * in[c + 800];
         }
         for (int c = 0; c < 200; c++) {
-            out[c + 1000] = a5_0 * in[c] + a5_1 * in[c + 200] + a5_2 * in[c + 400] + a5_3 * in[c + 600] + a5_4 * in[c + 800];
+            out[c + 1000] = a5_0 * in[c] + a5_1 * in[c + 200] + a5_2 * in[c + 400] + a5_3 * in[c + 600] +
+                    a5_4 * in[c + 800];
         }
     }
 
@@ -818,22 +1052,28 @@ final class TensorBlockN4 extends TensorBlock {
         final double a4_0 = a[20], a4_1 = a[21], a4_2 = a[22], a4_3 = a[23], a4_4 = a[24];
         final double a5_0 = a[25], a5_1 = a[26], a5_2 = a[27], a5_3 = a[28], a5_4 = a[29];
         for (int c = 0; c < 40; c++) {
-            out[c] = a0_0 * in[c] + a0_1 * in[c + 40] + a0_2 * in[c + 80] + a0_3 * in[c + 120] + a0_4 * in[c + 160];
+            out[c] = a0_0 * in[c] + a0_1 * in[c + 40] + a0_2 * in[c + 80] + a0_3 * in[c + 120] +
+                    a0_4 * in[c + 160];
         }
         for (int c = 0; c < 40; c++) {
-            out[c + 40] = a1_0 * in[c] + a1_1 * in[c + 40] + a1_2 * in[c + 80] + a1_3 * in[c + 120] + a1_4 * in[c + 160];
+            out[c + 40] = a1_0 * in[c] + a1_1 * in[c + 40] + a1_2 * in[c + 80] + a1_3 * in[c + 120] +
+                    a1_4 * in[c + 160];
         }
         for (int c = 0; c < 40; c++) {
-            out[c + 80] = a2_0 * in[c] + a2_1 * in[c + 40] + a2_2 * in[c + 80] + a2_3 * in[c + 120] + a2_4 * in[c + 160];
+            out[c + 80] = a2_0 * in[c] + a2_1 * in[c + 40] + a2_2 * in[c + 80] + a2_3 * in[c + 120] +
+                    a2_4 * in[c + 160];
         }
         for (int c = 0; c < 40; c++) {
-            out[c + 120] = a3_0 * in[c] + a3_1 * in[c + 40] + a3_2 * in[c + 80] + a3_3 * in[c + 120] + a3_4 * in[c + 160];
+            out[c + 120] = a3_0 * in[c] + a3_1 * in[c + 40] + a3_2 * in[c + 80] + a3_3 * in[c + 120] +
+                    a3_4 * in[c + 160];
         }
         for (int c = 0; c < 40; c++) {
-            out[c + 160] = a4_0 * in[c] + a4_1 * in[c + 40] + a4_2 * in[c + 80] + a4_3 * in[c + 120] + a4_4 * in[c + 160];
+            out[c + 160] = a4_0 * in[c] + a4_1 * in[c + 40] + a4_2 * in[c + 80] + a4_3 * in[c + 120] +
+                    a4_4 * in[c + 160];
         }
         for (int c = 0; c < 40; c++) {
-            out[c + 200] = a5_0 * in[c] + a5_1 * in[c + 40] + a5_2 * in[c + 80] + a5_3 * in[c + 120] + a5_4 * in[c + 160];
+            out[c + 200] = a5_0 * in[c] + a5_1 * in[c + 40] + a5_2 * in[c + 80] + a5_3 * in[c + 120] +
+                    a5_4 * in[c + 160];
         }
     }
 
@@ -845,22 +1085,28 @@ final class TensorBlockN4 extends TensorBlock {
         final double a4_0 = a[20], a4_1 = a[21], a4_2 = a[22], a4_3 = a[23], a4_4 = a[24];
         final double a5_0 = a[25], a5_1 = a[26], a5_2 = a[27], a5_3 = a[28], a5_4 = a[29];
         for (int c = 0; c < 40; c++) {
-            out[c + 240] = a0_0 * in[c + 200] + a0_1 * in[c + 240] + a0_2 * in[c + 280] + a0_3 * in[c + 320] + a0_4 * in[c + 360];
+            out[c + 240] = a0_0 * in[c + 200] + a0_1 * in[c + 240] + a0_2 * in[c + 280] + a0_3 * in[c + 320] +
+                    a0_4 * in[c + 360];
         }
         for (int c = 0; c < 40; c++) {
-            out[c + 280] = a1_0 * in[c + 200] + a1_1 * in[c + 240] + a1_2 * in[c + 280] + a1_3 * in[c + 320] + a1_4 * in[c + 360];
+            out[c + 280] = a1_0 * in[c + 200] + a1_1 * in[c + 240] + a1_2 * in[c + 280] + a1_3 * in[c + 320] +
+                    a1_4 * in[c + 360];
         }
         for (int c = 0; c < 40; c++) {
-            out[c + 320] = a2_0 * in[c + 200] + a2_1 * in[c + 240] + a2_2 * in[c + 280] + a2_3 * in[c + 320] + a2_4 * in[c + 360];
+            out[c + 320] = a2_0 * in[c + 200] + a2_1 * in[c + 240] + a2_2 * in[c + 280] + a2_3 * in[c + 320] +
+                    a2_4 * in[c + 360];
         }
         for (int c = 0; c < 40; c++) {
-            out[c + 360] = a3_0 * in[c + 200] + a3_1 * in[c + 240] + a3_2 * in[c + 280] + a3_3 * in[c + 320] + a3_4 * in[c + 360];
+            out[c + 360] = a3_0 * in[c + 200] + a3_1 * in[c + 240] + a3_2 * in[c + 280] + a3_3 * in[c + 320] +
+                    a3_4 * in[c + 360];
         }
         for (int c = 0; c < 40; c++) {
-            out[c + 400] = a4_0 * in[c + 200] + a4_1 * in[c + 240] + a4_2 * in[c + 280] + a4_3 * in[c + 320] + a4_4 * in[c + 360];
+            out[c + 400] = a4_0 * in[c + 200] + a4_1 * in[c + 240] + a4_2 * in[c + 280] + a4_3 * in[c + 320] +
+                    a4_4 * in[c + 360];
         }
         for (int c = 0; c < 40; c++) {
-            out[c + 440] = a5_0 * in[c + 200] + a5_1 * in[c + 240] + a5_2 * in[c + 280] + a5_3 * in[c + 320] + a5_4 * in[c + 360];
+            out[c + 440] = a5_0 * in[c + 200] + a5_1 * in[c + 240] + a5_2 * in[c + 280] + a5_3 * in[c + 320] +
+                    a5_4 * in[c + 360];
         }
     }
 
@@ -872,22 +1118,28 @@ final class TensorBlockN4 extends TensorBlock {
         final double a4_0 = a[20], a4_1 = a[21], a4_2 = a[22], a4_3 = a[23], a4_4 = a[24];
         final double a5_0 = a[25], a5_1 = a[26], a5_2 = a[27], a5_3 = a[28], a5_4 = a[29];
         for (int c = 0; c < 40; c++) {
-            out[c + 480] = a0_0 * in[c + 400] + a0_1 * in[c + 440] + a0_2 * in[c + 480] + a0_3 * in[c + 520] + a0_4 * in[c + 560];
+            out[c + 480] = a0_0 * in[c + 400] + a0_1 * in[c + 440] + a0_2 * in[c + 480] + a0_3 * in[c + 520] +
+                    a0_4 * in[c + 560];
         }
         for (int c = 0; c < 40; c++) {
-            out[c + 520] = a1_0 * in[c + 400] + a1_1 * in[c + 440] + a1_2 * in[c + 480] + a1_3 * in[c + 520] + a1_4 * in[c + 560];
+            out[c + 520] = a1_0 * in[c + 400] + a1_1 * in[c + 440] + a1_2 * in[c + 480] + a1_3 * in[c + 520] +
+                    a1_4 * in[c + 560];
         }
         for (int c = 0; c < 40; c++) {
-            out[c + 560] = a2_0 * in[c + 400] + a2_1 * in[c + 440] + a2_2 * in[c + 480] + a2_3 * in[c + 520] + a2_4 * in[c + 560];
+            out[c + 560] = a2_0 * in[c + 400] + a2_1 * in[c + 440] + a2_2 * in[c + 480] + a2_3 * in[c + 520] +
+                    a2_4 * in[c + 560];
         }
         for (int c = 0; c < 40; c++) {
-            out[c + 600] = a3_0 * in[c + 400] + a3_1 * in[c + 440] + a3_2 * in[c + 480] + a3_3 * in[c + 520] + a3_4 * in[c + 560];
+            out[c + 600] = a3_0 * in[c + 400] + a3_1 * in[c + 440] + a3_2 * in[c + 480] + a3_3 * in[c + 520] +
+                    a3_4 * in[c + 560];
         }
         for (int c = 0; c < 40; c++) {
-            out[c + 640] = a4_0 * in[c + 400] + a4_1 * in[c + 440] + a4_2 * in[c + 480] + a4_3 * in[c + 520] + a4_4 * in[c + 560];
+            out[c + 640] = a4_0 * in[c + 400] + a4_1 * in[c + 440] + a4_2 * in[c + 480] + a4_3 * in[c + 520] +
+                    a4_4 * in[c + 560];
         }
         for (int c = 0; c < 40; c++) {
-            out[c + 680] = a5_0 * in[c + 400] + a5_1 * in[c + 440] + a5_2 * in[c + 480] + a5_3 * in[c + 520] + a5_4 * in[c + 560];
+            out[c + 680] = a5_0 * in[c + 400] + a5_1 * in[c + 440] + a5_2 * in[c + 480] + a5_3 * in[c + 520] +
+                    a5_4 * in[c + 560];
         }
     }
 
@@ -899,22 +1151,28 @@ final class TensorBlockN4 extends TensorBlock {
         final double a4_0 = a[20], a4_1 = a[21], a4_2 = a[22], a4_3 = a[23], a4_4 = a[24];
         final double a5_0 = a[25], a5_1 = a[26], a5_2 = a[27], a5_3 = a[28], a5_4 = a[29];
         for (int c = 0; c < 40; c++) {
-            out[c + 720] = a0_0 * in[c + 600] + a0_1 * in[c + 640] + a0_2 * in[c + 680] + a0_3 * in[c + 720] + a0_4 * in[c + 760];
+            out[c + 720] = a0_0 * in[c + 600] + a0_1 * in[c + 640] + a0_2 * in[c + 680] + a0_3 * in[c + 720] +
+                    a0_4 * in[c + 760];
         }
         for (int c = 0; c < 40; c++) {
-            out[c + 760] = a1_0 * in[c + 600] + a1_1 * in[c + 640] + a1_2 * in[c + 680] + a1_3 * in[c + 720] + a1_4 * in[c + 760];
+            out[c + 760] = a1_0 * in[c + 600] + a1_1 * in[c + 640] + a1_2 * in[c + 680] + a1_3 * in[c + 720] +
+                    a1_4 * in[c + 760];
         }
         for (int c = 0; c < 40; c++) {
-            out[c + 800] = a2_0 * in[c + 600] + a2_1 * in[c + 640] + a2_2 * in[c + 680] + a2_3 * in[c + 720] + a2_4 * in[c + 760];
+            out[c + 800] = a2_0 * in[c + 600] + a2_1 * in[c + 640] + a2_2 * in[c + 680] + a2_3 * in[c + 720] +
+                    a2_4 * in[c + 760];
         }
         for (int c = 0; c < 40; c++) {
-            out[c + 840] = a3_0 * in[c + 600] + a3_1 * in[c + 640] + a3_2 * in[c + 680] + a3_3 * in[c + 720] + a3_4 * in[c + 760];
+            out[c + 840] = a3_0 * in[c + 600] + a3_1 * in[c + 640] + a3_2 * in[c + 680] + a3_3 * in[c + 720] +
+                    a3_4 * in[c + 760];
         }
         for (int c = 0; c < 40; c++) {
-            out[c + 880] = a4_0 * in[c + 600] + a4_1 * in[c + 640] + a4_2 * in[c + 680] + a4_3 * in[c + 720] + a4_4 * in[c + 760];
+            out[c + 880] = a4_0 * in[c + 600] + a4_1 * in[c + 640] + a4_2 * in[c + 680] + a4_3 * in[c + 720] +
+                    a4_4 * in[c + 760];
         }
         for (int c = 0; c < 40; c++) {
-            out[c + 920] = a5_0 * in[c + 600] + a5_1 * in[c + 640] + a5_2 * in[c + 680] + a5_3 * in[c + 720] + a5_4 * in[c + 760];
+            out[c + 920] = a5_0 * in[c + 600] + a5_1 * in[c + 640] + a5_2 * in[c + 680] + a5_3 * in[c + 720] +
+                    a5_4 * in[c + 760];
         }
     }
 
@@ -926,22 +1184,28 @@ final class TensorBlockN4 extends TensorBlock {
         final double a4_0 = a[20], a4_1 = a[21], a4_2 = a[22], a4_3 = a[23], a4_4 = a[24];
         final double a5_0 = a[25], a5_1 = a[26], a5_2 = a[27], a5_3 = a[28], a5_4 = a[29];
         for (int c = 0; c < 40; c++) {
-            out[c + 960] = a0_0 * in[c + 800] + a0_1 * in[c + 840] + a0_2 * in[c + 880] + a0_3 * in[c + 920] + a0_4 * in[c + 960];
+            out[c + 960] = a0_0 * in[c + 800] + a0_1 * in[c + 840] + a0_2 * in[c + 880] + a0_3 * in[c + 920] +
+                    a0_4 * in[c + 960];
         }
         for (int c = 0; c < 40; c++) {
-            out[c + 1000] = a1_0 * in[c + 800] + a1_1 * in[c + 840] + a1_2 * in[c + 880] + a1_3 * in[c + 920] + a1_4 * in[c + 960];
+            out[c + 1000] = a1_0 * in[c + 800] + a1_1 * in[c + 840] + a1_2 * in[c + 880] + a1_3 * in[c + 920] +
+                    a1_4 * in[c + 960];
         }
         for (int c = 0; c < 40; c++) {
-            out[c + 1040] = a2_0 * in[c + 800] + a2_1 * in[c + 840] + a2_2 * in[c + 880] + a2_3 * in[c + 920] + a2_4 * in[c + 960];
+            out[c + 1040] = a2_0 * in[c + 800] + a2_1 * in[c + 840] + a2_2 * in[c + 880] + a2_3 * in[c + 920] +
+                    a2_4 * in[c + 960];
         }
         for (int c = 0; c < 40; c++) {
-            out[c + 1080] = a3_0 * in[c + 800] + a3_1 * in[c + 840] + a3_2 * in[c + 880] + a3_3 * in[c + 920] + a3_4 * in[c + 960];
+            out[c + 1080] = a3_0 * in[c + 800] + a3_1 * in[c + 840] + a3_2 * in[c + 880] + a3_3 * in[c + 920] +
+                    a3_4 * in[c + 960];
         }
         for (int c = 0; c < 40; c++) {
-            out[c + 1120] = a4_0 * in[c + 800] + a4_1 * in[c + 840] + a4_2 * in[c + 880] + a4_3 * in[c + 920] + a4_4 * in[c + 960];
+            out[c + 1120] = a4_0 * in[c + 800] + a4_1 * in[c + 840] + a4_2 * in[c + 880] + a4_3 * in[c + 920] +
+                    a4_4 * in[c + 960];
         }
         for (int c = 0; c < 40; c++) {
-            out[c + 1160] = a5_0 * in[c + 800] + a5_1 * in[c + 840] + a5_2 * in[c + 880] + a5_3 * in[c + 920] + a5_4 * in[c + 960];
+            out[c + 1160] = a5_0 * in[c + 800] + a5_1 * in[c + 840] + a5_2 * in[c + 880] + a5_3 * in[c + 920] +
+                    a5_4 * in[c + 960];
         }
     }
 
@@ -953,22 +1217,28 @@ final class TensorBlockN4 extends TensorBlock {
         final double a4_0 = a[20], a4_1 = a[21], a4_2 = a[22], a4_3 = a[23], a4_4 = a[24];
         final double a5_0 = a[25], a5_1 = a[26], a5_2 = a[27], a5_3 = a[28], a5_4 = a[29];
         for (int c = 0; c < 40; c++) {
-            out[c + 1200] = a0_0 * in[c + 1000] + a0_1 * in[c + 1040] + a0_2 * in[c + 1080] + a0_3 * in[c + 1120] + a0_4 * in[c + 1160];
+            out[c + 1200] = a0_0 * in[c + 1000] + a0_1 * in[c + 1040] + a0_2 * in[c + 1080] + a0_3 * in[c + 1120] +
+                    a0_4 * in[c + 1160];
         }
         for (int c = 0; c < 40; c++) {
-            out[c + 1240] = a1_0 * in[c + 1000] + a1_1 * in[c + 1040] + a1_2 * in[c + 1080] + a1_3 * in[c + 1120] + a1_4 * in[c + 1160];
+            out[c + 1240] = a1_0 * in[c + 1000] + a1_1 * in[c + 1040] + a1_2 * in[c + 1080] + a1_3 * in[c + 1120] +
+                    a1_4 * in[c + 1160];
         }
         for (int c = 0; c < 40; c++) {
-            out[c + 1280] = a2_0 * in[c + 1000] + a2_1 * in[c + 1040] + a2_2 * in[c + 1080] + a2_3 * in[c + 1120] + a2_4 * in[c + 1160];
+            out[c + 1280] = a2_0 * in[c + 1000] + a2_1 * in[c + 1040] + a2_2 * in[c + 1080] + a2_3 * in[c + 1120] +
+                    a2_4 * in[c + 1160];
         }
         for (int c = 0; c < 40; c++) {
-            out[c + 1320] = a3_0 * in[c + 1000] + a3_1 * in[c + 1040] + a3_2 * in[c + 1080] + a3_3 * in[c + 1120] + a3_4 * in[c + 1160];
+            out[c + 1320] = a3_0 * in[c + 1000] + a3_1 * in[c + 1040] + a3_2 * in[c + 1080] + a3_3 * in[c + 1120] +
+                    a3_4 * in[c + 1160];
         }
         for (int c = 0; c < 40; c++) {
-            out[c + 1360] = a4_0 * in[c + 1000] + a4_1 * in[c + 1040] + a4_2 * in[c + 1080] + a4_3 * in[c + 1120] + a4_4 * in[c + 1160];
+            out[c + 1360] = a4_0 * in[c + 1000] + a4_1 * in[c + 1040] + a4_2 * in[c + 1080] + a4_3 * in[c + 1120] +
+                    a4_4 * in[c + 1160];
         }
         for (int c = 0; c < 40; c++) {
-            out[c + 1400] = a5_0 * in[c + 1000] + a5_1 * in[c + 1040] + a5_2 * in[c + 1080] + a5_3 * in[c + 1120] + a5_4 * in[c + 1160];
+            out[c + 1400] = a5_0 * in[c + 1000] + a5_1 * in[c + 1040] + a5_2 * in[c + 1080] + a5_3 * in[c + 1120] +
+                    a5_4 * in[c + 1160];
         }
     }
 
@@ -981,46 +1251,62 @@ final class TensorBlockN4 extends TensorBlock {
         final double a4_0 = a[20], a4_1 = a[21], a4_2 = a[22], a4_3 = a[23], a4_4 = a[24];
         final double a5_0 = a[25], a5_1 = a[26], a5_2 = a[27], a5_3 = a[28], a5_4 = a[29];
         for (int c = 0; c < 288; c++) {
-            out[c] = a0_0 * in[c] + a0_1 * in[c + 288] + a0_2 * in[c + 576] + a0_3 * in[c + 864] + a0_4 * in[c + 1152];
+            out[c] = a0_0 * in[c] + a0_1 * in[c + 288] + a0_2 * in[c + 576] + a0_3 * in[c + 864] +
+                    a0_4 * in[c + 1152];
         }
         for (int c = 0; c < 288; c++) {
-            out[c + 288] = a1_0 * in[c] + a1_1 * in[c + 288] + a1_2 * in[c + 576] + a1_3 * in[c + 864] + a1_4 * in[c + 1152];
+            out[c + 288] = a1_0 * in[c] + a1_1 * in[c + 288] + a1_2 * in[c + 576] + a1_3 * in[c + 864] +
+                    a1_4 * in[c + 1152];
         }
         for (int c = 0; c < 288; c++) {
-            out[c + 576] = a2_0 * in[c] + a2_1 * in[c + 288] + a2_2 * in[c + 576] + a2_3 * in[c + 864] + a2_4 * in[c + 1152];
+            out[c + 576] = a2_0 * in[c] + a2_1 * in[c + 288] + a2_2 * in[c + 576] + a2_3 * in[c + 864] +
+                    a2_4 * in[c + 1152];
         }
         for (int c = 0; c < 288; c++) {
-            out[c + 864] = a3_0 * in[c] + a3_1 * in[c + 288] + a3_2 * in[c + 576] + a3_3 * in[c + 864] + a3_4 * in[c + 1152];
+            out[c + 864] = a3_0 * in[c] + a3_1 * in[c + 288] + a3_2 * in[c + 576] + a3_3 * in[c + 864] +
+                    a3_4 * in[c + 1152];
         }
         for (int c = 0; c < 288; c++) {
-            out[c + 1152] = a4_0 * in[c] + a4_1 * in[c + 288] + a4_2 * in[c + 576] + a4_3 * in[c + 864] + a4_4 * in[c + 1152];
+            out[c + 1152] = a4_0 * in[c] + a4_1 * in[c + 288] + a4_2 * in[c + 576] + a4_3 * in[c + 864] +
+                    a4_4 * in[c + 1152];
         }
         for (int c = 0; c < 288; c++) {
-            out[c + 1440] = a5_0 * in[c] + a5_1 * in[c + 288] + a5_2 * in[c + 576] + a5_3 * in[c + 864] + a5_4 * in[c + 1152];
+            out[c + 1440] = a5_0 * in[c] + a5_1 * in[c + 288] + a5_2 * in[c + 576] + a5_3 * in[c + 864] +
+                    a5_4 * in[c + 1152];
         }
     }
 
     /** 5 x 6 on the slowest index, planes of 288. */
     private static void projectSlowMSet(double[] a, double[] in, double[] out) {
-        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4], a0_5 = a[5];
-        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10], a1_5 = a[11];
-        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16], a2_5 = a[17];
-        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22], a3_5 = a[23];
-        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28], a4_5 = a[29];
+        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4],
+                a0_5 = a[5];
+        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10],
+                a1_5 = a[11];
+        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16],
+                a2_5 = a[17];
+        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22],
+                a3_5 = a[23];
+        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28],
+                a4_5 = a[29];
         for (int c = 0; c < 288; c++) {
-            out[c] = a0_0 * in[c] + a0_1 * in[c + 288] + a0_2 * in[c + 576] + a0_3 * in[c + 864] + a0_4 * in[c + 1152] + a0_5 * in[c + 1440];
+            out[c] = a0_0 * in[c] + a0_1 * in[c + 288] + a0_2 * in[c + 576] + a0_3 * in[c + 864] +
+                    a0_4 * in[c + 1152] + a0_5 * in[c + 1440];
         }
         for (int c = 0; c < 288; c++) {
-            out[c + 288] = a1_0 * in[c] + a1_1 * in[c + 288] + a1_2 * in[c + 576] + a1_3 * in[c + 864] + a1_4 * in[c + 1152] + a1_5 * in[c + 1440];
+            out[c + 288] = a1_0 * in[c] + a1_1 * in[c + 288] + a1_2 * in[c + 576] + a1_3 * in[c + 864] +
+                    a1_4 * in[c + 1152] + a1_5 * in[c + 1440];
         }
         for (int c = 0; c < 288; c++) {
-            out[c + 576] = a2_0 * in[c] + a2_1 * in[c + 288] + a2_2 * in[c + 576] + a2_3 * in[c + 864] + a2_4 * in[c + 1152] + a2_5 * in[c + 1440];
+            out[c + 576] = a2_0 * in[c] + a2_1 * in[c + 288] + a2_2 * in[c + 576] + a2_3 * in[c + 864] +
+                    a2_4 * in[c + 1152] + a2_5 * in[c + 1440];
         }
         for (int c = 0; c < 288; c++) {
-            out[c + 864] = a3_0 * in[c] + a3_1 * in[c + 288] + a3_2 * in[c + 576] + a3_3 * in[c + 864] + a3_4 * in[c + 1152] + a3_5 * in[c + 1440];
+            out[c + 864] = a3_0 * in[c] + a3_1 * in[c + 288] + a3_2 * in[c + 576] + a3_3 * in[c + 864] +
+                    a3_4 * in[c + 1152] + a3_5 * in[c + 1440];
         }
         for (int c = 0; c < 288; c++) {
-            out[c + 1152] = a4_0 * in[c] + a4_1 * in[c + 288] + a4_2 * in[c + 576] + a4_3 * in[c + 864] + a4_4 * in[c + 1152] + a4_5 * in[c + 1440];
+            out[c + 1152] = a4_0 * in[c] + a4_1 * in[c + 288] + a4_2 * in[c + 576] + a4_3 * in[c + 864] +
+                    a4_4 * in[c + 1152] + a4_5 * in[c + 1440];
         }
     }
 
@@ -1034,141 +1320,201 @@ final class TensorBlockN4 extends TensorBlock {
     }
 
     private static void projectMidSet0(double[] a, double[] in, double[] out) {
-        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4], a0_5 = a[5];
-        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10], a1_5 = a[11];
-        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16], a2_5 = a[17];
-        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22], a3_5 = a[23];
-        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28], a4_5 = a[29];
+        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4],
+                a0_5 = a[5];
+        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10],
+                a1_5 = a[11];
+        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16],
+                a2_5 = a[17];
+        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22],
+                a3_5 = a[23];
+        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28],
+                a4_5 = a[29];
         for (int c = 0; c < 48; c++) {
-            out[c] = a0_0 * in[c] + a0_1 * in[c + 48] + a0_2 * in[c + 96] + a0_3 * in[c + 144] + a0_4 * in[c + 192] + a0_5 * in[c + 240];
+            out[c] = a0_0 * in[c] + a0_1 * in[c + 48] + a0_2 * in[c + 96] + a0_3 * in[c + 144] +
+                    a0_4 * in[c + 192] + a0_5 * in[c + 240];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 48] = a1_0 * in[c] + a1_1 * in[c + 48] + a1_2 * in[c + 96] + a1_3 * in[c + 144] + a1_4 * in[c + 192] + a1_5 * in[c + 240];
+            out[c + 48] = a1_0 * in[c] + a1_1 * in[c + 48] + a1_2 * in[c + 96] + a1_3 * in[c + 144] +
+                    a1_4 * in[c + 192] + a1_5 * in[c + 240];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 96] = a2_0 * in[c] + a2_1 * in[c + 48] + a2_2 * in[c + 96] + a2_3 * in[c + 144] + a2_4 * in[c + 192] + a2_5 * in[c + 240];
+            out[c + 96] = a2_0 * in[c] + a2_1 * in[c + 48] + a2_2 * in[c + 96] + a2_3 * in[c + 144] +
+                    a2_4 * in[c + 192] + a2_5 * in[c + 240];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 144] = a3_0 * in[c] + a3_1 * in[c + 48] + a3_2 * in[c + 96] + a3_3 * in[c + 144] + a3_4 * in[c + 192] + a3_5 * in[c + 240];
+            out[c + 144] = a3_0 * in[c] + a3_1 * in[c + 48] + a3_2 * in[c + 96] + a3_3 * in[c + 144] +
+                    a3_4 * in[c + 192] + a3_5 * in[c + 240];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 192] = a4_0 * in[c] + a4_1 * in[c + 48] + a4_2 * in[c + 96] + a4_3 * in[c + 144] + a4_4 * in[c + 192] + a4_5 * in[c + 240];
+            out[c + 192] = a4_0 * in[c] + a4_1 * in[c + 48] + a4_2 * in[c + 96] + a4_3 * in[c + 144] +
+                    a4_4 * in[c + 192] + a4_5 * in[c + 240];
         }
     }
 
     private static void projectMidSet1(double[] a, double[] in, double[] out) {
-        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4], a0_5 = a[5];
-        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10], a1_5 = a[11];
-        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16], a2_5 = a[17];
-        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22], a3_5 = a[23];
-        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28], a4_5 = a[29];
+        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4],
+                a0_5 = a[5];
+        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10],
+                a1_5 = a[11];
+        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16],
+                a2_5 = a[17];
+        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22],
+                a3_5 = a[23];
+        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28],
+                a4_5 = a[29];
         for (int c = 0; c < 48; c++) {
-            out[c + 240] = a0_0 * in[c + 288] + a0_1 * in[c + 336] + a0_2 * in[c + 384] + a0_3 * in[c + 432] + a0_4 * in[c + 480] + a0_5 * in[c + 528];
+            out[c + 240] = a0_0 * in[c + 288] + a0_1 * in[c + 336] + a0_2 * in[c + 384] + a0_3 * in[c + 432] +
+                    a0_4 * in[c + 480] + a0_5 * in[c + 528];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 288] = a1_0 * in[c + 288] + a1_1 * in[c + 336] + a1_2 * in[c + 384] + a1_3 * in[c + 432] + a1_4 * in[c + 480] + a1_5 * in[c + 528];
+            out[c + 288] = a1_0 * in[c + 288] + a1_1 * in[c + 336] + a1_2 * in[c + 384] + a1_3 * in[c + 432] +
+                    a1_4 * in[c + 480] + a1_5 * in[c + 528];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 336] = a2_0 * in[c + 288] + a2_1 * in[c + 336] + a2_2 * in[c + 384] + a2_3 * in[c + 432] + a2_4 * in[c + 480] + a2_5 * in[c + 528];
+            out[c + 336] = a2_0 * in[c + 288] + a2_1 * in[c + 336] + a2_2 * in[c + 384] + a2_3 * in[c + 432] +
+                    a2_4 * in[c + 480] + a2_5 * in[c + 528];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 384] = a3_0 * in[c + 288] + a3_1 * in[c + 336] + a3_2 * in[c + 384] + a3_3 * in[c + 432] + a3_4 * in[c + 480] + a3_5 * in[c + 528];
+            out[c + 384] = a3_0 * in[c + 288] + a3_1 * in[c + 336] + a3_2 * in[c + 384] + a3_3 * in[c + 432] +
+                    a3_4 * in[c + 480] + a3_5 * in[c + 528];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 432] = a4_0 * in[c + 288] + a4_1 * in[c + 336] + a4_2 * in[c + 384] + a4_3 * in[c + 432] + a4_4 * in[c + 480] + a4_5 * in[c + 528];
+            out[c + 432] = a4_0 * in[c + 288] + a4_1 * in[c + 336] + a4_2 * in[c + 384] + a4_3 * in[c + 432] +
+                    a4_4 * in[c + 480] + a4_5 * in[c + 528];
         }
     }
 
     private static void projectMidSet2(double[] a, double[] in, double[] out) {
-        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4], a0_5 = a[5];
-        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10], a1_5 = a[11];
-        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16], a2_5 = a[17];
-        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22], a3_5 = a[23];
-        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28], a4_5 = a[29];
+        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4],
+                a0_5 = a[5];
+        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10],
+                a1_5 = a[11];
+        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16],
+                a2_5 = a[17];
+        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22],
+                a3_5 = a[23];
+        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28],
+                a4_5 = a[29];
         for (int c = 0; c < 48; c++) {
-            out[c + 480] = a0_0 * in[c + 576] + a0_1 * in[c + 624] + a0_2 * in[c + 672] + a0_3 * in[c + 720] + a0_4 * in[c + 768] + a0_5 * in[c + 816];
+            out[c + 480] = a0_0 * in[c + 576] + a0_1 * in[c + 624] + a0_2 * in[c + 672] + a0_3 * in[c + 720] +
+                    a0_4 * in[c + 768] + a0_5 * in[c + 816];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 528] = a1_0 * in[c + 576] + a1_1 * in[c + 624] + a1_2 * in[c + 672] + a1_3 * in[c + 720] + a1_4 * in[c + 768] + a1_5 * in[c + 816];
+            out[c + 528] = a1_0 * in[c + 576] + a1_1 * in[c + 624] + a1_2 * in[c + 672] + a1_3 * in[c + 720] +
+                    a1_4 * in[c + 768] + a1_5 * in[c + 816];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 576] = a2_0 * in[c + 576] + a2_1 * in[c + 624] + a2_2 * in[c + 672] + a2_3 * in[c + 720] + a2_4 * in[c + 768] + a2_5 * in[c + 816];
+            out[c + 576] = a2_0 * in[c + 576] + a2_1 * in[c + 624] + a2_2 * in[c + 672] + a2_3 * in[c + 720] +
+                    a2_4 * in[c + 768] + a2_5 * in[c + 816];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 624] = a3_0 * in[c + 576] + a3_1 * in[c + 624] + a3_2 * in[c + 672] + a3_3 * in[c + 720] + a3_4 * in[c + 768] + a3_5 * in[c + 816];
+            out[c + 624] = a3_0 * in[c + 576] + a3_1 * in[c + 624] + a3_2 * in[c + 672] + a3_3 * in[c + 720] +
+                    a3_4 * in[c + 768] + a3_5 * in[c + 816];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 672] = a4_0 * in[c + 576] + a4_1 * in[c + 624] + a4_2 * in[c + 672] + a4_3 * in[c + 720] + a4_4 * in[c + 768] + a4_5 * in[c + 816];
+            out[c + 672] = a4_0 * in[c + 576] + a4_1 * in[c + 624] + a4_2 * in[c + 672] + a4_3 * in[c + 720] +
+                    a4_4 * in[c + 768] + a4_5 * in[c + 816];
         }
     }
 
     private static void projectMidSet3(double[] a, double[] in, double[] out) {
-        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4], a0_5 = a[5];
-        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10], a1_5 = a[11];
-        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16], a2_5 = a[17];
-        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22], a3_5 = a[23];
-        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28], a4_5 = a[29];
+        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4],
+                a0_5 = a[5];
+        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10],
+                a1_5 = a[11];
+        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16],
+                a2_5 = a[17];
+        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22],
+                a3_5 = a[23];
+        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28],
+                a4_5 = a[29];
         for (int c = 0; c < 48; c++) {
-            out[c + 720] = a0_0 * in[c + 864] + a0_1 * in[c + 912] + a0_2 * in[c + 960] + a0_3 * in[c + 1008] + a0_4 * in[c + 1056] + a0_5 * in[c + 1104];
+            out[c + 720] = a0_0 * in[c + 864] + a0_1 * in[c + 912] + a0_2 * in[c + 960] + a0_3 * in[c + 1008] +
+                    a0_4 * in[c + 1056] + a0_5 * in[c + 1104];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 768] = a1_0 * in[c + 864] + a1_1 * in[c + 912] + a1_2 * in[c + 960] + a1_3 * in[c + 1008] + a1_4 * in[c + 1056] + a1_5 * in[c + 1104];
+            out[c + 768] = a1_0 * in[c + 864] + a1_1 * in[c + 912] + a1_2 * in[c + 960] + a1_3 * in[c + 1008] +
+                    a1_4 * in[c + 1056] + a1_5 * in[c + 1104];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 816] = a2_0 * in[c + 864] + a2_1 * in[c + 912] + a2_2 * in[c + 960] + a2_3 * in[c + 1008] + a2_4 * in[c + 1056] + a2_5 * in[c + 1104];
+            out[c + 816] = a2_0 * in[c + 864] + a2_1 * in[c + 912] + a2_2 * in[c + 960] + a2_3 * in[c + 1008] +
+                    a2_4 * in[c + 1056] + a2_5 * in[c + 1104];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 864] = a3_0 * in[c + 864] + a3_1 * in[c + 912] + a3_2 * in[c + 960] + a3_3 * in[c + 1008] + a3_4 * in[c + 1056] + a3_5 * in[c + 1104];
+            out[c + 864] = a3_0 * in[c + 864] + a3_1 * in[c + 912] + a3_2 * in[c + 960] + a3_3 * in[c + 1008] +
+                    a3_4 * in[c + 1056] + a3_5 * in[c + 1104];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 912] = a4_0 * in[c + 864] + a4_1 * in[c + 912] + a4_2 * in[c + 960] + a4_3 * in[c + 1008] + a4_4 * in[c + 1056] + a4_5 * in[c + 1104];
+            out[c + 912] = a4_0 * in[c + 864] + a4_1 * in[c + 912] + a4_2 * in[c + 960] + a4_3 * in[c + 1008] +
+                    a4_4 * in[c + 1056] + a4_5 * in[c + 1104];
         }
     }
 
     private static void projectMidSet4(double[] a, double[] in, double[] out) {
-        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4], a0_5 = a[5];
-        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10], a1_5 = a[11];
-        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16], a2_5 = a[17];
-        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22], a3_5 = a[23];
-        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28], a4_5 = a[29];
+        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4],
+                a0_5 = a[5];
+        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10],
+                a1_5 = a[11];
+        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16],
+                a2_5 = a[17];
+        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22],
+                a3_5 = a[23];
+        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28],
+                a4_5 = a[29];
         for (int c = 0; c < 48; c++) {
-            out[c + 960] = a0_0 * in[c + 1152] + a0_1 * in[c + 1200] + a0_2 * in[c + 1248] + a0_3 * in[c + 1296] + a0_4 * in[c + 1344] + a0_5 * in[c + 1392];
+            out[c + 960] = a0_0 * in[c + 1152] + a0_1 * in[c + 1200] + a0_2 * in[c + 1248] + a0_3 * in[c + 1296] +
+                    a0_4 * in[c + 1344] + a0_5 * in[c + 1392];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 1008] = a1_0 * in[c + 1152] + a1_1 * in[c + 1200] + a1_2 * in[c + 1248] + a1_3 * in[c + 1296] + a1_4 * in[c + 1344] + a1_5 * in[c + 1392];
+            out[c + 1008] = a1_0 * in[c + 1152] + a1_1 * in[c + 1200] + a1_2 * in[c + 1248] + a1_3 * in[c + 1296] +
+                    a1_4 * in[c + 1344] + a1_5 * in[c + 1392];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 1056] = a2_0 * in[c + 1152] + a2_1 * in[c + 1200] + a2_2 * in[c + 1248] + a2_3 * in[c + 1296] + a2_4 * in[c + 1344] + a2_5 * in[c + 1392];
+            out[c + 1056] = a2_0 * in[c + 1152] + a2_1 * in[c + 1200] + a2_2 * in[c + 1248] + a2_3 * in[c + 1296] +
+                    a2_4 * in[c + 1344] + a2_5 * in[c + 1392];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 1104] = a3_0 * in[c + 1152] + a3_1 * in[c + 1200] + a3_2 * in[c + 1248] + a3_3 * in[c + 1296] + a3_4 * in[c + 1344] + a3_5 * in[c + 1392];
+            out[c + 1104] = a3_0 * in[c + 1152] + a3_1 * in[c + 1200] + a3_2 * in[c + 1248] + a3_3 * in[c + 1296] +
+                    a3_4 * in[c + 1344] + a3_5 * in[c + 1392];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 1152] = a4_0 * in[c + 1152] + a4_1 * in[c + 1200] + a4_2 * in[c + 1248] + a4_3 * in[c + 1296] + a4_4 * in[c + 1344] + a4_5 * in[c + 1392];
+            out[c + 1152] = a4_0 * in[c + 1152] + a4_1 * in[c + 1200] + a4_2 * in[c + 1248] + a4_3 * in[c + 1296] +
+                    a4_4 * in[c + 1344] + a4_5 * in[c + 1392];
         }
     }
 
     /** 5 x 6 on the slowest index, planes of 200. */
     private static void projectSlowNSet(double[] a, double[] in, double[] out) {
-        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4], a0_5 = a[5];
-        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10], a1_5 = a[11];
-        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16], a2_5 = a[17];
-        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22], a3_5 = a[23];
-        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28], a4_5 = a[29];
+        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4],
+                a0_5 = a[5];
+        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10],
+                a1_5 = a[11];
+        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16],
+                a2_5 = a[17];
+        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22],
+                a3_5 = a[23];
+        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28],
+                a4_5 = a[29];
         for (int c = 0; c < 200; c++) {
-            out[c] = a0_0 * in[c] + a0_1 * in[c + 200] + a0_2 * in[c + 400] + a0_3 * in[c + 600] + a0_4 * in[c + 800] + a0_5 * in[c + 1000];
+            out[c] = a0_0 * in[c] + a0_1 * in[c + 200] + a0_2 * in[c + 400] + a0_3 * in[c + 600] +
+                    a0_4 * in[c + 800] + a0_5 * in[c + 1000];
         }
         for (int c = 0; c < 200; c++) {
-            out[c + 200] = a1_0 * in[c] + a1_1 * in[c + 200] + a1_2 * in[c + 400] + a1_3 * in[c + 600] + a1_4 * in[c + 800] + a1_5 * in[c + 1000];
+            out[c + 200] = a1_0 * in[c] + a1_1 * in[c + 200] + a1_2 * in[c + 400] + a1_3 * in[c + 600] +
+                    a1_4 * in[c + 800] + a1_5 * in[c + 1000];
         }
         for (int c = 0; c < 200; c++) {
-            out[c + 400] = a2_0 * in[c] + a2_1 * in[c + 200] + a2_2 * in[c + 400] + a2_3 * in[c + 600] + a2_4 * in[c + 800] + a2_5 * in[c + 1000];
+            out[c + 400] = a2_0 * in[c] + a2_1 * in[c + 200] + a2_2 * in[c + 400] + a2_3 * in[c + 600] +
+                    a2_4 * in[c + 800] + a2_5 * in[c + 1000];
         }
         for (int c = 0; c < 200; c++) {
-            out[c + 600] = a3_0 * in[c] + a3_1 * in[c + 200] + a3_2 * in[c + 400] + a3_3 * in[c + 600] + a3_4 * in[c + 800] + a3_5 * in[c + 1000];
+            out[c + 600] = a3_0 * in[c] + a3_1 * in[c + 200] + a3_2 * in[c + 400] + a3_3 * in[c + 600] +
+                    a3_4 * in[c + 800] + a3_5 * in[c + 1000];
         }
         for (int c = 0; c < 200; c++) {
-            out[c + 800] = a4_0 * in[c] + a4_1 * in[c + 200] + a4_2 * in[c + 400] + a4_3 * in[c + 600] + a4_4 * in[c + 800] + a4_5 * in[c + 1000];
+            out[c + 800] = a4_0 * in[c] + a4_1 * in[c + 200] + a4_2 * in[c + 400] + a4_3 * in[c + 600] +
+                    a4_4 * in[c + 800] + a4_5 * in[c + 1000];
         }
     }
 }

@@ -78,57 +78,81 @@ final class TensorBlockN5 extends TensorBlock {
 
     /** 6 x 6 on the slowest index, planes of 288. */
     private static void gradSlowSet(double[] a, double[] in, double[] out) {
-        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4], a0_5 = a[5];
-        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10], a1_5 = a[11];
-        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16], a2_5 = a[17];
-        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22], a3_5 = a[23];
-        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28], a4_5 = a[29];
-        final double a5_0 = a[30], a5_1 = a[31], a5_2 = a[32], a5_3 = a[33], a5_4 = a[34], a5_5 = a[35];
+        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4],
+                a0_5 = a[5];
+        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10],
+                a1_5 = a[11];
+        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16],
+                a2_5 = a[17];
+        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22],
+                a3_5 = a[23];
+        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28],
+                a4_5 = a[29];
+        final double a5_0 = a[30], a5_1 = a[31], a5_2 = a[32], a5_3 = a[33], a5_4 = a[34],
+                a5_5 = a[35];
         for (int c = 0; c < 288; c++) {
-            out[c] = a0_0 * in[c] + a0_1 * in[c + 288] + a0_2 * in[c + 576] + a0_3 * in[c + 864] + a0_4 * in[c + 1152] + a0_5 * in[c + 1440];
+            out[c] = a0_0 * in[c] + a0_1 * in[c + 288] + a0_2 * in[c + 576] + a0_3 * in[c + 864] +
+                    a0_4 * in[c + 1152] + a0_5 * in[c + 1440];
         }
         for (int c = 0; c < 288; c++) {
-            out[c + 288] = a1_0 * in[c] + a1_1 * in[c + 288] + a1_2 * in[c + 576] + a1_3 * in[c + 864] + a1_4 * in[c + 1152] + a1_5 * in[c + 1440];
+            out[c + 288] = a1_0 * in[c] + a1_1 * in[c + 288] + a1_2 * in[c + 576] + a1_3 * in[c + 864] +
+                    a1_4 * in[c + 1152] + a1_5 * in[c + 1440];
         }
         for (int c = 0; c < 288; c++) {
-            out[c + 576] = a2_0 * in[c] + a2_1 * in[c + 288] + a2_2 * in[c + 576] + a2_3 * in[c + 864] + a2_4 * in[c + 1152] + a2_5 * in[c + 1440];
+            out[c + 576] = a2_0 * in[c] + a2_1 * in[c + 288] + a2_2 * in[c + 576] + a2_3 * in[c + 864] +
+                    a2_4 * in[c + 1152] + a2_5 * in[c + 1440];
         }
         for (int c = 0; c < 288; c++) {
-            out[c + 864] = a3_0 * in[c] + a3_1 * in[c + 288] + a3_2 * in[c + 576] + a3_3 * in[c + 864] + a3_4 * in[c + 1152] + a3_5 * in[c + 1440];
+            out[c + 864] = a3_0 * in[c] + a3_1 * in[c + 288] + a3_2 * in[c + 576] + a3_3 * in[c + 864] +
+                    a3_4 * in[c + 1152] + a3_5 * in[c + 1440];
         }
         for (int c = 0; c < 288; c++) {
-            out[c + 1152] = a4_0 * in[c] + a4_1 * in[c + 288] + a4_2 * in[c + 576] + a4_3 * in[c + 864] + a4_4 * in[c + 1152] + a4_5 * in[c + 1440];
+            out[c + 1152] = a4_0 * in[c] + a4_1 * in[c + 288] + a4_2 * in[c + 576] + a4_3 * in[c + 864] +
+                    a4_4 * in[c + 1152] + a4_5 * in[c + 1440];
         }
         for (int c = 0; c < 288; c++) {
-            out[c + 1440] = a5_0 * in[c] + a5_1 * in[c + 288] + a5_2 * in[c + 576] + a5_3 * in[c + 864] + a5_4 * in[c + 1152] + a5_5 * in[c + 1440];
+            out[c + 1440] = a5_0 * in[c] + a5_1 * in[c + 288] + a5_2 * in[c + 576] + a5_3 * in[c + 864] +
+                    a5_4 * in[c + 1152] + a5_5 * in[c + 1440];
         }
     }
 
     /** 6 x 6 on the slowest index, planes of 288, added to out. */
     private static void gradSlowAdd(double[] a, double[] in, double[] out) {
-        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4], a0_5 = a[5];
-        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10], a1_5 = a[11];
-        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16], a2_5 = a[17];
-        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22], a3_5 = a[23];
-        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28], a4_5 = a[29];
-        final double a5_0 = a[30], a5_1 = a[31], a5_2 = a[32], a5_3 = a[33], a5_4 = a[34], a5_5 = a[35];
+        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4],
+                a0_5 = a[5];
+        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10],
+                a1_5 = a[11];
+        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16],
+                a2_5 = a[17];
+        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22],
+                a3_5 = a[23];
+        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28],
+                a4_5 = a[29];
+        final double a5_0 = a[30], a5_1 = a[31], a5_2 = a[32], a5_3 = a[33], a5_4 = a[34],
+                a5_5 = a[35];
         for (int c = 0; c < 288; c++) {
-            out[c] += a0_0 * in[c] + a0_1 * in[c + 288] + a0_2 * in[c + 576] + a0_3 * in[c + 864] + a0_4 * in[c + 1152] + a0_5 * in[c + 1440];
+            out[c] += a0_0 * in[c] + a0_1 * in[c + 288] + a0_2 * in[c + 576] + a0_3 * in[c + 864] +
+                    a0_4 * in[c + 1152] + a0_5 * in[c + 1440];
         }
         for (int c = 0; c < 288; c++) {
-            out[c + 288] += a1_0 * in[c] + a1_1 * in[c + 288] + a1_2 * in[c + 576] + a1_3 * in[c + 864] + a1_4 * in[c + 1152] + a1_5 * in[c + 1440];
+            out[c + 288] += a1_0 * in[c] + a1_1 * in[c + 288] + a1_2 * in[c + 576] + a1_3 * in[c + 864] +
+                    a1_4 * in[c + 1152] + a1_5 * in[c + 1440];
         }
         for (int c = 0; c < 288; c++) {
-            out[c + 576] += a2_0 * in[c] + a2_1 * in[c + 288] + a2_2 * in[c + 576] + a2_3 * in[c + 864] + a2_4 * in[c + 1152] + a2_5 * in[c + 1440];
+            out[c + 576] += a2_0 * in[c] + a2_1 * in[c + 288] + a2_2 * in[c + 576] + a2_3 * in[c + 864] +
+                    a2_4 * in[c + 1152] + a2_5 * in[c + 1440];
         }
         for (int c = 0; c < 288; c++) {
-            out[c + 864] += a3_0 * in[c] + a3_1 * in[c + 288] + a3_2 * in[c + 576] + a3_3 * in[c + 864] + a3_4 * in[c + 1152] + a3_5 * in[c + 1440];
+            out[c + 864] += a3_0 * in[c] + a3_1 * in[c + 288] + a3_2 * in[c + 576] + a3_3 * in[c + 864] +
+                    a3_4 * in[c + 1152] + a3_5 * in[c + 1440];
         }
         for (int c = 0; c < 288; c++) {
-            out[c + 1152] += a4_0 * in[c] + a4_1 * in[c + 288] + a4_2 * in[c + 576] + a4_3 * in[c + 864] + a4_4 * in[c + 1152] + a4_5 * in[c + 1440];
+            out[c + 1152] += a4_0 * in[c] + a4_1 * in[c + 288] + a4_2 * in[c + 576] + a4_3 * in[c + 864] +
+                    a4_4 * in[c + 1152] + a4_5 * in[c + 1440];
         }
         for (int c = 0; c < 288; c++) {
-            out[c + 1440] += a5_0 * in[c] + a5_1 * in[c + 288] + a5_2 * in[c + 576] + a5_3 * in[c + 864] + a5_4 * in[c + 1152] + a5_5 * in[c + 1440];
+            out[c + 1440] += a5_0 * in[c] + a5_1 * in[c + 288] + a5_2 * in[c + 576] + a5_3 * in[c + 864] +
+                    a5_4 * in[c + 1152] + a5_5 * in[c + 1440];
         }
     }
 
@@ -143,164 +167,236 @@ final class TensorBlockN5 extends TensorBlock {
     }
 
     private static void gradMidSet0(double[] a, double[] in, double[] out) {
-        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4], a0_5 = a[5];
-        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10], a1_5 = a[11];
-        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16], a2_5 = a[17];
-        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22], a3_5 = a[23];
-        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28], a4_5 = a[29];
-        final double a5_0 = a[30], a5_1 = a[31], a5_2 = a[32], a5_3 = a[33], a5_4 = a[34], a5_5 = a[35];
+        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4],
+                a0_5 = a[5];
+        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10],
+                a1_5 = a[11];
+        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16],
+                a2_5 = a[17];
+        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22],
+                a3_5 = a[23];
+        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28],
+                a4_5 = a[29];
+        final double a5_0 = a[30], a5_1 = a[31], a5_2 = a[32], a5_3 = a[33], a5_4 = a[34],
+                a5_5 = a[35];
         for (int c = 0; c < 48; c++) {
-            out[c] = a0_0 * in[c] + a0_1 * in[c + 48] + a0_2 * in[c + 96] + a0_3 * in[c + 144] + a0_4 * in[c + 192] + a0_5 * in[c + 240];
+            out[c] = a0_0 * in[c] + a0_1 * in[c + 48] + a0_2 * in[c + 96] + a0_3 * in[c + 144] +
+                    a0_4 * in[c + 192] + a0_5 * in[c + 240];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 48] = a1_0 * in[c] + a1_1 * in[c + 48] + a1_2 * in[c + 96] + a1_3 * in[c + 144] + a1_4 * in[c + 192] + a1_5 * in[c + 240];
+            out[c + 48] = a1_0 * in[c] + a1_1 * in[c + 48] + a1_2 * in[c + 96] + a1_3 * in[c + 144] +
+                    a1_4 * in[c + 192] + a1_5 * in[c + 240];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 96] = a2_0 * in[c] + a2_1 * in[c + 48] + a2_2 * in[c + 96] + a2_3 * in[c + 144] + a2_4 * in[c + 192] + a2_5 * in[c + 240];
+            out[c + 96] = a2_0 * in[c] + a2_1 * in[c + 48] + a2_2 * in[c + 96] + a2_3 * in[c + 144] +
+                    a2_4 * in[c + 192] + a2_5 * in[c + 240];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 144] = a3_0 * in[c] + a3_1 * in[c + 48] + a3_2 * in[c + 96] + a3_3 * in[c + 144] + a3_4 * in[c + 192] + a3_5 * in[c + 240];
+            out[c + 144] = a3_0 * in[c] + a3_1 * in[c + 48] + a3_2 * in[c + 96] + a3_3 * in[c + 144] +
+                    a3_4 * in[c + 192] + a3_5 * in[c + 240];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 192] = a4_0 * in[c] + a4_1 * in[c + 48] + a4_2 * in[c + 96] + a4_3 * in[c + 144] + a4_4 * in[c + 192] + a4_5 * in[c + 240];
+            out[c + 192] = a4_0 * in[c] + a4_1 * in[c + 48] + a4_2 * in[c + 96] + a4_3 * in[c + 144] +
+                    a4_4 * in[c + 192] + a4_5 * in[c + 240];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 240] = a5_0 * in[c] + a5_1 * in[c + 48] + a5_2 * in[c + 96] + a5_3 * in[c + 144] + a5_4 * in[c + 192] + a5_5 * in[c + 240];
+            out[c + 240] = a5_0 * in[c] + a5_1 * in[c + 48] + a5_2 * in[c + 96] + a5_3 * in[c + 144] +
+                    a5_4 * in[c + 192] + a5_5 * in[c + 240];
         }
     }
 
     private static void gradMidSet1(double[] a, double[] in, double[] out) {
-        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4], a0_5 = a[5];
-        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10], a1_5 = a[11];
-        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16], a2_5 = a[17];
-        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22], a3_5 = a[23];
-        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28], a4_5 = a[29];
-        final double a5_0 = a[30], a5_1 = a[31], a5_2 = a[32], a5_3 = a[33], a5_4 = a[34], a5_5 = a[35];
+        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4],
+                a0_5 = a[5];
+        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10],
+                a1_5 = a[11];
+        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16],
+                a2_5 = a[17];
+        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22],
+                a3_5 = a[23];
+        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28],
+                a4_5 = a[29];
+        final double a5_0 = a[30], a5_1 = a[31], a5_2 = a[32], a5_3 = a[33], a5_4 = a[34],
+                a5_5 = a[35];
         for (int c = 0; c < 48; c++) {
-            out[c + 288] = a0_0 * in[c + 288] + a0_1 * in[c + 336] + a0_2 * in[c + 384] + a0_3 * in[c + 432] + a0_4 * in[c + 480] + a0_5 * in[c + 528];
+            out[c + 288] = a0_0 * in[c + 288] + a0_1 * in[c + 336] + a0_2 * in[c + 384] + a0_3 * in[c + 432] +
+                    a0_4 * in[c + 480] + a0_5 * in[c + 528];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 336] = a1_0 * in[c + 288] + a1_1 * in[c + 336] + a1_2 * in[c + 384] + a1_3 * in[c + 432] + a1_4 * in[c + 480] + a1_5 * in[c + 528];
+            out[c + 336] = a1_0 * in[c + 288] + a1_1 * in[c + 336] + a1_2 * in[c + 384] + a1_3 * in[c + 432] +
+                    a1_4 * in[c + 480] + a1_5 * in[c + 528];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 384] = a2_0 * in[c + 288] + a2_1 * in[c + 336] + a2_2 * in[c + 384] + a2_3 * in[c + 432] + a2_4 * in[c + 480] + a2_5 * in[c + 528];
+            out[c + 384] = a2_0 * in[c + 288] + a2_1 * in[c + 336] + a2_2 * in[c + 384] + a2_3 * in[c + 432] +
+                    a2_4 * in[c + 480] + a2_5 * in[c + 528];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 432] = a3_0 * in[c + 288] + a3_1 * in[c + 336] + a3_2 * in[c + 384] + a3_3 * in[c + 432] + a3_4 * in[c + 480] + a3_5 * in[c + 528];
+            out[c + 432] = a3_0 * in[c + 288] + a3_1 * in[c + 336] + a3_2 * in[c + 384] + a3_3 * in[c + 432] +
+                    a3_4 * in[c + 480] + a3_5 * in[c + 528];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 480] = a4_0 * in[c + 288] + a4_1 * in[c + 336] + a4_2 * in[c + 384] + a4_3 * in[c + 432] + a4_4 * in[c + 480] + a4_5 * in[c + 528];
+            out[c + 480] = a4_0 * in[c + 288] + a4_1 * in[c + 336] + a4_2 * in[c + 384] + a4_3 * in[c + 432] +
+                    a4_4 * in[c + 480] + a4_5 * in[c + 528];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 528] = a5_0 * in[c + 288] + a5_1 * in[c + 336] + a5_2 * in[c + 384] + a5_3 * in[c + 432] + a5_4 * in[c + 480] + a5_5 * in[c + 528];
+            out[c + 528] = a5_0 * in[c + 288] + a5_1 * in[c + 336] + a5_2 * in[c + 384] + a5_3 * in[c + 432] +
+                    a5_4 * in[c + 480] + a5_5 * in[c + 528];
         }
     }
 
     private static void gradMidSet2(double[] a, double[] in, double[] out) {
-        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4], a0_5 = a[5];
-        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10], a1_5 = a[11];
-        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16], a2_5 = a[17];
-        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22], a3_5 = a[23];
-        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28], a4_5 = a[29];
-        final double a5_0 = a[30], a5_1 = a[31], a5_2 = a[32], a5_3 = a[33], a5_4 = a[34], a5_5 = a[35];
+        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4],
+                a0_5 = a[5];
+        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10],
+                a1_5 = a[11];
+        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16],
+                a2_5 = a[17];
+        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22],
+                a3_5 = a[23];
+        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28],
+                a4_5 = a[29];
+        final double a5_0 = a[30], a5_1 = a[31], a5_2 = a[32], a5_3 = a[33], a5_4 = a[34],
+                a5_5 = a[35];
         for (int c = 0; c < 48; c++) {
-            out[c + 576] = a0_0 * in[c + 576] + a0_1 * in[c + 624] + a0_2 * in[c + 672] + a0_3 * in[c + 720] + a0_4 * in[c + 768] + a0_5 * in[c + 816];
+            out[c + 576] = a0_0 * in[c + 576] + a0_1 * in[c + 624] + a0_2 * in[c + 672] + a0_3 * in[c + 720] +
+                    a0_4 * in[c + 768] + a0_5 * in[c + 816];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 624] = a1_0 * in[c + 576] + a1_1 * in[c + 624] + a1_2 * in[c + 672] + a1_3 * in[c + 720] + a1_4 * in[c + 768] + a1_5 * in[c + 816];
+            out[c + 624] = a1_0 * in[c + 576] + a1_1 * in[c + 624] + a1_2 * in[c + 672] + a1_3 * in[c + 720] +
+                    a1_4 * in[c + 768] + a1_5 * in[c + 816];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 672] = a2_0 * in[c + 576] + a2_1 * in[c + 624] + a2_2 * in[c + 672] + a2_3 * in[c + 720] + a2_4 * in[c + 768] + a2_5 * in[c + 816];
+            out[c + 672] = a2_0 * in[c + 576] + a2_1 * in[c + 624] + a2_2 * in[c + 672] + a2_3 * in[c + 720] +
+                    a2_4 * in[c + 768] + a2_5 * in[c + 816];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 720] = a3_0 * in[c + 576] + a3_1 * in[c + 624] + a3_2 * in[c + 672] + a3_3 * in[c + 720] + a3_4 * in[c + 768] + a3_5 * in[c + 816];
+            out[c + 720] = a3_0 * in[c + 576] + a3_1 * in[c + 624] + a3_2 * in[c + 672] + a3_3 * in[c + 720] +
+                    a3_4 * in[c + 768] + a3_5 * in[c + 816];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 768] = a4_0 * in[c + 576] + a4_1 * in[c + 624] + a4_2 * in[c + 672] + a4_3 * in[c + 720] + a4_4 * in[c + 768] + a4_5 * in[c + 816];
+            out[c + 768] = a4_0 * in[c + 576] + a4_1 * in[c + 624] + a4_2 * in[c + 672] + a4_3 * in[c + 720] +
+                    a4_4 * in[c + 768] + a4_5 * in[c + 816];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 816] = a5_0 * in[c + 576] + a5_1 * in[c + 624] + a5_2 * in[c + 672] + a5_3 * in[c + 720] + a5_4 * in[c + 768] + a5_5 * in[c + 816];
+            out[c + 816] = a5_0 * in[c + 576] + a5_1 * in[c + 624] + a5_2 * in[c + 672] + a5_3 * in[c + 720] +
+                    a5_4 * in[c + 768] + a5_5 * in[c + 816];
         }
     }
 
     private static void gradMidSet3(double[] a, double[] in, double[] out) {
-        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4], a0_5 = a[5];
-        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10], a1_5 = a[11];
-        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16], a2_5 = a[17];
-        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22], a3_5 = a[23];
-        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28], a4_5 = a[29];
-        final double a5_0 = a[30], a5_1 = a[31], a5_2 = a[32], a5_3 = a[33], a5_4 = a[34], a5_5 = a[35];
+        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4],
+                a0_5 = a[5];
+        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10],
+                a1_5 = a[11];
+        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16],
+                a2_5 = a[17];
+        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22],
+                a3_5 = a[23];
+        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28],
+                a4_5 = a[29];
+        final double a5_0 = a[30], a5_1 = a[31], a5_2 = a[32], a5_3 = a[33], a5_4 = a[34],
+                a5_5 = a[35];
         for (int c = 0; c < 48; c++) {
-            out[c + 864] = a0_0 * in[c + 864] + a0_1 * in[c + 912] + a0_2 * in[c + 960] + a0_3 * in[c + 1008] + a0_4 * in[c + 1056] + a0_5 * in[c + 1104];
+            out[c + 864] = a0_0 * in[c + 864] + a0_1 * in[c + 912] + a0_2 * in[c + 960] + a0_3 * in[c + 1008] +
+                    a0_4 * in[c + 1056] + a0_5 * in[c + 1104];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 912] = a1_0 * in[c + 864] + a1_1 * in[c + 912] + a1_2 * in[c + 960] + a1_3 * in[c + 1008] + a1_4 * in[c + 1056] + a1_5 * in[c + 1104];
+            out[c + 912] = a1_0 * in[c + 864] + a1_1 * in[c + 912] + a1_2 * in[c + 960] + a1_3 * in[c + 1008] +
+                    a1_4 * in[c + 1056] + a1_5 * in[c + 1104];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 960] = a2_0 * in[c + 864] + a2_1 * in[c + 912] + a2_2 * in[c + 960] + a2_3 * in[c + 1008] + a2_4 * in[c + 1056] + a2_5 * in[c + 1104];
+            out[c + 960] = a2_0 * in[c + 864] + a2_1 * in[c + 912] + a2_2 * in[c + 960] + a2_3 * in[c + 1008] +
+                    a2_4 * in[c + 1056] + a2_5 * in[c + 1104];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 1008] = a3_0 * in[c + 864] + a3_1 * in[c + 912] + a3_2 * in[c + 960] + a3_3 * in[c + 1008] + a3_4 * in[c + 1056] + a3_5 * in[c + 1104];
+            out[c + 1008] = a3_0 * in[c + 864] + a3_1 * in[c + 912] + a3_2 * in[c + 960] + a3_3 * in[c + 1008] +
+                    a3_4 * in[c + 1056] + a3_5 * in[c + 1104];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 1056] = a4_0 * in[c + 864] + a4_1 * in[c + 912] + a4_2 * in[c + 960] + a4_3 * in[c + 1008] + a4_4 * in[c + 1056] + a4_5 * in[c + 1104];
+            out[c + 1056] = a4_0 * in[c + 864] + a4_1 * in[c + 912] + a4_2 * in[c + 960] + a4_3 * in[c + 1008] +
+                    a4_4 * in[c + 1056] + a4_5 * in[c + 1104];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 1104] = a5_0 * in[c + 864] + a5_1 * in[c + 912] + a5_2 * in[c + 960] + a5_3 * in[c + 1008] + a5_4 * in[c + 1056] + a5_5 * in[c + 1104];
+            out[c + 1104] = a5_0 * in[c + 864] + a5_1 * in[c + 912] + a5_2 * in[c + 960] + a5_3 * in[c + 1008] +
+                    a5_4 * in[c + 1056] + a5_5 * in[c + 1104];
         }
     }
 
     private static void gradMidSet4(double[] a, double[] in, double[] out) {
-        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4], a0_5 = a[5];
-        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10], a1_5 = a[11];
-        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16], a2_5 = a[17];
-        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22], a3_5 = a[23];
-        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28], a4_5 = a[29];
-        final double a5_0 = a[30], a5_1 = a[31], a5_2 = a[32], a5_3 = a[33], a5_4 = a[34], a5_5 = a[35];
+        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4],
+                a0_5 = a[5];
+        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10],
+                a1_5 = a[11];
+        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16],
+                a2_5 = a[17];
+        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22],
+                a3_5 = a[23];
+        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28],
+                a4_5 = a[29];
+        final double a5_0 = a[30], a5_1 = a[31], a5_2 = a[32], a5_3 = a[33], a5_4 = a[34],
+                a5_5 = a[35];
         for (int c = 0; c < 48; c++) {
-            out[c + 1152] = a0_0 * in[c + 1152] + a0_1 * in[c + 1200] + a0_2 * in[c + 1248] + a0_3 * in[c + 1296] + a0_4 * in[c + 1344] + a0_5 * in[c + 1392];
+            out[c + 1152] = a0_0 * in[c + 1152] + a0_1 * in[c + 1200] + a0_2 * in[c + 1248] + a0_3 * in[c + 1296] +
+                    a0_4 * in[c + 1344] + a0_5 * in[c + 1392];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 1200] = a1_0 * in[c + 1152] + a1_1 * in[c + 1200] + a1_2 * in[c + 1248] + a1_3 * in[c + 1296] + a1_4 * in[c + 1344] + a1_5 * in[c + 1392];
+            out[c + 1200] = a1_0 * in[c + 1152] + a1_1 * in[c + 1200] + a1_2 * in[c + 1248] + a1_3 * in[c + 1296] +
+                    a1_4 * in[c + 1344] + a1_5 * in[c + 1392];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 1248] = a2_0 * in[c + 1152] + a2_1 * in[c + 1200] + a2_2 * in[c + 1248] + a2_3 * in[c + 1296] + a2_4 * in[c + 1344] + a2_5 * in[c + 1392];
+            out[c + 1248] = a2_0 * in[c + 1152] + a2_1 * in[c + 1200] + a2_2 * in[c + 1248] + a2_3 * in[c + 1296] +
+                    a2_4 * in[c + 1344] + a2_5 * in[c + 1392];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 1296] = a3_0 * in[c + 1152] + a3_1 * in[c + 1200] + a3_2 * in[c + 1248] + a3_3 * in[c + 1296] + a3_4 * in[c + 1344] + a3_5 * in[c + 1392];
+            out[c + 1296] = a3_0 * in[c + 1152] + a3_1 * in[c + 1200] + a3_2 * in[c + 1248] + a3_3 * in[c + 1296] +
+                    a3_4 * in[c + 1344] + a3_5 * in[c + 1392];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 1344] = a4_0 * in[c + 1152] + a4_1 * in[c + 1200] + a4_2 * in[c + 1248] + a4_3 * in[c + 1296] + a4_4 * in[c + 1344] + a4_5 * in[c + 1392];
+            out[c + 1344] = a4_0 * in[c + 1152] + a4_1 * in[c + 1200] + a4_2 * in[c + 1248] + a4_3 * in[c + 1296] +
+                    a4_4 * in[c + 1344] + a4_5 * in[c + 1392];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 1392] = a5_0 * in[c + 1152] + a5_1 * in[c + 1200] + a5_2 * in[c + 1248] + a5_3 * in[c + 1296] + a5_4 * in[c + 1344] + a5_5 * in[c + 1392];
+            out[c + 1392] = a5_0 * in[c + 1152] + a5_1 * in[c + 1200] + a5_2 * in[c + 1248] + a5_3 * in[c + 1296] +
+                    a5_4 * in[c + 1344] + a5_5 * in[c + 1392];
         }
     }
 
     private static void gradMidSet5(double[] a, double[] in, double[] out) {
-        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4], a0_5 = a[5];
-        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10], a1_5 = a[11];
-        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16], a2_5 = a[17];
-        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22], a3_5 = a[23];
-        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28], a4_5 = a[29];
-        final double a5_0 = a[30], a5_1 = a[31], a5_2 = a[32], a5_3 = a[33], a5_4 = a[34], a5_5 = a[35];
+        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4],
+                a0_5 = a[5];
+        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10],
+                a1_5 = a[11];
+        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16],
+                a2_5 = a[17];
+        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22],
+                a3_5 = a[23];
+        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28],
+                a4_5 = a[29];
+        final double a5_0 = a[30], a5_1 = a[31], a5_2 = a[32], a5_3 = a[33], a5_4 = a[34],
+                a5_5 = a[35];
         for (int c = 0; c < 48; c++) {
-            out[c + 1440] = a0_0 * in[c + 1440] + a0_1 * in[c + 1488] + a0_2 * in[c + 1536] + a0_3 * in[c + 1584] + a0_4 * in[c + 1632] + a0_5 * in[c + 1680];
+            out[c + 1440] = a0_0 * in[c + 1440] + a0_1 * in[c + 1488] + a0_2 * in[c + 1536] + a0_3 * in[c + 1584] +
+                    a0_4 * in[c + 1632] + a0_5 * in[c + 1680];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 1488] = a1_0 * in[c + 1440] + a1_1 * in[c + 1488] + a1_2 * in[c + 1536] + a1_3 * in[c + 1584] + a1_4 * in[c + 1632] + a1_5 * in[c + 1680];
+            out[c + 1488] = a1_0 * in[c + 1440] + a1_1 * in[c + 1488] + a1_2 * in[c + 1536] + a1_3 * in[c + 1584] +
+                    a1_4 * in[c + 1632] + a1_5 * in[c + 1680];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 1536] = a2_0 * in[c + 1440] + a2_1 * in[c + 1488] + a2_2 * in[c + 1536] + a2_3 * in[c + 1584] + a2_4 * in[c + 1632] + a2_5 * in[c + 1680];
+            out[c + 1536] = a2_0 * in[c + 1440] + a2_1 * in[c + 1488] + a2_2 * in[c + 1536] + a2_3 * in[c + 1584] +
+                    a2_4 * in[c + 1632] + a2_5 * in[c + 1680];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 1584] = a3_0 * in[c + 1440] + a3_1 * in[c + 1488] + a3_2 * in[c + 1536] + a3_3 * in[c + 1584] + a3_4 * in[c + 1632] + a3_5 * in[c + 1680];
+            out[c + 1584] = a3_0 * in[c + 1440] + a3_1 * in[c + 1488] + a3_2 * in[c + 1536] + a3_3 * in[c + 1584] +
+                    a3_4 * in[c + 1632] + a3_5 * in[c + 1680];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 1632] = a4_0 * in[c + 1440] + a4_1 * in[c + 1488] + a4_2 * in[c + 1536] + a4_3 * in[c + 1584] + a4_4 * in[c + 1632] + a4_5 * in[c + 1680];
+            out[c + 1632] = a4_0 * in[c + 1440] + a4_1 * in[c + 1488] + a4_2 * in[c + 1536] + a4_3 * in[c + 1584] +
+                    a4_4 * in[c + 1632] + a4_5 * in[c + 1680];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 1680] = a5_0 * in[c + 1440] + a5_1 * in[c + 1488] + a5_2 * in[c + 1536] + a5_3 * in[c + 1584] + a5_4 * in[c + 1632] + a5_5 * in[c + 1680];
+            out[c + 1680] = a5_0 * in[c + 1440] + a5_1 * in[c + 1488] + a5_2 * in[c + 1536] + a5_3 * in[c + 1584] +
+                    a5_4 * in[c + 1632] + a5_5 * in[c + 1680];
         }
     }
 
@@ -315,228 +411,328 @@ final class TensorBlockN5 extends TensorBlock {
     }
 
     private static void gradMidAdd0(double[] a, double[] in, double[] out) {
-        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4], a0_5 = a[5];
-        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10], a1_5 = a[11];
-        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16], a2_5 = a[17];
-        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22], a3_5 = a[23];
-        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28], a4_5 = a[29];
-        final double a5_0 = a[30], a5_1 = a[31], a5_2 = a[32], a5_3 = a[33], a5_4 = a[34], a5_5 = a[35];
+        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4],
+                a0_5 = a[5];
+        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10],
+                a1_5 = a[11];
+        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16],
+                a2_5 = a[17];
+        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22],
+                a3_5 = a[23];
+        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28],
+                a4_5 = a[29];
+        final double a5_0 = a[30], a5_1 = a[31], a5_2 = a[32], a5_3 = a[33], a5_4 = a[34],
+                a5_5 = a[35];
         for (int c = 0; c < 48; c++) {
-            out[c] += a0_0 * in[c] + a0_1 * in[c + 48] + a0_2 * in[c + 96] + a0_3 * in[c + 144] + a0_4 * in[c + 192] + a0_5 * in[c + 240];
+            out[c] += a0_0 * in[c] + a0_1 * in[c + 48] + a0_2 * in[c + 96] + a0_3 * in[c + 144] +
+                    a0_4 * in[c + 192] + a0_5 * in[c + 240];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 48] += a1_0 * in[c] + a1_1 * in[c + 48] + a1_2 * in[c + 96] + a1_3 * in[c + 144] + a1_4 * in[c + 192] + a1_5 * in[c + 240];
+            out[c + 48] += a1_0 * in[c] + a1_1 * in[c + 48] + a1_2 * in[c + 96] + a1_3 * in[c + 144] +
+                    a1_4 * in[c + 192] + a1_5 * in[c + 240];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 96] += a2_0 * in[c] + a2_1 * in[c + 48] + a2_2 * in[c + 96] + a2_3 * in[c + 144] + a2_4 * in[c + 192] + a2_5 * in[c + 240];
+            out[c + 96] += a2_0 * in[c] + a2_1 * in[c + 48] + a2_2 * in[c + 96] + a2_3 * in[c + 144] +
+                    a2_4 * in[c + 192] + a2_5 * in[c + 240];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 144] += a3_0 * in[c] + a3_1 * in[c + 48] + a3_2 * in[c + 96] + a3_3 * in[c + 144] + a3_4 * in[c + 192] + a3_5 * in[c + 240];
+            out[c + 144] += a3_0 * in[c] + a3_1 * in[c + 48] + a3_2 * in[c + 96] + a3_3 * in[c + 144] +
+                    a3_4 * in[c + 192] + a3_5 * in[c + 240];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 192] += a4_0 * in[c] + a4_1 * in[c + 48] + a4_2 * in[c + 96] + a4_3 * in[c + 144] + a4_4 * in[c + 192] + a4_5 * in[c + 240];
+            out[c + 192] += a4_0 * in[c] + a4_1 * in[c + 48] + a4_2 * in[c + 96] + a4_3 * in[c + 144] +
+                    a4_4 * in[c + 192] + a4_5 * in[c + 240];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 240] += a5_0 * in[c] + a5_1 * in[c + 48] + a5_2 * in[c + 96] + a5_3 * in[c + 144] + a5_4 * in[c + 192] + a5_5 * in[c + 240];
+            out[c + 240] += a5_0 * in[c] + a5_1 * in[c + 48] + a5_2 * in[c + 96] + a5_3 * in[c + 144] +
+                    a5_4 * in[c + 192] + a5_5 * in[c + 240];
         }
     }
 
     private static void gradMidAdd1(double[] a, double[] in, double[] out) {
-        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4], a0_5 = a[5];
-        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10], a1_5 = a[11];
-        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16], a2_5 = a[17];
-        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22], a3_5 = a[23];
-        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28], a4_5 = a[29];
-        final double a5_0 = a[30], a5_1 = a[31], a5_2 = a[32], a5_3 = a[33], a5_4 = a[34], a5_5 = a[35];
+        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4],
+                a0_5 = a[5];
+        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10],
+                a1_5 = a[11];
+        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16],
+                a2_5 = a[17];
+        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22],
+                a3_5 = a[23];
+        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28],
+                a4_5 = a[29];
+        final double a5_0 = a[30], a5_1 = a[31], a5_2 = a[32], a5_3 = a[33], a5_4 = a[34],
+                a5_5 = a[35];
         for (int c = 0; c < 48; c++) {
-            out[c + 288] += a0_0 * in[c + 288] + a0_1 * in[c + 336] + a0_2 * in[c + 384] + a0_3 * in[c + 432] + a0_4 * in[c + 480] + a0_5 * in[c + 528];
+            out[c + 288] += a0_0 * in[c + 288] + a0_1 * in[c + 336] + a0_2 * in[c + 384] + a0_3 * in[c + 432] +
+                    a0_4 * in[c + 480] + a0_5 * in[c + 528];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 336] += a1_0 * in[c + 288] + a1_1 * in[c + 336] + a1_2 * in[c + 384] + a1_3 * in[c + 432] + a1_4 * in[c + 480] + a1_5 * in[c + 528];
+            out[c + 336] += a1_0 * in[c + 288] + a1_1 * in[c + 336] + a1_2 * in[c + 384] + a1_3 * in[c + 432] +
+                    a1_4 * in[c + 480] + a1_5 * in[c + 528];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 384] += a2_0 * in[c + 288] + a2_1 * in[c + 336] + a2_2 * in[c + 384] + a2_3 * in[c + 432] + a2_4 * in[c + 480] + a2_5 * in[c + 528];
+            out[c + 384] += a2_0 * in[c + 288] + a2_1 * in[c + 336] + a2_2 * in[c + 384] + a2_3 * in[c + 432] +
+                    a2_4 * in[c + 480] + a2_5 * in[c + 528];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 432] += a3_0 * in[c + 288] + a3_1 * in[c + 336] + a3_2 * in[c + 384] + a3_3 * in[c + 432] + a3_4 * in[c + 480] + a3_5 * in[c + 528];
+            out[c + 432] += a3_0 * in[c + 288] + a3_1 * in[c + 336] + a3_2 * in[c + 384] + a3_3 * in[c + 432] +
+                    a3_4 * in[c + 480] + a3_5 * in[c + 528];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 480] += a4_0 * in[c + 288] + a4_1 * in[c + 336] + a4_2 * in[c + 384] + a4_3 * in[c + 432] + a4_4 * in[c + 480] + a4_5 * in[c + 528];
+            out[c + 480] += a4_0 * in[c + 288] + a4_1 * in[c + 336] + a4_2 * in[c + 384] + a4_3 * in[c + 432] +
+                    a4_4 * in[c + 480] + a4_5 * in[c + 528];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 528] += a5_0 * in[c + 288] + a5_1 * in[c + 336] + a5_2 * in[c + 384] + a5_3 * in[c + 432] + a5_4 * in[c + 480] + a5_5 * in[c + 528];
+            out[c + 528] += a5_0 * in[c + 288] + a5_1 * in[c + 336] + a5_2 * in[c + 384] + a5_3 * in[c + 432] +
+                    a5_4 * in[c + 480] + a5_5 * in[c + 528];
         }
     }
 
     private static void gradMidAdd2(double[] a, double[] in, double[] out) {
-        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4], a0_5 = a[5];
-        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10], a1_5 = a[11];
-        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16], a2_5 = a[17];
-        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22], a3_5 = a[23];
-        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28], a4_5 = a[29];
-        final double a5_0 = a[30], a5_1 = a[31], a5_2 = a[32], a5_3 = a[33], a5_4 = a[34], a5_5 = a[35];
+        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4],
+                a0_5 = a[5];
+        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10],
+                a1_5 = a[11];
+        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16],
+                a2_5 = a[17];
+        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22],
+                a3_5 = a[23];
+        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28],
+                a4_5 = a[29];
+        final double a5_0 = a[30], a5_1 = a[31], a5_2 = a[32], a5_3 = a[33], a5_4 = a[34],
+                a5_5 = a[35];
         for (int c = 0; c < 48; c++) {
-            out[c + 576] += a0_0 * in[c + 576] + a0_1 * in[c + 624] + a0_2 * in[c + 672] + a0_3 * in[c + 720] + a0_4 * in[c + 768] + a0_5 * in[c + 816];
+            out[c + 576] += a0_0 * in[c + 576] + a0_1 * in[c + 624] + a0_2 * in[c + 672] + a0_3 * in[c + 720] +
+                    a0_4 * in[c + 768] + a0_5 * in[c + 816];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 624] += a1_0 * in[c + 576] + a1_1 * in[c + 624] + a1_2 * in[c + 672] + a1_3 * in[c + 720] + a1_4 * in[c + 768] + a1_5 * in[c + 816];
+            out[c + 624] += a1_0 * in[c + 576] + a1_1 * in[c + 624] + a1_2 * in[c + 672] + a1_3 * in[c + 720] +
+                    a1_4 * in[c + 768] + a1_5 * in[c + 816];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 672] += a2_0 * in[c + 576] + a2_1 * in[c + 624] + a2_2 * in[c + 672] + a2_3 * in[c + 720] + a2_4 * in[c + 768] + a2_5 * in[c + 816];
+            out[c + 672] += a2_0 * in[c + 576] + a2_1 * in[c + 624] + a2_2 * in[c + 672] + a2_3 * in[c + 720] +
+                    a2_4 * in[c + 768] + a2_5 * in[c + 816];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 720] += a3_0 * in[c + 576] + a3_1 * in[c + 624] + a3_2 * in[c + 672] + a3_3 * in[c + 720] + a3_4 * in[c + 768] + a3_5 * in[c + 816];
+            out[c + 720] += a3_0 * in[c + 576] + a3_1 * in[c + 624] + a3_2 * in[c + 672] + a3_3 * in[c + 720] +
+                    a3_4 * in[c + 768] + a3_5 * in[c + 816];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 768] += a4_0 * in[c + 576] + a4_1 * in[c + 624] + a4_2 * in[c + 672] + a4_3 * in[c + 720] + a4_4 * in[c + 768] + a4_5 * in[c + 816];
+            out[c + 768] += a4_0 * in[c + 576] + a4_1 * in[c + 624] + a4_2 * in[c + 672] + a4_3 * in[c + 720] +
+                    a4_4 * in[c + 768] + a4_5 * in[c + 816];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 816] += a5_0 * in[c + 576] + a5_1 * in[c + 624] + a5_2 * in[c + 672] + a5_3 * in[c + 720] + a5_4 * in[c + 768] + a5_5 * in[c + 816];
+            out[c + 816] += a5_0 * in[c + 576] + a5_1 * in[c + 624] + a5_2 * in[c + 672] + a5_3 * in[c + 720] +
+                    a5_4 * in[c + 768] + a5_5 * in[c + 816];
         }
     }
 
     private static void gradMidAdd3(double[] a, double[] in, double[] out) {
-        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4], a0_5 = a[5];
-        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10], a1_5 = a[11];
-        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16], a2_5 = a[17];
-        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22], a3_5 = a[23];
-        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28], a4_5 = a[29];
-        final double a5_0 = a[30], a5_1 = a[31], a5_2 = a[32], a5_3 = a[33], a5_4 = a[34], a5_5 = a[35];
+        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4],
+                a0_5 = a[5];
+        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10],
+                a1_5 = a[11];
+        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16],
+                a2_5 = a[17];
+        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22],
+                a3_5 = a[23];
+        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28],
+                a4_5 = a[29];
+        final double a5_0 = a[30], a5_1 = a[31], a5_2 = a[32], a5_3 = a[33], a5_4 = a[34],
+                a5_5 = a[35];
         for (int c = 0; c < 48; c++) {
-            out[c + 864] += a0_0 * in[c + 864] + a0_1 * in[c + 912] + a0_2 * in[c + 960] + a0_3 * in[c + 1008] + a0_4 * in[c + 1056] + a0_5 * in[c + 1104];
+            out[c + 864] += a0_0 * in[c + 864] + a0_1 * in[c + 912] + a0_2 * in[c + 960] + a0_3 * in[c + 1008] +
+                    a0_4 * in[c + 1056] + a0_5 * in[c + 1104];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 912] += a1_0 * in[c + 864] + a1_1 * in[c + 912] + a1_2 * in[c + 960] + a1_3 * in[c + 1008] + a1_4 * in[c + 1056] + a1_5 * in[c + 1104];
+            out[c + 912] += a1_0 * in[c + 864] + a1_1 * in[c + 912] + a1_2 * in[c + 960] + a1_3 * in[c + 1008] +
+                    a1_4 * in[c + 1056] + a1_5 * in[c + 1104];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 960] += a2_0 * in[c + 864] + a2_1 * in[c + 912] + a2_2 * in[c + 960] + a2_3 * in[c + 1008] + a2_4 * in[c + 1056] + a2_5 * in[c + 1104];
+            out[c + 960] += a2_0 * in[c + 864] + a2_1 * in[c + 912] + a2_2 * in[c + 960] + a2_3 * in[c + 1008] +
+                    a2_4 * in[c + 1056] + a2_5 * in[c + 1104];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 1008] += a3_0 * in[c + 864] + a3_1 * in[c + 912] + a3_2 * in[c + 960] + a3_3 * in[c + 1008] + a3_4 * in[c + 1056] + a3_5 * in[c + 1104];
+            out[c + 1008] += a3_0 * in[c + 864] + a3_1 * in[c + 912] + a3_2 * in[c + 960] + a3_3 * in[c + 1008] +
+                    a3_4 * in[c + 1056] + a3_5 * in[c + 1104];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 1056] += a4_0 * in[c + 864] + a4_1 * in[c + 912] + a4_2 * in[c + 960] + a4_3 * in[c + 1008] + a4_4 * in[c + 1056] + a4_5 * in[c + 1104];
+            out[c + 1056] += a4_0 * in[c + 864] + a4_1 * in[c + 912] + a4_2 * in[c + 960] + a4_3 * in[c + 1008] +
+                    a4_4 * in[c + 1056] + a4_5 * in[c + 1104];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 1104] += a5_0 * in[c + 864] + a5_1 * in[c + 912] + a5_2 * in[c + 960] + a5_3 * in[c + 1008] + a5_4 * in[c + 1056] + a5_5 * in[c + 1104];
+            out[c + 1104] += a5_0 * in[c + 864] + a5_1 * in[c + 912] + a5_2 * in[c + 960] + a5_3 * in[c + 1008] +
+                    a5_4 * in[c + 1056] + a5_5 * in[c + 1104];
         }
     }
 
     private static void gradMidAdd4(double[] a, double[] in, double[] out) {
-        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4], a0_5 = a[5];
-        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10], a1_5 = a[11];
-        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16], a2_5 = a[17];
-        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22], a3_5 = a[23];
-        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28], a4_5 = a[29];
-        final double a5_0 = a[30], a5_1 = a[31], a5_2 = a[32], a5_3 = a[33], a5_4 = a[34], a5_5 = a[35];
+        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4],
+                a0_5 = a[5];
+        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10],
+                a1_5 = a[11];
+        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16],
+                a2_5 = a[17];
+        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22],
+                a3_5 = a[23];
+        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28],
+                a4_5 = a[29];
+        final double a5_0 = a[30], a5_1 = a[31], a5_2 = a[32], a5_3 = a[33], a5_4 = a[34],
+                a5_5 = a[35];
         for (int c = 0; c < 48; c++) {
-            out[c + 1152] += a0_0 * in[c + 1152] + a0_1 * in[c + 1200] + a0_2 * in[c + 1248] + a0_3 * in[c + 1296] + a0_4 * in[c + 1344] + a0_5 * in[c + 1392];
+            out[c + 1152] += a0_0 * in[c + 1152] + a0_1 * in[c + 1200] + a0_2 * in[c + 1248] + a0_3 * in[c + 1296] +
+                    a0_4 * in[c + 1344] + a0_5 * in[c + 1392];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 1200] += a1_0 * in[c + 1152] + a1_1 * in[c + 1200] + a1_2 * in[c + 1248] + a1_3 * in[c + 1296] + a1_4 * in[c + 1344] + a1_5 * in[c + 1392];
+            out[c + 1200] += a1_0 * in[c + 1152] + a1_1 * in[c + 1200] + a1_2 * in[c + 1248] + a1_3 * in[c + 1296] +
+                    a1_4 * in[c + 1344] + a1_5 * in[c + 1392];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 1248] += a2_0 * in[c + 1152] + a2_1 * in[c + 1200] + a2_2 * in[c + 1248] + a2_3 * in[c + 1296] + a2_4 * in[c + 1344] + a2_5 * in[c + 1392];
+            out[c + 1248] += a2_0 * in[c + 1152] + a2_1 * in[c + 1200] + a2_2 * in[c + 1248] + a2_3 * in[c + 1296] +
+                    a2_4 * in[c + 1344] + a2_5 * in[c + 1392];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 1296] += a3_0 * in[c + 1152] + a3_1 * in[c + 1200] + a3_2 * in[c + 1248] + a3_3 * in[c + 1296] + a3_4 * in[c + 1344] + a3_5 * in[c + 1392];
+            out[c + 1296] += a3_0 * in[c + 1152] + a3_1 * in[c + 1200] + a3_2 * in[c + 1248] + a3_3 * in[c + 1296] +
+                    a3_4 * in[c + 1344] + a3_5 * in[c + 1392];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 1344] += a4_0 * in[c + 1152] + a4_1 * in[c + 1200] + a4_2 * in[c + 1248] + a4_3 * in[c + 1296] + a4_4 * in[c + 1344] + a4_5 * in[c + 1392];
+            out[c + 1344] += a4_0 * in[c + 1152] + a4_1 * in[c + 1200] + a4_2 * in[c + 1248] + a4_3 * in[c + 1296] +
+                    a4_4 * in[c + 1344] + a4_5 * in[c + 1392];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 1392] += a5_0 * in[c + 1152] + a5_1 * in[c + 1200] + a5_2 * in[c + 1248] + a5_3 * in[c + 1296] + a5_4 * in[c + 1344] + a5_5 * in[c + 1392];
+            out[c + 1392] += a5_0 * in[c + 1152] + a5_1 * in[c + 1200] + a5_2 * in[c + 1248] + a5_3 * in[c + 1296] +
+                    a5_4 * in[c + 1344] + a5_5 * in[c + 1392];
         }
     }
 
     private static void gradMidAdd5(double[] a, double[] in, double[] out) {
-        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4], a0_5 = a[5];
-        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10], a1_5 = a[11];
-        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16], a2_5 = a[17];
-        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22], a3_5 = a[23];
-        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28], a4_5 = a[29];
-        final double a5_0 = a[30], a5_1 = a[31], a5_2 = a[32], a5_3 = a[33], a5_4 = a[34], a5_5 = a[35];
+        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4],
+                a0_5 = a[5];
+        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10],
+                a1_5 = a[11];
+        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16],
+                a2_5 = a[17];
+        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22],
+                a3_5 = a[23];
+        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28],
+                a4_5 = a[29];
+        final double a5_0 = a[30], a5_1 = a[31], a5_2 = a[32], a5_3 = a[33], a5_4 = a[34],
+                a5_5 = a[35];
         for (int c = 0; c < 48; c++) {
-            out[c + 1440] += a0_0 * in[c + 1440] + a0_1 * in[c + 1488] + a0_2 * in[c + 1536] + a0_3 * in[c + 1584] + a0_4 * in[c + 1632] + a0_5 * in[c + 1680];
+            out[c + 1440] += a0_0 * in[c + 1440] + a0_1 * in[c + 1488] + a0_2 * in[c + 1536] + a0_3 * in[c + 1584] +
+                    a0_4 * in[c + 1632] + a0_5 * in[c + 1680];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 1488] += a1_0 * in[c + 1440] + a1_1 * in[c + 1488] + a1_2 * in[c + 1536] + a1_3 * in[c + 1584] + a1_4 * in[c + 1632] + a1_5 * in[c + 1680];
+            out[c + 1488] += a1_0 * in[c + 1440] + a1_1 * in[c + 1488] + a1_2 * in[c + 1536] + a1_3 * in[c + 1584] +
+                    a1_4 * in[c + 1632] + a1_5 * in[c + 1680];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 1536] += a2_0 * in[c + 1440] + a2_1 * in[c + 1488] + a2_2 * in[c + 1536] + a2_3 * in[c + 1584] + a2_4 * in[c + 1632] + a2_5 * in[c + 1680];
+            out[c + 1536] += a2_0 * in[c + 1440] + a2_1 * in[c + 1488] + a2_2 * in[c + 1536] + a2_3 * in[c + 1584] +
+                    a2_4 * in[c + 1632] + a2_5 * in[c + 1680];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 1584] += a3_0 * in[c + 1440] + a3_1 * in[c + 1488] + a3_2 * in[c + 1536] + a3_3 * in[c + 1584] + a3_4 * in[c + 1632] + a3_5 * in[c + 1680];
+            out[c + 1584] += a3_0 * in[c + 1440] + a3_1 * in[c + 1488] + a3_2 * in[c + 1536] + a3_3 * in[c + 1584] +
+                    a3_4 * in[c + 1632] + a3_5 * in[c + 1680];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 1632] += a4_0 * in[c + 1440] + a4_1 * in[c + 1488] + a4_2 * in[c + 1536] + a4_3 * in[c + 1584] + a4_4 * in[c + 1632] + a4_5 * in[c + 1680];
+            out[c + 1632] += a4_0 * in[c + 1440] + a4_1 * in[c + 1488] + a4_2 * in[c + 1536] + a4_3 * in[c + 1584] +
+                    a4_4 * in[c + 1632] + a4_5 * in[c + 1680];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 1680] += a5_0 * in[c + 1440] + a5_1 * in[c + 1488] + a5_2 * in[c + 1536] + a5_3 * in[c + 1584] + a5_4 * in[c + 1632] + a5_5 * in[c + 1680];
+            out[c + 1680] += a5_0 * in[c + 1440] + a5_1 * in[c + 1488] + a5_2 * in[c + 1536] + a5_3 * in[c + 1584] +
+                    a5_4 * in[c + 1632] + a5_5 * in[c + 1680];
         }
     }
 
     /** 7 x 7 on the slowest index, planes of 392. */
     private static void gaussSlowSet(double[] a, double[] in, double[] out) {
-        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4], a0_5 = a[5], a0_6 = a[6];
-        final double a1_0 = a[7], a1_1 = a[8], a1_2 = a[9], a1_3 = a[10], a1_4 = a[11], a1_5 = a[12], a1_6 = a[13];
-        final double a2_0 = a[14], a2_1 = a[15], a2_2 = a[16], a2_3 = a[17], a2_4 = a[18], a2_5 = a[19], a2_6 = a[20];
-        final double a3_0 = a[21], a3_1 = a[22], a3_2 = a[23], a3_3 = a[24], a3_4 = a[25], a3_5 = a[26], a3_6 = a[27];
-        final double a4_0 = a[28], a4_1 = a[29], a4_2 = a[30], a4_3 = a[31], a4_4 = a[32], a4_5 = a[33], a4_6 = a[34];
-        final double a5_0 = a[35], a5_1 = a[36], a5_2 = a[37], a5_3 = a[38], a5_4 = a[39], a5_5 = a[40], a5_6 = a[41];
-        final double a6_0 = a[42], a6_1 = a[43], a6_2 = a[44], a6_3 = a[45], a6_4 = a[46], a6_5 = a[47], a6_6 = a[48];
+        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4],
+                a0_5 = a[5], a0_6 = a[6];
+        final double a1_0 = a[7], a1_1 = a[8], a1_2 = a[9], a1_3 = a[10], a1_4 = a[11],
+                a1_5 = a[12], a1_6 = a[13];
+        final double a2_0 = a[14], a2_1 = a[15], a2_2 = a[16], a2_3 = a[17], a2_4 = a[18],
+                a2_5 = a[19], a2_6 = a[20];
+        final double a3_0 = a[21], a3_1 = a[22], a3_2 = a[23], a3_3 = a[24], a3_4 = a[25],
+                a3_5 = a[26], a3_6 = a[27];
+        final double a4_0 = a[28], a4_1 = a[29], a4_2 = a[30], a4_3 = a[31], a4_4 = a[32],
+                a4_5 = a[33], a4_6 = a[34];
+        final double a5_0 = a[35], a5_1 = a[36], a5_2 = a[37], a5_3 = a[38], a5_4 = a[39],
+                a5_5 = a[40], a5_6 = a[41];
+        final double a6_0 = a[42], a6_1 = a[43], a6_2 = a[44], a6_3 = a[45], a6_4 = a[46],
+                a6_5 = a[47], a6_6 = a[48];
         for (int c = 0; c < 392; c++) {
-            out[c] = a0_0 * in[c] + a0_1 * in[c + 392] + a0_2 * in[c + 784] + a0_3 * in[c + 1176] + a0_4 * in[c + 1568] + a0_5 * in[c + 1960] + a0_6 * in[c + 2352];
+            out[c] = a0_0 * in[c] + a0_1 * in[c + 392] + a0_2 * in[c + 784] + a0_3 * in[c + 1176] +
+                    a0_4 * in[c + 1568] + a0_5 * in[c + 1960] + a0_6 * in[c + 2352];
         }
         for (int c = 0; c < 392; c++) {
-            out[c + 392] = a1_0 * in[c] + a1_1 * in[c + 392] + a1_2 * in[c + 784] + a1_3 * in[c + 1176] + a1_4 * in[c + 1568] + a1_5 * in[c + 1960] + a1_6 * in[c + 2352];
+            out[c + 392] = a1_0 * in[c] + a1_1 * in[c + 392] + a1_2 * in[c + 784] + a1_3 * in[c + 1176] +
+                    a1_4 * in[c + 1568] + a1_5 * in[c + 1960] + a1_6 * in[c + 2352];
         }
         for (int c = 0; c < 392; c++) {
-            out[c + 784] = a2_0 * in[c] + a2_1 * in[c + 392] + a2_2 * in[c + 784] + a2_3 * in[c + 1176] + a2_4 * in[c + 1568] + a2_5 * in[c + 1960] + a2_6 * in[c + 2352];
+            out[c + 784] = a2_0 * in[c] + a2_1 * in[c + 392] + a2_2 * in[c + 784] + a2_3 * in[c + 1176] +
+                    a2_4 * in[c + 1568] + a2_5 * in[c + 1960] + a2_6 * in[c + 2352];
         }
         for (int c = 0; c < 392; c++) {
-            out[c + 1176] = a3_0 * in[c] + a3_1 * in[c + 392] + a3_2 * in[c + 784] + a3_3 * in[c + 1176] + a3_4 * in[c + 1568] + a3_5 * in[c + 1960] + a3_6 * in[c + 2352];
+            out[c + 1176] = a3_0 * in[c] + a3_1 * in[c + 392] + a3_2 * in[c + 784] + a3_3 * in[c + 1176] +
+                    a3_4 * in[c + 1568] + a3_5 * in[c + 1960] + a3_6 * in[c + 2352];
         }
         for (int c = 0; c < 392; c++) {
-            out[c + 1568] = a4_0 * in[c] + a4_1 * in[c + 392] + a4_2 * in[c + 784] + a4_3 * in[c + 1176] + a4_4 * in[c + 1568] + a4_5 * in[c + 1960] + a4_6 * in[c + 2352];
+            out[c + 1568] = a4_0 * in[c] + a4_1 * in[c + 392] + a4_2 * in[c + 784] + a4_3 * in[c + 1176] +
+                    a4_4 * in[c + 1568] + a4_5 * in[c + 1960] + a4_6 * in[c + 2352];
         }
         for (int c = 0; c < 392; c++) {
-            out[c + 1960] = a5_0 * in[c] + a5_1 * in[c + 392] + a5_2 * in[c + 784] + a5_3 * in[c + 1176] + a5_4 * in[c + 1568] + a5_5 * in[c + 1960] + a5_6 * in[c + 2352];
+            out[c + 1960] = a5_0 * in[c] + a5_1 * in[c + 392] + a5_2 * in[c + 784] + a5_3 * in[c + 1176] +
+                    a5_4 * in[c + 1568] + a5_5 * in[c + 1960] + a5_6 * in[c + 2352];
         }
         for (int c = 0; c < 392; c++) {
-            out[c + 2352] = a6_0 * in[c] + a6_1 * in[c + 392] + a6_2 * in[c + 784] + a6_3 * in[c + 1176] + a6_4 * in[c + 1568] + a6_5 * in[c + 1960] + a6_6 * in[c + 2352];
+            out[c + 2352] = a6_0 * in[c] + a6_1 * in[c + 392] + a6_2 * in[c + 784] + a6_3 * in[c + 1176] +
+                    a6_4 * in[c + 1568] + a6_5 * in[c + 1960] + a6_6 * in[c + 2352];
         }
     }
 
     /** 7 x 7 on the slowest index, planes of 392, added to out. */
     private static void gaussSlowAdd(double[] a, double[] in, double[] out) {
-        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4], a0_5 = a[5], a0_6 = a[6];
-        final double a1_0 = a[7], a1_1 = a[8], a1_2 = a[9], a1_3 = a[10], a1_4 = a[11], a1_5 = a[12], a1_6 = a[13];
-        final double a2_0 = a[14], a2_1 = a[15], a2_2 = a[16], a2_3 = a[17], a2_4 = a[18], a2_5 = a[19], a2_6 = a[20];
-        final double a3_0 = a[21], a3_1 = a[22], a3_2 = a[23], a3_3 = a[24], a3_4 = a[25], a3_5 = a[26], a3_6 = a[27];
-        final double a4_0 = a[28], a4_1 = a[29], a4_2 = a[30], a4_3 = a[31], a4_4 = a[32], a4_5 = a[33], a4_6 = a[34];
-        final double a5_0 = a[35], a5_1 = a[36], a5_2 = a[37], a5_3 = a[38], a5_4 = a[39], a5_5 = a[40], a5_6 = a[41];
-        final double a6_0 = a[42], a6_1 = a[43], a6_2 = a[44], a6_3 = a[45], a6_4 = a[46], a6_5 = a[47], a6_6 = a[48];
+        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4],
+                a0_5 = a[5], a0_6 = a[6];
+        final double a1_0 = a[7], a1_1 = a[8], a1_2 = a[9], a1_3 = a[10], a1_4 = a[11],
+                a1_5 = a[12], a1_6 = a[13];
+        final double a2_0 = a[14], a2_1 = a[15], a2_2 = a[16], a2_3 = a[17], a2_4 = a[18],
+                a2_5 = a[19], a2_6 = a[20];
+        final double a3_0 = a[21], a3_1 = a[22], a3_2 = a[23], a3_3 = a[24], a3_4 = a[25],
+                a3_5 = a[26], a3_6 = a[27];
+        final double a4_0 = a[28], a4_1 = a[29], a4_2 = a[30], a4_3 = a[31], a4_4 = a[32],
+                a4_5 = a[33], a4_6 = a[34];
+        final double a5_0 = a[35], a5_1 = a[36], a5_2 = a[37], a5_3 = a[38], a5_4 = a[39],
+                a5_5 = a[40], a5_6 = a[41];
+        final double a6_0 = a[42], a6_1 = a[43], a6_2 = a[44], a6_3 = a[45], a6_4 = a[46],
+                a6_5 = a[47], a6_6 = a[48];
         for (int c = 0; c < 392; c++) {
-            out[c] += a0_0 * in[c] + a0_1 * in[c + 392] + a0_2 * in[c + 784] + a0_3 * in[c + 1176] + a0_4 * in[c + 1568] + a0_5 * in[c + 1960] + a0_6 * in[c + 2352];
+            out[c] += a0_0 * in[c] + a0_1 * in[c + 392] + a0_2 * in[c + 784] + a0_3 * in[c + 1176] +
+                    a0_4 * in[c + 1568] + a0_5 * in[c + 1960] + a0_6 * in[c + 2352];
         }
         for (int c = 0; c < 392; c++) {
-            out[c + 392] += a1_0 * in[c] + a1_1 * in[c + 392] + a1_2 * in[c + 784] + a1_3 * in[c + 1176] + a1_4 * in[c + 1568] + a1_5 * in[c + 1960] + a1_6 * in[c + 2352];
+            out[c + 392] += a1_0 * in[c] + a1_1 * in[c + 392] + a1_2 * in[c + 784] + a1_3 * in[c + 1176] +
+                    a1_4 * in[c + 1568] + a1_5 * in[c + 1960] + a1_6 * in[c + 2352];
         }
         for (int c = 0; c < 392; c++) {
-            out[c + 784] += a2_0 * in[c] + a2_1 * in[c + 392] + a2_2 * in[c + 784] + a2_3 * in[c + 1176] + a2_4 * in[c + 1568] + a2_5 * in[c + 1960] + a2_6 * in[c + 2352];
+            out[c + 784] += a2_0 * in[c] + a2_1 * in[c + 392] + a2_2 * in[c + 784] + a2_3 * in[c + 1176] +
+                    a2_4 * in[c + 1568] + a2_5 * in[c + 1960] + a2_6 * in[c + 2352];
         }
         for (int c = 0; c < 392; c++) {
-            out[c + 1176] += a3_0 * in[c] + a3_1 * in[c + 392] + a3_2 * in[c + 784] + a3_3 * in[c + 1176] + a3_4 * in[c + 1568] + a3_5 * in[c + 1960] + a3_6 * in[c + 2352];
+            out[c + 1176] += a3_0 * in[c] + a3_1 * in[c + 392] + a3_2 * in[c + 784] + a3_3 * in[c + 1176] +
+                    a3_4 * in[c + 1568] + a3_5 * in[c + 1960] + a3_6 * in[c + 2352];
         }
         for (int c = 0; c < 392; c++) {
-            out[c + 1568] += a4_0 * in[c] + a4_1 * in[c + 392] + a4_2 * in[c + 784] + a4_3 * in[c + 1176] + a4_4 * in[c + 1568] + a4_5 * in[c + 1960] + a4_6 * in[c + 2352];
+            out[c + 1568] += a4_0 * in[c] + a4_1 * in[c + 392] + a4_2 * in[c + 784] + a4_3 * in[c + 1176] +
+                    a4_4 * in[c + 1568] + a4_5 * in[c + 1960] + a4_6 * in[c + 2352];
         }
         for (int c = 0; c < 392; c++) {
-            out[c + 1960] += a5_0 * in[c] + a5_1 * in[c + 392] + a5_2 * in[c + 784] + a5_3 * in[c + 1176] + a5_4 * in[c + 1568] + a5_5 * in[c + 1960] + a5_6 * in[c + 2352];
+            out[c + 1960] += a5_0 * in[c] + a5_1 * in[c + 392] + a5_2 * in[c + 784] + a5_3 * in[c + 1176] +
+                    a5_4 * in[c + 1568] + a5_5 * in[c + 1960] + a5_6 * in[c + 2352];
         }
         for (int c = 0; c < 392; c++) {
-            out[c + 2352] += a6_0 * in[c] + a6_1 * in[c + 392] + a6_2 * in[c + 784] + a6_3 * in[c + 1176] + a6_4 * in[c + 1568] + a6_5 * in[c + 1960] + a6_6 * in[c + 2352];
+            out[c + 2352] += a6_0 * in[c] + a6_1 * in[c + 392] + a6_2 * in[c + 784] + a6_3 * in[c + 1176] +
+                    a6_4 * in[c + 1568] + a6_5 * in[c + 1960] + a6_6 * in[c + 2352];
         }
     }
 
@@ -552,219 +748,317 @@ final class TensorBlockN5 extends TensorBlock {
     }
 
     private static void gaussMidSet0(double[] a, double[] in, double[] out) {
-        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4], a0_5 = a[5], a0_6 = a[6];
-        final double a1_0 = a[7], a1_1 = a[8], a1_2 = a[9], a1_3 = a[10], a1_4 = a[11], a1_5 = a[12], a1_6 = a[13];
-        final double a2_0 = a[14], a2_1 = a[15], a2_2 = a[16], a2_3 = a[17], a2_4 = a[18], a2_5 = a[19], a2_6 = a[20];
-        final double a3_0 = a[21], a3_1 = a[22], a3_2 = a[23], a3_3 = a[24], a3_4 = a[25], a3_5 = a[26], a3_6 = a[27];
-        final double a4_0 = a[28], a4_1 = a[29], a4_2 = a[30], a4_3 = a[31], a4_4 = a[32], a4_5 = a[33], a4_6 = a[34];
-        final double a5_0 = a[35], a5_1 = a[36], a5_2 = a[37], a5_3 = a[38], a5_4 = a[39], a5_5 = a[40], a5_6 = a[41];
-        final double a6_0 = a[42], a6_1 = a[43], a6_2 = a[44], a6_3 = a[45], a6_4 = a[46], a6_5 = a[47], a6_6 = a[48];
+        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4],
+                a0_5 = a[5], a0_6 = a[6];
+        final double a1_0 = a[7], a1_1 = a[8], a1_2 = a[9], a1_3 = a[10], a1_4 = a[11],
+                a1_5 = a[12], a1_6 = a[13];
+        final double a2_0 = a[14], a2_1 = a[15], a2_2 = a[16], a2_3 = a[17], a2_4 = a[18],
+                a2_5 = a[19], a2_6 = a[20];
+        final double a3_0 = a[21], a3_1 = a[22], a3_2 = a[23], a3_3 = a[24], a3_4 = a[25],
+                a3_5 = a[26], a3_6 = a[27];
+        final double a4_0 = a[28], a4_1 = a[29], a4_2 = a[30], a4_3 = a[31], a4_4 = a[32],
+                a4_5 = a[33], a4_6 = a[34];
+        final double a5_0 = a[35], a5_1 = a[36], a5_2 = a[37], a5_3 = a[38], a5_4 = a[39],
+                a5_5 = a[40], a5_6 = a[41];
+        final double a6_0 = a[42], a6_1 = a[43], a6_2 = a[44], a6_3 = a[45], a6_4 = a[46],
+                a6_5 = a[47], a6_6 = a[48];
         for (int c = 0; c < 56; c++) {
-            out[c] = a0_0 * in[c] + a0_1 * in[c + 56] + a0_2 * in[c + 112] + a0_3 * in[c + 168] + a0_4 * in[c + 224] + a0_5 * in[c + 280] + a0_6 * in[c + 336];
+            out[c] = a0_0 * in[c] + a0_1 * in[c + 56] + a0_2 * in[c + 112] + a0_3 * in[c + 168] +
+                    a0_4 * in[c + 224] + a0_5 * in[c + 280] + a0_6 * in[c + 336];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 56] = a1_0 * in[c] + a1_1 * in[c + 56] + a1_2 * in[c + 112] + a1_3 * in[c + 168] + a1_4 * in[c + 224] + a1_5 * in[c + 280] + a1_6 * in[c + 336];
+            out[c + 56] = a1_0 * in[c] + a1_1 * in[c + 56] + a1_2 * in[c + 112] + a1_3 * in[c + 168] +
+                    a1_4 * in[c + 224] + a1_5 * in[c + 280] + a1_6 * in[c + 336];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 112] = a2_0 * in[c] + a2_1 * in[c + 56] + a2_2 * in[c + 112] + a2_3 * in[c + 168] + a2_4 * in[c + 224] + a2_5 * in[c + 280] + a2_6 * in[c + 336];
+            out[c + 112] = a2_0 * in[c] + a2_1 * in[c + 56] + a2_2 * in[c + 112] + a2_3 * in[c + 168] +
+                    a2_4 * in[c + 224] + a2_5 * in[c + 280] + a2_6 * in[c + 336];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 168] = a3_0 * in[c] + a3_1 * in[c + 56] + a3_2 * in[c + 112] + a3_3 * in[c + 168] + a3_4 * in[c + 224] + a3_5 * in[c + 280] + a3_6 * in[c + 336];
+            out[c + 168] = a3_0 * in[c] + a3_1 * in[c + 56] + a3_2 * in[c + 112] + a3_3 * in[c + 168] +
+                    a3_4 * in[c + 224] + a3_5 * in[c + 280] + a3_6 * in[c + 336];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 224] = a4_0 * in[c] + a4_1 * in[c + 56] + a4_2 * in[c + 112] + a4_3 * in[c + 168] + a4_4 * in[c + 224] + a4_5 * in[c + 280] + a4_6 * in[c + 336];
+            out[c + 224] = a4_0 * in[c] + a4_1 * in[c + 56] + a4_2 * in[c + 112] + a4_3 * in[c + 168] +
+                    a4_4 * in[c + 224] + a4_5 * in[c + 280] + a4_6 * in[c + 336];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 280] = a5_0 * in[c] + a5_1 * in[c + 56] + a5_2 * in[c + 112] + a5_3 * in[c + 168] + a5_4 * in[c + 224] + a5_5 * in[c + 280] + a5_6 * in[c + 336];
+            out[c + 280] = a5_0 * in[c] + a5_1 * in[c + 56] + a5_2 * in[c + 112] + a5_3 * in[c + 168] +
+                    a5_4 * in[c + 224] + a5_5 * in[c + 280] + a5_6 * in[c + 336];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 336] = a6_0 * in[c] + a6_1 * in[c + 56] + a6_2 * in[c + 112] + a6_3 * in[c + 168] + a6_4 * in[c + 224] + a6_5 * in[c + 280] + a6_6 * in[c + 336];
+            out[c + 336] = a6_0 * in[c] + a6_1 * in[c + 56] + a6_2 * in[c + 112] + a6_3 * in[c + 168] +
+                    a6_4 * in[c + 224] + a6_5 * in[c + 280] + a6_6 * in[c + 336];
         }
     }
 
     private static void gaussMidSet1(double[] a, double[] in, double[] out) {
-        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4], a0_5 = a[5], a0_6 = a[6];
-        final double a1_0 = a[7], a1_1 = a[8], a1_2 = a[9], a1_3 = a[10], a1_4 = a[11], a1_5 = a[12], a1_6 = a[13];
-        final double a2_0 = a[14], a2_1 = a[15], a2_2 = a[16], a2_3 = a[17], a2_4 = a[18], a2_5 = a[19], a2_6 = a[20];
-        final double a3_0 = a[21], a3_1 = a[22], a3_2 = a[23], a3_3 = a[24], a3_4 = a[25], a3_5 = a[26], a3_6 = a[27];
-        final double a4_0 = a[28], a4_1 = a[29], a4_2 = a[30], a4_3 = a[31], a4_4 = a[32], a4_5 = a[33], a4_6 = a[34];
-        final double a5_0 = a[35], a5_1 = a[36], a5_2 = a[37], a5_3 = a[38], a5_4 = a[39], a5_5 = a[40], a5_6 = a[41];
-        final double a6_0 = a[42], a6_1 = a[43], a6_2 = a[44], a6_3 = a[45], a6_4 = a[46], a6_5 = a[47], a6_6 = a[48];
+        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4],
+                a0_5 = a[5], a0_6 = a[6];
+        final double a1_0 = a[7], a1_1 = a[8], a1_2 = a[9], a1_3 = a[10], a1_4 = a[11],
+                a1_5 = a[12], a1_6 = a[13];
+        final double a2_0 = a[14], a2_1 = a[15], a2_2 = a[16], a2_3 = a[17], a2_4 = a[18],
+                a2_5 = a[19], a2_6 = a[20];
+        final double a3_0 = a[21], a3_1 = a[22], a3_2 = a[23], a3_3 = a[24], a3_4 = a[25],
+                a3_5 = a[26], a3_6 = a[27];
+        final double a4_0 = a[28], a4_1 = a[29], a4_2 = a[30], a4_3 = a[31], a4_4 = a[32],
+                a4_5 = a[33], a4_6 = a[34];
+        final double a5_0 = a[35], a5_1 = a[36], a5_2 = a[37], a5_3 = a[38], a5_4 = a[39],
+                a5_5 = a[40], a5_6 = a[41];
+        final double a6_0 = a[42], a6_1 = a[43], a6_2 = a[44], a6_3 = a[45], a6_4 = a[46],
+                a6_5 = a[47], a6_6 = a[48];
         for (int c = 0; c < 56; c++) {
-            out[c + 392] = a0_0 * in[c + 392] + a0_1 * in[c + 448] + a0_2 * in[c + 504] + a0_3 * in[c + 560] + a0_4 * in[c + 616] + a0_5 * in[c + 672] + a0_6 * in[c + 728];
+            out[c + 392] = a0_0 * in[c + 392] + a0_1 * in[c + 448] + a0_2 * in[c + 504] + a0_3 * in[c + 560] +
+                    a0_4 * in[c + 616] + a0_5 * in[c + 672] + a0_6 * in[c + 728];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 448] = a1_0 * in[c + 392] + a1_1 * in[c + 448] + a1_2 * in[c + 504] + a1_3 * in[c + 560] + a1_4 * in[c + 616] + a1_5 * in[c + 672] + a1_6 * in[c + 728];
+            out[c + 448] = a1_0 * in[c + 392] + a1_1 * in[c + 448] + a1_2 * in[c + 504] + a1_3 * in[c + 560] +
+                    a1_4 * in[c + 616] + a1_5 * in[c + 672] + a1_6 * in[c + 728];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 504] = a2_0 * in[c + 392] + a2_1 * in[c + 448] + a2_2 * in[c + 504] + a2_3 * in[c + 560] + a2_4 * in[c + 616] + a2_5 * in[c + 672] + a2_6 * in[c + 728];
+            out[c + 504] = a2_0 * in[c + 392] + a2_1 * in[c + 448] + a2_2 * in[c + 504] + a2_3 * in[c + 560] +
+                    a2_4 * in[c + 616] + a2_5 * in[c + 672] + a2_6 * in[c + 728];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 560] = a3_0 * in[c + 392] + a3_1 * in[c + 448] + a3_2 * in[c + 504] + a3_3 * in[c + 560] + a3_4 * in[c + 616] + a3_5 * in[c + 672] + a3_6 * in[c + 728];
+            out[c + 560] = a3_0 * in[c + 392] + a3_1 * in[c + 448] + a3_2 * in[c + 504] + a3_3 * in[c + 560] +
+                    a3_4 * in[c + 616] + a3_5 * in[c + 672] + a3_6 * in[c + 728];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 616] = a4_0 * in[c + 392] + a4_1 * in[c + 448] + a4_2 * in[c + 504] + a4_3 * in[c + 560] + a4_4 * in[c + 616] + a4_5 * in[c + 672] + a4_6 * in[c + 728];
+            out[c + 616] = a4_0 * in[c + 392] + a4_1 * in[c + 448] + a4_2 * in[c + 504] + a4_3 * in[c + 560] +
+                    a4_4 * in[c + 616] + a4_5 * in[c + 672] + a4_6 * in[c + 728];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 672] = a5_0 * in[c + 392] + a5_1 * in[c + 448] + a5_2 * in[c + 504] + a5_3 * in[c + 560] + a5_4 * in[c + 616] + a5_5 * in[c + 672] + a5_6 * in[c + 728];
+            out[c + 672] = a5_0 * in[c + 392] + a5_1 * in[c + 448] + a5_2 * in[c + 504] + a5_3 * in[c + 560] +
+                    a5_4 * in[c + 616] + a5_5 * in[c + 672] + a5_6 * in[c + 728];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 728] = a6_0 * in[c + 392] + a6_1 * in[c + 448] + a6_2 * in[c + 504] + a6_3 * in[c + 560] + a6_4 * in[c + 616] + a6_5 * in[c + 672] + a6_6 * in[c + 728];
+            out[c + 728] = a6_0 * in[c + 392] + a6_1 * in[c + 448] + a6_2 * in[c + 504] + a6_3 * in[c + 560] +
+                    a6_4 * in[c + 616] + a6_5 * in[c + 672] + a6_6 * in[c + 728];
         }
     }
 
     private static void gaussMidSet2(double[] a, double[] in, double[] out) {
-        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4], a0_5 = a[5], a0_6 = a[6];
-        final double a1_0 = a[7], a1_1 = a[8], a1_2 = a[9], a1_3 = a[10], a1_4 = a[11], a1_5 = a[12], a1_6 = a[13];
-        final double a2_0 = a[14], a2_1 = a[15], a2_2 = a[16], a2_3 = a[17], a2_4 = a[18], a2_5 = a[19], a2_6 = a[20];
-        final double a3_0 = a[21], a3_1 = a[22], a3_2 = a[23], a3_3 = a[24], a3_4 = a[25], a3_5 = a[26], a3_6 = a[27];
-        final double a4_0 = a[28], a4_1 = a[29], a4_2 = a[30], a4_3 = a[31], a4_4 = a[32], a4_5 = a[33], a4_6 = a[34];
-        final double a5_0 = a[35], a5_1 = a[36], a5_2 = a[37], a5_3 = a[38], a5_4 = a[39], a5_5 = a[40], a5_6 = a[41];
-        final double a6_0 = a[42], a6_1 = a[43], a6_2 = a[44], a6_3 = a[45], a6_4 = a[46], a6_5 = a[47], a6_6 = a[48];
+        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4],
+                a0_5 = a[5], a0_6 = a[6];
+        final double a1_0 = a[7], a1_1 = a[8], a1_2 = a[9], a1_3 = a[10], a1_4 = a[11],
+                a1_5 = a[12], a1_6 = a[13];
+        final double a2_0 = a[14], a2_1 = a[15], a2_2 = a[16], a2_3 = a[17], a2_4 = a[18],
+                a2_5 = a[19], a2_6 = a[20];
+        final double a3_0 = a[21], a3_1 = a[22], a3_2 = a[23], a3_3 = a[24], a3_4 = a[25],
+                a3_5 = a[26], a3_6 = a[27];
+        final double a4_0 = a[28], a4_1 = a[29], a4_2 = a[30], a4_3 = a[31], a4_4 = a[32],
+                a4_5 = a[33], a4_6 = a[34];
+        final double a5_0 = a[35], a5_1 = a[36], a5_2 = a[37], a5_3 = a[38], a5_4 = a[39],
+                a5_5 = a[40], a5_6 = a[41];
+        final double a6_0 = a[42], a6_1 = a[43], a6_2 = a[44], a6_3 = a[45], a6_4 = a[46],
+                a6_5 = a[47], a6_6 = a[48];
         for (int c = 0; c < 56; c++) {
-            out[c + 784] = a0_0 * in[c + 784] + a0_1 * in[c + 840] + a0_2 * in[c + 896] + a0_3 * in[c + 952] + a0_4 * in[c + 1008] + a0_5 * in[c + 1064] + a0_6 * in[c + 1120];
+            out[c + 784] = a0_0 * in[c + 784] + a0_1 * in[c + 840] + a0_2 * in[c + 896] + a0_3 * in[c + 952] +
+                    a0_4 * in[c + 1008] + a0_5 * in[c + 1064] + a0_6 * in[c + 1120];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 840] = a1_0 * in[c + 784] + a1_1 * in[c + 840] + a1_2 * in[c + 896] + a1_3 * in[c + 952] + a1_4 * in[c + 1008] + a1_5 * in[c + 1064] + a1_6 * in[c + 1120];
+            out[c + 840] = a1_0 * in[c + 784] + a1_1 * in[c + 840] + a1_2 * in[c + 896] + a1_3 * in[c + 952] +
+                    a1_4 * in[c + 1008] + a1_5 * in[c + 1064] + a1_6 * in[c + 1120];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 896] = a2_0 * in[c + 784] + a2_1 * in[c + 840] + a2_2 * in[c + 896] + a2_3 * in[c + 952] + a2_4 * in[c + 1008] + a2_5 * in[c + 1064] + a2_6 * in[c + 1120];
+            out[c + 896] = a2_0 * in[c + 784] + a2_1 * in[c + 840] + a2_2 * in[c + 896] + a2_3 * in[c + 952] +
+                    a2_4 * in[c + 1008] + a2_5 * in[c + 1064] + a2_6 * in[c + 1120];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 952] = a3_0 * in[c + 784] + a3_1 * in[c + 840] + a3_2 * in[c + 896] + a3_3 * in[c + 952] + a3_4 * in[c + 1008] + a3_5 * in[c + 1064] + a3_6 * in[c + 1120];
+            out[c + 952] = a3_0 * in[c + 784] + a3_1 * in[c + 840] + a3_2 * in[c + 896] + a3_3 * in[c + 952] +
+                    a3_4 * in[c + 1008] + a3_5 * in[c + 1064] + a3_6 * in[c + 1120];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 1008] = a4_0 * in[c + 784] + a4_1 * in[c + 840] + a4_2 * in[c + 896] + a4_3 * in[c + 952] + a4_4 * in[c + 1008] + a4_5 * in[c + 1064] + a4_6 * in[c + 1120];
+            out[c + 1008] = a4_0 * in[c + 784] + a4_1 * in[c + 840] + a4_2 * in[c + 896] + a4_3 * in[c + 952] +
+                    a4_4 * in[c + 1008] + a4_5 * in[c + 1064] + a4_6 * in[c + 1120];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 1064] = a5_0 * in[c + 784] + a5_1 * in[c + 840] + a5_2 * in[c + 896] + a5_3 * in[c + 952] + a5_4 * in[c + 1008] + a5_5 * in[c + 1064] + a5_6 * in[c + 1120];
+            out[c + 1064] = a5_0 * in[c + 784] + a5_1 * in[c + 840] + a5_2 * in[c + 896] + a5_3 * in[c + 952] +
+                    a5_4 * in[c + 1008] + a5_5 * in[c + 1064] + a5_6 * in[c + 1120];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 1120] = a6_0 * in[c + 784] + a6_1 * in[c + 840] + a6_2 * in[c + 896] + a6_3 * in[c + 952] + a6_4 * in[c + 1008] + a6_5 * in[c + 1064] + a6_6 * in[c + 1120];
+            out[c + 1120] = a6_0 * in[c + 784] + a6_1 * in[c + 840] + a6_2 * in[c + 896] + a6_3 * in[c + 952] +
+                    a6_4 * in[c + 1008] + a6_5 * in[c + 1064] + a6_6 * in[c + 1120];
         }
     }
 
     private static void gaussMidSet3(double[] a, double[] in, double[] out) {
-        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4], a0_5 = a[5], a0_6 = a[6];
-        final double a1_0 = a[7], a1_1 = a[8], a1_2 = a[9], a1_3 = a[10], a1_4 = a[11], a1_5 = a[12], a1_6 = a[13];
-        final double a2_0 = a[14], a2_1 = a[15], a2_2 = a[16], a2_3 = a[17], a2_4 = a[18], a2_5 = a[19], a2_6 = a[20];
-        final double a3_0 = a[21], a3_1 = a[22], a3_2 = a[23], a3_3 = a[24], a3_4 = a[25], a3_5 = a[26], a3_6 = a[27];
-        final double a4_0 = a[28], a4_1 = a[29], a4_2 = a[30], a4_3 = a[31], a4_4 = a[32], a4_5 = a[33], a4_6 = a[34];
-        final double a5_0 = a[35], a5_1 = a[36], a5_2 = a[37], a5_3 = a[38], a5_4 = a[39], a5_5 = a[40], a5_6 = a[41];
-        final double a6_0 = a[42], a6_1 = a[43], a6_2 = a[44], a6_3 = a[45], a6_4 = a[46], a6_5 = a[47], a6_6 = a[48];
+        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4],
+                a0_5 = a[5], a0_6 = a[6];
+        final double a1_0 = a[7], a1_1 = a[8], a1_2 = a[9], a1_3 = a[10], a1_4 = a[11],
+                a1_5 = a[12], a1_6 = a[13];
+        final double a2_0 = a[14], a2_1 = a[15], a2_2 = a[16], a2_3 = a[17], a2_4 = a[18],
+                a2_5 = a[19], a2_6 = a[20];
+        final double a3_0 = a[21], a3_1 = a[22], a3_2 = a[23], a3_3 = a[24], a3_4 = a[25],
+                a3_5 = a[26], a3_6 = a[27];
+        final double a4_0 = a[28], a4_1 = a[29], a4_2 = a[30], a4_3 = a[31], a4_4 = a[32],
+                a4_5 = a[33], a4_6 = a[34];
+        final double a5_0 = a[35], a5_1 = a[36], a5_2 = a[37], a5_3 = a[38], a5_4 = a[39],
+                a5_5 = a[40], a5_6 = a[41];
+        final double a6_0 = a[42], a6_1 = a[43], a6_2 = a[44], a6_3 = a[45], a6_4 = a[46],
+                a6_5 = a[47], a6_6 = a[48];
         for (int c = 0; c < 56; c++) {
-            out[c + 1176] = a0_0 * in[c + 1176] + a0_1 * in[c + 1232] + a0_2 * in[c + 1288] + a0_3 * in[c + 1344] + a0_4 * in[c + 1400] + a0_5 * in[c + 1456] + a0_6 * in[c + 1512];
+            out[c + 1176] = a0_0 * in[c + 1176] + a0_1 * in[c + 1232] + a0_2 * in[c + 1288] + a0_3 * in[c + 1344] +
+                    a0_4 * in[c + 1400] + a0_5 * in[c + 1456] + a0_6 * in[c + 1512];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 1232] = a1_0 * in[c + 1176] + a1_1 * in[c + 1232] + a1_2 * in[c + 1288] + a1_3 * in[c + 1344] + a1_4 * in[c + 1400] + a1_5 * in[c + 1456] + a1_6 * in[c + 1512];
+            out[c + 1232] = a1_0 * in[c + 1176] + a1_1 * in[c + 1232] + a1_2 * in[c + 1288] + a1_3 * in[c + 1344] +
+                    a1_4 * in[c + 1400] + a1_5 * in[c + 1456] + a1_6 * in[c + 1512];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 1288] = a2_0 * in[c + 1176] + a2_1 * in[c + 1232] + a2_2 * in[c + 1288] + a2_3 * in[c + 1344] + a2_4 * in[c + 1400] + a2_5 * in[c + 1456] + a2_6 * in[c + 1512];
+            out[c + 1288] = a2_0 * in[c + 1176] + a2_1 * in[c + 1232] + a2_2 * in[c + 1288] + a2_3 * in[c + 1344] +
+                    a2_4 * in[c + 1400] + a2_5 * in[c + 1456] + a2_6 * in[c + 1512];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 1344] = a3_0 * in[c + 1176] + a3_1 * in[c + 1232] + a3_2 * in[c + 1288] + a3_3 * in[c + 1344] + a3_4 * in[c + 1400] + a3_5 * in[c + 1456] + a3_6 * in[c + 1512];
+            out[c + 1344] = a3_0 * in[c + 1176] + a3_1 * in[c + 1232] + a3_2 * in[c + 1288] + a3_3 * in[c + 1344] +
+                    a3_4 * in[c + 1400] + a3_5 * in[c + 1456] + a3_6 * in[c + 1512];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 1400] = a4_0 * in[c + 1176] + a4_1 * in[c + 1232] + a4_2 * in[c + 1288] + a4_3 * in[c + 1344] + a4_4 * in[c + 1400] + a4_5 * in[c + 1456] + a4_6 * in[c + 1512];
+            out[c + 1400] = a4_0 * in[c + 1176] + a4_1 * in[c + 1232] + a4_2 * in[c + 1288] + a4_3 * in[c + 1344] +
+                    a4_4 * in[c + 1400] + a4_5 * in[c + 1456] + a4_6 * in[c + 1512];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 1456] = a5_0 * in[c + 1176] + a5_1 * in[c + 1232] + a5_2 * in[c + 1288] + a5_3 * in[c + 1344] + a5_4 * in[c + 1400] + a5_5 * in[c + 1456] + a5_6 * in[c + 1512];
+            out[c + 1456] = a5_0 * in[c + 1176] + a5_1 * in[c + 1232] + a5_2 * in[c + 1288] + a5_3 * in[c + 1344] +
+                    a5_4 * in[c + 1400] + a5_5 * in[c + 1456] + a5_6 * in[c + 1512];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 1512] = a6_0 * in[c + 1176] + a6_1 * in[c + 1232] + a6_2 * in[c + 1288] + a6_3 * in[c + 1344] + a6_4 * in[c + 1400] + a6_5 * in[c + 1456] + a6_6 * in[c + 1512];
+            out[c + 1512] = a6_0 * in[c + 1176] + a6_1 * in[c + 1232] + a6_2 * in[c + 1288] + a6_3 * in[c + 1344] +
+                    a6_4 * in[c + 1400] + a6_5 * in[c + 1456] + a6_6 * in[c + 1512];
         }
     }
 
     private static void gaussMidSet4(double[] a, double[] in, double[] out) {
-        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4], a0_5 = a[5], a0_6 = a[6];
-        final double a1_0 = a[7], a1_1 = a[8], a1_2 = a[9], a1_3 = a[10], a1_4 = a[11], a1_5 = a[12], a1_6 = a[13];
-        final double a2_0 = a[14], a2_1 = a[15], a2_2 = a[16], a2_3 = a[17], a2_4 = a[18], a2_5 = a[19], a2_6 = a[20];
-        final double a3_0 = a[21], a3_1 = a[22], a3_2 = a[23], a3_3 = a[24], a3_4 = a[25], a3_5 = a[26], a3_6 = a[27];
-        final double a4_0 = a[28], a4_1 = a[29], a4_2 = a[30], a4_3 = a[31], a4_4 = a[32], a4_5 = a[33], a4_6 = a[34];
-        final double a5_0 = a[35], a5_1 = a[36], a5_2 = a[37], a5_3 = a[38], a5_4 = a[39], a5_5 = a[40], a5_6 = a[41];
-        final double a6_0 = a[42], a6_1 = a[43], a6_2 = a[44], a6_3 = a[45], a6_4 = a[46], a6_5 = a[47], a6_6 = a[48];
+        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4],
+                a0_5 = a[5], a0_6 = a[6];
+        final double a1_0 = a[7], a1_1 = a[8], a1_2 = a[9], a1_3 = a[10], a1_4 = a[11],
+                a1_5 = a[12], a1_6 = a[13];
+        final double a2_0 = a[14], a2_1 = a[15], a2_2 = a[16], a2_3 = a[17], a2_4 = a[18],
+                a2_5 = a[19], a2_6 = a[20];
+        final double a3_0 = a[21], a3_1 = a[22], a3_2 = a[23], a3_3 = a[24], a3_4 = a[25],
+                a3_5 = a[26], a3_6 = a[27];
+        final double a4_0 = a[28], a4_1 = a[29], a4_2 = a[30], a4_3 = a[31], a4_4 = a[32],
+                a4_5 = a[33], a4_6 = a[34];
+        final double a5_0 = a[35], a5_1 = a[36], a5_2 = a[37], a5_3 = a[38], a5_4 = a[39],
+                a5_5 = a[40], a5_6 = a[41];
+        final double a6_0 = a[42], a6_1 = a[43], a6_2 = a[44], a6_3 = a[45], a6_4 = a[46],
+                a6_5 = a[47], a6_6 = a[48];
         for (int c = 0; c < 56; c++) {
-            out[c + 1568] = a0_0 * in[c + 1568] + a0_1 * in[c + 1624] + a0_2 * in[c + 1680] + a0_3 * in[c + 1736] + a0_4 * in[c + 1792] + a0_5 * in[c + 1848] + a0_6 * in[c + 1904];
+            out[c + 1568] = a0_0 * in[c + 1568] + a0_1 * in[c + 1624] + a0_2 * in[c + 1680] + a0_3 * in[c + 1736] +
+                    a0_4 * in[c + 1792] + a0_5 * in[c + 1848] + a0_6 * in[c + 1904];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 1624] = a1_0 * in[c + 1568] + a1_1 * in[c + 1624] + a1_2 * in[c + 1680] + a1_3 * in[c + 1736] + a1_4 * in[c + 1792] + a1_5 * in[c + 1848] + a1_6 * in[c + 1904];
+            out[c + 1624] = a1_0 * in[c + 1568] + a1_1 * in[c + 1624] + a1_2 * in[c + 1680] + a1_3 * in[c + 1736] +
+                    a1_4 * in[c + 1792] + a1_5 * in[c + 1848] + a1_6 * in[c + 1904];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 1680] = a2_0 * in[c + 1568] + a2_1 * in[c + 1624] + a2_2 * in[c + 1680] + a2_3 * in[c + 1736] + a2_4 * in[c + 1792] + a2_5 * in[c + 1848] + a2_6 * in[c + 1904];
+            out[c + 1680] = a2_0 * in[c + 1568] + a2_1 * in[c + 1624] + a2_2 * in[c + 1680] + a2_3 * in[c + 1736] +
+                    a2_4 * in[c + 1792] + a2_5 * in[c + 1848] + a2_6 * in[c + 1904];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 1736] = a3_0 * in[c + 1568] + a3_1 * in[c + 1624] + a3_2 * in[c + 1680] + a3_3 * in[c + 1736] + a3_4 * in[c + 1792] + a3_5 * in[c + 1848] + a3_6 * in[c + 1904];
+            out[c + 1736] = a3_0 * in[c + 1568] + a3_1 * in[c + 1624] + a3_2 * in[c + 1680] + a3_3 * in[c + 1736] +
+                    a3_4 * in[c + 1792] + a3_5 * in[c + 1848] + a3_6 * in[c + 1904];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 1792] = a4_0 * in[c + 1568] + a4_1 * in[c + 1624] + a4_2 * in[c + 1680] + a4_3 * in[c + 1736] + a4_4 * in[c + 1792] + a4_5 * in[c + 1848] + a4_6 * in[c + 1904];
+            out[c + 1792] = a4_0 * in[c + 1568] + a4_1 * in[c + 1624] + a4_2 * in[c + 1680] + a4_3 * in[c + 1736] +
+                    a4_4 * in[c + 1792] + a4_5 * in[c + 1848] + a4_6 * in[c + 1904];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 1848] = a5_0 * in[c + 1568] + a5_1 * in[c + 1624] + a5_2 * in[c + 1680] + a5_3 * in[c + 1736] + a5_4 * in[c + 1792] + a5_5 * in[c + 1848] + a5_6 * in[c + 1904];
+            out[c + 1848] = a5_0 * in[c + 1568] + a5_1 * in[c + 1624] + a5_2 * in[c + 1680] + a5_3 * in[c + 1736] +
+                    a5_4 * in[c + 1792] + a5_5 * in[c + 1848] + a5_6 * in[c + 1904];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 1904] = a6_0 * in[c + 1568] + a6_1 * in[c + 1624] + a6_2 * in[c + 1680] + a6_3 * in[c + 1736] + a6_4 * in[c + 1792] + a6_5 * in[c + 1848] + a6_6 * in[c + 1904];
+            out[c + 1904] = a6_0 * in[c + 1568] + a6_1 * in[c + 1624] + a6_2 * in[c + 1680] + a6_3 * in[c + 1736] +
+                    a6_4 * in[c + 1792] + a6_5 * in[c + 1848] + a6_6 * in[c + 1904];
         }
     }
 
     private static void gaussMidSet5(double[] a, double[] in, double[] out) {
-        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4], a0_5 = a[5], a0_6 = a[6];
-        final double a1_0 = a[7], a1_1 = a[8], a1_2 = a[9], a1_3 = a[10], a1_4 = a[11], a1_5 = a[12], a1_6 = a[13];
-        final double a2_0 = a[14], a2_1 = a[15], a2_2 = a[16], a2_3 = a[17], a2_4 = a[18], a2_5 = a[19], a2_6 = a[20];
-        final double a3_0 = a[21], a3_1 = a[22], a3_2 = a[23], a3_3 = a[24], a3_4 = a[25], a3_5 = a[26], a3_6 = a[27];
-        final double a4_0 = a[28], a4_1 = a[29], a4_2 = a[30], a4_3 = a[31], a4_4 = a[32], a4_5 = a[33], a4_6 = a[34];
-        final double a5_0 = a[35], a5_1 = a[36], a5_2 = a[37], a5_3 = a[38], a5_4 = a[39], a5_5 = a[40], a5_6 = a[41];
-        final double a6_0 = a[42], a6_1 = a[43], a6_2 = a[44], a6_3 = a[45], a6_4 = a[46], a6_5 = a[47], a6_6 = a[48];
+        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4],
+                a0_5 = a[5], a0_6 = a[6];
+        final double a1_0 = a[7], a1_1 = a[8], a1_2 = a[9], a1_3 = a[10], a1_4 = a[11],
+                a1_5 = a[12], a1_6 = a[13];
+        final double a2_0 = a[14], a2_1 = a[15], a2_2 = a[16], a2_3 = a[17], a2_4 = a[18],
+                a2_5 = a[19], a2_6 = a[20];
+        final double a3_0 = a[21], a3_1 = a[22], a3_2 = a[23], a3_3 = a[24], a3_4 = a[25],
+                a3_5 = a[26], a3_6 = a[27];
+        final double a4_0 = a[28], a4_1 = a[29], a4_2 = a[30], a4_3 = a[31], a4_4 = a[32],
+                a4_5 = a[33], a4_6 = a[34];
+        final double a5_0 = a[35], a5_1 = a[36], a5_2 = a[37], a5_3 = a[38], a5_4 = a[39],
+                a5_5 = a[40], a5_6 = a[41];
+        final double a6_0 = a[42], a6_1 = a[43], a6_2 = a[44], a6_3 = a[45], a6_4 = a[46],
+                a6_5 = a[47], a6_6 = a[48];
         for (int c = 0; c < 56; c++) {
-            out[c + 1960] = a0_0 * in[c + 1960] + a0_1 * in[c + 2016] + a0_2 * in[c + 2072] + a0_3 * in[c + 2128] + a0_4 * in[c + 2184] + a0_5 * in[c + 2240] + a0_6 * in[c + 2296];
+            out[c + 1960] = a0_0 * in[c + 1960] + a0_1 * in[c + 2016] + a0_2 * in[c + 2072] + a0_3 * in[c + 2128] +
+                    a0_4 * in[c + 2184] + a0_5 * in[c + 2240] + a0_6 * in[c + 2296];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 2016] = a1_0 * in[c + 1960] + a1_1 * in[c + 2016] + a1_2 * in[c + 2072] + a1_3 * in[c + 2128] + a1_4 * in[c + 2184] + a1_5 * in[c + 2240] + a1_6 * in[c + 2296];
+            out[c + 2016] = a1_0 * in[c + 1960] + a1_1 * in[c + 2016] + a1_2 * in[c + 2072] + a1_3 * in[c + 2128] +
+                    a1_4 * in[c + 2184] + a1_5 * in[c + 2240] + a1_6 * in[c + 2296];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 2072] = a2_0 * in[c + 1960] + a2_1 * in[c + 2016] + a2_2 * in[c + 2072] + a2_3 * in[c + 2128] + a2_4 * in[c + 2184] + a2_5 * in[c + 2240] + a2_6 * in[c + 2296];
+            out[c + 2072] = a2_0 * in[c + 1960] + a2_1 * in[c + 2016] + a2_2 * in[c + 2072] + a2_3 * in[c + 2128] +
+                    a2_4 * in[c + 2184] + a2_5 * in[c + 2240] + a2_6 * in[c + 2296];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 2128] = a3_0 * in[c + 1960] + a3_1 * in[c + 2016] + a3_2 * in[c + 2072] + a3_3 * in[c + 2128] + a3_4 * in[c + 2184] + a3_5 * in[c + 2240] + a3_6 * in[c + 2296];
+            out[c + 2128] = a3_0 * in[c + 1960] + a3_1 * in[c + 2016] + a3_2 * in[c + 2072] + a3_3 * in[c + 2128] +
+                    a3_4 * in[c + 2184] + a3_5 * in[c + 2240] + a3_6 * in[c + 2296];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 2184] = a4_0 * in[c + 1960] + a4_1 * in[c + 2016] + a4_2 * in[c + 2072] + a4_3 * in[c + 2128] + a4_4 * in[c + 2184] + a4_5 * in[c + 2240] + a4_6 * in[c + 2296];
+            out[c + 2184] = a4_0 * in[c + 1960] + a4_1 * in[c + 2016] + a4_2 * in[c + 2072] + a4_3 * in[c + 2128] +
+                    a4_4 * in[c + 2184] + a4_5 * in[c + 2240] + a4_6 * in[c + 2296];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 2240] = a5_0 * in[c + 1960] + a5_1 * in[c + 2016] + a5_2 * in[c + 2072] + a5_3 * in[c + 2128] + a5_4 * in[c + 2184] + a5_5 * in[c + 2240] + a5_6 * in[c + 2296];
+            out[c + 2240] = a5_0 * in[c + 1960] + a5_1 * in[c + 2016] + a5_2 * in[c + 2072] + a5_3 * in[c + 2128] +
+                    a5_4 * in[c + 2184] + a5_5 * in[c + 2240] + a5_6 * in[c + 2296];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 2296] = a6_0 * in[c + 1960] + a6_1 * in[c + 2016] + a6_2 * in[c + 2072] + a6_3 * in[c + 2128] + a6_4 * in[c + 2184] + a6_5 * in[c + 2240] + a6_6 * in[c + 2296];
+            out[c + 2296] = a6_0 * in[c + 1960] + a6_1 * in[c + 2016] + a6_2 * in[c + 2072] + a6_3 * in[c + 2128] +
+                    a6_4 * in[c + 2184] + a6_5 * in[c + 2240] + a6_6 * in[c + 2296];
         }
     }
 
     private static void gaussMidSet6(double[] a, double[] in, double[] out) {
-        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4], a0_5 = a[5], a0_6 = a[6];
-        final double a1_0 = a[7], a1_1 = a[8], a1_2 = a[9], a1_3 = a[10], a1_4 = a[11], a1_5 = a[12], a1_6 = a[13];
-        final double a2_0 = a[14], a2_1 = a[15], a2_2 = a[16], a2_3 = a[17], a2_4 = a[18], a2_5 = a[19], a2_6 = a[20];
-        final double a3_0 = a[21], a3_1 = a[22], a3_2 = a[23], a3_3 = a[24], a3_4 = a[25], a3_5 = a[26], a3_6 = a[27];
-        final double a4_0 = a[28], a4_1 = a[29], a4_2 = a[30], a4_3 = a[31], a4_4 = a[32], a4_5 = a[33], a4_6 = a[34];
-        final double a5_0 = a[35], a5_1 = a[36], a5_2 = a[37], a5_3 = a[38], a5_4 = a[39], a5_5 = a[40], a5_6 = a[41];
-        final double a6_0 = a[42], a6_1 = a[43], a6_2 = a[44], a6_3 = a[45], a6_4 = a[46], a6_5 = a[47], a6_6 = a[48];
+        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4],
+                a0_5 = a[5], a0_6 = a[6];
+        final double a1_0 = a[7], a1_1 = a[8], a1_2 = a[9], a1_3 = a[10], a1_4 = a[11],
+                a1_5 = a[12], a1_6 = a[13];
+        final double a2_0 = a[14], a2_1 = a[15], a2_2 = a[16], a2_3 = a[17], a2_4 = a[18],
+                a2_5 = a[19], a2_6 = a[20];
+        final double a3_0 = a[21], a3_1 = a[22], a3_2 = a[23], a3_3 = a[24], a3_4 = a[25],
+                a3_5 = a[26], a3_6 = a[27];
+        final double a4_0 = a[28], a4_1 = a[29], a4_2 = a[30], a4_3 = a[31], a4_4 = a[32],
+                a4_5 = a[33], a4_6 = a[34];
+        final double a5_0 = a[35], a5_1 = a[36], a5_2 = a[37], a5_3 = a[38], a5_4 = a[39],
+                a5_5 = a[40], a5_6 = a[41];
+        final double a6_0 = a[42], a6_1 = a[43], a6_2 = a[44], a6_3 = a[45], a6_4 = a[46],
+                a6_5 = a[47], a6_6 = a[48];
         for (int c = 0; c < 56; c++) {
-            out[c + 2352] = a0_0 * in[c + 2352] + a0_1 * in[c + 2408] + a0_2 * in[c + 2464] + a0_3 * in[c + 2520] + a0_4 * in[c + 2576] + a0_5 * in[c + 2632] + a0_6 * in[c + 2688];
+            out[c + 2352] = a0_0 * in[c + 2352] + a0_1 * in[c + 2408] + a0_2 * in[c + 2464] + a0_3 * in[c + 2520] +
+                    a0_4 * in[c + 2576] + a0_5 * in[c + 2632] + a0_6 * in[c + 2688];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 2408] = a1_0 * in[c + 2352] + a1_1 * in[c + 2408] + a1_2 * in[c + 2464] + a1_3 * in[c + 2520] + a1_4 * in[c + 2576] + a1_5 * in[c + 2632] + a1_6 * in[c + 2688];
+            out[c + 2408] = a1_0 * in[c + 2352] + a1_1 * in[c + 2408] + a1_2 * in[c + 2464] + a1_3 * in[c + 2520] +
+                    a1_4 * in[c + 2576] + a1_5 * in[c + 2632] + a1_6 * in[c + 2688];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 2464] = a2_0 * in[c + 2352] + a2_1 * in[c + 2408] + a2_2 * in[c + 2464] + a2_3 * in[c + 2520] + a2_4 * in[c + 2576] + a2_5 * in[c + 2632] + a2_6 * in[c + 2688];
+            out[c + 2464] = a2_0 * in[c + 2352] + a2_1 * in[c + 2408] + a2_2 * in[c + 2464] + a2_3 * in[c + 2520] +
+                    a2_4 * in[c + 2576] + a2_5 * in[c + 2632] + a2_6 * in[c + 2688];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 2520] = a3_0 * in[c + 2352] + a3_1 * in[c + 2408] + a3_2 * in[c + 2464] + a3_3 * in[c + 2520] + a3_4 * in[c + 2576] + a3_5 * in[c + 2632] + a3_6 * in[c + 2688];
+            out[c + 2520] = a3_0 * in[c + 2352] + a3_1 * in[c + 2408] + a3_2 * in[c + 2464] + a3_3 * in[c + 2520] +
+                    a3_4 * in[c + 2576] + a3_5 * in[c + 2632] + a3_6 * in[c + 2688];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 2576] = a4_0 * in[c + 2352] + a4_1 * in[c + 2408] + a4_2 * in[c + 2464] + a4_3 * in[c + 2520] + a4_4 * in[c + 2576] + a4_5 * in[c + 2632] + a4_6 * in[c + 2688];
+            out[c + 2576] = a4_0 * in[c + 2352] + a4_1 * in[c + 2408] + a4_2 * in[c + 2464] + a4_3 * in[c + 2520] +
+                    a4_4 * in[c + 2576] + a4_5 * in[c + 2632] + a4_6 * in[c + 2688];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 2632] = a5_0 * in[c + 2352] + a5_1 * in[c + 2408] + a5_2 * in[c + 2464] + a5_3 * in[c + 2520] + a5_4 * in[c + 2576] + a5_5 * in[c + 2632] + a5_6 * in[c + 2688];
+            out[c + 2632] = a5_0 * in[c + 2352] + a5_1 * in[c + 2408] + a5_2 * in[c + 2464] + a5_3 * in[c + 2520] +
+                    a5_4 * in[c + 2576] + a5_5 * in[c + 2632] + a5_6 * in[c + 2688];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 2688] = a6_0 * in[c + 2352] + a6_1 * in[c + 2408] + a6_2 * in[c + 2464] + a6_3 * in[c + 2520] + a6_4 * in[c + 2576] + a6_5 * in[c + 2632] + a6_6 * in[c + 2688];
+            out[c + 2688] = a6_0 * in[c + 2352] + a6_1 * in[c + 2408] + a6_2 * in[c + 2464] + a6_3 * in[c + 2520] +
+                    a6_4 * in[c + 2576] + a6_5 * in[c + 2632] + a6_6 * in[c + 2688];
         }
     }
 
@@ -780,251 +1074,363 @@ final class TensorBlockN5 extends TensorBlock {
     }
 
     private static void gaussMidAdd0(double[] a, double[] in, double[] out) {
-        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4], a0_5 = a[5], a0_6 = a[6];
-        final double a1_0 = a[7], a1_1 = a[8], a1_2 = a[9], a1_3 = a[10], a1_4 = a[11], a1_5 = a[12], a1_6 = a[13];
-        final double a2_0 = a[14], a2_1 = a[15], a2_2 = a[16], a2_3 = a[17], a2_4 = a[18], a2_5 = a[19], a2_6 = a[20];
-        final double a3_0 = a[21], a3_1 = a[22], a3_2 = a[23], a3_3 = a[24], a3_4 = a[25], a3_5 = a[26], a3_6 = a[27];
-        final double a4_0 = a[28], a4_1 = a[29], a4_2 = a[30], a4_3 = a[31], a4_4 = a[32], a4_5 = a[33], a4_6 = a[34];
-        final double a5_0 = a[35], a5_1 = a[36], a5_2 = a[37], a5_3 = a[38], a5_4 = a[39], a5_5 = a[40], a5_6 = a[41];
-        final double a6_0 = a[42], a6_1 = a[43], a6_2 = a[44], a6_3 = a[45], a6_4 = a[46], a6_5 = a[47], a6_6 = a[48];
+        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4],
+                a0_5 = a[5], a0_6 = a[6];
+        final double a1_0 = a[7], a1_1 = a[8], a1_2 = a[9], a1_3 = a[10], a1_4 = a[11],
+                a1_5 = a[12], a1_6 = a[13];
+        final double a2_0 = a[14], a2_1 = a[15], a2_2 = a[16], a2_3 = a[17], a2_4 = a[18],
+                a2_5 = a[19], a2_6 = a[20];
+        final double a3_0 = a[21], a3_1 = a[22], a3_2 = a[23], a3_3 = a[24], a3_4 = a[25],
+                a3_5 = a[26], a3_6 = a[27];
+        final double a4_0 = a[28], a4_1 = a[29], a4_2 = a[30], a4_3 = a[31], a4_4 = a[32],
+                a4_5 = a[33], a4_6 = a[34];
+        final double a5_0 = a[35], a5_1 = a[36], a5_2 = a[37], a5_3 = a[38], a5_4 = a[39],
+                a5_5 = a[40], a5_6 = a[41];
+        final double a6_0 = a[42], a6_1 = a[43], a6_2 = a[44], a6_3 = a[45], a6_4 = a[46],
+                a6_5 = a[47], a6_6 = a[48];
         for (int c = 0; c < 56; c++) {
-            out[c] += a0_0 * in[c] + a0_1 * in[c + 56] + a0_2 * in[c + 112] + a0_3 * in[c + 168] + a0_4 * in[c + 224] + a0_5 * in[c + 280] + a0_6 * in[c + 336];
+            out[c] += a0_0 * in[c] + a0_1 * in[c + 56] + a0_2 * in[c + 112] + a0_3 * in[c + 168] +
+                    a0_4 * in[c + 224] + a0_5 * in[c + 280] + a0_6 * in[c + 336];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 56] += a1_0 * in[c] + a1_1 * in[c + 56] + a1_2 * in[c + 112] + a1_3 * in[c + 168] + a1_4 * in[c + 224] + a1_5 * in[c + 280] + a1_6 * in[c + 336];
+            out[c + 56] += a1_0 * in[c] + a1_1 * in[c + 56] + a1_2 * in[c + 112] + a1_3 * in[c + 168] +
+                    a1_4 * in[c + 224] + a1_5 * in[c + 280] + a1_6 * in[c + 336];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 112] += a2_0 * in[c] + a2_1 * in[c + 56] + a2_2 * in[c + 112] + a2_3 * in[c + 168] + a2_4 * in[c + 224] + a2_5 * in[c + 280] + a2_6 * in[c + 336];
+            out[c + 112] += a2_0 * in[c] + a2_1 * in[c + 56] + a2_2 * in[c + 112] + a2_3 * in[c + 168] +
+                    a2_4 * in[c + 224] + a2_5 * in[c + 280] + a2_6 * in[c + 336];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 168] += a3_0 * in[c] + a3_1 * in[c + 56] + a3_2 * in[c + 112] + a3_3 * in[c + 168] + a3_4 * in[c + 224] + a3_5 * in[c + 280] + a3_6 * in[c + 336];
+            out[c + 168] += a3_0 * in[c] + a3_1 * in[c + 56] + a3_2 * in[c + 112] + a3_3 * in[c + 168] +
+                    a3_4 * in[c + 224] + a3_5 * in[c + 280] + a3_6 * in[c + 336];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 224] += a4_0 * in[c] + a4_1 * in[c + 56] + a4_2 * in[c + 112] + a4_3 * in[c + 168] + a4_4 * in[c + 224] + a4_5 * in[c + 280] + a4_6 * in[c + 336];
+            out[c + 224] += a4_0 * in[c] + a4_1 * in[c + 56] + a4_2 * in[c + 112] + a4_3 * in[c + 168] +
+                    a4_4 * in[c + 224] + a4_5 * in[c + 280] + a4_6 * in[c + 336];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 280] += a5_0 * in[c] + a5_1 * in[c + 56] + a5_2 * in[c + 112] + a5_3 * in[c + 168] + a5_4 * in[c + 224] + a5_5 * in[c + 280] + a5_6 * in[c + 336];
+            out[c + 280] += a5_0 * in[c] + a5_1 * in[c + 56] + a5_2 * in[c + 112] + a5_3 * in[c + 168] +
+                    a5_4 * in[c + 224] + a5_5 * in[c + 280] + a5_6 * in[c + 336];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 336] += a6_0 * in[c] + a6_1 * in[c + 56] + a6_2 * in[c + 112] + a6_3 * in[c + 168] + a6_4 * in[c + 224] + a6_5 * in[c + 280] + a6_6 * in[c + 336];
+            out[c + 336] += a6_0 * in[c] + a6_1 * in[c + 56] + a6_2 * in[c + 112] + a6_3 * in[c + 168] +
+                    a6_4 * in[c + 224] + a6_5 * in[c + 280] + a6_6 * in[c + 336];
         }
     }
 
     private static void gaussMidAdd1(double[] a, double[] in, double[] out) {
-        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4], a0_5 = a[5], a0_6 = a[6];
-        final double a1_0 = a[7], a1_1 = a[8], a1_2 = a[9], a1_3 = a[10], a1_4 = a[11], a1_5 = a[12], a1_6 = a[13];
-        final double a2_0 = a[14], a2_1 = a[15], a2_2 = a[16], a2_3 = a[17], a2_4 = a[18], a2_5 = a[19], a2_6 = a[20];
-        final double a3_0 = a[21], a3_1 = a[22], a3_2 = a[23], a3_3 = a[24], a3_4 = a[25], a3_5 = a[26], a3_6 = a[27];
-        final double a4_0 = a[28], a4_1 = a[29], a4_2 = a[30], a4_3 = a[31], a4_4 = a[32], a4_5 = a[33], a4_6 = a[34];
-        final double a5_0 = a[35], a5_1 = a[36], a5_2 = a[37], a5_3 = a[38], a5_4 = a[39], a5_5 = a[40], a5_6 = a[41];
-        final double a6_0 = a[42], a6_1 = a[43], a6_2 = a[44], a6_3 = a[45], a6_4 = a[46], a6_5 = a[47], a6_6 = a[48];
+        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4],
+                a0_5 = a[5], a0_6 = a[6];
+        final double a1_0 = a[7], a1_1 = a[8], a1_2 = a[9], a1_3 = a[10], a1_4 = a[11],
+                a1_5 = a[12], a1_6 = a[13];
+        final double a2_0 = a[14], a2_1 = a[15], a2_2 = a[16], a2_3 = a[17], a2_4 = a[18],
+                a2_5 = a[19], a2_6 = a[20];
+        final double a3_0 = a[21], a3_1 = a[22], a3_2 = a[23], a3_3 = a[24], a3_4 = a[25],
+                a3_5 = a[26], a3_6 = a[27];
+        final double a4_0 = a[28], a4_1 = a[29], a4_2 = a[30], a4_3 = a[31], a4_4 = a[32],
+                a4_5 = a[33], a4_6 = a[34];
+        final double a5_0 = a[35], a5_1 = a[36], a5_2 = a[37], a5_3 = a[38], a5_4 = a[39],
+                a5_5 = a[40], a5_6 = a[41];
+        final double a6_0 = a[42], a6_1 = a[43], a6_2 = a[44], a6_3 = a[45], a6_4 = a[46],
+                a6_5 = a[47], a6_6 = a[48];
         for (int c = 0; c < 56; c++) {
-            out[c + 392] += a0_0 * in[c + 392] + a0_1 * in[c + 448] + a0_2 * in[c + 504] + a0_3 * in[c + 560] + a0_4 * in[c + 616] + a0_5 * in[c + 672] + a0_6 * in[c + 728];
+            out[c + 392] += a0_0 * in[c + 392] + a0_1 * in[c + 448] + a0_2 * in[c + 504] + a0_3 * in[c + 560] +
+                    a0_4 * in[c + 616] + a0_5 * in[c + 672] + a0_6 * in[c + 728];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 448] += a1_0 * in[c + 392] + a1_1 * in[c + 448] + a1_2 * in[c + 504] + a1_3 * in[c + 560] + a1_4 * in[c + 616] + a1_5 * in[c + 672] + a1_6 * in[c + 728];
+            out[c + 448] += a1_0 * in[c + 392] + a1_1 * in[c + 448] + a1_2 * in[c + 504] + a1_3 * in[c + 560] +
+                    a1_4 * in[c + 616] + a1_5 * in[c + 672] + a1_6 * in[c + 728];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 504] += a2_0 * in[c + 392] + a2_1 * in[c + 448] + a2_2 * in[c + 504] + a2_3 * in[c + 560] + a2_4 * in[c + 616] + a2_5 * in[c + 672] + a2_6 * in[c + 728];
+            out[c + 504] += a2_0 * in[c + 392] + a2_1 * in[c + 448] + a2_2 * in[c + 504] + a2_3 * in[c + 560] +
+                    a2_4 * in[c + 616] + a2_5 * in[c + 672] + a2_6 * in[c + 728];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 560] += a3_0 * in[c + 392] + a3_1 * in[c + 448] + a3_2 * in[c + 504] + a3_3 * in[c + 560] + a3_4 * in[c + 616] + a3_5 * in[c + 672] + a3_6 * in[c + 728];
+            out[c + 560] += a3_0 * in[c + 392] + a3_1 * in[c + 448] + a3_2 * in[c + 504] + a3_3 * in[c + 560] +
+                    a3_4 * in[c + 616] + a3_5 * in[c + 672] + a3_6 * in[c + 728];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 616] += a4_0 * in[c + 392] + a4_1 * in[c + 448] + a4_2 * in[c + 504] + a4_3 * in[c + 560] + a4_4 * in[c + 616] + a4_5 * in[c + 672] + a4_6 * in[c + 728];
+            out[c + 616] += a4_0 * in[c + 392] + a4_1 * in[c + 448] + a4_2 * in[c + 504] + a4_3 * in[c + 560] +
+                    a4_4 * in[c + 616] + a4_5 * in[c + 672] + a4_6 * in[c + 728];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 672] += a5_0 * in[c + 392] + a5_1 * in[c + 448] + a5_2 * in[c + 504] + a5_3 * in[c + 560] + a5_4 * in[c + 616] + a5_5 * in[c + 672] + a5_6 * in[c + 728];
+            out[c + 672] += a5_0 * in[c + 392] + a5_1 * in[c + 448] + a5_2 * in[c + 504] + a5_3 * in[c + 560] +
+                    a5_4 * in[c + 616] + a5_5 * in[c + 672] + a5_6 * in[c + 728];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 728] += a6_0 * in[c + 392] + a6_1 * in[c + 448] + a6_2 * in[c + 504] + a6_3 * in[c + 560] + a6_4 * in[c + 616] + a6_5 * in[c + 672] + a6_6 * in[c + 728];
+            out[c + 728] += a6_0 * in[c + 392] + a6_1 * in[c + 448] + a6_2 * in[c + 504] + a6_3 * in[c + 560] +
+                    a6_4 * in[c + 616] + a6_5 * in[c + 672] + a6_6 * in[c + 728];
         }
     }
 
     private static void gaussMidAdd2(double[] a, double[] in, double[] out) {
-        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4], a0_5 = a[5], a0_6 = a[6];
-        final double a1_0 = a[7], a1_1 = a[8], a1_2 = a[9], a1_3 = a[10], a1_4 = a[11], a1_5 = a[12], a1_6 = a[13];
-        final double a2_0 = a[14], a2_1 = a[15], a2_2 = a[16], a2_3 = a[17], a2_4 = a[18], a2_5 = a[19], a2_6 = a[20];
-        final double a3_0 = a[21], a3_1 = a[22], a3_2 = a[23], a3_3 = a[24], a3_4 = a[25], a3_5 = a[26], a3_6 = a[27];
-        final double a4_0 = a[28], a4_1 = a[29], a4_2 = a[30], a4_3 = a[31], a4_4 = a[32], a4_5 = a[33], a4_6 = a[34];
-        final double a5_0 = a[35], a5_1 = a[36], a5_2 = a[37], a5_3 = a[38], a5_4 = a[39], a5_5 = a[40], a5_6 = a[41];
-        final double a6_0 = a[42], a6_1 = a[43], a6_2 = a[44], a6_3 = a[45], a6_4 = a[46], a6_5 = a[47], a6_6 = a[48];
+        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4],
+                a0_5 = a[5], a0_6 = a[6];
+        final double a1_0 = a[7], a1_1 = a[8], a1_2 = a[9], a1_3 = a[10], a1_4 = a[11],
+                a1_5 = a[12], a1_6 = a[13];
+        final double a2_0 = a[14], a2_1 = a[15], a2_2 = a[16], a2_3 = a[17], a2_4 = a[18],
+                a2_5 = a[19], a2_6 = a[20];
+        final double a3_0 = a[21], a3_1 = a[22], a3_2 = a[23], a3_3 = a[24], a3_4 = a[25],
+                a3_5 = a[26], a3_6 = a[27];
+        final double a4_0 = a[28], a4_1 = a[29], a4_2 = a[30], a4_3 = a[31], a4_4 = a[32],
+                a4_5 = a[33], a4_6 = a[34];
+        final double a5_0 = a[35], a5_1 = a[36], a5_2 = a[37], a5_3 = a[38], a5_4 = a[39],
+                a5_5 = a[40], a5_6 = a[41];
+        final double a6_0 = a[42], a6_1 = a[43], a6_2 = a[44], a6_3 = a[45], a6_4 = a[46],
+                a6_5 = a[47], a6_6 = a[48];
         for (int c = 0; c < 56; c++) {
-            out[c + 784] += a0_0 * in[c + 784] + a0_1 * in[c + 840] + a0_2 * in[c + 896] + a0_3 * in[c + 952] + a0_4 * in[c + 1008] + a0_5 * in[c + 1064] + a0_6 * in[c + 1120];
+            out[c + 784] += a0_0 * in[c + 784] + a0_1 * in[c + 840] + a0_2 * in[c + 896] + a0_3 * in[c + 952] +
+                    a0_4 * in[c + 1008] + a0_5 * in[c + 1064] + a0_6 * in[c + 1120];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 840] += a1_0 * in[c + 784] + a1_1 * in[c + 840] + a1_2 * in[c + 896] + a1_3 * in[c + 952] + a1_4 * in[c + 1008] + a1_5 * in[c + 1064] + a1_6 * in[c + 1120];
+            out[c + 840] += a1_0 * in[c + 784] + a1_1 * in[c + 840] + a1_2 * in[c + 896] + a1_3 * in[c + 952] +
+                    a1_4 * in[c + 1008] + a1_5 * in[c + 1064] + a1_6 * in[c + 1120];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 896] += a2_0 * in[c + 784] + a2_1 * in[c + 840] + a2_2 * in[c + 896] + a2_3 * in[c + 952] + a2_4 * in[c + 1008] + a2_5 * in[c + 1064] + a2_6 * in[c + 1120];
+            out[c + 896] += a2_0 * in[c + 784] + a2_1 * in[c + 840] + a2_2 * in[c + 896] + a2_3 * in[c + 952] +
+                    a2_4 * in[c + 1008] + a2_5 * in[c + 1064] + a2_6 * in[c + 1120];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 952] += a3_0 * in[c + 784] + a3_1 * in[c + 840] + a3_2 * in[c + 896] + a3_3 * in[c + 952] + a3_4 * in[c + 1008] + a3_5 * in[c + 1064] + a3_6 * in[c + 1120];
+            out[c + 952] += a3_0 * in[c + 784] + a3_1 * in[c + 840] + a3_2 * in[c + 896] + a3_3 * in[c + 952] +
+                    a3_4 * in[c + 1008] + a3_5 * in[c + 1064] + a3_6 * in[c + 1120];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 1008] += a4_0 * in[c + 784] + a4_1 * in[c + 840] + a4_2 * in[c + 896] + a4_3 * in[c + 952] + a4_4 * in[c + 1008] + a4_5 * in[c + 1064] + a4_6 * in[c + 1120];
+            out[c + 1008] += a4_0 * in[c + 784] + a4_1 * in[c + 840] + a4_2 * in[c + 896] + a4_3 * in[c + 952] +
+                    a4_4 * in[c + 1008] + a4_5 * in[c + 1064] + a4_6 * in[c + 1120];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 1064] += a5_0 * in[c + 784] + a5_1 * in[c + 840] + a5_2 * in[c + 896] + a5_3 * in[c + 952] + a5_4 * in[c + 1008] + a5_5 * in[c + 1064] + a5_6 * in[c + 1120];
+            out[c + 1064] += a5_0 * in[c + 784] + a5_1 * in[c + 840] + a5_2 * in[c + 896] + a5_3 * in[c + 952] +
+                    a5_4 * in[c + 1008] + a5_5 * in[c + 1064] + a5_6 * in[c + 1120];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 1120] += a6_0 * in[c + 784] + a6_1 * in[c + 840] + a6_2 * in[c + 896] + a6_3 * in[c + 952] + a6_4 * in[c + 1008] + a6_5 * in[c + 1064] + a6_6 * in[c + 1120];
+            out[c + 1120] += a6_0 * in[c + 784] + a6_1 * in[c + 840] + a6_2 * in[c + 896] + a6_3 * in[c + 952] +
+                    a6_4 * in[c + 1008] + a6_5 * in[c + 1064] + a6_6 * in[c + 1120];
         }
     }
 
     private static void gaussMidAdd3(double[] a, double[] in, double[] out) {
-        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4], a0_5 = a[5], a0_6 = a[6];
-        final double a1_0 = a[7], a1_1 = a[8], a1_2 = a[9], a1_3 = a[10], a1_4 = a[11], a1_5 = a[12], a1_6 = a[13];
-        final double a2_0 = a[14], a2_1 = a[15], a2_2 = a[16], a2_3 = a[17], a2_4 = a[18], a2_5 = a[19], a2_6 = a[20];
-        final double a3_0 = a[21], a3_1 = a[22], a3_2 = a[23], a3_3 = a[24], a3_4 = a[25], a3_5 = a[26], a3_6 = a[27];
-        final double a4_0 = a[28], a4_1 = a[29], a4_2 = a[30], a4_3 = a[31], a4_4 = a[32], a4_5 = a[33], a4_6 = a[34];
-        final double a5_0 = a[35], a5_1 = a[36], a5_2 = a[37], a5_3 = a[38], a5_4 = a[39], a5_5 = a[40], a5_6 = a[41];
-        final double a6_0 = a[42], a6_1 = a[43], a6_2 = a[44], a6_3 = a[45], a6_4 = a[46], a6_5 = a[47], a6_6 = a[48];
+        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4],
+                a0_5 = a[5], a0_6 = a[6];
+        final double a1_0 = a[7], a1_1 = a[8], a1_2 = a[9], a1_3 = a[10], a1_4 = a[11],
+                a1_5 = a[12], a1_6 = a[13];
+        final double a2_0 = a[14], a2_1 = a[15], a2_2 = a[16], a2_3 = a[17], a2_4 = a[18],
+                a2_5 = a[19], a2_6 = a[20];
+        final double a3_0 = a[21], a3_1 = a[22], a3_2 = a[23], a3_3 = a[24], a3_4 = a[25],
+                a3_5 = a[26], a3_6 = a[27];
+        final double a4_0 = a[28], a4_1 = a[29], a4_2 = a[30], a4_3 = a[31], a4_4 = a[32],
+                a4_5 = a[33], a4_6 = a[34];
+        final double a5_0 = a[35], a5_1 = a[36], a5_2 = a[37], a5_3 = a[38], a5_4 = a[39],
+                a5_5 = a[40], a5_6 = a[41];
+        final double a6_0 = a[42], a6_1 = a[43], a6_2 = a[44], a6_3 = a[45], a6_4 = a[46],
+                a6_5 = a[47], a6_6 = a[48];
         for (int c = 0; c < 56; c++) {
-            out[c + 1176] += a0_0 * in[c + 1176] + a0_1 * in[c + 1232] + a0_2 * in[c + 1288] + a0_3 * in[c + 1344] + a0_4 * in[c + 1400] + a0_5 * in[c + 1456] + a0_6 * in[c + 1512];
+            out[c + 1176] += a0_0 * in[c + 1176] + a0_1 * in[c + 1232] + a0_2 * in[c + 1288] + a0_3 * in[c + 1344] +
+                    a0_4 * in[c + 1400] + a0_5 * in[c + 1456] + a0_6 * in[c + 1512];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 1232] += a1_0 * in[c + 1176] + a1_1 * in[c + 1232] + a1_2 * in[c + 1288] + a1_3 * in[c + 1344] + a1_4 * in[c + 1400] + a1_5 * in[c + 1456] + a1_6 * in[c + 1512];
+            out[c + 1232] += a1_0 * in[c + 1176] + a1_1 * in[c + 1232] + a1_2 * in[c + 1288] + a1_3 * in[c + 1344] +
+                    a1_4 * in[c + 1400] + a1_5 * in[c + 1456] + a1_6 * in[c + 1512];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 1288] += a2_0 * in[c + 1176] + a2_1 * in[c + 1232] + a2_2 * in[c + 1288] + a2_3 * in[c + 1344] + a2_4 * in[c + 1400] + a2_5 * in[c + 1456] + a2_6 * in[c + 1512];
+            out[c + 1288] += a2_0 * in[c + 1176] + a2_1 * in[c + 1232] + a2_2 * in[c + 1288] + a2_3 * in[c + 1344] +
+                    a2_4 * in[c + 1400] + a2_5 * in[c + 1456] + a2_6 * in[c + 1512];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 1344] += a3_0 * in[c + 1176] + a3_1 * in[c + 1232] + a3_2 * in[c + 1288] + a3_3 * in[c + 1344] + a3_4 * in[c + 1400] + a3_5 * in[c + 1456] + a3_6 * in[c + 1512];
+            out[c + 1344] += a3_0 * in[c + 1176] + a3_1 * in[c + 1232] + a3_2 * in[c + 1288] + a3_3 * in[c + 1344] +
+                    a3_4 * in[c + 1400] + a3_5 * in[c + 1456] + a3_6 * in[c + 1512];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 1400] += a4_0 * in[c + 1176] + a4_1 * in[c + 1232] + a4_2 * in[c + 1288] + a4_3 * in[c + 1344] + a4_4 * in[c + 1400] + a4_5 * in[c + 1456] + a4_6 * in[c + 1512];
+            out[c + 1400] += a4_0 * in[c + 1176] + a4_1 * in[c + 1232] + a4_2 * in[c + 1288] + a4_3 * in[c + 1344] +
+                    a4_4 * in[c + 1400] + a4_5 * in[c + 1456] + a4_6 * in[c + 1512];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 1456] += a5_0 * in[c + 1176] + a5_1 * in[c + 1232] + a5_2 * in[c + 1288] + a5_3 * in[c + 1344] + a5_4 * in[c + 1400] + a5_5 * in[c + 1456] + a5_6 * in[c + 1512];
+            out[c + 1456] += a5_0 * in[c + 1176] + a5_1 * in[c + 1232] + a5_2 * in[c + 1288] + a5_3 * in[c + 1344] +
+                    a5_4 * in[c + 1400] + a5_5 * in[c + 1456] + a5_6 * in[c + 1512];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 1512] += a6_0 * in[c + 1176] + a6_1 * in[c + 1232] + a6_2 * in[c + 1288] + a6_3 * in[c + 1344] + a6_4 * in[c + 1400] + a6_5 * in[c + 1456] + a6_6 * in[c + 1512];
+            out[c + 1512] += a6_0 * in[c + 1176] + a6_1 * in[c + 1232] + a6_2 * in[c + 1288] + a6_3 * in[c + 1344] +
+                    a6_4 * in[c + 1400] + a6_5 * in[c + 1456] + a6_6 * in[c + 1512];
         }
     }
 
     private static void gaussMidAdd4(double[] a, double[] in, double[] out) {
-        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4], a0_5 = a[5], a0_6 = a[6];
-        final double a1_0 = a[7], a1_1 = a[8], a1_2 = a[9], a1_3 = a[10], a1_4 = a[11], a1_5 = a[12], a1_6 = a[13];
-        final double a2_0 = a[14], a2_1 = a[15], a2_2 = a[16], a2_3 = a[17], a2_4 = a[18], a2_5 = a[19], a2_6 = a[20];
-        final double a3_0 = a[21], a3_1 = a[22], a3_2 = a[23], a3_3 = a[24], a3_4 = a[25], a3_5 = a[26], a3_6 = a[27];
-        final double a4_0 = a[28], a4_1 = a[29], a4_2 = a[30], a4_3 = a[31], a4_4 = a[32], a4_5 = a[33], a4_6 = a[34];
-        final double a5_0 = a[35], a5_1 = a[36], a5_2 = a[37], a5_3 = a[38], a5_4 = a[39], a5_5 = a[40], a5_6 = a[41];
-        final double a6_0 = a[42], a6_1 = a[43], a6_2 = a[44], a6_3 = a[45], a6_4 = a[46], a6_5 = a[47], a6_6 = a[48];
+        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4],
+                a0_5 = a[5], a0_6 = a[6];
+        final double a1_0 = a[7], a1_1 = a[8], a1_2 = a[9], a1_3 = a[10], a1_4 = a[11],
+                a1_5 = a[12], a1_6 = a[13];
+        final double a2_0 = a[14], a2_1 = a[15], a2_2 = a[16], a2_3 = a[17], a2_4 = a[18],
+                a2_5 = a[19], a2_6 = a[20];
+        final double a3_0 = a[21], a3_1 = a[22], a3_2 = a[23], a3_3 = a[24], a3_4 = a[25],
+                a3_5 = a[26], a3_6 = a[27];
+        final double a4_0 = a[28], a4_1 = a[29], a4_2 = a[30], a4_3 = a[31], a4_4 = a[32],
+                a4_5 = a[33], a4_6 = a[34];
+        final double a5_0 = a[35], a5_1 = a[36], a5_2 = a[37], a5_3 = a[38], a5_4 = a[39],
+                a5_5 = a[40], a5_6 = a[41];
+        final double a6_0 = a[42], a6_1 = a[43], a6_2 = a[44], a6_3 = a[45], a6_4 = a[46],
+                a6_5 = a[47], a6_6 = a[48];
         for (int c = 0; c < 56; c++) {
-            out[c + 1568] += a0_0 * in[c + 1568] + a0_1 * in[c + 1624] + a0_2 * in[c + 1680] + a0_3 * in[c + 1736] + a0_4 * in[c + 1792] + a0_5 * in[c + 1848] + a0_6 * in[c + 1904];
+            out[c + 1568] += a0_0 * in[c + 1568] + a0_1 * in[c + 1624] + a0_2 * in[c + 1680] + a0_3 * in[c + 1736] +
+                    a0_4 * in[c + 1792] + a0_5 * in[c + 1848] + a0_6 * in[c + 1904];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 1624] += a1_0 * in[c + 1568] + a1_1 * in[c + 1624] + a1_2 * in[c + 1680] + a1_3 * in[c + 1736] + a1_4 * in[c + 1792] + a1_5 * in[c + 1848] + a1_6 * in[c + 1904];
+            out[c + 1624] += a1_0 * in[c + 1568] + a1_1 * in[c + 1624] + a1_2 * in[c + 1680] + a1_3 * in[c + 1736] +
+                    a1_4 * in[c + 1792] + a1_5 * in[c + 1848] + a1_6 * in[c + 1904];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 1680] += a2_0 * in[c + 1568] + a2_1 * in[c + 1624] + a2_2 * in[c + 1680] + a2_3 * in[c + 1736] + a2_4 * in[c + 1792] + a2_5 * in[c + 1848] + a2_6 * in[c + 1904];
+            out[c + 1680] += a2_0 * in[c + 1568] + a2_1 * in[c + 1624] + a2_2 * in[c + 1680] + a2_3 * in[c + 1736] +
+                    a2_4 * in[c + 1792] + a2_5 * in[c + 1848] + a2_6 * in[c + 1904];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 1736] += a3_0 * in[c + 1568] + a3_1 * in[c + 1624] + a3_2 * in[c + 1680] + a3_3 * in[c + 1736] + a3_4 * in[c + 1792] + a3_5 * in[c + 1848] + a3_6 * in[c + 1904];
+            out[c + 1736] += a3_0 * in[c + 1568] + a3_1 * in[c + 1624] + a3_2 * in[c + 1680] + a3_3 * in[c + 1736] +
+                    a3_4 * in[c + 1792] + a3_5 * in[c + 1848] + a3_6 * in[c + 1904];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 1792] += a4_0 * in[c + 1568] + a4_1 * in[c + 1624] + a4_2 * in[c + 1680] + a4_3 * in[c + 1736] + a4_4 * in[c + 1792] + a4_5 * in[c + 1848] + a4_6 * in[c + 1904];
+            out[c + 1792] += a4_0 * in[c + 1568] + a4_1 * in[c + 1624] + a4_2 * in[c + 1680] + a4_3 * in[c + 1736] +
+                    a4_4 * in[c + 1792] + a4_5 * in[c + 1848] + a4_6 * in[c + 1904];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 1848] += a5_0 * in[c + 1568] + a5_1 * in[c + 1624] + a5_2 * in[c + 1680] + a5_3 * in[c + 1736] + a5_4 * in[c + 1792] + a5_5 * in[c + 1848] + a5_6 * in[c + 1904];
+            out[c + 1848] += a5_0 * in[c + 1568] + a5_1 * in[c + 1624] + a5_2 * in[c + 1680] + a5_3 * in[c + 1736] +
+                    a5_4 * in[c + 1792] + a5_5 * in[c + 1848] + a5_6 * in[c + 1904];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 1904] += a6_0 * in[c + 1568] + a6_1 * in[c + 1624] + a6_2 * in[c + 1680] + a6_3 * in[c + 1736] + a6_4 * in[c + 1792] + a6_5 * in[c + 1848] + a6_6 * in[c + 1904];
+            out[c + 1904] += a6_0 * in[c + 1568] + a6_1 * in[c + 1624] + a6_2 * in[c + 1680] + a6_3 * in[c + 1736] +
+                    a6_4 * in[c + 1792] + a6_5 * in[c + 1848] + a6_6 * in[c + 1904];
         }
     }
 
     private static void gaussMidAdd5(double[] a, double[] in, double[] out) {
-        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4], a0_5 = a[5], a0_6 = a[6];
-        final double a1_0 = a[7], a1_1 = a[8], a1_2 = a[9], a1_3 = a[10], a1_4 = a[11], a1_5 = a[12], a1_6 = a[13];
-        final double a2_0 = a[14], a2_1 = a[15], a2_2 = a[16], a2_3 = a[17], a2_4 = a[18], a2_5 = a[19], a2_6 = a[20];
-        final double a3_0 = a[21], a3_1 = a[22], a3_2 = a[23], a3_3 = a[24], a3_4 = a[25], a3_5 = a[26], a3_6 = a[27];
-        final double a4_0 = a[28], a4_1 = a[29], a4_2 = a[30], a4_3 = a[31], a4_4 = a[32], a4_5 = a[33], a4_6 = a[34];
-        final double a5_0 = a[35], a5_1 = a[36], a5_2 = a[37], a5_3 = a[38], a5_4 = a[39], a5_5 = a[40], a5_6 = a[41];
-        final double a6_0 = a[42], a6_1 = a[43], a6_2 = a[44], a6_3 = a[45], a6_4 = a[46], a6_5 = a[47], a6_6 = a[48];
+        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4],
+                a0_5 = a[5], a0_6 = a[6];
+        final double a1_0 = a[7], a1_1 = a[8], a1_2 = a[9], a1_3 = a[10], a1_4 = a[11],
+                a1_5 = a[12], a1_6 = a[13];
+        final double a2_0 = a[14], a2_1 = a[15], a2_2 = a[16], a2_3 = a[17], a2_4 = a[18],
+                a2_5 = a[19], a2_6 = a[20];
+        final double a3_0 = a[21], a3_1 = a[22], a3_2 = a[23], a3_3 = a[24], a3_4 = a[25],
+                a3_5 = a[26], a3_6 = a[27];
+        final double a4_0 = a[28], a4_1 = a[29], a4_2 = a[30], a4_3 = a[31], a4_4 = a[32],
+                a4_5 = a[33], a4_6 = a[34];
+        final double a5_0 = a[35], a5_1 = a[36], a5_2 = a[37], a5_3 = a[38], a5_4 = a[39],
+                a5_5 = a[40], a5_6 = a[41];
+        final double a6_0 = a[42], a6_1 = a[43], a6_2 = a[44], a6_3 = a[45], a6_4 = a[46],
+                a6_5 = a[47], a6_6 = a[48];
         for (int c = 0; c < 56; c++) {
-            out[c + 1960] += a0_0 * in[c + 1960] + a0_1 * in[c + 2016] + a0_2 * in[c + 2072] + a0_3 * in[c + 2128] + a0_4 * in[c + 2184] + a0_5 * in[c + 2240] + a0_6 * in[c + 2296];
+            out[c + 1960] += a0_0 * in[c + 1960] + a0_1 * in[c + 2016] + a0_2 * in[c + 2072] + a0_3 * in[c + 2128] +
+                    a0_4 * in[c + 2184] + a0_5 * in[c + 2240] + a0_6 * in[c + 2296];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 2016] += a1_0 * in[c + 1960] + a1_1 * in[c + 2016] + a1_2 * in[c + 2072] + a1_3 * in[c + 2128] + a1_4 * in[c + 2184] + a1_5 * in[c + 2240] + a1_6 * in[c + 2296];
+            out[c + 2016] += a1_0 * in[c + 1960] + a1_1 * in[c + 2016] + a1_2 * in[c + 2072] + a1_3 * in[c + 2128] +
+                    a1_4 * in[c + 2184] + a1_5 * in[c + 2240] + a1_6 * in[c + 2296];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 2072] += a2_0 * in[c + 1960] + a2_1 * in[c + 2016] + a2_2 * in[c + 2072] + a2_3 * in[c + 2128] + a2_4 * in[c + 2184] + a2_5 * in[c + 2240] + a2_6 * in[c + 2296];
+            out[c + 2072] += a2_0 * in[c + 1960] + a2_1 * in[c + 2016] + a2_2 * in[c + 2072] + a2_3 * in[c + 2128] +
+                    a2_4 * in[c + 2184] + a2_5 * in[c + 2240] + a2_6 * in[c + 2296];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 2128] += a3_0 * in[c + 1960] + a3_1 * in[c + 2016] + a3_2 * in[c + 2072] + a3_3 * in[c + 2128] + a3_4 * in[c + 2184] + a3_5 * in[c + 2240] + a3_6 * in[c + 2296];
+            out[c + 2128] += a3_0 * in[c + 1960] + a3_1 * in[c + 2016] + a3_2 * in[c + 2072] + a3_3 * in[c + 2128] +
+                    a3_4 * in[c + 2184] + a3_5 * in[c + 2240] + a3_6 * in[c + 2296];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 2184] += a4_0 * in[c + 1960] + a4_1 * in[c + 2016] + a4_2 * in[c + 2072] + a4_3 * in[c + 2128] + a4_4 * in[c + 2184] + a4_5 * in[c + 2240] + a4_6 * in[c + 2296];
+            out[c + 2184] += a4_0 * in[c + 1960] + a4_1 * in[c + 2016] + a4_2 * in[c + 2072] + a4_3 * in[c + 2128] +
+                    a4_4 * in[c + 2184] + a4_5 * in[c + 2240] + a4_6 * in[c + 2296];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 2240] += a5_0 * in[c + 1960] + a5_1 * in[c + 2016] + a5_2 * in[c + 2072] + a5_3 * in[c + 2128] + a5_4 * in[c + 2184] + a5_5 * in[c + 2240] + a5_6 * in[c + 2296];
+            out[c + 2240] += a5_0 * in[c + 1960] + a5_1 * in[c + 2016] + a5_2 * in[c + 2072] + a5_3 * in[c + 2128] +
+                    a5_4 * in[c + 2184] + a5_5 * in[c + 2240] + a5_6 * in[c + 2296];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 2296] += a6_0 * in[c + 1960] + a6_1 * in[c + 2016] + a6_2 * in[c + 2072] + a6_3 * in[c + 2128] + a6_4 * in[c + 2184] + a6_5 * in[c + 2240] + a6_6 * in[c + 2296];
+            out[c + 2296] += a6_0 * in[c + 1960] + a6_1 * in[c + 2016] + a6_2 * in[c + 2072] + a6_3 * in[c + 2128] +
+                    a6_4 * in[c + 2184] + a6_5 * in[c + 2240] + a6_6 * in[c + 2296];
         }
     }
 
     private static void gaussMidAdd6(double[] a, double[] in, double[] out) {
-        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4], a0_5 = a[5], a0_6 = a[6];
-        final double a1_0 = a[7], a1_1 = a[8], a1_2 = a[9], a1_3 = a[10], a1_4 = a[11], a1_5 = a[12], a1_6 = a[13];
-        final double a2_0 = a[14], a2_1 = a[15], a2_2 = a[16], a2_3 = a[17], a2_4 = a[18], a2_5 = a[19], a2_6 = a[20];
-        final double a3_0 = a[21], a3_1 = a[22], a3_2 = a[23], a3_3 = a[24], a3_4 = a[25], a3_5 = a[26], a3_6 = a[27];
-        final double a4_0 = a[28], a4_1 = a[29], a4_2 = a[30], a4_3 = a[31], a4_4 = a[32], a4_5 = a[33], a4_6 = a[34];
-        final double a5_0 = a[35], a5_1 = a[36], a5_2 = a[37], a5_3 = a[38], a5_4 = a[39], a5_5 = a[40], a5_6 = a[41];
-        final double a6_0 = a[42], a6_1 = a[43], a6_2 = a[44], a6_3 = a[45], a6_4 = a[46], a6_5 = a[47], a6_6 = a[48];
+        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4],
+                a0_5 = a[5], a0_6 = a[6];
+        final double a1_0 = a[7], a1_1 = a[8], a1_2 = a[9], a1_3 = a[10], a1_4 = a[11],
+                a1_5 = a[12], a1_6 = a[13];
+        final double a2_0 = a[14], a2_1 = a[15], a2_2 = a[16], a2_3 = a[17], a2_4 = a[18],
+                a2_5 = a[19], a2_6 = a[20];
+        final double a3_0 = a[21], a3_1 = a[22], a3_2 = a[23], a3_3 = a[24], a3_4 = a[25],
+                a3_5 = a[26], a3_6 = a[27];
+        final double a4_0 = a[28], a4_1 = a[29], a4_2 = a[30], a4_3 = a[31], a4_4 = a[32],
+                a4_5 = a[33], a4_6 = a[34];
+        final double a5_0 = a[35], a5_1 = a[36], a5_2 = a[37], a5_3 = a[38], a5_4 = a[39],
+                a5_5 = a[40], a5_6 = a[41];
+        final double a6_0 = a[42], a6_1 = a[43], a6_2 = a[44], a6_3 = a[45], a6_4 = a[46],
+                a6_5 = a[47], a6_6 = a[48];
         for (int c = 0; c < 56; c++) {
-            out[c + 2352] += a0_0 * in[c + 2352] + a0_1 * in[c + 2408] + a0_2 * in[c + 2464] + a0_3 * in[c + 2520] + a0_4 * in[c + 2576] + a0_5 * in[c + 2632] + a0_6 * in[c + 2688];
+            out[c + 2352] += a0_0 * in[c + 2352] + a0_1 * in[c + 2408] + a0_2 * in[c + 2464] + a0_3 * in[c + 2520] +
+                    a0_4 * in[c + 2576] + a0_5 * in[c + 2632] + a0_6 * in[c + 2688];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 2408] += a1_0 * in[c + 2352] + a1_1 * in[c + 2408] + a1_2 * in[c + 2464] + a1_3 * in[c + 2520] + a1_4 * in[c + 2576] + a1_5 * in[c + 2632] + a1_6 * in[c + 2688];
+            out[c + 2408] += a1_0 * in[c + 2352] + a1_1 * in[c + 2408] + a1_2 * in[c + 2464] + a1_3 * in[c + 2520] +
+                    a1_4 * in[c + 2576] + a1_5 * in[c + 2632] + a1_6 * in[c + 2688];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 2464] += a2_0 * in[c + 2352] + a2_1 * in[c + 2408] + a2_2 * in[c + 2464] + a2_3 * in[c + 2520] + a2_4 * in[c + 2576] + a2_5 * in[c + 2632] + a2_6 * in[c + 2688];
+            out[c + 2464] += a2_0 * in[c + 2352] + a2_1 * in[c + 2408] + a2_2 * in[c + 2464] + a2_3 * in[c + 2520] +
+                    a2_4 * in[c + 2576] + a2_5 * in[c + 2632] + a2_6 * in[c + 2688];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 2520] += a3_0 * in[c + 2352] + a3_1 * in[c + 2408] + a3_2 * in[c + 2464] + a3_3 * in[c + 2520] + a3_4 * in[c + 2576] + a3_5 * in[c + 2632] + a3_6 * in[c + 2688];
+            out[c + 2520] += a3_0 * in[c + 2352] + a3_1 * in[c + 2408] + a3_2 * in[c + 2464] + a3_3 * in[c + 2520] +
+                    a3_4 * in[c + 2576] + a3_5 * in[c + 2632] + a3_6 * in[c + 2688];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 2576] += a4_0 * in[c + 2352] + a4_1 * in[c + 2408] + a4_2 * in[c + 2464] + a4_3 * in[c + 2520] + a4_4 * in[c + 2576] + a4_5 * in[c + 2632] + a4_6 * in[c + 2688];
+            out[c + 2576] += a4_0 * in[c + 2352] + a4_1 * in[c + 2408] + a4_2 * in[c + 2464] + a4_3 * in[c + 2520] +
+                    a4_4 * in[c + 2576] + a4_5 * in[c + 2632] + a4_6 * in[c + 2688];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 2632] += a5_0 * in[c + 2352] + a5_1 * in[c + 2408] + a5_2 * in[c + 2464] + a5_3 * in[c + 2520] + a5_4 * in[c + 2576] + a5_5 * in[c + 2632] + a5_6 * in[c + 2688];
+            out[c + 2632] += a5_0 * in[c + 2352] + a5_1 * in[c + 2408] + a5_2 * in[c + 2464] + a5_3 * in[c + 2520] +
+                    a5_4 * in[c + 2576] + a5_5 * in[c + 2632] + a5_6 * in[c + 2688];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 2688] += a6_0 * in[c + 2352] + a6_1 * in[c + 2408] + a6_2 * in[c + 2464] + a6_3 * in[c + 2520] + a6_4 * in[c + 2576] + a6_5 * in[c + 2632] + a6_6 * in[c + 2688];
+            out[c + 2688] += a6_0 * in[c + 2352] + a6_1 * in[c + 2408] + a6_2 * in[c + 2464] + a6_3 * in[c + 2520] +
+                    a6_4 * in[c + 2576] + a6_5 * in[c + 2632] + a6_6 * in[c + 2688];
         }
     }
 
     /** 7 x 6 on the slowest index, planes of 288. */
     private static void interpSlowNSet(double[] a, double[] in, double[] out) {
-        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4], a0_5 = a[5];
-        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10], a1_5 = a[11];
-        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16], a2_5 = a[17];
-        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22], a3_5 = a[23];
-        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28], a4_5 = a[29];
-        final double a5_0 = a[30], a5_1 = a[31], a5_2 = a[32], a5_3 = a[33], a5_4 = a[34], a5_5 = a[35];
-        final double a6_0 = a[36], a6_1 = a[37], a6_2 = a[38], a6_3 = a[39], a6_4 = a[40], a6_5 = a[41];
+        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4],
+                a0_5 = a[5];
+        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10],
+                a1_5 = a[11];
+        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16],
+                a2_5 = a[17];
+        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22],
+                a3_5 = a[23];
+        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28],
+                a4_5 = a[29];
+        final double a5_0 = a[30], a5_1 = a[31], a5_2 = a[32], a5_3 = a[33], a5_4 = a[34],
+                a5_5 = a[35];
+        final double a6_0 = a[36], a6_1 = a[37], a6_2 = a[38], a6_3 = a[39], a6_4 = a[40],
+                a6_5 = a[41];
         for (int c = 0; c < 288; c++) {
-            out[c] = a0_0 * in[c] + a0_1 * in[c + 288] + a0_2 * in[c + 576] + a0_3 * in[c + 864] + a0_4 * in[c + 1152] + a0_5 * in[c + 1440];
+            out[c] = a0_0 * in[c] + a0_1 * in[c + 288] + a0_2 * in[c + 576] + a0_3 * in[c + 864] +
+                    a0_4 * in[c + 1152] + a0_5 * in[c + 1440];
         }
         for (int c = 0; c < 288; c++) {
-            out[c + 288] = a1_0 * in[c] + a1_1 * in[c + 288] + a1_2 * in[c + 576] + a1_3 * in[c + 864] + a1_4 * in[c + 1152] + a1_5 * in[c + 1440];
+            out[c + 288] = a1_0 * in[c] + a1_1 * in[c + 288] + a1_2 * in[c + 576] + a1_3 * in[c + 864] +
+                    a1_4 * in[c + 1152] + a1_5 * in[c + 1440];
         }
         for (int c = 0; c < 288; c++) {
-            out[c + 576] = a2_0 * in[c] + a2_1 * in[c + 288] + a2_2 * in[c + 576] + a2_3 * in[c + 864] + a2_4 * in[c + 1152] + a2_5 * in[c + 1440];
+            out[c + 576] = a2_0 * in[c] + a2_1 * in[c + 288] + a2_2 * in[c + 576] + a2_3 * in[c + 864] +
+                    a2_4 * in[c + 1152] + a2_5 * in[c + 1440];
         }
         for (int c = 0; c < 288; c++) {
-            out[c + 864] = a3_0 * in[c] + a3_1 * in[c + 288] + a3_2 * in[c + 576] + a3_3 * in[c + 864] + a3_4 * in[c + 1152] + a3_5 * in[c + 1440];
+            out[c + 864] = a3_0 * in[c] + a3_1 * in[c + 288] + a3_2 * in[c + 576] + a3_3 * in[c + 864] +
+                    a3_4 * in[c + 1152] + a3_5 * in[c + 1440];
         }
         for (int c = 0; c < 288; c++) {
-            out[c + 1152] = a4_0 * in[c] + a4_1 * in[c + 288] + a4_2 * in[c + 576] + a4_3 * in[c + 864] + a4_4 * in[c + 1152] + a4_5 * in[c + 1440];
+            out[c + 1152] = a4_0 * in[c] + a4_1 * in[c + 288] + a4_2 * in[c + 576] + a4_3 * in[c + 864] +
+                    a4_4 * in[c + 1152] + a4_5 * in[c + 1440];
         }
         for (int c = 0; c < 288; c++) {
-            out[c + 1440] = a5_0 * in[c] + a5_1 * in[c + 288] + a5_2 * in[c + 576] + a5_3 * in[c + 864] + a5_4 * in[c + 1152] + a5_5 * in[c + 1440];
+            out[c + 1440] = a5_0 * in[c] + a5_1 * in[c + 288] + a5_2 * in[c + 576] + a5_3 * in[c + 864] +
+                    a5_4 * in[c + 1152] + a5_5 * in[c + 1440];
         }
         for (int c = 0; c < 288; c++) {
-            out[c + 1728] = a6_0 * in[c] + a6_1 * in[c + 288] + a6_2 * in[c + 576] + a6_3 * in[c + 864] + a6_4 * in[c + 1152] + a6_5 * in[c + 1440];
+            out[c + 1728] = a6_0 * in[c] + a6_1 * in[c + 288] + a6_2 * in[c + 576] + a6_3 * in[c + 864] +
+                    a6_4 * in[c + 1152] + a6_5 * in[c + 1440];
         }
     }
 
@@ -1040,279 +1446,403 @@ final class TensorBlockN5 extends TensorBlock {
     }
 
     private static void interpMidSet0(double[] a, double[] in, double[] out) {
-        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4], a0_5 = a[5];
-        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10], a1_5 = a[11];
-        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16], a2_5 = a[17];
-        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22], a3_5 = a[23];
-        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28], a4_5 = a[29];
-        final double a5_0 = a[30], a5_1 = a[31], a5_2 = a[32], a5_3 = a[33], a5_4 = a[34], a5_5 = a[35];
-        final double a6_0 = a[36], a6_1 = a[37], a6_2 = a[38], a6_3 = a[39], a6_4 = a[40], a6_5 = a[41];
+        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4],
+                a0_5 = a[5];
+        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10],
+                a1_5 = a[11];
+        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16],
+                a2_5 = a[17];
+        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22],
+                a3_5 = a[23];
+        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28],
+                a4_5 = a[29];
+        final double a5_0 = a[30], a5_1 = a[31], a5_2 = a[32], a5_3 = a[33], a5_4 = a[34],
+                a5_5 = a[35];
+        final double a6_0 = a[36], a6_1 = a[37], a6_2 = a[38], a6_3 = a[39], a6_4 = a[40],
+                a6_5 = a[41];
         for (int c = 0; c < 48; c++) {
-            out[c] = a0_0 * in[c] + a0_1 * in[c + 48] + a0_2 * in[c + 96] + a0_3 * in[c + 144] + a0_4 * in[c + 192] + a0_5 * in[c + 240];
+            out[c] = a0_0 * in[c] + a0_1 * in[c + 48] + a0_2 * in[c + 96] + a0_3 * in[c + 144] +
+                    a0_4 * in[c + 192] + a0_5 * in[c + 240];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 48] = a1_0 * in[c] + a1_1 * in[c + 48] + a1_2 * in[c + 96] + a1_3 * in[c + 144] + a1_4 * in[c + 192] + a1_5 * in[c + 240];
+            out[c + 48] = a1_0 * in[c] + a1_1 * in[c + 48] + a1_2 * in[c + 96] + a1_3 * in[c + 144] +
+                    a1_4 * in[c + 192] + a1_5 * in[c + 240];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 96] = a2_0 * in[c] + a2_1 * in[c + 48] + a2_2 * in[c + 96] + a2_3 * in[c + 144] + a2_4 * in[c + 192] + a2_5 * in[c + 240];
+            out[c + 96] = a2_0 * in[c] + a2_1 * in[c + 48] + a2_2 * in[c + 96] + a2_3 * in[c + 144] +
+                    a2_4 * in[c + 192] + a2_5 * in[c + 240];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 144] = a3_0 * in[c] + a3_1 * in[c + 48] + a3_2 * in[c + 96] + a3_3 * in[c + 144] + a3_4 * in[c + 192] + a3_5 * in[c + 240];
+            out[c + 144] = a3_0 * in[c] + a3_1 * in[c + 48] + a3_2 * in[c + 96] + a3_3 * in[c + 144] +
+                    a3_4 * in[c + 192] + a3_5 * in[c + 240];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 192] = a4_0 * in[c] + a4_1 * in[c + 48] + a4_2 * in[c + 96] + a4_3 * in[c + 144] + a4_4 * in[c + 192] + a4_5 * in[c + 240];
+            out[c + 192] = a4_0 * in[c] + a4_1 * in[c + 48] + a4_2 * in[c + 96] + a4_3 * in[c + 144] +
+                    a4_4 * in[c + 192] + a4_5 * in[c + 240];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 240] = a5_0 * in[c] + a5_1 * in[c + 48] + a5_2 * in[c + 96] + a5_3 * in[c + 144] + a5_4 * in[c + 192] + a5_5 * in[c + 240];
+            out[c + 240] = a5_0 * in[c] + a5_1 * in[c + 48] + a5_2 * in[c + 96] + a5_3 * in[c + 144] +
+                    a5_4 * in[c + 192] + a5_5 * in[c + 240];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 288] = a6_0 * in[c] + a6_1 * in[c + 48] + a6_2 * in[c + 96] + a6_3 * in[c + 144] + a6_4 * in[c + 192] + a6_5 * in[c + 240];
+            out[c + 288] = a6_0 * in[c] + a6_1 * in[c + 48] + a6_2 * in[c + 96] + a6_3 * in[c + 144] +
+                    a6_4 * in[c + 192] + a6_5 * in[c + 240];
         }
     }
 
     private static void interpMidSet1(double[] a, double[] in, double[] out) {
-        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4], a0_5 = a[5];
-        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10], a1_5 = a[11];
-        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16], a2_5 = a[17];
-        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22], a3_5 = a[23];
-        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28], a4_5 = a[29];
-        final double a5_0 = a[30], a5_1 = a[31], a5_2 = a[32], a5_3 = a[33], a5_4 = a[34], a5_5 = a[35];
-        final double a6_0 = a[36], a6_1 = a[37], a6_2 = a[38], a6_3 = a[39], a6_4 = a[40], a6_5 = a[41];
+        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4],
+                a0_5 = a[5];
+        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10],
+                a1_5 = a[11];
+        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16],
+                a2_5 = a[17];
+        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22],
+                a3_5 = a[23];
+        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28],
+                a4_5 = a[29];
+        final double a5_0 = a[30], a5_1 = a[31], a5_2 = a[32], a5_3 = a[33], a5_4 = a[34],
+                a5_5 = a[35];
+        final double a6_0 = a[36], a6_1 = a[37], a6_2 = a[38], a6_3 = a[39], a6_4 = a[40],
+                a6_5 = a[41];
         for (int c = 0; c < 48; c++) {
-            out[c + 336] = a0_0 * in[c + 288] + a0_1 * in[c + 336] + a0_2 * in[c + 384] + a0_3 * in[c + 432] + a0_4 * in[c + 480] + a0_5 * in[c + 528];
+            out[c + 336] = a0_0 * in[c + 288] + a0_1 * in[c + 336] + a0_2 * in[c + 384] + a0_3 * in[c + 432] +
+                    a0_4 * in[c + 480] + a0_5 * in[c + 528];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 384] = a1_0 * in[c + 288] + a1_1 * in[c + 336] + a1_2 * in[c + 384] + a1_3 * in[c + 432] + a1_4 * in[c + 480] + a1_5 * in[c + 528];
+            out[c + 384] = a1_0 * in[c + 288] + a1_1 * in[c + 336] + a1_2 * in[c + 384] + a1_3 * in[c + 432] +
+                    a1_4 * in[c + 480] + a1_5 * in[c + 528];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 432] = a2_0 * in[c + 288] + a2_1 * in[c + 336] + a2_2 * in[c + 384] + a2_3 * in[c + 432] + a2_4 * in[c + 480] + a2_5 * in[c + 528];
+            out[c + 432] = a2_0 * in[c + 288] + a2_1 * in[c + 336] + a2_2 * in[c + 384] + a2_3 * in[c + 432] +
+                    a2_4 * in[c + 480] + a2_5 * in[c + 528];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 480] = a3_0 * in[c + 288] + a3_1 * in[c + 336] + a3_2 * in[c + 384] + a3_3 * in[c + 432] + a3_4 * in[c + 480] + a3_5 * in[c + 528];
+            out[c + 480] = a3_0 * in[c + 288] + a3_1 * in[c + 336] + a3_2 * in[c + 384] + a3_3 * in[c + 432] +
+                    a3_4 * in[c + 480] + a3_5 * in[c + 528];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 528] = a4_0 * in[c + 288] + a4_1 * in[c + 336] + a4_2 * in[c + 384] + a4_3 * in[c + 432] + a4_4 * in[c + 480] + a4_5 * in[c + 528];
+            out[c + 528] = a4_0 * in[c + 288] + a4_1 * in[c + 336] + a4_2 * in[c + 384] + a4_3 * in[c + 432] +
+                    a4_4 * in[c + 480] + a4_5 * in[c + 528];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 576] = a5_0 * in[c + 288] + a5_1 * in[c + 336] + a5_2 * in[c + 384] + a5_3 * in[c + 432] + a5_4 * in[c + 480] + a5_5 * in[c + 528];
+            out[c + 576] = a5_0 * in[c + 288] + a5_1 * in[c + 336] + a5_2 * in[c + 384] + a5_3 * in[c + 432] +
+                    a5_4 * in[c + 480] + a5_5 * in[c + 528];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 624] = a6_0 * in[c + 288] + a6_1 * in[c + 336] + a6_2 * in[c + 384] + a6_3 * in[c + 432] + a6_4 * in[c + 480] + a6_5 * in[c + 528];
+            out[c + 624] = a6_0 * in[c + 288] + a6_1 * in[c + 336] + a6_2 * in[c + 384] + a6_3 * in[c + 432] +
+                    a6_4 * in[c + 480] + a6_5 * in[c + 528];
         }
     }
 
     private static void interpMidSet2(double[] a, double[] in, double[] out) {
-        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4], a0_5 = a[5];
-        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10], a1_5 = a[11];
-        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16], a2_5 = a[17];
-        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22], a3_5 = a[23];
-        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28], a4_5 = a[29];
-        final double a5_0 = a[30], a5_1 = a[31], a5_2 = a[32], a5_3 = a[33], a5_4 = a[34], a5_5 = a[35];
-        final double a6_0 = a[36], a6_1 = a[37], a6_2 = a[38], a6_3 = a[39], a6_4 = a[40], a6_5 = a[41];
+        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4],
+                a0_5 = a[5];
+        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10],
+                a1_5 = a[11];
+        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16],
+                a2_5 = a[17];
+        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22],
+                a3_5 = a[23];
+        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28],
+                a4_5 = a[29];
+        final double a5_0 = a[30], a5_1 = a[31], a5_2 = a[32], a5_3 = a[33], a5_4 = a[34],
+                a5_5 = a[35];
+        final double a6_0 = a[36], a6_1 = a[37], a6_2 = a[38], a6_3 = a[39], a6_4 = a[40],
+                a6_5 = a[41];
         for (int c = 0; c < 48; c++) {
-            out[c + 672] = a0_0 * in[c + 576] + a0_1 * in[c + 624] + a0_2 * in[c + 672] + a0_3 * in[c + 720] + a0_4 * in[c + 768] + a0_5 * in[c + 816];
+            out[c + 672] = a0_0 * in[c + 576] + a0_1 * in[c + 624] + a0_2 * in[c + 672] + a0_3 * in[c + 720] +
+                    a0_4 * in[c + 768] + a0_5 * in[c + 816];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 720] = a1_0 * in[c + 576] + a1_1 * in[c + 624] + a1_2 * in[c + 672] + a1_3 * in[c + 720] + a1_4 * in[c + 768] + a1_5 * in[c + 816];
+            out[c + 720] = a1_0 * in[c + 576] + a1_1 * in[c + 624] + a1_2 * in[c + 672] + a1_3 * in[c + 720] +
+                    a1_4 * in[c + 768] + a1_5 * in[c + 816];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 768] = a2_0 * in[c + 576] + a2_1 * in[c + 624] + a2_2 * in[c + 672] + a2_3 * in[c + 720] + a2_4 * in[c + 768] + a2_5 * in[c + 816];
+            out[c + 768] = a2_0 * in[c + 576] + a2_1 * in[c + 624] + a2_2 * in[c + 672] + a2_3 * in[c + 720] +
+                    a2_4 * in[c + 768] + a2_5 * in[c + 816];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 816] = a3_0 * in[c + 576] + a3_1 * in[c + 624] + a3_2 * in[c + 672] + a3_3 * in[c + 720] + a3_4 * in[c + 768] + a3_5 * in[c + 816];
+            out[c + 816] = a3_0 * in[c + 576] + a3_1 * in[c + 624] + a3_2 * in[c + 672] + a3_3 * in[c + 720] +
+                    a3_4 * in[c + 768] + a3_5 * in[c + 816];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 864] = a4_0 * in[c + 576] + a4_1 * in[c + 624] + a4_2 * in[c + 672] + a4_3 * in[c + 720] + a4_4 * in[c + 768] + a4_5 * in[c + 816];
+            out[c + 864] = a4_0 * in[c + 576] + a4_1 * in[c + 624] + a4_2 * in[c + 672] + a4_3 * in[c + 720] +
+                    a4_4 * in[c + 768] + a4_5 * in[c + 816];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 912] = a5_0 * in[c + 576] + a5_1 * in[c + 624] + a5_2 * in[c + 672] + a5_3 * in[c + 720] + a5_4 * in[c + 768] + a5_5 * in[c + 816];
+            out[c + 912] = a5_0 * in[c + 576] + a5_1 * in[c + 624] + a5_2 * in[c + 672] + a5_3 * in[c + 720] +
+                    a5_4 * in[c + 768] + a5_5 * in[c + 816];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 960] = a6_0 * in[c + 576] + a6_1 * in[c + 624] + a6_2 * in[c + 672] + a6_3 * in[c + 720] + a6_4 * in[c + 768] + a6_5 * in[c + 816];
+            out[c + 960] = a6_0 * in[c + 576] + a6_1 * in[c + 624] + a6_2 * in[c + 672] + a6_3 * in[c + 720] +
+                    a6_4 * in[c + 768] + a6_5 * in[c + 816];
         }
     }
 
     private static void interpMidSet3(double[] a, double[] in, double[] out) {
-        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4], a0_5 = a[5];
-        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10], a1_5 = a[11];
-        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16], a2_5 = a[17];
-        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22], a3_5 = a[23];
-        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28], a4_5 = a[29];
-        final double a5_0 = a[30], a5_1 = a[31], a5_2 = a[32], a5_3 = a[33], a5_4 = a[34], a5_5 = a[35];
-        final double a6_0 = a[36], a6_1 = a[37], a6_2 = a[38], a6_3 = a[39], a6_4 = a[40], a6_5 = a[41];
+        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4],
+                a0_5 = a[5];
+        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10],
+                a1_5 = a[11];
+        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16],
+                a2_5 = a[17];
+        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22],
+                a3_5 = a[23];
+        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28],
+                a4_5 = a[29];
+        final double a5_0 = a[30], a5_1 = a[31], a5_2 = a[32], a5_3 = a[33], a5_4 = a[34],
+                a5_5 = a[35];
+        final double a6_0 = a[36], a6_1 = a[37], a6_2 = a[38], a6_3 = a[39], a6_4 = a[40],
+                a6_5 = a[41];
         for (int c = 0; c < 48; c++) {
-            out[c + 1008] = a0_0 * in[c + 864] + a0_1 * in[c + 912] + a0_2 * in[c + 960] + a0_3 * in[c + 1008] + a0_4 * in[c + 1056] + a0_5 * in[c + 1104];
+            out[c + 1008] = a0_0 * in[c + 864] + a0_1 * in[c + 912] + a0_2 * in[c + 960] + a0_3 * in[c + 1008] +
+                    a0_4 * in[c + 1056] + a0_5 * in[c + 1104];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 1056] = a1_0 * in[c + 864] + a1_1 * in[c + 912] + a1_2 * in[c + 960] + a1_3 * in[c + 1008] + a1_4 * in[c + 1056] + a1_5 * in[c + 1104];
+            out[c + 1056] = a1_0 * in[c + 864] + a1_1 * in[c + 912] + a1_2 * in[c + 960] + a1_3 * in[c + 1008] +
+                    a1_4 * in[c + 1056] + a1_5 * in[c + 1104];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 1104] = a2_0 * in[c + 864] + a2_1 * in[c + 912] + a2_2 * in[c + 960] + a2_3 * in[c + 1008] + a2_4 * in[c + 1056] + a2_5 * in[c + 1104];
+            out[c + 1104] = a2_0 * in[c + 864] + a2_1 * in[c + 912] + a2_2 * in[c + 960] + a2_3 * in[c + 1008] +
+                    a2_4 * in[c + 1056] + a2_5 * in[c + 1104];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 1152] = a3_0 * in[c + 864] + a3_1 * in[c + 912] + a3_2 * in[c + 960] + a3_3 * in[c + 1008] + a3_4 * in[c + 1056] + a3_5 * in[c + 1104];
+            out[c + 1152] = a3_0 * in[c + 864] + a3_1 * in[c + 912] + a3_2 * in[c + 960] + a3_3 * in[c + 1008] +
+                    a3_4 * in[c + 1056] + a3_5 * in[c + 1104];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 1200] = a4_0 * in[c + 864] + a4_1 * in[c + 912] + a4_2 * in[c + 960] + a4_3 * in[c + 1008] + a4_4 * in[c + 1056] + a4_5 * in[c + 1104];
+            out[c + 1200] = a4_0 * in[c + 864] + a4_1 * in[c + 912] + a4_2 * in[c + 960] + a4_3 * in[c + 1008] +
+                    a4_4 * in[c + 1056] + a4_5 * in[c + 1104];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 1248] = a5_0 * in[c + 864] + a5_1 * in[c + 912] + a5_2 * in[c + 960] + a5_3 * in[c + 1008] + a5_4 * in[c + 1056] + a5_5 * in[c + 1104];
+            out[c + 1248] = a5_0 * in[c + 864] + a5_1 * in[c + 912] + a5_2 * in[c + 960] + a5_3 * in[c + 1008] +
+                    a5_4 * in[c + 1056] + a5_5 * in[c + 1104];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 1296] = a6_0 * in[c + 864] + a6_1 * in[c + 912] + a6_2 * in[c + 960] + a6_3 * in[c + 1008] + a6_4 * in[c + 1056] + a6_5 * in[c + 1104];
+            out[c + 1296] = a6_0 * in[c + 864] + a6_1 * in[c + 912] + a6_2 * in[c + 960] + a6_3 * in[c + 1008] +
+                    a6_4 * in[c + 1056] + a6_5 * in[c + 1104];
         }
     }
 
     private static void interpMidSet4(double[] a, double[] in, double[] out) {
-        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4], a0_5 = a[5];
-        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10], a1_5 = a[11];
-        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16], a2_5 = a[17];
-        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22], a3_5 = a[23];
-        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28], a4_5 = a[29];
-        final double a5_0 = a[30], a5_1 = a[31], a5_2 = a[32], a5_3 = a[33], a5_4 = a[34], a5_5 = a[35];
-        final double a6_0 = a[36], a6_1 = a[37], a6_2 = a[38], a6_3 = a[39], a6_4 = a[40], a6_5 = a[41];
+        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4],
+                a0_5 = a[5];
+        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10],
+                a1_5 = a[11];
+        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16],
+                a2_5 = a[17];
+        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22],
+                a3_5 = a[23];
+        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28],
+                a4_5 = a[29];
+        final double a5_0 = a[30], a5_1 = a[31], a5_2 = a[32], a5_3 = a[33], a5_4 = a[34],
+                a5_5 = a[35];
+        final double a6_0 = a[36], a6_1 = a[37], a6_2 = a[38], a6_3 = a[39], a6_4 = a[40],
+                a6_5 = a[41];
         for (int c = 0; c < 48; c++) {
-            out[c + 1344] = a0_0 * in[c + 1152] + a0_1 * in[c + 1200] + a0_2 * in[c + 1248] + a0_3 * in[c + 1296] + a0_4 * in[c + 1344] + a0_5 * in[c + 1392];
+            out[c + 1344] = a0_0 * in[c + 1152] + a0_1 * in[c + 1200] + a0_2 * in[c + 1248] + a0_3 * in[c + 1296] +
+                    a0_4 * in[c + 1344] + a0_5 * in[c + 1392];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 1392] = a1_0 * in[c + 1152] + a1_1 * in[c + 1200] + a1_2 * in[c + 1248] + a1_3 * in[c + 1296] + a1_4 * in[c + 1344] + a1_5 * in[c + 1392];
+            out[c + 1392] = a1_0 * in[c + 1152] + a1_1 * in[c + 1200] + a1_2 * in[c + 1248] + a1_3 * in[c + 1296] +
+                    a1_4 * in[c + 1344] + a1_5 * in[c + 1392];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 1440] = a2_0 * in[c + 1152] + a2_1 * in[c + 1200] + a2_2 * in[c + 1248] + a2_3 * in[c + 1296] + a2_4 * in[c + 1344] + a2_5 * in[c + 1392];
+            out[c + 1440] = a2_0 * in[c + 1152] + a2_1 * in[c + 1200] + a2_2 * in[c + 1248] + a2_3 * in[c + 1296] +
+                    a2_4 * in[c + 1344] + a2_5 * in[c + 1392];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 1488] = a3_0 * in[c + 1152] + a3_1 * in[c + 1200] + a3_2 * in[c + 1248] + a3_3 * in[c + 1296] + a3_4 * in[c + 1344] + a3_5 * in[c + 1392];
+            out[c + 1488] = a3_0 * in[c + 1152] + a3_1 * in[c + 1200] + a3_2 * in[c + 1248] + a3_3 * in[c + 1296] +
+                    a3_4 * in[c + 1344] + a3_5 * in[c + 1392];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 1536] = a4_0 * in[c + 1152] + a4_1 * in[c + 1200] + a4_2 * in[c + 1248] + a4_3 * in[c + 1296] + a4_4 * in[c + 1344] + a4_5 * in[c + 1392];
+            out[c + 1536] = a4_0 * in[c + 1152] + a4_1 * in[c + 1200] + a4_2 * in[c + 1248] + a4_3 * in[c + 1296] +
+                    a4_4 * in[c + 1344] + a4_5 * in[c + 1392];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 1584] = a5_0 * in[c + 1152] + a5_1 * in[c + 1200] + a5_2 * in[c + 1248] + a5_3 * in[c + 1296] + a5_4 * in[c + 1344] + a5_5 * in[c + 1392];
+            out[c + 1584] = a5_0 * in[c + 1152] + a5_1 * in[c + 1200] + a5_2 * in[c + 1248] + a5_3 * in[c + 1296] +
+                    a5_4 * in[c + 1344] + a5_5 * in[c + 1392];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 1632] = a6_0 * in[c + 1152] + a6_1 * in[c + 1200] + a6_2 * in[c + 1248] + a6_3 * in[c + 1296] + a6_4 * in[c + 1344] + a6_5 * in[c + 1392];
+            out[c + 1632] = a6_0 * in[c + 1152] + a6_1 * in[c + 1200] + a6_2 * in[c + 1248] + a6_3 * in[c + 1296] +
+                    a6_4 * in[c + 1344] + a6_5 * in[c + 1392];
         }
     }
 
     private static void interpMidSet5(double[] a, double[] in, double[] out) {
-        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4], a0_5 = a[5];
-        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10], a1_5 = a[11];
-        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16], a2_5 = a[17];
-        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22], a3_5 = a[23];
-        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28], a4_5 = a[29];
-        final double a5_0 = a[30], a5_1 = a[31], a5_2 = a[32], a5_3 = a[33], a5_4 = a[34], a5_5 = a[35];
-        final double a6_0 = a[36], a6_1 = a[37], a6_2 = a[38], a6_3 = a[39], a6_4 = a[40], a6_5 = a[41];
+        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4],
+                a0_5 = a[5];
+        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10],
+                a1_5 = a[11];
+        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16],
+                a2_5 = a[17];
+        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22],
+                a3_5 = a[23];
+        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28],
+                a4_5 = a[29];
+        final double a5_0 = a[30], a5_1 = a[31], a5_2 = a[32], a5_3 = a[33], a5_4 = a[34],
+                a5_5 = a[35];
+        final double a6_0 = a[36], a6_1 = a[37], a6_2 = a[38], a6_3 = a[39], a6_4 = a[40],
+                a6_5 = a[41];
         for (int c = 0; c < 48; c++) {
-            out[c + 1680] = a0_0 * in[c + 1440] + a0_1 * in[c + 1488] + a0_2 * in[c + 1536] + a0_3 * in[c + 1584] + a0_4 * in[c + 1632] + a0_5 * in[c + 1680];
+            out[c + 1680] = a0_0 * in[c + 1440] + a0_1 * in[c + 1488] + a0_2 * in[c + 1536] + a0_3 * in[c + 1584] +
+                    a0_4 * in[c + 1632] + a0_5 * in[c + 1680];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 1728] = a1_0 * in[c + 1440] + a1_1 * in[c + 1488] + a1_2 * in[c + 1536] + a1_3 * in[c + 1584] + a1_4 * in[c + 1632] + a1_5 * in[c + 1680];
+            out[c + 1728] = a1_0 * in[c + 1440] + a1_1 * in[c + 1488] + a1_2 * in[c + 1536] + a1_3 * in[c + 1584] +
+                    a1_4 * in[c + 1632] + a1_5 * in[c + 1680];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 1776] = a2_0 * in[c + 1440] + a2_1 * in[c + 1488] + a2_2 * in[c + 1536] + a2_3 * in[c + 1584] + a2_4 * in[c + 1632] + a2_5 * in[c + 1680];
+            out[c + 1776] = a2_0 * in[c + 1440] + a2_1 * in[c + 1488] + a2_2 * in[c + 1536] + a2_3 * in[c + 1584] +
+                    a2_4 * in[c + 1632] + a2_5 * in[c + 1680];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 1824] = a3_0 * in[c + 1440] + a3_1 * in[c + 1488] + a3_2 * in[c + 1536] + a3_3 * in[c + 1584] + a3_4 * in[c + 1632] + a3_5 * in[c + 1680];
+            out[c + 1824] = a3_0 * in[c + 1440] + a3_1 * in[c + 1488] + a3_2 * in[c + 1536] + a3_3 * in[c + 1584] +
+                    a3_4 * in[c + 1632] + a3_5 * in[c + 1680];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 1872] = a4_0 * in[c + 1440] + a4_1 * in[c + 1488] + a4_2 * in[c + 1536] + a4_3 * in[c + 1584] + a4_4 * in[c + 1632] + a4_5 * in[c + 1680];
+            out[c + 1872] = a4_0 * in[c + 1440] + a4_1 * in[c + 1488] + a4_2 * in[c + 1536] + a4_3 * in[c + 1584] +
+                    a4_4 * in[c + 1632] + a4_5 * in[c + 1680];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 1920] = a5_0 * in[c + 1440] + a5_1 * in[c + 1488] + a5_2 * in[c + 1536] + a5_3 * in[c + 1584] + a5_4 * in[c + 1632] + a5_5 * in[c + 1680];
+            out[c + 1920] = a5_0 * in[c + 1440] + a5_1 * in[c + 1488] + a5_2 * in[c + 1536] + a5_3 * in[c + 1584] +
+                    a5_4 * in[c + 1632] + a5_5 * in[c + 1680];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 1968] = a6_0 * in[c + 1440] + a6_1 * in[c + 1488] + a6_2 * in[c + 1536] + a6_3 * in[c + 1584] + a6_4 * in[c + 1632] + a6_5 * in[c + 1680];
+            out[c + 1968] = a6_0 * in[c + 1440] + a6_1 * in[c + 1488] + a6_2 * in[c + 1536] + a6_3 * in[c + 1584] +
+                    a6_4 * in[c + 1632] + a6_5 * in[c + 1680];
         }
     }
 
     private static void interpMidSet6(double[] a, double[] in, double[] out) {
-        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4], a0_5 = a[5];
-        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10], a1_5 = a[11];
-        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16], a2_5 = a[17];
-        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22], a3_5 = a[23];
-        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28], a4_5 = a[29];
-        final double a5_0 = a[30], a5_1 = a[31], a5_2 = a[32], a5_3 = a[33], a5_4 = a[34], a5_5 = a[35];
-        final double a6_0 = a[36], a6_1 = a[37], a6_2 = a[38], a6_3 = a[39], a6_4 = a[40], a6_5 = a[41];
+        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4],
+                a0_5 = a[5];
+        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10],
+                a1_5 = a[11];
+        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16],
+                a2_5 = a[17];
+        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22],
+                a3_5 = a[23];
+        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28],
+                a4_5 = a[29];
+        final double a5_0 = a[30], a5_1 = a[31], a5_2 = a[32], a5_3 = a[33], a5_4 = a[34],
+                a5_5 = a[35];
+        final double a6_0 = a[36], a6_1 = a[37], a6_2 = a[38], a6_3 = a[39], a6_4 = a[40],
+                a6_5 = a[41];
         for (int c = 0; c < 48; c++) {
-            out[c + 2016] = a0_0 * in[c + 1728] + a0_1 * in[c + 1776] + a0_2 * in[c + 1824] + a0_3 * in[c + 1872] + a0_4 * in[c + 1920] + a0_5 * in[c + 1968];
+            out[c + 2016] = a0_0 * in[c + 1728] + a0_1 * in[c + 1776] + a0_2 * in[c + 1824] + a0_3 * in[c + 1872] +
+                    a0_4 * in[c + 1920] + a0_5 * in[c + 1968];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 2064] = a1_0 * in[c + 1728] + a1_1 * in[c + 1776] + a1_2 * in[c + 1824] + a1_3 * in[c + 1872] + a1_4 * in[c + 1920] + a1_5 * in[c + 1968];
+            out[c + 2064] = a1_0 * in[c + 1728] + a1_1 * in[c + 1776] + a1_2 * in[c + 1824] + a1_3 * in[c + 1872] +
+                    a1_4 * in[c + 1920] + a1_5 * in[c + 1968];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 2112] = a2_0 * in[c + 1728] + a2_1 * in[c + 1776] + a2_2 * in[c + 1824] + a2_3 * in[c + 1872] + a2_4 * in[c + 1920] + a2_5 * in[c + 1968];
+            out[c + 2112] = a2_0 * in[c + 1728] + a2_1 * in[c + 1776] + a2_2 * in[c + 1824] + a2_3 * in[c + 1872] +
+                    a2_4 * in[c + 1920] + a2_5 * in[c + 1968];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 2160] = a3_0 * in[c + 1728] + a3_1 * in[c + 1776] + a3_2 * in[c + 1824] + a3_3 * in[c + 1872] + a3_4 * in[c + 1920] + a3_5 * in[c + 1968];
+            out[c + 2160] = a3_0 * in[c + 1728] + a3_1 * in[c + 1776] + a3_2 * in[c + 1824] + a3_3 * in[c + 1872] +
+                    a3_4 * in[c + 1920] + a3_5 * in[c + 1968];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 2208] = a4_0 * in[c + 1728] + a4_1 * in[c + 1776] + a4_2 * in[c + 1824] + a4_3 * in[c + 1872] + a4_4 * in[c + 1920] + a4_5 * in[c + 1968];
+            out[c + 2208] = a4_0 * in[c + 1728] + a4_1 * in[c + 1776] + a4_2 * in[c + 1824] + a4_3 * in[c + 1872] +
+                    a4_4 * in[c + 1920] + a4_5 * in[c + 1968];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 2256] = a5_0 * in[c + 1728] + a5_1 * in[c + 1776] + a5_2 * in[c + 1824] + a5_3 * in[c + 1872] + a5_4 * in[c + 1920] + a5_5 * in[c + 1968];
+            out[c + 2256] = a5_0 * in[c + 1728] + a5_1 * in[c + 1776] + a5_2 * in[c + 1824] + a5_3 * in[c + 1872] +
+                    a5_4 * in[c + 1920] + a5_5 * in[c + 1968];
         }
         for (int c = 0; c < 48; c++) {
-            out[c + 2304] = a6_0 * in[c + 1728] + a6_1 * in[c + 1776] + a6_2 * in[c + 1824] + a6_3 * in[c + 1872] + a6_4 * in[c + 1920] + a6_5 * in[c + 1968];
+            out[c + 2304] = a6_0 * in[c + 1728] + a6_1 * in[c + 1776] + a6_2 * in[c + 1824] + a6_3 * in[c + 1872] +
+                    a6_4 * in[c + 1920] + a6_5 * in[c + 1968];
         }
     }
 
     /** 7 x 6 on the slowest index, planes of 392. */
     private static void interpSlowMSet(double[] a, double[] in, double[] out) {
-        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4], a0_5 = a[5];
-        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10], a1_5 = a[11];
-        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16], a2_5 = a[17];
-        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22], a3_5 = a[23];
-        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28], a4_5 = a[29];
-        final double a5_0 = a[30], a5_1 = a[31], a5_2 = a[32], a5_3 = a[33], a5_4 = a[34], a5_5 = a[35];
-        final double a6_0 = a[36], a6_1 = a[37], a6_2 = a[38], a6_3 = a[39], a6_4 = a[40], a6_5 = a[41];
+        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4],
+                a0_5 = a[5];
+        final double a1_0 = a[6], a1_1 = a[7], a1_2 = a[8], a1_3 = a[9], a1_4 = a[10],
+                a1_5 = a[11];
+        final double a2_0 = a[12], a2_1 = a[13], a2_2 = a[14], a2_3 = a[15], a2_4 = a[16],
+                a2_5 = a[17];
+        final double a3_0 = a[18], a3_1 = a[19], a3_2 = a[20], a3_3 = a[21], a3_4 = a[22],
+                a3_5 = a[23];
+        final double a4_0 = a[24], a4_1 = a[25], a4_2 = a[26], a4_3 = a[27], a4_4 = a[28],
+                a4_5 = a[29];
+        final double a5_0 = a[30], a5_1 = a[31], a5_2 = a[32], a5_3 = a[33], a5_4 = a[34],
+                a5_5 = a[35];
+        final double a6_0 = a[36], a6_1 = a[37], a6_2 = a[38], a6_3 = a[39], a6_4 = a[40],
+                a6_5 = a[41];
         for (int c = 0; c < 392; c++) {
-            out[c] = a0_0 * in[c] + a0_1 * in[c + 392] + a0_2 * in[c + 784] + a0_3 * in[c + 1176] + a0_4 * in[c + 1568] + a0_5 * in[c + 1960];
+            out[c] = a0_0 * in[c] + a0_1 * in[c + 392] + a0_2 * in[c + 784] + a0_3 * in[c + 1176] +
+                    a0_4 * in[c + 1568] + a0_5 * in[c + 1960];
         }
         for (int c = 0; c < 392; c++) {
-            out[c + 392] = a1_0 * in[c] + a1_1 * in[c + 392] + a1_2 * in[c + 784] + a1_3 * in[c + 1176] + a1_4 * in[c + 1568] + a1_5 * in[c + 1960];
+            out[c + 392] = a1_0 * in[c] + a1_1 * in[c + 392] + a1_2 * in[c + 784] + a1_3 * in[c + 1176] +
+                    a1_4 * in[c + 1568] + a1_5 * in[c + 1960];
         }
         for (int c = 0; c < 392; c++) {
-            out[c + 784] = a2_0 * in[c] + a2_1 * in[c + 392] + a2_2 * in[c + 784] + a2_3 * in[c + 1176] + a2_4 * in[c + 1568] + a2_5 * in[c + 1960];
+            out[c + 784] = a2_0 * in[c] + a2_1 * in[c + 392] + a2_2 * in[c + 784] + a2_3 * in[c + 1176] +
+                    a2_4 * in[c + 1568] + a2_5 * in[c + 1960];
         }
         for (int c = 0; c < 392; c++) {
-            out[c + 1176] = a3_0 * in[c] + a3_1 * in[c + 392] + a3_2 * in[c + 784] + a3_3 * in[c + 1176] + a3_4 * in[c + 1568] + a3_5 * in[c + 1960];
+            out[c + 1176] = a3_0 * in[c] + a3_1 * in[c + 392] + a3_2 * in[c + 784] + a3_3 * in[c + 1176] +
+                    a3_4 * in[c + 1568] + a3_5 * in[c + 1960];
         }
         for (int c = 0; c < 392; c++) {
-            out[c + 1568] = a4_0 * in[c] + a4_1 * in[c + 392] + a4_2 * in[c + 784] + a4_3 * in[c + 1176] + a4_4 * in[c + 1568] + a4_5 * in[c + 1960];
+            out[c + 1568] = a4_0 * in[c] + a4_1 * in[c + 392] + a4_2 * in[c + 784] + a4_3 * in[c + 1176] +
+                    a4_4 * in[c + 1568] + a4_5 * in[c + 1960];
         }
         for (int c = 0; c < 392; c++) {
-            out[c + 1960] = a5_0 * in[c] + a5_1 * in[c + 392] + a5_2 * in[c + 784] + a5_3 * in[c + 1176] + a5_4 * in[c + 1568] + a5_5 * in[c + 1960];
+            out[c + 1960] = a5_0 * in[c] + a5_1 * in[c + 392] + a5_2 * in[c + 784] + a5_3 * in[c + 1176] +
+                    a5_4 * in[c + 1568] + a5_5 * in[c + 1960];
         }
         for (int c = 0; c < 392; c++) {
-            out[c + 2352] = a6_0 * in[c] + a6_1 * in[c + 392] + a6_2 * in[c + 784] + a6_3 * in[c + 1176] + a6_4 * in[c + 1568] + a6_5 * in[c + 1960];
+            out[c + 2352] = a6_0 * in[c] + a6_1 * in[c + 392] + a6_2 * in[c + 784] + a6_3 * in[c + 1176] +
+                    a6_4 * in[c + 1568] + a6_5 * in[c + 1960];
         }
     }
 
     /** 6 x 7 on the slowest index, planes of 392. */
     private static void projectSlowMSet(double[] a, double[] in, double[] out) {
-        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4], a0_5 = a[5], a0_6 = a[6];
-        final double a1_0 = a[7], a1_1 = a[8], a1_2 = a[9], a1_3 = a[10], a1_4 = a[11], a1_5 = a[12], a1_6 = a[13];
-        final double a2_0 = a[14], a2_1 = a[15], a2_2 = a[16], a2_3 = a[17], a2_4 = a[18], a2_5 = a[19], a2_6 = a[20];
-        final double a3_0 = a[21], a3_1 = a[22], a3_2 = a[23], a3_3 = a[24], a3_4 = a[25], a3_5 = a[26], a3_6 = a[27];
-        final double a4_0 = a[28], a4_1 = a[29], a4_2 = a[30], a4_3 = a[31], a4_4 = a[32], a4_5 = a[33], a4_6 = a[34];
-        final double a5_0 = a[35], a5_1 = a[36], a5_2 = a[37], a5_3 = a[38], a5_4 = a[39], a5_5 = a[40], a5_6 = a[41];
+        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4],
+                a0_5 = a[5], a0_6 = a[6];
+        final double a1_0 = a[7], a1_1 = a[8], a1_2 = a[9], a1_3 = a[10], a1_4 = a[11],
+                a1_5 = a[12], a1_6 = a[13];
+        final double a2_0 = a[14], a2_1 = a[15], a2_2 = a[16], a2_3 = a[17], a2_4 = a[18],
+                a2_5 = a[19], a2_6 = a[20];
+        final double a3_0 = a[21], a3_1 = a[22], a3_2 = a[23], a3_3 = a[24], a3_4 = a[25],
+                a3_5 = a[26], a3_6 = a[27];
+        final double a4_0 = a[28], a4_1 = a[29], a4_2 = a[30], a4_3 = a[31], a4_4 = a[32],
+                a4_5 = a[33], a4_6 = a[34];
+        final double a5_0 = a[35], a5_1 = a[36], a5_2 = a[37], a5_3 = a[38], a5_4 = a[39],
+                a5_5 = a[40], a5_6 = a[41];
         for (int c = 0; c < 392; c++) {
-            out[c] = a0_0 * in[c] + a0_1 * in[c + 392] + a0_2 * in[c + 784] + a0_3 * in[c + 1176] + a0_4 * in[c + 1568] + a0_5 * in[c + 1960] + a0_6 * in[c + 2352];
+            out[c] = a0_0 * in[c] + a0_1 * in[c + 392] + a0_2 * in[c + 784] + a0_3 * in[c + 1176] +
+                    a0_4 * in[c + 1568] + a0_5 * in[c + 1960] + a0_6 * in[c + 2352];
         }
         for (int c = 0; c < 392; c++) {
-            out[c + 392] = a1_0 * in[c] + a1_1 * in[c + 392] + a1_2 * in[c + 784] + a1_3 * in[c + 1176] + a1_4 * in[c + 1568] + a1_5 * in[c + 1960] + a1_6 * in[c + 2352];
+            out[c + 392] = a1_0 * in[c] + a1_1 * in[c + 392] + a1_2 * in[c + 784] + a1_3 * in[c + 1176] +
+                    a1_4 * in[c + 1568] + a1_5 * in[c + 1960] + a1_6 * in[c + 2352];
         }
         for (int c = 0; c < 392; c++) {
-            out[c + 784] = a2_0 * in[c] + a2_1 * in[c + 392] + a2_2 * in[c + 784] + a2_3 * in[c + 1176] + a2_4 * in[c + 1568] + a2_5 * in[c + 1960] + a2_6 * in[c + 2352];
+            out[c + 784] = a2_0 * in[c] + a2_1 * in[c + 392] + a2_2 * in[c + 784] + a2_3 * in[c + 1176] +
+                    a2_4 * in[c + 1568] + a2_5 * in[c + 1960] + a2_6 * in[c + 2352];
         }
         for (int c = 0; c < 392; c++) {
-            out[c + 1176] = a3_0 * in[c] + a3_1 * in[c + 392] + a3_2 * in[c + 784] + a3_3 * in[c + 1176] + a3_4 * in[c + 1568] + a3_5 * in[c + 1960] + a3_6 * in[c + 2352];
+            out[c + 1176] = a3_0 * in[c] + a3_1 * in[c + 392] + a3_2 * in[c + 784] + a3_3 * in[c + 1176] +
+                    a3_4 * in[c + 1568] + a3_5 * in[c + 1960] + a3_6 * in[c + 2352];
         }
         for (int c = 0; c < 392; c++) {
-            out[c + 1568] = a4_0 * in[c] + a4_1 * in[c + 392] + a4_2 * in[c + 784] + a4_3 * in[c + 1176] + a4_4 * in[c + 1568] + a4_5 * in[c + 1960] + a4_6 * in[c + 2352];
+            out[c + 1568] = a4_0 * in[c] + a4_1 * in[c + 392] + a4_2 * in[c + 784] + a4_3 * in[c + 1176] +
+                    a4_4 * in[c + 1568] + a4_5 * in[c + 1960] + a4_6 * in[c + 2352];
         }
         for (int c = 0; c < 392; c++) {
-            out[c + 1960] = a5_0 * in[c] + a5_1 * in[c + 392] + a5_2 * in[c + 784] + a5_3 * in[c + 1176] + a5_4 * in[c + 1568] + a5_5 * in[c + 1960] + a5_6 * in[c + 2352];
+            out[c + 1960] = a5_0 * in[c] + a5_1 * in[c + 392] + a5_2 * in[c + 784] + a5_3 * in[c + 1176] +
+                    a5_4 * in[c + 1568] + a5_5 * in[c + 1960] + a5_6 * in[c + 2352];
         }
     }
 
@@ -1327,192 +1857,276 @@ final class TensorBlockN5 extends TensorBlock {
     }
 
     private static void projectMidSet0(double[] a, double[] in, double[] out) {
-        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4], a0_5 = a[5], a0_6 = a[6];
-        final double a1_0 = a[7], a1_1 = a[8], a1_2 = a[9], a1_3 = a[10], a1_4 = a[11], a1_5 = a[12], a1_6 = a[13];
-        final double a2_0 = a[14], a2_1 = a[15], a2_2 = a[16], a2_3 = a[17], a2_4 = a[18], a2_5 = a[19], a2_6 = a[20];
-        final double a3_0 = a[21], a3_1 = a[22], a3_2 = a[23], a3_3 = a[24], a3_4 = a[25], a3_5 = a[26], a3_6 = a[27];
-        final double a4_0 = a[28], a4_1 = a[29], a4_2 = a[30], a4_3 = a[31], a4_4 = a[32], a4_5 = a[33], a4_6 = a[34];
-        final double a5_0 = a[35], a5_1 = a[36], a5_2 = a[37], a5_3 = a[38], a5_4 = a[39], a5_5 = a[40], a5_6 = a[41];
+        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4],
+                a0_5 = a[5], a0_6 = a[6];
+        final double a1_0 = a[7], a1_1 = a[8], a1_2 = a[9], a1_3 = a[10], a1_4 = a[11],
+                a1_5 = a[12], a1_6 = a[13];
+        final double a2_0 = a[14], a2_1 = a[15], a2_2 = a[16], a2_3 = a[17], a2_4 = a[18],
+                a2_5 = a[19], a2_6 = a[20];
+        final double a3_0 = a[21], a3_1 = a[22], a3_2 = a[23], a3_3 = a[24], a3_4 = a[25],
+                a3_5 = a[26], a3_6 = a[27];
+        final double a4_0 = a[28], a4_1 = a[29], a4_2 = a[30], a4_3 = a[31], a4_4 = a[32],
+                a4_5 = a[33], a4_6 = a[34];
+        final double a5_0 = a[35], a5_1 = a[36], a5_2 = a[37], a5_3 = a[38], a5_4 = a[39],
+                a5_5 = a[40], a5_6 = a[41];
         for (int c = 0; c < 56; c++) {
-            out[c] = a0_0 * in[c] + a0_1 * in[c + 56] + a0_2 * in[c + 112] + a0_3 * in[c + 168] + a0_4 * in[c + 224] + a0_5 * in[c + 280] + a0_6 * in[c + 336];
+            out[c] = a0_0 * in[c] + a0_1 * in[c + 56] + a0_2 * in[c + 112] + a0_3 * in[c + 168] +
+                    a0_4 * in[c + 224] + a0_5 * in[c + 280] + a0_6 * in[c + 336];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 56] = a1_0 * in[c] + a1_1 * in[c + 56] + a1_2 * in[c + 112] + a1_3 * in[c + 168] + a1_4 * in[c + 224] + a1_5 * in[c + 280] + a1_6 * in[c + 336];
+            out[c + 56] = a1_0 * in[c] + a1_1 * in[c + 56] + a1_2 * in[c + 112] + a1_3 * in[c + 168] +
+                    a1_4 * in[c + 224] + a1_5 * in[c + 280] + a1_6 * in[c + 336];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 112] = a2_0 * in[c] + a2_1 * in[c + 56] + a2_2 * in[c + 112] + a2_3 * in[c + 168] + a2_4 * in[c + 224] + a2_5 * in[c + 280] + a2_6 * in[c + 336];
+            out[c + 112] = a2_0 * in[c] + a2_1 * in[c + 56] + a2_2 * in[c + 112] + a2_3 * in[c + 168] +
+                    a2_4 * in[c + 224] + a2_5 * in[c + 280] + a2_6 * in[c + 336];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 168] = a3_0 * in[c] + a3_1 * in[c + 56] + a3_2 * in[c + 112] + a3_3 * in[c + 168] + a3_4 * in[c + 224] + a3_5 * in[c + 280] + a3_6 * in[c + 336];
+            out[c + 168] = a3_0 * in[c] + a3_1 * in[c + 56] + a3_2 * in[c + 112] + a3_3 * in[c + 168] +
+                    a3_4 * in[c + 224] + a3_5 * in[c + 280] + a3_6 * in[c + 336];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 224] = a4_0 * in[c] + a4_1 * in[c + 56] + a4_2 * in[c + 112] + a4_3 * in[c + 168] + a4_4 * in[c + 224] + a4_5 * in[c + 280] + a4_6 * in[c + 336];
+            out[c + 224] = a4_0 * in[c] + a4_1 * in[c + 56] + a4_2 * in[c + 112] + a4_3 * in[c + 168] +
+                    a4_4 * in[c + 224] + a4_5 * in[c + 280] + a4_6 * in[c + 336];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 280] = a5_0 * in[c] + a5_1 * in[c + 56] + a5_2 * in[c + 112] + a5_3 * in[c + 168] + a5_4 * in[c + 224] + a5_5 * in[c + 280] + a5_6 * in[c + 336];
+            out[c + 280] = a5_0 * in[c] + a5_1 * in[c + 56] + a5_2 * in[c + 112] + a5_3 * in[c + 168] +
+                    a5_4 * in[c + 224] + a5_5 * in[c + 280] + a5_6 * in[c + 336];
         }
     }
 
     private static void projectMidSet1(double[] a, double[] in, double[] out) {
-        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4], a0_5 = a[5], a0_6 = a[6];
-        final double a1_0 = a[7], a1_1 = a[8], a1_2 = a[9], a1_3 = a[10], a1_4 = a[11], a1_5 = a[12], a1_6 = a[13];
-        final double a2_0 = a[14], a2_1 = a[15], a2_2 = a[16], a2_3 = a[17], a2_4 = a[18], a2_5 = a[19], a2_6 = a[20];
-        final double a3_0 = a[21], a3_1 = a[22], a3_2 = a[23], a3_3 = a[24], a3_4 = a[25], a3_5 = a[26], a3_6 = a[27];
-        final double a4_0 = a[28], a4_1 = a[29], a4_2 = a[30], a4_3 = a[31], a4_4 = a[32], a4_5 = a[33], a4_6 = a[34];
-        final double a5_0 = a[35], a5_1 = a[36], a5_2 = a[37], a5_3 = a[38], a5_4 = a[39], a5_5 = a[40], a5_6 = a[41];
+        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4],
+                a0_5 = a[5], a0_6 = a[6];
+        final double a1_0 = a[7], a1_1 = a[8], a1_2 = a[9], a1_3 = a[10], a1_4 = a[11],
+                a1_5 = a[12], a1_6 = a[13];
+        final double a2_0 = a[14], a2_1 = a[15], a2_2 = a[16], a2_3 = a[17], a2_4 = a[18],
+                a2_5 = a[19], a2_6 = a[20];
+        final double a3_0 = a[21], a3_1 = a[22], a3_2 = a[23], a3_3 = a[24], a3_4 = a[25],
+                a3_5 = a[26], a3_6 = a[27];
+        final double a4_0 = a[28], a4_1 = a[29], a4_2 = a[30], a4_3 = a[31], a4_4 = a[32],
+                a4_5 = a[33], a4_6 = a[34];
+        final double a5_0 = a[35], a5_1 = a[36], a5_2 = a[37], a5_3 = a[38], a5_4 = a[39],
+                a5_5 = a[40], a5_6 = a[41];
         for (int c = 0; c < 56; c++) {
-            out[c + 336] = a0_0 * in[c + 392] + a0_1 * in[c + 448] + a0_2 * in[c + 504] + a0_3 * in[c + 560] + a0_4 * in[c + 616] + a0_5 * in[c + 672] + a0_6 * in[c + 728];
+            out[c + 336] = a0_0 * in[c + 392] + a0_1 * in[c + 448] + a0_2 * in[c + 504] + a0_3 * in[c + 560] +
+                    a0_4 * in[c + 616] + a0_5 * in[c + 672] + a0_6 * in[c + 728];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 392] = a1_0 * in[c + 392] + a1_1 * in[c + 448] + a1_2 * in[c + 504] + a1_3 * in[c + 560] + a1_4 * in[c + 616] + a1_5 * in[c + 672] + a1_6 * in[c + 728];
+            out[c + 392] = a1_0 * in[c + 392] + a1_1 * in[c + 448] + a1_2 * in[c + 504] + a1_3 * in[c + 560] +
+                    a1_4 * in[c + 616] + a1_5 * in[c + 672] + a1_6 * in[c + 728];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 448] = a2_0 * in[c + 392] + a2_1 * in[c + 448] + a2_2 * in[c + 504] + a2_3 * in[c + 560] + a2_4 * in[c + 616] + a2_5 * in[c + 672] + a2_6 * in[c + 728];
+            out[c + 448] = a2_0 * in[c + 392] + a2_1 * in[c + 448] + a2_2 * in[c + 504] + a2_3 * in[c + 560] +
+                    a2_4 * in[c + 616] + a2_5 * in[c + 672] + a2_6 * in[c + 728];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 504] = a3_0 * in[c + 392] + a3_1 * in[c + 448] + a3_2 * in[c + 504] + a3_3 * in[c + 560] + a3_4 * in[c + 616] + a3_5 * in[c + 672] + a3_6 * in[c + 728];
+            out[c + 504] = a3_0 * in[c + 392] + a3_1 * in[c + 448] + a3_2 * in[c + 504] + a3_3 * in[c + 560] +
+                    a3_4 * in[c + 616] + a3_5 * in[c + 672] + a3_6 * in[c + 728];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 560] = a4_0 * in[c + 392] + a4_1 * in[c + 448] + a4_2 * in[c + 504] + a4_3 * in[c + 560] + a4_4 * in[c + 616] + a4_5 * in[c + 672] + a4_6 * in[c + 728];
+            out[c + 560] = a4_0 * in[c + 392] + a4_1 * in[c + 448] + a4_2 * in[c + 504] + a4_3 * in[c + 560] +
+                    a4_4 * in[c + 616] + a4_5 * in[c + 672] + a4_6 * in[c + 728];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 616] = a5_0 * in[c + 392] + a5_1 * in[c + 448] + a5_2 * in[c + 504] + a5_3 * in[c + 560] + a5_4 * in[c + 616] + a5_5 * in[c + 672] + a5_6 * in[c + 728];
+            out[c + 616] = a5_0 * in[c + 392] + a5_1 * in[c + 448] + a5_2 * in[c + 504] + a5_3 * in[c + 560] +
+                    a5_4 * in[c + 616] + a5_5 * in[c + 672] + a5_6 * in[c + 728];
         }
     }
 
     private static void projectMidSet2(double[] a, double[] in, double[] out) {
-        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4], a0_5 = a[5], a0_6 = a[6];
-        final double a1_0 = a[7], a1_1 = a[8], a1_2 = a[9], a1_3 = a[10], a1_4 = a[11], a1_5 = a[12], a1_6 = a[13];
-        final double a2_0 = a[14], a2_1 = a[15], a2_2 = a[16], a2_3 = a[17], a2_4 = a[18], a2_5 = a[19], a2_6 = a[20];
-        final double a3_0 = a[21], a3_1 = a[22], a3_2 = a[23], a3_3 = a[24], a3_4 = a[25], a3_5 = a[26], a3_6 = a[27];
-        final double a4_0 = a[28], a4_1 = a[29], a4_2 = a[30], a4_3 = a[31], a4_4 = a[32], a4_5 = a[33], a4_6 = a[34];
-        final double a5_0 = a[35], a5_1 = a[36], a5_2 = a[37], a5_3 = a[38], a5_4 = a[39], a5_5 = a[40], a5_6 = a[41];
+        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4],
+                a0_5 = a[5], a0_6 = a[6];
+        final double a1_0 = a[7], a1_1 = a[8], a1_2 = a[9], a1_3 = a[10], a1_4 = a[11],
+                a1_5 = a[12], a1_6 = a[13];
+        final double a2_0 = a[14], a2_1 = a[15], a2_2 = a[16], a2_3 = a[17], a2_4 = a[18],
+                a2_5 = a[19], a2_6 = a[20];
+        final double a3_0 = a[21], a3_1 = a[22], a3_2 = a[23], a3_3 = a[24], a3_4 = a[25],
+                a3_5 = a[26], a3_6 = a[27];
+        final double a4_0 = a[28], a4_1 = a[29], a4_2 = a[30], a4_3 = a[31], a4_4 = a[32],
+                a4_5 = a[33], a4_6 = a[34];
+        final double a5_0 = a[35], a5_1 = a[36], a5_2 = a[37], a5_3 = a[38], a5_4 = a[39],
+                a5_5 = a[40], a5_6 = a[41];
         for (int c = 0; c < 56; c++) {
-            out[c + 672] = a0_0 * in[c + 784] + a0_1 * in[c + 840] + a0_2 * in[c + 896] + a0_3 * in[c + 952] + a0_4 * in[c + 1008] + a0_5 * in[c + 1064] + a0_6 * in[c + 1120];
+            out[c + 672] = a0_0 * in[c + 784] + a0_1 * in[c + 840] + a0_2 * in[c + 896] + a0_3 * in[c + 952] +
+                    a0_4 * in[c + 1008] + a0_5 * in[c + 1064] + a0_6 * in[c + 1120];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 728] = a1_0 * in[c + 784] + a1_1 * in[c + 840] + a1_2 * in[c + 896] + a1_3 * in[c + 952] + a1_4 * in[c + 1008] + a1_5 * in[c + 1064] + a1_6 * in[c + 1120];
+            out[c + 728] = a1_0 * in[c + 784] + a1_1 * in[c + 840] + a1_2 * in[c + 896] + a1_3 * in[c + 952] +
+                    a1_4 * in[c + 1008] + a1_5 * in[c + 1064] + a1_6 * in[c + 1120];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 784] = a2_0 * in[c + 784] + a2_1 * in[c + 840] + a2_2 * in[c + 896] + a2_3 * in[c + 952] + a2_4 * in[c + 1008] + a2_5 * in[c + 1064] + a2_6 * in[c + 1120];
+            out[c + 784] = a2_0 * in[c + 784] + a2_1 * in[c + 840] + a2_2 * in[c + 896] + a2_3 * in[c + 952] +
+                    a2_4 * in[c + 1008] + a2_5 * in[c + 1064] + a2_6 * in[c + 1120];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 840] = a3_0 * in[c + 784] + a3_1 * in[c + 840] + a3_2 * in[c + 896] + a3_3 * in[c + 952] + a3_4 * in[c + 1008] + a3_5 * in[c + 1064] + a3_6 * in[c + 1120];
+            out[c + 840] = a3_0 * in[c + 784] + a3_1 * in[c + 840] + a3_2 * in[c + 896] + a3_3 * in[c + 952] +
+                    a3_4 * in[c + 1008] + a3_5 * in[c + 1064] + a3_6 * in[c + 1120];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 896] = a4_0 * in[c + 784] + a4_1 * in[c + 840] + a4_2 * in[c + 896] + a4_3 * in[c + 952] + a4_4 * in[c + 1008] + a4_5 * in[c + 1064] + a4_6 * in[c + 1120];
+            out[c + 896] = a4_0 * in[c + 784] + a4_1 * in[c + 840] + a4_2 * in[c + 896] + a4_3 * in[c + 952] +
+                    a4_4 * in[c + 1008] + a4_5 * in[c + 1064] + a4_6 * in[c + 1120];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 952] = a5_0 * in[c + 784] + a5_1 * in[c + 840] + a5_2 * in[c + 896] + a5_3 * in[c + 952] + a5_4 * in[c + 1008] + a5_5 * in[c + 1064] + a5_6 * in[c + 1120];
+            out[c + 952] = a5_0 * in[c + 784] + a5_1 * in[c + 840] + a5_2 * in[c + 896] + a5_3 * in[c + 952] +
+                    a5_4 * in[c + 1008] + a5_5 * in[c + 1064] + a5_6 * in[c + 1120];
         }
     }
 
     private static void projectMidSet3(double[] a, double[] in, double[] out) {
-        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4], a0_5 = a[5], a0_6 = a[6];
-        final double a1_0 = a[7], a1_1 = a[8], a1_2 = a[9], a1_3 = a[10], a1_4 = a[11], a1_5 = a[12], a1_6 = a[13];
-        final double a2_0 = a[14], a2_1 = a[15], a2_2 = a[16], a2_3 = a[17], a2_4 = a[18], a2_5 = a[19], a2_6 = a[20];
-        final double a3_0 = a[21], a3_1 = a[22], a3_2 = a[23], a3_3 = a[24], a3_4 = a[25], a3_5 = a[26], a3_6 = a[27];
-        final double a4_0 = a[28], a4_1 = a[29], a4_2 = a[30], a4_3 = a[31], a4_4 = a[32], a4_5 = a[33], a4_6 = a[34];
-        final double a5_0 = a[35], a5_1 = a[36], a5_2 = a[37], a5_3 = a[38], a5_4 = a[39], a5_5 = a[40], a5_6 = a[41];
+        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4],
+                a0_5 = a[5], a0_6 = a[6];
+        final double a1_0 = a[7], a1_1 = a[8], a1_2 = a[9], a1_3 = a[10], a1_4 = a[11],
+                a1_5 = a[12], a1_6 = a[13];
+        final double a2_0 = a[14], a2_1 = a[15], a2_2 = a[16], a2_3 = a[17], a2_4 = a[18],
+                a2_5 = a[19], a2_6 = a[20];
+        final double a3_0 = a[21], a3_1 = a[22], a3_2 = a[23], a3_3 = a[24], a3_4 = a[25],
+                a3_5 = a[26], a3_6 = a[27];
+        final double a4_0 = a[28], a4_1 = a[29], a4_2 = a[30], a4_3 = a[31], a4_4 = a[32],
+                a4_5 = a[33], a4_6 = a[34];
+        final double a5_0 = a[35], a5_1 = a[36], a5_2 = a[37], a5_3 = a[38], a5_4 = a[39],
+                a5_5 = a[40], a5_6 = a[41];
         for (int c = 0; c < 56; c++) {
-            out[c + 1008] = a0_0 * in[c + 1176] + a0_1 * in[c + 1232] + a0_2 * in[c + 1288] + a0_3 * in[c + 1344] + a0_4 * in[c + 1400] + a0_5 * in[c + 1456] + a0_6 * in[c + 1512];
+            out[c + 1008] = a0_0 * in[c + 1176] + a0_1 * in[c + 1232] + a0_2 * in[c + 1288] + a0_3 * in[c + 1344] +
+                    a0_4 * in[c + 1400] + a0_5 * in[c + 1456] + a0_6 * in[c + 1512];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 1064] = a1_0 * in[c + 1176] + a1_1 * in[c + 1232] + a1_2 * in[c + 1288] + a1_3 * in[c + 1344] + a1_4 * in[c + 1400] + a1_5 * in[c + 1456] + a1_6 * in[c + 1512];
+            out[c + 1064] = a1_0 * in[c + 1176] + a1_1 * in[c + 1232] + a1_2 * in[c + 1288] + a1_3 * in[c + 1344] +
+                    a1_4 * in[c + 1400] + a1_5 * in[c + 1456] + a1_6 * in[c + 1512];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 1120] = a2_0 * in[c + 1176] + a2_1 * in[c + 1232] + a2_2 * in[c + 1288] + a2_3 * in[c + 1344] + a2_4 * in[c + 1400] + a2_5 * in[c + 1456] + a2_6 * in[c + 1512];
+            out[c + 1120] = a2_0 * in[c + 1176] + a2_1 * in[c + 1232] + a2_2 * in[c + 1288] + a2_3 * in[c + 1344] +
+                    a2_4 * in[c + 1400] + a2_5 * in[c + 1456] + a2_6 * in[c + 1512];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 1176] = a3_0 * in[c + 1176] + a3_1 * in[c + 1232] + a3_2 * in[c + 1288] + a3_3 * in[c + 1344] + a3_4 * in[c + 1400] + a3_5 * in[c + 1456] + a3_6 * in[c + 1512];
+            out[c + 1176] = a3_0 * in[c + 1176] + a3_1 * in[c + 1232] + a3_2 * in[c + 1288] + a3_3 * in[c + 1344] +
+                    a3_4 * in[c + 1400] + a3_5 * in[c + 1456] + a3_6 * in[c + 1512];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 1232] = a4_0 * in[c + 1176] + a4_1 * in[c + 1232] + a4_2 * in[c + 1288] + a4_3 * in[c + 1344] + a4_4 * in[c + 1400] + a4_5 * in[c + 1456] + a4_6 * in[c + 1512];
+            out[c + 1232] = a4_0 * in[c + 1176] + a4_1 * in[c + 1232] + a4_2 * in[c + 1288] + a4_3 * in[c + 1344] +
+                    a4_4 * in[c + 1400] + a4_5 * in[c + 1456] + a4_6 * in[c + 1512];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 1288] = a5_0 * in[c + 1176] + a5_1 * in[c + 1232] + a5_2 * in[c + 1288] + a5_3 * in[c + 1344] + a5_4 * in[c + 1400] + a5_5 * in[c + 1456] + a5_6 * in[c + 1512];
+            out[c + 1288] = a5_0 * in[c + 1176] + a5_1 * in[c + 1232] + a5_2 * in[c + 1288] + a5_3 * in[c + 1344] +
+                    a5_4 * in[c + 1400] + a5_5 * in[c + 1456] + a5_6 * in[c + 1512];
         }
     }
 
     private static void projectMidSet4(double[] a, double[] in, double[] out) {
-        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4], a0_5 = a[5], a0_6 = a[6];
-        final double a1_0 = a[7], a1_1 = a[8], a1_2 = a[9], a1_3 = a[10], a1_4 = a[11], a1_5 = a[12], a1_6 = a[13];
-        final double a2_0 = a[14], a2_1 = a[15], a2_2 = a[16], a2_3 = a[17], a2_4 = a[18], a2_5 = a[19], a2_6 = a[20];
-        final double a3_0 = a[21], a3_1 = a[22], a3_2 = a[23], a3_3 = a[24], a3_4 = a[25], a3_5 = a[26], a3_6 = a[27];
-        final double a4_0 = a[28], a4_1 = a[29], a4_2 = a[30], a4_3 = a[31], a4_4 = a[32], a4_5 = a[33], a4_6 = a[34];
-        final double a5_0 = a[35], a5_1 = a[36], a5_2 = a[37], a5_3 = a[38], a5_4 = a[39], a5_5 = a[40], a5_6 = a[41];
+        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4],
+                a0_5 = a[5], a0_6 = a[6];
+        final double a1_0 = a[7], a1_1 = a[8], a1_2 = a[9], a1_3 = a[10], a1_4 = a[11],
+                a1_5 = a[12], a1_6 = a[13];
+        final double a2_0 = a[14], a2_1 = a[15], a2_2 = a[16], a2_3 = a[17], a2_4 = a[18],
+                a2_5 = a[19], a2_6 = a[20];
+        final double a3_0 = a[21], a3_1 = a[22], a3_2 = a[23], a3_3 = a[24], a3_4 = a[25],
+                a3_5 = a[26], a3_6 = a[27];
+        final double a4_0 = a[28], a4_1 = a[29], a4_2 = a[30], a4_3 = a[31], a4_4 = a[32],
+                a4_5 = a[33], a4_6 = a[34];
+        final double a5_0 = a[35], a5_1 = a[36], a5_2 = a[37], a5_3 = a[38], a5_4 = a[39],
+                a5_5 = a[40], a5_6 = a[41];
         for (int c = 0; c < 56; c++) {
-            out[c + 1344] = a0_0 * in[c + 1568] + a0_1 * in[c + 1624] + a0_2 * in[c + 1680] + a0_3 * in[c + 1736] + a0_4 * in[c + 1792] + a0_5 * in[c + 1848] + a0_6 * in[c + 1904];
+            out[c + 1344] = a0_0 * in[c + 1568] + a0_1 * in[c + 1624] + a0_2 * in[c + 1680] + a0_3 * in[c + 1736] +
+                    a0_4 * in[c + 1792] + a0_5 * in[c + 1848] + a0_6 * in[c + 1904];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 1400] = a1_0 * in[c + 1568] + a1_1 * in[c + 1624] + a1_2 * in[c + 1680] + a1_3 * in[c + 1736] + a1_4 * in[c + 1792] + a1_5 * in[c + 1848] + a1_6 * in[c + 1904];
+            out[c + 1400] = a1_0 * in[c + 1568] + a1_1 * in[c + 1624] + a1_2 * in[c + 1680] + a1_3 * in[c + 1736] +
+                    a1_4 * in[c + 1792] + a1_5 * in[c + 1848] + a1_6 * in[c + 1904];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 1456] = a2_0 * in[c + 1568] + a2_1 * in[c + 1624] + a2_2 * in[c + 1680] + a2_3 * in[c + 1736] + a2_4 * in[c + 1792] + a2_5 * in[c + 1848] + a2_6 * in[c + 1904];
+            out[c + 1456] = a2_0 * in[c + 1568] + a2_1 * in[c + 1624] + a2_2 * in[c + 1680] + a2_3 * in[c + 1736] +
+                    a2_4 * in[c + 1792] + a2_5 * in[c + 1848] + a2_6 * in[c + 1904];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 1512] = a3_0 * in[c + 1568] + a3_1 * in[c + 1624] + a3_2 * in[c + 1680] + a3_3 * in[c + 1736] + a3_4 * in[c + 1792] + a3_5 * in[c + 1848] + a3_6 * in[c + 1904];
+            out[c + 1512] = a3_0 * in[c + 1568] + a3_1 * in[c + 1624] + a3_2 * in[c + 1680] + a3_3 * in[c + 1736] +
+                    a3_4 * in[c + 1792] + a3_5 * in[c + 1848] + a3_6 * in[c + 1904];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 1568] = a4_0 * in[c + 1568] + a4_1 * in[c + 1624] + a4_2 * in[c + 1680] + a4_3 * in[c + 1736] + a4_4 * in[c + 1792] + a4_5 * in[c + 1848] + a4_6 * in[c + 1904];
+            out[c + 1568] = a4_0 * in[c + 1568] + a4_1 * in[c + 1624] + a4_2 * in[c + 1680] + a4_3 * in[c + 1736] +
+                    a4_4 * in[c + 1792] + a4_5 * in[c + 1848] + a4_6 * in[c + 1904];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 1624] = a5_0 * in[c + 1568] + a5_1 * in[c + 1624] + a5_2 * in[c + 1680] + a5_3 * in[c + 1736] + a5_4 * in[c + 1792] + a5_5 * in[c + 1848] + a5_6 * in[c + 1904];
+            out[c + 1624] = a5_0 * in[c + 1568] + a5_1 * in[c + 1624] + a5_2 * in[c + 1680] + a5_3 * in[c + 1736] +
+                    a5_4 * in[c + 1792] + a5_5 * in[c + 1848] + a5_6 * in[c + 1904];
         }
     }
 
     private static void projectMidSet5(double[] a, double[] in, double[] out) {
-        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4], a0_5 = a[5], a0_6 = a[6];
-        final double a1_0 = a[7], a1_1 = a[8], a1_2 = a[9], a1_3 = a[10], a1_4 = a[11], a1_5 = a[12], a1_6 = a[13];
-        final double a2_0 = a[14], a2_1 = a[15], a2_2 = a[16], a2_3 = a[17], a2_4 = a[18], a2_5 = a[19], a2_6 = a[20];
-        final double a3_0 = a[21], a3_1 = a[22], a3_2 = a[23], a3_3 = a[24], a3_4 = a[25], a3_5 = a[26], a3_6 = a[27];
-        final double a4_0 = a[28], a4_1 = a[29], a4_2 = a[30], a4_3 = a[31], a4_4 = a[32], a4_5 = a[33], a4_6 = a[34];
-        final double a5_0 = a[35], a5_1 = a[36], a5_2 = a[37], a5_3 = a[38], a5_4 = a[39], a5_5 = a[40], a5_6 = a[41];
+        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4],
+                a0_5 = a[5], a0_6 = a[6];
+        final double a1_0 = a[7], a1_1 = a[8], a1_2 = a[9], a1_3 = a[10], a1_4 = a[11],
+                a1_5 = a[12], a1_6 = a[13];
+        final double a2_0 = a[14], a2_1 = a[15], a2_2 = a[16], a2_3 = a[17], a2_4 = a[18],
+                a2_5 = a[19], a2_6 = a[20];
+        final double a3_0 = a[21], a3_1 = a[22], a3_2 = a[23], a3_3 = a[24], a3_4 = a[25],
+                a3_5 = a[26], a3_6 = a[27];
+        final double a4_0 = a[28], a4_1 = a[29], a4_2 = a[30], a4_3 = a[31], a4_4 = a[32],
+                a4_5 = a[33], a4_6 = a[34];
+        final double a5_0 = a[35], a5_1 = a[36], a5_2 = a[37], a5_3 = a[38], a5_4 = a[39],
+                a5_5 = a[40], a5_6 = a[41];
         for (int c = 0; c < 56; c++) {
-            out[c + 1680] = a0_0 * in[c + 1960] + a0_1 * in[c + 2016] + a0_2 * in[c + 2072] + a0_3 * in[c + 2128] + a0_4 * in[c + 2184] + a0_5 * in[c + 2240] + a0_6 * in[c + 2296];
+            out[c + 1680] = a0_0 * in[c + 1960] + a0_1 * in[c + 2016] + a0_2 * in[c + 2072] + a0_3 * in[c + 2128] +
+                    a0_4 * in[c + 2184] + a0_5 * in[c + 2240] + a0_6 * in[c + 2296];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 1736] = a1_0 * in[c + 1960] + a1_1 * in[c + 2016] + a1_2 * in[c + 2072] + a1_3 * in[c + 2128] + a1_4 * in[c + 2184] + a1_5 * in[c + 2240] + a1_6 * in[c + 2296];
+            out[c + 1736] = a1_0 * in[c + 1960] + a1_1 * in[c + 2016] + a1_2 * in[c + 2072] + a1_3 * in[c + 2128] +
+                    a1_4 * in[c + 2184] + a1_5 * in[c + 2240] + a1_6 * in[c + 2296];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 1792] = a2_0 * in[c + 1960] + a2_1 * in[c + 2016] + a2_2 * in[c + 2072] + a2_3 * in[c + 2128] + a2_4 * in[c + 2184] + a2_5 * in[c + 2240] + a2_6 * in[c + 2296];
+            out[c + 1792] = a2_0 * in[c + 1960] + a2_1 * in[c + 2016] + a2_2 * in[c + 2072] + a2_3 * in[c + 2128] +
+                    a2_4 * in[c + 2184] + a2_5 * in[c + 2240] + a2_6 * in[c + 2296];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 1848] = a3_0 * in[c + 1960] + a3_1 * in[c + 2016] + a3_2 * in[c + 2072] + a3_3 * in[c + 2128] + a3_4 * in[c + 2184] + a3_5 * in[c + 2240] + a3_6 * in[c + 2296];
+            out[c + 1848] = a3_0 * in[c + 1960] + a3_1 * in[c + 2016] + a3_2 * in[c + 2072] + a3_3 * in[c + 2128] +
+                    a3_4 * in[c + 2184] + a3_5 * in[c + 2240] + a3_6 * in[c + 2296];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 1904] = a4_0 * in[c + 1960] + a4_1 * in[c + 2016] + a4_2 * in[c + 2072] + a4_3 * in[c + 2128] + a4_4 * in[c + 2184] + a4_5 * in[c + 2240] + a4_6 * in[c + 2296];
+            out[c + 1904] = a4_0 * in[c + 1960] + a4_1 * in[c + 2016] + a4_2 * in[c + 2072] + a4_3 * in[c + 2128] +
+                    a4_4 * in[c + 2184] + a4_5 * in[c + 2240] + a4_6 * in[c + 2296];
         }
         for (int c = 0; c < 56; c++) {
-            out[c + 1960] = a5_0 * in[c + 1960] + a5_1 * in[c + 2016] + a5_2 * in[c + 2072] + a5_3 * in[c + 2128] + a5_4 * in[c + 2184] + a5_5 * in[c + 2240] + a5_6 * in[c + 2296];
+            out[c + 1960] = a5_0 * in[c + 1960] + a5_1 * in[c + 2016] + a5_2 * in[c + 2072] + a5_3 * in[c + 2128] +
+                    a5_4 * in[c + 2184] + a5_5 * in[c + 2240] + a5_6 * in[c + 2296];
         }
     }
 
     /** 6 x 7 on the slowest index, planes of 288. */
     private static void projectSlowNSet(double[] a, double[] in, double[] out) {
-        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4], a0_5 = a[5], a0_6 = a[6];
-        final double a1_0 = a[7], a1_1 = a[8], a1_2 = a[9], a1_3 = a[10], a1_4 = a[11], a1_5 = a[12], a1_6 = a[13];
-        final double a2_0 = a[14], a2_1 = a[15], a2_2 = a[16], a2_3 = a[17], a2_4 = a[18], a2_5 = a[19], a2_6 = a[20];
-        final double a3_0 = a[21], a3_1 = a[22], a3_2 = a[23], a3_3 = a[24], a3_4 = a[25], a3_5 = a[26], a3_6 = a[27];
-        final double a4_0 = a[28], a4_1 = a[29], a4_2 = a[30], a4_3 = a[31], a4_4 = a[32], a4_5 = a[33], a4_6 = a[34];
-        final double a5_0 = a[35], a5_1 = a[36], a5_2 = a[37], a5_3 = a[38], a5_4 = a[39], a5_5 = a[40], a5_6 = a[41];
+        final double a0_0 = a[0], a0_1 = a[1], a0_2 = a[2], a0_3 = a[3], a0_4 = a[4],
+                a0_5 = a[5], a0_6 = a[6];
+        final double a1_0 = a[7], a1_1 = a[8], a1_2 = a[9], a1_3 = a[10], a1_4 = a[11],
+                a1_5 = a[12], a1_6 = a[13];
+        final double a2_0 = a[14], a2_1 = a[15], a2_2 = a[16], a2_3 = a[17], a2_4 = a[18],
+                a2_5 = a[19], a2_6 = a[20];
+        final double a3_0 = a[21], a3_1 = a[22], a3_2 = a[23], a3_3 = a[24], a3_4 = a[25],
+                a3_5 = a[26], a3_6 = a[27];
+        final double a4_0 = a[28], a4_1 = a[29], a4_2 = a[30], a4_3 = a[31], a4_4 = a[32],
+                a4_5 = a[33], a4_6 = a[34];
+        final double a5_0 = a[35], a5_1 = a[36], a5_2 = a[37], a5_3 = a[38], a5_4 = a[39],
+                a5_5 = a[40], a5_6 = a[41];
         for (int c = 0; c < 288; c++) {
-            out[c] = a0_0 * in[c] + a0_1 * in[c + 288] + a0_2 * in[c + 576] + a0_3 * in[c + 864] + a0_4 * in[c + 1152] + a0_5 * in[c + 1440] + a0_6 * in[c + 1728];
+            out[c] = a0_0 * in[c] + a0_1 * in[c + 288] + a0_2 * in[c + 576] + a0_3 * in[c + 864] +
+                    a0_4 * in[c + 1152] + a0_5 * in[c + 1440] + a0_6 * in[c + 1728];
         }
         for (int c = 0; c < 288; c++) {
-            out[c + 288] = a1_0 * in[c] + a1_1 * in[c + 288] + a1_2 * in[c + 576] + a1_3 * in[c + 864] + a1_4 * in[c + 1152] + a1_5 * in[c + 1440] + a1_6 * in[c + 1728];
+            out[c + 288] = a1_0 * in[c] + a1_1 * in[c + 288] + a1_2 * in[c + 576] + a1_3 * in[c + 864] +
+                    a1_4 * in[c + 1152] + a1_5 * in[c + 1440] + a1_6 * in[c + 1728];
         }
         for (int c = 0; c < 288; c++) {
-            out[c + 576] = a2_0 * in[c] + a2_1 * in[c + 288] + a2_2 * in[c + 576] + a2_3 * in[c + 864] + a2_4 * in[c + 1152] + a2_5 * in[c + 1440] + a2_6 * in[c + 1728];
+            out[c + 576] = a2_0 * in[c] + a2_1 * in[c + 288] + a2_2 * in[c + 576] + a2_3 * in[c + 864] +
+                    a2_4 * in[c + 1152] + a2_5 * in[c + 1440] + a2_6 * in[c + 1728];
         }
         for (int c = 0; c < 288; c++) {
-            out[c + 864] = a3_0 * in[c] + a3_1 * in[c + 288] + a3_2 * in[c + 576] + a3_3 * in[c + 864] + a3_4 * in[c + 1152] + a3_5 * in[c + 1440] + a3_6 * in[c + 1728];
+            out[c + 864] = a3_0 * in[c] + a3_1 * in[c + 288] + a3_2 * in[c + 576] + a3_3 * in[c + 864] +
+                    a3_4 * in[c + 1152] + a3_5 * in[c + 1440] + a3_6 * in[c + 1728];
         }
         for (int c = 0; c < 288; c++) {
-            out[c + 1152] = a4_0 * in[c] + a4_1 * in[c + 288] + a4_2 * in[c + 576] + a4_3 * in[c + 864] + a4_4 * in[c + 1152] + a4_5 * in[c + 1440] + a4_6 * in[c + 1728];
+            out[c + 1152] = a4_0 * in[c] + a4_1 * in[c + 288] + a4_2 * in[c + 576] + a4_3 * in[c + 864] +
+                    a4_4 * in[c + 1152] + a4_5 * in[c + 1440] + a4_6 * in[c + 1728];
         }
         for (int c = 0; c < 288; c++) {
-            out[c + 1440] = a5_0 * in[c] + a5_1 * in[c + 288] + a5_2 * in[c + 576] + a5_3 * in[c + 864] + a5_4 * in[c + 1152] + a5_5 * in[c + 1440] + a5_6 * in[c + 1728];
+            out[c + 1440] = a5_0 * in[c] + a5_1 * in[c + 288] + a5_2 * in[c + 576] + a5_3 * in[c + 864] +
+                    a5_4 * in[c + 1152] + a5_5 * in[c + 1440] + a5_6 * in[c + 1728];
         }
     }
 }

@@ -150,7 +150,13 @@ public final class TensorBlockGenerator {
         for (int r = 0; r < rows; r++) {
             StringBuilder s = new StringBuilder("        final double ");
             for (int k = 0; k < cols; k++) {
-                s.append(k == 0 ? "" : ", ").append(String.format(Locale.ROOT, "a%d_%d = a[%d]", r, k, r * cols + k));
+                if (k > 0 && k % 5 == 0) {
+                    line(s.append(',').toString()); // five coefficients a line
+                    s = new StringBuilder("                ");
+                } else if (k > 0) {
+                    s.append(", ");
+                }
+                s.append(String.format(Locale.ROOT, "a%d_%d = a[%d]", r, k, r * cols + k));
             }
             line(s.append(';').toString());
         }
@@ -161,8 +167,13 @@ public final class TensorBlockGenerator {
         line("        for (int c = 0; c < " + trip + "; c++) {");
         StringBuilder s = new StringBuilder("            out[" + index(outOffset) + "] " + (acc ? "+=" : "=") + " ");
         for (int k = 0; k < cols; k++) {
-            s.append(k == 0 ? "" : " + ").append("a").append(r).append('_').append(k).append(" * in[")
-                    .append(index(inOffset.applyAsInt(k))).append(']');
+            if (k > 0 && k % 4 == 0) {
+                line(s.append(" +").toString()); // four terms a line
+                s = new StringBuilder("                    ");
+            } else if (k > 0) {
+                s.append(" + ");
+            }
+            s.append("a").append(r).append('_').append(k).append(" * in[").append(index(inOffset.applyAsInt(k))).append(']');
         }
         line(s.append(';').toString());
         line("        }");
