@@ -62,17 +62,34 @@ public final class Timing {
         return new Samples(s);
     }
 
-    /**
-     * Seconds every benchmark point warms up for at least: enough for the JIT to compile the CPU backend's
-     * per-N kernels (dozens of methods) before the timed runs, on a busy machine too.
-     */
+    /** Seconds every benchmark point warms up for at least. */
     public static final double WARMUP_SECONDS = 1.5;
 
-    /** Runs {@code op} at least {@code minRuns} times and until {@link #WARMUP_SECONDS} have passed. */
+    /** Seconds after which the warm-up stops even if the time per run has not settled. */
+    public static final double WARMUP_MAX_SECONDS = 30;
+
+    /**
+     * Runs {@code op} at least {@code minRuns} times and for at least {@link #WARMUP_SECONDS}, then until the
+     * time per run has settled (the last three runs within 10% of the best so far), at most
+     * {@link #WARMUP_MAX_SECONDS}: the JIT compiles the CPU backend's per-N kernels (dozens of methods) in
+     * the background, which takes seconds, longer on a busy machine.
+     */
     public static void warmUp(int minRuns, Runnable op) {
-        long end = System.nanoTime() + (long) (WARMUP_SECONDS * 1e9);
-        for (int i = 0; i < minRuns || System.nanoTime() < end; i++) {
+        long start = System.nanoTime();
+        long min = System.nanoTime() + (long) (WARMUP_SECONDS * 1e9);
+        long max = start + (long) (WARMUP_MAX_SECONDS * 1e9);
+        long best = Long.MAX_VALUE;
+        int settled = 0;
+        for (int i = 0; ; i++) {
+            long t0 = System.nanoTime();
             op.run();
+            long t = System.nanoTime() - t0;
+            best = Math.min(best, t);
+            settled = t <= best * 1.1 ? settled + 1 : 0;
+            long now = System.nanoTime();
+            if (i + 1 >= minRuns && now >= min && (settled >= 3 || now >= max)) {
+                return;
+            }
         }
     }
 
