@@ -30,9 +30,11 @@ import io.lobatto.core.basis.Basis1D;
  * per element; FLOPs per element are in {@code io.lobatto.bench.FlopCounts}. Regressions of the generated
  * per-N contractions show up here without a GPU or a whole benchmark run.
  *
- * <p>Run (from the repository root, after {@code ./mvnw -pl benchmarks -am test-compile}):
+ * <p>Compiled with the {@code jmh} profile only. Run from the repository root, after
+ * {@code ./mvnw install -DskipTests}:
  * <pre>
- * ./mvnw -q -pl benchmarks dependency:build-classpath -Dmdep.outputFile=target/test-cp.txt -Dmdep.includeScope=test
+ * ./mvnw -Pjmh -pl benchmarks test-compile
+ * ./mvnw -Pjmh -q -pl benchmarks dependency:build-classpath -Dmdep.outputFile=target/test-cp.txt -Dmdep.includeScope=test
  * java -cp benchmarks/target/test-classes:benchmarks/target/classes:$(cat benchmarks/target/test-cp.txt) \
  *     org.openjdk.jmh.Main ElementKernelBenchmark
  * </pre>
