@@ -68,28 +68,36 @@ public final class Timing {
     /** Seconds after which the warm-up stops even if the time per run has not settled. */
     public static final double WARMUP_MAX_SECONDS = 30;
 
+    /** Length of a warm-up window: the mean time per run is compared window to window. */
+    static final double WARMUP_WINDOW_SECONDS = 0.5;
+
     /**
      * Runs {@code op} at least {@code minRuns} times and for at least {@link #WARMUP_SECONDS}, then until the
-     * time per run has settled (the last three runs within 10% of the best so far), at most
-     * {@link #WARMUP_MAX_SECONDS}: the JIT compiles the CPU backend's per-N kernels (dozens of methods) in
-     * the background, which takes seconds, longer on a busy machine.
+     * mean time per run of a window of {@link #WARMUP_WINDOW_SECONDS} no longer improves by 10% on the best
+     * earlier window, at most {@link #WARMUP_MAX_SECONDS}: the JIT compiles the CPU backend's per-N kernels
+     * (dozens of methods) in the background, which takes seconds, longer on a busy machine.
      */
     public static void warmUp(int minRuns, Runnable op) {
         long start = System.nanoTime();
-        long min = System.nanoTime() + (long) (WARMUP_SECONDS * 1e9);
+        long min = start + (long) (WARMUP_SECONDS * 1e9);
         long max = start + (long) (WARMUP_MAX_SECONDS * 1e9);
-        long best = Long.MAX_VALUE;
-        int settled = 0;
-        for (int i = 0; ; i++) {
-            long t0 = System.nanoTime();
-            op.run();
-            long t = System.nanoTime() - t0;
-            best = Math.min(best, t);
-            settled = t <= best * 1.1 ? settled + 1 : 0;
+        long window = (long) (WARMUP_WINDOW_SECONDS * 1e9);
+        double best = Double.MAX_VALUE;
+        int runs = 0;
+        while (true) {
+            long w0 = System.nanoTime();
+            int n = 0;
+            do {
+                op.run();
+                n++;
+            } while (System.nanoTime() - w0 < window);
+            runs += n;
             long now = System.nanoTime();
-            if (i + 1 >= minRuns && now >= min && (settled >= 3 || now >= max)) {
+            double mean = (double) (now - w0) / n;
+            if (runs >= minRuns && now >= min && (mean > 0.9 * best || now >= max)) {
                 return;
             }
+            best = Math.min(best, mean);
         }
     }
 
