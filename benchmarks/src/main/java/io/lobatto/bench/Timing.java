@@ -63,7 +63,7 @@ public final class Timing {
     }
 
     /** Seconds every benchmark point warms up for at least. */
-    public static final double WARMUP_SECONDS = 1.5;
+    public static final double WARMUP_SECONDS = 3;
 
     /** Seconds after which the warm-up stops even if the time per run has not settled. */
     public static final double WARMUP_MAX_SECONDS = 30;
@@ -73,8 +73,8 @@ public final class Timing {
 
     /**
      * Runs {@code op} at least {@code minRuns} times and for at least {@link #WARMUP_SECONDS}, then until the
-     * mean time per run of a window of {@link #WARMUP_WINDOW_SECONDS} no longer improves by 10% on the best
-     * earlier window, at most {@link #WARMUP_MAX_SECONDS}: the JIT compiles the CPU backend's per-N kernels
+     * mean time per run of two windows of {@link #WARMUP_WINDOW_SECONDS} in a row no longer improves by 10%
+     * on the best earlier window, at most {@link #WARMUP_MAX_SECONDS}: the JIT compiles the CPU backend's per-N kernels
      * (dozens of methods) in the background, which takes seconds, longer on a busy machine.
      */
     public static void warmUp(int minRuns, Runnable op) {
@@ -84,6 +84,7 @@ public final class Timing {
         long window = (long) (WARMUP_WINDOW_SECONDS * 1e9);
         double best = Double.MAX_VALUE;
         int runs = 0;
+        int flat = 0;
         while (true) {
             long w0 = System.nanoTime();
             int n = 0;
@@ -94,7 +95,8 @@ public final class Timing {
             runs += n;
             long now = System.nanoTime();
             double mean = (double) (now - w0) / n;
-            if (runs >= minRuns && now >= min && (mean > 0.9 * best || now >= max)) {
+            flat = mean > 0.9 * best ? flat + 1 : 0;
+            if (runs >= minRuns && now >= min && (flat >= 2 || now >= max)) {
                 return;
             }
             best = Math.min(best, mean);
