@@ -3,8 +3,11 @@ package io.lobatto.backend.aparapi;
 import com.aparapi.Kernel;
 import io.lobatto.backend.aparapi.kernels.GatherScatterKernel;
 import io.lobatto.backend.aparapi.kernels.MassBp10Kernel;
+import io.lobatto.backend.aparapi.kernels.MassBp10LineKernel;
 import io.lobatto.backend.aparapi.kernels.ReductionKernel;
+import io.lobatto.backend.aparapi.kernels.StiffnessBp30ColumnKernel;
 import io.lobatto.backend.aparapi.kernels.StiffnessBp30Kernel;
+import io.lobatto.backend.aparapi.kernels.StiffnessBp35ColumnKernel;
 import io.lobatto.backend.aparapi.kernels.StiffnessBp35Kernel;
 import io.lobatto.backend.aparapi.kernels.StreamKernel;
 import io.lobatto.backend.aparapi.runtime.ClBuffer;
@@ -84,6 +87,8 @@ public final class AparapiBackend implements Backend {
     private final long localMemBytes;
     private boolean closed;
     private boolean foldSearchDirection = FOLD_SEARCH_DIRECTION;
+    /** The element-kernel variant forced by a test, or null for {@link ElementVariant#of}. */
+    private final ElementVariant variant;
 
     /** The device chosen by {@code lobatto.opencl.device} / {@code LOBATTO_OPENCL_DEVICE}, else the first GPU, else any. */
     public AparapiBackend() {
@@ -106,7 +111,16 @@ public final class AparapiBackend implements Backend {
      * of devices with less local memory, e.g. the in-place GL stages of large N on a GPU, on PoCL.
      */
     AparapiBackend(ClDevice device, long localMemoryCap) {
+        this(device, localMemoryCap, null);
+    }
+
+    /**
+     * {@link #AparapiBackend(ClDevice, long)} with every element kernel in thread structure {@code variant}
+     * where it has one (null: the measured table of {@link ElementVariant}); tests use it to run both.
+     */
+    AparapiBackend(ClDevice device, long localMemoryCap, ElementVariant variant) {
         Objects.requireNonNull(device, "device");
+        this.variant = variant;
         this.cl = new ClContext(device);
         this.info = device.info();
         this.localMemBytes = Math.min(device.localMemBytes(), localMemoryCap);
@@ -773,7 +787,8 @@ public final class AparapiBackend implements Backend {
     private ElementPlan plan(ElementKernel kernel, Basis1D basis) {
         int cap = Math.min(ELEMENT_GROUP, cl.device().maxWorkGroupSize());
         while (true) {
-            ElementPlan plan = ElementPlan.of(kernel, basis.nq(), basis.nqGauss(), cap, localMemBytes, info.name());
+            ElementPlan plan = ElementPlan.of(kernel, basis.nq(), basis.nqGauss(), cap, localMemBytes, info.name(),
+                    variant != null ? variant : ElementVariant.of(kernel, basis.degree()));
             int allowed = Math.min(elementKernel(kernel, basis.degree(), plan, 0).workGroupSize(),
                     elementKernel(kernel, basis.degree(), plan, 1).workGroupSize());
             if (plan.groupSize() <= allowed) {
@@ -789,10 +804,11 @@ public final class AparapiBackend implements Backend {
 
     /** The element kernel of {@code plan}; {@code fromGlobal} 0: x_L, 1: x_G through Z, 2: dir + beta x_G through Z. */
     private ClKernel elementKernel(ElementKernel kernel, int degree, ElementPlan plan, int fromGlobal) {
+        boolean registers = plan.variant() == ElementVariant.REGISTERS;
         Class<? extends Kernel> family = switch (kernel) {
-            case MASS_BP10 -> MassBp10Kernel.class;
-            case STIFFNESS_BP35 -> StiffnessBp35Kernel.class;
-            case STIFFNESS_BP30 -> StiffnessBp30Kernel.class;
+            case MASS_BP10 -> registers ? MassBp10LineKernel.class : MassBp10Kernel.class;
+            case STIFFNESS_BP35 -> registers ? StiffnessBp35ColumnKernel.class : StiffnessBp35Kernel.class;
+            case STIFFNESS_BP30 -> registers ? StiffnessBp30ColumnKernel.class : StiffnessBp30Kernel.class;
         };
         String name = switch (kernel) {
             case MASS_BP10 -> "BP1.0";
@@ -834,24 +850,20 @@ public final class AparapiBackend implements Backend {
         }
         boolean stiff = d.kernel != ElementKernel.MASS_BP10;
         k.set("x", x).set("y", y)
-                .set("ids", z == null ? unused : z.scatterIds.buffer)
-                .set("w", z == null ? unused : z.inverseDegree.buffer)
-                .set("matI", d.interp == null ? unused : d.interp)
-                .set("matD", d.diff == null ? unused : d.diff)
-                .set("G00", stiff ? d.factors.get(0) : unused)
-                .set("G01", stiff ? d.factors.get(1) : unused)
-                .set("G02", stiff ? d.factors.get(2) : unused)
-                .set("G11", stiff ? d.factors.get(3) : unused)
-                .set("G12", stiff ? d.factors.get(4) : unused)
-                .set("G22", stiff ? d.factors.get(5) : unused)
-                .set("wJ", d.factors.get(stiff ? 6 : 0))
-                .set("scr", d.scratch == null ? unused : d.scratch)
-                .set("dirG", dir == null ? unused : dir)
-                .set("beta", beta)
+                .bindIfUsed("ids", z == null ? unused : z.scatterIds.buffer)
+                .bindIfUsed("w", z == null ? unused : z.inverseDegree.buffer)
+                .bindIfUsed("matI", d.interp == null ? unused : d.interp)
+                .bindIfUsed("matD", d.diff == null ? unused : d.diff)
+                .bindIfUsed("wJ", d.factors.get(stiff ? 6 : 0))
+                .bindIfUsed("scr", d.scratch == null ? unused : d.scratch)
+                .bindIfUsed("dirG", dir == null ? unused : dir)
                 .set("elems", d.elements)
-                .set("lambda", stiff ? lambda : 0)
-                .set("shift", shift)
                 .local("lds", 8L * d.plan.localDoubles());
+        String[] g = {"G00", "G01", "G02", "G11", "G12", "G22"};
+        for (int f = 0; f < g.length; f++) {
+            k.bindIfUsed(g[f], stiff ? d.factors.get(f) : unused);
+        }
+        k.bindIfUsed("lambda", stiff ? lambda : 0).bindIfUsed("shift", shift).bindIfUsed("beta", beta);
         long groups = (d.elements + (long) d.plan.elementsPerGroup() - 1) / d.plan.elementsPerGroup();
         k.launch(groups, d.plan.groupSize());
     }

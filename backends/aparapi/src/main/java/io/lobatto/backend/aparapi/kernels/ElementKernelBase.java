@@ -1,6 +1,5 @@
 package io.lobatto.backend.aparapi.kernels;
 
-import com.aparapi.Kernel;
 import io.lobatto.backend.aparapi.runtime.BuildConstant;
 
 /**
@@ -11,14 +10,11 @@ import io.lobatto.backend.aparapi.runtime.BuildConstant;
  * from x_G through the scatter ids. The degree, the points per direction and the work-group plan are
  * build constants, so every loop bound is known to the compiler. The subclasses fix the operator.
  */
-public abstract class ElementKernelBase extends Kernel {
+public abstract class ElementKernelBase extends ElementOperands {
 
-    /** GLL points per direction, N + 1. */
-    @BuildConstant int nq;
     /** Quadrature points per direction P: Nq (BP3.5) or Nq + 1 (GL). */
     @BuildConstant int pts;
     @BuildConstant int threadsPerElem;
-    @BuildConstant int elemsPerGroup;
     /** Local doubles per element. */
     @BuildConstant int perElem;
     /** 1 for GL quadrature (BP1.0, BP3.0). */
@@ -27,11 +23,6 @@ public abstract class ElementKernelBase extends Kernel {
     @BuildConstant int stiff;
     /** 1 for one work-item per point, 0 for the 2D layer-by-layer structure. */
     @BuildConstant int threeD;
-    /**
-     * 1 when u is read from x_G through the scatter ids and y_L += shift W u (hipBone's fused operator);
-     * 2 when u is read as dirG + beta x_G (CG's p = z + beta p folded into the operator).
-     */
-    @BuildConstant int fromGlobal;
     /** 1 when the GL stages run point-parallel between two P^3 grids, 0 in place by lines. */
     @BuildConstant int pointInterp;
     /** 2D stiffness: 1 when the t-fluxes live in local memory, 0 in the global scratch. */
@@ -39,26 +30,8 @@ public abstract class ElementKernelBase extends Kernel {
     /** Where in lds the group stages I and D (after its elements' regions). */
     @BuildConstant int ldsMat;
 
-    double[] x = new double[1];
-    double[] y = new double[1];
-    int[] ids = new int[1];
-    double[] w = new double[1];
-    double[] matI = new double[1];
-    double[] matD = new double[1];
-    double[] G00 = new double[1];
-    double[] G01 = new double[1];
-    double[] G02 = new double[1];
-    double[] G11 = new double[1];
-    double[] G12 = new double[1];
-    double[] G22 = new double[1];
-    double[] wJ = new double[1];
+    /** The 2D stiffness's global t-flux scratch when the t-fluxes do not fit the local memory. */
     double[] scr = new double[1];
-    double[] dirG = new double[1];
-    double beta;
-    int elems;
-    double lambda;
-    double shift;
-    @Local double[] lds = new double[1];
 
     /**
      * One launch of BP1.0 / BP3.5 / BP3.0 (and the element part of the fused assembled operator).
@@ -188,22 +161,6 @@ public abstract class ElementKernelBase extends Kernel {
             g = i + P * ((r % Q) + P * (r / Q));
         }
         return g;
-    }
-
-    private double readU(int li) {
-        double u = 0;
-        if (fromGlobal >= 1) {
-            int id = ids[li];
-            if (id >= 0) {
-                u = x[id];
-                if (fromGlobal == 2) {
-                    u = dirG[id] + beta * u;
-                }
-            }
-        } else {
-            u = x[li];
-        }
-        return u;
     }
 
     /**

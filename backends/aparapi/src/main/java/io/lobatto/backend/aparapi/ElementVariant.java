@@ -1,0 +1,50 @@
+package io.lobatto.backend.aparapi;
+
+import io.lobatto.core.backend.ElementKernel;
+
+import java.util.Locale;
+
+/**
+ * The thread structure of an element kernel, chosen per operator and degree from a table measured on the
+ * GPU (libParanumal's practice: kernels chosen by measurement). {@code -Dlobatto.aparapi.elementVariant}
+ * ({@code shared} or {@code registers}) overrides the table, for benchmarks that compare the two.
+ */
+enum ElementVariant {
+    /**
+     * The element's grid in local memory, one work-item per point (3D) or per (a,b) column looping over
+     * the layers (2D): {@link io.lobatto.backend.aparapi.kernels.ElementKernelBase}.
+     */
+    SHARED,
+    /**
+     * Register columns and lines (tensor paper, BP3.5 Kernel 10 and BP1.0 Kernels 7-8):
+     * {@link io.lobatto.backend.aparapi.kernels.RegisterKernelBase}.
+     */
+    REGISTERS;
+
+    /** The variant named by {@code -Dlobatto.aparapi.elementVariant}, or null for the table. */
+    static ElementVariant override() {
+        String v = System.getProperty("lobatto.aparapi.elementVariant");
+        if (v == null || v.isBlank() || v.equalsIgnoreCase("table")) {
+            return null;
+        }
+        try {
+            return valueOf(v.trim().toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("lobatto.aparapi.elementVariant is '" + v
+                    + "'; expected shared, registers or table");
+        }
+    }
+
+    /** The variant of {@code kernel} at {@code degree}: the override, else the measured table. */
+    static ElementVariant of(ElementKernel kernel, int degree) {
+        ElementVariant forced = override();
+        return forced != null ? forced : table(kernel, degree);
+    }
+
+    /** The measured choice (see the class comment for the run that chose it). */
+    static ElementVariant table(ElementKernel kernel, int degree) {
+        return switch (kernel) {
+            case STIFFNESS_BP35, MASS_BP10, STIFFNESS_BP30 -> REGISTERS;
+        };
+    }
+}
