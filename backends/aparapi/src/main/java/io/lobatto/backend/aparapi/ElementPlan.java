@@ -106,7 +106,7 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
         boolean threeD = p3 <= groupCap;
         int threads = threeD ? p3 : Math.min(p2, groupCap);
         int perGroup = Math.max(1, groupCap / threads);
-        int matrices = (gauss ? p * nq : 0) + (stiff ? p2 : 0);
+        int matrices = (gauss ? p * nq : 0) + (stiff ? p * odd(p) : 0);
         long limit = localMemBytes / 8;
         boolean tLocal = false;
         int perElem = p3;
@@ -165,6 +165,7 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
         c.put("pointInterp", pointInterp ? 1 : 0);
         c.put("tLocal", tLocal ? 1 : 0);
         c.put("ldsMat", localDoubles() - matrixDoubles);
+        c.put("dStride", odd(points));
         return c;
     }
 

@@ -41,10 +41,21 @@ enum ElementVariant {
         return forced != null ? forced : table(kernel, degree);
     }
 
-    /** The measured choice (see the class comment for the run that chose it). */
+    /**
+     * The measured choice: the variant with the higher roofline ratio in {@code lobatto-bench bk} at 20M DOFs
+     * on the H100 (both variants in one lease, commit e053caf, 2026-11-23; site/.../nvidia-h100/bk-variants.csv).
+     * Index N = 1..15; R = {@link #REGISTERS}, S = {@link #SHARED}.
+     */
     static ElementVariant table(ElementKernel kernel, int degree) {
-        return switch (kernel) {
-            case STIFFNESS_BP35, MASS_BP10, STIFFNESS_BP30 -> REGISTERS;
+        String row = switch (kernel) {
+            //                   N = 123456789012345
+            case MASS_BP10 ->       "RRRRRRRRRRRRRRR";
+            case STIFFNESS_BP30 ->  "SRRRSSSSSRRRRRS";
+            case STIFFNESS_BP35 ->  "SRSRSSSSSSSSSSS";
         };
+        if (degree < 1 || degree > row.length()) {
+            throw new IllegalArgumentException("degree is " + degree + "; the variant table covers N = 1.." + row.length());
+        }
+        return row.charAt(degree - 1) == 'R' ? REGISTERS : SHARED;
     }
 }

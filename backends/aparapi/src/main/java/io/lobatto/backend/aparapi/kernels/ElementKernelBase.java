@@ -27,6 +27,8 @@ public abstract class ElementKernelBase extends ElementOperands {
     @BuildConstant int pointInterp;
     /** 2D stiffness: 1 when the t-fluxes live in local memory, 0 in the global scratch. */
     @BuildConstant int tLocal;
+    /** Row stride of D in local memory: P, or P + 1 when P is even (odd strides avoid bank conflicts). */
+    @BuildConstant int dStride;
     /** Where in lds the group stages I and D (after its elements' regions). */
     @BuildConstant int ldsMat;
 
@@ -71,7 +73,7 @@ public abstract class ElementKernelBase extends ElementOperands {
             lds[mI + i] = matI[i];
         }
         for (int i = lid; i < nD; i += getLocalSize()) {
-            lds[mD + i] = matD[i];
+            lds[mD + (i / P) * dStride + i % P] = matD[i];
         }
         // load u (masked nodes read as 0 when gathering from x_G through the scatter ids)
         if (le < elemsPerGroup) {
@@ -331,9 +333,9 @@ public abstract class ElementKernelBase extends ElementOperands {
                 double vs = 0;
                 double vt = 0;
                 for (int m = 0; m < P; m++) {
-                    vr += lds[mD + a * P + m] * lds[L0 + m + P * (b + P * c)];
-                    vs += lds[mD + b * P + m] * lds[L0 + a + P * (m + P * c)];
-                    vt += lds[mD + c * P + m] * lds[L0 + a + P * (b + P * m)];
+                    vr += lds[mD + a * dStride + m] * lds[L0 + m + P * (b + P * c)];
+                    vs += lds[mD + b * dStride + m] * lds[L0 + a + P * (m + P * c)];
+                    vt += lds[mD + c * dStride + m] * lds[L0 + a + P * (b + P * m)];
                 }
                 int g = e * P3 + p;
                 double g01 = G01[g];
@@ -352,9 +354,9 @@ public abstract class ElementKernelBase extends ElementOperands {
                 int c = p / P2;
                 double y = lambda * wJ[e * P3 + p] * lds[L0 + p];
                 for (int m = 0; m < P; m++) {
-                    y += lds[mD + m * P + a] * lds[L0 + P3 + m + P * (b + P * c)]
-                            + lds[mD + m * P + b] * lds[L0 + 2 * P3 + a + P * (m + P * c)]
-                            + lds[mD + m * P + c] * lds[L0 + 3 * P3 + a + P * (b + P * m)];
+                    y += lds[mD + m * dStride + a] * lds[L0 + P3 + m + P * (b + P * c)]
+                            + lds[mD + m * dStride + b] * lds[L0 + 2 * P3 + a + P * (m + P * c)]
+                            + lds[mD + m * dStride + c] * lds[L0 + 3 * P3 + a + P * (b + P * m)];
                 }
                 lds[L0 + p] = y;
             }
@@ -384,7 +386,7 @@ public abstract class ElementKernelBase extends ElementOperands {
                 for (int c = 0; c < P; c++) {
                     double vt = 0;
                     for (int m = 0; m < P; m++) {
-                        vt += lds[mD + c * P + m] * lds[L0 + col + P2 * m];
+                        vt += lds[mD + c * dStride + m] * lds[L0 + col + P2 * m];
                     }
                     writeTFlux(tg + col + P2 * c, vt);
                 }
@@ -398,8 +400,8 @@ public abstract class ElementKernelBase extends ElementOperands {
                     double vr = 0;
                     double vs = 0;
                     for (int m = 0; m < P; m++) {
-                        vr += lds[mD + a * P + m] * lds[L0 + m + P * (b + P * c)];
-                        vs += lds[mD + b * P + m] * lds[L0 + a + P * (m + P * c)];
+                        vr += lds[mD + a * dStride + m] * lds[L0 + m + P * (b + P * c)];
+                        vs += lds[mD + b * dStride + m] * lds[L0 + a + P * (m + P * c)];
                     }
                     double vt = readTFlux(tg + col + P2 * c);
                     int g = e * P3 + col + P2 * c;
@@ -418,7 +420,7 @@ public abstract class ElementKernelBase extends ElementOperands {
                     int b = col / P;
                     double y = lambda * wJ[e * P3 + col + P2 * c] * lds[L0 + col + P2 * c];
                     for (int m = 0; m < P; m++) {
-                        y += lds[mD + m * P + a] * lds[sgr + m + P * b] + lds[mD + m * P + b] * lds[sgs + a + P * m];
+                        y += lds[mD + m * dStride + a] * lds[sgr + m + P * b] + lds[mD + m * dStride + b] * lds[sgs + a + P * m];
                     }
                     lds[L0 + col + P2 * c] = y;
                 }
@@ -430,7 +432,7 @@ public abstract class ElementKernelBase extends ElementOperands {
                 for (int m = 0; m < P; m++) {
                     double y = lds[L0 + col + P2 * m];
                     for (int c = 0; c < P; c++) {
-                        y += lds[mD + c * P + m] * readTFlux(tg + col + P2 * c);
+                        y += lds[mD + c * dStride + m] * readTFlux(tg + col + P2 * c);
                     }
                     lds[L0 + col + P2 * m] = y;
                 }

@@ -1,6 +1,7 @@
 package io.lobatto.backend.aparapi.kernels;
 
 import io.lobatto.backend.aparapi.runtime.BuildConstant;
+import io.lobatto.backend.aparapi.runtime.UnrollInnerLoops;
 
 /**
  * The register thread structure of the tensor paper's fastest kernels, shared by BP1.0, BP3.5 and BP3.0:
@@ -16,9 +17,10 @@ import io.lobatto.backend.aparapi.runtime.BuildConstant;
  * and the r/s fluxes go through two local layers for D^T. Three P x S layers per element, S odd; two
  * barriers per layer.</li>
  * </ul>
- * Every index into a register array is a loop variable of a loop with a compile-time trip count, so the
- * arrays stay in registers once the compiler unrolls those loops.
+ * Every index into a register array is a loop variable of a loop with a compile-time trip count, and those
+ * loops are unrolled ({@link UnrollInnerLoops}), so the arrays stay in registers.
  */
+@UnrollInnerLoops
 public abstract class RegisterKernelBase extends ElementOperands {
 
     /** Points per direction of the grid the stiffness works on and of the GL stages: Nq (BP3.5) or Nq + 1. */
