@@ -43,15 +43,16 @@ enum ElementVariant {
 
     /**
      * The measured choice: the variant with the higher roofline ratio in {@code lobatto-bench bk} at 20M DOFs
-     * on the H100 (both variants in one lease, commit e053caf, 2026-11-23; site/.../nvidia-h100/bk-variants.csv).
-     * Index N = 1..15; R = {@link #REGISTERS}, S = {@link #SHARED}.
+     * on the H100, register kernels from commit e053caf and shared-memory kernels (D at an odd stride) from
+     * commit 5f621a7, 2026-11-23 (site/.../nvidia-h100/bk-variants.csv). Index N = 1..15; R =
+     * {@link #REGISTERS}, S = {@link #SHARED}.
      */
     static ElementVariant table(ElementKernel kernel, int degree) {
         String row = switch (kernel) {
             //                   N = 123456789012345
             case MASS_BP10 ->       "RRRRRRRRRRRRRRR";
-            case STIFFNESS_BP30 ->  "SRRRSSSSSRRRRRS";
-            case STIFFNESS_BP35 ->  "SRSRSSSSSSSSSSS";
+            case STIFFNESS_BP30 ->  "SRRRSSSSSRRSRRS";
+            case STIFFNESS_BP35 ->  "SRRRSSSSSSSSSSS";
         };
         if (degree < 1 || degree > row.length()) {
             throw new IllegalArgumentException("degree is " + degree + "; the variant table covers N = 1.." + row.length());

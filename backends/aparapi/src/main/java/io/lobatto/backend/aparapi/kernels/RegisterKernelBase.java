@@ -1,7 +1,6 @@
 package io.lobatto.backend.aparapi.kernels;
 
 import io.lobatto.backend.aparapi.runtime.BuildConstant;
-import io.lobatto.backend.aparapi.runtime.UnrollInnerLoops;
 
 /**
  * The register thread structure of the tensor paper's fastest kernels, shared by BP1.0, BP3.5 and BP3.0:
@@ -17,10 +16,12 @@ import io.lobatto.backend.aparapi.runtime.UnrollInnerLoops;
  * and the r/s fluxes go through two local layers for D^T. Three P x S layers per element, S odd; two
  * barriers per layer.</li>
  * </ul>
- * Every index into a register array is a loop variable of a loop with a compile-time trip count, and those
- * loops are unrolled ({@link UnrollInnerLoops}), so the arrays stay in registers.
+ * Every index into a register array is a loop variable of a loop with a compile-time trip count, so the
+ * arrays can stay in registers once the compiler unrolls those loops. NVIDIA's compiler (driver 580) keeps
+ * BP3.5's and BP3.0's arrays in a 416-byte stack frame all the same (kernel-info, commit 5f621a7), which is
+ * why the variant table picks these kernels for BP3.5 only at N = 2..4; {@code #pragma unroll} on the
+ * inner loops did not remove the frame there and halved BP1.0 at N &gt;= 10, so it is not used.
  */
-@UnrollInnerLoops
 public abstract class RegisterKernelBase extends ElementOperands {
 
     /** Points per direction of the grid the stiffness works on and of the GL stages: Nq (BP3.5) or Nq + 1. */

@@ -49,8 +49,6 @@ public record KernelSource(String label, String source, List<Arg> args) {
     private static final Map<Class<?>, String> TRANSLATED = new ConcurrentHashMap<>();
     /** A helper function Aparapi writes for a method of the kernel class: return type, name and its this-pointer. */
     private static final Pattern INLINE = Pattern.compile("(?m)^(void|int|long|float|double|short|char) ([A-Za-z_0-9]+\\(This \\*this)");
-    /** A counted loop as Aparapi writes it, with the indentation of its line. */
-    private static final Pattern COUNTED_LOOP = Pattern.compile("(?m)^([ \\t]*)for \\(int (\\w+) = 0; \\2<[^;{]+; \\2\\+\\+\\)\\{");
     private static final Pattern SIGNATURE = Pattern.compile("__kernel (?:__attribute__\\(\\(reqd_work_group_size\\([^)]*\\)\\)\\) )?void run\\((.*?)\\)\\s*\\{", Pattern.DOTALL);
 
     public KernelSource {
@@ -102,9 +100,6 @@ public record KernelSource(String label, String source, List<Arg> args) {
         // pass the this-struct by pointer, and then the struct with its @PrivateMemorySpace arrays lives in
         // stack memory instead of registers (clang for nvptx did so for the register kernels' column stiffness)
         body = INLINE.matcher(body).replaceAll("static inline __attribute__((always_inline)) $1 $2");
-        if (kernelClass.isAnnotationPresent(UnrollInnerLoops.class)) {
-            body = unrollInnerLoops(body);
-        }
         if (groupSize > 0) {
             body = body.replace("__kernel void run(", "__kernel __attribute__((reqd_work_group_size(" + groupSize
                     + ", 1, 1))) void run(");
@@ -112,36 +107,6 @@ public record KernelSource(String label, String source, List<Arg> args) {
         int pragma = body.indexOf('\n') + 1;
         String source = body.substring(0, pragma) + defines + body.substring(pragma);
         return new KernelSource(label, source, parseArgs(source, kernelClass));
-    }
-
-    /**
-     * {@code #pragma unroll} before every loop {@code for (int v = 0; v<bound; v++)} whose body holds no
-     * barrier (see {@link UnrollInnerLoops}).
-     */
-    static String unrollInnerLoops(String source) {
-        StringBuilder out = new StringBuilder(source.length() + 1024);
-        Matcher m = COUNTED_LOOP.matcher(source);
-        int last = 0;
-        while (m.find()) {
-            int open = m.end() - 1;
-            int depth = 0;
-            int close = open;
-            for (int i = open; i < source.length(); i++) {
-                char c = source.charAt(i);
-                if (c == '{') {
-                    depth++;
-                } else if (c == '}' && --depth == 0) {
-                    close = i;
-                    break;
-                }
-            }
-            out.append(source, last, m.start());
-            if (!source.substring(open, close).contains("barrier(")) {
-                out.append(m.group(1)).append("#pragma unroll\n");
-            }
-            last = m.start();
-        }
-        return out.append(source.substring(last)).toString();
     }
 
     /** The macro that stands for build constant {@code field}. */
