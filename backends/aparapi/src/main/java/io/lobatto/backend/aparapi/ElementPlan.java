@@ -49,7 +49,7 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
 
     /**
      * The register variant of {@link io.lobatto.backend.aparapi.kernels.RegisterKernelBase}, or null where it
-     * does not fit: BP3.5 columns (Nq^2 work-items per element, three Nq x S layers), BP1.0 lines (up to P^2
+     * does not fit: BP3.5 columns (Nq^2 work-items per element, three Nq x S layers and the Nq^3 columns), BP1.0 lines (up to P^2
      * work-items per element, one SA x P x P grid), BP3.0 both (P^2 work-items, the grid and three P x S
      * layers; N = 15 does not fit 48 KiB).
      */
@@ -65,7 +65,7 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
                 p = nq;
                 stride = odd(p);
                 threads = p * p;
-                perElem = 3 * p * stride;
+                perElem = 3 * p * stride + p * p * p;
                 matrices = p * stride;
             }
             case MASS_BP10 -> {

@@ -199,12 +199,16 @@ public abstract class RegisterKernelBase extends ElementOperands {
     }
 
     /**
-     * The column stiffness on a P^3 grid: colY = (D^T G D + lambda wJ) colU for column t = (i, j) of element
-     * e, with the factors of point (i, j, k) at e P^3 + t + P^2 k. The layers sq, sq + P S, sq + 2 P S hold the
-     * element's u layer and its r- and s-fluxes, D is at mD. Every work-item of the group calls it (barriers);
-     * {@code valid} = 0 for the slots past the last element.
+     * The column stiffness on a P^3 grid: colY + the column at (col, col + cs, ...) = (D^T G D + lambda wJ) u for
+     * column t = (i, j) of element e. On entry colU holds u(i, j, .) and so does the work-item's own column of
+     * local memory at col with stride cs (no other work-item touches it); on return that column holds each
+     * layer's r/s divergence and mass term, and colY the t-part, so the result at layer k is their sum. The
+     * factors of point (i, j, k) are at e P^3 + t + P^2 k. The layers sq, sq + P S, sq + 2 P S hold the
+     * element's u layer and its r- and s-fluxes, D is at mD. Every work-item of the group calls it
+     * (barriers); {@code valid} = 0 for the slots past the last element. No register array is indexed by the
+     * layer k, which the compiler cannot unroll (it holds barriers).
      */
-    protected final void stiffnessColumns(int e, int t, int valid, int sq, int mD) {
+    protected final void stiffnessColumns(int e, int t, int valid, int sq, int mD, int col, int cs) {
         int P = pts;
         int P2 = P * P;
         int S = stride;
@@ -217,12 +221,7 @@ public abstract class RegisterKernelBase extends ElementOperands {
             colY[k] = 0;
         }
         for (int k = 0; k < P; k++) {
-            double uk = 0;
-            for (int m = 0; m < P; m++) {
-                if (m == k) {
-                    uk = colU[m];
-                }
-            }
+            double uk = lds[col + cs * k];
             lds[sq + j * S + i] = uk;
             localBarrier();
             double qr = 0;
@@ -250,13 +249,10 @@ public abstract class RegisterKernelBase extends ElementOperands {
             for (int m = 0; m < P; m++) {
                 div += lds[mD + m * S + i] * lds[sgr + j * S + m] + lds[mD + m * S + j] * lds[sgs + m * S + i];
             }
+            lds[col + cs * k] = div;
             // D^T along t: the t-flux of layer k feeds every point of the column
             for (int m = 0; m < P; m++) {
-                double add = lds[mD + k * S + m] * gqt;
-                if (m == k) {
-                    add += div;
-                }
-                colY[m] += add;
+                colY[m] += lds[mD + k * S + m] * gqt;
             }
         }
     }

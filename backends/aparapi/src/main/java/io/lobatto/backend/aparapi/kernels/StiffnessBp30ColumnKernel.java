@@ -47,10 +47,9 @@ public final class StiffnessBp30ColumnKernel extends RegisterKernelBase {
         for (int c = 0; c < P; c++) {
             colU[c] = lds[at + SA * P * c];
         }
-        stiffnessColumns(e, t, valid, sq, mD);
-        // only this work-item reads or writes its column of the grid after the first layer's barrier
+        stiffnessColumns(e, t, valid, sq, mD, at, SA * P);
         for (int c = 0; c < P; c++) {
-            lds[at + SA * P * c] = colY[c];
+            lds[at + SA * P * c] += colY[c];
         }
         localBarrier();
         if (valid == 1) {

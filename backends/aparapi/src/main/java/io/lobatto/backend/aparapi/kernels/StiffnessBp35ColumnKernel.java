@@ -5,7 +5,7 @@ package io.lobatto.backend.aparapi.kernels;
  * {@link RegisterKernelBase} (tensor paper, BP3.5 Kernel 10): Nq^2 work-items per element, each loading its
  * column u(i, j, .) straight from the input (coalesced over (i, j)), running the column stiffness and
  * writing its output column. With {@code fromGlobal} it is the element part of hipBone's fused assembled
- * operator. Local memory: three Nq x S layers per element, then D.
+ * operator. Local memory per element: three Nq x S layers and the Nq^3 columns; then D.
  */
 public final class StiffnessBp35ColumnKernel extends RegisterKernelBase {
 
@@ -17,8 +17,10 @@ public final class StiffnessBp35ColumnKernel extends RegisterKernelBase {
         int le = lid / Q2;
         int t = lid - le * Q2;
         int e = getGroupId() * elemsPerGroup + le;
-        int sq = le * 3 * Q * stride;
-        int mD = elemsPerGroup * 3 * Q * stride;
+        int perElem = 3 * Q * stride + Q2 * Q;
+        int sq = le * perElem;
+        int col = sq + 3 * Q * stride + t;
+        int mD = elemsPerGroup * perElem;
         int base = e * Q2 * Q + t;
         int valid = 0;
         if (e < elems) {
@@ -31,12 +33,13 @@ public final class StiffnessBp35ColumnKernel extends RegisterKernelBase {
                 u = readU(base + Q2 * k);
             }
             colU[k] = u;
+            lds[col + Q2 * k] = u;
         }
         localBarrier();
-        stiffnessColumns(e, t, valid, sq, mD);
+        stiffnessColumns(e, t, valid, sq, mD, col, Q2);
         if (valid == 1) {
             for (int k = 0; k < Q; k++) {
-                writeY(base + Q2 * k, colY[k], colU[k]);
+                writeY(base + Q2 * k, colY[k] + lds[col + Q2 * k], colU[k]);
             }
         }
     }
