@@ -43,16 +43,17 @@ enum ElementVariant {
 
     /**
      * The measured choice: the variant with the higher roofline ratio in {@code lobatto-bench bk} at 20M DOFs
-     * on the H100, register kernels from commit e053caf and shared-memory kernels (D at an odd stride) from
-     * commit 5f621a7, 2026-11-23 (site/.../nvidia-h100/bk-variants.csv). Index N = 1..15; R =
-     * {@link #REGISTERS}, S = {@link #SHARED}.
+     * on the H100 (2026-11-23; site/.../nvidia-h100/bk-variants.csv): BP1.0 from commit e053caf (the line
+     * kernel wins at every N, 1.3-13x), BP3.0 and BP3.5 from the register kernels of commit e1265a1 against
+     * the shared-memory kernels (D at an odd stride) of commit 5f621a7. Index N = 1..15; R =
+     * {@link #REGISTERS}, S = {@link #SHARED}. BP3.0 at N = 15 does not fit the register variant.
      */
     static ElementVariant table(ElementKernel kernel, int degree) {
         String row = switch (kernel) {
             //                   N = 123456789012345
             case MASS_BP10 ->       "RRRRRRRRRRRRRRR";
-            case STIFFNESS_BP30 ->  "SRRRSSSSSRRSRRS";
-            case STIFFNESS_BP35 ->  "SRRRSSSSSSSSSSS";
+            case STIFFNESS_BP30 ->  "RRRRRRRSRRRRRRS";
+            case STIFFNESS_BP35 ->  "RSRRSSSRSSRRRSS";
         };
         if (degree < 1 || degree > row.length()) {
             throw new IllegalArgumentException("degree is " + degree + "; the variant table covers N = 1.." + row.length());

@@ -17,10 +17,9 @@ import io.lobatto.backend.aparapi.runtime.BuildConstant;
  * barriers per layer.</li>
  * </ul>
  * Every index into a register array is a loop variable of a loop with a compile-time trip count, so the
- * arrays can stay in registers once the compiler unrolls those loops. NVIDIA's compiler (driver 580) keeps
- * BP3.5's and BP3.0's arrays in a 416-byte stack frame all the same (kernel-info, commit 5f621a7), which is
- * why the variant table picks these kernels for BP3.5 only at N = 2..4; {@code #pragma unroll} on the
- * inner loops did not remove the frame there and halved BP1.0 at N &gt;= 10, so it is not used.
+ * arrays stay in registers once the compiler unrolls those loops; no register array is indexed by the
+ * rolled layer loop (NVIDIA's compiler kept BP3.5's arrays in a 416-byte stack frame while one was, commit
+ * 5f621a7, and BK5 ran at 0.54 of the roofline at N = 7 instead of 0.82 without it, commit e1265a1).
  */
 public abstract class RegisterKernelBase extends ElementOperands {
 
