@@ -7,6 +7,7 @@ import io.lobatto.backend.aparapi.kernels.ReductionKernel;
 import io.lobatto.backend.aparapi.kernels.StiffnessBp30Kernel;
 import io.lobatto.backend.aparapi.kernels.StiffnessBp35Kernel;
 import io.lobatto.backend.aparapi.kernels.StreamKernel;
+import io.lobatto.backend.aparapi.kernels.TransferKernel;
 import io.lobatto.backend.aparapi.runtime.ClBuffer;
 import io.lobatto.backend.aparapi.runtime.ClContext;
 import io.lobatto.backend.aparapi.runtime.ClDevice;
@@ -18,6 +19,7 @@ import io.lobatto.core.backend.DeviceElementData;
 import io.lobatto.core.backend.DeviceInfo;
 import io.lobatto.core.backend.DeviceIntVector;
 import io.lobatto.core.backend.DeviceScatter;
+import io.lobatto.core.backend.DeviceTransfer;
 import io.lobatto.core.backend.DeviceVector;
 import io.lobatto.core.backend.ElementKernel;
 import io.lobatto.core.basis.Basis1D;
@@ -692,6 +694,90 @@ public final class AparapiBackend implements Backend {
                 .local("lds", 8L * Math.max(GATHER_CACHE, gatherGroup));
         k.launch(groups, gatherGroup);
         return x == null ? 0 : sumPartials(groups);
+    }
+
+    // ------------------------------------------------------------------ p-multigrid transfer (TransferKernel)
+
+    @Override
+    public synchronized DeviceTransfer uploadTransfer(Basis1D coarse, Basis1D fine, int elements) {
+        ensureOpen();
+        Objects.requireNonNull(coarse, "coarse");
+        Objects.requireNonNull(fine, "fine");
+        if (coarse.degree() >= fine.degree()) {
+            throw new IllegalArgumentException("transfer: the coarse degree " + coarse.degree() + " must be below the fine degree "
+                    + fine.degree());
+        }
+        if (fine.degree() > MAX_DEGREE) {
+            throw new IllegalArgumentException("transfer: fine degree " + fine.degree() + " > " + MAX_DEGREE);
+        }
+        if (elements < 0) {
+            throw new IllegalArgumentException("elements must be >= 0, got " + elements);
+        }
+        double[] j = Basis1D.interpolationMatrix(coarse.gll().nodes(), fine.gll().nodes());
+        return new ClTransfer(this, (ClVector) upload(j), coarse.degree(), fine.degree(), elements);
+    }
+
+    private ClTransfer transferOf(DeviceTransfer t) {
+        Objects.requireNonNull(t, "t");
+        if (!(t instanceof ClTransfer c) || c.backend != this) {
+            throw new IllegalArgumentException("t is not a transfer of this aparapi backend: " + t);
+        }
+        if (c.isClosed()) {
+            throw new IllegalStateException("t is closed");
+        }
+        return c;
+    }
+
+    @Override
+    public synchronized void prolongate(DeviceTransfer t, DeviceScatter zc, DeviceScatter zf, DeviceVector xc,
+                                        DeviceVector workF, DeviceVector xf) {
+        ClTransfer tt = transferOf(t);
+        ClScatter c = scat(zc);
+        ClScatter f = scat(zf);
+        ClVector x = vec(xc, "xc");
+        ClVector w = vec(workF, "workF");
+        ClVector y = vec(xf, "xf");
+        checkTransfer(tt, c, f);
+        checkLen("prolongate", "xc", x.length(), c.globalSize());
+        checkLen("prolongate", "workF", w.length(), f.localSize());
+        checkLen("prolongate", "xf", y.length(), f.globalSize());
+        runTransfer(TransferKernel.PROLONGATE, tt, c.scatterIds, x, f.inverseDegree, w);
+        runGather(f, w, y, null, null, 0);
+    }
+
+    @Override
+    public synchronized void restrict(DeviceTransfer t, DeviceScatter zf, DeviceScatter zc, DeviceVector rf,
+                                      DeviceVector workC, DeviceVector rc) {
+        ClTransfer tt = transferOf(t);
+        ClScatter f = scat(zf);
+        ClScatter c = scat(zc);
+        ClVector r = vec(rf, "rf");
+        ClVector w = vec(workC, "workC");
+        ClVector y = vec(rc, "rc");
+        checkTransfer(tt, c, f);
+        checkLen("restrict", "rf", r.length(), f.globalSize());
+        checkLen("restrict", "workC", w.length(), c.localSize());
+        checkLen("restrict", "rc", y.length(), c.globalSize());
+        runTransfer(TransferKernel.RESTRICT, tt, f.scatterIds, r, f.inverseDegree, w);
+        runGather(c, w, y, null, null, 0);
+    }
+
+    private static void checkTransfer(ClTransfer t, ClScatter c, ClScatter f) {
+        long nc = t.coarseDegree() + 1, nf = t.fineDegree() + 1;
+        checkLen("transfer", "zc.localSize()", c.localSize(), (int) (t.elements() * nc * nc * nc));
+        checkLen("transfer", "zf.localSize()", f.localSize(), (int) (t.elements() * nf * nf * nf));
+    }
+
+    private void runTransfer(int op, ClTransfer t, ClVector ids, ClVector in, ClVector weights, ClVector out) {
+        if (out.length() == 0) {
+            return;
+        }
+        Map<String, Integer> c = ordered("op", op, "nc", t.coarseDegree() + 1);
+        c.put("nf", t.fineDegree() + 1);
+        ClKernel k = kernel(TransferKernel.class, c, op == TransferKernel.PROLONGATE ? "prolongate" : "restrict");
+        k.set("jm", t.matrix.buffer).set("ids", ids.buffer).set("xin", in.buffer).set("wf", weights.buffer)
+                .set("yl", out.buffer).set("n", out.length());
+        launchPerEntry(k, out.length());
     }
 
     // ------------------------------------------------------------------ element kernels
