@@ -86,6 +86,7 @@ public final class PMultigrid implements Preconditioner {
         private int coarseMaxIterations = 60;
         private Function<SpectralElementMesh, boolean[]> mask = SpectralElementMesh::boundaryMaskAllTagged;
         private AssembledOperator fine;
+        private boolean timed;
 
         private Builder(Function<SpectralElementMesh, ? extends ElementOperator> factory, SpectralElementMesh mesh,
                         Backend backend) {
@@ -197,6 +198,12 @@ public final class PMultigrid implements Preconditioner {
             return n;
         }
 
+        /** Whether the built V-cycle times its levels ({@link PMultigrid#timeLevels}); default off. */
+        public Builder timeLevels(boolean on) {
+            this.timed = on;
+            return this;
+        }
+
         /** Sets up every level on the backend (operators, diagonals, eigenvalue bounds, transfers). */
         public PMultigrid build() {
             long t0 = System.nanoTime();
@@ -228,7 +235,7 @@ public final class PMultigrid implements Preconditioner {
                 throw ex;
             }
             backend.synchronize();
-            return new PMultigrid(backend, List.copyOf(built), (System.nanoTime() - t0) * 1e-9);
+            return new PMultigrid(backend, List.copyOf(built), (System.nanoTime() - t0) * 1e-9).timeLevels(timed);
         }
     }
 

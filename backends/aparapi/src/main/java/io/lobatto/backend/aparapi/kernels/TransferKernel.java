@@ -4,7 +4,7 @@ import com.aparapi.Kernel;
 import io.lobatto.backend.aparapi.runtime.BuildConstant;
 
 /**
- * The element part of the p-multigrid transfer between the GLL points of degrees Nc < Nf, with the 1D
+ * The element part of the p-multigrid transfer between the GLL points of degrees Nc &lt; Nf, with the 1D
  * interpolation J ({@code jm}, Nf+1 rows of Nc+1, row-major). {@link #PROLONGATE}: one work-item per fine local
  * node, y_L = W_f (J (x) J (x) J) Z_c x_c with the coarse values read through the coarse scatter ids;
  * {@link #RESTRICT}: one work-item per coarse local node, y_L = (J^T (x) J^T (x) J^T) W_f Z_f r_f with the fine
