@@ -297,6 +297,9 @@ public final class BenchCli implements Runnable {
         int order;
         @Option(names = "--kershaw", defaultValue = "0.3", description = "Kershaw's epsilon. Default: ${DEFAULT-VALUE}")
         double kershaw;
+        @Option(names = "--solve-reps", defaultValue = "1", description = "rounds per point, preconditioners interleaved; "
+                + "the fastest time to solution of each is reported. Default: ${DEFAULT-VALUE}")
+        int solveReps;
 
         @Override
         public Integer call() throws Exception {
@@ -311,9 +314,12 @@ public final class BenchCli implements Runnable {
             if (order < 1 || order > 10) {
                 throw new IllegalArgumentException("--smoother-order must be in 1..10, got " + order);
             }
+            if (solveReps < 1) {
+                throw new IllegalArgumentException("--solve-reps must be >= 1, got " + solveReps);
+            }
             io.lobatto.examples.PoissonProblem.requireWellPosed(io.lobatto.core.mesh.HexMesh.box(1, 1, 1, 0, 1, 0, 1, 0, 1), lambda);
             return runOne(c, "solve", (cc, be, r, ref) -> PoissonSolveSuite.run(be, cc.nMin, cc.nMax, cc.nStep, ks, meshes, pcs,
-                    operator, lambda, tol, maxIt, order, kershaw, r), false);
+                    operator, lambda, tol, maxIt, order, kershaw, solveReps, r), false);
         }
     }
 
