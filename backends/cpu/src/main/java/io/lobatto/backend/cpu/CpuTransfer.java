@@ -64,28 +64,38 @@ final class CpuTransfer implements DeviceTransfer {
                     t1[kj * nf + a] = s;
                 }
             }
-            // j direction: t2[k][b][a] = sum_j J[b][j] t1[k][j][a]
+            // j direction: t2[k][b][a] = sum_j J[b][j] t1[k][j][a] (inner loop over a, contiguous)
+            java.util.Arrays.fill(t2, 0, nc * nf * nf, 0.0);
             for (int k = 0; k < nc; k++) {
                 for (int b = 0; b < nf; b++) {
-                    for (int a = 0; a < nf; a++) {
-                        double s = 0;
-                        for (int jj = 0; jj < nc; jj++) {
-                            s += j[b * nc + jj] * t1[(k * nc + jj) * nf + a];
+                    int out = (k * nf + b) * nf;
+                    for (int jj = 0; jj < nc; jj++) {
+                        double jb = j[b * nc + jj];
+                        int in = (k * nc + jj) * nf;
+                        for (int a = 0; a < nf; a++) {
+                            t2[out + a] += jb * t1[in + a];
                         }
-                        t2[(k * nf + b) * nf + a] = s;
                     }
                 }
             }
-            // k direction, times W_f: out[c][b][a] = W_f sum_k J[c][k] t2[k][b][a]
+            // k direction, times W_f: out[c][b][a] = W_f sum_k J[c][k] t2[k][b][a] (inner loop over ba, contiguous)
             int bf = e * npf;
+            int plane = nf * nf;
             for (int c = 0; c < nf; c++) {
-                for (int ba = 0; ba < nf * nf; ba++) {
-                    double s = 0;
-                    for (int k = 0; k < nc; k++) {
-                        s += j[c * nc + k] * t2[k * nf * nf + ba];
+                int out = bf + c * plane;
+                double jc0 = j[c * nc];
+                for (int ba = 0; ba < plane; ba++) {
+                    workF[out + ba] = jc0 * t2[ba];
+                }
+                for (int k = 1; k < nc; k++) {
+                    double jc = j[c * nc + k];
+                    int in = k * plane;
+                    for (int ba = 0; ba < plane; ba++) {
+                        workF[out + ba] += jc * t2[in + ba];
                     }
-                    int n = bf + c * nf * nf + ba;
-                    workF[n] = wF[n] * s;
+                }
+                for (int ba = 0; ba < plane; ba++) {
+                    workF[out + ba] *= wF[out + ba];
                 }
             }
         }
@@ -101,25 +111,30 @@ final class CpuTransfer implements DeviceTransfer {
                 int id = idsF[bf + p];
                 u[p] = id < 0 ? 0.0 : wF[bf + p] * rf[id];
             }
-            // k direction: t1[k][b][a] = sum_c J[c][k] u[c][b][a]
+            // k direction: t1[k][b][a] = sum_c J[c][k] u[c][b][a] (inner loop over ba, contiguous)
+            int plane = nf * nf;
+            java.util.Arrays.fill(t1, 0, nc * plane, 0.0);
             for (int k = 0; k < nc; k++) {
-                for (int ba = 0; ba < nf * nf; ba++) {
-                    double s = 0;
-                    for (int c = 0; c < nf; c++) {
-                        s += j[c * nc + k] * u[c * nf * nf + ba];
+                int out = k * plane;
+                for (int c = 0; c < nf; c++) {
+                    double jc = j[c * nc + k];
+                    int in = c * plane;
+                    for (int ba = 0; ba < plane; ba++) {
+                        t1[out + ba] += jc * u[in + ba];
                     }
-                    t1[k * nf * nf + ba] = s;
                 }
             }
-            // j direction: t2[k][j][a] = sum_b J[b][j] t1[k][b][a]
+            // j direction: t2[k][j][a] = sum_b J[b][j] t1[k][b][a] (inner loop over a, contiguous)
+            java.util.Arrays.fill(t2, 0, nc * nc * nf, 0.0);
             for (int k = 0; k < nc; k++) {
                 for (int jj = 0; jj < nc; jj++) {
-                    for (int a = 0; a < nf; a++) {
-                        double s = 0;
-                        for (int b = 0; b < nf; b++) {
-                            s += j[b * nc + jj] * t1[(k * nf + b) * nf + a];
+                    int out = (k * nc + jj) * nf;
+                    for (int b = 0; b < nf; b++) {
+                        double jb = j[b * nc + jj];
+                        int in = (k * nf + b) * nf;
+                        for (int a = 0; a < nf; a++) {
+                            t2[out + a] += jb * t1[in + a];
                         }
-                        t2[(k * nc + jj) * nf + a] = s;
                     }
                 }
             }
