@@ -147,7 +147,7 @@ public final class PMultigrid implements Preconditioner {
          * Lanczos (Jacobi-PCG) steps for lambda_max of the smoothed levels; default 10 (each costs an operator apply at
          * setup). Ritz values approach lambda_max from below: with the order-3 smoother on [0.1, 1.1] lambda the V-cycle
          * stays positive definite only while the true lambda_max is below 1.2 times the estimate. 6 steps were too few
-         * (PCG broke down on the 14^3, N = 7 main-job mesh: r . z < 0); 10 passed every measured case.
+         * (PCG broke down on the 14^3, N = 7 main-job mesh: r . z &lt; 0); 10 passed every measured case.
          */
         public Builder lanczosSteps(int steps) {
             if (steps < 2) {
