@@ -714,7 +714,24 @@ public final class AparapiBackend implements Backend {
             throw new IllegalArgumentException("elements must be >= 0, got " + elements);
         }
         double[] j = Basis1D.interpolationMatrix(coarse.gll().nodes(), fine.gll().nodes());
-        return new ClTransfer(this, (ClVector) upload(j), coarse.degree(), fine.degree(), elements);
+        long nc = coarse.nq(), nf = fine.nq();
+        long wide = elements * nc * nf * nf;
+        if (wide > Integer.MAX_VALUE - 8) {
+            throw new IllegalArgumentException("transfer: E (Nc+1) (Nf+1)^2 = " + wide + " intermediate entries exceed 2^31 - 9");
+        }
+        ClVector jv = (ClVector) upload(j);
+        ClVector w = null;
+        try {
+            w = (ClVector) allocate((int) wide);
+            ClVector narrow = (ClVector) allocate((int) (elements * nc * nc * nf));
+            return new ClTransfer(this, jv, w, narrow, coarse.degree(), fine.degree(), elements);
+        } catch (RuntimeException ex) {
+            jv.close();
+            if (w != null) {
+                w.close();
+            }
+            throw ex;
+        }
     }
 
     private ClTransfer transferOf(DeviceTransfer t) {
@@ -741,7 +758,7 @@ public final class AparapiBackend implements Backend {
         checkLen("prolongate", "xc", x.length(), c.globalSize());
         checkLen("prolongate", "workF", w.length(), f.localSize());
         checkLen("prolongate", "xf", y.length(), f.globalSize());
-        runTransfer(TransferKernel.PROLONGATE, tt, c.scatterIds, x, f.inverseDegree, w);
+        runTransfer(TransferKernel.PROLONG_I, tt, c.scatterIds, x, f.inverseDegree, w);
         runGather(f, w, y, null, null, 0);
     }
 
@@ -758,7 +775,7 @@ public final class AparapiBackend implements Backend {
         checkLen("restrict", "rf", r.length(), f.globalSize());
         checkLen("restrict", "workC", w.length(), c.localSize());
         checkLen("restrict", "rc", y.length(), c.globalSize());
-        runTransfer(TransferKernel.RESTRICT, tt, f.scatterIds, r, f.inverseDegree, w);
+        runTransfer(TransferKernel.RESTRICT_K, tt, f.scatterIds, r, f.inverseDegree, w);
         runGather(c, w, y, null, null, 0);
     }
 
@@ -768,16 +785,38 @@ public final class AparapiBackend implements Backend {
         checkLen("transfer", "zf.localSize()", f.localSize(), (int) (t.elements() * nf * nf * nf));
     }
 
-    private void runTransfer(int op, ClTransfer t, ClVector ids, ClVector in, ClVector weights, ClVector out) {
-        if (out.length() == 0) {
+    /** One sum-factorised pass of {@link TransferKernel}: {@code n} outputs into {@code out}. */
+    private void transferPass(int op, ClTransfer t, ClBuffer ids, ClBuffer xg, ClBuffer wf, ClBuffer in, ClBuffer out, long n) {
+        if (n == 0) {
             return;
         }
         Map<String, Integer> c = ordered("op", op, "nc", t.coarseDegree() + 1);
         c.put("nf", t.fineDegree() + 1);
-        ClKernel k = kernel(TransferKernel.class, c, op == TransferKernel.PROLONGATE ? "prolongate" : "restrict");
-        k.set("jm", t.matrix.buffer).set("ids", ids.buffer).set("xin", in.buffer).set("wf", weights.buffer)
-                .set("yl", out.buffer).set("n", out.length());
-        launchPerEntry(k, out.length());
+        String label = switch (op) {
+            case TransferKernel.PROLONG_I -> "prolongate-i";
+            case TransferKernel.PROLONG_J -> "prolongate-j";
+            case TransferKernel.PROLONG_K -> "prolongate-k";
+            case TransferKernel.RESTRICT_K -> "restrict-k";
+            case TransferKernel.RESTRICT_J -> "restrict-j";
+            default -> "restrict-i";
+        };
+        ClKernel k = kernel(TransferKernel.class, c, label);
+        k.set("jm", t.matrix.buffer).set("ids", ids).set("xg", xg).set("wf", wf).set("ta", in).set("tb", out).set("n", (int) n);
+        launchPerEntry(k, n);
+    }
+
+    /** The element part of prolongation (op PROLONG) or restriction into {@code out}, in three passes. */
+    private void runTransfer(int op, ClTransfer t, ClVector ids, ClVector in, ClVector weights, ClVector out) {
+        long e = t.elements(), nc = t.coarseDegree() + 1, nf = t.fineDegree() + 1;
+        if (op == TransferKernel.PROLONG_I) {
+            transferPass(TransferKernel.PROLONG_I, t, ids.buffer, in.buffer, unused, unused, t.narrow.buffer, e * nc * nc * nf);
+            transferPass(TransferKernel.PROLONG_J, t, unused, unused, unused, t.narrow.buffer, t.wide.buffer, e * nc * nf * nf);
+            transferPass(TransferKernel.PROLONG_K, t, unused, unused, weights.buffer, t.wide.buffer, out.buffer, e * nf * nf * nf);
+        } else {
+            transferPass(TransferKernel.RESTRICT_K, t, ids.buffer, in.buffer, weights.buffer, unused, t.wide.buffer, e * nc * nf * nf);
+            transferPass(TransferKernel.RESTRICT_J, t, unused, unused, unused, t.wide.buffer, t.narrow.buffer, e * nc * nc * nf);
+            transferPass(TransferKernel.RESTRICT_I, t, unused, unused, unused, t.narrow.buffer, out.buffer, e * nc * nc * nc);
+        }
     }
 
     // ------------------------------------------------------------------ element kernels
