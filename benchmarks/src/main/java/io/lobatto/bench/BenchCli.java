@@ -276,11 +276,12 @@ public final class BenchCli implements Runnable {
     static final class Solve implements Callable<Integer> {
         @Mixin
         Common c = new Common();
-        @Option(names = {"-e", "--elements"}, split = ",", defaultValue = "8",
+        @Option(names = {"-e", "--elements"}, split = ",", defaultValue = "6",
                 description = "elements per direction K of the K^3 cubes, one or more. Default: ${DEFAULT-VALUE}")
         int[] ks;
         @Option(names = "--meshes", split = ",", defaultValue = "deformed,kershaw",
-                description = "deformed (the main job's smooth deformation 0.05) and/or kershaw. Default: ${DEFAULT-VALUE}")
+                description = "deformed (the main job's smooth deformation 0.05) and/or kershaw (K a multiple of 6). "
+                        + "Default: ${DEFAULT-VALUE}")
         List<PoissonSolveSuite.MeshKind> meshes;
         @Option(names = "--pcs", split = ",", defaultValue = "jacobi,pmg",
                 description = "preconditioners: jacobi, pmg, none (jacobi first gives the speedups). Default: ${DEFAULT-VALUE}")
@@ -306,6 +307,14 @@ public final class BenchCli implements Runnable {
             for (int k : ks) {
                 if (k < 1) {
                     throw new IllegalArgumentException("--elements must be >= 1, got " + k);
+                }
+            }
+            if (meshes.contains(PoissonSolveSuite.MeshKind.KERSHAW)) {
+                for (int k : ks) {
+                    if (k % 6 != 0) {
+                        throw new IllegalArgumentException("--meshes kershaw needs -e K a multiple of 6 (the map's kinks at x = i/6 "
+                                + "and y, z = 1/2 must lie on element faces, else elements can invert), got " + k);
+                    }
                 }
             }
             if (!(kershaw > 0 && kershaw <= 1)) {
