@@ -134,6 +134,25 @@ public abstract class MultigridConformance {
                 restrict(ref, coarse, zc, fine, zf, rf)) < 1e-13);
     }
 
+    @Test
+    void chebyshevStepUpdatesDirectionAndIterate() {
+        Backend be = backend();
+        int n = 20_011;
+        double[] w = random(n, 1), r = random(n, 2), d = random(n, 3), x = random(n, 4);
+        double a = 0.37, b = -1.9;
+        try (DeviceVector dw = be.upload(w); DeviceVector dr = be.upload(r); DeviceVector dd = be.upload(d);
+             DeviceVector dx = be.upload(x); DeviceVector scratch = be.allocate(n)) {
+            be.chebyshevStep(a, b, dw, dr, dd, dx, scratch);
+            double[] gotD = be.download(dd), gotX = be.download(dx);
+            for (int i = 0; i < n; i++) {
+                double v = a * d[i] + b * w[i] * r[i];
+                assertEquals(v, gotD[i], 1e-15 * (1 + Math.abs(v)), "d[" + i + "]");
+                assertEquals(x[i] + v, gotX[i], 1e-15 * (1 + Math.abs(x[i] + v)), "x[" + i + "]");
+            }
+            assertEquals(0, TestProblems.maxAbs(be.download(dr)) - TestProblems.maxAbs(r), "r is read only");
+        }
+    }
+
     private static double applyDot(Backend be, PMultigrid b, double[] x, double[] y) {
         try (DeviceVector dx = be.upload(x); DeviceVector dy = be.upload(y); DeviceVector by = be.allocate(y.length)) {
             b.apply(dy, by);

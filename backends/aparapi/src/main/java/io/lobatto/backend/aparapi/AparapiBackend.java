@@ -1,6 +1,7 @@
 package io.lobatto.backend.aparapi;
 
 import com.aparapi.Kernel;
+import io.lobatto.backend.aparapi.kernels.ChebyshevKernel;
 import io.lobatto.backend.aparapi.kernels.GatherScatterKernel;
 import io.lobatto.backend.aparapi.kernels.MassBp10Kernel;
 import io.lobatto.backend.aparapi.kernels.ReductionKernel;
@@ -777,6 +778,29 @@ public final class AparapiBackend implements Backend {
         checkLen("restrict", "rc", y.length(), c.globalSize());
         runTransfer(TransferKernel.RESTRICT_K, tt, f.scatterIds, r, f.inverseDegree, w);
         runGather(c, w, y, null, null, 0);
+    }
+
+    /** The fused Chebyshev step: d = a d + b (inverseDiagonal o r); x += d in one launch ({@link ChebyshevKernel}). */
+    @Override
+    public synchronized void chebyshevStep(double a, double b, DeviceVector inverseDiagonal, DeviceVector r, DeviceVector d,
+                                           DeviceVector x, DeviceVector scratch) {
+        ClVector wv = vec(inverseDiagonal, "inverseDiagonal");
+        ClVector rv = vec(r, "r");
+        ClVector dv = vec(d, "d");
+        ClVector xv = vec(x, "x");
+        sameLength("chebyshevStep", inverseDiagonal, "inverseDiagonal", r, "r");
+        sameLength("chebyshevStep", r, "r", d, "d");
+        sameLength("chebyshevStep", d, "d", x, "x");
+        if (d == x || d == r || x == r) {
+            throw new IllegalArgumentException("chebyshevStep: r, d and x must be distinct vectors");
+        }
+        if (dv.length() == 0) {
+            return;
+        }
+        ClKernel k = kernel(ChebyshevKernel.class, Map.of(), "chebyshevStep");
+        k.set("w", wv.buffer).set("r", rv.buffer).set("d", dv.buffer).set("x", xv.buffer).set("a", a).set("b", b)
+                .set("n", dv.length());
+        launchPerEntry(k, dv.length());
     }
 
     private static void checkTransfer(ClTransfer t, ClScatter c, ClScatter f) {
