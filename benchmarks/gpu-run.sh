@@ -8,6 +8,10 @@
 #   solves   op (y_G = A x_G, 8M DOFs) + bp (CG, 8M DOFs) + nekbone, N = 1..15               (~9 min)
 #   size     the README's main job at 32^3 elements twice (setup with a warm build cache, --profile),
 #            then a BP3.5 Poisson solve at N = 7 with 67^3 elements (102.5M DOFs)             (~5 min)
+#   pmg      lobatto-bench solve (issue 15): p-multigrid against Jacobi PCG, time to solution, at
+#            N = 7 on 32^3 elements (11.1M DOFs, deformed, 2 interleaved rounds) and 30^3 (Kershaw
+#            0.3); then the main job with its default --pc pmg at 32^3                      (~6 min)
+#   pmg-sweep  the same over N = 3..15 on 8^3 (deformed) and 12^3 (Kershaw, N = 3, 7, 11, 15) (~8 min)
 # Built kernels are cached in $LOBATTO_CACHE_DIR (/tmp/lobatto-cache here), so later parts of one
 # lease reuse them. Everything of a part lands in $OUT/<part>.tgz plus the JSON files.
 set -u
@@ -36,6 +40,19 @@ case "$part" in
       timeout 100 bash .gpu/run -Xmx60g -jar "$app" poisson -b aparapi -N 7 -e 32,32,32 --profile 2>&1 | tee "$out/poisson-32-run$i.log" | grep -v 'CG iteration'
     done
     timeout 300 bash .gpu/run -Xmx110g -jar "$app" poisson -b aparapi -N 7 -e 67,67,67 --profile 2>&1 | tee "$out/poisson-67.log" | grep -v 'CG iteration' ;;
+  pmg|pmg-sweep)
+    s() { local t=$1 o=$2; shift 2; timeout "$t" bash .gpu/run -Xmx60g ${JOPTS:-} -jar "$jar" solve -b aparapi -o "$out/$o" --commit "$commit" "$@"; }
+    if [ "$part" = pmg ]; then
+      dirs="solve-32 solve-30-kershaw"
+      s 200 solve-32 -e 32 --n-min 7 --n-max 7 --meshes deformed --solve-reps 2 2>&1 | tee "$out/solve-32.log"
+      s 200 solve-30-kershaw -e 30 --n-min 7 --n-max 7 --meshes kershaw 2>&1 | tee "$out/solve-30-kershaw.log"
+      timeout 90 bash .gpu/run -Xmx60g -jar "$app" poisson -b aparapi -N 7 -e 32,32,32 2>&1 | tee "$out/poisson-32-pmg.log"
+    else
+      dirs="solve-8 solve-12-kershaw"
+      s 300 solve-8 -e 8 --n-min 3 --n-max 15 --meshes deformed 2>&1 | tee "$out/solve-8.log"
+      s 200 solve-12-kershaw -e 12 --n-min 3 --n-max 15 --n-step 4 --meshes kershaw 2>&1 | tee "$out/solve-12-kershaw.log"
+    fi
+    for d in $dirs; do cp "$out/$d/solve-aparapi.json" "$dest/$d-aparapi.json" 2>/dev/null; done ;;
 esac
 cp "$out"/*.json "$dest"/ 2>/dev/null
 mkdir -p "$dest" && tar czf "$dest/$part.tgz" -C "$out" . && echo "results: $dest/$part.tgz"

@@ -4,6 +4,7 @@ import io.lobatto.examples.CliErrors;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
@@ -23,7 +24,7 @@ import picocli.CommandLine.Parameters;
  */
 @Command(name = "lobatto-bench", mixinStandardHelpOptions = true, versionProvider = BenchCli.Version.class,
         description = "Lobatto benchmarks: BS1-BS7, BK1/BK3/BK5, BP solves, NekBone, operator apply, launch-cost attribution.",
-        subcommands = {BenchCli.Bs.class, BenchCli.Bk.class, BenchCli.Bp.class, BenchCli.Nekbone.class, BenchCli.Op.class, BenchCli.All.class, BenchCli.Launch.class,
+        subcommands = {BenchCli.Bs.class, BenchCli.Bk.class, BenchCli.Bp.class, BenchCli.Nekbone.class, BenchCli.Op.class, BenchCli.All.class, BenchCli.Launch.class, BenchCli.Solve.class,
             BenchCli.Plot.class, BenchCli.KernelInfo.class, CommandLine.HelpCommand.class})
 public final class BenchCli implements Runnable {
 
@@ -265,6 +266,69 @@ public final class BenchCli implements Runnable {
         @Override
         public Integer call() throws Exception {
             return runOne(c, "op", OP);
+        }
+    }
+
+    @Command(name = "solve", mixinStandardHelpOptions = true, versionProvider = BenchCli.Version.class,
+            description = "time to solution of the main job's Poisson problem (manufactured solution, tolerance 1e-10) with "
+            + "p-multigrid against Jacobi PCG over N, on the deformed cube and Kershaw's cube: iterations, setup, solve, "
+            + "setup share, errors, speedup")
+    static final class Solve implements Callable<Integer> {
+        @Mixin
+        Common c = new Common();
+        @Option(names = {"-e", "--elements"}, split = ",", defaultValue = "6",
+                description = "elements per direction K of the K^3 cubes, one or more. Default: ${DEFAULT-VALUE}")
+        int[] ks;
+        @Option(names = "--meshes", split = ",", defaultValue = "deformed,kershaw",
+                description = "deformed (the main job's smooth deformation 0.05) and/or kershaw (K a multiple of 6). "
+                        + "Default: ${DEFAULT-VALUE}")
+        List<PoissonSolveSuite.MeshKind> meshes;
+        @Option(names = "--pcs", split = ",", defaultValue = "jacobi,pmg",
+                description = "preconditioners: jacobi, pmg, none (jacobi first gives the speedups). Default: ${DEFAULT-VALUE}")
+        List<io.lobatto.examples.PoissonProblem.Preconditioning> pcs;
+        @Option(names = "--operator", defaultValue = "BP35", description = "BP35 or BP30. Default: ${DEFAULT-VALUE}")
+        io.lobatto.examples.PoissonProblem.Operator operator;
+        @Option(names = "--lambda", defaultValue = "0", description = "screening λ >= 0. Default: ${DEFAULT-VALUE}")
+        double lambda;
+        @Option(names = "--tol", defaultValue = "1e-10", description = "relative residual tolerance. Default: ${DEFAULT-VALUE}")
+        double tol;
+        @Option(names = "--max-it", defaultValue = "20000", description = "maximum CG iterations. Default: ${DEFAULT-VALUE}")
+        int maxIt;
+        @Option(names = "--smoother-order", defaultValue = "3", description = "p-multigrid Chebyshev order. Default: ${DEFAULT-VALUE}")
+        int order;
+        @Option(names = "--kershaw", defaultValue = "0.3", description = "Kershaw's epsilon. Default: ${DEFAULT-VALUE}")
+        double kershaw;
+        @Option(names = "--solve-reps", defaultValue = "1", description = "rounds per point, preconditioners interleaved; "
+                + "the fastest time to solution of each is reported. Default: ${DEFAULT-VALUE}")
+        int solveReps;
+
+        @Override
+        public Integer call() throws Exception {
+            for (int k : ks) {
+                if (k < 1) {
+                    throw new IllegalArgumentException("--elements must be >= 1, got " + k);
+                }
+            }
+            if (meshes.contains(PoissonSolveSuite.MeshKind.KERSHAW)) {
+                for (int k : ks) {
+                    if (k % 6 != 0) {
+                        throw new IllegalArgumentException("--meshes kershaw needs -e K a multiple of 6 (the map's kinks at x = i/6 "
+                                + "and y, z = 1/2 must lie on element faces, else elements can invert), got " + k);
+                    }
+                }
+            }
+            if (!(kershaw > 0 && kershaw <= 1)) {
+                throw new IllegalArgumentException("--kershaw must be in (0, 1], got " + kershaw);
+            }
+            if (order < 1 || order > 10) {
+                throw new IllegalArgumentException("--smoother-order must be in 1..10, got " + order);
+            }
+            if (solveReps < 1) {
+                throw new IllegalArgumentException("--solve-reps must be >= 1, got " + solveReps);
+            }
+            io.lobatto.examples.PoissonProblem.requireWellPosed(io.lobatto.core.mesh.HexMesh.box(1, 1, 1, 0, 1, 0, 1, 0, 1), lambda);
+            return runOne(c, "solve", (cc, be, r, ref) -> PoissonSolveSuite.run(be, cc.nMin, cc.nMax, cc.nStep, ks, meshes, pcs,
+                    operator, lambda, tol, maxIt, order, kershaw, solveReps, r), false);
         }
     }
 

@@ -1,6 +1,7 @@
 package io.lobatto.backend.aparapi;
 
 import com.aparapi.Kernel;
+import io.lobatto.backend.aparapi.kernels.ChebyshevKernel;
 import io.lobatto.backend.aparapi.kernels.GatherScatterKernel;
 import io.lobatto.backend.aparapi.kernels.MassBp10Kernel;
 import io.lobatto.backend.aparapi.kernels.MassBp10LineKernel;
@@ -10,6 +11,7 @@ import io.lobatto.backend.aparapi.kernels.StiffnessBp30Kernel;
 import io.lobatto.backend.aparapi.kernels.StiffnessBp35ColumnKernel;
 import io.lobatto.backend.aparapi.kernels.StiffnessBp35Kernel;
 import io.lobatto.backend.aparapi.kernels.StreamKernel;
+import io.lobatto.backend.aparapi.kernels.TransferKernel;
 import io.lobatto.backend.aparapi.runtime.ClBuffer;
 import io.lobatto.backend.aparapi.runtime.ClContext;
 import io.lobatto.backend.aparapi.runtime.ClDevice;
@@ -21,6 +23,7 @@ import io.lobatto.core.backend.DeviceElementData;
 import io.lobatto.core.backend.DeviceInfo;
 import io.lobatto.core.backend.DeviceIntVector;
 import io.lobatto.core.backend.DeviceScatter;
+import io.lobatto.core.backend.DeviceTransfer;
 import io.lobatto.core.backend.DeviceVector;
 import io.lobatto.core.backend.ElementKernel;
 import io.lobatto.core.basis.Basis1D;
@@ -706,6 +709,152 @@ public final class AparapiBackend implements Backend {
                 .local("lds", 8L * Math.max(GATHER_CACHE, gatherGroup));
         k.launch(groups, gatherGroup);
         return x == null ? 0 : sumPartials(groups);
+    }
+
+    // ------------------------------------------------------------------ p-multigrid transfer (TransferKernel)
+
+    @Override
+    public synchronized DeviceTransfer uploadTransfer(Basis1D coarse, Basis1D fine, int elements) {
+        ensureOpen();
+        Objects.requireNonNull(coarse, "coarse");
+        Objects.requireNonNull(fine, "fine");
+        if (coarse.degree() >= fine.degree()) {
+            throw new IllegalArgumentException("transfer: the coarse degree " + coarse.degree() + " must be below the fine degree "
+                    + fine.degree());
+        }
+        if (fine.degree() > MAX_DEGREE) {
+            throw new IllegalArgumentException("transfer: fine degree " + fine.degree() + " > " + MAX_DEGREE);
+        }
+        if (elements < 0) {
+            throw new IllegalArgumentException("elements must be >= 0, got " + elements);
+        }
+        double[] j = Basis1D.interpolationMatrix(coarse.gll().nodes(), fine.gll().nodes());
+        long nc = coarse.nq(), nf = fine.nq();
+        long wide = elements * nc * nf * nf;
+        if (wide > Integer.MAX_VALUE - 8) {
+            throw new IllegalArgumentException("transfer: E (Nc+1) (Nf+1)^2 = " + wide + " intermediate entries exceed 2^31 - 9");
+        }
+        ClVector jv = (ClVector) upload(j);
+        ClVector w = null;
+        try {
+            w = (ClVector) allocate((int) wide);
+            ClVector narrow = (ClVector) allocate((int) (elements * nc * nc * nf));
+            return new ClTransfer(this, jv, w, narrow, coarse.degree(), fine.degree(), elements);
+        } catch (RuntimeException ex) {
+            jv.close();
+            if (w != null) {
+                w.close();
+            }
+            throw ex;
+        }
+    }
+
+    private ClTransfer transferOf(DeviceTransfer t) {
+        Objects.requireNonNull(t, "t");
+        if (!(t instanceof ClTransfer c) || c.backend != this) {
+            throw new IllegalArgumentException("t is not a transfer of this aparapi backend: " + t);
+        }
+        if (c.isClosed()) {
+            throw new IllegalStateException("t is closed");
+        }
+        return c;
+    }
+
+    @Override
+    public synchronized void prolongate(DeviceTransfer t, DeviceScatter zc, DeviceScatter zf, DeviceVector xc,
+                                        DeviceVector workF, DeviceVector xf) {
+        ClTransfer tt = transferOf(t);
+        ClScatter c = scat(zc);
+        ClScatter f = scat(zf);
+        ClVector x = vec(xc, "xc");
+        ClVector w = vec(workF, "workF");
+        ClVector y = vec(xf, "xf");
+        checkTransfer(tt, c, f);
+        checkLen("prolongate", "xc", x.length(), c.globalSize());
+        checkLen("prolongate", "workF", w.length(), f.localSize());
+        checkLen("prolongate", "xf", y.length(), f.globalSize());
+        runTransfer(TransferKernel.PROLONG_I, tt, c.scatterIds, x, f.inverseDegree, w);
+        runGather(f, w, y, null, null, 0);
+    }
+
+    @Override
+    public synchronized void restrict(DeviceTransfer t, DeviceScatter zf, DeviceScatter zc, DeviceVector rf,
+                                      DeviceVector workC, DeviceVector rc) {
+        ClTransfer tt = transferOf(t);
+        ClScatter f = scat(zf);
+        ClScatter c = scat(zc);
+        ClVector r = vec(rf, "rf");
+        ClVector w = vec(workC, "workC");
+        ClVector y = vec(rc, "rc");
+        checkTransfer(tt, c, f);
+        checkLen("restrict", "rf", r.length(), f.globalSize());
+        checkLen("restrict", "workC", w.length(), c.localSize());
+        checkLen("restrict", "rc", y.length(), c.globalSize());
+        runTransfer(TransferKernel.RESTRICT_K, tt, f.scatterIds, r, f.inverseDegree, w);
+        runGather(c, w, y, null, null, 0);
+    }
+
+    /** The fused Chebyshev step: d = a d + b (inverseDiagonal o r); x += d in one launch ({@link ChebyshevKernel}). */
+    @Override
+    public synchronized void chebyshevStep(double a, double b, DeviceVector inverseDiagonal, DeviceVector r, DeviceVector d,
+                                           DeviceVector x, DeviceVector scratch) {
+        ClVector wv = vec(inverseDiagonal, "inverseDiagonal");
+        ClVector rv = vec(r, "r");
+        ClVector dv = vec(d, "d");
+        ClVector xv = vec(x, "x");
+        sameLength("chebyshevStep", inverseDiagonal, "inverseDiagonal", r, "r");
+        sameLength("chebyshevStep", r, "r", d, "d");
+        sameLength("chebyshevStep", d, "d", x, "x");
+        if (d == x || d == r || x == r) {
+            throw new IllegalArgumentException("chebyshevStep: r, d and x must be distinct vectors");
+        }
+        if (dv.length() == 0) {
+            return;
+        }
+        ClKernel k = kernel(ChebyshevKernel.class, Map.of(), "chebyshevStep");
+        k.set("w", wv.buffer).set("r", rv.buffer).set("d", dv.buffer).set("x", xv.buffer).set("a", a).set("b", b)
+                .set("n", dv.length());
+        launchPerEntry(k, dv.length());
+    }
+
+    private static void checkTransfer(ClTransfer t, ClScatter c, ClScatter f) {
+        long nc = t.coarseDegree() + 1, nf = t.fineDegree() + 1;
+        checkLen("transfer", "zc.localSize()", c.localSize(), (int) (t.elements() * nc * nc * nc));
+        checkLen("transfer", "zf.localSize()", f.localSize(), (int) (t.elements() * nf * nf * nf));
+    }
+
+    /** One sum-factorised pass of {@link TransferKernel}: {@code n} outputs into {@code out}. */
+    private void transferPass(int op, ClTransfer t, ClBuffer ids, ClBuffer xg, ClBuffer wf, ClBuffer in, ClBuffer out, long n) {
+        if (n == 0) {
+            return;
+        }
+        Map<String, Integer> c = ordered("op", op, "nc", t.coarseDegree() + 1);
+        c.put("nf", t.fineDegree() + 1);
+        String label = switch (op) {
+            case TransferKernel.PROLONG_I -> "prolongate-i";
+            case TransferKernel.PROLONG_J -> "prolongate-j";
+            case TransferKernel.PROLONG_K -> "prolongate-k";
+            case TransferKernel.RESTRICT_K -> "restrict-k";
+            case TransferKernel.RESTRICT_J -> "restrict-j";
+            default -> "restrict-i";
+        };
+        ClKernel k = kernel(TransferKernel.class, c, label);
+        k.set("jm", t.matrix.buffer).set("ids", ids).set("xg", xg).set("wf", wf).set("ta", in).set("tb", out).set("n", (int) n);
+        launchPerEntry(k, n);
+    }
+
+    /** The element part of prolongation (op PROLONG) or restriction into {@code out}, in three passes. */
+    private void runTransfer(int op, ClTransfer t, ClVector ids, ClVector in, ClVector weights, ClVector out) {
+        long e = t.elements(), nc = t.coarseDegree() + 1, nf = t.fineDegree() + 1;
+        if (op == TransferKernel.PROLONG_I) {
+            transferPass(TransferKernel.PROLONG_I, t, ids.buffer, in.buffer, unused, unused, t.narrow.buffer, e * nc * nc * nf);
+            transferPass(TransferKernel.PROLONG_J, t, unused, unused, unused, t.narrow.buffer, t.wide.buffer, e * nc * nf * nf);
+            transferPass(TransferKernel.PROLONG_K, t, unused, unused, weights.buffer, t.wide.buffer, out.buffer, e * nf * nf * nf);
+        } else {
+            transferPass(TransferKernel.RESTRICT_K, t, ids.buffer, in.buffer, weights.buffer, unused, t.wide.buffer, e * nc * nf * nf);
+            transferPass(TransferKernel.RESTRICT_J, t, unused, unused, unused, t.wide.buffer, t.narrow.buffer, e * nc * nc * nf);
+            transferPass(TransferKernel.RESTRICT_I, t, unused, unused, unused, t.narrow.buffer, out.buffer, e * nc * nc * nc);
+        }
     }
 
     // ------------------------------------------------------------------ element kernels
