@@ -25,24 +25,7 @@ public final class MassBp10LineKernel extends RegisterKernelBase {
         }
         stageI(mI);
         localBarrier();
-        if (valid == 1) {
-            interpolateT(e, grid, mI, t);
-        }
-        localBarrier();
-        if (valid == 1) {
-            interpolateS(grid, mI, t);
-        }
-        localBarrier();
-        if (valid == 1) {
-            interpolateR(e, grid, mI, t, 1);
-        }
-        localBarrier();
-        if (valid == 1) {
-            projectS(grid, mI, t);
-        }
-        localBarrier();
-        if (valid == 1) {
-            projectT(e, grid, mI, t);
-        }
+        interpolateStages(e, grid, mI, t, valid, 1);
+        projectStages(e, grid, mI, t, valid, 0);
     }
 }

@@ -52,6 +52,46 @@ public abstract class RegisterKernelBase extends ElementOperands {
         }
     }
 
+    /**
+     * The GLL -> GL stages t, s and r of the element's grid at {@code grid}, each followed by a barrier
+     * (every work-item of the group calls it; {@code valid} = 0 for the slots past the last element);
+     * {@code massBack} as in {@link #interpolateR}.
+     */
+    protected final void interpolateStages(int e, int grid, int mI, int t, int valid, int massBack) {
+        if (valid == 1) {
+            interpolateT(e, grid, mI, t);
+        }
+        localBarrier();
+        if (valid == 1) {
+            interpolateS(grid, mI, t);
+        }
+        localBarrier();
+        if (valid == 1) {
+            interpolateR(e, grid, mI, t, massBack);
+        }
+        localBarrier();
+    }
+
+    /**
+     * The GL -> GLL stages back to y_L of element e: r (when {@code withR} = 1; BP1.0 projected r already),
+     * s and t, with a barrier before each of s and t.
+     */
+    protected final void projectStages(int e, int grid, int mI, int t, int valid, int withR) {
+        if (withR == 1) {
+            if (valid == 1) {
+                projectR(grid, mI, t);
+            }
+            localBarrier();
+        }
+        if (valid == 1) {
+            projectS(grid, mI, t);
+        }
+        localBarrier();
+        if (valid == 1) {
+            projectT(e, grid, mI, t);
+        }
+    }
+
     /** Stage t, GLL -> GL: column u(i, j, 0..Nq-1) of element e from the input, I along t into layers c of the grid. */
     protected final void interpolateT(int e, int grid, int mI, int t) {
         int Q = nq;

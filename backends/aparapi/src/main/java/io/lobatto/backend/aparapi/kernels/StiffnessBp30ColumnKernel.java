@@ -30,18 +30,7 @@ public final class StiffnessBp30ColumnKernel extends RegisterKernelBase {
         stageI(mI);
         stageD(mD);
         localBarrier();
-        if (valid == 1) {
-            interpolateT(e, grid, mI, t);
-        }
-        localBarrier();
-        if (valid == 1) {
-            interpolateS(grid, mI, t);
-        }
-        localBarrier();
-        if (valid == 1) {
-            interpolateR(e, grid, mI, t, 0);
-        }
-        localBarrier();
+        interpolateStages(e, grid, mI, t, valid, 0);
         // column (a, b) of the GL grid: a = t % P, b = t / P (P^2 work-items per element)
         int at = grid + t % P + SA * (t / P);
         for (int c = 0; c < P; c++) {
@@ -52,16 +41,6 @@ public final class StiffnessBp30ColumnKernel extends RegisterKernelBase {
             lds[at + SA * P * c] += colY[c];
         }
         localBarrier();
-        if (valid == 1) {
-            projectR(grid, mI, t);
-        }
-        localBarrier();
-        if (valid == 1) {
-            projectS(grid, mI, t);
-        }
-        localBarrier();
-        if (valid == 1) {
-            projectT(e, grid, mI, t);
-        }
+        projectStages(e, grid, mI, t, valid, 1);
     }
 }
