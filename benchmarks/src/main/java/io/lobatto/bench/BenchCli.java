@@ -452,6 +452,7 @@ public final class BenchCli implements Runnable {
             if (sourceOut != null) {
                 Files.writeString(sourceOut, all.toString());
             }
+            rows.sort(java.util.Comparator.comparing(r -> r.get("N") == null ? 0 : (Integer) r.get("N")));
             if (out != null) {
                 java.util.Map<String, Object> meta = new java.util.LinkedHashMap<>();
                 meta.put("suite", "kernel-info");
