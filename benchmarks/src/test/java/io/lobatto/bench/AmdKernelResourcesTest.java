@@ -1,6 +1,7 @@
 package io.lobatto.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -25,8 +26,8 @@ class AmdKernelResourcesTest {
     /** Degrees up to which no kernel may spill to scratch. */
     static final int NO_SPILL_UP_TO = 10;
 
-    @Test
-    void everyKernelCompilesForGfx90aAndFits() {
+    /** Skips without clang and the device libraries, or fails when CI requires them. */
+    private static void requireClang() {
         String why = AmdClang.whyNot();
         if (why != null) {
             if ("1".equals(System.getenv("LOBATTO_REQUIRE_AMD_CLANG"))) {
@@ -34,6 +35,20 @@ class AmdKernelResourcesTest {
             }
             Assumptions.abort(why + " (set LOBATTO_REQUIRE_AMD_CLANG=1 to fail instead)");
         }
+    }
+
+    @Test
+    void aKernelThatDoesNotCompileFailsWithClangsMessage() {
+        requireClang();
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> AmdClang.find().compile(
+                "__kernel void run(__global double *x) { x[0] = undeclared; }", AmdTarget.GFX90A.cpu(), "broken"));
+        assertTrue(e.getMessage().contains("kernel 'broken' does not compile for gfx90a")
+                && e.getMessage().contains("use of undeclared identifier 'undeclared'"), e.getMessage());
+    }
+
+    @Test
+    void everyKernelCompilesForGfx90aAndFits() {
+        requireClang();
         List<Integer> all = IntStream.rangeClosed(1, AparapiBackend.MAX_DEGREE).boxed().toList();
         List<String> noPlan = new ArrayList<>();
         List<AmdKernelInfo.Row> rows = AmdKernelInfo.run(AmdClang.find(), AmdTarget.GFX90A, all, AmdTarget.LDS_BYTES,
