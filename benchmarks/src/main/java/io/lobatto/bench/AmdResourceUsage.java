@@ -29,11 +29,11 @@ record AmdResourceUsage(int sgprs, int vgprs, int agprs, long scratch, int occup
     }
 
     /**
-     * Whether the kernel uses scratch memory (VGPR spills or private arrays). SGPR spills alone do not: they go to
-     * lanes of spare VGPRs (while no scratch is used), costing an instruction each, no memory traffic.
+     * Whether the kernel uses scratch memory (spills or private arrays in memory). Spills alone need not: SGPRs spill
+     * to lanes of spare VGPRs, and on gfx90a and later VGPRs spill to free AGPRs, an instruction each, no memory.
      */
     boolean usesScratch() {
-        return scratch > 0 || vgprSpill > 0;
+        return scratch > 0;
     }
 
     /** The remarks of one kernel in clang's output; fails naming what is missing. */

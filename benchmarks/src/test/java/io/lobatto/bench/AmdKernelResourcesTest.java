@@ -62,8 +62,8 @@ class AmdKernelResourcesTest {
                 problems.add(r.misfit());
             }
             if (r.degree() <= NO_SPILL_UP_TO && r.usage().usesScratch()) {
-                problems.add(r.label() + ": uses scratch on gfx90a (" + r.usage().vgprSpill() + " VGPRs spilled, "
-                        + r.usage().scratch() + " bytes per lane) at N <= " + NO_SPILL_UP_TO);
+                problems.add(r.label() + ": uses scratch on gfx90a (" + r.usage().scratch() + " bytes per lane, "
+                        + r.usage().vgprSpill() + " VGPRs spilled; " + r.plan() + ") at N <= " + NO_SPILL_UP_TO);
             }
         }
         assertTrue(problems.isEmpty(), String.join("\n", problems));

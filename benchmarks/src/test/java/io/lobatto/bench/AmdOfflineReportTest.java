@@ -39,6 +39,7 @@ class AmdOfflineReportTest {
         assertEquals(new AmdResourceUsage(104, 118, 0, 0, 4, 14, 0, 0), u);
         assertFalse(u.usesScratch(), "SGPR spills to VGPR lanes are not scratch");
         assertTrue(new AmdResourceUsage(10, 10, 0, 16, 8, 0, 4, 0).usesScratch());
+        assertFalse(new AmdResourceUsage(10, 256, 100, 0, 1, 0, 1, 0).usesScratch(), "a VGPR spilled to an AGPR is not scratch");
         assertEquals(128 + 8, new AmdResourceUsage(10, 126, 8, 0, 3, 0, 0, 0).vgprsTotal(), "acc registers after the arch block");
         IllegalStateException e = assertThrows(IllegalStateException.class, () -> AmdResourceUsage.parse("error: no remarks"));
         assertTrue(e.getMessage().contains("'SGPRs'"), e.getMessage());
