@@ -871,7 +871,7 @@ public final class AparapiBackend implements Backend {
     /** The plan of {@code kernel} at the basis's degree on this device ({@link KernelBuilds#plan}). */
     private ElementPlan plan(ElementKernel kernel, Basis1D basis) {
         return KernelBuilds.plan(kernel, basis, cl.device().maxWorkGroupSize(), localMemBytes, info.name(),
-                variant != null ? variant : ElementVariant.of(kernel, basis.degree()), s -> kernel(s).workGroupSize());
+                variant != null ? variant : ElementVariant.of(kernel, basis.degree(), info.name()), s -> kernel(s).workGroupSize());
     }
 
     /** The element kernel of {@code plan}; {@code fromGlobal} 0: x_L, 1: x_G through Z, 2: dir + beta x_G through Z. */

@@ -75,7 +75,7 @@ public final class KernelBuilds {
      * ({@code CL_DEVICE_MAX_WORK_GROUP_SIZE}) and {@code localMemBytes} ({@code CL_DEVICE_LOCAL_MEM_SIZE}):
      * {@link #vectorKernels} then, for BP1.0, BP3.5 and BP3.0, {@link #elementKernels}. {@code allowedGroup}
      * stands for the device's {@code CL_KERNEL_WORK_GROUP_SIZE} of a built source, which the backend's choices
-     * depend on.
+     * depend on; {@code device} for its {@code CL_DEVICE_NAME}, which the variant table tells AMD GPUs by.
      */
     public static List<Build> all(String device, int maxWorkGroupSize, long localMemBytes, int degree,
                                   ToIntFunction<KernelSource> allowedGroup) {
@@ -124,7 +124,7 @@ public final class KernelBuilds {
         }
         ToIntFunction<Spec> allowed = allowed(maxWorkGroupSize, allowedGroup);
         ElementPlan plan = plan(kernel, Basis1D.of(degree), maxWorkGroupSize, localMemBytes, device,
-                ElementVariant.of(kernel, degree), allowed);
+                ElementVariant.of(kernel, degree, device), allowed);
         List<Build> out = new ArrayList<>();
         for (int mode = 0; mode < ELEMENT_MODES; mode++) {
             out.add(new Build(element(kernel, degree, plan, mode).source(), plan.groupSize(), elementLocalBytes(plan),
