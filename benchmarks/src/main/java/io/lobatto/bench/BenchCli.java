@@ -491,6 +491,7 @@ public final class BenchCli implements Runnable {
                     + AmdTarget.LDS_BYTES + ", CL_KERNEL_WORK_GROUP_SIZE reqd_work_group_size else " + AmdTarget.DEFAULT_KERNEL_GROUP
                     + "; waves per SIMD = min(registers, LDS of " + AmdTarget.LDS_BYTES + " B per CU in " + AmdTarget.LDS_GRANULE
                     + " B blocks, " + AmdTarget.MAX_WAVES_PER_SIMD + "), 4 SIMDs per CU, waves of 64");
+            meta.put("element_variant", System.getProperty("lobatto.aparapi.elementVariant", "table"));
             meta.put("local_cap_bytes", cap);
             meta.put("no_plan_within_cap", noPlan);
             meta.put("commit", commit);
