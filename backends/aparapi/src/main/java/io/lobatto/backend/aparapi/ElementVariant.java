@@ -56,7 +56,7 @@ enum ElementVariant {
 
     /**
      * The choice on AMD GPUs (gfx90a, gfx940), predicted, not measured: no AMD GPU has run these kernels. From
-     * {@code lobatto-bench kernel-info --target amd-gfx90a} with each variant forced, at commit bf65c6b (site page
+     * {@code lobatto-bench kernel-info --target amd-gfx90a} with each variant forced (site page
      * amd.md): the shared variant where the register one would use scratch (BP1.0 N = 13-15, BP3.0 N = 13-14: 100-836
      * bytes per lane) or where it allows more waves per SIMD, from registers and LDS (e.g. BP3.5 N = 1-5: 7-8 against
      * 3-5); the register variant elsewhere, ties included (the H100 measured it faster). Index N = 1..15 as in
