@@ -4,6 +4,7 @@ import io.lobatto.backend.aparapi.KernelBuilds;
 import io.lobatto.backend.aparapi.runtime.KernelSource;
 import io.lobatto.core.backend.BackendException;
 import io.lobatto.core.backend.ElementKernel;
+import io.lobatto.solvers.PMultigrid;
 
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -80,7 +81,8 @@ enum AmdTarget {
 
     /**
      * What the backend builds on this target at each of {@code degrees}, chosen by the backend's own code
-     * ({@link KernelBuilds}), each with its degree (0: the kernels that do not depend on N). With {@code localCap}
+     * ({@link KernelBuilds}), each with its degree (0: the kernels that do not depend on N): the vector kernels, then
+     * per N p-multigrid's transfer to N/2 (its default schedule) and the element kernels. With {@code localCap}
      * below 64 KiB, the plans of a backend made to plan for at most that much local memory per group (what a
      * kernel-variant table could choose for more groups per CU); an element kernel without a plan within it is
      * left out and named in {@code noPlan}.
@@ -92,6 +94,12 @@ enum AmdTarget {
             out.add(new Degree(b, 0));
         }
         for (int n : degrees) {
+            if (n > 1) {
+                // p-multigrid's transfer to the next degree of its default schedule (N, N/2, ..., 1)
+                for (KernelBuilds.Build b : KernelBuilds.transferKernels(PMultigrid.halving(n)[1], n, AmdTarget::kernelGroup)) {
+                    out.add(new Degree(b, n));
+                }
+            }
             for (ElementKernel k : ElementKernel.values()) {
                 try {
                     for (KernelBuilds.Build b : KernelBuilds.elementKernels(k, id, MAX_WORK_GROUP, lds, n, AmdTarget::kernelGroup)) {
