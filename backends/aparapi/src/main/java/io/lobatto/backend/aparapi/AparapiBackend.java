@@ -3,13 +3,7 @@ package io.lobatto.backend.aparapi;
 import com.aparapi.Kernel;
 import io.lobatto.backend.aparapi.kernels.ChebyshevKernel;
 import io.lobatto.backend.aparapi.kernels.GatherScatterKernel;
-import io.lobatto.backend.aparapi.kernels.MassBp10Kernel;
-import io.lobatto.backend.aparapi.kernels.MassBp10LineKernel;
 import io.lobatto.backend.aparapi.kernels.ReductionKernel;
-import io.lobatto.backend.aparapi.kernels.StiffnessBp30ColumnKernel;
-import io.lobatto.backend.aparapi.kernels.StiffnessBp30Kernel;
-import io.lobatto.backend.aparapi.kernels.StiffnessBp35ColumnKernel;
-import io.lobatto.backend.aparapi.kernels.StiffnessBp35Kernel;
 import io.lobatto.backend.aparapi.kernels.StreamKernel;
 import io.lobatto.backend.aparapi.kernels.TransferKernel;
 import io.lobatto.backend.aparapi.runtime.ClBuffer;
@@ -131,32 +125,17 @@ public final class AparapiBackend implements Backend {
             this.partials = cl.allocate(16L * REDUCE_GROUPS, "reduction partials");
             this.partialsHost = cl.pinnedHostBuffer(16L * REDUCE_GROUPS, "reduction partials");
             this.unused = cl.allocate(8, "unused arguments");
-            this.reduceGroup = powerOfTwoGroup(ReductionKernel.class, "reduce");
-            this.gatherGroup = powerOfTwoGroup(GatherScatterKernel.class, "gather");
+            this.reduceGroup = powerOfTwoGroup(ReductionKernel.class);
+            this.gatherGroup = powerOfTwoGroup(GatherScatterKernel.class);
         } catch (RuntimeException e) {
             cl.close();
             throw e;
         }
     }
 
-    /**
-     * The largest power-of-two group (at most {@link #STREAM_GROUP}, the device's maximum and the local
-     * memory the kernel needs) that the kernel family builds for: the group is a build constant of the
-     * tree reductions, so a kernel whose registers allow less is built again for less.
-     */
-    private int powerOfTwoGroup(Class<? extends Kernel> family, String what) {
-        int g = Integer.highestOneBit(Math.min(STREAM_GROUP, cl.device().maxWorkGroupSize()));
-        while (g * 16L > localMemBytes && g > 1) {
-            g /= 2;
-        }
-        while (true) {
-            ClKernel k = family == ReductionKernel.class ? buildReduction(ReductionKernel.PCG_UPDATE, g)
-                    : buildGather(GatherScatterKernel.GATHER_DOT, g);
-            if (k.workGroupSize() >= g || g == 1) {
-                return g;
-            }
-            g /= 2;
-        }
+    /** The reduction or gather group the backend launches (the choice is {@link KernelBuilds#powerOfTwoGroup}). */
+    private int powerOfTwoGroup(Class<? extends Kernel> family) {
+        return KernelBuilds.powerOfTwoGroup(family, cl.device().maxWorkGroupSize(), localMemBytes, s -> kernel(s).workGroupSize());
     }
 
     @Override
@@ -252,16 +231,12 @@ public final class AparapiBackend implements Backend {
 
     // ------------------------------------------------------------------ kernels
 
-    private ClKernel kernel(Class<? extends Kernel> family, Map<String, Integer> constants, String label) {
-        return kernel(family, constants, label, 0);
-    }
-
-    /** The kernel of {@code family} built with {@code constants}, for groups of exactly {@code groupSize} (0: any). */
-    private ClKernel kernel(Class<? extends Kernel> family, Map<String, Integer> constants, String label, int groupSize) {
-        String key = family.getName() + constants + "/" + groupSize;
+    /** The kernel of {@code spec}, built once (the choices of what to build are {@link KernelBuilds}'). */
+    private ClKernel kernel(KernelBuilds.Spec spec) {
+        String key = spec.key();
         ClKernel k = kernels.get(key);
         if (k == null) {
-            k = cl.programs().kernel(KernelSource.of(family, constants, label, groupSize));
+            k = cl.programs().kernel(spec.source());
             kernels.put(key, k);
         }
         return k;
@@ -282,13 +257,7 @@ public final class AparapiBackend implements Backend {
     }
 
     private ClKernel buildStream(int op) {
-        String label = switch (op) {
-            case StreamKernel.FILL -> "fill";
-            case StreamKernel.COPY -> "copy";
-            case StreamKernel.AXPBY -> "axpby";
-            default -> "pointwiseMultiply";
-        };
-        return kernel(StreamKernel.class, Map.of("op", op), label);
+        return kernel(KernelBuilds.stream(op));
     }
 
     /** The reduction {@code op} built for the backend's reduction group. */
@@ -302,12 +271,7 @@ public final class AparapiBackend implements Backend {
     }
 
     private ClKernel buildReduction(int op, int group) {
-        String label = switch (op) {
-            case ReductionKernel.DOT -> "dot";
-            case ReductionKernel.CG_UPDATE -> "cgUpdate";
-            default -> "pcgUpdate";
-        };
-        return kernel(ReductionKernel.class, ordered("op", op, "group", group), label, group);
+        return kernel(KernelBuilds.reduction(op, group));
     }
 
     /** The gather/scatter {@code op} built for the backend's gather group. */
@@ -321,27 +285,12 @@ public final class AparapiBackend implements Backend {
     }
 
     private ClKernel buildGather(int op, int group) {
-        String label = switch (op) {
-            case GatherScatterKernel.SCATTER -> "scatter";
-            case GatherScatterKernel.GATHER -> "gather";
-            case GatherScatterKernel.GATHER_DOT -> "gather+dot";
-            default -> "gather+dot+update";
-        };
-        Map<String, Integer> c = ordered("op", op, "group", group);
-        c.put("cacheCap", GATHER_CACHE);
-        return kernel(GatherScatterKernel.class, c, label, op == GatherScatterKernel.SCATTER ? 0 : group);
-    }
-
-    private static Map<String, Integer> ordered(String k1, int v1, String k2, int v2) {
-        Map<String, Integer> m = new java.util.LinkedHashMap<>();
-        m.put(k1, v1);
-        m.put(k2, v2);
-        return m;
+        return kernel(KernelBuilds.gather(op, group));
     }
 
     /** Launches a one-work-item-per-entry kernel over n entries. */
     private void launchPerEntry(ClKernel k, long n) {
-        int g = Math.min(STREAM_GROUP, k.workGroupSize());
+        int g = KernelBuilds.perEntryGroup(k.workGroupSize());
         k.launch((n + g - 1) / g, g);
     }
 
@@ -557,7 +506,7 @@ public final class AparapiBackend implements Backend {
         int groups = reductionGroups(n);
         ClKernel k = reduction(op);
         k.set("p", p).set("ap", ap).set("x", x).set("r", r).set("d", d).set("z", z).set("partials", partials)
-                .set("alpha", alpha).set("n", n).local("lds", 16L * reduceGroup);
+                .set("alpha", alpha).set("n", n).local("lds", KernelBuilds.reductionLocalBytes(reduceGroup));
         k.launch(groups, reduceGroup);
         if (dots == null) {
             return sumPartials(groups);
@@ -666,7 +615,7 @@ public final class AparapiBackend implements Backend {
         ClKernel k = gatherKernel(GatherScatterKernel.SCATTER);
         bindScatter(k, s);
         k.set("xG", g.buffer).set("xL", l.buffer).set("yG", unused).set("dirG", unused).set("beta", 0.0)
-                .set("n", l.length()).local("lds", 8);
+                .set("n", l.length()).local("lds", KernelBuilds.gatherLocalBytes(GatherScatterKernel.SCATTER, gatherGroup));
         launchPerEntry(k, l.length());
     }
 
@@ -706,7 +655,7 @@ public final class AparapiBackend implements Backend {
         bindScatter(k, s);
         k.set("xG", x == null ? unused : x.buffer).set("xL", l.buffer).set("yG", g.buffer).set("n", s.blocks)
                 .set("dirG", dir == null ? unused : dir.buffer).set("beta", beta)
-                .local("lds", 8L * Math.max(GATHER_CACHE, gatherGroup));
+                .local("lds", KernelBuilds.gatherLocalBytes(op, gatherGroup));
         k.launch(groups, gatherGroup);
         return x == null ? 0 : sumPartials(groups);
     }
@@ -811,7 +760,7 @@ public final class AparapiBackend implements Backend {
         if (dv.length() == 0) {
             return;
         }
-        ClKernel k = kernel(ChebyshevKernel.class, Map.of(), "chebyshevStep");
+        ClKernel k = kernel(KernelBuilds.chebyshev());
         k.set("w", wv.buffer).set("r", rv.buffer).set("d", dv.buffer).set("x", xv.buffer).set("a", a).set("b", b)
                 .set("n", dv.length());
         launchPerEntry(k, dv.length());
@@ -828,17 +777,7 @@ public final class AparapiBackend implements Backend {
         if (n == 0) {
             return;
         }
-        Map<String, Integer> c = ordered("op", op, "nc", t.coarseDegree() + 1);
-        c.put("nf", t.fineDegree() + 1);
-        String label = switch (op) {
-            case TransferKernel.PROLONG_I -> "prolongate-i";
-            case TransferKernel.PROLONG_J -> "prolongate-j";
-            case TransferKernel.PROLONG_K -> "prolongate-k";
-            case TransferKernel.RESTRICT_K -> "restrict-k";
-            case TransferKernel.RESTRICT_J -> "restrict-j";
-            default -> "restrict-i";
-        };
-        ClKernel k = kernel(TransferKernel.class, c, label);
+        ClKernel k = kernel(KernelBuilds.transfer(op, t.coarseDegree(), t.fineDegree()));
         k.set("jm", t.matrix.buffer).set("ids", ids).set("xg", xg).set("wf", wf).set("ta", in).set("tb", out).set("n", (int) n);
         launchPerEntry(k, n);
     }
@@ -929,44 +868,15 @@ public final class AparapiBackend implements Backend {
         return new ClElementData(this, kernel, degree, elements, plan, interp, diff, factors, scratch);
     }
 
-    /**
-     * The plan of {@code kernel} at the basis's degree: planned for groups of {@link #ELEMENT_GROUP}, then
-     * again for the built kernel's {@code CL_KERNEL_WORK_GROUP_SIZE} when its registers allow fewer.
-     */
+    /** The plan of {@code kernel} at the basis's degree on this device ({@link KernelBuilds#plan}). */
     private ElementPlan plan(ElementKernel kernel, Basis1D basis) {
-        int cap = Math.min(ELEMENT_GROUP, cl.device().maxWorkGroupSize());
-        while (true) {
-            ElementPlan plan = ElementPlan.of(kernel, basis.nq(), basis.nqGauss(), cap, localMemBytes, info.name(),
-                    variant != null ? variant : ElementVariant.of(kernel, basis.degree()));
-            int allowed = Math.min(elementKernel(kernel, basis.degree(), plan, 0).workGroupSize(),
-                    elementKernel(kernel, basis.degree(), plan, 1).workGroupSize());
-            if (plan.groupSize() <= allowed) {
-                return plan;
-            }
-            if (allowed >= cap) {
-                throw new BackendException("aparapi: " + kernel + " N=" + basis.degree() + " plans groups of "
-                        + plan.groupSize() + " but its build allows " + allowed);
-            }
-            cap = allowed;
-        }
+        return KernelBuilds.plan(kernel, basis, cl.device().maxWorkGroupSize(), localMemBytes, info.name(),
+                variant != null ? variant : ElementVariant.of(kernel, basis.degree(), info.name()), s -> kernel(s).workGroupSize());
     }
 
     /** The element kernel of {@code plan}; {@code fromGlobal} 0: x_L, 1: x_G through Z, 2: dir + beta x_G through Z. */
     private ClKernel elementKernel(ElementKernel kernel, int degree, ElementPlan plan, int fromGlobal) {
-        boolean registers = plan.variant() == ElementVariant.REGISTERS;
-        Class<? extends Kernel> family = switch (kernel) {
-            case MASS_BP10 -> registers ? MassBp10LineKernel.class : MassBp10Kernel.class;
-            case STIFFNESS_BP35 -> registers ? StiffnessBp35ColumnKernel.class : StiffnessBp35Kernel.class;
-            case STIFFNESS_BP30 -> registers ? StiffnessBp30ColumnKernel.class : StiffnessBp30Kernel.class;
-        };
-        String name = switch (kernel) {
-            case MASS_BP10 -> "BP1.0";
-            case STIFFNESS_BP35 -> "BP3.5";
-            case STIFFNESS_BP30 -> "BP3.0";
-        };
-        return kernel(family, plan.constants(kernel, degree + 1, fromGlobal),
-                name + " N=" + degree + (fromGlobal == 1 ? " (assembled)" : fromGlobal == 2 ? " (assembled, p update)" : ""),
-                plan.groupSize());
+        return kernel(KernelBuilds.element(kernel, degree, plan, fromGlobal));
     }
 
     private ClElementData elem(DeviceElementData d) {
@@ -1007,7 +917,7 @@ public final class AparapiBackend implements Backend {
                 .bindIfUsed("scr", d.scratch == null ? unused : d.scratch)
                 .bindIfUsed("dirG", dir == null ? unused : dir)
                 .set("elems", d.elements)
-                .local("lds", 8L * d.plan.localDoubles());
+                .local("lds", KernelBuilds.elementLocalBytes(d.plan));
         String[] g = {"G00", "G01", "G02", "G11", "G12", "G22"};
         for (int f = 0; f < g.length; f++) {
             k.bindIfUsed(g[f], stiff ? d.factors.get(f) : unused);
