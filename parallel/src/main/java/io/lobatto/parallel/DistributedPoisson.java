@@ -53,7 +53,8 @@ public final class DistributedPoisson {
         }
         int code;
         try (Communicator comm = o.communicator()) {
-            code = run(o, comm);
+            Result result = solve(o, comm);
+            code = result == null ? 2 : result.converged() ? 0 : 1;
         } catch (RuntimeException e) {
             System.err.println("distributed-poisson: " + e.getMessage());
             code = 1;
@@ -61,7 +62,15 @@ public final class DistributedPoisson {
         System.exit(code);
     }
 
-    private static int run(Options o, Communicator comm) {
+    /**
+     * What a distributed solve gave, the same on every rank: unknowns, CG iterations, whether it converged, and the
+     * max (GLL nodes) and L2 (GL quadrature) errors against the exact solution.
+     */
+    record Result(long dofs, int iterations, boolean converged, double maxError, double l2Error) {
+    }
+
+    /** Solves on the ranks of {@code comm} (collective); rank 0 prints the report. Null on a partition error. */
+    static Result solve(Options o, Communicator comm) {
         int r = comm.rank(), ranks = comm.size();
         long t0 = System.nanoTime();
         SlabPartition part;
@@ -71,7 +80,7 @@ public final class DistributedPoisson {
             if (r == 0) {
                 System.err.println("distributed-poisson: " + e.getMessage());
             }
-            return 2;
+            return null;
         }
         NodeMap map = o.deform == 0 ? NodeMap.identity() : NodeMap.sinusoidal(o.deform, 0, 1, 0, 1, 0, 1);
         SpectralElementMesh mesh = SpectralElementMesh.of(part.localMesh(), o.degree, map);
@@ -148,7 +157,7 @@ public final class DistributedPoisson {
         double globalMax = comm.allreduceMax(maxErr);
         double l2 = Math.sqrt(comm.allreduceSum(l2Squared));
         double setupMax = comm.allreduceMax(setup);
-        if (r == 0) {
+        if (r == 0 && !o.quiet) {
             System.out.printf(Locale.ROOT, "distributed poisson: %d rank(s) (%s), backend cpu x %d threads per rank, N = %d, "
                     + "%dx%dx%d elements, deformation %.3g, λ = %.3g, %s, tol %.1e%n", ranks,
                     comm instanceof MpiCommunicator ? "Open MPI" : "no MPI", threads, o.degree, o.elements[0], o.elements[1],
@@ -164,7 +173,7 @@ public final class DistributedPoisson {
                     + "solve_s=%.4f per_iteration_ms=%.4f%n", ranks, (long) dofs, result.iterations(), result.converged(),
                     globalMax, l2, result.seconds(), 1e3 * result.seconds() / Math.max(1, result.iterations()));
         }
-        return result.converged() ? 0 : 1;
+        return new Result((long) dofs, result.iterations(), result.converged(), globalMax, l2);
     }
 
     private static double[] mpiSeconds(Communicator comm) {
@@ -256,7 +265,8 @@ public final class DistributedPoisson {
     }
 
     /** The command line. */
-    private static final class Options {
+    static final class Options {
+        boolean quiet;
         int degree = 7;
         int[] elements = {6, 6, 6};
         double deform = 0.05;
