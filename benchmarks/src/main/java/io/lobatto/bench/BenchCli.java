@@ -4,9 +4,11 @@ import io.lobatto.examples.CliErrors;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
 
+import io.lobatto.backend.aparapi.AparapiBackend;
 import io.lobatto.core.backend.Backend;
 import io.lobatto.core.backend.Backends;
 import picocli.CommandLine;
@@ -23,7 +25,7 @@ import picocli.CommandLine.Parameters;
  */
 @Command(name = "lobatto-bench", mixinStandardHelpOptions = true, versionProvider = BenchCli.Version.class,
         description = "Lobatto benchmarks: BS1-BS7, BK1/BK3/BK5, BP solves, NekBone, operator apply, launch-cost attribution.",
-        subcommands = {BenchCli.Bs.class, BenchCli.Bk.class, BenchCli.Bp.class, BenchCli.Nekbone.class, BenchCli.Op.class, BenchCli.All.class, BenchCli.Launch.class,
+        subcommands = {BenchCli.Bs.class, BenchCli.Bk.class, BenchCli.Bp.class, BenchCli.Nekbone.class, BenchCli.Op.class, BenchCli.All.class, BenchCli.Launch.class, BenchCli.Solve.class,
             BenchCli.Plot.class, BenchCli.KernelInfo.class, CommandLine.HelpCommand.class})
 public final class BenchCli implements Runnable {
 
@@ -268,6 +270,69 @@ public final class BenchCli implements Runnable {
         }
     }
 
+    @Command(name = "solve", mixinStandardHelpOptions = true, versionProvider = BenchCli.Version.class,
+            description = "time to solution of the main job's Poisson problem (manufactured solution, tolerance 1e-10) with "
+            + "p-multigrid against Jacobi PCG over N, on the deformed cube and Kershaw's cube: iterations, setup, solve, "
+            + "setup share, errors, speedup")
+    static final class Solve implements Callable<Integer> {
+        @Mixin
+        Common c = new Common();
+        @Option(names = {"-e", "--elements"}, split = ",", defaultValue = "6",
+                description = "elements per direction K of the K^3 cubes, one or more. Default: ${DEFAULT-VALUE}")
+        int[] ks;
+        @Option(names = "--meshes", split = ",", defaultValue = "deformed,kershaw",
+                description = "deformed (the main job's smooth deformation 0.05) and/or kershaw (K a multiple of 6). "
+                        + "Default: ${DEFAULT-VALUE}")
+        List<PoissonSolveSuite.MeshKind> meshes;
+        @Option(names = "--pcs", split = ",", defaultValue = "jacobi,pmg",
+                description = "preconditioners: jacobi, pmg, none (jacobi first gives the speedups). Default: ${DEFAULT-VALUE}")
+        List<io.lobatto.examples.PoissonProblem.Preconditioning> pcs;
+        @Option(names = "--operator", defaultValue = "BP35", description = "BP35 or BP30. Default: ${DEFAULT-VALUE}")
+        io.lobatto.examples.PoissonProblem.Operator operator;
+        @Option(names = "--lambda", defaultValue = "0", description = "screening λ >= 0. Default: ${DEFAULT-VALUE}")
+        double lambda;
+        @Option(names = "--tol", defaultValue = "1e-10", description = "relative residual tolerance. Default: ${DEFAULT-VALUE}")
+        double tol;
+        @Option(names = "--max-it", defaultValue = "20000", description = "maximum CG iterations. Default: ${DEFAULT-VALUE}")
+        int maxIt;
+        @Option(names = "--smoother-order", defaultValue = "3", description = "p-multigrid Chebyshev order. Default: ${DEFAULT-VALUE}")
+        int order;
+        @Option(names = "--kershaw", defaultValue = "0.3", description = "Kershaw's epsilon. Default: ${DEFAULT-VALUE}")
+        double kershaw;
+        @Option(names = "--solve-reps", defaultValue = "1", description = "rounds per point, preconditioners interleaved; "
+                + "the fastest time to solution of each is reported. Default: ${DEFAULT-VALUE}")
+        int solveReps;
+
+        @Override
+        public Integer call() throws Exception {
+            for (int k : ks) {
+                if (k < 1) {
+                    throw new IllegalArgumentException("--elements must be >= 1, got " + k);
+                }
+            }
+            if (meshes.contains(PoissonSolveSuite.MeshKind.KERSHAW)) {
+                for (int k : ks) {
+                    if (k % 6 != 0) {
+                        throw new IllegalArgumentException("--meshes kershaw needs -e K a multiple of 6 (the map's kinks at x = i/6 "
+                                + "and y, z = 1/2 must lie on element faces, else elements can invert), got " + k);
+                    }
+                }
+            }
+            if (!(kershaw > 0 && kershaw <= 1)) {
+                throw new IllegalArgumentException("--kershaw must be in (0, 1], got " + kershaw);
+            }
+            if (order < 1 || order > 10) {
+                throw new IllegalArgumentException("--smoother-order must be in 1..10, got " + order);
+            }
+            if (solveReps < 1) {
+                throw new IllegalArgumentException("--solve-reps must be >= 1, got " + solveReps);
+            }
+            io.lobatto.examples.PoissonProblem.requireWellPosed(io.lobatto.core.mesh.HexMesh.box(1, 1, 1, 0, 1, 0, 1, 0, 1), lambda);
+            return runOne(c, "solve", (cc, be, r, ref) -> PoissonSolveSuite.run(be, cc.nMin, cc.nMax, cc.nStep, ks, meshes, pcs,
+                    operator, lambda, tol, maxIt, order, kershaw, solveReps, r), false);
+        }
+    }
+
     @Command(name = "launch", mixinStandardHelpOptions = true, versionProvider = BenchCli.Version.class,
             description = "where the per-launch cost T0 goes: one trivial kernel launched raw through "
             + "JOCL and through Aparapi (argument count, event wait, multi-pass); needs the aparapi backend")
@@ -322,8 +387,12 @@ public final class BenchCli implements Runnable {
     }
 
     @Command(name = "kernel-info", mixinStandardHelpOptions = true, versionProvider = BenchCli.Version.class,
-            description = "build the kernels the aparapi backend generates for a BP5 solve at one N with "
-            + "vendor options and print the build log (registers, spills with -cl-nv-verbose) and the driver's per-kernel limits")
+            description = {"build the kernels the aparapi backend generates for a BP5 solve with vendor options and print the build "
+            + "log (registers, spills with -cl-nv-verbose) and the driver's per-kernel limits; with -o also a table in "
+            + "<out>/kernel-info-nvidia.json and .csv (NVIDIA's build log).",
+                "With --target amd-gfx90a or amd-gfx940: no GPU needed; every kernel the backend would build on that AMD GPU "
+            + "(its work-groups and local memory) compiled offline by clang (apt-get install clang-15 rocm-device-libs), "
+            + "with VGPRs, SGPRs, spills, scratch, LDS and occupancy, in <out>/kernel-info-<target>.json and .csv."})
     static final class KernelInfo implements Callable<Integer> {
         @Option(names = "--device", description = "OpenCL device name substring. Default: the first GPU")
         String device;
@@ -331,27 +400,121 @@ public final class BenchCli implements Runnable {
         String options;
         @Option(names = "--source-out", description = "also write the generated OpenCL C to this file")
         Path sourceOut;
+        @Option(names = "--target", description = "compile offline for an AMD GPU: amd-gfx90a (MI200) or amd-gfx940 (MI300, "
+                + "the newest CDNA target clang 15 knows)")
+        String target;
+        @Option(names = {"-o", "--out"}, description = "output folder of the table (JSON and CSV). Default: bench-results with "
+                + "--target, none otherwise")
+        Path out;
+        @Option(names = "--commit", defaultValue = "unknown", description = "git commit recorded in the results")
+        String commit;
+        @Option(names = "--threads", description = "--target: compiles at once. Default: the number of cores")
+        Integer threads;
+        @Option(names = "--local-cap", description = "--target: plan as a backend limited to this many bytes of local memory per "
+                + "work-group would (fewer elements per group, more groups per CU); element kernels without a plan within it are "
+                + "named and left out. Default: the target's 65536")
+        Long localCap;
 
-        @Option(names = "-N", defaultValue = "7", description = "degree of the element kernels, 1.."
-                + io.lobatto.backend.aparapi.AparapiBackend.MAX_DEGREE + ". Default: ${DEFAULT-VALUE}")
-        int degree;
+        @Option(names = "-N", description = "degrees of the element kernels, 1.." + io.lobatto.backend.aparapi.AparapiBackend.MAX_DEGREE
+                + ": one (7), a range (1..15) or a list (1,3,5). Default: 7, every degree with --target")
+        String degrees;
 
         @Override
         public Integer call() throws Exception {
-            if (degree < 1 || degree > io.lobatto.backend.aparapi.AparapiBackend.MAX_DEGREE) {
-                throw new IllegalArgumentException("-N " + degree + " is out of range: the aparapi kernels take N = 1.."
-                        + io.lobatto.backend.aparapi.AparapiBackend.MAX_DEGREE);
+            List<Integer> ns = DegreeList.parse(degrees == null ? (target == null ? "7" : "1.." + AparapiBackend.MAX_DEGREE)
+                    : degrees, "-N", AparapiBackend.MAX_DEGREE);
+            if (threads != null && threads < 1) {
+                throw new IllegalArgumentException("--threads " + threads + " must be at least 1");
+            }
+            if (localCap != null && (localCap < 1024 || target == null)) {
+                throw new IllegalArgumentException("--local-cap " + localCap + (target == null ? " needs --target"
+                        : " is below the 1024 bytes every plan needs"));
+            }
+            if (target != null) {
+                return amd(AmdTarget.of(target), ns);
             }
             requireOpenClDevice(device);
             StringBuilder all = new StringBuilder();
-            for (io.lobatto.backend.aparapi.runtime.KernelSource s : KernelInfoSources.generated(device, degree)) {
-                System.out.println("== " + s.label());
-                all.append("// ===== ").append(s.label()).append('\n').append(s.source()).append('\n');
-                OpenClBuildReport.build(device, s.source(), options, null).forEach(System.out::println);
+            List<java.util.Map<String, Object>> rows = new java.util.ArrayList<>();
+            java.util.Set<String> seen = new java.util.HashSet<>();
+            for (int n : ns) {
+                for (io.lobatto.backend.aparapi.runtime.KernelSource s : KernelInfoSources.generated(device, n)) {
+                    if (!seen.add(s.source())) {
+                        continue;
+                    }
+                    System.out.println("== " + s.label());
+                    all.append("// ===== ").append(s.label()).append('\n').append(s.source()).append('\n');
+                    List<String> report = OpenClBuildReport.build(device, s.source(), options, null);
+                    report.forEach(System.out::println);
+                    rows.add(NvidiaBuildLog.row(s.label(), s.label().contains("N=") ? n : 0, report));
+                }
             }
             if (sourceOut != null) {
                 Files.writeString(sourceOut, all.toString());
             }
+            rows.sort(java.util.Comparator.comparing(r -> r.get("N") == null ? 0 : (Integer) r.get("N")));
+            if (out != null) {
+                java.util.Map<String, Object> meta = new java.util.LinkedHashMap<>();
+                meta.put("suite", "kernel-info");
+                meta.put("target", "nvidia");
+                meta.put("device", io.lobatto.backend.aparapi.OpenClDevices.list().stream()
+                        .filter(d -> device == null ? d.type() == io.lobatto.backend.aparapi.runtime.ClDevice.Type.GPU : d.name().contains(device))
+                        .findFirst().map(Object::toString).orElse("?"));
+                meta.put("options", options);
+                meta.put("commit", commit);
+                meta.put("date", java.time.Instant.now().toString());
+                Path prefix = out.resolve("kernel-info-nvidia");
+                NvidiaBuildLog.write(rows, meta, prefix);
+                System.out.println("wrote " + prefix + ".json and .csv");
+            }
+            return 0;
+        }
+
+        /** --target: every kernel the backend would build on {@code t}, compiled offline; the table, JSON and CSV. */
+        private int amd(AmdTarget t, List<Integer> ns) throws Exception {
+            AmdClang clang = AmdClang.find();
+            long start = System.nanoTime();
+            int nThreads = threads != null ? threads : Runtime.getRuntime().availableProcessors();
+            long cap = localCap == null ? AmdTarget.LDS_BYTES : Math.min(localCap, AmdTarget.LDS_BYTES);
+            List<String> noPlan = new java.util.ArrayList<>();
+            List<AmdKernelInfo.Row> rows = AmdKernelInfo.run(clang, t, ns, cap, nThreads, noPlan);
+            double seconds = (System.nanoTime() - start) * 1e-9;
+            AmdKernelInfo.print(rows, System.out);
+            java.util.Map<String, Object> meta = new java.util.LinkedHashMap<>();
+            meta.put("suite", "kernel-info");
+            meta.put("target", t.id());
+            meta.put("mcpu", t.cpu());
+            meta.put("gpus", t.gpus());
+            meta.put("compiler", clang.version());
+            meta.put("command", String.join(" ", clang.command(t.cpu(), Path.of("k.cl"), Path.of("k.o"))));
+            meta.put("model", "CL_DEVICE_MAX_WORK_GROUP_SIZE " + AmdTarget.MAX_WORK_GROUP + ", CL_DEVICE_LOCAL_MEM_SIZE "
+                    + AmdTarget.LDS_BYTES + ", CL_KERNEL_WORK_GROUP_SIZE reqd_work_group_size else " + AmdTarget.DEFAULT_KERNEL_GROUP
+                    + "; waves per SIMD = min(registers, LDS of " + AmdTarget.LDS_BYTES + " B per CU in " + AmdTarget.LDS_GRANULE
+                    + " B blocks, " + AmdTarget.MAX_WAVES_PER_SIMD + "), 4 SIMDs per CU, waves of 64");
+            meta.put("element_variant", System.getProperty("lobatto.aparapi.elementVariant", "table"));
+            meta.put("local_cap_bytes", cap);
+            meta.put("no_plan_within_cap", noPlan);
+            meta.put("commit", commit);
+            meta.put("date", java.time.Instant.now().toString());
+            meta.put("compile_seconds", Math.round(seconds * 10) / 10.0);
+            Path prefix = (out == null ? Path.of("bench-results") : out).resolve("kernel-info-" + t.id()
+                    + (cap < AmdTarget.LDS_BYTES ? "-local" + cap : ""));
+            AmdKernelInfo.write(rows, meta, prefix);
+            long scratch = rows.stream().filter(r -> r.usage().usesScratch()).count();
+            long sgpr = rows.stream().filter(r -> r.usage().sgprSpill() > 0).count();
+            long low = rows.stream().filter(r -> r.waves() < 4).count();
+            System.out.printf(Locale.ROOT, "%d kernels compiled for %s (%s) in %.1f s on %d threads: %d use scratch, %d spill SGPRs "
+                    + "(to VGPR lanes), %d below 4 waves per SIMD%n", rows.size(), t.cpu(), clang.version(), seconds, nThreads, scratch,
+                    sgpr, low);
+            if (!noPlan.isEmpty()) {
+                System.out.println("no plan within " + cap + " bytes of local memory: " + String.join(", ", noPlan));
+            }
+            for (AmdKernelInfo.Row r : rows) {
+                if (r.misfit() != null) {
+                    System.out.println("does not fit: " + r.misfit());
+                }
+            }
+            System.out.println("wrote " + prefix + ".json and .csv");
             return 0;
         }
     }

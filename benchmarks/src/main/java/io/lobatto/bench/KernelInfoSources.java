@@ -11,7 +11,7 @@ import java.util.List;
 
 /**
  * The OpenCL C the aparapi backend builds for one degree: every streaming, reduction and gather/scatter
- * kernel, and the element kernels of BP1.0, BP3.5 and BP3.0 (local and assembled), each as Aparapi
+ * kernel, and the element kernels of BP1.0, BP3.5 and BP3.0 (local, assembled, assembled with CG's p update), each as Aparapi
  * translated it with its build constants, for kernel-info's per-kernel build report.
  */
 final class KernelInfoSources {
@@ -21,6 +21,7 @@ final class KernelInfoSources {
 
     static List<KernelSource> generated(String device, int degree) {
         try (AparapiBackend b = device == null ? new AparapiBackend() : new AparapiBackend(device)) {
+            b.foldSearchDirection(true); // so that the p-update variants are built too
             Basis1D basis = Basis1D.of(degree);
             int e = 2;
             try (DeviceVector x = b.allocate(4); DeviceVector y = b.allocate(4); DeviceVector z = b.allocate(4);
@@ -53,6 +54,9 @@ final class KernelInfoSources {
                     try (DeviceElementData data = b.uploadElementData(k, basis, e, geo)) {
                         b.applyElements(data, 1, xg, yl);
                         b.applyAssembledDot(data, scatter, 1, 0, xg, yl, yg);
+                        try (DeviceVector zg = b.allocate(ids.length)) {
+                            b.applyAssembledDotUpdate(data, scatter, 1, 0, zg, 0.5, xg, yl, yg);
+                        }
                     }
                 }
             }

@@ -85,6 +85,27 @@ final class Plots {
                 }
                 written.add(save(c, base + "-gdofs.png"));
             }
+            case "solve" -> {
+                // one series per mesh, K and preconditioner: iterations and time to solution over N
+                List<Map<String, Object>> named = new ArrayList<>();
+                for (Map<String, Object> r : rows) {
+                    Map<String, Object> m = new LinkedHashMap<>(r);
+                    m.put("series", r.get("pc") + ", " + r.get("mesh") + " " + (int) num(r.get("K")) + "^3");
+                    named.add(m);
+                }
+                XYChart it = chart(title + ": CG iterations to 1e-10", "N", "iterations", false);
+                it.getStyler().setYAxisLogarithmic(true);
+                for (Map.Entry<String, double[][]> e : group(named, "series", "N", "iterations", r -> true).entrySet()) {
+                    it.addSeries(e.getKey(), e.getValue()[0], e.getValue()[1]).setMarker(SeriesMarkers.CIRCLE);
+                }
+                written.add(save(it, base + "-iterations.png"));
+                XYChart t = chart(title + ": time to solution (setup + solve)", "N", "seconds", false);
+                t.getStyler().setYAxisLogarithmic(true);
+                for (Map.Entry<String, double[][]> e : group(named, "series", "N", "time_to_solution_s", r -> true).entrySet()) {
+                    t.addSeries(e.getKey(), e.getValue()[0], e.getValue()[1]).setMarker(SeriesMarkers.CIRCLE);
+                }
+                written.add(save(t, base + "-time.png"));
+            }
             case "bk" -> {
                 XYChart c = chart(title, "N", "GFLOPS", false);
                 for (Map.Entry<String, double[][]> e : group(rows, "benchmark", "N", "GFLOPS", r -> true).entrySet()) {

@@ -21,6 +21,10 @@ final class MeshOptions {
             description = "amplitude of the smooth interior deformation of the box (0 = affine). Default: ${DEFAULT-VALUE}")
     double deform;
 
+    @Option(names = "--kershaw", description = "Kershaw's distortion of the unit-cube box with this epsilon in (0, 1] (0.3: the "
+            + "CEED benchmarks' hard case; element counts a multiple of 6 in x and even in y, z follow its kinks) instead of --deform")
+    Double kershaw;
+
     @Option(names = "--mesh", description = "a Gmsh 4.1 .msh file (ASCII or binary) with 8- or 27-node hexahedra; 27-node "
             + "elements give a curved geometry; Dirichlet conditions on the tagged boundary faces (instead of the box)")
     Path mesh;
@@ -53,12 +57,14 @@ final class MeshOptions {
             HexMesh h = hexMesh();
             return SpectralElementMesh.of(h, degree, readMap);
         }
-        NodeMap map = deform == 0 ? NodeMap.identity() : NodeMap.sinusoidal(deform, 0, 1, 0, 1, 0, 1);
+        NodeMap map = kershaw != null ? NodeMap.kershaw(kershaw)
+                : deform == 0 ? NodeMap.identity() : NodeMap.sinusoidal(deform, 0, 1, 0, 1, 0, 1);
         return SpectralElementMesh.of(hexMesh(), degree, map);
     }
 
     String describe() {
         return mesh != null ? mesh.toString()
+                : kershaw != null ? String.format("unit cube, %dx%dx%d elements, Kershaw epsilon %.3g", elements[0], elements[1], elements[2], kershaw)
                 : String.format("unit cube, %dx%dx%d elements, deformation %.3g", elements[0], elements[1], elements[2], deform);
     }
 }

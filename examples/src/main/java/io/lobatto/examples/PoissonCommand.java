@@ -44,11 +44,15 @@ final class PoissonCommand implements Callable<Integer> {
     @Option(names = "--lambda", defaultValue = "0", description = "screening λ >= 0. Default: ${DEFAULT-VALUE}")
     double lambda;
 
-    /** The preconditioners of {@code --pc}. */
-    enum Pc { NONE, JACOBI }
+    @Option(names = "--pc", defaultValue = "pmg", description = "preconditioner: pmg (p-multigrid V-cycle, Chebyshev-Jacobi "
+            + "smoothing), jacobi or none, any case. Default: ${DEFAULT-VALUE}")
+    PoissonProblem.Preconditioning preconditioner;
 
-    @Option(names = "--pc", defaultValue = "jacobi", description = "preconditioner: none or jacobi, any case. Default: ${DEFAULT-VALUE}")
-    Pc preconditioner;
+    @Option(names = "--pmg-degrees", split = ",", description = "p-multigrid schedule, fine first (e.g. 7,3,1). Default: halving N, N/2, ..., 1")
+    int[] pmgDegrees;
+
+    @Option(names = "--smoother-order", defaultValue = "3", description = "Chebyshev order of the p-multigrid smoother, 1..10. Default: ${DEFAULT-VALUE}")
+    int smootherOrder;
 
     @Option(names = "--tol", defaultValue = "1e-10", description = "relative residual tolerance. Default: ${DEFAULT-VALUE}")
     double tolerance;
@@ -69,7 +73,6 @@ final class PoissonCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         java.io.PrintWriter out = spec.commandLine().getOut();
-        boolean jacobi = preconditioner == Pc.JACOBI;
         // every check that needs no backend comes first: bad input fails in a second, not after a solve
         int lo = sweep != null ? sweep.lo() : degree, hi = sweep != null ? sweep.hi() : degree;
         CliChecks.requireDegree(lo, null);
@@ -83,6 +86,16 @@ final class PoissonCommand implements Callable<Integer> {
         if (lambda < 0) {
             throw new IllegalArgumentException("--lambda must be >= 0 for CG, got " + lambda);
         }
+        if (smootherOrder < 1 || smootherOrder > 10) {
+            throw new IllegalArgumentException("--smoother-order must be in 1..10, got " + smootherOrder);
+        }
+        if (pmgDegrees != null && sweep != null) {
+            throw new IllegalArgumentException("--pmg-degrees names the levels of one N; leave it out with --sweep");
+        }
+        if (pmgDegrees != null && (pmgDegrees.length == 0 || pmgDegrees[0] != degree)) {
+            throw new IllegalArgumentException("--pmg-degrees must start at -N " + degree + ", got "
+                    + java.util.Arrays.toString(pmgDegrees));
+        }
         PoissonProblem.requireWellPosed(meshOptions.hexMesh(), lambda);
         if (vtu != null && sweep == null) {
             CliChecks.requireWritable(vtu, "--vtu");
@@ -92,14 +105,14 @@ final class PoissonCommand implements Callable<Integer> {
             CliChecks.requireDegree(hi, backend);
             out.println("lobatto poisson: " + Backends.describe(backend));
             out.println("mesh: " + meshOptions.describe() + ", operator " + operator + ", lambda " + lambda
-                    + ", preconditioner " + (jacobi ? "Jacobi" : "none") + ", tolerance " + tolerance);
+                    + ", preconditioner " + describePc() + ", tolerance " + tolerance);
             if (sweep != null) {
                 out.printf("%4s %10s %6s %10s %12s %12s %10s%n", "N", "DOFs", "iters", "time[s]", "max error", "L2 error", "rate");
                 double prev = Double.NaN;
                 for (int n = lo; n <= hi; n++) {
                     PoissonProblem.Solution s;
                     try (SolveProgress progress = SolveProgress.onTerminal(out, "N = " + n + ": ", maxIterations)) {
-                        s = solveOnce(backend, n, exact, jacobi, null, progress);
+                        s = solveOnce(backend, n, exact, null, progress);
                     }
                     double rate = Double.isNaN(prev) ? Double.NaN : prev / s.maxError();
                     out.printf("%4d %10d %6d %10.3f %12.3e %12.3e %10s%n", n, s.assembledDofs(), s.solve().iterations(),
@@ -111,7 +124,7 @@ final class PoissonCommand implements Callable<Integer> {
             long t0 = System.nanoTime();
             PoissonProblem.Solution s;
             try (SolveProgress progress = SolveProgress.onTerminal(out, "", maxIterations)) {
-                s = solveOnce(backend, degree, exact, jacobi, it -> { }, progress);
+                s = solveOnce(backend, degree, exact, it -> { }, progress);
             }
             out.printf("N = %d, elements = %d, DOFs = %d (assembled, Dirichlet nodes excluded)%n", degree,
                     s.elements(), s.assembledDofs());
@@ -120,6 +133,9 @@ final class PoissonCommand implements Callable<Integer> {
             out.printf("time: setup %.3f s, solve %.3f s (%.3f ms per iteration), total %.3f s%n", s.setupSeconds(),
                     s.solve().seconds(), 1e3 * s.solve().secondsPerIteration(), (System.nanoTime() - t0) * 1e-9);
             out.printf("error: max %.3e, L2 %.3e%n", s.maxError(), s.l2Error());
+            if (!s.levels().isEmpty()) {
+                printLevels(out, s);
+            }
             if (backend instanceof io.lobatto.backend.aparapi.AparapiBackend a) {
                 long peak = a.runtime().peakBytesHeld();
                 out.printf("device memory: peak %.3f GB in the backend's buffers, %.1f bytes per DOF%n", peak * 1e-9,
@@ -141,11 +157,40 @@ final class PoissonCommand implements Callable<Integer> {
         }
     }
 
-    private PoissonProblem.Solution solveOnce(Backend backend, int n, ManufacturedSolution exact, boolean jacobi,
+    private String describePc() {
+        return switch (preconditioner) {
+            case NONE -> "none";
+            case JACOBI -> "Jacobi";
+            case PMG -> "p-multigrid V-cycle (" + (pmgDegrees == null ? "halving N" : java.util.Arrays.toString(pmgDegrees))
+                    + ", Chebyshev(Jacobi) order " + smootherOrder + ")";
+        };
+    }
+
+    /** The p-multigrid levels: degree, DOFs, smoother, eigenvalue bounds, applies per cycle and time. */
+    private static void printLevels(java.io.PrintWriter out, PoissonProblem.Solution s) {
+        long cycles = s.levels().get(0).cycles();
+        out.printf("p-multigrid: %d levels, %d V-cycles, setup %.3f s (%.0f%% of the solve)%n", s.levels().size(), cycles,
+                s.preconditionerSetupSeconds(), 100 * s.preconditionerSetupSeconds() / s.solve().seconds());
+        out.printf("  %3s %10s %8s %-34s %18s %8s %10s %9s%n", "N", "DOFs", "elements", "smoother", "lambda(D^-1 A)",
+                "applies", "time[s]", "ms/cycle");
+        for (int l = 0; l < s.levels().size(); l++) {
+            io.lobatto.solvers.PMultigrid.LevelInfo i = s.levels().get(l);
+            boolean coarsest = l == s.levels().size() - 1;
+            String smoother = coarsest ? String.format("coarse: %d Chebyshev its", i.smootherOrder())
+                    : String.format("Chebyshev(Jacobi) order %d", i.smootherOrder());
+            out.printf("  %3d %10d %8d %-34s %8.3g..%-8.3g %8d %10.3f %9.3f%n", i.degree(), i.dofs(), i.elements(), smoother,
+                    i.lambdaMin(), i.lambdaMax(), i.appliesPerCycle(), i.seconds(),
+                    i.cycles() == 0 ? 0 : 1e3 * i.seconds() / i.cycles());
+        }
+    }
+
+    private PoissonProblem.Solution solveOnce(Backend backend, int n, ManufacturedSolution exact,
                                               java.util.function.IntConsumer progress, SolveProgress monitor)
             throws java.io.IOException {
         SpectralElementMesh mesh = meshOptions.build(n);
-        return new PoissonProblem(mesh, exact, operator).solve(backend, jacobi, tolerance, maxIterations,
+        return new PoissonProblem(mesh, exact, operator).solve(backend, preconditioner,
+                b -> (pmgDegrees == null ? b : b.degrees(pmgDegrees)).smootherOrder(smootherOrder).timeLevels(sweep == null),
+                tolerance, maxIterations,
                 progress == null ? null : it -> {
                     if (it == 1 && profile) {
                         KernelTimes.start(backend); // from the second iteration on: no setup or first-launch costs

@@ -17,6 +17,8 @@ import io.lobatto.operators.StiffnessBp30;
 import io.lobatto.operators.StiffnessBp35;
 import io.lobatto.solvers.ConjugateGradient;
 import io.lobatto.solvers.JacobiPreconditioner;
+import io.lobatto.solvers.PMultigrid;
+import io.lobatto.solvers.Preconditioner;
 import io.lobatto.solvers.SolveResult;
 
 /**
@@ -31,9 +33,17 @@ public final class PoissonProblem {
     /** Which stiffness operator discretises -Δ + λ. */
     public enum Operator { BP35, BP30 }
 
-    /** What a solve produced: the nodal solution (original global numbering) and its errors. */
+    /** The preconditioner of the CG solve. */
+    public enum Preconditioning { NONE, JACOBI, PMG }
+
+    /**
+     * What a solve produced: the nodal solution (original global numbering) and its errors; {@code setupSeconds} covers
+     * the operators, the right-hand side and the preconditioner, of which {@code preconditionerSetupSeconds} is the
+     * preconditioner's; {@code levels} describes the p-multigrid levels (empty for the other preconditioners).
+     */
     public record Solution(double[] u, double[] exact, SolveResult solve, double maxError, double l2Error,
-                           int assembledDofs, int elements, double setupSeconds) {
+                           int assembledDofs, int elements, double setupSeconds, double preconditionerSetupSeconds,
+                           java.util.List<PMultigrid.LevelInfo> levels) {
     }
 
     private final SpectralElementMesh mesh;
@@ -78,6 +88,17 @@ public final class PoissonProblem {
     /** As {@link #solve(Backend, boolean, double, int, java.util.function.IntConsumer)}, with a residual monitor (may be null). */
     public Solution solve(Backend backend, boolean jacobi, double tolerance, int maxIterations,
                           java.util.function.IntConsumer progress, ConjugateGradient.Monitor monitor) {
+        return solve(backend, jacobi ? Preconditioning.JACOBI : Preconditioning.NONE, null, tolerance, maxIterations, progress, monitor);
+    }
+
+    /**
+     * Solves on {@code backend} with CG preconditioned by {@code pc} to {@code tolerance}. For {@link Preconditioning#PMG}
+     * the V-cycle comes from {@code pmg} (a customised builder's settings: schedule, order; may be null for the defaults)
+     * applied to this problem's operator; the levels are timed when {@code timeLevels}.
+     */
+    public Solution solve(Backend backend, Preconditioning pc, java.util.function.UnaryOperator<PMultigrid.Builder> pmg,
+                          double tolerance, int maxIterations, java.util.function.IntConsumer progress,
+                          ConjugateGradient.Monitor monitor) {
         long t0 = System.nanoTime();
         boolean[] mask = mesh.boundaryMaskAllTagged();
         ScatterOperator z = ScatterOperator.build(mesh.localToGlobal(), mesh.globalNodeCount(), mask);
@@ -107,20 +128,24 @@ public final class PoissonProblem {
         double[] u;
         SolveResult result;
         double setup;
+        double pcSetup;
+        long[] pcNanos = new long[1];
+        java.util.List<PMultigrid.LevelInfo> levels;
         try (AssembledOperator op = AssembledOperator.bind(a, z, backend);
              BoundElementOperator mb = m.bind(backend);
              DeviceVector dfL = backend.upload(fL); DeviceVector dgL = backend.upload(gL);
              DeviceVector tL = backend.allocate(z.localSize()); DeviceVector sL = backend.allocate(z.localSize());
              DeviceVector b = backend.allocate(z.globalSize()); DeviceVector lift = backend.allocate(z.globalSize());
              DeviceVector x = backend.allocate(z.globalSize());
-             JacobiPreconditioner pc = jacobi ? JacobiPreconditioner.of(op) : null;
-             ConjugateGradient cg = new ConjugateGradient(op, pc).relativeTolerance(tolerance).maxIterations(maxIterations)) {
+             Preconditioner m1 = timed(() -> preconditioner(pc, pmg, op, backend), pcNanos);
+             ConjugateGradient cg = new ConjugateGradient(op, m1).relativeTolerance(tolerance).maxIterations(maxIterations)) {
             mb.apply(dfL, tL);                                       // M f
             backend.gather(op.deviceScatter(), tL, b);               // Z^T M f
             op.boundElementOperator().apply(dgL, sL);                // (S + λM) u_b
             backend.gather(op.deviceScatter(), sL, lift);            // Z^T (S + λM) u_b
             backend.axpby(-1, lift, 1, b);
             setup = (System.nanoTime() - t0) * 1e-9;
+            pcSetup = pcNanos[0] * 1e-9;
             if (progress != null) {
                 cg.progress(progress);
             }
@@ -128,6 +153,7 @@ public final class PoissonProblem {
                 cg.monitor(monitor);
             }
             result = cg.solve(b, x);
+            levels = m1 instanceof PMultigrid p ? p.levels() : java.util.List.of();
             double[] uG = backend.download(x);
             u = z.fromAssembled(uG, 0);
             for (int g = 0; g < nOrig; g++) {
@@ -141,7 +167,29 @@ public final class PoissonProblem {
             maxErr = Math.max(maxErr, Math.abs(u[g] - uExact[g]));
         }
         double l2 = l2Error(u, zFull, m.geometricFactors());
-        return new Solution(u, uExact, result, maxErr, l2, z.globalSize(), mesh.elementCount(), setup);
+        return new Solution(u, uExact, result, maxErr, l2, z.globalSize(), mesh.elementCount(), setup, pcSetup, levels);
+    }
+
+    private static <T> T timed(java.util.function.Supplier<T> make, long[] nanos) {
+        long t0 = System.nanoTime();
+        T t = make.get();
+        nanos[0] = System.nanoTime() - t0;
+        return t;
+    }
+
+    /** The preconditioner {@code pc} of {@code op} (null for none); p-multigrid levels use this problem's operator kind. */
+    private Preconditioner preconditioner(Preconditioning pc, java.util.function.UnaryOperator<PMultigrid.Builder> pmg,
+                                          AssembledOperator op, Backend backend) {
+        double lambda = exact.lambda();
+        return switch (pc) {
+            case NONE -> null;
+            case JACOBI -> JacobiPreconditioner.of(op);
+            case PMG -> {
+                PMultigrid.Builder b = PMultigrid.builder(m -> operator == Operator.BP35 ? StiffnessBp35.on(m, lambda)
+                        : new StiffnessBp30(m.basis(), GeometricFactors.atGauss(m), lambda), mesh, backend).fineOperator(op);
+                yield (pmg == null ? b : pmg.apply(b)).build();
+            }
+        };
     }
 
     /**

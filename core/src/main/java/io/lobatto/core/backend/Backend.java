@@ -172,6 +172,50 @@ public interface Backend extends AutoCloseable {
         return applyAssembledDot(data, z, lambda, shift, pG, yL, yG);
     }
 
+    // ---------------------------------------------------------------- p-multigrid transfer
+
+    /**
+     * Uploads the transfer between degrees {@code coarse.degree() < fine.degree()} of a mesh of {@code elements}
+     * elements: the 1D GLL interpolation J (see {@link DeviceTransfer}). The default throws
+     * {@link UnsupportedOperationException}: a backend without the transfer kernels cannot run p-multigrid.
+     */
+    default DeviceTransfer uploadTransfer(Basis1D coarse, Basis1D fine, int elements) {
+        throw new UnsupportedOperationException("backend " + name() + " has no p-multigrid transfer kernels");
+    }
+
+    /**
+     * p-multigrid prolongation x_f = P x_c = Z_f^T W_f J Z_c x_c: the coarse assembled vector is read through the
+     * coarse scatter ids, interpolated element by element to the fine GLL points, weighted by the fine inverse
+     * degree W_f (so shared nodes are counted once; 0 at masked nodes) into {@code workF}, and gathered by Z_f^T.
+     * {@code workF} has length {@code zf.localSize()}; {@code xc}, {@code workF} and {@code xf} must be distinct.
+     */
+    default void prolongate(DeviceTransfer t, DeviceScatter zc, DeviceScatter zf, DeviceVector xc, DeviceVector workF,
+                            DeviceVector xf) {
+        throw new UnsupportedOperationException("backend " + name() + " has no p-multigrid transfer kernels");
+    }
+
+    /**
+     * p-multigrid restriction r_c = R r_f = P^T r_f = Z_c^T J^T W_f Z_f r_f, the exact transpose of
+     * {@link #prolongate}. {@code workC} has length {@code zc.localSize()}; {@code rf}, {@code workC} and
+     * {@code rc} must be distinct.
+     */
+    default void restrict(DeviceTransfer t, DeviceScatter zf, DeviceScatter zc, DeviceVector rf, DeviceVector workC,
+                          DeviceVector rc) {
+        throw new UnsupportedOperationException("backend " + name() + " has no p-multigrid transfer kernels");
+    }
+
+    /**
+     * The Chebyshev step of a polynomial smoother, in one pass: d = a d + b (inverseDiagonal o r), then x += d.
+     * All four vectors must have the same length and be distinct. The default composes {@link #pointwiseMultiply},
+     * {@link #axpby} twice and needs {@code scratch} (same length; may be null when a backend fuses the step).
+     */
+    default void chebyshevStep(double a, double b, DeviceVector inverseDiagonal, DeviceVector r, DeviceVector d,
+                               DeviceVector x, DeviceVector scratch) {
+        pointwiseMultiply(inverseDiagonal, r, scratch);
+        axpby(b, scratch, a, d);
+        axpby(1, d, 1, x);
+    }
+
     /** Releases every resource of this backend (device memory, threads); idempotent. */
     @Override
     void close();

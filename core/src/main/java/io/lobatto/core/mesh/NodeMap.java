@@ -86,6 +86,35 @@ public interface NodeMap {
         };
     }
 
+    /**
+     * Kershaw's distortion of the unit cube (the CEED benchmarks' hard mesh; MFEM's {@code kershaw} miniapp with
+     * {@code eps_y = eps_z = epsilon} and linear transitions): x is kept; the cube is cut into six layers in x, and in
+     * each layer y and z are moved by the piecewise-linear profiles
+     * <pre>
+     *   right(t) = (2 - eps) t for t &lt;= 1/2, 1 + eps (t - 1) else;   left(t) = 1 - right(1 - t)
+     * </pre>
+     * blended linearly across the layers (left, left to right, right to left over two layers, left to right, right).
+     * {@code epsilon = 1} is the identity; smaller values squeeze the elements (0.3 is the CEED benchmarks' strong
+     * case: aspect ratios up to about 6). The map is piecewise bilinear with kinks at x = k/6 and y, z = 1/2, so it is
+     * reproduced exactly by the elements when the element counts in x are a multiple of 6 and those in y and z even;
+     * on other meshes the geometry is only piecewise smooth inside some elements.
+     *
+     * @throws IllegalArgumentException unless 0 &lt; epsilon &lt;= 1
+     */
+    static NodeMap kershaw(double epsilon) {
+        if (!(epsilon > 0 && epsilon <= 1)) {
+            throw new IllegalArgumentException("Kershaw's epsilon must be in (0, 1], got " + epsilon);
+        }
+        return (p, x) -> {
+            double t = p[0];
+            int layer = (int) Math.floor(t * 6);
+            double s = t * 6 - layer;
+            x[0] = t;
+            x[1] = Kershaw.profile(layer, s, epsilon, p[1]);
+            x[2] = Kershaw.profile(layer, s, epsilon, p[2]);
+        };
+    }
+
     /** sin(pi t), exactly 0 at integer t (so boundary nodes of the box stay exactly in place). */
     private static double sinPi(double t) {
         return t == Math.rint(t) ? 0.0 : Math.sin(Math.PI * t);
@@ -101,5 +130,32 @@ enum IdentityMap implements NodeMap {
         x[0] = x0[0];
         x[1] = x0[1];
         x[2] = x0[2];
+    }
+}
+
+/** The 1D profiles of {@link NodeMap#kershaw(double)}. */
+final class Kershaw {
+
+    private Kershaw() {
+    }
+
+    static double right(double eps, double t) {
+        return t <= 0.5 ? (2 - eps) * t : 1 + eps * (t - 1);
+    }
+
+    static double left(double eps, double t) {
+        return 1 - right(eps, 1 - t);
+    }
+
+    /** The image of coordinate {@code t} in x-layer {@code layer} at the position {@code s} in [0, 1) across it. */
+    static double profile(int layer, double s, double eps, double t) {
+        double l = left(eps, t), r = right(eps, t);
+        return switch (layer < 0 ? 0 : Math.min(layer, 5)) {
+            case 0 -> l;
+            case 1, 4 -> l + (r - l) * s;
+            case 2 -> r + (l - r) * (s / 2);
+            case 3 -> r + (l - r) * ((1 + s) / 2);
+            default -> r;
+        };
     }
 }

@@ -36,9 +36,12 @@ public final class SpectralElementMesh {
     private final int globalCount;
     private final boolean trilinear;
     private final double[] phi;
+    private final NodeMap map;
 
-    private SpectralElementMesh(HexMesh mesh, Basis1D basis, int[] l2g, double[] coords, int globalCount, boolean trilinear) {
+    private SpectralElementMesh(HexMesh mesh, Basis1D basis, int[] l2g, double[] coords, int globalCount, NodeMap map) {
         this.mesh = mesh;
+        this.map = map;
+        boolean trilinear = map == NodeMap.identity();
         this.basis = basis;
         this.l2g = l2g;
         this.coords = coords;
@@ -74,7 +77,7 @@ public final class SpectralElementMesh {
         }
         Numbering numbering = number(mesh, degree);
         double[] coords = positions(mesh, basis, map);
-        return new SpectralElementMesh(mesh, basis, numbering.l2g(), coords, numbering.globalCount(), map == NodeMap.identity());
+        return new SpectralElementMesh(mesh, basis, numbering.l2g(), coords, numbering.globalCount(), map);
     }
 
     // ------------------------------------------------------------------ numbering
@@ -484,6 +487,19 @@ public final class SpectralElementMesh {
     /** The underlying hexahedral mesh. */
     public HexMesh hexMesh() {
         return mesh;
+    }
+
+    /** The map applied to the trilinear node positions ({@link NodeMap#identity()} for straight-sided elements). */
+    public NodeMap nodeMap() {
+        return map;
+    }
+
+    /**
+     * The same hexahedral mesh and node map at another degree (the levels of p-multigrid): node positions are
+     * {@code map(trilinear position)} of the GLL nodes of degree {@code degree}.
+     */
+    public SpectralElementMesh atDegree(int degree) {
+        return degree == degree() ? this : of(mesh, degree, map);
     }
 
     /** The 1D GLL/GL basis of this degree. */

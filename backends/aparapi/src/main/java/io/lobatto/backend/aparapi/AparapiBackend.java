@@ -1,12 +1,11 @@
 package io.lobatto.backend.aparapi;
 
 import com.aparapi.Kernel;
+import io.lobatto.backend.aparapi.kernels.ChebyshevKernel;
 import io.lobatto.backend.aparapi.kernels.GatherScatterKernel;
-import io.lobatto.backend.aparapi.kernels.MassBp10Kernel;
 import io.lobatto.backend.aparapi.kernels.ReductionKernel;
-import io.lobatto.backend.aparapi.kernels.StiffnessBp30Kernel;
-import io.lobatto.backend.aparapi.kernels.StiffnessBp35Kernel;
 import io.lobatto.backend.aparapi.kernels.StreamKernel;
+import io.lobatto.backend.aparapi.kernels.TransferKernel;
 import io.lobatto.backend.aparapi.runtime.ClBuffer;
 import io.lobatto.backend.aparapi.runtime.ClContext;
 import io.lobatto.backend.aparapi.runtime.ClDevice;
@@ -18,6 +17,7 @@ import io.lobatto.core.backend.DeviceElementData;
 import io.lobatto.core.backend.DeviceInfo;
 import io.lobatto.core.backend.DeviceIntVector;
 import io.lobatto.core.backend.DeviceScatter;
+import io.lobatto.core.backend.DeviceTransfer;
 import io.lobatto.core.backend.DeviceVector;
 import io.lobatto.core.backend.ElementKernel;
 import io.lobatto.core.basis.Basis1D;
@@ -84,6 +84,8 @@ public final class AparapiBackend implements Backend {
     private final long localMemBytes;
     private boolean closed;
     private boolean foldSearchDirection = FOLD_SEARCH_DIRECTION;
+    /** The element-kernel variant forced by a test, or null for {@link ElementVariant#of}. */
+    private final ElementVariant variant;
 
     /** The device chosen by {@code lobatto.opencl.device} / {@code LOBATTO_OPENCL_DEVICE}, else the first GPU, else any. */
     public AparapiBackend() {
@@ -106,7 +108,16 @@ public final class AparapiBackend implements Backend {
      * of devices with less local memory, e.g. the in-place GL stages of large N on a GPU, on PoCL.
      */
     AparapiBackend(ClDevice device, long localMemoryCap) {
+        this(device, localMemoryCap, null);
+    }
+
+    /**
+     * {@link #AparapiBackend(ClDevice, long)} with every element kernel in thread structure {@code variant}
+     * where it has one (null: the measured table of {@link ElementVariant}); tests use it to run both.
+     */
+    AparapiBackend(ClDevice device, long localMemoryCap, ElementVariant variant) {
         Objects.requireNonNull(device, "device");
+        this.variant = variant;
         this.cl = new ClContext(device);
         this.info = device.info();
         this.localMemBytes = Math.min(device.localMemBytes(), localMemoryCap);
@@ -114,32 +125,17 @@ public final class AparapiBackend implements Backend {
             this.partials = cl.allocate(16L * REDUCE_GROUPS, "reduction partials");
             this.partialsHost = cl.pinnedHostBuffer(16L * REDUCE_GROUPS, "reduction partials");
             this.unused = cl.allocate(8, "unused arguments");
-            this.reduceGroup = powerOfTwoGroup(ReductionKernel.class, "reduce");
-            this.gatherGroup = powerOfTwoGroup(GatherScatterKernel.class, "gather");
+            this.reduceGroup = powerOfTwoGroup(ReductionKernel.class);
+            this.gatherGroup = powerOfTwoGroup(GatherScatterKernel.class);
         } catch (RuntimeException e) {
             cl.close();
             throw e;
         }
     }
 
-    /**
-     * The largest power-of-two group (at most {@link #STREAM_GROUP}, the device's maximum and the local
-     * memory the kernel needs) that the kernel family builds for: the group is a build constant of the
-     * tree reductions, so a kernel whose registers allow less is built again for less.
-     */
-    private int powerOfTwoGroup(Class<? extends Kernel> family, String what) {
-        int g = Integer.highestOneBit(Math.min(STREAM_GROUP, cl.device().maxWorkGroupSize()));
-        while (g * 16L > localMemBytes && g > 1) {
-            g /= 2;
-        }
-        while (true) {
-            ClKernel k = family == ReductionKernel.class ? buildReduction(ReductionKernel.PCG_UPDATE, g)
-                    : buildGather(GatherScatterKernel.GATHER_DOT, g);
-            if (k.workGroupSize() >= g || g == 1) {
-                return g;
-            }
-            g /= 2;
-        }
+    /** The reduction or gather group the backend launches (the choice is {@link KernelBuilds#powerOfTwoGroup}). */
+    private int powerOfTwoGroup(Class<? extends Kernel> family) {
+        return KernelBuilds.powerOfTwoGroup(family, cl.device().maxWorkGroupSize(), localMemBytes, s -> kernel(s).workGroupSize());
     }
 
     @Override
@@ -235,16 +231,12 @@ public final class AparapiBackend implements Backend {
 
     // ------------------------------------------------------------------ kernels
 
-    private ClKernel kernel(Class<? extends Kernel> family, Map<String, Integer> constants, String label) {
-        return kernel(family, constants, label, 0);
-    }
-
-    /** The kernel of {@code family} built with {@code constants}, for groups of exactly {@code groupSize} (0: any). */
-    private ClKernel kernel(Class<? extends Kernel> family, Map<String, Integer> constants, String label, int groupSize) {
-        String key = family.getName() + constants + "/" + groupSize;
+    /** The kernel of {@code spec}, built once (the choices of what to build are {@link KernelBuilds}'). */
+    private ClKernel kernel(KernelBuilds.Spec spec) {
+        String key = spec.key();
         ClKernel k = kernels.get(key);
         if (k == null) {
-            k = cl.programs().kernel(KernelSource.of(family, constants, label, groupSize));
+            k = cl.programs().kernel(spec.source());
             kernels.put(key, k);
         }
         return k;
@@ -265,13 +257,7 @@ public final class AparapiBackend implements Backend {
     }
 
     private ClKernel buildStream(int op) {
-        String label = switch (op) {
-            case StreamKernel.FILL -> "fill";
-            case StreamKernel.COPY -> "copy";
-            case StreamKernel.AXPBY -> "axpby";
-            default -> "pointwiseMultiply";
-        };
-        return kernel(StreamKernel.class, Map.of("op", op), label);
+        return kernel(KernelBuilds.stream(op));
     }
 
     /** The reduction {@code op} built for the backend's reduction group. */
@@ -285,12 +271,7 @@ public final class AparapiBackend implements Backend {
     }
 
     private ClKernel buildReduction(int op, int group) {
-        String label = switch (op) {
-            case ReductionKernel.DOT -> "dot";
-            case ReductionKernel.CG_UPDATE -> "cgUpdate";
-            default -> "pcgUpdate";
-        };
-        return kernel(ReductionKernel.class, ordered("op", op, "group", group), label, group);
+        return kernel(KernelBuilds.reduction(op, group));
     }
 
     /** The gather/scatter {@code op} built for the backend's gather group. */
@@ -304,27 +285,12 @@ public final class AparapiBackend implements Backend {
     }
 
     private ClKernel buildGather(int op, int group) {
-        String label = switch (op) {
-            case GatherScatterKernel.SCATTER -> "scatter";
-            case GatherScatterKernel.GATHER -> "gather";
-            case GatherScatterKernel.GATHER_DOT -> "gather+dot";
-            default -> "gather+dot+update";
-        };
-        Map<String, Integer> c = ordered("op", op, "group", group);
-        c.put("cacheCap", GATHER_CACHE);
-        return kernel(GatherScatterKernel.class, c, label, op == GatherScatterKernel.SCATTER ? 0 : group);
-    }
-
-    private static Map<String, Integer> ordered(String k1, int v1, String k2, int v2) {
-        Map<String, Integer> m = new java.util.LinkedHashMap<>();
-        m.put(k1, v1);
-        m.put(k2, v2);
-        return m;
+        return kernel(KernelBuilds.gather(op, group));
     }
 
     /** Launches a one-work-item-per-entry kernel over n entries. */
     private void launchPerEntry(ClKernel k, long n) {
-        int g = Math.min(STREAM_GROUP, k.workGroupSize());
+        int g = KernelBuilds.perEntryGroup(k.workGroupSize());
         k.launch((n + g - 1) / g, g);
     }
 
@@ -540,7 +506,7 @@ public final class AparapiBackend implements Backend {
         int groups = reductionGroups(n);
         ClKernel k = reduction(op);
         k.set("p", p).set("ap", ap).set("x", x).set("r", r).set("d", d).set("z", z).set("partials", partials)
-                .set("alpha", alpha).set("n", n).local("lds", 16L * reduceGroup);
+                .set("alpha", alpha).set("n", n).local("lds", KernelBuilds.reductionLocalBytes(reduceGroup));
         k.launch(groups, reduceGroup);
         if (dots == null) {
             return sumPartials(groups);
@@ -649,7 +615,7 @@ public final class AparapiBackend implements Backend {
         ClKernel k = gatherKernel(GatherScatterKernel.SCATTER);
         bindScatter(k, s);
         k.set("xG", g.buffer).set("xL", l.buffer).set("yG", unused).set("dirG", unused).set("beta", 0.0)
-                .set("n", l.length()).local("lds", 8);
+                .set("n", l.length()).local("lds", KernelBuilds.gatherLocalBytes(GatherScatterKernel.SCATTER, gatherGroup));
         launchPerEntry(k, l.length());
     }
 
@@ -689,9 +655,145 @@ public final class AparapiBackend implements Backend {
         bindScatter(k, s);
         k.set("xG", x == null ? unused : x.buffer).set("xL", l.buffer).set("yG", g.buffer).set("n", s.blocks)
                 .set("dirG", dir == null ? unused : dir.buffer).set("beta", beta)
-                .local("lds", 8L * Math.max(GATHER_CACHE, gatherGroup));
+                .local("lds", KernelBuilds.gatherLocalBytes(op, gatherGroup));
         k.launch(groups, gatherGroup);
         return x == null ? 0 : sumPartials(groups);
+    }
+
+    // ------------------------------------------------------------------ p-multigrid transfer (TransferKernel)
+
+    @Override
+    public synchronized DeviceTransfer uploadTransfer(Basis1D coarse, Basis1D fine, int elements) {
+        ensureOpen();
+        Objects.requireNonNull(coarse, "coarse");
+        Objects.requireNonNull(fine, "fine");
+        if (coarse.degree() >= fine.degree()) {
+            throw new IllegalArgumentException("transfer: the coarse degree " + coarse.degree() + " must be below the fine degree "
+                    + fine.degree());
+        }
+        if (fine.degree() > MAX_DEGREE) {
+            throw new IllegalArgumentException("transfer: fine degree " + fine.degree() + " > " + MAX_DEGREE);
+        }
+        if (elements < 0) {
+            throw new IllegalArgumentException("elements must be >= 0, got " + elements);
+        }
+        double[] j = Basis1D.interpolationMatrix(coarse.gll().nodes(), fine.gll().nodes());
+        long nc = coarse.nq(), nf = fine.nq();
+        long wide = elements * nc * nf * nf;
+        if (wide > Integer.MAX_VALUE - 8) {
+            throw new IllegalArgumentException("transfer: E (Nc+1) (Nf+1)^2 = " + wide + " intermediate entries exceed 2^31 - 9");
+        }
+        ClVector jv = (ClVector) upload(j);
+        ClVector w = null;
+        try {
+            w = (ClVector) allocate((int) wide);
+            ClVector narrow = (ClVector) allocate((int) (elements * nc * nc * nf));
+            return new ClTransfer(this, jv, w, narrow, coarse.degree(), fine.degree(), elements);
+        } catch (RuntimeException ex) {
+            jv.close();
+            if (w != null) {
+                w.close();
+            }
+            throw ex;
+        }
+    }
+
+    private ClTransfer transferOf(DeviceTransfer t) {
+        Objects.requireNonNull(t, "t");
+        if (!(t instanceof ClTransfer c) || c.backend != this) {
+            throw new IllegalArgumentException("t is not a transfer of this aparapi backend: " + t);
+        }
+        if (c.isClosed()) {
+            throw new IllegalStateException("t is closed");
+        }
+        return c;
+    }
+
+    @Override
+    public synchronized void prolongate(DeviceTransfer t, DeviceScatter zc, DeviceScatter zf, DeviceVector xc,
+                                        DeviceVector workF, DeviceVector xf) {
+        ClTransfer tt = transferOf(t);
+        ClScatter c = scat(zc);
+        ClScatter f = scat(zf);
+        ClVector x = vec(xc, "xc");
+        ClVector w = vec(workF, "workF");
+        ClVector y = vec(xf, "xf");
+        checkTransfer(tt, c, f);
+        checkLen("prolongate", "xc", x.length(), c.globalSize());
+        checkLen("prolongate", "workF", w.length(), f.localSize());
+        checkLen("prolongate", "xf", y.length(), f.globalSize());
+        runTransfer(TransferKernel.PROLONG_I, tt, c.scatterIds, x, f.inverseDegree, w);
+        runGather(f, w, y, null, null, 0);
+    }
+
+    @Override
+    public synchronized void restrict(DeviceTransfer t, DeviceScatter zf, DeviceScatter zc, DeviceVector rf,
+                                      DeviceVector workC, DeviceVector rc) {
+        ClTransfer tt = transferOf(t);
+        ClScatter f = scat(zf);
+        ClScatter c = scat(zc);
+        ClVector r = vec(rf, "rf");
+        ClVector w = vec(workC, "workC");
+        ClVector y = vec(rc, "rc");
+        checkTransfer(tt, c, f);
+        checkLen("restrict", "rf", r.length(), f.globalSize());
+        checkLen("restrict", "workC", w.length(), c.localSize());
+        checkLen("restrict", "rc", y.length(), c.globalSize());
+        runTransfer(TransferKernel.RESTRICT_K, tt, f.scatterIds, r, f.inverseDegree, w);
+        runGather(c, w, y, null, null, 0);
+    }
+
+    /** The fused Chebyshev step: d = a d + b (inverseDiagonal o r); x += d in one launch ({@link ChebyshevKernel}). */
+    @Override
+    public synchronized void chebyshevStep(double a, double b, DeviceVector inverseDiagonal, DeviceVector r, DeviceVector d,
+                                           DeviceVector x, DeviceVector scratch) {
+        ClVector wv = vec(inverseDiagonal, "inverseDiagonal");
+        ClVector rv = vec(r, "r");
+        ClVector dv = vec(d, "d");
+        ClVector xv = vec(x, "x");
+        sameLength("chebyshevStep", inverseDiagonal, "inverseDiagonal", r, "r");
+        sameLength("chebyshevStep", r, "r", d, "d");
+        sameLength("chebyshevStep", d, "d", x, "x");
+        if (d == x || d == r || x == r) {
+            throw new IllegalArgumentException("chebyshevStep: r, d and x must be distinct vectors");
+        }
+        if (dv.length() == 0) {
+            return;
+        }
+        ClKernel k = kernel(KernelBuilds.chebyshev());
+        k.set("w", wv.buffer).set("r", rv.buffer).set("d", dv.buffer).set("x", xv.buffer).set("a", a).set("b", b)
+                .set("n", dv.length());
+        launchPerEntry(k, dv.length());
+    }
+
+    private static void checkTransfer(ClTransfer t, ClScatter c, ClScatter f) {
+        long nc = t.coarseDegree() + 1, nf = t.fineDegree() + 1;
+        checkLen("transfer", "zc.localSize()", c.localSize(), (int) (t.elements() * nc * nc * nc));
+        checkLen("transfer", "zf.localSize()", f.localSize(), (int) (t.elements() * nf * nf * nf));
+    }
+
+    /** One sum-factorised pass of {@link TransferKernel}: {@code n} outputs into {@code out}. */
+    private void transferPass(int op, ClTransfer t, ClBuffer ids, ClBuffer xg, ClBuffer wf, ClBuffer in, ClBuffer out, long n) {
+        if (n == 0) {
+            return;
+        }
+        ClKernel k = kernel(KernelBuilds.transfer(op, t.coarseDegree(), t.fineDegree()));
+        k.set("jm", t.matrix.buffer).set("ids", ids).set("xg", xg).set("wf", wf).set("ta", in).set("tb", out).set("n", (int) n);
+        launchPerEntry(k, n);
+    }
+
+    /** The element part of prolongation (op PROLONG) or restriction into {@code out}, in three passes. */
+    private void runTransfer(int op, ClTransfer t, ClVector ids, ClVector in, ClVector weights, ClVector out) {
+        long e = t.elements(), nc = t.coarseDegree() + 1, nf = t.fineDegree() + 1;
+        if (op == TransferKernel.PROLONG_I) {
+            transferPass(TransferKernel.PROLONG_I, t, ids.buffer, in.buffer, unused, unused, t.narrow.buffer, e * nc * nc * nf);
+            transferPass(TransferKernel.PROLONG_J, t, unused, unused, unused, t.narrow.buffer, t.wide.buffer, e * nc * nf * nf);
+            transferPass(TransferKernel.PROLONG_K, t, unused, unused, weights.buffer, t.wide.buffer, out.buffer, e * nf * nf * nf);
+        } else {
+            transferPass(TransferKernel.RESTRICT_K, t, ids.buffer, in.buffer, weights.buffer, unused, t.wide.buffer, e * nc * nf * nf);
+            transferPass(TransferKernel.RESTRICT_J, t, unused, unused, unused, t.wide.buffer, t.narrow.buffer, e * nc * nc * nf);
+            transferPass(TransferKernel.RESTRICT_I, t, unused, unused, unused, t.narrow.buffer, out.buffer, e * nc * nc * nc);
+        }
     }
 
     // ------------------------------------------------------------------ element kernels
@@ -766,42 +868,15 @@ public final class AparapiBackend implements Backend {
         return new ClElementData(this, kernel, degree, elements, plan, interp, diff, factors, scratch);
     }
 
-    /**
-     * The plan of {@code kernel} at the basis's degree: planned for groups of {@link #ELEMENT_GROUP}, then
-     * again for the built kernel's {@code CL_KERNEL_WORK_GROUP_SIZE} when its registers allow fewer.
-     */
+    /** The plan of {@code kernel} at the basis's degree on this device ({@link KernelBuilds#plan}). */
     private ElementPlan plan(ElementKernel kernel, Basis1D basis) {
-        int cap = Math.min(ELEMENT_GROUP, cl.device().maxWorkGroupSize());
-        while (true) {
-            ElementPlan plan = ElementPlan.of(kernel, basis.nq(), basis.nqGauss(), cap, localMemBytes, info.name());
-            int allowed = Math.min(elementKernel(kernel, basis.degree(), plan, 0).workGroupSize(),
-                    elementKernel(kernel, basis.degree(), plan, 1).workGroupSize());
-            if (plan.groupSize() <= allowed) {
-                return plan;
-            }
-            if (allowed >= cap) {
-                throw new BackendException("aparapi: " + kernel + " N=" + basis.degree() + " plans groups of "
-                        + plan.groupSize() + " but its build allows " + allowed);
-            }
-            cap = allowed;
-        }
+        return KernelBuilds.plan(kernel, basis, cl.device().maxWorkGroupSize(), localMemBytes, info.name(),
+                variant != null ? variant : ElementVariant.of(kernel, basis.degree(), info.name()), s -> kernel(s).workGroupSize());
     }
 
     /** The element kernel of {@code plan}; {@code fromGlobal} 0: x_L, 1: x_G through Z, 2: dir + beta x_G through Z. */
     private ClKernel elementKernel(ElementKernel kernel, int degree, ElementPlan plan, int fromGlobal) {
-        Class<? extends Kernel> family = switch (kernel) {
-            case MASS_BP10 -> MassBp10Kernel.class;
-            case STIFFNESS_BP35 -> StiffnessBp35Kernel.class;
-            case STIFFNESS_BP30 -> StiffnessBp30Kernel.class;
-        };
-        String name = switch (kernel) {
-            case MASS_BP10 -> "BP1.0";
-            case STIFFNESS_BP35 -> "BP3.5";
-            case STIFFNESS_BP30 -> "BP3.0";
-        };
-        return kernel(family, plan.constants(kernel, degree + 1, fromGlobal),
-                name + " N=" + degree + (fromGlobal == 1 ? " (assembled)" : fromGlobal == 2 ? " (assembled, p update)" : ""),
-                plan.groupSize());
+        return kernel(KernelBuilds.element(kernel, degree, plan, fromGlobal));
     }
 
     private ClElementData elem(DeviceElementData d) {
@@ -834,24 +909,20 @@ public final class AparapiBackend implements Backend {
         }
         boolean stiff = d.kernel != ElementKernel.MASS_BP10;
         k.set("x", x).set("y", y)
-                .set("ids", z == null ? unused : z.scatterIds.buffer)
-                .set("w", z == null ? unused : z.inverseDegree.buffer)
-                .set("matI", d.interp == null ? unused : d.interp)
-                .set("matD", d.diff == null ? unused : d.diff)
-                .set("G00", stiff ? d.factors.get(0) : unused)
-                .set("G01", stiff ? d.factors.get(1) : unused)
-                .set("G02", stiff ? d.factors.get(2) : unused)
-                .set("G11", stiff ? d.factors.get(3) : unused)
-                .set("G12", stiff ? d.factors.get(4) : unused)
-                .set("G22", stiff ? d.factors.get(5) : unused)
-                .set("wJ", d.factors.get(stiff ? 6 : 0))
-                .set("scr", d.scratch == null ? unused : d.scratch)
-                .set("dirG", dir == null ? unused : dir)
-                .set("beta", beta)
+                .bindIfUsed("ids", z == null ? unused : z.scatterIds.buffer)
+                .bindIfUsed("w", z == null ? unused : z.inverseDegree.buffer)
+                .bindIfUsed("matI", d.interp == null ? unused : d.interp)
+                .bindIfUsed("matD", d.diff == null ? unused : d.diff)
+                .bindIfUsed("wJ", d.factors.get(stiff ? 6 : 0))
+                .bindIfUsed("scr", d.scratch == null ? unused : d.scratch)
+                .bindIfUsed("dirG", dir == null ? unused : dir)
                 .set("elems", d.elements)
-                .set("lambda", stiff ? lambda : 0)
-                .set("shift", shift)
-                .local("lds", 8L * d.plan.localDoubles());
+                .local("lds", KernelBuilds.elementLocalBytes(d.plan));
+        String[] g = {"G00", "G01", "G02", "G11", "G12", "G22"};
+        for (int f = 0; f < g.length; f++) {
+            k.bindIfUsed(g[f], stiff ? d.factors.get(f) : unused);
+        }
+        k.bindIfUsed("lambda", stiff ? lambda : 0).bindIfUsed("shift", shift).bindIfUsed("beta", beta);
         long groups = (d.elements + (long) d.plan.elementsPerGroup() - 1) / d.plan.elementsPerGroup();
         k.launch(groups, d.plan.groupSize());
     }

@@ -25,7 +25,7 @@ final class ClElementData implements DeviceElementData {
     /** 2D stiffness whose t-fluxes do not fit the local memory: their global scratch, else null. */
     final ClBuffer scratch;
     /** The built element kernels of this plan by input mode (x_L, x_G through Z, dir + beta x_G through Z), once used. */
-    final io.lobatto.backend.aparapi.runtime.ClKernel[] kernels = new io.lobatto.backend.aparapi.runtime.ClKernel[3];
+    final io.lobatto.backend.aparapi.runtime.ClKernel[] kernels = new io.lobatto.backend.aparapi.runtime.ClKernel[KernelBuilds.ELEMENT_MODES];
 
     ClElementData(AparapiBackend backend, ElementKernel kernel, int degree, int elements, ElementPlan plan,
                   ClBuffer interp, ClBuffer diff, List<ClBuffer> factors, ClBuffer scratch) {

@@ -23,11 +23,81 @@ import java.util.Map;
  * @param pointInterp       GL stages point-parallel between two grids (else in place by lines)
  * @param tLocal            2D stiffness t-fluxes in local memory (else a global scratch of E P^3)
  */
-record ElementPlan(int points, boolean threeD, int threadsPerElement, int elementsPerGroup, int localPerElement,
-                   int matrixDoubles, boolean pointInterp, boolean tLocal) {
+record ElementPlan(ElementVariant variant, int points, boolean threeD, int threadsPerElement, int elementsPerGroup,
+                   int localPerElement, int matrixDoubles, boolean pointInterp, boolean tLocal, int stride) {
 
-    /** The plan of {@code kernel} at {@code degree} for groups of at most {@code groupCap} and {@code localMemBytes}. */
-    static ElementPlan of(ElementKernel kernel, int nq, int nqGauss, int groupCap, long localMemBytes, String device) {
+    /**
+     * The plan of {@code kernel} at {@code degree} for groups of at most {@code groupCap} and {@code localMemBytes}:
+     * the variant {@code wanted}, or {@link ElementVariant#SHARED} where that variant has no kernel or its local
+     * memory does not fit.
+     */
+    static ElementPlan of(ElementKernel kernel, int nq, int nqGauss, int groupCap, long localMemBytes, String device,
+                          ElementVariant wanted) {
+        if (wanted == ElementVariant.REGISTERS) {
+            ElementPlan r = registers(kernel, nq, nqGauss, groupCap, localMemBytes);
+            if (r != null) {
+                return r;
+            }
+        }
+        return shared(kernel, nq, nqGauss, groupCap, localMemBytes, device);
+    }
+
+    /** Odd stride at least {@code n}: rows of doubles at an odd stride fall in distinct banks. */
+    private static int odd(int n) {
+        return n % 2 == 0 ? n + 1 : n;
+    }
+
+    /**
+     * The register variant of {@link io.lobatto.backend.aparapi.kernels.RegisterKernelBase}, or null where it
+     * does not fit: BP3.5 columns (Nq^2 work-items per element, three Nq x S layers and the Nq^3 columns), BP1.0 lines (up to P^2
+     * work-items per element, one SA x P x P grid), BP3.0 both (P^2 work-items, the grid and three P x S
+     * layers; N = 15 does not fit 48 KiB).
+     */
+    private static ElementPlan registers(ElementKernel kernel, int nq, int nqGauss, int groupCap, long localMemBytes) {
+        long limit = localMemBytes / 8;
+        int threads;
+        int perElem;
+        int matrices;
+        int stride;
+        int p;
+        switch (kernel) {
+            case STIFFNESS_BP35 -> {
+                p = nq;
+                stride = odd(p);
+                threads = p * p;
+                perElem = 3 * p * stride + p * p * p;
+                matrices = p * stride;
+            }
+            case MASS_BP10 -> {
+                p = nqGauss;
+                stride = odd(p);
+                threads = Math.min(p * p, groupCap);
+                perElem = stride * p * p;
+                matrices = p * nq;
+            }
+            default -> {
+                p = nqGauss;
+                stride = odd(p);
+                threads = p * p;
+                perElem = stride * p * p + 3 * p * stride;
+                matrices = p * nq + p * stride;
+            }
+        }
+        if (threads > groupCap) {
+            return null;
+        }
+        int perGroup = Math.max(1, groupCap / threads);
+        while (perGroup > 1 && (long) perGroup * perElem + matrices > limit) {
+            perGroup--;
+        }
+        if (perElem + matrices > limit) {
+            return null;
+        }
+        return new ElementPlan(ElementVariant.REGISTERS, p, false, threads, perGroup, perElem, matrices, false, true, stride);
+    }
+
+    /** The shared-memory variant (the element's grid in local memory; 3D or 2D structure). */
+    private static ElementPlan shared(ElementKernel kernel, int nq, int nqGauss, int groupCap, long localMemBytes, String device) {
         boolean stiff = kernel != ElementKernel.MASS_BP10;
         boolean gauss = kernel.usesGaussQuadrature();
         int p = gauss ? nqGauss : nq;
@@ -36,7 +106,7 @@ record ElementPlan(int points, boolean threeD, int threadsPerElement, int elemen
         boolean threeD = p3 <= groupCap;
         int threads = threeD ? p3 : Math.min(p2, groupCap);
         int perGroup = Math.max(1, groupCap / threads);
-        int matrices = (gauss ? p * nq : 0) + (stiff ? p2 : 0);
+        int matrices = (gauss ? p * nq : 0) + (stiff ? p * odd(p) : 0);
         long limit = localMemBytes / 8;
         boolean tLocal = false;
         int perElem = p3;
@@ -59,7 +129,8 @@ record ElementPlan(int points, boolean threeD, int threadsPerElement, int elemen
             throw new BackendException("aparapi: " + kernel + " with N = " + (nq - 1) + " needs " + (perElem + matrices) * 8L
                     + " bytes of local memory per element but " + device + " has " + localMemBytes + " (out of resources)");
         }
-        return new ElementPlan(p, threeD, threads, perGroup, perElem, matrices, pointInterp, !stiff || threeD || tLocal);
+        return new ElementPlan(ElementVariant.SHARED, p, threeD, threads, perGroup, perElem, matrices, pointInterp,
+                !stiff || threeD || tLocal, p);
     }
 
     int localDoubles() {
@@ -74,6 +145,15 @@ record ElementPlan(int points, boolean threeD, int threadsPerElement, int elemen
     Map<String, Integer> constants(ElementKernel kernel, int nq, int fromGlobal) {
         Map<String, Integer> c = new LinkedHashMap<>();
         c.put("nq", nq);
+        if (variant == ElementVariant.REGISTERS) {
+            c.put("elemsPerGroup", elementsPerGroup);
+            c.put("fromGlobal", fromGlobal);
+            c.put("pts", points);
+            c.put("threadsPerElem", threadsPerElement);
+            c.put("strideA", stride);
+            c.put("stride", stride);
+            return c;
+        }
         c.put("pts", points);
         c.put("threadsPerElem", threadsPerElement);
         c.put("elemsPerGroup", elementsPerGroup);
@@ -85,11 +165,21 @@ record ElementPlan(int points, boolean threeD, int threadsPerElement, int elemen
         c.put("pointInterp", pointInterp ? 1 : 0);
         c.put("tLocal", tLocal ? 1 : 0);
         c.put("ldsMat", localDoubles() - matrixDoubles);
+        c.put("dStride", odd(points));
         return c;
     }
 
     /** E.g. "2D, 81 work-items x 3 elements per group, 2673 doubles local, GL stages by points". */
     String describe(ElementKernel kernel) {
+        if (variant == ElementVariant.REGISTERS) {
+            String shape = switch (kernel) {
+                case MASS_BP10 -> "lines";
+                case STIFFNESS_BP35 -> "columns";
+                case STIFFNESS_BP30 -> "lines + columns";
+            };
+            return "registers, " + shape + ", " + threadsPerElement
+                    + " work-items x " + elementsPerGroup + " elements per group, " + localDoubles() + " doubles local";
+        }
         return (threeD ? "3D" : "2D") + ", " + threadsPerElement + " work-items x " + elementsPerGroup
                 + " elements per group, " + localDoubles() + " doubles local"
                 + (!tLocal ? ", t-fluxes in global scratch" : "")

@@ -224,7 +224,8 @@ class AparapiBackendTest {
     void plansOfA48KiBDeviceAgreeWithDenseElementMatrices(ElementKernel k, int n, boolean threeD, boolean globalTFluxes,
                                                           Boolean glByLines) {
         b(); // skips or fails without OpenCL
-        try (AparapiBackend small = new AparapiBackend(OpenClDevices.select(OpenClDevices.configuredSelector()), 48 * 1024)) {
+        try (AparapiBackend small = new AparapiBackend(OpenClDevices.select(OpenClDevices.configuredSelector()), 48 * 1024,
+                ElementVariant.SHARED)) {
             Basis1D basis = Basis1D.of(n);
             int e = 3;
             double[] geo = HostReference.geometry(k, basis, e, 5 + n);
@@ -241,6 +242,41 @@ class AparapiBackendTest {
                 assertClose(HostReference.applyElements(k, basis, e, geo, 0.7, x), small.download(dy), TOL, plan);
             }
         }
+    }
+
+    /**
+     * The register variant (column kernel of BP3.5, line kernel of BP1.0) at every degree, with the 48 KiB
+     * of local memory of NVIDIA GPUs and groups of 256 as the H100 builds them; E = 11 leaves the last group
+     * partly filled at most degrees. BP3.0 at N = 15 does not fit and keeps the shared plan.
+     */
+    @ParameterizedTest(name = "{0} N={1}")
+    @MethodSource("registerCases")
+    void registerVariantAgreesWithDenseElementMatrices(ElementKernel k, int n) {
+        b(); // skips or fails without OpenCL
+        try (AparapiBackend small = new AparapiBackend(OpenClDevices.select(OpenClDevices.configuredSelector()), 48 * 1024,
+                ElementVariant.REGISTERS)) {
+            Basis1D basis = Basis1D.of(n);
+            int e = 11;
+            double[] geo = HostReference.geometry(k, basis, e, 9 + n);
+            double[] x = HostReference.random(e * basis.np(), 10 + n);
+            try (DeviceElementData d = small.uploadElementData(k, basis, e, geo); DeviceVector dx = small.upload(x);
+                 DeviceVector dy = small.allocate(x.length)) {
+                String plan = small.plan(d);
+                assertEquals(k != ElementKernel.STIFFNESS_BP30 || n < 15, plan.contains(": registers, "), plan);
+                small.applyElements(d, 0.6, dx, dy);
+                assertClose(HostReference.applyElements(k, basis, e, geo, 0.6, x), small.download(dy), TOL, plan);
+            }
+        }
+    }
+
+    static Stream<Arguments> registerCases() {
+        Stream.Builder<Arguments> s = Stream.builder();
+        for (ElementKernel k : ElementKernel.values()) {
+            for (int n = 1; n <= AparapiBackend.MAX_DEGREE; n++) {
+                s.add(Arguments.of(k, n));
+            }
+        }
+        return s.build();
     }
 
     static Stream<Arguments> plansWithSmallLocalMemory() {

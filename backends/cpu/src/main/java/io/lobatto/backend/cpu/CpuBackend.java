@@ -7,6 +7,7 @@ import io.lobatto.core.backend.DeviceElementData;
 import io.lobatto.core.backend.DeviceInfo;
 import io.lobatto.core.backend.DeviceIntVector;
 import io.lobatto.core.backend.DeviceScatter;
+import io.lobatto.core.backend.DeviceTransfer;
 import io.lobatto.core.backend.DeviceVector;
 import io.lobatto.core.backend.ElementKernel;
 import io.lobatto.core.basis.Basis1D;
@@ -650,6 +651,109 @@ public final class CpuBackend implements Backend {
             }
         }
         return dot;
+    }
+
+    // ------------------------------------------------------------------ p-multigrid transfer (CpuTransfer)
+
+    @Override
+    public DeviceTransfer uploadTransfer(Basis1D coarse, Basis1D fine, int elements) {
+        ensureOpen();
+        Objects.requireNonNull(coarse, "coarse must not be null");
+        Objects.requireNonNull(fine, "fine must not be null");
+        if (coarse.degree() >= fine.degree()) {
+            throw new IllegalArgumentException("transfer: the coarse degree " + coarse.degree()
+                    + " must be below the fine degree " + fine.degree());
+        }
+        if (elements < 0) {
+            throw new IllegalArgumentException("elements must be >= 0, got " + elements);
+        }
+        return new CpuTransfer(this, coarse, fine, elements, threads);
+    }
+
+    @Override
+    public void prolongate(DeviceTransfer t, DeviceScatter zc, DeviceScatter zf, DeviceVector xc, DeviceVector workF,
+                           DeviceVector xf) {
+        CpuTransfer tt = transferOf(t);
+        CpuScatter c = scatterOf(zc);
+        CpuScatter f = scatterOf(zf);
+        double[] x = vec(xc, "xc");
+        double[] w = vec(workF, "workF");
+        double[] y = vec(xf, "xf");
+        distinct(xc, "xc", workF, "workF");
+        distinct(xc, "xc", xf, "xf");
+        distinct(workF, "workF", xf, "xf");
+        checkTransfer(tt, c, f);
+        checkLength("xc", x.length, "zc.globalSize()", c.globalSize);
+        checkLength("workF", w.length, "zf.localSize()", f.localSize);
+        checkLength("xf", y.length, "zf.globalSize()", f.globalSize);
+        final int per = elementsPerChunk(tt.elements());
+        final int elements = tt.elements();
+        pool.run(chunks(elements, per), (worker, ch) -> tt.prolongateElements(worker, ch * per,
+                Math.min(elements, (ch + 1) * per), c.scatterIds, x, f.inverseDegree, w));
+        gather(f, w, y);
+    }
+
+    @Override
+    public void restrict(DeviceTransfer t, DeviceScatter zf, DeviceScatter zc, DeviceVector rf, DeviceVector workC,
+                         DeviceVector rc) {
+        CpuTransfer tt = transferOf(t);
+        CpuScatter f = scatterOf(zf);
+        CpuScatter c = scatterOf(zc);
+        double[] r = vec(rf, "rf");
+        double[] w = vec(workC, "workC");
+        double[] y = vec(rc, "rc");
+        distinct(rf, "rf", workC, "workC");
+        distinct(rf, "rf", rc, "rc");
+        distinct(workC, "workC", rc, "rc");
+        checkTransfer(tt, c, f);
+        checkLength("rf", r.length, "zf.globalSize()", f.globalSize);
+        checkLength("workC", w.length, "zc.localSize()", c.localSize);
+        checkLength("rc", y.length, "zc.globalSize()", c.globalSize);
+        final int per = elementsPerChunk(tt.elements());
+        final int elements = tt.elements();
+        pool.run(chunks(elements, per), (worker, ch) -> tt.restrictElements(worker, ch * per,
+                Math.min(elements, (ch + 1) * per), f.scatterIds, r, f.inverseDegree, w));
+        gather(c, w, y);
+    }
+
+    /** Fused: d = a d + b (inverseDiagonal o r); x += d, in one pass over fixed chunks. */
+    @Override
+    public void chebyshevStep(double a, double b, DeviceVector inverseDiagonal, DeviceVector r, DeviceVector d,
+                              DeviceVector x, DeviceVector scratch) {
+        double[] dinv = vec(inverseDiagonal, "inverseDiagonal");
+        double[] rr = vec(r, "r");
+        double[] dd = vec(d, "d");
+        double[] xx = vec(x, "x");
+        checkLength("r", rr.length, "inverseDiagonal", dinv.length);
+        checkLength("d", dd.length, "inverseDiagonal", dinv.length);
+        checkLength("x", xx.length, "inverseDiagonal", dinv.length);
+        distinct(d, "d", x, "x");
+        distinct(d, "d", r, "r");
+        distinct(x, "x", r, "r");
+        forChunks(dd.length, (from, to) -> {
+            for (int i = from; i < to; i++) {
+                double v = a * dd[i] + b * dinv[i] * rr[i];
+                dd[i] = v;
+                xx[i] += v;
+            }
+        });
+    }
+
+    private void checkTransfer(CpuTransfer t, CpuScatter c, CpuScatter f) {
+        checkLength("zc.localSize()", c.localSize, "E*(Nc+1)^3 of the transfer", t.elements() * t.coarseNp());
+        checkLength("zf.localSize()", f.localSize, "E*(Nf+1)^3 of the transfer", t.elements() * t.fineNp());
+    }
+
+    private CpuTransfer transferOf(DeviceTransfer t) {
+        ensureOpen();
+        Objects.requireNonNull(t, "t must not be null");
+        if (!(t instanceof CpuTransfer ct) || ct.backend != this) {
+            throw new IllegalArgumentException("t is not a transfer uploaded to this cpu backend (" + t + ")");
+        }
+        if (ct.isClosed()) {
+            throw new IllegalStateException("t: transfer is closed");
+        }
+        return ct;
     }
 
     // ------------------------------------------------------------------ lifecycle

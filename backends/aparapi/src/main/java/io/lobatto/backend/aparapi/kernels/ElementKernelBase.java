@@ -1,6 +1,5 @@
 package io.lobatto.backend.aparapi.kernels;
 
-import com.aparapi.Kernel;
 import io.lobatto.backend.aparapi.runtime.BuildConstant;
 
 /**
@@ -11,14 +10,11 @@ import io.lobatto.backend.aparapi.runtime.BuildConstant;
  * from x_G through the scatter ids. The degree, the points per direction and the work-group plan are
  * build constants, so every loop bound is known to the compiler. The subclasses fix the operator.
  */
-public abstract class ElementKernelBase extends Kernel {
+public abstract class ElementKernelBase extends ElementOperands {
 
-    /** GLL points per direction, N + 1. */
-    @BuildConstant int nq;
     /** Quadrature points per direction P: Nq (BP3.5) or Nq + 1 (GL). */
     @BuildConstant int pts;
     @BuildConstant int threadsPerElem;
-    @BuildConstant int elemsPerGroup;
     /** Local doubles per element. */
     @BuildConstant int perElem;
     /** 1 for GL quadrature (BP1.0, BP3.0). */
@@ -27,38 +23,17 @@ public abstract class ElementKernelBase extends Kernel {
     @BuildConstant int stiff;
     /** 1 for one work-item per point, 0 for the 2D layer-by-layer structure. */
     @BuildConstant int threeD;
-    /**
-     * 1 when u is read from x_G through the scatter ids and y_L += shift W u (hipBone's fused operator);
-     * 2 when u is read as dirG + beta x_G (CG's p = z + beta p folded into the operator).
-     */
-    @BuildConstant int fromGlobal;
     /** 1 when the GL stages run point-parallel between two P^3 grids, 0 in place by lines. */
     @BuildConstant int pointInterp;
     /** 2D stiffness: 1 when the t-fluxes live in local memory, 0 in the global scratch. */
     @BuildConstant int tLocal;
+    /** Row stride of D in local memory: P, or P + 1 when P is even (odd strides avoid bank conflicts). */
+    @BuildConstant int dStride;
     /** Where in lds the group stages I and D (after its elements' regions). */
     @BuildConstant int ldsMat;
 
-    double[] x = new double[1];
-    double[] y = new double[1];
-    int[] ids = new int[1];
-    double[] w = new double[1];
-    double[] matI = new double[1];
-    double[] matD = new double[1];
-    double[] G00 = new double[1];
-    double[] G01 = new double[1];
-    double[] G02 = new double[1];
-    double[] G11 = new double[1];
-    double[] G12 = new double[1];
-    double[] G22 = new double[1];
-    double[] wJ = new double[1];
+    /** The 2D stiffness's global t-flux scratch when the t-fluxes do not fit the local memory. */
     double[] scr = new double[1];
-    double[] dirG = new double[1];
-    double beta;
-    int elems;
-    double lambda;
-    double shift;
-    @Local double[] lds = new double[1];
 
     /**
      * One launch of BP1.0 / BP3.5 / BP3.0 (and the element part of the fused assembled operator).
@@ -98,7 +73,7 @@ public abstract class ElementKernelBase extends Kernel {
             lds[mI + i] = matI[i];
         }
         for (int i = lid; i < nD; i += getLocalSize()) {
-            lds[mD + i] = matD[i];
+            lds[mD + (i / P) * dStride + i % P] = matD[i];
         }
         // load u (masked nodes read as 0 when gathering from x_G through the scatter ids)
         if (le < elemsPerGroup) {
@@ -188,22 +163,6 @@ public abstract class ElementKernelBase extends Kernel {
             g = i + P * ((r % Q) + P * (r / Q));
         }
         return g;
-    }
-
-    private double readU(int li) {
-        double u = 0;
-        if (fromGlobal >= 1) {
-            int id = ids[li];
-            if (id >= 0) {
-                u = x[id];
-                if (fromGlobal == 2) {
-                    u = dirG[id] + beta * u;
-                }
-            }
-        } else {
-            u = x[li];
-        }
-        return u;
     }
 
     /**
@@ -374,9 +333,9 @@ public abstract class ElementKernelBase extends Kernel {
                 double vs = 0;
                 double vt = 0;
                 for (int m = 0; m < P; m++) {
-                    vr += lds[mD + a * P + m] * lds[L0 + m + P * (b + P * c)];
-                    vs += lds[mD + b * P + m] * lds[L0 + a + P * (m + P * c)];
-                    vt += lds[mD + c * P + m] * lds[L0 + a + P * (b + P * m)];
+                    vr += lds[mD + a * dStride + m] * lds[L0 + m + P * (b + P * c)];
+                    vs += lds[mD + b * dStride + m] * lds[L0 + a + P * (m + P * c)];
+                    vt += lds[mD + c * dStride + m] * lds[L0 + a + P * (b + P * m)];
                 }
                 int g = e * P3 + p;
                 double g01 = G01[g];
@@ -395,9 +354,9 @@ public abstract class ElementKernelBase extends Kernel {
                 int c = p / P2;
                 double y = lambda * wJ[e * P3 + p] * lds[L0 + p];
                 for (int m = 0; m < P; m++) {
-                    y += lds[mD + m * P + a] * lds[L0 + P3 + m + P * (b + P * c)]
-                            + lds[mD + m * P + b] * lds[L0 + 2 * P3 + a + P * (m + P * c)]
-                            + lds[mD + m * P + c] * lds[L0 + 3 * P3 + a + P * (b + P * m)];
+                    y += lds[mD + m * dStride + a] * lds[L0 + P3 + m + P * (b + P * c)]
+                            + lds[mD + m * dStride + b] * lds[L0 + 2 * P3 + a + P * (m + P * c)]
+                            + lds[mD + m * dStride + c] * lds[L0 + 3 * P3 + a + P * (b + P * m)];
                 }
                 lds[L0 + p] = y;
             }
@@ -427,7 +386,7 @@ public abstract class ElementKernelBase extends Kernel {
                 for (int c = 0; c < P; c++) {
                     double vt = 0;
                     for (int m = 0; m < P; m++) {
-                        vt += lds[mD + c * P + m] * lds[L0 + col + P2 * m];
+                        vt += lds[mD + c * dStride + m] * lds[L0 + col + P2 * m];
                     }
                     writeTFlux(tg + col + P2 * c, vt);
                 }
@@ -441,8 +400,8 @@ public abstract class ElementKernelBase extends Kernel {
                     double vr = 0;
                     double vs = 0;
                     for (int m = 0; m < P; m++) {
-                        vr += lds[mD + a * P + m] * lds[L0 + m + P * (b + P * c)];
-                        vs += lds[mD + b * P + m] * lds[L0 + a + P * (m + P * c)];
+                        vr += lds[mD + a * dStride + m] * lds[L0 + m + P * (b + P * c)];
+                        vs += lds[mD + b * dStride + m] * lds[L0 + a + P * (m + P * c)];
                     }
                     double vt = readTFlux(tg + col + P2 * c);
                     int g = e * P3 + col + P2 * c;
@@ -461,7 +420,7 @@ public abstract class ElementKernelBase extends Kernel {
                     int b = col / P;
                     double y = lambda * wJ[e * P3 + col + P2 * c] * lds[L0 + col + P2 * c];
                     for (int m = 0; m < P; m++) {
-                        y += lds[mD + m * P + a] * lds[sgr + m + P * b] + lds[mD + m * P + b] * lds[sgs + a + P * m];
+                        y += lds[mD + m * dStride + a] * lds[sgr + m + P * b] + lds[mD + m * dStride + b] * lds[sgs + a + P * m];
                     }
                     lds[L0 + col + P2 * c] = y;
                 }
@@ -473,7 +432,7 @@ public abstract class ElementKernelBase extends Kernel {
                 for (int m = 0; m < P; m++) {
                     double y = lds[L0 + col + P2 * m];
                     for (int c = 0; c < P; c++) {
-                        y += lds[mD + c * P + m] * readTFlux(tg + col + P2 * c);
+                        y += lds[mD + c * dStride + m] * readTFlux(tg + col + P2 * c);
                     }
                     lds[L0 + col + P2 * m] = y;
                 }

@@ -90,6 +90,21 @@ public final class ClKernel {
         return i;
     }
 
+    /** Whether the kernel has argument {@code name} (a field its code reads; a variant may read fewer). */
+    public boolean has(String name) {
+        return index.containsKey(name);
+    }
+
+    /** {@link #set(String, ClBuffer)} when the kernel has argument {@code name}, else nothing. */
+    public ClKernel bindIfUsed(String name, ClBuffer b) {
+        return has(name) ? set(name, b) : this;
+    }
+
+    /** {@link #set(String, double)} when the kernel has argument {@code name}, else nothing. */
+    public ClKernel bindIfUsed(String name, double value) {
+        return has(name) ? set(name, value) : this;
+    }
+
     /** Binds buffer {@code b} to the {@code __global} argument {@code name}. */
     public ClKernel set(String name, ClBuffer b) {
         int i = arg(name, KernelSource.Kind.GLOBAL_BUFFER);

@@ -47,6 +47,8 @@ public record KernelSource(String label, String source, List<Arg> args) {
 
     private static final Logger APARAPI_LOG = Logger.getLogger("com.aparapi");
     private static final Map<Class<?>, String> TRANSLATED = new ConcurrentHashMap<>();
+    /** A helper function Aparapi writes for a method of the kernel class: return type, name and its this-pointer. */
+    private static final Pattern INLINE = Pattern.compile("(?m)^(void|int|long|float|double|short|char) ([A-Za-z_0-9]+\\(This \\*this)");
     private static final Pattern SIGNATURE = Pattern.compile("__kernel (?:__attribute__\\(\\(reqd_work_group_size\\([^)]*\\)\\)\\) )?void run\\((.*?)\\)\\s*\\{", Pattern.DOTALL);
 
     public KernelSource {
@@ -94,6 +96,10 @@ public record KernelSource(String label, String source, List<Arg> args) {
                     .replaceAll("(?m)^\\s*this->" + name + " = " + name + ";\\n", "")
                     .replaceAll("this->" + name + "\\b", macro);
         }
+        // every helper method inlined: otherwise a compiler may keep a large one (with barriers) out of line and
+        // pass the this-struct by pointer, and then the struct with its @PrivateMemorySpace arrays lives in
+        // stack memory instead of registers (clang for nvptx did so for the register kernels' column stiffness)
+        body = INLINE.matcher(body).replaceAll("static inline __attribute__((always_inline)) $1 $2");
         if (groupSize > 0) {
             body = body.replace("__kernel void run(", "__kernel __attribute__((reqd_work_group_size(" + groupSize
                     + ", 1, 1))) void run(");

@@ -11,16 +11,16 @@ import io.lobatto.core.backend.Backends;
  * The shared Aparapi backend for the conformance suites. Without an OpenCL device the suites are
  * skipped, unless {@code LOBATTO_REQUIRE_OPENCL=1} (as CI sets it), in which case they fail.
  */
-final class AparapiFixture {
+public final class AparapiFixture {
 
     private AparapiFixture() {
     }
 
-    static boolean required() {
+    public static boolean required() {
         return "1".equals(System.getenv("LOBATTO_REQUIRE_OPENCL")) || Boolean.getBoolean("lobatto.requireOpenCL");
     }
 
-    static Backend backend() {
+    public static Backend backend() {
         BackendProvider provider = Backends.providers().stream().filter(p -> p.name().equals("aparapi")).findFirst()
                 .orElseThrow(() -> new AssertionError("the aparapi provider is not registered"));
         // any OpenCL device, a CPU one (PoCL) included: Backends.best() passes those over, a named backend does not

@@ -1,0 +1,97 @@
+package io.lobatto.backend.aparapi;
+
+import io.lobatto.core.backend.ElementKernel;
+
+import java.util.Locale;
+
+/**
+ * The thread structure of an element kernel, chosen per operator and degree from a table measured on the
+ * GPU (libParanumal's practice: kernels chosen by measurement). {@code -Dlobatto.aparapi.elementVariant}
+ * ({@code shared} or {@code registers}) overrides the table, for benchmarks that compare the two.
+ */
+enum ElementVariant {
+    /**
+     * The element's grid in local memory, one work-item per point (3D) or per (a,b) column looping over
+     * the layers (2D): {@link io.lobatto.backend.aparapi.kernels.ElementKernelBase}.
+     */
+    SHARED,
+    /**
+     * Register columns and lines (tensor paper, BP3.5 Kernel 10 and BP1.0 Kernels 7-8):
+     * {@link io.lobatto.backend.aparapi.kernels.RegisterKernelBase}.
+     */
+    REGISTERS;
+
+    /** The variant named by {@code -Dlobatto.aparapi.elementVariant}, or null for the table. */
+    static ElementVariant override() {
+        String v = System.getProperty("lobatto.aparapi.elementVariant");
+        if (v == null || v.isBlank() || v.equalsIgnoreCase("table")) {
+            return null;
+        }
+        try {
+            return valueOf(v.trim().toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("lobatto.aparapi.elementVariant is '" + v
+                    + "'; expected shared, registers or table");
+        }
+    }
+
+    /** The variant of {@code kernel} at {@code degree}: the override, else the measured table. */
+    static ElementVariant of(ElementKernel kernel, int degree) {
+        ElementVariant forced = override();
+        return forced != null ? forced : table(kernel, degree);
+    }
+
+    /**
+     * The variant of {@code kernel} at {@code degree} on the device named {@code device}: the override, else on an
+     * AMD GPU (ROCm names its devices by their ISA, e.g. "gfx90a:sramecc+:xnack-") {@link #amdTable}, else the
+     * measured table.
+     */
+    static ElementVariant of(ElementKernel kernel, int degree, String device) {
+        ElementVariant forced = override();
+        if (forced != null) {
+            return forced;
+        }
+        return device != null && device.toLowerCase(Locale.ROOT).contains("gfx") ? amdTable(kernel, degree) : table(kernel, degree);
+    }
+
+    /**
+     * The choice on AMD GPUs (gfx90a, gfx940), predicted, not measured: no AMD GPU has run these kernels. From
+     * {@code lobatto-bench kernel-info --target amd-gfx90a} with each variant forced (site page
+     * amd.md): the shared variant where the register one would use scratch (BP1.0 N = 13-15, BP3.0 N = 13-14: 100-836
+     * bytes per lane) or where it allows more waves per SIMD, from registers and LDS (e.g. BP3.5 N = 1-5: 7-8 against
+     * 3-5); the register variant elsewhere, ties included (the H100 measured it faster). Index N = 1..15 as in
+     * {@link #table}; BP3.0 at N = 15 has no register plan.
+     */
+    static ElementVariant amdTable(ElementKernel kernel, int degree) {
+        String row = switch (kernel) {
+            //                   N = 123456789012345
+            case MASS_BP10 ->       "RSSSRRRRRSRRSSS";
+            case STIFFNESS_BP30 ->  "SSSSRRRRRSRRSSS";
+            case STIFFNESS_BP35 ->  "SSSSSRRRRRRRRRR";
+        };
+        if (degree < 1 || degree > row.length()) {
+            throw new IllegalArgumentException("degree is " + degree + "; the AMD variant table covers N = 1.." + row.length());
+        }
+        return row.charAt(degree - 1) == 'R' ? REGISTERS : SHARED;
+    }
+
+    /**
+     * The measured choice: the variant with the higher roofline ratio in {@code lobatto-bench bk} at 20M DOFs
+     * on the H100 (2026-11-23; site/.../nvidia-h100/bk-variants.csv): BP1.0 from commit e053caf (the line
+     * kernel wins at every N, 1.3-13x), BP3.0 and BP3.5 from the register kernels of commit e1265a1 against
+     * the shared-memory kernels (D at an odd stride) of commit 5f621a7. Index N = 1..15; R =
+     * {@link #REGISTERS}, S = {@link #SHARED}. BP3.0 at N = 15 does not fit the register variant.
+     */
+    static ElementVariant table(ElementKernel kernel, int degree) {
+        String row = switch (kernel) {
+            //                   N = 123456789012345
+            case MASS_BP10 ->       "RRRRRRRRRRRRRRR";
+            case STIFFNESS_BP30 ->  "RRRRRRRSRRRRRRS";
+            case STIFFNESS_BP35 ->  "RSRRSSSRSSRRRSS";
+        };
+        if (degree < 1 || degree > row.length()) {
+            throw new IllegalArgumentException("degree is " + degree + "; the variant table covers N = 1.." + row.length());
+        }
+        return row.charAt(degree - 1) == 'R' ? REGISTERS : SHARED;
+    }
+}

@@ -1,0 +1,305 @@
+package io.lobatto.backend.aparapi;
+
+import com.aparapi.Kernel;
+import io.lobatto.backend.aparapi.kernels.ChebyshevKernel;
+import io.lobatto.backend.aparapi.kernels.GatherScatterKernel;
+import io.lobatto.backend.aparapi.kernels.MassBp10Kernel;
+import io.lobatto.backend.aparapi.kernels.MassBp10LineKernel;
+import io.lobatto.backend.aparapi.kernels.ReductionKernel;
+import io.lobatto.backend.aparapi.kernels.StiffnessBp30ColumnKernel;
+import io.lobatto.backend.aparapi.kernels.StiffnessBp30Kernel;
+import io.lobatto.backend.aparapi.kernels.StiffnessBp35ColumnKernel;
+import io.lobatto.backend.aparapi.kernels.StiffnessBp35Kernel;
+import io.lobatto.backend.aparapi.kernels.StreamKernel;
+import io.lobatto.backend.aparapi.kernels.TransferKernel;
+import io.lobatto.backend.aparapi.runtime.KernelSource;
+import io.lobatto.core.backend.ElementKernel;
+import io.lobatto.core.basis.Basis1D;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.ToIntFunction;
+
+/**
+ * Which kernels the backend builds and how it launches them: each kernel's family, build constants and
+ * exact group, the power-of-two groups of the reductions and gathers, each element kernel's plan, and the
+ * local memory each launch binds. {@link AparapiBackend} takes every such choice from here, so
+ * {@link #all} gives, for a device known only by its limits, exactly the sources the backend would build
+ * on it: offline compilers (kernel-info for AMD GPUs) check what the runtime really builds.
+ */
+public final class KernelBuilds {
+
+    /** Input modes of the element kernels: x_L, x_G through Z, dir + beta x_G through Z. */
+    static final int ELEMENT_MODES = 3;
+
+    private KernelBuilds() {
+    }
+
+    /**
+     * What the backend builds for one kernel.
+     *
+     * @param family    the Java kernel class
+     * @param constants its build constants
+     * @param label     the name in messages and profiles
+     * @param groupSize the exact work-group it is built for ({@code reqd_work_group_size}), 0: any
+     */
+    record Spec(Class<? extends Kernel> family, Map<String, Integer> constants, String label, int groupSize) {
+
+        /** The OpenCL C of this build (Aparapi's translation, constants as {@code #define}s). */
+        KernelSource source() {
+            return KernelSource.of(family, constants, label, groupSize);
+        }
+
+        /** The key the backend caches the built kernel by. */
+        String key() {
+            return family.getName() + constants + "/" + groupSize;
+        }
+    }
+
+    /**
+     * One kernel the backend builds, with the launch the backend gives it on the device.
+     *
+     * @param source     the OpenCL C, exactly as the backend builds it
+     * @param groupSize  work-items per group of its launches
+     * @param localBytes local memory per group bound at launch ({@code __local} arguments), bytes
+     * @param plan       how its work is laid out, e.g. "3D, 125 work-items x 2 elements per group, ..."
+     */
+    public record Build(KernelSource source, int groupSize, long localBytes, String plan) {
+    }
+
+    /**
+     * Every kernel the backend builds at {@code degree} on a device with {@code maxWorkGroupSize}
+     * ({@code CL_DEVICE_MAX_WORK_GROUP_SIZE}) and {@code localMemBytes} ({@code CL_DEVICE_LOCAL_MEM_SIZE}):
+     * {@link #vectorKernels} then, for BP1.0, BP3.5 and BP3.0, {@link #elementKernels}. {@code allowedGroup}
+     * stands for the device's {@code CL_KERNEL_WORK_GROUP_SIZE} of a built source, which the backend's choices
+     * depend on; {@code device} for its {@code CL_DEVICE_NAME}, which the variant table tells AMD GPUs by.
+     */
+    public static List<Build> all(String device, int maxWorkGroupSize, long localMemBytes, int degree,
+                                  ToIntFunction<KernelSource> allowedGroup) {
+        List<Build> out = new ArrayList<>(vectorKernels(maxWorkGroupSize, localMemBytes, allowedGroup));
+        for (ElementKernel k : ElementKernel.values()) {
+            out.addAll(elementKernels(k, device, maxWorkGroupSize, localMemBytes, degree, allowedGroup));
+        }
+        return out;
+    }
+
+    /** The streaming, reduction and gather/scatter kernels (the same for every N), as {@link #all} says. */
+    public static List<Build> vectorKernels(int maxWorkGroupSize, long localMemBytes, ToIntFunction<KernelSource> allowedGroup) {
+        ToIntFunction<Spec> allowed = allowed(maxWorkGroupSize, allowedGroup);
+        List<Build> out = new ArrayList<>();
+        for (int op : new int[] {StreamKernel.FILL, StreamKernel.COPY, StreamKernel.AXPBY, StreamKernel.PMUL}) {
+            Spec s = stream(op);
+            out.add(new Build(s.source(), perEntryGroup(allowed.applyAsInt(s)), 0, "one work-item per entry"));
+        }
+        Spec cheb = chebyshev();
+        out.add(new Build(cheb.source(), perEntryGroup(allowed.applyAsInt(cheb)), 0, "one work-item per entry"));
+        int reduce = powerOfTwoGroup(ReductionKernel.class, maxWorkGroupSize, localMemBytes, allowed);
+        for (int op : new int[] {ReductionKernel.DOT, ReductionKernel.CG_UPDATE, ReductionKernel.PCG_UPDATE}) {
+            out.add(new Build(reduction(op, reduce).source(), reduce, reductionLocalBytes(reduce), "tree of " + reduce));
+        }
+        int gather = powerOfTwoGroup(GatherScatterKernel.class, maxWorkGroupSize, localMemBytes, allowed);
+        for (int op : new int[] {GatherScatterKernel.SCATTER, GatherScatterKernel.GATHER, GatherScatterKernel.GATHER_DOT,
+            GatherScatterKernel.GATHER_DOT_UPDATE}) {
+            Spec s = gather(op, gather);
+            boolean perEntry = op == GatherScatterKernel.SCATTER;
+            out.add(new Build(s.source(), perEntry ? perEntryGroup(allowed.applyAsInt(s)) : gather, gatherLocalBytes(op, gather),
+                    perEntry ? "one work-item per local node" : "blocks of rows, " + gather + " work-items"));
+        }
+        return out;
+    }
+
+    /**
+     * The element kernel of {@code kernel} at {@code degree} in each input mode (x_L, x_G through Z, dir + beta x_G
+     * through Z), in the thread structure of the backend's table ({@code -Dlobatto.aparapi.elementVariant} overrides
+     * it), planned as {@link #all} says; a {@link io.lobatto.core.backend.BackendException} when no plan fits
+     * {@code localMemBytes}.
+     */
+    public static List<Build> elementKernels(ElementKernel kernel, String device, int maxWorkGroupSize, long localMemBytes,
+                                             int degree, ToIntFunction<KernelSource> allowedGroup) {
+        if (degree < 1 || degree > AparapiBackend.MAX_DEGREE) {
+            throw new IllegalArgumentException("degree " + degree + " is out of range 1.." + AparapiBackend.MAX_DEGREE);
+        }
+        ToIntFunction<Spec> allowed = allowed(maxWorkGroupSize, allowedGroup);
+        ElementPlan plan = plan(kernel, Basis1D.of(degree), maxWorkGroupSize, localMemBytes, device,
+                ElementVariant.of(kernel, degree, device), allowed);
+        List<Build> out = new ArrayList<>();
+        for (int mode = 0; mode < ELEMENT_MODES; mode++) {
+            out.add(new Build(element(kernel, degree, plan, mode).source(), plan.groupSize(), elementLocalBytes(plan),
+                    plan.describe(kernel)));
+        }
+        return out;
+    }
+
+    private static ToIntFunction<Spec> allowed(int maxWorkGroupSize, ToIntFunction<KernelSource> allowedGroup) {
+        Objects.requireNonNull(allowedGroup, "allowedGroup");
+        if (maxWorkGroupSize < 1) {
+            throw new IllegalArgumentException("maxWorkGroupSize " + maxWorkGroupSize + " must be at least 1");
+        }
+        Map<String, Integer> seen = new LinkedHashMap<>();
+        return s -> seen.computeIfAbsent(s.key(), k -> allowedGroup.applyAsInt(s.source()));
+    }
+
+    /**
+     * The six passes of p-multigrid's transfer between {@code coarseDegree} and {@code fineDegree} (prolongation and
+     * restriction, one direction each, {@link TransferKernel}), one work-item per output, as the backend launches them.
+     */
+    public static List<Build> transferKernels(int coarseDegree, int fineDegree, ToIntFunction<KernelSource> allowedGroup) {
+        if (coarseDegree < 1 || coarseDegree >= fineDegree || fineDegree > AparapiBackend.MAX_DEGREE) {
+            throw new IllegalArgumentException("transfer from degree " + fineDegree + " to " + coarseDegree
+                    + ": need 1 <= coarse < fine <= " + AparapiBackend.MAX_DEGREE);
+        }
+        List<Build> out = new ArrayList<>();
+        for (int op : new int[] {TransferKernel.PROLONG_I, TransferKernel.PROLONG_J, TransferKernel.PROLONG_K,
+            TransferKernel.RESTRICT_K, TransferKernel.RESTRICT_J, TransferKernel.RESTRICT_I}) {
+            KernelSource s = transfer(op, coarseDegree, fineDegree).source();
+            out.add(new Build(s, perEntryGroup(allowedGroup.applyAsInt(s)), 0, "one work-item per output"));
+        }
+        return out;
+    }
+
+    /** The fused Chebyshev step of {@link ChebyshevKernel}. */
+    static Spec chebyshev() {
+        return new Spec(ChebyshevKernel.class, Map.of(), "chebyshevStep", 0);
+    }
+
+    /** Pass {@code op} of {@link TransferKernel} between {@code coarseDegree} and {@code fineDegree}. */
+    static Spec transfer(int op, int coarseDegree, int fineDegree) {
+        String label = switch (op) {
+            case TransferKernel.PROLONG_I -> "prolongate-i";
+            case TransferKernel.PROLONG_J -> "prolongate-j";
+            case TransferKernel.PROLONG_K -> "prolongate-k";
+            case TransferKernel.RESTRICT_K -> "restrict-k";
+            case TransferKernel.RESTRICT_J -> "restrict-j";
+            default -> "restrict-i";
+        };
+        Map<String, Integer> c = ordered("op", op, "nc", coarseDegree + 1);
+        c.put("nf", fineDegree + 1);
+        return new Spec(TransferKernel.class, c, label, 0);
+    }
+
+    /** The streaming kernel {@code op} of {@link StreamKernel}. */
+    static Spec stream(int op) {
+        String label = switch (op) {
+            case StreamKernel.FILL -> "fill";
+            case StreamKernel.COPY -> "copy";
+            case StreamKernel.AXPBY -> "axpby";
+            default -> "pointwiseMultiply";
+        };
+        return new Spec(StreamKernel.class, Map.of("op", op), label, 0);
+    }
+
+    /** The reduction {@code op} of {@link ReductionKernel} for groups of {@code group}. */
+    static Spec reduction(int op, int group) {
+        String label = switch (op) {
+            case ReductionKernel.DOT -> "dot";
+            case ReductionKernel.CG_UPDATE -> "cgUpdate";
+            default -> "pcgUpdate";
+        };
+        return new Spec(ReductionKernel.class, ordered("op", op, "group", group), label, group);
+    }
+
+    /** The gather/scatter {@code op} of {@link GatherScatterKernel} for groups of {@code group} (the scatter: any). */
+    static Spec gather(int op, int group) {
+        String label = switch (op) {
+            case GatherScatterKernel.SCATTER -> "scatter";
+            case GatherScatterKernel.GATHER -> "gather";
+            case GatherScatterKernel.GATHER_DOT -> "gather+dot";
+            default -> "gather+dot+update";
+        };
+        Map<String, Integer> c = ordered("op", op, "group", group);
+        c.put("cacheCap", AparapiBackend.GATHER_CACHE);
+        return new Spec(GatherScatterKernel.class, c, label, op == GatherScatterKernel.SCATTER ? 0 : group);
+    }
+
+    /** The element kernel of {@code plan}; {@code fromGlobal} 0: x_L, 1: x_G through Z, 2: dir + beta x_G through Z. */
+    static Spec element(ElementKernel kernel, int degree, ElementPlan plan, int fromGlobal) {
+        boolean registers = plan.variant() == ElementVariant.REGISTERS;
+        Class<? extends Kernel> family = switch (kernel) {
+            case MASS_BP10 -> registers ? MassBp10LineKernel.class : MassBp10Kernel.class;
+            case STIFFNESS_BP35 -> registers ? StiffnessBp35ColumnKernel.class : StiffnessBp35Kernel.class;
+            case STIFFNESS_BP30 -> registers ? StiffnessBp30ColumnKernel.class : StiffnessBp30Kernel.class;
+        };
+        String name = switch (kernel) {
+            case MASS_BP10 -> "BP1.0";
+            case STIFFNESS_BP35 -> "BP3.5";
+            case STIFFNESS_BP30 -> "BP3.0";
+        };
+        return new Spec(family, plan.constants(kernel, degree + 1, fromGlobal),
+                name + " N=" + degree + (fromGlobal == 1 ? " (assembled)" : fromGlobal == 2 ? " (assembled, p update)" : ""),
+                plan.groupSize());
+    }
+
+    /** The group of a one-work-item-per-entry launch of a kernel whose build allows {@code allowed}. */
+    static int perEntryGroup(int allowed) {
+        return Math.min(AparapiBackend.STREAM_GROUP, allowed);
+    }
+
+    /** Local memory of a reduction launch: two doubles per work-item. */
+    static long reductionLocalBytes(int group) {
+        return 16L * group;
+    }
+
+    /** Local memory of a gather/scatter launch: the block cache (or one work-item's double each), 8 bytes for the scatter. */
+    static long gatherLocalBytes(int op, int group) {
+        return op == GatherScatterKernel.SCATTER ? 8 : 8L * Math.max(AparapiBackend.GATHER_CACHE, group);
+    }
+
+    /** Local memory of an element kernel launch. */
+    static long elementLocalBytes(ElementPlan plan) {
+        return 8L * plan.localDoubles();
+    }
+
+    /**
+     * The largest power-of-two group (at most {@link AparapiBackend#STREAM_GROUP}, {@code maxWorkGroupSize} and
+     * the local memory the kernel needs) that the kernel family builds for: the group is a build constant of
+     * the tree reductions, so a kernel whose registers allow less is built again for less.
+     */
+    static int powerOfTwoGroup(Class<? extends Kernel> family, int maxWorkGroupSize, long localMemBytes,
+                               ToIntFunction<Spec> allowed) {
+        int g = Integer.highestOneBit(Math.min(AparapiBackend.STREAM_GROUP, maxWorkGroupSize));
+        while (g * 16L > localMemBytes && g > 1) {
+            g /= 2;
+        }
+        while (true) {
+            Spec s = family == ReductionKernel.class ? reduction(ReductionKernel.PCG_UPDATE, g)
+                    : gather(GatherScatterKernel.GATHER_DOT, g);
+            if (allowed.applyAsInt(s) >= g || g == 1) {
+                return g;
+            }
+            g /= 2;
+        }
+    }
+
+    /**
+     * The plan of {@code kernel} at the basis's degree in thread structure {@code variant} (where it has one, else
+     * the shared one: {@link ElementPlan#of}): planned for groups of {@link AparapiBackend#ELEMENT_GROUP}
+     * (at most {@code maxWorkGroupSize}), then again for what the built kernel allows when its registers allow fewer.
+     */
+    static ElementPlan plan(ElementKernel kernel, Basis1D basis, int maxWorkGroupSize, long localMemBytes, String device,
+                            ElementVariant variant, ToIntFunction<Spec> allowed) {
+        int cap = Math.min(AparapiBackend.ELEMENT_GROUP, maxWorkGroupSize);
+        while (true) {
+            ElementPlan plan = ElementPlan.of(kernel, basis.nq(), basis.nqGauss(), cap, localMemBytes, device, variant);
+            int fits = Math.min(allowed.applyAsInt(element(kernel, basis.degree(), plan, 0)),
+                    allowed.applyAsInt(element(kernel, basis.degree(), plan, 1)));
+            if (plan.groupSize() <= fits) {
+                return plan;
+            }
+            if (fits >= cap) {
+                throw new io.lobatto.core.backend.BackendException("aparapi: " + kernel + " N=" + basis.degree()
+                        + " plans groups of " + plan.groupSize() + " but its build allows " + fits);
+            }
+            cap = fits;
+        }
+    }
+
+    private static Map<String, Integer> ordered(String k1, int v1, String k2, int v2) {
+        Map<String, Integer> m = new LinkedHashMap<>();
+        m.put(k1, v1);
+        m.put(k2, v2);
+        return m;
+    }
+}

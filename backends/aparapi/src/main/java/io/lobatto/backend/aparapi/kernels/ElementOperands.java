@@ -1,0 +1,70 @@
+package io.lobatto.backend.aparapi.kernels;
+
+import com.aparapi.Kernel;
+import io.lobatto.backend.aparapi.runtime.BuildConstant;
+
+/**
+ * What every element kernel (BP1.0, BP3.5, BP3.0, in any thread structure) reads and writes: the input x
+ * (x_L, or x_G read through the scatter ids of Z for hipBone's fused assembled operator), the output y_L,
+ * the 1D matrices I and D, the geometric factors G00, G01, G02, G11, G12, G22 and wJ (one buffer each,
+ * [E][P^3], coalesced over the point), lambda, and for the fused operator the inverse degree W and the
+ * shift of y_L += shift W u. The subclasses fix the thread structure and the operator.
+ */
+public abstract class ElementOperands extends Kernel {
+
+    /** GLL points per direction, N + 1. */
+    @BuildConstant int nq;
+    /** Elements per work-group. */
+    @BuildConstant int elemsPerGroup;
+    /**
+     * 1 when u is read from x_G through the scatter ids and y_L += shift W u (hipBone's fused operator);
+     * 2 when u is read as dirG + beta x_G (CG's p = z + beta p folded into the operator).
+     */
+    @BuildConstant int fromGlobal;
+
+    double[] x = new double[1];
+    double[] y = new double[1];
+    int[] ids = new int[1];
+    double[] w = new double[1];
+    double[] matI = new double[1];
+    double[] matD = new double[1];
+    double[] G00 = new double[1];
+    double[] G01 = new double[1];
+    double[] G02 = new double[1];
+    double[] G11 = new double[1];
+    double[] G12 = new double[1];
+    double[] G22 = new double[1];
+    double[] wJ = new double[1];
+    double[] dirG = new double[1];
+    double beta;
+    int elems;
+    double lambda;
+    double shift;
+    @Local double[] lds = new double[1];
+
+    /** u at local node li: x_L[li], or x_G[Z(li)] (0 where masked), or dirG + beta x_G there. */
+    protected final double readU(int li) {
+        double u = 0;
+        if (fromGlobal >= 1) {
+            int id = ids[li];
+            if (id >= 0) {
+                u = x[id];
+                if (fromGlobal == 2) {
+                    u = dirG[id] + beta * u;
+                }
+            }
+        } else {
+            u = x[li];
+        }
+        return u;
+    }
+
+    /** y_L at local node li: v, plus shift W u for the fused assembled operator. */
+    protected final void writeY(int li, double v, double u) {
+        double out = v;
+        if (fromGlobal >= 1) {
+            out += shift * w[li] * u;
+        }
+        y[li] = out;
+    }
+}

@@ -1,0 +1,81 @@
+package io.lobatto.backend.aparapi;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import io.lobatto.backend.aparapi.runtime.KernelSource;
+import io.lobatto.core.backend.DeviceElementData;
+import io.lobatto.core.backend.DeviceScatter;
+import io.lobatto.core.backend.DeviceVector;
+import io.lobatto.core.backend.ElementKernel;
+import io.lobatto.core.basis.Basis1D;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+
+import java.util.Arrays;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+
+/**
+ * {@link KernelBuilds#all} names exactly the kernels the backend builds when it runs every operation on a device
+ * (issue 20: the offline AMD compile checks what the runtime really builds, not a copy).
+ */
+class KernelBuildsTest {
+
+    @Test
+    void allIsWhatTheBackendBuildsForEveryOperation() {
+        Assumptions.assumeTrue(OpenClAvailability.available(), "no OpenCL device");
+        int degree = 3;
+        try (AparapiBackend b = new AparapiBackend()) {
+            b.foldSearchDirection(true);
+            Basis1D basis = Basis1D.of(degree);
+            int e = 2;
+            int n = e * basis.np();
+            try (DeviceVector x = b.allocate(n); DeviceVector y = b.allocate(n); DeviceVector z = b.allocate(n);
+                 DeviceVector w = b.allocate(n); DeviceVector d = b.allocate(n); DeviceVector u = b.allocate(n)) {
+                b.fill(x, 1);
+                b.copy(x, y);
+                b.axpby(1, x, 1, y);
+                b.pointwiseMultiply(x, y, z);
+                b.dot(x, y);
+                b.cgUpdate(1, x, y, z, w);
+                b.pcgUpdate(1, x, y, z, w, d, u, new double[2]);
+                b.chebyshevStep(0.5, 1, x, y, z, w, u);
+                int[] ids = new int[n];
+                int[] starts = new int[n + 1];
+                for (int i = 0; i <= n; i++) {
+                    starts[i] = i;
+                    if (i < n) {
+                        ids[i] = i;
+                    }
+                }
+                double[] ones = new double[n];
+                Arrays.fill(ones, 1);
+                try (DeviceScatter s = b.uploadScatter(ids, starts, ids, null, ones, n)) {
+                    b.scatter(s, x, y);
+                    b.gather(s, y, z);
+                    for (ElementKernel k : ElementKernel.values()) {
+                        int p = k == ElementKernel.STIFFNESS_BP35 ? basis.nq() : basis.nqGauss();
+                        try (DeviceElementData data = b.uploadElementData(k, basis, e, new double[e * p * p * p * k.factorsPerPoint()])) {
+                            b.applyElements(data, 1, x, y);
+                            b.applyAssembledDot(data, s, 1, 0, x, y, z);
+                            b.applyAssembledDotUpdate(data, s, 1, 0, w, 0.5, x, y, z);
+                        }
+                    }
+                }
+            }
+            b.synchronize();
+            Set<String> built = b.builtSources().stream().map(KernelSource::source).collect(Collectors.toCollection(TreeSet::new));
+            Set<String> listed = KernelBuilds.all(b.device().name(), b.runtime().device().maxWorkGroupSize(),
+                            b.runtime().device().localMemBytes(), degree, s -> b.runtime().programs().kernel(s).workGroupSize())
+                    .stream().map(x -> x.source().source()).collect(Collectors.toCollection(TreeSet::new));
+            assertEquals(labels(listed), labels(built));
+            assertEquals(listed, built);
+        }
+    }
+
+    private static Set<String> labels(Set<String> sources) {
+        return sources.stream().map(s -> s.lines().filter(l -> l.startsWith("// ")).findFirst().orElse("?"))
+                .collect(Collectors.toCollection(TreeSet::new));
+    }
+}

@@ -1,0 +1,69 @@
+package io.lobatto.core.parallel;
+
+/**
+ * The ranks of a distributed solve and the few collective operations that a distributed gather Z^T and
+ * conjugate gradient need (hipBone's halo exchange and CG's Allreduce): sums and maxima over all ranks,
+ * a pairwise exchange of double arrays with neighbour ranks, and a barrier. Every rank must call the
+ * collective operations (allreduce, barrier) in the same order. Released with {@link #close()} (for MPI:
+ * MPI_Finalize).
+ */
+public interface Communicator extends AutoCloseable {
+
+    /** This rank, 0 ≤ rank &lt; {@link #size()}. */
+    int rank();
+
+    /** The number of ranks. */
+    int size();
+
+    /** Replaces {@code values} by their element-wise sum over all ranks (every rank passes the same length). */
+    void allreduceSum(double[] values);
+
+    /** The sum of {@code value} over all ranks. */
+    default double allreduceSum(double value) {
+        double[] v = {value};
+        allreduceSum(v);
+        return v[0];
+    }
+
+    /** The maximum of {@code value} over all ranks. */
+    double allreduceMax(double value);
+
+    /**
+     * Pairwise exchange with neighbour ranks: sends {@code send[i]} to rank {@code neighbours[i]} and receives
+     * {@code receive[i]} from it (the neighbour sends an array of exactly that length). The neighbour must call
+     * this too, with this rank among its neighbours. Posts all receives and sends, then waits for all of them
+     * (MPI_Irecv, MPI_Isend, MPI_Waitall).
+     *
+     * @throws IllegalArgumentException if the arrays do not have the same length, or a neighbour is out of
+     *                                  range or this rank
+     */
+    void exchange(int[] neighbours, double[][] send, double[][] receive);
+
+    /** Waits until every rank has called it. */
+    void barrier();
+
+    /** Releases the communicator (MPI_Finalize for MPI); idempotent. */
+    @Override
+    void close();
+
+    /** Checks the arguments of {@link #exchange} against {@code size} ranks and this {@code rank}. */
+    static void checkExchange(int rank, int size, int[] neighbours, double[][] send, double[][] receive) {
+        if (neighbours == null || send == null || receive == null) {
+            throw new IllegalArgumentException("exchange: neighbours, send and receive must not be null");
+        }
+        if (send.length != neighbours.length || receive.length != neighbours.length) {
+            throw new IllegalArgumentException("exchange: " + neighbours.length + " neighbours need as many send and receive "
+                    + "arrays, got " + send.length + " and " + receive.length);
+        }
+        for (int i = 0; i < neighbours.length; i++) {
+            int n = neighbours[i];
+            if (n < 0 || n >= size || n == rank) {
+                throw new IllegalArgumentException("exchange: neighbours[" + i + "] = " + n + " must be a rank in [0, " + size
+                        + ") other than this rank " + rank);
+            }
+            if (send[i] == null || receive[i] == null) {
+                throw new IllegalArgumentException("exchange: send[" + i + "] and receive[" + i + "] must not be null");
+            }
+        }
+    }
+}

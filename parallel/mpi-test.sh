@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Issue 19: the main job's Poisson problem solved on 1, 2 and 4 MPI ranks (Open MPI, the Java CPU backend, z-slabs),
+# checking that the distributed solves agree with the one-rank one: the same unknowns, CG iterations within ±1, and
+# max/L2 errors within 1e-10 of the solution's size (|u|_max = 1, |u|_L2 = 2^(-3/2)).
+#
+#   parallel/mpi-test.sh                 # builds lobatto-parallel with a JDK 22+ first
+#   parallel/mpi-test.sh --no-build      # uses parallel/target as it is
+#   MPI_TEST_ARGS="-N 5 -e 4,4,8" parallel/mpi-test.sh   # another problem (default: the main job, -N 7 -e 6,6,6)
+#
+# Needs Open MPI (apt-get install openmpi-bin libopenmpi-dev) and a JDK 22+ (JAVA22_HOME, default Temurin 25).
+# Extra Maven arguments (e.g. -o -Dmaven.repo.local=...) come from MVN_ARGS.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+JAVA22_HOME="${JAVA22_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}"
+if [ ! -x "$JAVA22_HOME/bin/java" ]; then
+  echo "mpi-test: no java in JAVA22_HOME=$JAVA22_HOME; set it to a JDK 22 or later" >&2; exit 2
+fi
+command -v mpirun >/dev/null || { echo "mpi-test: mpirun not found; install openmpi-bin libopenmpi-dev" >&2; exit 2; }
+if [ "${1:-}" != "--no-build" ]; then
+  # shellcheck disable=SC2086
+  JAVA_HOME="$JAVA22_HOME" ./mvnw -B -q ${MVN_ARGS:-} -pl parallel -am package -DskipTests -Dmaven.javadoc.skip=true -Dmaven.source.skip=true
+fi
+CP="parallel/target/classes:$(cat parallel/target/classpath.txt)"
+ARGS=(${MPI_TEST_ARGS:--N 7 -e 6,6,6})
+OUT="$(mktemp -d)"
+trap 'rm -rf "$OUT"' EXIT
+
+run() { # ranks
+  local np=$1
+  if ! timeout 600 mpirun --allow-run-as-root --oversubscribe -np "$np" \
+      "$JAVA22_HOME/bin/java" --enable-native-access=ALL-UNNAMED -cp "$CP" io.lobatto.parallel.DistributedPoisson \
+      "${ARGS[@]}" >"$OUT/np$np.txt" 2>&1; then
+    echo "mpi-test: the $np-rank solve failed:" >&2; cat "$OUT/np$np.txt" >&2; exit 1
+  fi
+  cat "$OUT/np$np.txt"
+}
+field() { # file key
+  grep '^RESULT ' "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"
+}
+
+status=0
+for np in 1 2 4; do
+  run "$np"
+done
+for np in 2 4; do
+  awk -v np="$np" \
+      -v d1="$(field "$OUT/np1.txt" dofs)" -v dn="$(field "$OUT/np$np.txt" dofs)" \
+      -v i1="$(field "$OUT/np1.txt" iterations)" -v in_="$(field "$OUT/np$np.txt" iterations)" \
+      -v c="$(field "$OUT/np$np.txt" converged)" \
+      -v m1="$(field "$OUT/np1.txt" max_error)" -v mn="$(field "$OUT/np$np.txt" max_error)" \
+      -v l1="$(field "$OUT/np1.txt" l2_error)" -v ln="$(field "$OUT/np$np.txt" l2_error)" '
+    function abs(x) { return x < 0 ? -x : x }
+    BEGIN {
+      ok = (dn == d1) && (c == "true") && abs(in_ - i1) <= 1 && abs(mn - m1) <= 1e-10 * 1 && abs(ln - l1) <= 1e-10 * 0.35355339059327373
+      printf "mpi-test: %d ranks vs 1: dofs %d/%d, iterations %d/%d, max error %.6e/%.6e (diff %.1e, %.1e of the error), L2 error %.6e/%.6e (diff %.1e, %.1e of the error): %s\n",
+        np, dn, d1, in_, i1, mn, m1, abs(mn - m1), abs(mn - m1) / m1, ln, l1, abs(ln - l1), abs(ln - l1) / l1, ok ? "PASS" : "FAIL"
+      exit ok ? 0 : 1
+    }' || status=1
+done
+exit $status

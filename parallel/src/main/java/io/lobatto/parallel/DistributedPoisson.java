@@ -1,0 +1,340 @@
+package io.lobatto.parallel;
+
+import java.util.Arrays;
+import java.util.Locale;
+
+import io.lobatto.backend.cpu.CpuBackend;
+import io.lobatto.core.backend.Backend;
+import io.lobatto.core.backend.DeviceVector;
+import io.lobatto.core.basis.Basis1D;
+import io.lobatto.core.geometry.GeometricFactors;
+import io.lobatto.core.mesh.NodeMap;
+import io.lobatto.core.mesh.SpectralElementMesh;
+import io.lobatto.core.parallel.Communicator;
+import io.lobatto.core.parallel.SingleRankCommunicator;
+import io.lobatto.gs.ScatterOperator;
+import io.lobatto.operators.AssembledOperator;
+import io.lobatto.operators.BoundElementOperator;
+import io.lobatto.operators.MassOperator;
+import io.lobatto.operators.StiffnessBp35;
+import io.lobatto.solvers.ConjugateGradient;
+import io.lobatto.solvers.JacobiPreconditioner;
+import io.lobatto.solvers.SolveResult;
+
+/**
+ * The main job's Poisson problem, -Δu + λu = f on the deformed unit cube with u = sin πx sin πy sin πz (BP3.5, the
+ * right-hand side through BP1.0), solved by CG (Jacobi or none) on the slabs of {@link SlabPartition}, one per MPI
+ * rank, on the Java CPU backend. Rank 0 prints the per-rank balance (elements, owned DOFs, shared nodes, solve, halo
+ * exchange and Allreduce time) and one {@code RESULT} line with the iterations and errors, which {@code mpi-test.sh}
+ * compares across rank counts.
+ *
+ * <pre>
+ * mpirun -np 2 java --enable-native-access=ALL-UNNAMED -cp ... io.lobatto.parallel.DistributedPoisson -N 7 -e 6,6,6
+ * </pre>
+ *
+ * Options: {@code -N} degree (7), {@code -e nx,ny,nz} (6,6,6), {@code --deform} (0.05), {@code --lambda} (0),
+ * {@code --pc jacobi|none} (jacobi), {@code --tol} (1e-10), {@code --max-it} (5000), {@code --threads} (cores per
+ * rank on the node), {@code --comm auto|mpi|single} (auto: MPI when started by Open MPI's mpirun).
+ */
+public final class DistributedPoisson {
+
+    private DistributedPoisson() {
+    }
+
+    /** Runs the solve; exit code 0 when CG converged, 1 when it did not, 2 on a usage error. */
+    public static void main(String[] args) {
+        Options o;
+        try {
+            o = Options.parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println("distributed-poisson: " + e.getMessage());
+            System.exit(2);
+            return;
+        }
+        int code;
+        try (Communicator comm = o.communicator()) {
+            Result result = solve(o, comm);
+            code = result == null ? 2 : result.converged() ? 0 : 1;
+        } catch (RuntimeException e) {
+            System.err.println("distributed-poisson: " + e.getMessage());
+            code = 1;
+        }
+        System.exit(code);
+    }
+
+    /**
+     * What a distributed solve gave, the same on every rank: unknowns, CG iterations, whether it converged, and the
+     * max (GLL nodes) and L2 (GL quadrature) errors against the exact solution.
+     */
+    record Result(long dofs, int iterations, boolean converged, double maxError, double l2Error) {
+    }
+
+    /** Solves on the ranks of {@code comm} (collective); rank 0 prints the report. Null on a partition error. */
+    static Result solve(Options o, Communicator comm) {
+        int r = comm.rank(), ranks = comm.size();
+        long t0 = System.nanoTime();
+        SlabPartition part;
+        try {
+            part = SlabPartition.of(o.elements[0], o.elements[1], o.elements[2], ranks, r);
+        } catch (IllegalArgumentException e) {
+            if (r == 0) {
+                System.err.println("distributed-poisson: " + e.getMessage());
+            }
+            return null;
+        }
+        NodeMap map = o.deform == 0 ? NodeMap.identity() : NodeMap.sinusoidal(o.deform, 0, 1, 0, 1, 0, 1);
+        SpectralElementMesh mesh = SpectralElementMesh.of(part.localMesh(), o.degree, map);
+        boolean[] mask = mesh.boundaryMaskAllTagged();
+        ScatterOperator z = ScatterOperator.build(mesh.localToGlobal(), mesh.globalNodeCount(), mask);
+        ScatterOperator zFull = ScatterOperator.build(mesh.localToGlobal(), mesh.globalNodeCount(), null);
+        SharedNodes shared = part.sharedNodes(mesh, z);
+        GeometricFactors gl = GeometricFactors.atGauss(mesh);
+        MassOperator m = new MassOperator(mesh.basis(), gl);
+
+        int nOrig = mesh.globalNodeCount();
+        double[] xyz = mesh.globalCoordinates();
+        double[] fOrig = new double[nOrig], gOrig = new double[nOrig], uExact = new double[nOrig];
+        for (int g = 0; g < nOrig; g++) {
+            double x = xyz[3 * g], y = xyz[3 * g + 1], zz = xyz[3 * g + 2];
+            uExact[g] = Math.sin(Math.PI * x) * Math.sin(Math.PI * y) * Math.sin(Math.PI * zz);
+            fOrig[g] = (3 * Math.PI * Math.PI + o.lambda) * uExact[g];
+            gOrig[g] = mask[g] ? uExact[g] : 0;
+        }
+        double[] fL = new double[zFull.localSize()], gL = new double[zFull.localSize()];
+        zFull.scatter(zFull.toAssembled(fOrig), fL);
+        zFull.scatter(zFull.toAssembled(gOrig), gL);
+
+        int threads = o.threads > 0 ? o.threads : defaultThreads();
+        SolveResult result;
+        double[] uG;
+        double setup, haloSolve, reduceSolve, commExchange = 0, commReduce = 0;
+        try (Backend backend = new CpuBackend(threads);
+             AssembledOperator op = AssembledOperator.bind(StiffnessBp35.on(mesh, o.lambda), z, backend);
+             DistributedOperator dop = new DistributedOperator(op, shared, comm);
+             BoundElementOperator mb = m.bind(backend);
+             DeviceVector dfL = backend.upload(fL); DeviceVector dgL = backend.upload(gL);
+             DeviceVector tL = backend.allocate(z.localSize()); DeviceVector sL = backend.allocate(z.localSize());
+             DeviceVector b = backend.allocate(z.globalSize()); DeviceVector lift = backend.allocate(z.globalSize());
+             DeviceVector x = backend.allocate(z.globalSize());
+             JacobiPreconditioner jacobi = o.jacobi ? JacobiPreconditioner.ofDiagonal(dop.backend(), dop.diagonal()) : null;
+             ConjugateGradient cg = new ConjugateGradient(dop, jacobi).relativeTolerance(o.tol).maxIterations(o.maxIterations)) {
+            mb.apply(dfL, tL);                                   // M f
+            backend.gather(op.deviceScatter(), tL, b);           // Z^T M f, this rank's elements
+            op.boundElementOperator().apply(dgL, sL);            // (S + λM) u_b
+            backend.gather(op.deviceScatter(), sL, lift);
+            backend.axpby(-1, lift, 1, b);
+            dop.halo().sum(backend, b);                          // complete the gather across ranks
+            comm.barrier();
+            setup = (System.nanoTime() - t0) * 1e-9;
+            double halo0 = dop.halo().seconds(), red0 = dop.backend().reductionSeconds();
+            double[] mpi0 = mpiSeconds(comm);
+            result = cg.solve(b, x);
+            haloSolve = dop.halo().seconds() - halo0;
+            reduceSolve = dop.backend().reductionSeconds() - red0;
+            double[] mpi1 = mpiSeconds(comm);
+            commExchange = mpi1[0] - mpi0[0];
+            commReduce = mpi1[1] - mpi0[1];
+            uG = backend.download(x);
+        }
+        double[] u = z.fromAssembled(uG, 0);
+        double maxErr = 0;
+        for (int g = 0; g < nOrig; g++) {
+            if (mask[g]) {
+                u[g] = uExact[g];
+            }
+            maxErr = Math.max(maxErr, Math.abs(u[g] - uExact[g]));
+        }
+        double l2Squared = l2ErrorSquared(mesh, u, zFull, gl);
+
+        // balance table: each rank fills its row, the sum over ranks gathers them on every rank
+        int cols = 9;
+        double[] table = new double[cols * ranks];
+        double[] row = {part.firstLayer(), part.layers(), part.elementCount(), shared.ownedCount(), shared.sharedCount(),
+            result.seconds(), haloSolve, commExchange, commReduce};
+        System.arraycopy(row, 0, table, cols * r, cols);
+        comm.allreduceSum(table);
+        double dofs = comm.allreduceSum((double) shared.ownedCount());
+        double globalMax = comm.allreduceMax(maxErr);
+        double l2 = Math.sqrt(comm.allreduceSum(l2Squared));
+        double setupMax = comm.allreduceMax(setup);
+        if (r == 0 && !o.quiet) {
+            System.out.printf(Locale.ROOT, "distributed poisson: %d rank(s) (%s), backend cpu x %d threads per rank, N = %d, "
+                    + "%dx%dx%d elements, deformation %.3g, λ = %.3g, %s, tol %.1e%n", ranks,
+                    comm instanceof MpiCommunicator ? "Open MPI" : "no MPI", threads, o.degree, o.elements[0], o.elements[1],
+                    o.elements[2], o.deform, o.lambda, o.jacobi ? "Jacobi PCG" : "CG", o.tol);
+            System.out.println("rank  layers   elements  owned_dofs  shared  solve_s  halo_s(with copies)  mpi_exchange_s  mpi_allreduce_s");
+            for (int k = 0; k < ranks; k++) {
+                double[] t = Arrays.copyOfRange(table, cols * k, cols * k + cols);
+                System.out.printf(Locale.ROOT, "%4d  %2d..%-3d  %8d  %10d  %6d  %7.3f  %19.3f  %14.3f  %15.3f%n", k, (int) t[0],
+                        (int) (t[0] + t[1] - 1), (int) t[2], (int) t[3], (int) t[4], t[5], t[6], t[7], t[8]);
+            }
+            System.out.printf(Locale.ROOT, "setup %.2f s (max over ranks); %s%n", setupMax, result);
+            System.out.printf(Locale.ROOT, "RESULT ranks=%d dofs=%d iterations=%d converged=%s max_error=%.17e l2_error=%.17e "
+                    + "solve_s=%.4f per_iteration_ms=%.4f%n", ranks, (long) dofs, result.iterations(), result.converged(),
+                    globalMax, l2, result.seconds(), 1e3 * result.seconds() / Math.max(1, result.iterations()));
+        }
+        return new Result((long) dofs, result.iterations(), result.converged(), globalMax, l2);
+    }
+
+    private static double[] mpiSeconds(Communicator comm) {
+        return comm instanceof MpiCommunicator mpi ? new double[]{mpi.exchangeSeconds(), mpi.allreduceSeconds()}
+                : new double[2];
+    }
+
+    private static int defaultThreads() {
+        int cores = Runtime.getRuntime().availableProcessors();
+        String local = System.getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
+        int perNode = 1;
+        if (local != null) {
+            try {
+                perNode = Math.max(1, Integer.parseInt(local.trim()));
+            } catch (NumberFormatException e) {
+                perNode = 1;
+            }
+        }
+        return Math.max(1, cores / perNode);
+    }
+
+    /**
+     * This rank's sum over its elements' GL points of wJ (u_h - u)^2, u_h interpolated GLL -> GL by sum factorisation
+     * (the main job's L2 error before the square root and the sum over ranks).
+     */
+    private static double l2ErrorSquared(SpectralElementMesh mesh, double[] uOrig, ScatterOperator zFull, GeometricFactors gl) {
+        Basis1D basis = mesh.basis();
+        int nq = basis.nq(), mq = basis.nqGauss(), np = basis.np(), mp = basis.npGauss();
+        double[] a = basis.interpolation();
+        double[] wJ = gl.jacobianWeights();
+        double[] uL = new double[zFull.localSize()];
+        zFull.scatter(zFull.toAssembled(uOrig), uL);
+        double[] xyz = mesh.coordinates();
+        double[] in = new double[np], out = new double[mp], w1 = new double[mq * nq * nq], w2 = new double[mq * mq * nq];
+        double[][] c = new double[3][np];
+        double[][] gc = new double[3][mp];
+        double sum = 0;
+        for (int e = 0; e < mesh.elementCount(); e++) {
+            for (int n = 0; n < np; n++) {
+                in[n] = uL[e * np + n];
+                for (int d = 0; d < 3; d++) {
+                    c[d][n] = xyz[3 * (e * np + n) + d];
+                }
+            }
+            interpolate(a, mq, nq, in, out, w1, w2);
+            for (int d = 0; d < 3; d++) {
+                interpolate(a, mq, nq, c[d], gc[d], w1, w2);
+            }
+            for (int q = 0; q < mp; q++) {
+                double exact = Math.sin(Math.PI * gc[0][q]) * Math.sin(Math.PI * gc[1][q]) * Math.sin(Math.PI * gc[2][q]);
+                double d = out[q] - exact;
+                sum += wJ[e * mp + q] * d * d;
+            }
+        }
+        return sum;
+    }
+
+    /** out = (A x A x A) in, A of m x n (row-major), in of n^3, out of m^3. */
+    private static void interpolate(double[] a, int m, int n, double[] in, double[] out, double[] w1, double[] w2) {
+        for (int jk = 0; jk < n * n; jk++) {
+            for (int r = 0; r < m; r++) {
+                double s = 0;
+                for (int i = 0; i < n; i++) {
+                    s += a[r * n + i] * in[i + n * jk];
+                }
+                w1[r + m * jk] = s;
+            }
+        }
+        for (int k = 0; k < n; k++) {
+            for (int b = 0; b < m; b++) {
+                for (int r = 0; r < m; r++) {
+                    double s = 0;
+                    for (int j = 0; j < n; j++) {
+                        s += a[b * n + j] * w1[r + m * (j + n * k)];
+                    }
+                    w2[r + m * (b + m * k)] = s;
+                }
+            }
+        }
+        for (int cc = 0; cc < m; cc++) {
+            for (int rb = 0; rb < m * m; rb++) {
+                double s = 0;
+                for (int k = 0; k < n; k++) {
+                    s += a[cc * n + k] * w2[rb + m * m * k];
+                }
+                out[rb + m * m * cc] = s;
+            }
+        }
+    }
+
+    /** The command line. */
+    static final class Options {
+        boolean quiet;
+        int degree = 7;
+        int[] elements = {6, 6, 6};
+        double deform = 0.05;
+        double lambda = 0;
+        boolean jacobi = true;
+        double tol = 1e-10;
+        int maxIterations = 5000;
+        int threads;
+        String comm = "auto";
+
+        static Options parse(String[] args) {
+            Options o = new Options();
+            for (int i = 0; i < args.length; i++) {
+                String a = args[i];
+                if (a.equals("-h") || a.equals("--help")) {
+                    throw new IllegalArgumentException("usage: [-N 7] [-e 6,6,6] [--deform 0.05] [--lambda 0] [--pc jacobi|none] "
+                            + "[--tol 1e-10] [--max-it 5000] [--threads T] [--comm auto|mpi|single]");
+                }
+                if (i + 1 >= args.length) {
+                    throw new IllegalArgumentException(a + " needs a value (or is unknown; --help lists the options)");
+                }
+                String v = args[++i];
+                try {
+                    switch (a) {
+                        case "-N", "--degree" -> o.degree = Integer.parseInt(v);
+                        case "-e", "--elements" -> o.elements = Arrays.stream(v.split(",")).mapToInt(s -> Integer.parseInt(s.trim())).toArray();
+                        case "--deform" -> o.deform = Double.parseDouble(v);
+                        case "--lambda" -> o.lambda = Double.parseDouble(v);
+                        case "--pc" -> o.jacobi = switch (v) {
+                            case "jacobi" -> true;
+                            case "none" -> false;
+                            default -> throw new IllegalArgumentException("--pc " + v + ": the distributed solve supports jacobi and none");
+                        };
+                        case "--tol" -> o.tol = Double.parseDouble(v);
+                        case "--max-it" -> o.maxIterations = Integer.parseInt(v);
+                        case "--threads" -> o.threads = Integer.parseInt(v);
+                        case "--comm" -> o.comm = v;
+                        default -> throw new IllegalArgumentException("unknown option " + a + " (--help lists the options)");
+                    }
+                } catch (NumberFormatException e) {
+                    throw new IllegalArgumentException(a + " " + v + ": not a number");
+                }
+            }
+            if (o.elements.length != 3 || Arrays.stream(o.elements).anyMatch(n -> n < 1)) {
+                throw new IllegalArgumentException("-e " + Arrays.toString(o.elements) + ": needs three element counts >= 1, as nx,ny,nz");
+            }
+            if (o.degree < 1 || o.degree > 15) {
+                throw new IllegalArgumentException("-N " + o.degree + ": the degree must be in [1, 15]");
+            }
+            if (!(o.lambda >= 0)) {
+                throw new IllegalArgumentException("--lambda " + o.lambda + ": must be >= 0");
+            }
+            if (!(o.tol > 0)) {
+                throw new IllegalArgumentException("--tol " + o.tol + ": must be > 0");
+            }
+            if (o.threads < 0) {
+                throw new IllegalArgumentException("--threads " + o.threads + ": must be >= 1 (0 = cores per rank)");
+            }
+            if (!o.comm.equals("auto") && !o.comm.equals("mpi") && !o.comm.equals("single")) {
+                throw new IllegalArgumentException("--comm " + o.comm + ": must be auto, mpi or single");
+            }
+            return o;
+        }
+
+        Communicator communicator() {
+            boolean underMpirun = System.getenv("OMPI_COMM_WORLD_SIZE") != null;
+            boolean mpi = comm.equals("mpi") || (comm.equals("auto") && underMpirun);
+            return mpi ? MpiCommunicator.world() : SingleRankCommunicator.INSTANCE;
+        }
+    }
+}

@@ -1,0 +1,203 @@
+package io.lobatto.parallel;
+
+import static java.lang.foreign.ValueLayout.JAVA_DOUBLE;
+import static java.lang.foreign.ValueLayout.JAVA_INT;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+
+import io.lobatto.core.parallel.Communicator;
+
+/**
+ * The {@link Communicator} of the processes of an MPI job ({@code MPI_COMM_WORLD}), through Open MPI's
+ * {@code libmpi.so} called with Java's foreign-function API (no JNI, no jextract; see {@link OpenMpiAbi} for what is
+ * Open MPI specific). {@link #world()} initialises MPI (MPI_Init) unless it already is; {@link #close()} finalises it
+ * (MPI_Finalize), after which no MPI call may be made in this process. Call it from one thread (MPI_THREAD_SINGLE).
+ * The time spent in the exchange and the reductions is counted ({@link #exchangeSeconds()},
+ * {@link #allreduceSeconds()}): the communication time of a solve.
+ */
+public final class MpiCommunicator implements Communicator {
+
+    /** The message tag of {@link #exchange}. */
+    private static final int EXCHANGE_TAG = 19;
+
+    private final MpiLibrary mpi;
+    private final int rank;
+    private final int size;
+    private boolean closed;
+    private long exchangeNanos;
+    private long allreduceNanos;
+    private long exchanges;
+    private long allreduces;
+
+    private MpiCommunicator(MpiLibrary mpi) {
+        this.mpi = mpi;
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment flag = a.allocate(JAVA_INT);
+            MpiLibrary.check((int) mpi.initialized.invokeExact(flag), "MPI_Initialized");
+            if (flag.get(JAVA_INT, 0) == 0) {
+                MpiLibrary.check((int) mpi.init.invokeExact(MemorySegment.NULL, MemorySegment.NULL), "MPI_Init");
+            }
+            MemorySegment out = a.allocate(JAVA_INT);
+            MpiLibrary.check((int) mpi.commRank.invokeExact(mpi.abi.commWorld, out), "MPI_Comm_rank");
+            this.rank = out.get(JAVA_INT, 0);
+            MpiLibrary.check((int) mpi.commSize.invokeExact(mpi.abi.commWorld, out), "MPI_Comm_size");
+            this.size = out.get(JAVA_INT, 0);
+        } catch (MpiException e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new MpiException("MPI initialisation failed: " + t);
+        }
+    }
+
+    /** MPI_COMM_WORLD, initialising MPI first if needed. */
+    public static MpiCommunicator world() {
+        return new MpiCommunicator(MpiLibrary.get());
+    }
+
+    @Override
+    public int rank() {
+        return rank;
+    }
+
+    @Override
+    public int size() {
+        return size;
+    }
+
+    @Override
+    public void allreduceSum(double[] values) {
+        if (values == null) {
+            throw new IllegalArgumentException("allreduceSum: values must not be null");
+        }
+        allreduce(values, mpi.abi.opSum, "MPI_Allreduce(MPI_SUM)");
+    }
+
+    @Override
+    public double allreduceMax(double value) {
+        double[] v = {value};
+        allreduce(v, mpi.abi.opMax, "MPI_Allreduce(MPI_MAX)");
+        return v[0];
+    }
+
+    private void allreduce(double[] values, MemorySegment op, String call) {
+        requireOpen();
+        if (values.length == 0) {
+            return;
+        }
+        long t0 = System.nanoTime();
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment in = a.allocateFrom(JAVA_DOUBLE, values);
+            MemorySegment out = a.allocate(JAVA_DOUBLE, values.length);
+            int rc = (int) mpi.allreduce.invokeExact(in, out, values.length, mpi.abi.doubleType, op, mpi.abi.commWorld);
+            MpiLibrary.check(rc, call);
+            MemorySegment.copy(out, JAVA_DOUBLE, 0, values, 0, values.length);
+        } catch (MpiException e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new MpiException(call + " failed: " + t);
+        }
+        allreduceNanos += System.nanoTime() - t0;
+        allreduces++;
+    }
+
+    @Override
+    public void exchange(int[] neighbours, double[][] send, double[][] receive) {
+        requireOpen();
+        Communicator.checkExchange(rank, size, neighbours, send, receive);
+        int n = neighbours.length;
+        if (n == 0) {
+            return;
+        }
+        long t0 = System.nanoTime();
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment requests = a.allocate(OpenMpiAbi.REQUEST, 2L * n);
+            MemorySegment[] in = new MemorySegment[n];
+            for (int i = 0; i < n; i++) {
+                in[i] = a.allocate(JAVA_DOUBLE, Math.max(1, receive[i].length));
+                int rc = (int) mpi.irecv.invokeExact(in[i], receive[i].length, mpi.abi.doubleType, neighbours[i], EXCHANGE_TAG,
+                        mpi.abi.commWorld, requests.asSlice(i * OpenMpiAbi.REQUEST.byteSize()));
+                MpiLibrary.check(rc, "MPI_Irecv from rank " + neighbours[i]);
+            }
+            for (int i = 0; i < n; i++) {
+                MemorySegment out = send[i].length == 0 ? a.allocate(JAVA_DOUBLE) : a.allocateFrom(JAVA_DOUBLE, send[i]);
+                int rc = (int) mpi.isend.invokeExact(out, send[i].length, mpi.abi.doubleType, neighbours[i], EXCHANGE_TAG,
+                        mpi.abi.commWorld, requests.asSlice((n + i) * OpenMpiAbi.REQUEST.byteSize()));
+                MpiLibrary.check(rc, "MPI_Isend to rank " + neighbours[i]);
+            }
+            MpiLibrary.check((int) mpi.waitall.invokeExact(2 * n, requests, OpenMpiAbi.STATUSES_IGNORE), "MPI_Waitall");
+            for (int i = 0; i < n; i++) {
+                MemorySegment.copy(in[i], JAVA_DOUBLE, 0, receive[i], 0, receive[i].length);
+            }
+        } catch (MpiException e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new MpiException("exchange with ranks " + java.util.Arrays.toString(neighbours) + " failed: " + t);
+        }
+        exchangeNanos += System.nanoTime() - t0;
+        exchanges++;
+    }
+
+    @Override
+    public void barrier() {
+        requireOpen();
+        try {
+            MpiLibrary.check((int) mpi.barrier.invokeExact(mpi.abi.commWorld), "MPI_Barrier");
+        } catch (MpiException e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new MpiException("MPI_Barrier failed: " + t);
+        }
+    }
+
+    /** Seconds spent in {@link #exchange} so far (posting, waiting and copying). */
+    public double exchangeSeconds() {
+        return exchangeNanos * 1e-9;
+    }
+
+    /** Seconds spent in the reductions so far. */
+    public double allreduceSeconds() {
+        return allreduceNanos * 1e-9;
+    }
+
+    /** Calls of {@link #exchange} so far (with at least one neighbour). */
+    public long exchangeCount() {
+        return exchanges;
+    }
+
+    /** Reductions so far. */
+    public long allreduceCount() {
+        return allreduces;
+    }
+
+    /** MPI_Finalize (unless MPI is finalised already); idempotent. */
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment flag = a.allocate(JAVA_INT);
+            MpiLibrary.check((int) mpi.finalized.invokeExact(flag), "MPI_Finalized");
+            if (flag.get(JAVA_INT, 0) == 0) {
+                MpiLibrary.check((int) mpi.finalizeMpi.invokeExact(), "MPI_Finalize");
+            }
+        } catch (MpiException e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new MpiException("MPI_Finalize failed: " + t);
+        }
+    }
+
+    private void requireOpen() {
+        if (closed) {
+            throw new IllegalStateException("the MPI communicator of rank " + rank + " is closed (MPI_Finalize was called)");
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "MPI rank " + rank + " of " + size + " (Open MPI, " + OpenMpiAbi.library() + ")";
+    }
+}

@@ -1,0 +1,173 @@
+package io.lobatto.parallel;
+
+import java.util.Arrays;
+import java.util.TreeMap;
+
+import io.lobatto.core.mesh.HexMesh;
+import io.lobatto.core.mesh.SpectralElementMesh;
+import io.lobatto.gs.ScatterOperator;
+
+/**
+ * One rank's slab of the unit-cube box {@link HexMesh#box} of nx x ny x nz elements, cut along z into as many slabs
+ * of whole element layers as there are ranks (the first nz mod R ranks take one layer more). Rank r holds layers
+ * [{@link #firstLayer()}, {@link #firstLayer()} + {@link #layers()}); it shares the GLL nodes of the plane below its
+ * slab with rank r-1 and of the plane above with rank r+1. The plane between r and r+1 is owned by r (the lower
+ * rank), so each shared node is counted once in dot products ({@link SharedNodes#ownerMask()}).
+ */
+public final class SlabPartition {
+
+    private final int nx;
+    private final int ny;
+    private final int nz;
+    private final int ranks;
+    private final int rank;
+    private final int firstLayer;
+    private final int layers;
+
+    private SlabPartition(int nx, int ny, int nz, int ranks, int rank) {
+        this.nx = nx;
+        this.ny = ny;
+        this.nz = nz;
+        this.ranks = ranks;
+        this.rank = rank;
+        int base = nz / ranks, extra = nz % ranks;
+        this.layers = base + (rank < extra ? 1 : 0);
+        this.firstLayer = rank * base + Math.min(rank, extra);
+    }
+
+    /**
+     * The slab of {@code rank} among {@code ranks} of the box of {@code nx x ny x nz} elements.
+     *
+     * @throws IllegalArgumentException if a count is below 1, {@code rank} is not in [0, ranks), or
+     *                                  {@code nz < ranks} (every rank needs at least one layer)
+     */
+    public static SlabPartition of(int nx, int ny, int nz, int ranks, int rank) {
+        if (nx < 1 || ny < 1 || nz < 1) {
+            throw new IllegalArgumentException("slab partition needs nx, ny, nz >= 1, got " + nx + ", " + ny + ", " + nz);
+        }
+        if (ranks < 1) {
+            throw new IllegalArgumentException("slab partition needs ranks >= 1, got " + ranks);
+        }
+        if (rank < 0 || rank >= ranks) {
+            throw new IllegalArgumentException("rank = " + rank + " is out of range [0, " + ranks + ")");
+        }
+        if (nz < ranks) {
+            throw new IllegalArgumentException("nz = " + nz + " element layers cannot be cut into " + ranks
+                    + " slabs: nz must be >= the number of ranks");
+        }
+        return new SlabPartition(nx, ny, nz, ranks, rank);
+    }
+
+    /** The first element layer (z index) of this slab. */
+    public int firstLayer() {
+        return firstLayer;
+    }
+
+    /** The number of element layers of this slab. */
+    public int layers() {
+        return layers;
+    }
+
+    /** The number of elements of this slab. */
+    public int elementCount() {
+        return nx * ny * layers;
+    }
+
+    /** This rank. */
+    public int rank() {
+        return rank;
+    }
+
+    /** The number of ranks. */
+    public int ranks() {
+        return ranks;
+    }
+
+    /**
+     * This slab as a mesh of its own: the elements of {@code HexMesh.box(nx, ny, nz, 0, 1, 0, 1, 0, 1)} in layers
+     * [firstLayer, firstLayer + layers), in the same order, with the same vertex positions (bitwise) and face tags
+     * (so only the faces on the cube's boundary are tagged; the cut planes are not).
+     */
+    public HexMesh localMesh() {
+        HexMesh global = HexMesh.box(nx, ny, nz, 0, 1, 0, 1, 0, 1);
+        int vPlane = (nx + 1) * (ny + 1);
+        int v0 = vPlane * firstLayer;
+        int nv = vPlane * (layers + 1);
+        double[] vertices = Arrays.copyOfRange(global.vertices(), 3 * v0, 3 * (v0 + nv));
+        int e0 = nx * ny * firstLayer, ne = elementCount();
+        int[] elements = Arrays.copyOfRange(global.elements(), 8 * e0, 8 * (e0 + ne));
+        for (int i = 0; i < elements.length; i++) {
+            elements[i] -= v0;
+        }
+        int[] tags = Arrays.copyOfRange(global.faceTags(), 6 * e0, 6 * (e0 + ne));
+        return new HexMesh(vertices, elements, tags);
+    }
+
+    /**
+     * The shared nodes of this slab's assembled vector: for each neighbour slab, the assembled ids (of {@code z}) of
+     * the unmasked GLL nodes on the common plane, in an order both ranks agree on (the node's (x, y) position in the
+     * global GLL lattice), and the owner mask.
+     *
+     * @param mesh the spectral-element mesh of {@link #localMesh()} (any node map)
+     * @param z    its scatter operator (Dirichlet nodes masked)
+     */
+    public SharedNodes sharedNodes(SpectralElementMesh mesh, ScatterOperator z) {
+        if (mesh.elementCount() != elementCount()) {
+            throw new IllegalArgumentException("mesh has " + mesh.elementCount() + " elements but slab " + rank + " has "
+                    + elementCount() + " (build it from localMesh())");
+        }
+        int n = mesh.degree(), nq = n + 1;
+        long latticeX = (long) nx * n + 1;
+        int below = firstLayer * n, above = (firstLayer + layers) * n;
+        TreeMap<Long, Integer> lower = new TreeMap<>();
+        TreeMap<Long, Integer> upper = new TreeMap<>();
+        for (int e = 0; e < mesh.elementCount(); e++) {
+            int a = e % nx, b = (e / nx) % ny, c = firstLayer + e / (nx * ny);
+            for (int k = 0; k < nq; k++) {
+                int zLattice = c * n + k;
+                boolean onLower = rank > 0 && zLattice == below;
+                boolean onUpper = rank < ranks - 1 && zLattice == above;
+                if (!onLower && !onUpper) {
+                    continue;
+                }
+                for (int j = 0; j < nq; j++) {
+                    for (int i = 0; i < nq; i++) {
+                        int id = z.assembledId(mesh.globalId(e, i + nq * (j + nq * k)));
+                        if (id < 0) {
+                            continue; // Dirichlet: not in the assembled vector on either side
+                        }
+                        long key = (a * n + i) + latticeX * (b * n + j);
+                        (onLower ? lower : upper).put(key, id);
+                    }
+                }
+            }
+        }
+        double[] mask = new double[z.globalSize()];
+        Arrays.fill(mask, 1);
+        for (int id : lower.values()) {
+            mask[id] = 0; // the plane below is owned by rank - 1
+        }
+        int count = (rank > 0 ? 1 : 0) + (rank < ranks - 1 ? 1 : 0);
+        int[] neighbours = new int[count];
+        int[][] ids = new int[count][];
+        long[][] keys = new long[count][];
+        int i = 0;
+        if (rank > 0) {
+            neighbours[i] = rank - 1;
+            ids[i] = lower.values().stream().mapToInt(Integer::intValue).toArray();
+            keys[i++] = lower.keySet().stream().mapToLong(Long::longValue).toArray();
+        }
+        if (rank < ranks - 1) {
+            neighbours[i] = rank + 1;
+            ids[i] = upper.values().stream().mapToInt(Integer::intValue).toArray();
+            keys[i] = upper.keySet().stream().mapToLong(Long::longValue).toArray();
+        }
+        return new SharedNodes(neighbours, ids, keys, mask);
+    }
+
+    @Override
+    public String toString() {
+        return "slab " + rank + " of " + ranks + ": layers " + firstLayer + ".." + (firstLayer + layers - 1) + " of " + nz
+                + " (" + elementCount() + " elements)";
+    }
+}

@@ -1,0 +1,125 @@
+package io.lobatto.parallel;
+
+import java.util.concurrent.BrokenBarrierException;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.LinkedBlockingQueue;
+
+import io.lobatto.core.parallel.Communicator;
+
+/**
+ * Ranks as threads of one JVM, for testing the distributed layer without MPI: sums in rank order (deterministic),
+ * exchange through one FIFO mailbox per ordered pair of ranks. {@link #group(int)} makes the ranks of one job.
+ */
+final class ThreadCommunicator implements Communicator {
+
+    private final Shared shared;
+    private final int rank;
+
+    private static final class Shared {
+        final int size;
+        final CyclicBarrier barrier;
+        final double[][] slots;
+        final LinkedBlockingQueue<double[]>[][] mail;
+
+        @SuppressWarnings("unchecked")
+        Shared(int size) {
+            this.size = size;
+            this.barrier = new CyclicBarrier(size);
+            this.slots = new double[size][];
+            this.mail = new LinkedBlockingQueue[size][size];
+            for (int i = 0; i < size; i++) {
+                for (int j = 0; j < size; j++) {
+                    mail[i][j] = new LinkedBlockingQueue<>();
+                }
+            }
+        }
+    }
+
+    private ThreadCommunicator(Shared shared, int rank) {
+        this.shared = shared;
+        this.rank = rank;
+    }
+
+    static ThreadCommunicator[] group(int size) {
+        Shared s = new Shared(size);
+        ThreadCommunicator[] c = new ThreadCommunicator[size];
+        for (int r = 0; r < size; r++) {
+            c[r] = new ThreadCommunicator(s, r);
+        }
+        return c;
+    }
+
+    @Override
+    public int rank() {
+        return rank;
+    }
+
+    @Override
+    public int size() {
+        return shared.size;
+    }
+
+    @Override
+    public void allreduceSum(double[] values) {
+        shared.slots[rank] = values.clone();
+        await();
+        double[] sum = new double[values.length];
+        for (int r = 0; r < shared.size; r++) {
+            for (int i = 0; i < sum.length; i++) {
+                sum[i] += shared.slots[r][i];
+            }
+        }
+        await();
+        System.arraycopy(sum, 0, values, 0, sum.length);
+    }
+
+    @Override
+    public double allreduceMax(double value) {
+        shared.slots[rank] = new double[]{value};
+        await();
+        double max = Double.NEGATIVE_INFINITY;
+        for (int r = 0; r < shared.size; r++) {
+            max = Math.max(max, shared.slots[r][0]);
+        }
+        await();
+        return max;
+    }
+
+    @Override
+    public void exchange(int[] neighbours, double[][] send, double[][] receive) {
+        Communicator.checkExchange(rank, shared.size, neighbours, send, receive);
+        for (int i = 0; i < neighbours.length; i++) {
+            shared.mail[rank][neighbours[i]].add(send[i].clone());
+        }
+        try {
+            for (int i = 0; i < neighbours.length; i++) {
+                double[] m = shared.mail[neighbours[i]][rank].take();
+                if (m.length != receive[i].length) {
+                    throw new IllegalStateException("rank " + rank + " expected " + receive[i].length + " values from rank "
+                            + neighbours[i] + ", got " + m.length);
+                }
+                System.arraycopy(m, 0, receive[i], 0, m.length);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    @Override
+    public void barrier() {
+        await();
+    }
+
+    private void await() {
+        try {
+            shared.barrier.await();
+        } catch (InterruptedException | BrokenBarrierException e) {
+            throw new IllegalStateException("rank " + rank + ": barrier broken", e);
+        }
+    }
+
+    @Override
+    public void close() {
+    }
+}

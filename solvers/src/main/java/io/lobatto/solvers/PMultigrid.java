@@ -1,0 +1,442 @@
+package io.lobatto.solvers;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.Function;
+
+import io.lobatto.core.backend.Backend;
+import io.lobatto.core.backend.DeviceTransfer;
+import io.lobatto.core.backend.DeviceVector;
+import io.lobatto.core.mesh.SpectralElementMesh;
+import io.lobatto.gs.ScatterOperator;
+import io.lobatto.operators.AssembledOperator;
+import io.lobatto.operators.ElementOperator;
+
+/**
+ * The p-multigrid V-cycle as a preconditioner z = B r: the same mesh at degrees N_0 > N_1 > ... > N_L (default
+ * halving, 7 -> 3 -> 1), each level with its own matrix-free operator A_l = Z_l^T L_l Z_l at its own degree and
+ * quadrature (the fine level's kind: BP3.5 or BP3.0), its Jacobi diagonal and a Chebyshev(Jacobi) smoother S_l of
+ * order k (default 3) on the band [0.1, 1.1] lambda_max(D_l^-1 A_l), lambda_max from a few Lanczos steps at setup.
+ * Levels are linked by P = Z_f^T W_f J Z_c (GLL interpolation, {@link Backend#prolongate}) and R = P^T
+ * ({@link Backend#restrict}). The coarsest level is solved by a fixed number of Chebyshev iterations over its whole
+ * estimated spectrum (a fixed polynomial: bounded cost, linear, symmetric). One cycle on level l:
+ * <pre>
+ *   x = S_l b;  r = b - A_l x;  x += P V_(l+1)(R r);  x += S_l (b - A_l x)
+ * </pre>
+ * Pre- and post-smoother are the same symmetric polynomial S_l, so B is symmetric positive definite and plain
+ * (not flexible) PCG stays valid. Everything runs on the backend; only the Lanczos scalars come to the host, at
+ * setup. Built by {@link #builder}; owns every level's device memory (release with {@link #close()}).
+ */
+public final class PMultigrid implements Preconditioner {
+
+    /** What one level is and costs, for reports. */
+    public record LevelInfo(int degree, int dofs, int elements, double lambdaMin, double lambdaMax, double smootherLower,
+                            double smootherUpper, int smootherOrder, int appliesPerCycle, double seconds, long cycles) {
+    }
+
+    private final Backend backend;
+    private final List<Level> levels;
+    private final double setupSeconds;
+    private boolean timeLevels;
+    private long cycles;
+
+    private PMultigrid(Backend backend, List<Level> levels, double setupSeconds) {
+        this.backend = backend;
+        this.levels = levels;
+        this.setupSeconds = setupSeconds;
+    }
+
+    /**
+     * A builder of the V-cycle on {@code mesh} (the fine level) with the levels' operators made by
+     * {@code operatorFactory} (called with the mesh at each level's degree, e.g. {@code m -> StiffnessBp35.on(m, λ)})
+     * and bound to {@code backend}.
+     */
+    public static Builder builder(Function<SpectralElementMesh, ? extends ElementOperator> operatorFactory,
+                                  SpectralElementMesh mesh, Backend backend) {
+        return new Builder(operatorFactory, mesh, backend);
+    }
+
+    /** The default schedule: N, N/2, N/4, ..., 1 (integer halving). */
+    public static int[] halving(int degree) {
+        if (degree < 1) {
+            throw new IllegalArgumentException("degree must be >= 1, got " + degree);
+        }
+        List<Integer> list = new ArrayList<>();
+        for (int n = degree; n >= 1; n /= 2) {
+            list.add(n);
+        }
+        return list.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    /** Builds a {@link PMultigrid}; every setting has a default. */
+    public static final class Builder {
+        private final Function<SpectralElementMesh, ? extends ElementOperator> factory;
+        private final SpectralElementMesh mesh;
+        private final Backend backend;
+        private int[] degrees;
+        private int order = 3;
+        private boolean fourthKind;
+        private double bandLow = 0.1;
+        private double bandHigh = 1.1;
+        private int lanczosSteps = 10;
+        private int coarseLanczosSteps = 40;
+        private double coarseReduction = 0.1;
+        private int coarseMaxIterations = 60;
+        private Function<SpectralElementMesh, boolean[]> mask = SpectralElementMesh::boundaryMaskAllTagged;
+        private AssembledOperator fine;
+        private boolean timed;
+
+        private Builder(Function<SpectralElementMesh, ? extends ElementOperator> factory, SpectralElementMesh mesh,
+                        Backend backend) {
+            this.factory = Objects.requireNonNull(factory, "operatorFactory");
+            this.mesh = Objects.requireNonNull(mesh, "mesh");
+            this.backend = Objects.requireNonNull(backend, "backend");
+            this.degrees = halving(mesh.degree());
+        }
+
+        /** The degrees of the levels, fine first: strictly decreasing, starting at the mesh's degree, all >= 1. */
+        public Builder degrees(int... schedule) {
+            if (schedule == null || schedule.length == 0) {
+                throw new IllegalArgumentException("degrees: the schedule must name at least the fine degree " + mesh.degree());
+            }
+            if (schedule[0] != mesh.degree()) {
+                throw new IllegalArgumentException("degrees: the schedule must start at the mesh's degree " + mesh.degree()
+                        + ", got " + Arrays.toString(schedule));
+            }
+            for (int i = 1; i < schedule.length; i++) {
+                if (schedule[i] < 1 || schedule[i] >= schedule[i - 1]) {
+                    throw new IllegalArgumentException("degrees: the schedule must decrease strictly down to >= 1, got "
+                            + Arrays.toString(schedule));
+                }
+            }
+            this.degrees = schedule.clone();
+            return this;
+        }
+
+        /** The Chebyshev order k of the smoother (operator applies per smoothing), 1..10; default 3. */
+        public Builder smootherOrder(int k) {
+            if (k < 1 || k > 10) {
+                throw new IllegalArgumentException("smoother order must be in 1..10, got " + k);
+            }
+            this.order = k;
+            return this;
+        }
+
+        /**
+         * The smoother's polynomial: Chebyshev of the first kind on the smoothing band (default) or, when
+         * {@code fourth}, Lottes' Chebyshev polynomial of the fourth kind on [0, high lambda_max].
+         */
+        public Builder fourthKind(boolean fourth) {
+            this.fourthKind = fourth;
+            return this;
+        }
+
+        /** The smoothing band [low, high] lambda_max (default 0.1, 1.1, NekRS's). */
+        public Builder smoothingBand(double low, double high) {
+            if (!(low > 0 && high > low)) {
+                throw new IllegalArgumentException("smoothing band must satisfy 0 < low < high, got [" + low + ", " + high + "]");
+            }
+            this.bandLow = low;
+            this.bandHigh = high;
+            return this;
+        }
+
+        /**
+         * Lanczos (Jacobi-PCG) steps for lambda_max of the smoothed levels; default 10 (each costs an operator apply at
+         * setup). Ritz values approach lambda_max from below: with the order-3 smoother on [0.1, 1.1] lambda the V-cycle
+         * stays positive definite only while the true lambda_max is below 1.2 times the estimate. 6 steps were too few
+         * (PCG broke down on the 14^3, N = 7 main-job mesh: r . z &lt; 0); 10 passed every measured case.
+         */
+        public Builder lanczosSteps(int steps) {
+            if (steps < 2) {
+                throw new IllegalArgumentException("Lanczos steps must be >= 2, got " + steps);
+            }
+            this.lanczosSteps = steps;
+            return this;
+        }
+
+        /**
+         * The coarsest level's solve: Lanczos steps for its spectrum (default 40), the error reduction 1/T_m(sigma)
+         * its Chebyshev iterations aim at (default 0.1) and their cap (default 60).
+         */
+        public Builder coarseSolve(int lanczos, double reduction, int maxIterations) {
+            if (lanczos < 2) {
+                throw new IllegalArgumentException("coarse Lanczos steps must be >= 2, got " + lanczos);
+            }
+            if (!(reduction > 0 && reduction < 1)) {
+                throw new IllegalArgumentException("coarse reduction must be in (0, 1), got " + reduction);
+            }
+            if (maxIterations < 1) {
+                throw new IllegalArgumentException("coarse iterations must be >= 1, got " + maxIterations);
+            }
+            this.coarseLanczosSteps = lanczos;
+            this.coarseReduction = reduction;
+            this.coarseMaxIterations = maxIterations;
+            return this;
+        }
+
+        /** The Dirichlet mask of each level's mesh (default: every tagged boundary face). */
+        public Builder mask(Function<SpectralElementMesh, boolean[]> dirichletMask) {
+            this.mask = Objects.requireNonNull(dirichletMask, "mask");
+            return this;
+        }
+
+        /**
+         * Reuses an already bound fine operator (the one CG solves with) instead of binding the factory's again; it
+         * must act on the mesh's degree and mask. Not closed by the preconditioner.
+         */
+        public Builder fineOperator(AssembledOperator operator) {
+            this.fine = Objects.requireNonNull(operator, "fineOperator");
+            return this;
+        }
+
+        private static int unknowns(boolean[] masked) {
+            int n = 0;
+            if (masked == null) {
+                return Integer.MAX_VALUE;
+            }
+            for (boolean b : masked) {
+                n += b ? 0 : 1;
+            }
+            return n;
+        }
+
+        /** Whether the built V-cycle times its levels ({@link PMultigrid#timeLevels}); default off. */
+        public Builder timeLevels(boolean on) {
+            this.timed = on;
+            return this;
+        }
+
+        /** Sets up every level on the backend (operators, diagonals, eigenvalue bounds, transfers). */
+        public PMultigrid build() {
+            long t0 = System.nanoTime();
+            // the meshes and masks first: a coarse level without unknowns ends the schedule above it
+            List<SpectralElementMesh> meshes = new ArrayList<>();
+            List<boolean[]> masks = new ArrayList<>();
+            for (int l = 0; l < degrees.length; l++) {
+                SpectralElementMesh m = mesh.atDegree(degrees[l]);
+                boolean[] mk = mask.apply(m);
+                if (l > 0 && unknowns(mk) == 0) {
+                    break;
+                }
+                meshes.add(m);
+                masks.add(mk);
+            }
+            List<Level> built = new ArrayList<>();
+            try {
+                for (int l = 0; l < meshes.size(); l++) {
+                    SpectralElementMesh m = meshes.get(l);
+                    Level level = new Level(this, m, masks.get(l), l == 0 ? fine : null, l == meshes.size() - 1);
+                    built.add(level);
+                    if (l > 0) {
+                        Level up = built.get(l - 1);
+                        up.transfer = backend.uploadTransfer(m.basis(), up.mesh.basis(), m.elementCount());
+                    }
+                }
+            } catch (RuntimeException ex) {
+                built.forEach(Level::close);
+                throw ex;
+            }
+            backend.synchronize();
+            return new PMultigrid(backend, List.copyOf(built), (System.nanoTime() - t0) * 1e-9).timeLevels(timed);
+        }
+    }
+
+    /** One level: operator, Jacobi diagonal, smoother (or coarse Chebyshev solve), vectors, transfer to the next. */
+    private static final class Level implements AutoCloseable {
+        final SpectralElementMesh mesh;
+        final AssembledOperator op;
+        final boolean ownsOp;
+        final DeviceVector inverseDiagonal;
+        final ChebyshevSmoother smoother;
+        final SpectrumBounds bounds;
+        final DeviceVector b;
+        final DeviceVector x;
+        final DeviceVector r;
+        final DeviceVector t;
+        final DeviceVector workL;
+        DeviceTransfer transfer;
+        long nanos;
+
+        Level(Builder cfg, SpectralElementMesh mesh, boolean[] mask, AssembledOperator given, boolean coarsest) {
+            this.mesh = mesh;
+            Backend backend = cfg.backend;
+            AssembledOperator o = given;
+            if (o == null) {
+                ScatterOperator z = ScatterOperator.build(mesh.localToGlobal(), mesh.globalNodeCount(), mask);
+                o = AssembledOperator.bind(cfg.factory.apply(mesh), z, backend);
+                ownsOp = true;
+            } else {
+                if (o.elementOperator().degree() != mesh.degree() || o.backend() != backend) {
+                    throw new IllegalArgumentException("fineOperator acts on degree " + o.elementOperator().degree()
+                            + " on backend " + o.backend().name() + ", expected degree " + mesh.degree() + " on " + backend.name());
+                }
+                ownsOp = false;
+            }
+            this.op = o;
+            int n = o.size();
+            if (n == 0) {
+                if (ownsOp) {
+                    o.close();
+                }
+                throw new IllegalArgumentException("p-multigrid level N = " + mesh.degree() + " has no unknowns (every node is masked)");
+            }
+            double[] diag = o.diagonal();
+            double[] inv = new double[n];
+            for (int i = 0; i < n; i++) {
+                if (!(diag[i] > 0) || !Double.isFinite(diag[i])) {
+                    throw new IllegalArgumentException("p-multigrid level N = " + mesh.degree() + " needs a positive diagonal, but diag(A)["
+                            + i + "] = " + diag[i]);
+                }
+                inv[i] = 1 / diag[i];
+            }
+            this.inverseDiagonal = backend.upload(inv);
+            this.b = backend.allocate(n);
+            this.x = backend.allocate(n);
+            this.r = backend.allocate(n);
+            this.t = backend.allocate(n);
+            this.workL = backend.allocate(o.scatterOperator().localSize());
+            if (coarsest) {
+                bounds = SpectrumBounds.estimate(o, inverseDiagonal, Math.min(cfg.coarseLanczosSteps, n), 0x5eed + mesh.degree());
+                double lo = bounds.lambdaMin();
+                double hi = cfg.bandHigh * bounds.lambdaMax();
+                if (!(lo > 0 && lo < hi)) {
+                    lo = hi / 1000;
+                }
+                double sigma = (hi + lo) / (hi - lo);
+                int m = (int) Math.ceil(acosh(1 / cfg.coarseReduction) / acosh(sigma));
+                m = Math.max(1, Math.min(cfg.coarseMaxIterations, m));
+                smoother = new ChebyshevSmoother(o, inverseDiagonal, lo, hi, m);
+            } else {
+                bounds = SpectrumBounds.estimate(o, inverseDiagonal, Math.min(cfg.lanczosSteps, n), 0x5eed + mesh.degree());
+                smoother = new ChebyshevSmoother(o, inverseDiagonal, cfg.bandLow * bounds.lambdaMax(),
+                        cfg.bandHigh * bounds.lambdaMax(), cfg.order, cfg.fourthKind);
+            }
+        }
+
+        private static double acosh(double v) {
+            return Math.log(v + Math.sqrt(v * v - 1));
+        }
+
+        @Override
+        public void close() {
+            if (transfer != null) {
+                transfer.close();
+            }
+            smoother.close();
+            inverseDiagonal.close();
+            b.close();
+            x.close();
+            r.close();
+            t.close();
+            workL.close();
+            if (ownsOp) {
+                op.close();
+            }
+        }
+    }
+
+    /** When on, each level's share of the cycle time is measured (the backend is synchronised at level changes). */
+    public PMultigrid timeLevels(boolean on) {
+        this.timeLevels = on;
+        return this;
+    }
+
+    /** z = B r: one V-cycle from z = 0. */
+    @Override
+    public void apply(DeviceVector r, DeviceVector z) {
+        Level fine = levels.get(0);
+        if (r.length() != fine.op.size() || z.length() != fine.op.size()) {
+            throw new IllegalArgumentException("p-multigrid acts on vectors of length " + fine.op.size() + ", got r of length "
+                    + r.length() + " and z of length " + z.length());
+        }
+        cycles++;
+        cycle(0, r, z, timeLevels ? System.nanoTime() : 0);
+    }
+
+    /** One V-cycle on level l from x = 0; returns the clock when timing. */
+    private long cycle(int l, DeviceVector b, DeviceVector x, long clock) {
+        Level level = levels.get(l);
+        backend.fill(x, 0);
+        backend.copy(b, level.r);
+        if (l == levels.size() - 1) {
+            level.smoother.smooth(level.r, x, false, level.t);
+            return lap(level, clock);
+        }
+        Level coarse = levels.get(l + 1);
+        level.smoother.smooth(level.r, x, true, level.t);
+        backend.restrict(level.transfer, level.op.deviceScatter(), coarse.op.deviceScatter(), level.r, coarse.workL, coarse.b);
+        clock = lap(level, clock);
+        clock = cycle(l + 1, coarse.b, coarse.x, clock);
+        backend.prolongate(level.transfer, coarse.op.deviceScatter(), level.op.deviceScatter(), coarse.x, level.workL, level.t);
+        backend.axpby(1, level.t, 1, x);
+        level.op.apply(x, level.t);
+        backend.copy(b, level.r);
+        backend.axpby(-1, level.t, 1, level.r);
+        level.smoother.smooth(level.r, x, false, level.t);
+        return lap(level, clock);
+    }
+
+    private long lap(Level level, long clock) {
+        if (!timeLevels) {
+            return 0;
+        }
+        backend.synchronize();
+        long now = System.nanoTime();
+        level.nanos += now - clock;
+        return now;
+    }
+
+    /** Seconds spent building the levels (operators, diagonals, eigenvalue bounds, transfers). */
+    public double setupSeconds() {
+        return setupSeconds;
+    }
+
+    /** V-cycles applied so far. */
+    public long cycles() {
+        return cycles;
+    }
+
+    /** The levels, fine first, with their bounds, applies per cycle and (when timed) their time so far. */
+    public List<LevelInfo> levels() {
+        List<LevelInfo> out = new ArrayList<>();
+        for (int l = 0; l < levels.size(); l++) {
+            Level v = levels.get(l);
+            boolean coarsest = l == levels.size() - 1;
+            int k = v.smoother.order();
+            int applies = coarsest ? k - 1 : 2 * k;
+            out.add(new LevelInfo(v.mesh.degree(), v.op.size(), v.mesh.elementCount(), v.bounds.lambdaMin(),
+                    v.bounds.lambdaMax(), v.smoother.lower(), v.smoother.upper(), k, applies, v.nanos * 1e-9, cycles));
+        }
+        return out;
+    }
+
+    /** Clears the per-level times and the cycle count. */
+    public void resetTimes() {
+        levels.forEach(v -> v.nanos = 0);
+        cycles = 0;
+    }
+
+    /** One line per level: degree, DOFs, smoother and bounds. */
+    public String describe() {
+        StringBuilder s = new StringBuilder();
+        List<LevelInfo> infos = levels();
+        for (int l = 0; l < infos.size(); l++) {
+            LevelInfo i = infos.get(l);
+            boolean coarsest = l == infos.size() - 1;
+            s.append(String.format("  N = %2d: %9d DOFs, %s, lambda(D^-1 A) in [%.3g, %.3g] (Lanczos), %d applies per cycle%n",
+                    i.degree(), i.dofs(), coarsest
+                            ? String.format("coarse solve: %d Chebyshev iterations on [%.3g, %.3g]", i.smootherOrder(), i.smootherLower(), i.smootherUpper())
+                            : String.format("Chebyshev(Jacobi) order %d on [%.3g, %.3g]", i.smootherOrder(), i.smootherLower(), i.smootherUpper()),
+                    i.lambdaMin(), i.lambdaMax(), i.appliesPerCycle()));
+        }
+        return s.toString();
+    }
+
+    @Override
+    public void close() {
+        levels.forEach(Level::close);
+    }
+}

@@ -1,0 +1,124 @@
+package io.lobatto.solvers;
+
+import io.lobatto.core.backend.Backend;
+import io.lobatto.core.backend.DeviceOperator;
+import io.lobatto.core.backend.DeviceVector;
+
+/**
+ * Estimates of the extreme eigenvalues of the Jacobi-preconditioned operator D^-1 A (D = diag(A)) from a few steps
+ * of Jacobi PCG, read as Lanczos (Saad, "Iterative Methods for Sparse Linear Systems", section 6.7.3): the CG
+ * coefficients alpha_j, beta_j give the Lanczos tridiagonal T with T_jj = 1/alpha_j + beta_(j-1)/alpha_(j-1) and
+ * T_(j,j+1) = sqrt(beta_j)/alpha_j, whose extreme eigenvalues (Sturm bisection) approach those of D^-1 A from
+ * inside. The start vector is pseudo-random with a fixed seed, so the estimate is reproducible.
+ *
+ * @param lambdaMin the smallest Ritz value (an upper bound of the true lambda_min)
+ * @param lambdaMax the largest Ritz value (a lower bound of the true lambda_max)
+ * @param steps     the Lanczos steps done (fewer than asked when CG converged exactly)
+ */
+public record SpectrumBounds(double lambdaMin, double lambdaMax, int steps) {
+
+    /**
+     * Runs {@code steps} Jacobi-PCG steps on {@code operator} with {@code inverseDiagonal} = D^-1, on the
+     * operator's backend (only the scalars come to the host).
+     *
+     * @throws IllegalArgumentException if {@code steps < 1} or the lengths differ
+     */
+    public static SpectrumBounds estimate(DeviceOperator operator, DeviceVector inverseDiagonal, int steps, long seed) {
+        if (steps < 1) {
+            throw new IllegalArgumentException("Lanczos steps must be >= 1, got " + steps);
+        }
+        int n = operator.size();
+        if (inverseDiagonal.length() != n) {
+            throw new IllegalArgumentException("inverseDiagonal has length " + inverseDiagonal.length()
+                    + " but the operator has size " + n);
+        }
+        Backend backend = operator.backend();
+        java.util.SplittableRandom random = new java.util.SplittableRandom(seed);
+        double[] start = new double[n];
+        for (int i = 0; i < n; i++) {
+            start[i] = random.nextDouble() - 0.5;
+        }
+        double[] alpha = new double[steps];
+        double[] beta = new double[steps];
+        int done = 0;
+        try (DeviceVector r = backend.upload(start); DeviceVector z = backend.allocate(n);
+             DeviceVector p = backend.allocate(n); DeviceVector ap = backend.allocate(n);
+             DeviceVector x = backend.allocate(n)) {
+            backend.pointwiseMultiply(inverseDiagonal, r, z);
+            double rz = backend.dot(r, z);
+            backend.copy(z, p);
+            for (int j = 0; j < steps; j++) {
+                double pAp = operator.applyDot(p, ap);
+                if (!(pAp > 0) || !(rz > 0)) {
+                    break;
+                }
+                alpha[j] = rz / pAp;
+                backend.cgUpdate(alpha[j], p, ap, x, r);
+                backend.pointwiseMultiply(inverseDiagonal, r, z);
+                double rzNew = backend.dot(r, z);
+                beta[j] = rzNew / rz;
+                rz = rzNew;
+                done = j + 1;
+                if (!(rz > 0)) {
+                    break;
+                }
+                backend.axpby(1, z, beta[j], p);
+            }
+        }
+        if (done == 0) {
+            throw new IllegalStateException("Lanczos: no step possible (p . Ap <= 0 or r . z <= 0 at the start): the operator "
+                    + "or the inverse diagonal is not positive definite");
+        }
+        return fromCg(alpha, beta, done);
+    }
+
+    /** The extreme eigenvalues of the Lanczos tridiagonal of {@code m} CG steps with coefficients alpha, beta. */
+    static SpectrumBounds fromCg(double[] alpha, double[] beta, int m) {
+        double[] diag = new double[m];
+        double[] off = new double[Math.max(0, m - 1)];
+        for (int j = 0; j < m; j++) {
+            diag[j] = 1 / alpha[j] + (j > 0 ? beta[j - 1] / alpha[j - 1] : 0);
+            if (j < m - 1) {
+                off[j] = Math.sqrt(beta[j]) / alpha[j];
+            }
+        }
+        return new SpectrumBounds(eigenvalue(diag, off, 0), eigenvalue(diag, off, m - 1), m);
+    }
+
+    /** The k-th smallest eigenvalue of the symmetric tridiagonal (diag, off) by Sturm-sequence bisection. */
+    static double eigenvalue(double[] diag, double[] off, int k) {
+        int m = diag.length;
+        double lo = Double.POSITIVE_INFINITY, hi = Double.NEGATIVE_INFINITY;
+        for (int i = 0; i < m; i++) {
+            double radius = (i > 0 ? Math.abs(off[i - 1]) : 0) + (i < m - 1 ? Math.abs(off[i]) : 0);
+            lo = Math.min(lo, diag[i] - radius);
+            hi = Math.max(hi, diag[i] + radius);
+        }
+        for (int it = 0; it < 200 && hi - lo > 1e-14 * Math.max(Math.abs(lo), Math.abs(hi)); it++) {
+            double mid = 0.5 * (lo + hi);
+            if (countBelow(diag, off, mid) > k) {
+                hi = mid;
+            } else {
+                lo = mid;
+            }
+        }
+        return 0.5 * (lo + hi);
+    }
+
+    /** The number of eigenvalues below {@code x} (Sturm count of the LDL^T pivots of T - x I). */
+    private static int countBelow(double[] diag, double[] off, double x) {
+        int count = 0;
+        double q = 1;
+        for (int i = 0; i < diag.length; i++) {
+            double o = i > 0 ? off[i - 1] : 0;
+            q = diag[i] - x - (i > 0 ? o * o / q : 0);
+            if (q == 0) {
+                q = 1e-300;
+            }
+            if (q < 0) {
+                count++;
+            }
+        }
+        return count;
+    }
+}
