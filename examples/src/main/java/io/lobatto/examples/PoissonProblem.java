@@ -6,6 +6,7 @@ import java.util.stream.IntStream;
 import io.lobatto.core.backend.Backend;
 import io.lobatto.core.backend.DeviceVector;
 import io.lobatto.core.basis.Basis1D;
+import io.lobatto.core.basis.TensorInterpolation;
 import io.lobatto.core.geometry.GeometricFactors;
 import io.lobatto.core.mesh.SpectralElementMesh;
 import io.lobatto.gs.ScatterOperator;
@@ -218,10 +219,10 @@ public final class PoissonProblem {
                     cy[n] = xyz[3 * (e * np + n) + 1];
                     cz[n] = xyz[3 * (e * np + n) + 2];
                 }
-                Tensor3.interpolate(interp, mq, nq, in, out, w1, w2);
-                Tensor3.interpolate(interp, mq, nq, cx, gx, w1, w2);
-                Tensor3.interpolate(interp, mq, nq, cy, gy, w1, w2);
-                Tensor3.interpolate(interp, mq, nq, cz, gz, w1, w2);
+                TensorInterpolation.interpolate(interp, mq, nq, in, out, w1, w2);
+                TensorInterpolation.interpolate(interp, mq, nq, cx, gx, w1, w2);
+                TensorInterpolation.interpolate(interp, mq, nq, cy, gy, w1, w2);
+                TensorInterpolation.interpolate(interp, mq, nq, cz, gz, w1, w2);
                 for (int q = 0; q < mp; q++) {
                     double d = out[q] - exact.u(gx[q], gy[q], gz[q]);
                     terms[e * mp + q] = terms[e * mp + q] * d * d;

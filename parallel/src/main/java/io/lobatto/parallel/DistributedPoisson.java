@@ -7,6 +7,7 @@ import io.lobatto.backend.cpu.CpuBackend;
 import io.lobatto.core.backend.Backend;
 import io.lobatto.core.backend.DeviceVector;
 import io.lobatto.core.basis.Basis1D;
+import io.lobatto.core.basis.TensorInterpolation;
 import io.lobatto.core.geometry.GeometricFactors;
 import io.lobatto.core.mesh.NodeMap;
 import io.lobatto.core.mesh.SpectralElementMesh;
@@ -218,9 +219,9 @@ public final class DistributedPoisson {
                     c[d][n] = xyz[3 * (e * np + n) + d];
                 }
             }
-            interpolate(a, mq, nq, in, out, w1, w2);
+            TensorInterpolation.interpolate(a, mq, nq, in, out, w1, w2);
             for (int d = 0; d < 3; d++) {
-                interpolate(a, mq, nq, c[d], gc[d], w1, w2);
+                TensorInterpolation.interpolate(a, mq, nq, c[d], gc[d], w1, w2);
             }
             for (int q = 0; q < mp; q++) {
                 double exact = Math.sin(Math.PI * gc[0][q]) * Math.sin(Math.PI * gc[1][q]) * Math.sin(Math.PI * gc[2][q]);
@@ -229,39 +230,6 @@ public final class DistributedPoisson {
             }
         }
         return sum;
-    }
-
-    /** out = (A x A x A) in, A of m x n (row-major), in of n^3, out of m^3. */
-    private static void interpolate(double[] a, int m, int n, double[] in, double[] out, double[] w1, double[] w2) {
-        for (int jk = 0; jk < n * n; jk++) {
-            for (int r = 0; r < m; r++) {
-                double s = 0;
-                for (int i = 0; i < n; i++) {
-                    s += a[r * n + i] * in[i + n * jk];
-                }
-                w1[r + m * jk] = s;
-            }
-        }
-        for (int k = 0; k < n; k++) {
-            for (int b = 0; b < m; b++) {
-                for (int r = 0; r < m; r++) {
-                    double s = 0;
-                    for (int j = 0; j < n; j++) {
-                        s += a[b * n + j] * w1[r + m * (j + n * k)];
-                    }
-                    w2[r + m * (b + m * k)] = s;
-                }
-            }
-        }
-        for (int cc = 0; cc < m; cc++) {
-            for (int rb = 0; rb < m * m; rb++) {
-                double s = 0;
-                for (int k = 0; k < n; k++) {
-                    s += a[cc * n + k] * w2[rb + m * m * k];
-                }
-                out[rb + m * m * cc] = s;
-            }
-        }
     }
 
     /** The command line. */
