@@ -896,6 +896,9 @@ public final class AparapiBackend implements Backend {
         return d.kernel + " N=" + d.degree + ": " + d.plan.describe(d.kernel);
     }
 
+    /** The element kernels' buffers of G00, G01, G02, G11, G12, G22, in the order of the factor buffers. */
+    private static final String[] G_FIELDS = {"G00", "G01", "G02", "G11", "G12", "G22"};
+
     private void runElements(ClElementData d, double lambda, ClBuffer x, ClScatter z, double shift, ClBuffer y,
                              ClBuffer dir, double beta) {
         if (d.elements == 0) {
@@ -918,9 +921,8 @@ public final class AparapiBackend implements Backend {
                 .bindIfUsed("dirG", dir == null ? unused : dir)
                 .set("elems", d.elements)
                 .local("lds", KernelBuilds.elementLocalBytes(d.plan));
-        String[] g = {"G00", "G01", "G02", "G11", "G12", "G22"};
-        for (int f = 0; f < g.length; f++) {
-            k.bindIfUsed(g[f], stiff ? d.factors.get(f) : unused);
+        for (int f = 0; f < G_FIELDS.length; f++) {
+            k.bindIfUsed(G_FIELDS[f], stiff ? d.factors.get(f) : unused);
         }
         k.bindIfUsed("lambda", stiff ? lambda : 0).bindIfUsed("shift", shift).bindIfUsed("beta", beta);
         long groups = (d.elements + (long) d.plan.elementsPerGroup() - 1) / d.plan.elementsPerGroup();

@@ -83,6 +83,10 @@ public final class ClKernel {
             throw new IllegalArgumentException("kernel '" + source.label() + "' has no argument '" + name + "'; it has "
                     + index.keySet());
         }
+        return checkKind(i, name, kind);
+    }
+
+    private int checkKind(int i, String name, KernelSource.Kind kind) {
         if (source.args().get(i).kind() != kind) {
             throw new IllegalArgumentException("kernel '" + source.label() + "': argument '" + name + "' is "
                     + source.args().get(i).kind() + ", not " + kind);
@@ -90,24 +94,27 @@ public final class ClKernel {
         return i;
     }
 
-    /** Whether the kernel has argument {@code name} (a field its code reads; a variant may read fewer). */
-    public boolean has(String name) {
-        return index.containsKey(name);
-    }
-
-    /** {@link #set(String, ClBuffer)} when the kernel has argument {@code name}, else nothing. */
+    /**
+     * {@link #set(String, ClBuffer)} when the kernel has argument {@code name} (a field its code reads; a variant
+     * may read fewer), else nothing.
+     */
     public ClKernel bindIfUsed(String name, ClBuffer b) {
-        return has(name) ? set(name, b) : this;
+        Integer i = index.get(name);
+        return i == null ? this : setBuffer(checkKind(i, name, KernelSource.Kind.GLOBAL_BUFFER), name, b);
     }
 
     /** {@link #set(String, double)} when the kernel has argument {@code name}, else nothing. */
     public ClKernel bindIfUsed(String name, double value) {
-        return has(name) ? set(name, value) : this;
+        Integer i = index.get(name);
+        return i == null ? this : setDouble(checkKind(i, name, KernelSource.Kind.DOUBLE), value);
     }
 
     /** Binds buffer {@code b} to the {@code __global} argument {@code name}. */
     public ClKernel set(String name, ClBuffer b) {
-        int i = arg(name, KernelSource.Kind.GLOBAL_BUFFER);
+        return setBuffer(arg(name, KernelSource.Kind.GLOBAL_BUFFER), name, b);
+    }
+
+    private ClKernel setBuffer(int i, String name, ClBuffer b) {
         if (b.isClosed() || b.context() != context) {
             throw new IllegalArgumentException("kernel '" + source.label() + "': buffer for '" + name
                     + "' is closed or belongs to another context");
@@ -131,7 +138,10 @@ public final class ClKernel {
 
     /** Sets the {@code double} argument {@code name}. */
     public ClKernel set(String name, double value) {
-        int i = arg(name, KernelSource.Kind.DOUBLE);
+        return setDouble(arg(name, KernelSource.Kind.DOUBLE), value);
+    }
+
+    private ClKernel setDouble(int i, double value) {
         if (!(bound[i] instanceof Double v) || Double.doubleToRawLongBits(v) != Double.doubleToRawLongBits(value)) {
             clSetKernelArg(kernel, i, Sizeof.cl_double, Pointer.to(new double[] {value}));
             bound[i] = value;
