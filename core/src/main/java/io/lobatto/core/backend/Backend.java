@@ -1,6 +1,8 @@
 package io.lobatto.core.backend;
 
 import io.lobatto.core.basis.Basis1D;
+import io.lobatto.core.pointwise.PointwiseFunction;
+import io.lobatto.core.pointwise.Quadrature;
 
 /**
  * The kernels of the CEED benchmark papers behind one interface (site/src/site/markdown/design.md, "The Backend SPI"):
@@ -170,6 +172,47 @@ public interface Backend extends AutoCloseable {
                                            DeviceVector zG, double beta, DeviceVector pG, DeviceVector yL, DeviceVector yG) {
         axpby(1, zG, beta, pG);
         return applyAssembledDot(data, z, lambda, shift, pG, yL, yG);
+    }
+
+    // ---------------------------------------------------------------- user operators (pointwise functions)
+
+    /**
+     * Uploads a user operator: {@code function} at the points of {@code quadrature} for {@code elements} elements
+     * of degree {@code basis.degree()}, with {@code pointData} of length E P {@code function.dataPerPoint()}
+     * ({@code [E][P][dataPerPoint]}, P = Q^3). A backend that compiles kernels translates the function here and
+     * rejects one outside its translatable subset with an {@link IllegalArgumentException} naming the construct.
+     * The default throws {@link UnsupportedOperationException}.
+     */
+    default DevicePointwiseData uploadPointwise(PointwiseFunction function, Basis1D basis, Quadrature quadrature,
+                                                int elements, double[] pointData) {
+        throw new UnsupportedOperationException("backend " + name() + " has no user-operator kernels");
+    }
+
+    /**
+     * y_L = B^T f(B x_L) element by element and component-blocked ({@code [ncomp][E][Np]}, see
+     * {@link DevicePointwiseData}). {@code xL} and {@code yL} must be distinct, of length {@code data.localSize()}.
+     */
+    default void applyPointwise(DevicePointwiseData data, DeviceVector xL, DeviceVector yL) {
+        throw new UnsupportedOperationException("backend " + name() + " has no user-operator kernels");
+    }
+
+    /**
+     * The assembled user operator y_G = Z^T B^T f(B Z x_G), Z applied to each component block
+     * ({@code xG}, {@code yG}: {@code [ncomp][N_G]} with N_G = {@code z.globalSize()}; {@code yL}: workspace of
+     * length {@code data.localSize()} that holds y_L on return). All three must be distinct.
+     */
+    default void applyPointwiseAssembled(DevicePointwiseData data, DeviceScatter z, DeviceVector xG, DeviceVector yL,
+                                         DeviceVector yG) {
+        throw new UnsupportedOperationException("backend " + name() + " has no user-operator kernels");
+    }
+
+    /**
+     * {@link #applyPointwiseAssembled} that also returns x_G . y_G. The default composes it with {@link #dot}.
+     */
+    default double applyPointwiseAssembledDot(DevicePointwiseData data, DeviceScatter z, DeviceVector xG,
+                                              DeviceVector yL, DeviceVector yG) {
+        applyPointwiseAssembled(data, z, xG, yL, yG);
+        return dot(xG, yG);
     }
 
     // ---------------------------------------------------------------- p-multigrid transfer

@@ -5,6 +5,8 @@ import java.util.stream.IntStream;
 
 import io.lobatto.core.basis.Basis1D;
 import io.lobatto.core.mesh.SpectralElementMesh;
+import io.lobatto.core.pointwise.PointwiseSetup;
+import io.lobatto.core.pointwise.Quadrature;
 
 /**
  * Geometric factors of a {@link SpectralElementMesh} at the quadrature points of every element (site/src/site/markdown/design.md,
@@ -103,6 +105,61 @@ public final class GeometricFactors {
         return new GeometricFactors(ne, p, gauss, out, sum);
     }
 
+    /**
+     * The data of a user operator at every quadrature point: runs {@code setup} at each point of each element (in
+     * parallel over elements) with the point's position, the Jacobian d x_i / d r_j of the element map and the
+     * quadrature weight, and returns its output packed {@code [E][P][dataPerPoint]}, P = Q^3 with the points in
+     * the order {@code a + Q (b + Q c)}. The same element maps and checks as the geometric factors: a point with
+     * |J| <= 0 is an error naming it.
+     *
+     * @throws IllegalArgumentException for a null argument, a negative {@code dataPerPoint}, an array that would
+     *                                  exceed 2^31 - 8 doubles, or a non-positive |J| (naming element and point)
+     */
+    public static double[] pointData(SpectralElementMesh m, Quadrature quadrature, int dataPerPoint, PointwiseSetup setup) {
+        if (m == null || quadrature == null || setup == null) {
+            throw new IllegalArgumentException("mesh, quadrature and setup must not be null");
+        }
+        if (dataPerPoint < 0) {
+            throw new IllegalArgumentException("dataPerPoint must be >= 0, got " + dataPerPoint);
+        }
+        boolean gauss = quadrature == Quadrature.GAUSS;
+        int p = quadrature.pointsPerElement(m.basis());
+        int ne = m.elementCount();
+        long total = (long) dataPerPoint * ne * p;
+        if (total > Integer.MAX_VALUE - 8) {
+            throw new IllegalArgumentException("point data too large: dataPerPoint * E * P = " + dataPerPoint + " * " + ne
+                    + " * " + p + " = " + total + " exceeds the Java array limit 2^31 - 8");
+        }
+        // the factors check every Jacobian first and name the first bad point
+        compute(m, gauss);
+        double[] out = new double[(int) total];
+        int chunks = (ne + CHUNK - 1) / CHUNK;
+        IntStream.range(0, chunks).parallel().forEach(c -> {
+            Element work = new Element(m, gauss);
+            double[] x = new double[3];
+            double[] dxdr = new double[9];
+            double[] q = new double[dataPerPoint];
+            for (int e = c * CHUNK, end = Math.min(ne, (c + 1) * CHUNK); e < end; e++) {
+                work.positionsAndDerivatives(e);
+                double x0 = m.x(e, 0, 0), y0 = m.x(e, 0, 1), z0 = m.x(e, 0, 2);
+                for (int pt = 0; pt < p; pt++) {
+                    x[0] = x0 + work.x[pt];
+                    x[1] = y0 + work.x[p + pt];
+                    x[2] = z0 + work.x[2 * p + pt];
+                    for (int r = 0; r < 9; r++) {
+                        dxdr[r] = work.jac[r * p + pt];
+                    }
+                    int qd = work.q;
+                    double weight = work.w[pt % qd] * work.w[(pt / qd) % qd] * work.w[pt / (qd * qd)];
+                    java.util.Arrays.fill(q, 0);
+                    setup.setup(x, dxdr, weight, q);
+                    System.arraycopy(q, 0, out, (e * p + pt) * dataPerPoint, dataPerPoint);
+                }
+            }
+        });
+        return out;
+    }
+
     /** Elements per parallel task. */
     private static final int CHUNK = 32;
 
@@ -199,6 +256,21 @@ public final class GeometricFactors {
          * Writes the factors of element e into {@code out}; returns false at the first point with |J| <= 0 (or NaN),
          * or throws there when {@code fail}.
          */
+        /** Fills x (positions relative to the element's first node) and jac at every point of element e. */
+        void positionsAndDerivatives(int e) {
+            m.relativeCoordinates(e, rel, 0);
+            if (!gauss) {
+                for (int n = 0; n < np; n++) {
+                    for (int d = 0; d < 3; d++) {
+                        x[d * p + n] = rel[3 * n + d];
+                    }
+                }
+            } else {
+                interpolate(rel, 0, nq, q, interp, u, tmp1, tmp2, x);
+            }
+            derivatives();
+        }
+
         boolean compute(int e, double[] out, boolean fail) {
             // positions at the points, relative to the element's first node
             m.relativeCoordinates(e, rel, 0);
