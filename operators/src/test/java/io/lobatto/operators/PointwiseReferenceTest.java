@@ -191,6 +191,55 @@ class PointwiseReferenceTest {
         assertTrue(diff < 1e-12 * scale, "relative error " + diff / scale);
     }
 
+    @Property(tries = 12)
+    void denseElementMatricesAreSymmetric(@ForAll Physics physics, @ForAll Quadrature quadrature,
+                                          @ForAll @IntRange(min = 1, max = 3) int n) {
+        PointwiseOperator op = physics.on(mesh(n), quadrature);
+        DMatrixRMaj a = DensePointwiseReference.elementMatrix(op, 1);
+        DMatrixRMaj t = new DMatrixRMaj(a.numCols, a.numRows);
+        org.ejml.dense.row.CommonOps_DDRM.transpose(a, t);
+        assertMatrixClose(a, t, 1e-13, physics + " " + quadrature + " N=" + n + ": L^e vs its transpose");
+    }
+
+    @Test
+    void rigidBodyModesAnnihilateTheDenseElasticityMatrix() {
+        for (Quadrature q : Quadrature.values()) {
+            for (int n = 1; n <= 3; n++) {
+                SpectralElementMesh m = mesh(n);
+                ScatterOperator z = ScatterOperator.build(m.localToGlobal(), m.globalNodeCount(), null);
+                DMatrixRMaj a = DensePointwiseReference.assembledMatrix(Physics.ELASTICITY.on(m, q), z);
+                double norm = maxAbs(a);
+                double[] coords = m.globalCoordinates();
+                int ng = z.globalSize();
+                for (int k = 0; k < 7; k++) {
+                    double[] r = new double[3 * ng];
+                    for (int g = 0; g < ng; g++) {
+                        double x = coords[3 * g], y = coords[3 * g + 1], zc = coords[3 * g + 2];
+                        double[] u = k < 3 ? new double[] {k == 0 ? 1 : 0, k == 1 ? 1 : 0, k == 2 ? 1 : 0}
+                                : k == 3 ? new double[] {0, -zc, y} : k == 4 ? new double[] {zc, 0, -x}
+                                : k == 5 ? new double[] {-y, x, 0} : new double[] {x * x, 0, 0};
+                        for (int c = 0; c < 3; c++) {
+                            r[c * ng + g] = u[c];
+                        }
+                    }
+                    double res = 0, scale = 0;
+                    for (double v : DensePointwiseReference.multiply(a, r)) {
+                        res = Math.max(res, Math.abs(v));
+                    }
+                    for (double v : r) {
+                        scale = Math.max(scale, Math.abs(v));
+                    }
+                    String what = q + " N=" + n + " mode " + k + ": |A r| = " + res + ", ||A|| |r| = " + norm * scale;
+                    if (k < 6) {
+                        assertTrue(res <= 1e-10 * norm * scale, what);
+                    } else {
+                        assertTrue(res > 1e-3 * norm * scale, "non-rigid " + what);
+                    }
+                }
+            }
+        }
+    }
+
     @Test
     void badArgumentsNameTheirValues() {
         SpectralElementMesh m = mesh(2);
