@@ -6,11 +6,14 @@ import io.lobatto.core.backend.Backend;
 import io.lobatto.core.backend.DeviceElementData;
 import io.lobatto.core.backend.DeviceInfo;
 import io.lobatto.core.backend.DeviceIntVector;
+import io.lobatto.core.backend.DevicePointwiseData;
 import io.lobatto.core.backend.DeviceScatter;
 import io.lobatto.core.backend.DeviceTransfer;
 import io.lobatto.core.backend.DeviceVector;
 import io.lobatto.core.backend.ElementKernel;
 import io.lobatto.core.basis.Basis1D;
+import io.lobatto.core.pointwise.PointwiseFunction;
+import io.lobatto.core.pointwise.Quadrature;
 
 /**
  * The Java CPU backend: the reference implementation of the {@link Backend} SPI and the embedded
@@ -35,6 +38,12 @@ import io.lobatto.core.basis.Basis1D;
  * way y_G and x_G . y_G are bitwise the same for any number of threads. The scratch of every worker is
  * allocated at {@link #uploadElementData}, so an apply allocates no arrays. The backend may be used from
  * several threads; its operations are then serialised.
+ *
+ * <p>User operators ({@link #uploadPointwise}) run the {@link PointwiseFunction} as written inside a
+ * sum-factorised element kernel y^e = B^T f(B x^e) ({@code CpuPointwiseData}), element by element over chunks of
+ * elements, one call of the function per quadrature point with per-worker scratch (no allocation per apply).
+ * The assembled form reads x_G through the scatter ids per component block and gathers y_L per component block
+ * and row block; its x_G . y_G is summed per such chunk and the partials in order, so it is deterministic.
  */
 public final class CpuBackend implements Backend {
 
@@ -651,6 +660,200 @@ public final class CpuBackend implements Backend {
             }
         }
         return dot;
+    }
+
+    // ------------------------------------------------------------------ user operators (CpuPointwiseData)
+
+    /**
+     * Copies the point data and the 1D matrices of {@code basis} and {@code quadrature} into a
+     * {@link CpuPointwiseData}; the function runs as written (no translation), element by element.
+     */
+    @Override
+    public DevicePointwiseData uploadPointwise(PointwiseFunction function, Basis1D basis, Quadrature quadrature,
+                                               int elements, double[] pointData) {
+        ensureOpen();
+        if (function == null) {
+            throw new IllegalArgumentException("uploadPointwise: function must not be null");
+        }
+        if (basis == null) {
+            throw new IllegalArgumentException("uploadPointwise: basis must not be null");
+        }
+        if (quadrature == null) {
+            throw new IllegalArgumentException("uploadPointwise: quadrature must not be null");
+        }
+        if (pointData == null) {
+            throw new IllegalArgumentException("uploadPointwise: pointData must not be null");
+        }
+        if (elements < 1) {
+            throw new IllegalArgumentException("uploadPointwise: elements must be >= 1, got " + elements);
+        }
+        int perDir = quadrature.pointsPerDirection(basis);
+        long points = (long) perDir * perDir * perDir;
+        int dpp = function.dataPerPoint();
+        long expected = elements * points * dpp;
+        long local = (long) function.components() * elements * basis.np();
+        if (expected > Integer.MAX_VALUE - 8 || local > Integer.MAX_VALUE - 8) {
+            throw new IllegalArgumentException("uploadPointwise: E = " + elements + " elements of degree "
+                    + basis.degree() + " with " + function + " need " + expected + " point-data doubles and local vectors of "
+                    + local + " entries; Java arrays hold at most 2^31 - 9");
+        }
+        if (pointData.length != expected) {
+            throw new IllegalArgumentException("uploadPointwise: pointData has length " + pointData.length
+                    + ", expected E * P * dataPerPoint = " + elements + " * " + points + " (" + perDir + "^3 "
+                    + quadrature + " points) * " + dpp + " = " + expected);
+        }
+        for (int i = 0; i < pointData.length; i++) {
+            if (!Double.isFinite(pointData[i])) {
+                long e = i / (points * dpp);
+                long p = (i / dpp) % points;
+                throw new IllegalArgumentException("uploadPointwise: pointData[" + i + "] = " + pointData[i]
+                        + " is not finite (element " + e + ", point " + p + ", entry " + (i % dpp) + ")");
+            }
+        }
+        return new CpuPointwiseData(this, function, basis, quadrature, elements, pointData.clone(), threads);
+    }
+
+    @Override
+    public void applyPointwise(DevicePointwiseData data, DeviceVector xL, DeviceVector yL) {
+        CpuPointwiseData d = pointwiseOf(data);
+        double[] x = vec(xL, "xL");
+        double[] y = vec(yL, "yL");
+        distinct(xL, "xL", yL, "yL");
+        int nl = d.ncomp * d.elements * d.np;
+        checkLength("xL", x.length, "the local size ncomp*E*Nq^3 of data", nl);
+        checkLength("yL", y.length, "the local size ncomp*E*Nq^3 of data", nl);
+        final int np = d.np;
+        final int stride = d.elements * np;
+        final int per = elementsPerChunk(d.elements);
+        final int elements = d.elements;
+        pool.run(chunks(elements, per), (w, c) -> {
+            CpuPointwiseData.Scratch s = d.scratch(w);
+            int end = Math.min(elements, (c + 1) * per);
+            for (int e = c * per; e < end; e++) {
+                d.applyElement(e, x, e * np, stride, y, e * np, stride, s);
+            }
+        });
+    }
+
+    @Override
+    public void applyPointwiseAssembled(DevicePointwiseData data, DeviceScatter z, DeviceVector xG, DeviceVector yL,
+                                        DeviceVector yG) {
+        pointwiseAssembled(data, z, xG, yL, yG, false);
+    }
+
+    /** {@link #applyPointwiseAssembled} with x_G . y_G summed in the gather pass (per component and row block, in order). */
+    @Override
+    public double applyPointwiseAssembledDot(DevicePointwiseData data, DeviceScatter z, DeviceVector xG,
+                                             DeviceVector yL, DeviceVector yG) {
+        return pointwiseAssembled(data, z, xG, yL, yG, true);
+    }
+
+    /**
+     * y_G = Z^T B^T f(B Z x_G) per component block: each element reads its nodes of every component through the
+     * scatter ids (masked nodes read 0) into its scratch, runs the element kernel into y_L, and the gather sums
+     * each component block of y_L into the same block of y_G.
+     */
+    private double pointwiseAssembled(DevicePointwiseData data, DeviceScatter z, DeviceVector xG, DeviceVector yL,
+                                      DeviceVector yG, boolean withDot) {
+        CpuPointwiseData d = pointwiseOf(data);
+        CpuScatter zz = scatterOf(z);
+        double[] xg = vec(xG, "xG");
+        double[] yl = vec(yL, "yL");
+        double[] yg = vec(yG, "yG");
+        distinct(xG, "xG", yG, "yG");
+        distinct(xG, "xG", yL, "yL");
+        distinct(yL, "yL", yG, "yG");
+        final int ncomp = d.ncomp;
+        final int np = d.np;
+        final int nl = d.elements * np;
+        final int ng = zz.globalSize;
+        checkLength("z.localSize()", zz.localSize, "the local size E*Nq^3 of one component of data", nl);
+        checkLength("xG", xg.length, "ncomp*z.globalSize() = " + ncomp + "*" + ng, ncomp * ng);
+        checkLength("yG", yg.length, "ncomp*z.globalSize() = " + ncomp + "*" + ng, ncomp * ng);
+        checkLength("yL", yl.length, "the local size ncomp*E*Nq^3 of data", ncomp * nl);
+        final int per = elementsPerChunk(d.elements);
+        final int elements = d.elements;
+        final int[] ids = zz.scatterIds;
+        pool.run(chunks(elements, per), (worker, c) -> {
+            CpuPointwiseData.Scratch s = d.scratch(worker);
+            double[] xe = s.xe;
+            int end = Math.min(elements, (c + 1) * per);
+            for (int e = c * per; e < end; e++) {
+                int base = e * np;
+                for (int comp = 0; comp < ncomp; comp++) {
+                    int gOff = comp * ng;
+                    int eOff = comp * np;
+                    for (int p = 0; p < np; p++) {
+                        int id = ids[base + p];
+                        xe[eOff + p] = id < 0 ? 0.0 : xg[gOff + id];
+                    }
+                }
+                d.applyElement(e, xe, 0, np, yl, base, nl, s);
+            }
+        });
+        return gatherBlocks(zz, ncomp, yl, yg, withDot ? xg : null);
+    }
+
+    /**
+     * The gather of {@code ncomp} component blocks (block c of l, length z.localSize(), into block c of g, length
+     * z.globalSize()), one parallel chunk per component and row block. With {@code x != null} returns x . g, summed
+     * per chunk and the chunk partials in order (component-major), so deterministic; else returns 0.
+     */
+    private synchronized double gatherBlocks(CpuScatter z, int ncomp, double[] l, double[] g, double[] x) {
+        final int[] starts = z.gatherStarts;
+        final int[] ids = z.gatherIds;
+        final int[] blocks = z.blockStarts;
+        final int nb = z.blocks();
+        final int nl = z.localSize;
+        final int ng = z.globalSize;
+        final int chunks = ncomp * nb;
+        if (chunks == 0) {
+            return 0;
+        }
+        if (partials2.length < chunks) {
+            partials2 = new double[Math.max(chunks, 2 * partials2.length)];
+        }
+        final double[] part = partials2;
+        pool.run(chunks, (w, ch) -> {
+            int c = ch / nb;
+            int blk = ch % nb;
+            int lOff = c * nl;
+            int gOff = c * ng;
+            int end = blocks[blk + 1];
+            double dot = 0;
+            for (int row = blocks[blk]; row < end; row++) {
+                double s = 0;
+                int stop = starts[row + 1];
+                for (int k = starts[row]; k < stop; k++) {
+                    s += l[lOff + ids[k]];
+                }
+                g[gOff + row] = s;
+                if (x != null) {
+                    dot += s * x[gOff + row];
+                }
+            }
+            part[ch] = dot;
+        });
+        if (x == null) {
+            return 0;
+        }
+        double sum = 0;
+        for (int ch = 0; ch < chunks; ch++) {
+            sum += part[ch];
+        }
+        return sum;
+    }
+
+    private CpuPointwiseData pointwiseOf(DevicePointwiseData data) {
+        ensureOpen();
+        Objects.requireNonNull(data, "data must not be null");
+        if (!(data instanceof CpuPointwiseData cd) || cd.backend != this) {
+            throw new IllegalArgumentException("data is not user-operator data uploaded to this cpu backend (" + data + ")");
+        }
+        if (cd.isClosed()) {
+            throw new IllegalStateException("data: user-operator data is closed");
+        }
+        return cd;
     }
 
     // ------------------------------------------------------------------ p-multigrid transfer (CpuTransfer)
