@@ -138,7 +138,7 @@ final class ElementDiagonal {
     }
 
     /** acc_ijk += scale * sum_abc a1[a][i] a2[b][j] a3[c][k] f_abc (matrices m x nq, row-major). */
-    private static void contract(double[] f, double[] a1, double[] a2, double[] a3, double scale, double[] t1,
+    static void contract(double[] f, double[] a1, double[] a2, double[] a3, double scale, double[] t1,
                                  double[] t2, double[] acc, int nq, int m) {
         // t1[i + nq (b + m c)] = sum_a a1[a][i] f[a + m (b + m c)]
         for (int bc = 0; bc < m * m; bc++) {

@@ -110,7 +110,7 @@ public final class GeometricFactors {
      * parallel over elements) with the point's position, the Jacobian d x_i / d r_j of the element map and the
      * quadrature weight, and returns its output packed {@code [E][P][dataPerPoint]}, P = Q^3 with the points in
      * the order {@code a + Q (b + Q c)}. The same element maps and checks as the geometric factors: a point with
-     * |J| <= 0 is an error naming it.
+     * |J| {@literal <=} 0 is an error naming it.
      *
      * @throws IllegalArgumentException for a null argument, a negative {@code dataPerPoint}, an array that would
      *                                  exceed 2^31 - 8 doubles, or a non-positive |J| (naming element and point)

@@ -13,8 +13,8 @@ package io.lobatto.core.pointwise;
  * (BP5), their 3-component versions (BP2, BP6) and isotropic elasticity.
  *
  * <p><b>Array layouts</b> (all of fixed length for the function): {@code u[c]} and {@code v[c]} for component
- * c < ncomp; {@code du[3 c + d]} and {@code dv[3 c + d]} for the derivative along reference direction
- * d = r, s, t; {@code data[k]} for k < {@link #dataPerPoint()}, written once by a {@link PointwiseSetup}. Arrays
+ * c {@literal <} ncomp; {@code du[3 c + d]} and {@code dv[3 c + d]} for the derivative along reference direction
+ * d = r, s, t; {@code data[k]} for k {@literal <} {@link #dataPerPoint()}, written once by a {@link PointwiseSetup}. Arrays
  * the {@link #evaluation()} does not name are still passed but must be neither read nor written. {@code v} and
  * {@code dv} hold zeros on entry.
  *
