@@ -10,7 +10,7 @@ package io.lobatto.examples;
  * </pre>
  * so f = 3π² kappa u - a |grad u|².
  *
- * @param amplitude a, the variation of kappa; |a| < 1 keeps kappa positive
+ * @param amplitude a, the variation of kappa; |a| &lt; 1 keeps kappa positive
  */
 public record DiffusionSolution(double amplitude) implements ManufacturedField {
 

@@ -14,7 +14,7 @@ package io.lobatto.examples;
  * Every derivative is the product of 1D derivatives ({@link #derivative}).
  *
  * @param lambda Lame's first parameter
- * @param mu     the shear modulus, > 0
+ * @param mu     the shear modulus, positive
  */
 public record ElasticitySolution(double lambda, double mu) implements ManufacturedField {
 

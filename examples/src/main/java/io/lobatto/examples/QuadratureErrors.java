@@ -9,7 +9,7 @@ import io.lobatto.gs.ScatterOperator;
 
 /**
  * Error norms of a nodal solution against a closed-form one, shared by the examples: the max over the nodes and
- * the L2 norm by Gauss-Legendre quadrature (u_h interpolated GLL -> GL element by element).
+ * the L2 norm by Gauss-Legendre quadrature (u_h interpolated from the GLL to the GL points element by element).
  */
 final class QuadratureErrors {
 
