@@ -96,6 +96,23 @@ class PointwiseExamplesTest {
         assertTrue(s4.maxError() < 2e-2 && s4.l2Error() < 1e-2, q + ": N=4 max " + s4.maxError() + ", L2 " + s4.l2Error());
     }
 
+    @Test
+    void jacobiGivesTheSameSolutionInFewerIterations() {
+        for (boolean vector : new boolean[] {false, true}) {
+            DiffusionSolution d = DiffusionSolution.standard();
+            PointwiseProblem p = vector
+                    ? new PointwiseProblem(mesh(4, 1), new IsotropicElasticity(), Quadrature.GAUSS, IsotropicElasticity.setup(2, 1),
+                            new ElasticitySolution(2, 1))
+                    : new PointwiseProblem(mesh(4, 1), new Diffusion(), Quadrature.GAUSS, Diffusion.setup(d::kappa), d);
+            PointwiseProblem.Solution none = p.solve(backend, PointwiseProblem.Preconditioning.NONE, 1e-12, 5000, null, null);
+            PointwiseProblem.Solution jacobi = p.solve(backend, PointwiseProblem.Preconditioning.JACOBI, 1e-12, 5000, null, null);
+            assertTrue(jacobi.solve().converged() && none.solve().converged());
+            assertEquals(none.maxError(), jacobi.maxError(), 1e-8, "vector " + vector);
+            assertTrue(jacobi.solve().iterations() < none.solve().iterations(), "vector " + vector + ": Jacobi "
+                    + jacobi.solve().iterations() + " vs " + none.solve().iterations());
+        }
+    }
+
     record Run(int code, String out, String err) {
     }
 
