@@ -2,7 +2,6 @@ package io.lobatto.backend.aparapi;
 
 import com.aparapi.Kernel;
 import com.aparapi.internal.model.ClassModel;
-import com.aparapi.internal.model.Entrypoint;
 import com.aparapi.internal.writer.KernelWriter;
 import io.lobatto.core.backend.BackendException;
 import io.lobatto.core.pointwise.PointwiseFunction;
@@ -342,7 +341,7 @@ public final class PointwiseTranslator {
             Class<?> k = new Loader(Kernel.class.getClassLoader(), name, bytes).loadClass(name);
             Object instance = k.getDeclaredConstructor().newInstance();
             ClassModel model = ClassModel.createClassModel(k);
-            text = KernelWriter.writeToString(model.getEntrypoint(KernelSourceEntry.RUN, instance));
+            text = KernelWriter.writeToString(model.getEntrypoint("run", instance));
         } catch (Exception | LinkageError e) {
             throw new BackendException("aparapi: translating pointwise function " + name + " to OpenCL failed: " + e, e);
         } finally {
@@ -380,11 +379,6 @@ public final class PointwiseTranslator {
                     + ":\n" + text);
         }
         return new Translation(out.toString(), entry);
-    }
-
-    /** Aparapi's entry point name. */
-    private static final class KernelSourceEntry {
-        static final String RUN = "run";
     }
 
     /**
