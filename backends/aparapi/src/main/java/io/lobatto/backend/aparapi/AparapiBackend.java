@@ -1042,7 +1042,18 @@ public final class AparapiBackend implements Backend {
         ClBuffer interp = null;
         ClBuffer diff = null;
         ClBuffer data = null;
+        ClBuffer scratch = null;
         try {
+            if (plan.globalGrids()) {
+                long slots = (elements + (long) plan.elemsPerGroup() - 1) / plan.elemsPerGroup() * plan.elemsPerGroup();
+                long doubles = slots * plan.perElem();
+                if (doubles > Integer.MAX_VALUE - 8) {
+                    throw new IllegalArgumentException("uploadPointwise: E = " + elements + " needs " + doubles
+                            + " doubles of element-grid scratch (" + plan.perElem() + " per element), above the int index"
+                            + " limit " + (Integer.MAX_VALUE - 8) + "; use fewer elements per backend call");
+                }
+                scratch = buffer(doubles, 8, function + " element grids (" + doubles + " doubles)");
+            }
             if (quadrature == Quadrature.GAUSS) {
                 double[] m = basis.interpolation();
                 interp = buffer(m.length, 8, "I");
@@ -1065,25 +1076,34 @@ public final class AparapiBackend implements Backend {
                 }
             }
         } catch (RuntimeException e) {
-            for (ClBuffer b : new ClBuffer[] {interp, diff, data}) {
+            for (ClBuffer b : new ClBuffer[] {interp, diff, data, scratch}) {
                 if (b != null) {
                     b.close();
                 }
             }
             throw e;
         }
-        ClPointwiseData d = new ClPointwiseData(this, function, quadrature, degree, elements, plan, interp, diff, data);
-        d.kernels[0] = kernel(KernelBuilds.pointwise(function, quadrature, degree, plan, 0), pointwiseKey(d, 0));
+        ClPointwiseData d = new ClPointwiseData(this, function, quadrature, degree, elements, plan, interp, diff, data,
+                scratch);
+        d.kernels[0] = kernel(KernelBuilds.pointwise(function, quadrature, degree, plan, 0));
         return d;
+    }
+
+    /** Tests: plan user operators with their element grids in global scratch even where they fit the local memory. */
+    private boolean pointwiseGlobalGrids;
+
+    synchronized void pointwiseGlobalGrids(boolean on) {
+        pointwiseGlobalGrids = on;
     }
 
     /** The plan for this device: for the backend's element group, then again for what the built kernel allows. */
     private KernelBuilds.PointwisePlan pointwisePlan(PointwiseFunction function, Quadrature quadrature, int degree) {
         int cap = Math.min(ELEMENT_GROUP, cl.device().maxWorkGroupSize());
         while (true) {
-            KernelBuilds.PointwisePlan plan = KernelBuilds.pointwisePlan(function, quadrature, degree, cap, localMemBytes);
+            KernelBuilds.PointwisePlan plan = KernelBuilds.pointwisePlan(function, quadrature, degree, cap, localMemBytes,
+                    pointwiseGlobalGrids);
             KernelSource src = KernelBuilds.pointwise(function, quadrature, degree, plan, 0);
-            int fits = kernel(src, function.getClass().getName() + "/" + src.source().hashCode()).workGroupSize();
+            int fits = kernel(src).workGroupSize();
             if (plan.groupSize() <= fits) {
                 return plan;
             }
@@ -1095,12 +1115,12 @@ public final class AparapiBackend implements Backend {
         }
     }
 
-    private static String pointwiseKey(ClPointwiseData d, int mode) {
-        return "pointwise/" + d.function.getClass().getName() + "/" + d.quadrature + "/" + d.degree + "/" + d.plan + "/" + mode;
-    }
-
-    /** The kernel of {@code source}, built once under {@code key}. */
-    private ClKernel kernel(KernelSource source, String key) {
+    /**
+     * A user operator's kernel, built once per source text (which holds the function's translated code, so two
+     * classes of one name from different class loaders never share a kernel).
+     */
+    private ClKernel kernel(KernelSource source) {
+        String key = "pointwise:" + source.source();
         ClKernel k = kernels.get(key);
         if (k == null) {
             k = cl.programs().kernel(source);
@@ -1135,7 +1155,7 @@ public final class AparapiBackend implements Backend {
     private ClKernel pointwiseKernel(ClPointwiseData d, int mode) {
         ClKernel k = d.kernels[mode];
         if (k == null) {
-            k = kernel(KernelBuilds.pointwise(d.function, d.quadrature, d.degree, d.plan, mode), pointwiseKey(d, mode));
+            k = kernel(KernelBuilds.pointwise(d.function, d.quadrature, d.degree, d.plan, mode));
             d.kernels[mode] = k;
         }
         return k;
@@ -1152,6 +1172,7 @@ public final class AparapiBackend implements Backend {
                 .bindIfUsed("matI", d.interp == null ? unused : d.interp)
                 .bindIfUsed("matD", d.diff == null ? unused : d.diff)
                 .bindIfUsed("qdata", d.data)
+                .bindIfUsed("scr", d.scratch == null ? unused : d.scratch)
                 .set("elems", d.elements)
                 .local("lds", 8L * d.plan.localDoubles());
         k.set("ng", z == null ? 0 : z.globalSize());

@@ -10,7 +10,8 @@ import io.lobatto.core.pointwise.Quadrature;
  * A user operator y^e = B^T f(B x^e) on the Aparapi backend: the function f (translated into its element kernel,
  * {@link io.lobatto.backend.aparapi.kernels.PointwiseKernel}), the 1D matrices of B (I for Gauss quadrature, D on
  * the points when f reads gradients), the point data transposed to {@code [dataPerPoint][E P]} (coalesced over the
- * point) and the plan the kernels are built for.
+ * point), the element grids' global scratch when they do not fit the local memory, and the plan the kernels are
+ * built for.
  */
 final class ClPointwiseData implements DevicePointwiseData {
 
@@ -24,12 +25,15 @@ final class ClPointwiseData implements DevicePointwiseData {
     final ClBuffer interp;
     final ClBuffer diff;
     final ClBuffer data;
+    /** The element grids when the plan keeps them in global memory, else null. */
+    final ClBuffer scratch;
     /** The built kernels by input mode (x_L, x_G through Z). */
     final ClKernel[] kernels = new ClKernel[2];
     private boolean closed;
 
     ClPointwiseData(AparapiBackend backend, PointwiseFunction function, Quadrature quadrature, int degree, int elements,
-                    KernelBuilds.PointwisePlan plan, ClBuffer interp, ClBuffer diff, ClBuffer data) {
+                    KernelBuilds.PointwisePlan plan, ClBuffer interp, ClBuffer diff, ClBuffer data,
+                    ClBuffer scratch) {
         this.backend = backend;
         this.function = function;
         this.quadrature = quadrature;
@@ -39,6 +43,7 @@ final class ClPointwiseData implements DevicePointwiseData {
         this.interp = interp;
         this.diff = diff;
         this.data = data;
+        this.scratch = scratch;
     }
 
     @Override
@@ -70,7 +75,7 @@ final class ClPointwiseData implements DevicePointwiseData {
     public synchronized void close() {
         if (!closed) {
             closed = true;
-            for (ClBuffer b : new ClBuffer[] {interp, diff, data}) {
+            for (ClBuffer b : new ClBuffer[] {interp, diff, data, scratch}) {
                 if (b != null) {
                     b.close();
                 }

@@ -312,7 +312,8 @@ public final class KernelBuilds {
      * work-items per element (one per quadrature point up to the group cap), {@code elemsPerGroup} element slots of
      * {@code perElem} local doubles each, then the matrices I and D from {@code ldsMat}; {@code localDoubles} in all.
      */
-    record PointwisePlan(int pts, int threadsPerElem, int elemsPerGroup, int perElem, int ldsMat, int localDoubles) {
+    record PointwisePlan(int pts, int threadsPerElem, int elemsPerGroup, int perElem, int ldsMat, int localDoubles,
+                         boolean globalGrids) {
 
         int groupSize() {
             return threadsPerElem * elemsPerGroup;
@@ -320,17 +321,19 @@ public final class KernelBuilds {
 
         String describe() {
             return "3D, " + threadsPerElem + " work-items x " + elemsPerGroup + " elements per group, " + pts
-                    + "^3 points, " + (8L * localDoubles) + " bytes of local memory";
+                    + "^3 points, " + (8L * localDoubles) + " bytes of local memory"
+                    + (globalGrids ? ", element grids in global scratch (" + (8L * perElem) + " bytes per element)" : "");
         }
     }
 
     /**
      * The plan of {@code function} at {@code degree} with {@code quadrature}, for groups of at most {@code cap}
-     * work-items and {@code localMemBytes}; a {@link io.lobatto.core.backend.BackendException} naming the need and
-     * the limit when not even one element fits.
+     * work-items and {@code localMemBytes}. When one element's grids do not fit the local memory (or
+     * {@code forceGlobal}) they go to a global scratch and only the matrices stay local; a
+     * {@link io.lobatto.core.backend.BackendException} naming the need and the limit when not even those fit.
      */
     static PointwisePlan pointwisePlan(PointwiseFunction function, Quadrature quadrature, int degree, int cap,
-                                       long localMemBytes) {
+                                       long localMemBytes, boolean forceGlobal) {
         int q = degree + 1;
         int p = quadrature == Quadrature.GAUSS ? q + 1 : q;
         int p3 = p * p * p;
@@ -340,19 +343,26 @@ public final class KernelBuilds {
         int gauss = quadrature == Quadrature.GAUSS ? 1 : 0;
         int grids = 1 + 3 * grads + vals * grads;
         int perElem = function.components() * grids * p3 + gauss * p3;
-        int mats = gauss * p * q + grads * p * p;
+        int mats = gauss * p * q + grads * p * dStride(p);
         int threads = Math.min(p3, cap);
         int elems = Math.max(1, cap / threads);
+        if (8L * mats > localMemBytes) {
+            throw new io.lobatto.core.backend.BackendException("aparapi: user operator " + function + " at N = " + degree
+                    + " with " + quadrature + " quadrature needs " + (8L * mats) + " bytes of local memory for its"
+                    + " matrices, but the device has " + localMemBytes);
+        }
+        if (forceGlobal || 8L * (perElem + (long) mats) > localMemBytes) {
+            return new PointwisePlan(p, threads, elems, perElem, 0, mats, true);
+        }
         while (elems > 1 && 8L * (elems * (long) perElem + mats) > localMemBytes) {
             elems--;
         }
-        long need = 8L * (perElem + (long) mats);
-        if (need > localMemBytes) {
-            throw new io.lobatto.core.backend.BackendException("aparapi: user operator " + function + " at N = " + degree
-                    + " with " + quadrature + " quadrature needs " + need + " bytes of local memory per element, but the"
-                    + " device has " + localMemBytes);
-        }
-        return new PointwisePlan(p, threads, elems, perElem, elems * perElem, elems * perElem + mats);
+        return new PointwisePlan(p, threads, elems, perElem, elems * perElem, elems * perElem + mats, false);
+    }
+
+    /** Row stride of D in a user operator's local memory: P, or P + 1 when P is even (fewer bank conflicts). */
+    static int dStride(int p) {
+        return p % 2 == 0 ? p + 1 : p;
     }
 
     /** The placeholder of {@link PointwiseKernel} in Aparapi's translation. */
@@ -379,6 +389,8 @@ public final class KernelBuilds {
         c.put("perElem", plan.perElem());
         c.put("ldsMat", plan.ldsMat());
         c.put("fromGlobal", fromGlobal);
+        c.put("dStride", dStride(plan.pts()));
+        c.put("globalGrids", plan.globalGrids() ? 1 : 0);
         String label = "pointwise " + function.getClass().getSimpleName() + " N=" + degree + " " + quadrature
                 + (fromGlobal == 1 ? " (assembled)" : "");
         return KernelSource.of(PointwiseKernel.class, c, label, plan.groupSize(), generic -> splice(generic, t));
@@ -408,7 +420,7 @@ public final class KernelBuilds {
             throw new IllegalArgumentException("degree " + degree + " is out of range 1.." + AparapiBackend.MAX_DEGREE);
         }
         PointwisePlan plan = pointwisePlan(function, quadrature, degree,
-                Math.min(AparapiBackend.ELEMENT_GROUP, maxWorkGroupSize), localMemBytes);
+                Math.min(AparapiBackend.ELEMENT_GROUP, maxWorkGroupSize), localMemBytes, false);
         List<Build> out = new ArrayList<>();
         for (int mode = 0; mode < 2; mode++) {
             out.add(new Build(pointwise(function, quadrature, degree, plan, mode), plan.groupSize(),

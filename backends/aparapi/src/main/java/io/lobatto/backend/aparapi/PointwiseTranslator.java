@@ -40,7 +40,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import java.util.regex.Matcher;
@@ -80,22 +79,27 @@ public final class PointwiseTranslator {
             "acos", "atan", "atan2", "sinh", "cosh", "tanh", "pow", "min", "max", "floor", "ceil", "rint", "hypot",
             "expm1", "log1p", "signum", "copySign", "fma", "toRadians", "toDegrees");
 
+    /** The prefix of the names given to locals of a class compiled without a LocalVariableTable. */
+    private static final String SYNTHETIC = "lbv";
+    private static final Pattern SYNTHETIC_DECL = Pattern.compile("\\b(double|int) (" + SYNTHETIC + "\\d+)\\b");
     private static final String APPLY_DESC = "([D[D[D[D[D)V";
     private static final String[] PARAMS = {"u", "du", "data", "v", "dv"};
     private static final Logger APARAPI_LOG = Logger.getLogger("com.aparapi");
-    private static final Map<Class<?>, Translation> CACHE = new ConcurrentHashMap<>();
+    /** Per class, held no longer than the class (a ClassValue does not keep a user's class loader alive). */
+    private static final ClassValue<Translation> CACHE = new ClassValue<>() {
+        @Override
+        @SuppressWarnings("unchecked")
+        protected Translation computeValue(Class<?> type) {
+            return doTranslate((Class<? extends PointwiseFunction>) type);
+        }
+    };
 
     private PointwiseTranslator() {
     }
 
     /** The OpenCL C of {@code function}'s class (validated first; cached). */
     public static Translation translate(Class<? extends PointwiseFunction> function) {
-        Translation t = CACHE.get(function);
-        if (t == null) {
-            t = doTranslate(function);
-            CACHE.put(function, t);
-        }
-        return t;
+        return CACHE.get(function);
     }
 
     /**
@@ -333,6 +337,8 @@ public final class PointwiseTranslator {
         Parsed p = parse(function);
         List<Method> methods = check(p);
         byte[] bytes = synthesise(p, methods);
+        boolean namesSynthesised = methods.stream().anyMatch(m -> m.getLocalVariableTable() == null
+                || m.getLocalVariableTable().getLocalVariableTable().length == 0);
         String name = p.jc.getClassName();
         Level before = APARAPI_LOG.getLevel();
         APARAPI_LOG.setLevel(Level.OFF);
@@ -372,6 +378,9 @@ public final class PointwiseTranslator {
                 entry = clean + "apply";
             }
             f = f.replaceAll("__global\\s+double\\s*\\*\\s*", "double *").replace(prefix, clean);
+            if (namesSynthesised) {
+                f = hoistLocals(f);
+            }
             out.append("static inline __attribute__((always_inline)) ").append(f.strip()).append('\n');
         }
         if (entry == null) {
@@ -379,6 +388,28 @@ public final class PointwiseTranslator {
                     + ":\n" + text);
         }
         return new Translation(out.toString(), entry);
+    }
+
+    /**
+     * Moves the declarations of synthetic locals ({@code double lbv6 = ...}, {@code for (int lbv8 = 0; ...)}) to the
+     * top of function {@code f}, initialised to 0, and leaves assignments where they were.
+     */
+    static String hoistLocals(String f) {
+        Matcher m = SYNTHETIC_DECL.matcher(f);
+        Map<String, String> decl = new LinkedHashMap<>();
+        StringBuilder out = new StringBuilder();
+        while (m.find()) {
+            decl.putIfAbsent(m.group(2), m.group(1));
+            m.appendReplacement(out, m.group(2));
+        }
+        m.appendTail(out);
+        if (decl.isEmpty()) {
+            return f;
+        }
+        StringBuilder top = new StringBuilder();
+        decl.forEach((name, type) -> top.append("   ").append(type).append(' ').append(name).append(" = 0;\n"));
+        int body = out.indexOf("{\n") + 2;
+        return out.substring(0, body) + top + out.substring(body);
     }
 
     /**
@@ -464,6 +495,7 @@ public final class PointwiseTranslator {
             slot += args[i].getSize();
         }
         Map<Integer, Type> types = new HashMap<>();
+        Map<Integer, InstructionHandle> firstStore = new HashMap<>();
         for (InstructionHandle ih : il.getInstructionHandles()) {
             if (ih.getInstruction() instanceof LocalVariableInstruction lv) {
                 int s = lv.getIndex();
@@ -480,10 +512,18 @@ public final class PointwiseTranslator {
                             + ": local slot " + s + " holds both " + old + " and " + t
                             + "; compile the class with -g (a LocalVariableTable) so the translator can tell them apart");
                 }
+                if (lv instanceof org.apache.bcel.generic.StoreInstruction && !firstStore.containsKey(s)) {
+                    firstStore.put(s, ih);
+                }
             }
         }
+        // Aparapi declares a local at the store just before its range starts; the declarations are hoisted to the
+        // top of the function afterwards (hoistLocals), so a slot reused in two scopes stays one C variable
         for (Map.Entry<Integer, Type> e : types.entrySet()) {
-            mg.addLocalVariable("v" + e.getKey(), e.getValue(), e.getKey(), first, last);
+            InstructionHandle store = firstStore.get(e.getKey());
+            if (store != null && store.getNext() != null) {
+                mg.addLocalVariable(SYNTHETIC + e.getKey(), e.getValue(), e.getKey(), store.getNext(), last);
+            }
         }
         mg.setMaxLocals();
         return mg.getMethod();

@@ -445,6 +445,50 @@ class PointwiseBackendTest {
         }
     }
 
+    /**
+     * The plan for elements whose grids exceed the local memory (3 components at high N on a 48 KiB GPU): the grids
+     * in global scratch give the same result.
+     */
+    @ParameterizedTest(name = "N={0} {1}")
+    @MethodSource("globalGridCases")
+    void elementGridsInGlobalScratchAgreeWithTheHostReference(int n, Quadrature quad) {
+        AparapiBackend be = OpenClAvailability.backend();
+        Basis1D basis = Basis1D.of(n);
+        int elements = 7;
+        PointwiseFunction f = new Coupled3();
+        double[] data = randomData(elements * quad.pointsPerElement(basis) * 7, 41 + n);
+        double[] x = random(3 * elements * basis.np(), 43 + n);
+        be.pointwiseGlobalGrids(true);
+        try (DevicePointwiseData d = be.uploadPointwise(f, basis, quad, elements, data)) {
+            assertTrue(be.plan(d).contains("global scratch"), be.plan(d));
+            double[] got = runLocal(be, f, basis, quad, elements, data, x);
+            double err = relativeError(got, reference(f, basis, quad, elements, data, x));
+            assertTrue(err < TOL, "N=" + n + " " + quad + ": relative error " + err);
+        } finally {
+            be.pointwiseGlobalGrids(false);
+        }
+    }
+
+    static Stream<Arguments> globalGridCases() {
+        return Stream.of(Arguments.of(1, Quadrature.GAUSS), Arguments.of(2, Quadrature.GLL), Arguments.of(4, Quadrature.GAUSS),
+                Arguments.of(7, Quadrature.GLL));
+    }
+
+    /** A class compiled without -g (no LocalVariableTable): the translator names the locals itself. */
+    @Test
+    void aClassWithoutLocalVariableNamesAgreesWithTheHostReference() throws Exception {
+        AparapiBackend be = OpenClAvailability.backend();
+        var ctor = PointwiseTranslatorTest.withoutLocalVariableTables(PointwiseTranslatorTest.Fancy.class).getDeclaredConstructor();
+        ctor.setAccessible(true);
+        PointwiseFunction f = ctor.newInstance();
+        Basis1D basis = Basis1D.of(3);
+        Quadrature quad = Quadrature.GAUSS;
+        double[] data = randomData(2 * quad.pointsPerElement(basis) * 2, 31);
+        double[] x = random(2 * basis.np(), 37);
+        double err = relativeError(runLocal(be, f, basis, quad, 2, data, x), reference(f, basis, quad, 2, data, x));
+        assertTrue(err < TOL, "relative error " + err);
+    }
+
     /** kernel-info: the generated OpenCL of a user function is clean C with the user's function inlined. */
     @Test
     void generatedSourceHasTheUserFunctionInlined() {

@@ -7,8 +7,18 @@ import io.lobatto.core.pointwise.FieldEvaluation;
 import io.lobatto.core.pointwise.PointwiseFunction;
 import org.junit.jupiter.api.Test;
 
+import java.io.ByteArrayInputStream;
+import java.io.InputStream;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+
+import org.apache.bcel.classfile.Attribute;
+import org.apache.bcel.classfile.ClassParser;
+import org.apache.bcel.classfile.Code;
+import org.apache.bcel.classfile.JavaClass;
+import org.apache.bcel.classfile.LocalVariableTable;
+import org.apache.bcel.classfile.LocalVariableTypeTable;
 
 /** The bind-time validation and the translation of user pointwise functions (no OpenCL device needed). */
 class PointwiseTranslatorTest {
@@ -22,6 +32,15 @@ class PointwiseTranslatorTest {
         @Override
         public void apply(double[] u, double[] du, double[] data, double[] v, double[] dv) {
             double s = Math.sqrt(data[0] * data[0]) * Math.exp(-data[1]);
+            // two loops and two block-local w that javac puts in the same slots (the no -g path must keep them apart)
+            for (int k = 0; k < 2; k++) {
+                double w = data[k];
+                s += w * w;
+            }
+            for (int k = 0; k < 2; k++) {
+                double w = data[1 - k];
+                s += 0.5 * w;
+            }
             v[0] = s * u[0];
             for (int d = 0; d < 3; d++) {
                 dv[d] = scale(du[d], data[0], d);
@@ -165,5 +184,56 @@ class PointwiseTranslatorTest {
         assertTrue(s.contains("__scale(") && !s.contains("__global"), s);
         assertTrue(t.entry().endsWith("__apply"), t.entry());
         System.out.println(s);
+    }
+
+    /**
+     * {@code c} as if compiled without {@code -g}: its class file with every LocalVariableTable removed, defined
+     * by a class loader of its own that also serves the bytes (as a user's jar would).
+     */
+    @SuppressWarnings("unchecked")
+    static Class<? extends PointwiseFunction> withoutLocalVariableTables(Class<? extends PointwiseFunction> c) throws Exception {
+        String res = c.getName().replace('.', '/') + ".class";
+        JavaClass jc;
+        try (InputStream in = c.getClassLoader().getResourceAsStream(res)) {
+            jc = new ClassParser(in, res).parse();
+        }
+        for (org.apache.bcel.classfile.Method m : jc.getMethods()) {
+            Code code = m.getCode();
+            if (code != null) {
+                code.setAttributes(Arrays.stream(code.getAttributes())
+                        .filter(a -> !(a instanceof LocalVariableTable) && !(a instanceof LocalVariableTypeTable))
+                        .toArray(Attribute[]::new));
+            }
+        }
+        // a top-level class of its own loader: no nest or inner-class links back to this test class
+        jc.setAttributes(Arrays.stream(jc.getAttributes())
+                .filter(a -> !(a instanceof org.apache.bcel.classfile.NestHost) && !(a instanceof org.apache.bcel.classfile.InnerClasses))
+                .toArray(Attribute[]::new));
+        byte[] bytes = jc.getBytes();
+        ClassLoader loader = new ClassLoader(c.getClassLoader()) {
+            @Override
+            protected synchronized Class<?> loadClass(String n, boolean resolve) throws ClassNotFoundException {
+                if (n.equals(c.getName())) {
+                    Class<?> k = findLoadedClass(n);
+                    return k != null ? k : defineClass(n, bytes, 0, bytes.length);
+                }
+                return super.loadClass(n, resolve);
+            }
+
+            @Override
+            public InputStream getResourceAsStream(String name) {
+                return name.equals(res) ? new ByteArrayInputStream(bytes) : super.getResourceAsStream(name);
+            }
+        };
+        return (Class<? extends PointwiseFunction>) loader.loadClass(c.getName());
+    }
+
+    @Test
+    void translatesAClassCompiledWithoutLocalVariableNames() throws Exception {
+        Class<? extends PointwiseFunction> stripped = withoutLocalVariableTables(Fancy.class);
+        PointwiseTranslator.Translation t = PointwiseTranslator.translate(stripped);
+        String s = t.functions();
+        assertTrue(s.contains("double *u,  double *du,  double *data,  double *v,  double *dv") || s.contains("double *u"), s);
+        assertTrue(s.contains("sqrt(") && s.contains("__scale(") && s.contains("double lbv"), s);
     }
 }

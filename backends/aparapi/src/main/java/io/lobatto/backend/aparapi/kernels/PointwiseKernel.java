@@ -17,7 +17,7 @@ import io.lobatto.backend.aparapi.runtime.BuildConstant;
  * <p>Local memory per element slot ({@link #perElem} doubles), per component c: the grid U_c (values at the
  * points, later the projected result), for gradients the flux grids F_r, F_s, F_t, and for both values and
  * gradients a grid V_c (with values alone v overwrites U_c in place); for Gauss one P^3 scratch grid shared by
- * the components. The matrices follow the slots at {@link #ldsMat}: I (P x Q), then D (P x P).
+ * the components. The matrices follow the slots at {@link #ldsMat}: I (P x Q), then D (P rows of {@link #dStride}).
  * Vectors are component-blocked: x_L, y_L {@code [ncomp][E][Q^3]}; with {@link #fromGlobal} x is x_G
  * {@code [ncomp][ng]} read through the scatter ids.
  */
@@ -45,6 +45,14 @@ public final class PointwiseKernel extends Kernel {
     @BuildConstant int ldsMat;
     /** 1 when x is x_G read through the scatter ids. */
     @BuildConstant int fromGlobal;
+    /**
+     * 1 when the element grids do not fit the local memory and live in the global scratch {@link #scr}
+     * ({@code [slot][perElem]} per launch slot, written and read by the slot's own work-group); the matrices stay
+     * in local memory.
+     */
+    @BuildConstant int globalGrids;
+    /** Row stride of D in local memory: P, or P + 1 when P is even (odd strides avoid bank conflicts). */
+    @BuildConstant int dStride;
 
     double[] x = new double[1];
     double[] y = new double[1];
@@ -53,6 +61,8 @@ public final class PointwiseKernel extends Kernel {
     double[] matD = new double[1];
     /** The point data, [ndata][E P^3]. */
     double[] qdata = new double[1];
+    /** The element grids when {@link #globalGrids}: one region of perElem doubles per element slot. */
+    double[] scr = new double[1];
     int elems;
     /** N_G, the component stride of x_G. */
     int ng;
@@ -80,6 +90,9 @@ public final class PointwiseKernel extends Kernel {
         int Q = nq;
         int np = Q * Q * Q;
         int L0 = le * perElem;
+        if (globalGrids == 1) {
+            L0 = (getGroupId() * elemsPerGroup + le) * perElem;
+        }
         int G = 1 + 3 * grads + vals * grads;
         int sc = L0 + ncomp * G * P3;
         int mI = ldsMat;
@@ -90,7 +103,7 @@ public final class PointwiseKernel extends Kernel {
             lds[mI + i] = matI[i];
         }
         for (int i = lid; i < nD; i += getLocalSize()) {
-            lds[mD + i] = matD[i];
+            lds[mD + (i / P) * dStride + i % P] = matD[i];
         }
         // u of each component at the points: loaded (onto the scratch grid for Gauss), then I in three stages
         for (int c = 0; c < ncomp; c++) {
@@ -105,10 +118,10 @@ public final class PointwiseKernel extends Kernel {
                     if (valid == 1) {
                         u = readU(c, e * np + p);
                     }
-                    lds[dst + gridIndex(p, Q, P)] = u;
+                    gw(dst + gridIndex(p, Q, P), u);
                 }
             }
-            localBarrier();
+            sync();
             if (gauss == 1) {
                 interpolatePoints(sc, U, t, T, 0, mI);
                 interpolatePoints(U, sc, t, T, 1, mI);
@@ -125,16 +138,16 @@ public final class PointwiseKernel extends Kernel {
                 for (int c = 0; c < ncomp; c++) {
                     int U = L0 + c * G * P3;
                     if (vals == 1) {
-                        pu[c] = lds[U + p];
+                        pu[c] = gr(U + p);
                     }
                     if (grads == 1) {
                         double vr = 0;
                         double vs = 0;
                         double vt = 0;
                         for (int m = 0; m < P; m++) {
-                            vr += lds[mD + a * P + m] * lds[U + m + P * (b + P * cc)];
-                            vs += lds[mD + b * P + m] * lds[U + a + P * (m + P * cc)];
-                            vt += lds[mD + cc * P + m] * lds[U + a + P * (b + P * m)];
+                            vr += lds[mD + a * dStride + m] * gr(U + m + P * (b + P * cc));
+                            vs += lds[mD + b * dStride + m] * gr(U + a + P * (m + P * cc));
+                            vt += lds[mD + cc * dStride + m] * gr(U + a + P * (b + P * m));
                         }
                         pdu[3 * c] = vr;
                         pdu[3 * c + 1] = vs;
@@ -156,19 +169,19 @@ public final class PointwiseKernel extends Kernel {
                 for (int c = 0; c < ncomp; c++) {
                     int U = L0 + c * G * P3;
                     if (grads == 1) {
-                        lds[U + P3 + p] = pdv[3 * c];
-                        lds[U + 2 * P3 + p] = pdv[3 * c + 1];
-                        lds[U + 3 * P3 + p] = pdv[3 * c + 2];
+                        gw(U + P3 + p, pdv[3 * c]);
+                        gw(U + 2 * P3 + p, pdv[3 * c + 1]);
+                        gw(U + 3 * P3 + p, pdv[3 * c + 2]);
                         if (vals == 1) {
-                            lds[U + 4 * P3 + p] = pv[c];
+                            gw(U + 4 * P3 + p, pv[c]);
                         }
                     } else {
-                        lds[U + p] = pv[c];
+                        gw(U + p, pv[c]);
                     }
                 }
             }
         }
-        localBarrier();
+        sync();
         // test against the basis: D^T dv + v at the points into U_c, then I^T back to the nodes, then y
         for (int c = 0; c < ncomp; c++) {
             int U = L0 + c * G * P3;
@@ -180,17 +193,17 @@ public final class PointwiseKernel extends Kernel {
                         int cc = p / (P * P);
                         double s = 0;
                         if (vals == 1) {
-                            s = lds[U + 4 * P3 + p];
+                            s = gr(U + 4 * P3 + p);
                         }
                         for (int m = 0; m < P; m++) {
-                            s += lds[mD + m * P + a] * lds[U + P3 + m + P * (b + P * cc)]
-                                    + lds[mD + m * P + b] * lds[U + 2 * P3 + a + P * (m + P * cc)]
-                                    + lds[mD + m * P + cc] * lds[U + 3 * P3 + a + P * (b + P * m)];
+                            s += lds[mD + m * dStride + a] * gr(U + P3 + m + P * (b + P * cc))
+                                    + lds[mD + m * dStride + b] * gr(U + 2 * P3 + a + P * (m + P * cc))
+                                    + lds[mD + m * dStride + cc] * gr(U + 3 * P3 + a + P * (b + P * m));
                         }
-                        lds[U + p] = s;
+                        gw(U + p, s);
                     }
                 }
-                localBarrier();
+                sync();
             }
             int out = U;
             if (gauss == 1) {
@@ -201,9 +214,37 @@ public final class PointwiseKernel extends Kernel {
             }
             if (valid == 1) {
                 for (int p = t; p < np; p += T) {
-                    y[c * elems * np + e * np + p] = lds[out + gridIndex(p, Q, P)];
+                    y[c * elems * np + e * np + p] = gr(out + gridIndex(p, Q, P));
                 }
             }
+            sync();
+        }
+    }
+
+    /** A grid entry: local memory, or the global scratch. */
+    private double gr(int i) {
+        double v = 0;
+        if (globalGrids == 1) {
+            v = scr[i];
+        } else {
+            v = lds[i];
+        }
+        return v;
+    }
+
+    private void gw(int i, double v) {
+        if (globalGrids == 1) {
+            scr[i] = v;
+        } else {
+            lds[i] = v;
+        }
+    }
+
+    /** The work-group barrier; with the grids in the global scratch a global-memory fence as well. */
+    private void sync() {
+        if (globalGrids == 1) {
+            localGlobalBarrier();
+        } else {
             localBarrier();
         }
     }
@@ -265,20 +306,20 @@ public final class PointwiseKernel extends Kernel {
             double s = 0;
             if (dir == 0) {
                 for (int m = 0; m < Q; m++) {
-                    s += lds[mI + a * Q + m] * lds[src + m + P * (b + P * c)];
+                    s += lds[mI + a * Q + m] * gr(src + m + P * (b + P * c));
                 }
             } else if (dir == 1) {
                 for (int m = 0; m < Q; m++) {
-                    s += lds[mI + b * Q + m] * lds[src + a + P * (m + P * c)];
+                    s += lds[mI + b * Q + m] * gr(src + a + P * (m + P * c));
                 }
             } else {
                 for (int m = 0; m < Q; m++) {
-                    s += lds[mI + c * Q + m] * lds[src + a + P * (b + P * m)];
+                    s += lds[mI + c * Q + m] * gr(src + a + P * (b + P * m));
                 }
             }
-            lds[dst + a + P * (b + P * c)] = s;
+            gw(dst + a + P * (b + P * c), s);
         }
-        localBarrier();
+        sync();
     }
 
     /** The transpose stage GL -> GLL (I^T) from grid src to grid dst along direction dir. */
@@ -304,19 +345,19 @@ public final class PointwiseKernel extends Kernel {
             double s = 0;
             if (dir == 2) {
                 for (int m = 0; m < P; m++) {
-                    s += lds[mI + m * Q + c] * lds[src + a + P * (b + P * m)];
+                    s += lds[mI + m * Q + c] * gr(src + a + P * (b + P * m));
                 }
             } else if (dir == 1) {
                 for (int m = 0; m < P; m++) {
-                    s += lds[mI + m * Q + b] * lds[src + a + P * (m + P * c)];
+                    s += lds[mI + m * Q + b] * gr(src + a + P * (m + P * c));
                 }
             } else {
                 for (int m = 0; m < P; m++) {
-                    s += lds[mI + m * Q + a] * lds[src + m + P * (b + P * c)];
+                    s += lds[mI + m * Q + a] * gr(src + m + P * (b + P * c));
                 }
             }
-            lds[dst + a + P * (b + P * c)] = s;
+            gw(dst + a + P * (b + P * c), s);
         }
-        localBarrier();
+        sync();
     }
 }
