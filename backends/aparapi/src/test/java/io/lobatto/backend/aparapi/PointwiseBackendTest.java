@@ -474,6 +474,61 @@ class PointwiseBackendTest {
                 Arguments.of(7, Quadrature.GLL));
     }
 
+    /**
+     * Agreement with the Java backend, the reference of every backend: local and assembled, 3 components, both
+     * quadratures. Skipped (not failed) only while the Java backend has no user operators (it throws
+     * UnsupportedOperationException there).
+     */
+    @ParameterizedTest(name = "N={0} {1}")
+    @MethodSource("cpuCases")
+    void agreesWithTheJavaBackend(int n, Quadrature quad) {
+        AparapiBackend be = OpenClAvailability.backend();
+        SpectralElementMesh mesh = TestProblems.deformedBox(2, 2, 2, n);
+        ScatterOperator z = TestProblems.dirichlet(mesh);
+        Basis1D basis = mesh.basis();
+        int elements = mesh.elementCount();
+        PointwiseFunction f = new Coupled3();
+        double[] data = randomData(elements * quad.pointsPerElement(basis) * 7, 53);
+        double[] xl = random(3 * z.localSize(), 59);
+        double[] xg = random(3 * z.globalSize(), 61);
+        double[][] want = new double[2][];
+        double wantDot;
+        try (io.lobatto.backend.cpu.CpuBackend cpu = new io.lobatto.backend.cpu.CpuBackend(1)) {
+            DevicePointwiseData d;
+            try {
+                d = cpu.uploadPointwise(f, basis, quad, elements, data);
+            } catch (UnsupportedOperationException e) {
+                org.junit.jupiter.api.Assumptions.abort("the Java backend has no user operators yet: " + e.getMessage());
+                return;
+            }
+            try (d; DeviceScatter dz = cpu.uploadScatter(z.scatterIds(), z.gatherStarts(), z.gatherIds(), z.blockStarts(),
+                    z.inverseDegree(), z.globalSize()); DeviceVector x = cpu.upload(xl); DeviceVector y = cpu.allocate(xl.length);
+                 DeviceVector g = cpu.upload(xg); DeviceVector yl = cpu.allocate(xl.length);
+                 DeviceVector yg = cpu.allocate(xg.length)) {
+                cpu.applyPointwise(d, x, y);
+                want[0] = cpu.download(y);
+                wantDot = cpu.applyPointwiseAssembledDot(d, dz, g, yl, yg);
+                want[1] = cpu.download(yg);
+            }
+        }
+        try (DevicePointwiseData d = be.uploadPointwise(f, basis, quad, elements, data);
+             DeviceScatter dz = be.uploadScatter(z.scatterIds(), z.gatherStarts(), z.gatherIds(), z.blockStarts(),
+                     z.inverseDegree(), z.globalSize()); DeviceVector x = be.upload(xl); DeviceVector y = be.allocate(xl.length);
+             DeviceVector g = be.upload(xg); DeviceVector yl = be.allocate(xl.length);
+             DeviceVector yg = be.allocate(xg.length)) {
+            be.applyPointwise(d, x, y);
+            assertTrue(relativeError(be.download(y), want[0]) < TOL, "local: " + relativeError(be.download(y), want[0]));
+            double dot = be.applyPointwiseAssembledDot(d, dz, g, yl, yg);
+            assertTrue(relativeError(be.download(yg), want[1]) < TOL, "assembled: " + relativeError(be.download(yg), want[1]));
+            assertEquals(wantDot, dot, TOL * Math.abs(wantDot), "x_G . y_G");
+        }
+    }
+
+    static Stream<Arguments> cpuCases() {
+        return Stream.of(Arguments.of(1, Quadrature.GAUSS), Arguments.of(4, Quadrature.GLL), Arguments.of(5, Quadrature.GAUSS),
+                Arguments.of(8, Quadrature.GLL));
+    }
+
     /** A class compiled without -g (no LocalVariableTable): the translator names the locals itself. */
     @Test
     void aClassWithoutLocalVariableNamesAgreesWithTheHostReference() throws Exception {
