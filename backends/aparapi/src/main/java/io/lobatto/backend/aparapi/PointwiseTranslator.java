@@ -50,9 +50,9 @@ import java.util.regex.Pattern;
  * element kernel calls at each quadrature point. Two steps:
  * <ol>
  *   <li><b>Validation</b> ({@link #validate}): the bytecode of {@code apply} and of every private method it calls is
- *       scanned for constructs outside the translatable subset of {@link PointwiseFunction}; the first one is
- *       rejected with an {@link IllegalArgumentException} naming the class, the method, the construct and its
- *       bytecode (e.g. {@code "NEW java/util/ArrayList at apply+12"}, {@code "GETFIELD ...kappa"}, {@code "LADD (long
+ *       scanned for constructs outside the translatable subset of {@link PointwiseFunction}; they are rejected
+ *       (up to 8 of them, in bytecode order) with an {@link IllegalArgumentException} naming the class, and for each
+ *       the construct, its bytecode and where (method + offset) (e.g. {@code "NEW java/util/ArrayList at apply+12"}, {@code "GETFIELD ...kappa"}, {@code "LADD (long
  *       arithmetic)"}).</li>
  *   <li><b>Translation</b> ({@link #translate}): the methods are copied with BCEL into a synthetic {@link Kernel}
  *       subclass of the same name (its own class loader), whose {@code run} calls {@code apply} on global arrays;
@@ -149,11 +149,28 @@ public final class PointwiseTranslator {
         String owner = p.jc.getClassName().replace('.', '/');
         List<Method> order = new ArrayList<>();
         Set<String> done = new LinkedHashSet<>();
-        visit(p, owner, "apply" + APPLY_DESC, new ArrayList<>(), done, order);
+        List<String> problems = new ArrayList<>();
+        visit(p, owner, "apply" + APPLY_DESC, new ArrayList<>(), done, order, problems);
+        if (!problems.isEmpty()) {
+            int shown = Math.min(problems.size(), MAX_REPORTED);
+            throw new IllegalArgumentException("pointwise function " + p.cls.getName()
+                    + " is outside the translatable subset (see PointwiseFunction): "
+                    + String.join("; ", problems.subList(0, shown))
+                    + (problems.size() > shown ? "; and " + (problems.size() - shown) + " more" : ""));
+        }
         return order;
     }
 
-    private static void visit(Parsed p, String owner, String key, List<String> stack, Set<String> done, List<Method> order) {
+    /** Constructs named in one rejection message at most. */
+    private static final int MAX_REPORTED = 8;
+
+    /**
+     * Scans method {@code key} and, depth first, the private methods it calls: every instruction outside the subset
+     * goes to {@code problems} ("NEW java/util/ArrayList at apply+12 (allocation)"); recursion and methods that
+     * cannot be scanned at all are thrown at once.
+     */
+    private static void visit(Parsed p, String owner, String key, List<String> stack, Set<String> done, List<Method> order,
+                              List<String> problems) {
         if (stack.contains(key)) {
             List<String> path = new ArrayList<>();
             for (String s : stack) {
@@ -189,13 +206,12 @@ public final class PointwiseTranslator {
             if (bad != null) {
                 // "NEW java/util/ArrayList at apply+12 (allocation)": the construct, where, then why
                 int why = bad.indexOf(" (");
-                throw reject(p, key, why < 0 ? bad + at : bad.substring(0, why) + at + bad.substring(why));
-            }
-            if (in instanceof InvokeInstruction inv) {
+                problems.add(why < 0 ? bad + at : bad.substring(0, why) + at + bad.substring(why));
+            } else if (in instanceof InvokeInstruction inv) {
                 String cls = inv.getReferenceType(p.cp).getSignature();
                 cls = cls.substring(1, cls.length() - 1);
                 if (cls.equals(owner)) {
-                    visit(p, owner, inv.getMethodName(p.cp) + inv.getSignature(p.cp), stack, done, order);
+                    visit(p, owner, inv.getMethodName(p.cp) + inv.getSignature(p.cp), stack, done, order, problems);
                 }
             }
         }
