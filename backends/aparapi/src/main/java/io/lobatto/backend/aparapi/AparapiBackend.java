@@ -1227,6 +1227,8 @@ public final class AparapiBackend implements Backend {
         }
         runPointwise(d, x.buffer, s, yl.buffer);
         if (s.blocks == 0) {
+            // no local nodes: Z^T of nothing is zero
+            fill(yg, 0);
             return 0;
         }
         int groups = Math.min(REDUCE_GROUPS, s.blocks);

@@ -17,7 +17,8 @@ import java.util.Random;
  * of BP3.5 at N = 7): BP3.5 (S^e + lambda M^e at GLL points) and BP3.0 (at Gauss points) as built-in kernels and as
  * the user function {@link ScreenedDiffusion} (dv = G du, v = wJ u), each applied to element-local vectors
  * {@code reps} times with OpenCL profiling; prints the device microseconds per apply, their ratio and the relative
- * difference of the results. Usage: {@code PointwiseTiming [N=7] [E=4096] [reps=50]}.
+ * difference of the results, then each built kernel's local and private memory (private bytes betray a function whose
+ * arrays went to the stack). Usage: {@code PointwiseTiming [N=7] [E=4096] [reps=50]}.
  */
 public final class PointwiseTiming {
 
@@ -94,6 +95,11 @@ public final class PointwiseTiming {
                             kernel, n, e, builtIn, be.plan(ed), general, be.plan(pd), general / builtIn, Math.sqrt(num / den));
                 }
             }
+            // private memory per work-item shows whether the function's arrays stayed in registers (0: no stack)
+            be.builtKernels().forEach((label, k) -> {
+                long[] use = k.memoryUse();
+                System.out.printf("kernel %s: group %d, local %d B, private %d B%n", label, k.workGroupSize(), use[0], use[1]);
+            });
         }
     }
 
