@@ -16,11 +16,14 @@ import io.lobatto.core.backend.BackendException;
 import io.lobatto.core.backend.DeviceElementData;
 import io.lobatto.core.backend.DeviceInfo;
 import io.lobatto.core.backend.DeviceIntVector;
+import io.lobatto.core.backend.DevicePointwiseData;
 import io.lobatto.core.backend.DeviceScatter;
 import io.lobatto.core.backend.DeviceTransfer;
 import io.lobatto.core.backend.DeviceVector;
 import io.lobatto.core.backend.ElementKernel;
 import io.lobatto.core.basis.Basis1D;
+import io.lobatto.core.pointwise.PointwiseFunction;
+import io.lobatto.core.pointwise.Quadrature;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -621,7 +624,7 @@ public final class AparapiBackend implements Backend {
 
     private void bindScatter(ClKernel k, ClScatter s) {
         k.set("scatterIds", s.scatterIds.buffer).set("starts", s.gatherStarts.buffer).set("ids", s.gatherIds.buffer)
-                .set("blocks", s.blockStarts.buffer).set("partials", partials);
+                .set("blocks", s.blockStarts.buffer).set("partials", partials).set("strideL", 0).set("strideG", 0);
     }
 
     @Override
@@ -995,6 +998,248 @@ public final class AparapiBackend implements Backend {
         }
         runElements(d, lambda, x.buffer, s, shift, yl.buffer, dir == null ? null : dir.buffer, beta);
         return runGather(s, yl, yg, withDot ? x : null, dir, beta);
+    }
+
+    // ------------------------------------------------------------------ user operators (PointwiseKernel)
+
+    /**
+     * Validates and translates {@code function} ({@link PointwiseTranslator}: {@link IllegalArgumentException}
+     * naming the construct outside the subset), plans and builds its element kernel for this device, and uploads
+     * I, D and the point data.
+     */
+    @Override
+    public synchronized DevicePointwiseData uploadPointwise(PointwiseFunction function, Basis1D basis, Quadrature quadrature,
+                                                            int elements, double[] pointData) {
+        ensureOpen();
+        if (function == null || basis == null || quadrature == null || pointData == null) {
+            throw new IllegalArgumentException("uploadPointwise: function, basis, quadrature and pointData must not be null");
+        }
+        int degree = basis.degree();
+        if (degree > MAX_DEGREE) {
+            throw new IllegalArgumentException("uploadPointwise: degree N = " + degree + " is above the backend's limit N <= "
+                    + MAX_DEGREE);
+        }
+        if (elements < 0) {
+            throw new IllegalArgumentException("uploadPointwise: elements = " + elements + " must be >= 0");
+        }
+        int p3 = quadrature.pointsPerElement(basis);
+        int ndata = function.dataPerPoint();
+        long points = (long) elements * p3;
+        long expected = points * ndata;
+        if (pointData.length != expected) {
+            throw new IllegalArgumentException("uploadPointwise: pointData has length " + pointData.length + " but " + function
+                    + " with N = " + degree + ", " + quadrature + " quadrature (P = " + p3 + " points per element) and E = "
+                    + elements + " needs E P dataPerPoint = " + expected);
+        }
+        long local = (long) function.components() * elements * basis.nq() * basis.nq() * basis.nq();
+        if (local > Integer.MAX_VALUE - 8 || points > Integer.MAX_VALUE - 8) {
+            throw new IllegalArgumentException("uploadPointwise: E = " + elements + " gives ncomp E (N+1)^3 = " + local
+                    + " and E P = " + points + "; the kernels index with int, limit " + (Integer.MAX_VALUE - 8));
+        }
+        // validation and translation first: a function outside the subset is the user's error, named here
+        PointwiseTranslator.translate(function.getClass());
+        KernelBuilds.PointwisePlan plan = pointwisePlan(function, quadrature, degree);
+        ClBuffer interp = null;
+        ClBuffer diff = null;
+        ClBuffer data = null;
+        ClBuffer scratch = null;
+        try {
+            if (plan.globalGrids()) {
+                long slots = (elements + (long) plan.elemsPerGroup() - 1) / plan.elemsPerGroup() * plan.elemsPerGroup();
+                long doubles = slots * plan.perElem();
+                if (doubles > Integer.MAX_VALUE - 8) {
+                    throw new IllegalArgumentException("uploadPointwise: E = " + elements + " needs " + doubles
+                            + " doubles of element-grid scratch (" + plan.perElem() + " per element), above the int index"
+                            + " limit " + (Integer.MAX_VALUE - 8) + "; use fewer elements per backend call");
+                }
+                scratch = buffer(doubles, 8, function + " element grids (" + doubles + " doubles)");
+            }
+            if (quadrature == Quadrature.GAUSS) {
+                double[] m = basis.interpolation();
+                interp = buffer(m.length, 8, "I");
+                cl.write(m, 0, m.length, interp, 0);
+            }
+            if (function.evaluation().readsGradients()) {
+                double[] m = quadrature == Quadrature.GAUSS ? basis.gaussDifferentiation() : basis.differentiation();
+                diff = buffer(m.length, 8, "D");
+                cl.write(m, 0, m.length, diff, 0);
+            }
+            data = buffer(expected, 8, function + " point data (" + expected + " doubles)");
+            double[] chunk = new double[(int) Math.min(Math.max(points, 1), 1 << 20)];
+            for (int k = 0; k < ndata; k++) {
+                for (long start = 0; start < points; start += chunk.length) {
+                    int count = (int) Math.min(chunk.length, points - start);
+                    for (int i = 0; i < count; i++) {
+                        chunk[i] = pointData[(int) ((start + i) * ndata + k)];
+                    }
+                    cl.write(chunk, 0, count, data, k * points + start);
+                }
+            }
+        } catch (RuntimeException e) {
+            for (ClBuffer b : new ClBuffer[] {interp, diff, data, scratch}) {
+                if (b != null) {
+                    b.close();
+                }
+            }
+            throw e;
+        }
+        ClPointwiseData d = new ClPointwiseData(this, function, quadrature, degree, elements, plan, interp, diff, data,
+                scratch);
+        d.kernels[0] = kernel(KernelBuilds.pointwise(function, quadrature, degree, plan, 0));
+        return d;
+    }
+
+    /** Tests: plan user operators with their element grids in global scratch even where they fit the local memory. */
+    private boolean pointwiseGlobalGrids;
+
+    synchronized void pointwiseGlobalGrids(boolean on) {
+        pointwiseGlobalGrids = on;
+    }
+
+    /** The plan for this device: for the backend's element group, then again for what the built kernel allows. */
+    private KernelBuilds.PointwisePlan pointwisePlan(PointwiseFunction function, Quadrature quadrature, int degree) {
+        int cap = Math.min(ELEMENT_GROUP, cl.device().maxWorkGroupSize());
+        while (true) {
+            KernelBuilds.PointwisePlan plan = KernelBuilds.pointwisePlan(function, quadrature, degree, cap, localMemBytes,
+                    pointwiseGlobalGrids);
+            KernelSource src = KernelBuilds.pointwise(function, quadrature, degree, plan, 0);
+            int fits = kernel(src).workGroupSize();
+            if (plan.groupSize() <= fits) {
+                return plan;
+            }
+            if (fits >= cap) {
+                throw new BackendException("aparapi: user operator " + function + " N=" + degree + " plans groups of "
+                        + plan.groupSize() + " but its build allows " + fits);
+            }
+            cap = fits;
+        }
+    }
+
+    /**
+     * A user operator's kernel, built once per source text (which holds the function's translated code, so two
+     * classes of one name from different class loaders never share a kernel).
+     */
+    private ClKernel kernel(KernelSource source) {
+        String key = "pointwise:" + source.source();
+        ClKernel k = kernels.get(key);
+        if (k == null) {
+            k = cl.programs().kernel(source);
+            kernels.put(key, k);
+        }
+        return k;
+    }
+
+    private ClPointwiseData pointwiseData(DevicePointwiseData d) {
+        Objects.requireNonNull(d, "data");
+        if (!(d instanceof ClPointwiseData a) || a.backend != this) {
+            throw new IllegalArgumentException("data is not user-operator data of this aparapi backend: " + d);
+        }
+        if (d.isClosed()) {
+            throw new IllegalStateException("user-operator data is closed");
+        }
+        return a;
+    }
+
+    /** The launch plan of a user operator, e.g. "3D, 256 work-items x 1 elements per group, ...". */
+    public synchronized String plan(DevicePointwiseData data) {
+        ClPointwiseData d = pointwiseData(data);
+        return d.function + " N=" + d.degree + " " + d.quadrature + ": " + d.plan.describe();
+    }
+
+    /** The OpenCL C of a user operator's element kernel as built here (mode 0: x_L, 1: x_G through Z). */
+    public synchronized KernelSource pointwiseSource(DevicePointwiseData data, int mode) {
+        ClPointwiseData d = pointwiseData(data);
+        return pointwiseKernel(d, mode).source();
+    }
+
+    private ClKernel pointwiseKernel(ClPointwiseData d, int mode) {
+        ClKernel k = d.kernels[mode];
+        if (k == null) {
+            k = kernel(KernelBuilds.pointwise(d.function, d.quadrature, d.degree, d.plan, mode));
+            d.kernels[mode] = k;
+        }
+        return k;
+    }
+
+    private void runPointwise(ClPointwiseData d, ClBuffer x, ClScatter z, ClBuffer y) {
+        if (d.elements == 0) {
+            return;
+        }
+        int mode = z == null ? 0 : 1;
+        ClKernel k = pointwiseKernel(d, mode);
+        k.set("x", x).set("y", y)
+                .bindIfUsed("ids", z == null ? unused : z.scatterIds.buffer)
+                .bindIfUsed("matI", d.interp == null ? unused : d.interp)
+                .bindIfUsed("matD", d.diff == null ? unused : d.diff)
+                .bindIfUsed("qdata", d.data)
+                .bindIfUsed("scr", d.scratch == null ? unused : d.scratch)
+                .set("elems", d.elements)
+                .local("lds", 8L * d.plan.localDoubles());
+        k.set("ng", z == null ? 0 : z.globalSize());
+        long groups = (d.elements + (long) d.plan.elemsPerGroup() - 1) / d.plan.elemsPerGroup();
+        k.launch(groups, d.plan.groupSize());
+    }
+
+    @Override
+    public synchronized void applyPointwise(DevicePointwiseData data, DeviceVector xL, DeviceVector yL) {
+        ClPointwiseData d = pointwiseData(data);
+        ClVector x = vec(xL, "xL");
+        ClVector y = vec(yL, "yL");
+        checkLen("applyPointwise", "xL", x.length(), d.localSize());
+        checkLen("applyPointwise", "yL", y.length(), d.localSize());
+        if (x == y) {
+            throw new IllegalArgumentException("applyPointwise: xL and yL must be distinct");
+        }
+        runPointwise(d, x.buffer, null, y.buffer);
+    }
+
+    @Override
+    public synchronized void applyPointwiseAssembled(DevicePointwiseData data, DeviceScatter z, DeviceVector xG,
+                                                     DeviceVector yL, DeviceVector yG) {
+        runPointwiseAssembled("applyPointwiseAssembled", data, z, xG, yL, yG, false);
+    }
+
+    /** {@link #applyPointwiseAssembled} with x_G . y_G reduced in the gather over all components: two launches. */
+    @Override
+    public synchronized double applyPointwiseAssembledDot(DevicePointwiseData data, DeviceScatter z, DeviceVector xG,
+                                                          DeviceVector yL, DeviceVector yG) {
+        return runPointwiseAssembled("applyPointwiseAssembledDot", data, z, xG, yL, yG, true);
+    }
+
+    /**
+     * The element kernel reads each component block of x_G through the scatter ids and writes y_L; then one gather
+     * over the ncomp blocks (and the dot over all of them).
+     */
+    private double runPointwiseAssembled(String what, DevicePointwiseData data, DeviceScatter z, DeviceVector xG,
+                                         DeviceVector yL, DeviceVector yG, boolean withDot) {
+        ClPointwiseData d = pointwiseData(data);
+        ClScatter s = scat(z);
+        ClVector x = vec(xG, "xG");
+        ClVector yl = vec(yL, "yL");
+        ClVector yg = vec(yG, "yG");
+        int nc = d.components();
+        checkLen(what, "ncomp z.localSize", nc * s.localSize(), d.localSize());
+        checkLen(what, "xG", x.length(), nc * s.globalSize());
+        checkLen(what, "yL", yl.length(), d.localSize());
+        checkLen(what, "yG", yg.length(), nc * s.globalSize());
+        if (x == yg || x == yl || yl == yg) {
+            throw new IllegalArgumentException(what + ": xG, yL and yG must be distinct");
+        }
+        runPointwise(d, x.buffer, s, yl.buffer);
+        if (s.blocks == 0) {
+            // no local nodes: Z^T of nothing is zero
+            fill(yg, 0);
+            return 0;
+        }
+        int groups = Math.min(REDUCE_GROUPS, s.blocks);
+        int op = withDot ? GatherScatterKernel.GATHER_DOT : GatherScatterKernel.GATHER;
+        ClKernel k = kernel(KernelBuilds.gather(op, gatherGroup, nc));
+        bindScatter(k, s);
+        k.set("xG", withDot ? x.buffer : unused).set("xL", yl.buffer).set("yG", yg.buffer).set("n", s.blocks)
+                .set("dirG", unused).set("beta", 0.0).set("strideL", s.localSize()).set("strideG", s.globalSize())
+                .local("lds", KernelBuilds.gatherLocalBytes(op, gatherGroup));
+        k.launch(groups, gatherGroup);
+        return withDot ? sumPartials(groups) : 0;
     }
 
     @Override

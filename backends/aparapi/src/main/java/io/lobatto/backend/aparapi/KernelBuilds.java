@@ -5,6 +5,7 @@ import io.lobatto.backend.aparapi.kernels.ChebyshevKernel;
 import io.lobatto.backend.aparapi.kernels.GatherScatterKernel;
 import io.lobatto.backend.aparapi.kernels.MassBp10Kernel;
 import io.lobatto.backend.aparapi.kernels.MassBp10LineKernel;
+import io.lobatto.backend.aparapi.kernels.PointwiseKernel;
 import io.lobatto.backend.aparapi.kernels.ReductionKernel;
 import io.lobatto.backend.aparapi.kernels.StiffnessBp30ColumnKernel;
 import io.lobatto.backend.aparapi.kernels.StiffnessBp30Kernel;
@@ -15,6 +16,9 @@ import io.lobatto.backend.aparapi.kernels.TransferKernel;
 import io.lobatto.backend.aparapi.runtime.KernelSource;
 import io.lobatto.core.backend.ElementKernel;
 import io.lobatto.core.basis.Basis1D;
+import io.lobatto.core.pointwise.FieldEvaluation;
+import io.lobatto.core.pointwise.PointwiseFunction;
+import io.lobatto.core.pointwise.Quadrature;
 
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -203,6 +207,11 @@ public final class KernelBuilds {
 
     /** The gather/scatter {@code op} of {@link GatherScatterKernel} for groups of {@code group} (the scatter: any). */
     static Spec gather(int op, int group) {
+        return gather(op, group, 1);
+    }
+
+    /** The gather/scatter {@code op} over {@code comps} component blocks (user operators). */
+    static Spec gather(int op, int group, int comps) {
         String label = switch (op) {
             case GatherScatterKernel.SCATTER -> "scatter";
             case GatherScatterKernel.GATHER -> "gather";
@@ -211,7 +220,9 @@ public final class KernelBuilds {
         };
         Map<String, Integer> c = ordered("op", op, "group", group);
         c.put("cacheCap", AparapiBackend.GATHER_CACHE);
-        return new Spec(GatherScatterKernel.class, c, label, op == GatherScatterKernel.SCATTER ? 0 : group);
+        c.put("comps", comps);
+        return new Spec(GatherScatterKernel.class, c, label + (comps > 1 ? " x" + comps : ""),
+                op == GatherScatterKernel.SCATTER ? 0 : group);
     }
 
     /** The element kernel of {@code plan}; {@code fromGlobal} 0: x_L, 1: x_G through Z, 2: dir + beta x_G through Z. */
@@ -294,6 +305,128 @@ public final class KernelBuilds {
             }
             cap = fits;
         }
+    }
+
+    /**
+     * How a user operator's element kernel ({@link PointwiseKernel}) lays out its work: {@code threadsPerElem}
+     * work-items per element (one per quadrature point up to the group cap), {@code elemsPerGroup} element slots of
+     * {@code perElem} local doubles each, then the matrices I and D from {@code ldsMat}; {@code localDoubles} in all.
+     */
+    record PointwisePlan(int pts, int threadsPerElem, int elemsPerGroup, int perElem, int ldsMat, int localDoubles,
+                         boolean globalGrids) {
+
+        int groupSize() {
+            return threadsPerElem * elemsPerGroup;
+        }
+
+        String describe() {
+            return "3D, " + threadsPerElem + " work-items x " + elemsPerGroup + " elements per group, " + pts
+                    + "^3 points, " + (8L * localDoubles) + " bytes of local memory"
+                    + (globalGrids ? ", element grids in global scratch (" + (8L * perElem) + " bytes per element)" : "");
+        }
+    }
+
+    /**
+     * The plan of {@code function} at {@code degree} with {@code quadrature}, for groups of at most {@code cap}
+     * work-items and {@code localMemBytes}. When one element's grids do not fit the local memory (or
+     * {@code forceGlobal}) they go to a global scratch and only the matrices stay local; a
+     * {@link io.lobatto.core.backend.BackendException} naming the need and the limit when not even those fit.
+     */
+    static PointwisePlan pointwisePlan(PointwiseFunction function, Quadrature quadrature, int degree, int cap,
+                                       long localMemBytes, boolean forceGlobal) {
+        int q = degree + 1;
+        int p = quadrature == Quadrature.GAUSS ? q + 1 : q;
+        int p3 = p * p * p;
+        FieldEvaluation ev = function.evaluation();
+        int vals = ev.readsValues() ? 1 : 0;
+        int grads = ev.readsGradients() ? 1 : 0;
+        int gauss = quadrature == Quadrature.GAUSS ? 1 : 0;
+        int grids = 1 + 3 * grads + vals * grads;
+        int perElem = function.components() * grids * p3 + gauss * p3;
+        int mats = gauss * p * q + grads * p * dStride(p);
+        int threads = Math.min(p3, cap);
+        int elems = Math.max(1, cap / threads);
+        if (8L * mats > localMemBytes) {
+            throw new io.lobatto.core.backend.BackendException("aparapi: user operator " + function + " at N = " + degree
+                    + " with " + quadrature + " quadrature needs " + (8L * mats) + " bytes of local memory for its"
+                    + " matrices, but the device has " + localMemBytes);
+        }
+        if (forceGlobal || 8L * (perElem + (long) mats) > localMemBytes) {
+            return new PointwisePlan(p, threads, elems, perElem, 0, mats, true);
+        }
+        while (elems > 1 && 8L * (elems * (long) perElem + mats) > localMemBytes) {
+            elems--;
+        }
+        return new PointwisePlan(p, threads, elems, perElem, elems * perElem, elems * perElem + mats, false);
+    }
+
+    /** Row stride of D in a user operator's local memory: P, or P + 1 when P is even (fewer bank conflicts). */
+    static int dStride(int p) {
+        return p % 2 == 0 ? p + 1 : p;
+    }
+
+    /** The placeholder of {@link PointwiseKernel} in Aparapi's translation. */
+    private static final String PLACEHOLDER = "void io_lobatto_backend_aparapi_kernels_PointwiseKernel__pointwise(This *this)";
+
+    /**
+     * The OpenCL C of {@code function}'s element kernel: {@link PointwiseKernel} with its placeholder replaced by a
+     * call of the translated {@code apply} ({@link PointwiseTranslator}); {@code fromGlobal} 1 reads x_G through Z.
+     */
+    static KernelSource pointwise(PointwiseFunction function, Quadrature quadrature, int degree, PointwisePlan plan,
+                                  int fromGlobal) {
+        PointwiseTranslator.Translation t = PointwiseTranslator.translate(function.getClass());
+        FieldEvaluation ev = function.evaluation();
+        Map<String, Integer> c = new LinkedHashMap<>();
+        c.put("nq", degree + 1);
+        c.put("pts", plan.pts());
+        c.put("gauss", quadrature == Quadrature.GAUSS ? 1 : 0);
+        c.put("ncomp", function.components());
+        c.put("ndata", function.dataPerPoint());
+        c.put("vals", ev.readsValues() ? 1 : 0);
+        c.put("grads", ev.readsGradients() ? 1 : 0);
+        c.put("elemsPerGroup", plan.elemsPerGroup());
+        c.put("threadsPerElem", plan.threadsPerElem());
+        c.put("perElem", plan.perElem());
+        c.put("ldsMat", plan.ldsMat());
+        c.put("fromGlobal", fromGlobal);
+        c.put("dStride", dStride(plan.pts()));
+        c.put("globalGrids", plan.globalGrids() ? 1 : 0);
+        String label = "pointwise " + function.getClass().getSimpleName() + " N=" + degree + " " + quadrature
+                + (fromGlobal == 1 ? " (assembled)" : "");
+        return KernelSource.of(PointwiseKernel.class, c, label, plan.groupSize(), generic -> splice(generic, t));
+    }
+
+    /** Replaces the placeholder function of {@link PointwiseKernel}'s translation by the user's functions and a call. */
+    static String splice(String generic, PointwiseTranslator.Translation t) {
+        int h = generic.indexOf(PLACEHOLDER);
+        int end = h < 0 ? -1 : generic.indexOf("\n}\n", h);
+        if (end < 0) {
+            throw new io.lobatto.core.backend.BackendException("aparapi: no placeholder '" + PLACEHOLDER
+                    + "' in the translation of PointwiseKernel");
+        }
+        return generic.substring(0, h) + "// the user's pointwise function, translated from its bytecode by Aparapi\n"
+                + t.functions() + PLACEHOLDER + "{\n   " + t.entry()
+                + "(this, this->pu, this->pdu, this->pq, this->pv, this->pdv);\n}\n" + generic.substring(end + 3);
+    }
+
+    /**
+     * The OpenCL C the backend builds for a user operator (kernel-info): {@code function}'s element kernel at
+     * {@code degree} with {@code quadrature} (x_L and x_G input), planned for a device with {@code maxWorkGroupSize}
+     * and {@code localMemBytes}. Validates the function first ({@link IllegalArgumentException} outside the subset).
+     */
+    public static List<Build> pointwiseKernels(PointwiseFunction function, Quadrature quadrature, int degree,
+                                               int maxWorkGroupSize, long localMemBytes) {
+        if (degree < 1 || degree > AparapiBackend.MAX_DEGREE) {
+            throw new IllegalArgumentException("degree " + degree + " is out of range 1.." + AparapiBackend.MAX_DEGREE);
+        }
+        PointwisePlan plan = pointwisePlan(function, quadrature, degree,
+                Math.min(AparapiBackend.ELEMENT_GROUP, maxWorkGroupSize), localMemBytes, false);
+        List<Build> out = new ArrayList<>();
+        for (int mode = 0; mode < 2; mode++) {
+            out.add(new Build(pointwise(function, quadrature, degree, plan, mode), plan.groupSize(),
+                    8L * plan.localDoubles(), plan.describe()));
+        }
+        return out;
     }
 
     private static Map<String, Integer> ordered(String k1, int v1, String k2, int v2) {

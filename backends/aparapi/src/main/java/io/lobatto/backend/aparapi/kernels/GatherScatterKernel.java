@@ -11,7 +11,9 @@ import io.lobatto.backend.aparapi.runtime.BuildConstant;
  * then every row summed there (Listing 4). {@link #GATHER_DOT} also sums y_G[row] x_G[row] into one
  * partial per group (hipBone fuses p . Ap of CG into the gather); {@link #GATHER_DOT_UPDATE} first
  * updates the row's x_G = dirG + beta x_G (CG's p = z + beta p, which the element kernel has already
- * applied on the fly) and writes it back.
+ * applied on the fly) and writes it back. The gathers act on {@link #comps} component blocks (user operators'
+ * [ncomp][N_L] and [ncomp][N_G] vectors, Z applied to each block): block c of x_L starts at c strideL, of
+ * y_G and x_G at c strideG, and the dot sums over all blocks.
  */
 public final class GatherScatterKernel extends Kernel {
 
@@ -29,6 +31,8 @@ public final class GatherScatterKernel extends Kernel {
     @BuildConstant int group;
     /** Local-memory cache of a block, in doubles. */
     @BuildConstant int cacheCap;
+    /** Component blocks of the gathers (1 except for user operators with several components). */
+    @BuildConstant int comps;
 
     int[] scatterIds = new int[1];
     int[] starts = new int[1];
@@ -42,6 +46,9 @@ public final class GatherScatterKernel extends Kernel {
     double beta;
     /** Scatter: local nodes. Gather: blocks of rows. */
     int n;
+    /** Component stride of x_L (N_L) and of y_G, x_G and dirG (N_G) when {@link #comps} > 1. */
+    int strideL;
+    int strideG;
     @Local double[] lds = new double[1];
 
     @Override
@@ -60,9 +67,11 @@ public final class GatherScatterKernel extends Kernel {
             int lid = getLocalId();
             double d = 0;
             for (int b = getGroupId(); b < n; b += getNumGroups()) {
-                d += gatherBlock(b, lid);
-                // the next block (or the reduction) overwrites the cache
-                localBarrier();
+                for (int c = 0; c < comps; c++) {
+                    d += gatherBlock(b, lid, c * strideL, c * strideG);
+                    // the next block (or the reduction) overwrites the cache
+                    localBarrier();
+                }
             }
             if (op >= GATHER_DOT) {
                 lds[lid] = d;
@@ -93,7 +102,7 @@ public final class GatherScatterKernel extends Kernel {
         return d;
     }
 
-    private double gatherBlock(int b, int lid) {
+    private double gatherBlock(int b, int lid, int offL, int offG) {
         double d = 0;
         int rowStart = blocks[b];
         int rowEnd = blocks[b + 1];
@@ -101,7 +110,7 @@ public final class GatherScatterKernel extends Kernel {
         int count = starts[rowEnd] - s0;
         if (count <= cacheCap) {
             for (int i = lid; i < count; i += group) {
-                lds[i] = xL[ids[s0 + i]];
+                lds[i] = xL[offL + ids[s0 + i]];
             }
             localBarrier();
             for (int row = rowStart + lid; row < rowEnd; row += group) {
@@ -110,18 +119,18 @@ public final class GatherScatterKernel extends Kernel {
                 for (int c = starts[row] - s0; c < c1; c++) {
                     g += lds[c];
                 }
-                yG[row] = g;
-                d += rowDot(row, g);
+                yG[offG + row] = g;
+                d += rowDot(offG + row, g);
             }
         } else {
             for (int row = rowStart + lid; row < rowEnd; row += group) {
                 int c1 = starts[row + 1];
                 double g = 0;
                 for (int c = starts[row]; c < c1; c++) {
-                    g += xL[ids[c]];
+                    g += xL[offL + ids[c]];
                 }
-                yG[row] = g;
-                d += rowDot(row, g);
+                yG[offG + row] = g;
+                d += rowDot(offG + row, g);
             }
         }
         return d;

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.UnaryOperator;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import java.util.regex.Matcher;
@@ -71,7 +72,16 @@ public record KernelSource(String label, String source, List<Arg> args) {
      */
     public static KernelSource of(Class<? extends Kernel> kernelClass, Map<String, Integer> constants, String label,
                                   int groupSize) {
-        String generic = TRANSLATED.computeIfAbsent(kernelClass, KernelSource::translate);
+        return of(kernelClass, constants, label, groupSize, UnaryOperator.identity());
+    }
+
+    /**
+     * {@link #of(Class, Map, String, int)} with {@code edit} applied to Aparapi's translation before the constants
+     * are fixed: the user-operator kernel replaces its placeholder function by the user's translated one.
+     */
+    public static KernelSource of(Class<? extends Kernel> kernelClass, Map<String, Integer> constants, String label,
+                                  int groupSize, UnaryOperator<String> edit) {
+        String generic = edit.apply(TRANSLATED.computeIfAbsent(kernelClass, KernelSource::translate));
         Map<String, Integer> given = new LinkedHashMap<>(constants);
         for (Field f : constantFields(kernelClass)) {
             if (!given.containsKey(f.getName())) {
