@@ -7,6 +7,7 @@ import io.lobatto.core.backend.BackendException;
 import io.lobatto.core.pointwise.PointwiseFunction;
 import org.apache.bcel.Const;
 import org.apache.bcel.classfile.Attribute;
+import org.apache.bcel.classfile.BootstrapMethods;
 import org.apache.bcel.classfile.ClassParser;
 import org.apache.bcel.classfile.Code;
 import org.apache.bcel.classfile.JavaClass;
@@ -447,7 +448,11 @@ public final class PointwiseTranslator {
             cg.removeMethod(m);
         }
         for (Attribute a : cg.getAttributes()) {
-            cg.removeAttribute(a);
+            // the constant pool is kept, and with it any InvokeDynamic entries (a static setup() returning a lambda, as
+            // the built-in physics have): the JVM refuses such a class without its BootstrapMethods attribute
+            if (!(a instanceof BootstrapMethods)) {
+                cg.removeAttribute(a);
+            }
         }
         ConstantPoolGen cp = cg.getConstantPool();
         for (Method m : methods) {

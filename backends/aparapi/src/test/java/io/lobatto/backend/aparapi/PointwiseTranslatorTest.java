@@ -135,6 +135,30 @@ class PointwiseTranslatorTest {
         }
     }
 
+    /** A function whose class also has a static setup returning a lambda (invokedynamic), like the built-in physics. */
+    static final class WithSetupLambda extends PointwiseFunction {
+        WithSetupLambda() {
+            super(1, 1, FieldEvaluation.VALUES);
+        }
+
+        @Override
+        public void apply(double[] u, double[] du, double[] data, double[] v, double[] dv) {
+            v[0] = data[0] * u[0];
+        }
+
+        static io.lobatto.core.pointwise.PointwiseSetup setup(double c) {
+            return (x, dxdr, w, q) -> q[0] = c * w;
+        }
+    }
+
+    @Test
+    void translatesAClassWithALambdaElsewhere() {
+        // the synthetic kernel keeps the constant pool with its InvokeDynamic entries, so it needs the BootstrapMethods
+        // attribute (without it: ClassFormatError "Missing BootstrapMethods attribute")
+        assertTrue(PointwiseTranslator.translate(WithSetupLambda.class).functions().contains("__apply("));
+        assertTrue(PointwiseTranslator.translate(io.lobatto.operators.physics.ScreenedDiffusion.class).functions().contains("__apply("));
+    }
+
     private static String rejection(Class<? extends PointwiseFunction> c) {
         return assertThrows(IllegalArgumentException.class, () -> PointwiseTranslator.validate(c)).getMessage();
     }
