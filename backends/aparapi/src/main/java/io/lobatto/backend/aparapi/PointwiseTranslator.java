@@ -7,6 +7,7 @@ import io.lobatto.core.backend.BackendException;
 import io.lobatto.core.pointwise.PointwiseFunction;
 import org.apache.bcel.Const;
 import org.apache.bcel.classfile.Attribute;
+import org.apache.bcel.classfile.BootstrapMethods;
 import org.apache.bcel.classfile.ClassParser;
 import org.apache.bcel.classfile.Code;
 import org.apache.bcel.classfile.JavaClass;
@@ -446,8 +447,12 @@ public final class PointwiseTranslator {
         for (Method m : cg.getMethods()) {
             cg.removeMethod(m);
         }
+        // the copied constant pool keeps the class's invokedynamic entries (a static setup returning a lambda has
+        // them), and the JVM refuses such a class without its BootstrapMethods attribute: keep that one
         for (Attribute a : cg.getAttributes()) {
-            cg.removeAttribute(a);
+            if (!(a instanceof BootstrapMethods)) {
+                cg.removeAttribute(a);
+            }
         }
         ConstantPoolGen cp = cg.getConstantPool();
         for (Method m : methods) {
