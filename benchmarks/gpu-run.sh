@@ -12,6 +12,10 @@
 #            N = 7 on 32^3 elements (11.1M DOFs, deformed, 2 interleaved rounds) and 30^3 (Kershaw
 #            0.3); then the main job with its default --pc pmg at 32^3                      (~6 min)
 #   pmg-sweep  the same over N = 3..15 on 8^3 (deformed) and 12^3 (Kershaw, N = 3, 7, 11, 15) (~8 min)
+#   pointwise  issue 18's general path: bk for BK1/BK3/BK5 specialised and general (pointwise functions, with the
+#            general/specialised time ratio), N = 1..15, 20M DOFs (90 points, >= 3 s warm-up each)  (~7 min, estimate)
+#   pointwise-vector  bk for the 3-component BK2/BK4/BK6, N = 1..15, 20M DOFs; bp (CG, 8M DOFs) for BP1/BP3/BP5,
+#            BP5-general and BP2/BP4/BP6 at N = 3, 5, 7; the lobatto diffusion and elasticity tables  (~8 min, estimate)
 # Built kernels are cached in $LOBATTO_CACHE_DIR (/tmp/lobatto-cache here), so later parts of one
 # lease reuse them. Everything of a part lands in one file, $OUT/<part>.tgz (the device tool returns at most 8 files).
 set -u
@@ -42,6 +46,13 @@ case "$part" in
       timeout 100 bash .gpu/run -Xmx60g "${app[@]}" poisson -b aparapi -N 7 -e 32,32,32 --profile 2>&1 | tee "$out/poisson-32-run$i.log" | grep -v 'CG iteration'
     done
     timeout 300 bash .gpu/run -Xmx110g "${app[@]}" poisson -b aparapi -N 7 -e 67,67,67 --profile 2>&1 | tee "$out/poisson-67.log" | grep -v 'CG iteration' ;;
+  pointwise)
+    j 570 bk --kernels BK1,BK3,BK5,BK1-general,BK3-general,BK5-general --dofs 20000000 --n-min 1 --n-max 15 --reps 4 2>&1 | tee "$out/bk-pointwise.log" ;;
+  pointwise-vector)
+    j 260 bk --kernels BK2,BK4,BK6 --dofs 20000000 --n-min 1 --n-max 15 --reps 4 2>&1 | tee "$out/bk-vector.log"
+    j 200 bp --problems all --dofs 8000000 --n-min 3 --n-max 7 --n-step 2 --iterations 50 --reps 3 2>&1 | tee "$out/bp-pointwise.log"
+    timeout 50 bash .gpu/run -Xmx60g "${app[@]}" diffusion -b aparapi -e 4,4,4 --sweep 2..12 2>&1 | tee "$out/diffusion.log" | grep -v 'CG iteration'
+    timeout 60 bash .gpu/run -Xmx60g "${app[@]}" elasticity -b aparapi -e 4,4,4 --sweep 2..10 2>&1 | tee "$out/elasticity.log" | grep -v 'CG iteration' ;;
   pmg|pmg-sweep)
     s() { local t=$1 o=$2; shift 2; timeout "$t" bash .gpu/run -Xmx60g ${JOPTS:-} -jar "$jar" solve -b aparapi -o "$out/$o" --commit "$commit" "$@"; }
     if [ "$part" = pmg ]; then

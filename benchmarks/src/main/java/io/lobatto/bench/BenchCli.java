@@ -216,26 +216,39 @@ public final class BenchCli implements Runnable {
     }
 
     @Command(name = "bk", mixinStandardHelpOptions = true, versionProvider = BenchCli.Version.class,
-            description = "BK1/BK3/BK5 element operators against the empirical roofline")
+            description = "BK1/BK3/BK5 element operators against the empirical roofline; with --kernels also the general "
+            + "user-operator path (BK1/BK3/BK5-general, their time over the specialised kernel's) and the 3-component BK2/BK4/BK6")
     static final class Bk implements Callable<Integer> {
         @Mixin
         Common c = new Common();
+        @Option(names = "--kernels", split = ",", defaultValue = "BK1,BK3,BK5",
+                description = "which: BK1, BK3, BK5 (specialised), BK1-general, BK3-general, BK5-general (pointwise functions "
+                + "with the same math), BK2, BK4, BK6 (3 components), or all; any case. Default: ${DEFAULT-VALUE}")
+        List<String> kernels;
 
         @Override
         public Integer call() throws Exception {
-            return runOne(c, "bk", BK);
+            List<String> selected = PointwiseKernel.select(kernels, KernelSuite.ALL, "--kernels");
+            return runOne(c, "bk", (cc, be, r, ref) -> KernelSuite.run(be, cc.nMin, cc.nMax, cc.dofs, cc.reps, ref, r, selected));
         }
     }
 
     @Command(name = "bp", mixinStandardHelpOptions = true, versionProvider = BenchCli.Version.class,
-            description = "BP1/BP3/BP5 CG solves (fixed iterations): DOF x iterations / s")
+            description = "BP1/BP3/BP5 CG solves (fixed iterations): DOF x iterations / s; with --problems also BP5 through the "
+            + "general user-operator path and the 3-component BP2/BP4/BP6")
     static final class Bp implements Callable<Integer> {
         @Mixin
         Common c = new Common();
+        @Option(names = "--problems", split = ",", defaultValue = "BP1,BP3,BP5",
+                description = "which: BP1, BP3, BP5 (specialised operators), BP5-general (the assembled pointwise operator), "
+                + "BP2, BP4, BP6 (3 components), or all; any case. Default: ${DEFAULT-VALUE}")
+        List<String> problems;
 
         @Override
         public Integer call() throws Exception {
-            return runOne(c, "bp", BP);
+            List<String> selected = PointwiseKernel.select(problems, SolveSuite.ALL, "--problems");
+            return runOne(c, "bp", (cc, be, r, ref) -> SolveSuite.bp(be, cc.nMin, cc.nMax, cc.nStep, cc.dofs, cc.iterations,
+                    Math.max(1, cc.reps / 3), ref, r, selected));
         }
     }
 

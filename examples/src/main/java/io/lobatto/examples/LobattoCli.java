@@ -9,13 +9,14 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ScopeType;
 
 /**
- * The {@code lobatto} command-line program: {@code poisson} (the main job) and {@code nekbone}. Every error is
+ * The {@code lobatto} command-line program: {@code poisson} (the main job), {@code diffusion} and {@code elasticity}
+ * (user operators) and {@code nekbone}. Every error is
  * one line {@code lobatto: error: ...} with exit code 1 ({@link CliErrors}); {@code --stacktrace} or
  * {@code LOBATTO_DEBUG=1} adds the stack trace.
  */
 @Command(name = "lobatto", mixinStandardHelpOptions = true, versionProvider = LobattoCli.Version.class,
         description = "High-order spectral-element solvers on the JVM (CPU or OpenCL GPU through Aparapi).",
-        subcommands = {PoissonCommand.class, NekboneCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {PoissonCommand.class, DiffusionCommand.class, ElasticityCommand.class, NekboneCommand.class, CommandLine.HelpCommand.class})
 public final class LobattoCli implements Runnable {
 
     @Option(names = CliErrors.STACKTRACE_OPTION, scope = ScopeType.INHERIT,

@@ -5,8 +5,6 @@ import java.util.stream.IntStream;
 
 import io.lobatto.core.backend.Backend;
 import io.lobatto.core.backend.DeviceVector;
-import io.lobatto.core.basis.Basis1D;
-import io.lobatto.core.basis.TensorInterpolation;
 import io.lobatto.core.geometry.GeometricFactors;
 import io.lobatto.core.mesh.SpectralElementMesh;
 import io.lobatto.gs.ScatterOperator;
@@ -163,11 +161,8 @@ public final class PoissonProblem {
                 }
             }
         }
-        double maxErr = 0;
-        for (int g = 0; g < nOrig; g++) {
-            maxErr = Math.max(maxErr, Math.abs(u[g] - uExact[g]));
-        }
-        double l2 = l2Error(u, zFull, m.geometricFactors());
+        double maxErr = QuadratureErrors.maxDifference(u, uExact);
+        double l2 = Math.sqrt(QuadratureErrors.l2Squared(mesh, u, zFull, m.geometricFactors().jacobianWeights(), exact::u));
         return new Solution(u, uExact, result, maxErr, l2, z.globalSize(), mesh.elementCount(), setup, pcSetup, levels);
     }
 
@@ -191,48 +186,5 @@ public final class PoissonProblem {
                 yield (pmg == null ? b : pmg.apply(b)).build();
             }
         };
-    }
-
-    /**
-     * sqrt(sum over GL points of wJ (u_h - u)^2), with u_h interpolated GLL -> GL element by element (elements in
-     * parallel, the sum afterwards in point order); {@code gl} are the mass operator's factors at the GL points.
-     */
-    private double l2Error(double[] uOrig, ScatterOperator zFull, GeometricFactors gl) {
-        Basis1D basis = mesh.basis();
-        int nq = basis.nq(), mq = basis.nqGauss(), np = basis.np(), mp = basis.npGauss();
-        double[] interp = basis.interpolation();
-        double[] terms = gl.jacobianWeights(); // wJ, overwritten with wJ (u_h - u)^2
-        double[] uL = new double[zFull.localSize()];
-        zFull.scatter(zFull.toAssembled(uOrig), uL);
-        double[] xyz = mesh.coordinates();
-        int elements = mesh.elementCount();
-        int chunk = 32;
-        IntStream.range(0, (elements + chunk - 1) / chunk).parallel().forEach(c -> {
-            double[] in = new double[np], out = new double[mp];
-            double[] cx = new double[np], cy = new double[np], cz = new double[np];
-            double[] gx = new double[mp], gy = new double[mp], gz = new double[mp];
-            double[] w1 = new double[mq * nq * nq], w2 = new double[mq * mq * nq];
-            for (int e = c * chunk; e < Math.min(elements, (c + 1) * chunk); e++) {
-                for (int n = 0; n < np; n++) {
-                    in[n] = uL[e * np + n];
-                    cx[n] = xyz[3 * (e * np + n)];
-                    cy[n] = xyz[3 * (e * np + n) + 1];
-                    cz[n] = xyz[3 * (e * np + n) + 2];
-                }
-                TensorInterpolation.interpolate(interp, mq, nq, in, out, w1, w2);
-                TensorInterpolation.interpolate(interp, mq, nq, cx, gx, w1, w2);
-                TensorInterpolation.interpolate(interp, mq, nq, cy, gy, w1, w2);
-                TensorInterpolation.interpolate(interp, mq, nq, cz, gz, w1, w2);
-                for (int q = 0; q < mp; q++) {
-                    double d = out[q] - exact.u(gx[q], gy[q], gz[q]);
-                    terms[e * mp + q] = terms[e * mp + q] * d * d;
-                }
-            }
-        });
-        double sum = 0;
-        for (double t : terms) {
-            sum += t;
-        }
-        return Math.sqrt(sum);
     }
 }
