@@ -447,9 +447,9 @@ public final class PointwiseTranslator {
         for (Method m : cg.getMethods()) {
             cg.removeMethod(m);
         }
+        // the copied constant pool keeps the class's invokedynamic entries (a static setup returning a lambda has
+        // them), and the JVM refuses such a class without its BootstrapMethods attribute: keep that one
         for (Attribute a : cg.getAttributes()) {
-            // the constant pool is kept, and with it any InvokeDynamic entries (a static setup() returning a lambda, as
-            // the built-in physics have): the JVM refuses such a class without its BootstrapMethods attribute
             if (!(a instanceof BootstrapMethods)) {
                 cg.removeAttribute(a);
             }

@@ -533,7 +533,7 @@ class PointwiseBackendTest {
     @Test
     void aClassWithoutLocalVariableNamesAgreesWithTheHostReference() throws Exception {
         AparapiBackend be = OpenClAvailability.backend();
-        var ctor = PointwiseTranslatorTest.withoutLocalVariableTables(PointwiseTranslatorTest.Fancy.class).getDeclaredConstructor();
+        var ctor = PointwiseTranslatorTest.withoutLocalVariableTables(PointwiseTranslatorTest.FancyStripped.class).getDeclaredConstructor();
         ctor.setAccessible(true);
         PointwiseFunction f = ctor.newInstance();
         Basis1D basis = Basis1D.of(3);
