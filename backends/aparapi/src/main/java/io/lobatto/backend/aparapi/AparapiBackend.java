@@ -1106,12 +1106,19 @@ public final class AparapiBackend implements Backend {
         pointwiseGeneral = on;
     }
 
+    /** Tests: plan one-component functions of gradients on the column kernel wherever it fits. */
+    private boolean pointwiseColumns;
+
+    synchronized void pointwiseColumns(boolean on) {
+        pointwiseColumns = on;
+    }
+
     /** The plan for this device: for the backend's element group, then again for what the built kernel allows. */
     private KernelBuilds.PointwisePlan pointwisePlan(PointwiseFunction function, Quadrature quadrature, int degree) {
         int cap = Math.min(ELEMENT_GROUP, cl.device().maxWorkGroupSize());
         while (true) {
             KernelBuilds.PointwisePlan plan = KernelBuilds.pointwisePlan(function, quadrature, degree, cap, localMemBytes,
-                    pointwiseGlobalGrids, pointwiseGeneral);
+                    pointwiseGlobalGrids, pointwiseGeneral, pointwiseColumns);
             KernelSource src = KernelBuilds.pointwise(function, quadrature, degree, plan, 0);
             int fits = kernel(src).workGroupSize();
             if (plan.groupSize() <= fits) {
@@ -1181,7 +1188,15 @@ public final class AparapiBackend implements Backend {
         k.set("x", x).set("y", y)
                 .bindIfUsed("ids", z == null ? unused : z.scatterIds.buffer)
                 .bindIfUsed("qdata", d.data);
-        k.set("ng", z == null ? 0 : z.globalSize());
+        if (d.plan.shape() == KernelBuilds.PointwiseShape.COLUMNS) {
+            // the operands of the built-in kernels it shares (RegisterKernelBase) that a user operator has not
+            for (String b : new String[] {"w", "dirG", "G00", "G01", "G02", "G11", "G12", "G22", "wJ"}) {
+                k.bindIfUsed(b, unused);
+            }
+            k.bindIfUsed("beta", 0.0).bindIfUsed("lambda", 0.0).bindIfUsed("shift", 0.0);
+        } else {
+            k.set("ng", z == null ? 0 : z.globalSize());
+        }
         if (d.plan.shape() == KernelBuilds.PointwiseShape.MAP) {
             int nodes = d.elements * np;
             k.set("nodes", nodes);

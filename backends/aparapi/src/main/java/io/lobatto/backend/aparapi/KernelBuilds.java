@@ -5,6 +5,7 @@ import io.lobatto.backend.aparapi.kernels.ChebyshevKernel;
 import io.lobatto.backend.aparapi.kernels.GatherScatterKernel;
 import io.lobatto.backend.aparapi.kernels.MassBp10Kernel;
 import io.lobatto.backend.aparapi.kernels.MassBp10LineKernel;
+import io.lobatto.backend.aparapi.kernels.PointwiseColumnKernel;
 import io.lobatto.backend.aparapi.kernels.PointwiseKernel;
 import io.lobatto.backend.aparapi.kernels.PointwiseLineKernel;
 import io.lobatto.backend.aparapi.kernels.PointwiseMapKernel;
@@ -312,8 +313,10 @@ public final class KernelBuilds {
     /**
      * The thread structure of a user operator's element kernel: {@link #GENERAL} for every function
      * ({@link PointwiseKernel}); for functions of values only ({@link FieldEvaluation#VALUES}) {@link #LINES} at Gauss
-     * points ({@link PointwiseLineKernel}) and {@link #MAP} at GLL points ({@link PointwiseMapKernel}).
-     * {@code -Dlobatto.aparapi.pointwiseVariant=general} forces the general kernel (benchmarks, tests).
+     * points ({@link PointwiseLineKernel}) and {@link #MAP} at GLL points ({@link PointwiseMapKernel}); for one-component
+     * functions of gradients {@link #COLUMNS} ({@link PointwiseColumnKernel}) where the general kernel's grids would not
+     * fit the local memory. {@code -Dlobatto.aparapi.pointwiseVariant=general} forces the general kernel (benchmarks,
+     * tests).
      */
     public enum PointwiseShape {
         /** y^e = B^T f(B x^e) sum-factorised on P^3 grids, one work-item per point. */
@@ -321,7 +324,9 @@ public final class KernelBuilds {
         /** y^e = I^T f(I x^e) in BP1.0's register lines, f inlined in the r-stage. */
         LINES,
         /** y = f(x) node by node (GLL collocation, B = identity). */
-        MAP;
+        MAP,
+        /** y^e = B^T f(B x^e) in BP3.5/BP3.0's register columns, one component, f inlined per layer. */
+        COLUMNS;
 
         /** True when {@code -Dlobatto.aparapi.pointwiseVariant=general}. */
         static boolean forcedGeneral() {
@@ -351,8 +356,8 @@ public final class KernelBuilds {
             if (shape == PointwiseShape.MAP) {
                 return "pointwise map, one work-item per node, groups of " + groupSize();
             }
-            if (shape == PointwiseShape.LINES) {
-                return "registers, lines, " + threadsPerElem + " work-items x " + elemsPerGroup + " elements per group, "
+            if (shape == PointwiseShape.LINES || shape == PointwiseShape.COLUMNS) {
+                return "registers, " + (shape == PointwiseShape.LINES ? "lines" : "columns") + ", " + threadsPerElem + " work-items x " + elemsPerGroup + " elements per group, "
                         + pts + "^3 points, " + (8L * localDoubles) + " bytes of local memory";
             }
             return "3D, " + threadsPerElem + " work-items x " + elemsPerGroup + " elements per group, " + pts
@@ -365,12 +370,14 @@ public final class KernelBuilds {
      * The plan of {@code function} at {@code degree} with {@code quadrature}, for groups of at most {@code cap}
      * work-items and {@code localMemBytes}. A function of values only gets {@link PointwiseShape#MAP} at GLL points
      * and {@link PointwiseShape#LINES} at Gauss points where its grids fit the local memory (unless
-     * {@code general} or {@code forceGlobal}); otherwise the general kernel. When one element's grids do not fit the
+     * {@code general} or {@code forceGlobal}); a one-component function of gradients gets {@link PointwiseShape#COLUMNS}
+     * where the general kernel's grids would go to the global scratch (or always, with {@code columns}) and the columns
+     * fit; otherwise the general kernel. When one element's grids do not fit the
      * local memory (or {@code forceGlobal}) they go to a global scratch and only the matrices stay local; a
      * {@link io.lobatto.core.backend.BackendException} naming the need and the limit when not even those fit.
      */
     static PointwisePlan pointwisePlan(PointwiseFunction function, Quadrature quadrature, int degree, int cap,
-                                       long localMemBytes, boolean forceGlobal, boolean general) {
+                                       long localMemBytes, boolean forceGlobal, boolean general, boolean columns) {
         int q = degree + 1;
         int p = quadrature == Quadrature.GAUSS ? q + 1 : q;
         FieldEvaluation ev = function.evaluation();
@@ -391,10 +398,42 @@ public final class KernelBuilds {
                         PointwiseShape.LINES);
             }
         }
-        return pointwisePlan(function, quadrature, degree, cap, localMemBytes, forceGlobal);
+        PointwisePlan plan = pointwisePlan(function, quadrature, degree, cap, localMemBytes, forceGlobal);
+        if (!general && !forceGlobal && ev.readsGradients() && function.components() == 1 && (plan.globalGrids() || columns)) {
+            PointwisePlan c = columnPlan(quadrature, degree, cap, localMemBytes);
+            if (c != null) {
+                return c;
+            }
+        }
+        return plan;
     }
 
-    /** The general kernel's plan ({@link PointwiseKernel}), as {@link #pointwisePlan(PointwiseFunction, Quadrature, int, int, long, boolean, boolean)}. */
+    /**
+     * The plan of {@link PointwiseColumnKernel}: P^2 work-items per element, per element the P^3 grid (at Gauss points
+     * SA x P x P) and three P x S layers, then I (Gauss) and D; null where P^2 exceeds {@code cap} or one element does not
+     * fit the local memory.
+     */
+    static PointwisePlan columnPlan(Quadrature quadrature, int degree, int cap, long localMemBytes) {
+        int q = degree + 1;
+        int gauss = quadrature == Quadrature.GAUSS ? 1 : 0;
+        int p = q + gauss;
+        int s = dStride(p);
+        int threads = p * p;
+        int perElem = (gauss == 1 ? s * p * p : p * p * p) + 3 * p * s;
+        int mats = gauss * p * q + p * s;
+        long limit = localMemBytes / 8;
+        if (threads > cap || perElem + (long) mats > limit) {
+            return null;
+        }
+        int elems = Math.max(1, cap / threads);
+        while (elems > 1 && (long) elems * perElem + mats > limit) {
+            elems--;
+        }
+        return new PointwisePlan(p, threads, elems, perElem, elems * perElem, elems * perElem + mats, false,
+                PointwiseShape.COLUMNS);
+    }
+
+    /** The general kernel's plan ({@link PointwiseKernel}), as {@link #pointwisePlan(PointwiseFunction, Quadrature, int, int, long, boolean, boolean, boolean)}. */
     static PointwisePlan pointwisePlan(PointwiseFunction function, Quadrature quadrature, int degree, int cap,
                                        long localMemBytes, boolean forceGlobal) {
         int q = degree + 1;
@@ -435,7 +474,7 @@ public final class KernelBuilds {
 
     /**
      * The OpenCL C of {@code function}'s element kernel: the plan's kernel ({@link PointwiseKernel},
-     * {@link PointwiseLineKernel} or {@link PointwiseMapKernel}) with its placeholder replaced by a call of the
+     * {@link PointwiseLineKernel}, {@link PointwiseMapKernel} or {@link PointwiseColumnKernel}) with its placeholder replaced by a call of the
      * translated {@code apply} ({@link PointwiseTranslator}); {@code fromGlobal} 1 reads x_G through Z.
      */
     static KernelSource pointwise(PointwiseFunction function, Quadrature quadrature, int degree, PointwisePlan plan,
@@ -452,6 +491,20 @@ public final class KernelBuilds {
                 c.put("ndata", function.dataPerPoint());
                 c.put("fromGlobal", fromGlobal);
                 label += " map";
+            }
+            case COLUMNS -> {
+                family = PointwiseColumnKernel.class;
+                c.put("nq", degree + 1);
+                c.put("elemsPerGroup", plan.elemsPerGroup());
+                c.put("fromGlobal", fromGlobal);
+                c.put("pts", plan.pts());
+                c.put("threadsPerElem", plan.threadsPerElem());
+                c.put("strideA", dStride(plan.pts()));
+                c.put("stride", dStride(plan.pts()));
+                c.put("gauss", quadrature == Quadrature.GAUSS ? 1 : 0);
+                c.put("ndata", function.dataPerPoint());
+                c.put("vals", ev.readsValues() ? 1 : 0);
+                label += " columns";
             }
             case LINES -> {
                 family = PointwiseLineKernel.class;
@@ -518,7 +571,7 @@ public final class KernelBuilds {
         }
         PointwisePlan plan = pointwisePlan(function, quadrature, degree,
                 Math.min(AparapiBackend.ELEMENT_GROUP, maxWorkGroupSize), localMemBytes, false,
-                PointwiseShape.forcedGeneral());
+                PointwiseShape.forcedGeneral(), false);
         List<Build> out = new ArrayList<>();
         for (int mode = 0; mode < 2; mode++) {
             out.add(new Build(pointwise(function, quadrature, degree, plan, mode), plan.groupSize(),
