@@ -8,10 +8,12 @@ import io.lobatto.backend.aparapi.runtime.BuildConstant;
  * ({@link io.lobatto.core.pointwise.FieldEvaluation#VALUES}, mass-like) at Gauss points: y^e_c = I^T f(I x^e)_c
  * with I = I x I x I the GLL -> GL interpolation, in BP1.0's line structure ({@link MassBp10LineKernel},
  * {@link RegisterKernelBase}): for each component c, I along t straight from the input into the grid, then along
- * s in place; then along r a work-item holds the lines (b, c) of every component in registers, interpolates them,
- * calls the user's function at each of the P points of the line ({@link #pointwise()}, replaced by the translated
- * {@code apply}; u[c], v[c] and the point's data in private arrays) and projects the result back with I^T without
- * leaving registers; I^T along s in place and along t to y. Four barriers after staging I.
+ * s in place; then along r a work-item takes the lines (b, c), interpolates them, calls the user's function at each
+ * of the P points of the line ({@link #pointwise()}, replaced by the translated {@code apply}; u[c], v[c] and the
+ * point's data in private arrays) and projects the result back with I^T: for one component without leaving
+ * registers (BP1.0's r-stage), for several through the line's own P slots of local memory (all P values of every
+ * component in registers cost NVIDIA's compiler ~200 registers and a stack frame at N = 7); I^T along s in place and
+ * along t to y. Four barriers after staging I.
  *
  * <p>Local memory: ncomp grids of SA x P x P doubles per element slot (SA = {@link #strideA}, odd), then I
  * (P x Q). Vectors are component-blocked as in {@link PointwiseKernel}: x_L, y_L {@code [ncomp][E][Q^3]}; the
@@ -49,8 +51,8 @@ public final class PointwiseLineKernel extends Kernel {
 
     /** A line of Q values. */
     @PrivateMemorySpace(17) double[] colU = new double[17];
-    /** The r-lines of every component at the P points, component c at c P. */
-    @PrivateMemorySpace(51) double[] colY = new double[51];
+    /** A line of P values. */
+    @PrivateMemorySpace(17) double[] colY = new double[17];
 
     @PrivateMemorySpace(3) double[] pu = new double[3];
     @PrivateMemorySpace(9) double[] pdu = new double[9];
@@ -122,8 +124,43 @@ public final class PointwiseLineKernel extends Kernel {
             }
         }
         localBarrier();
-        // along r: I, the user's function at each point of the line, I^T, all in registers
-        if (valid == 1) {
+        // along r, one component: I, the user's function at each point of the line, I^T, all in registers
+        if (valid == 1 && ncomp == 1) {
+            int npts = elems * P * P * P;
+            for (int l = t; l < P * P; l += T) {
+                int at = L0 + SA * l;
+                for (int m = 0; m < Q; m++) {
+                    colU[m] = lds[at + m];
+                }
+                for (int a = 0; a < P; a++) {
+                    double s = 0;
+                    for (int m = 0; m < Q; m++) {
+                        s += lds[mI + a * Q + m] * colU[m];
+                    }
+                    colY[a] = s;
+                }
+                int g = e * P * P * P + P * l;
+                for (int a = 0; a < P; a++) {
+                    pu[0] = colY[a];
+                    pv[0] = 0;
+                    for (int k = 0; k < ndata; k++) {
+                        pq[k] = qdata[k * npts + g + a];
+                    }
+                    pointwise();
+                    colY[a] = pv[0];
+                }
+                for (int m = 0; m < Q; m++) {
+                    double s = 0;
+                    for (int a = 0; a < P; a++) {
+                        s += lds[mI + a * Q + m] * colY[a];
+                    }
+                    lds[at + m] = s;
+                }
+            }
+        }
+        // along r, several components: each line interpolated in place (P values), the function point by point on
+        // the lines of every component in local memory (its code once, not P times), then each line projected back
+        if (valid == 1 && ncomp > 1) {
             int npts = elems * P * P * P;
             for (int l = t; l < P * P; l += T) {
                 for (int c = 0; c < ncomp; c++) {
@@ -136,13 +173,14 @@ public final class PointwiseLineKernel extends Kernel {
                         for (int m = 0; m < Q; m++) {
                             s += lds[mI + a * Q + m] * colU[m];
                         }
-                        colY[c * P + a] = s;
+                        lds[at + a] = s;
                     }
                 }
                 int g = e * P * P * P + P * l;
+                int at0 = L0 + SA * l;
                 for (int a = 0; a < P; a++) {
                     for (int c = 0; c < ncomp; c++) {
-                        pu[c] = colY[c * P + a];
+                        pu[c] = lds[at0 + c * gridSize + a];
                         pv[c] = 0;
                     }
                     for (int k = 0; k < ndata; k++) {
@@ -150,15 +188,18 @@ public final class PointwiseLineKernel extends Kernel {
                     }
                     pointwise();
                     for (int c = 0; c < ncomp; c++) {
-                        colY[c * P + a] = pv[c];
+                        lds[at0 + c * gridSize + a] = pv[c];
                     }
                 }
                 for (int c = 0; c < ncomp; c++) {
                     int at = L0 + c * gridSize + SA * l;
+                    for (int a = 0; a < P; a++) {
+                        colY[a] = lds[at + a];
+                    }
                     for (int m = 0; m < Q; m++) {
                         double s = 0;
                         for (int a = 0; a < P; a++) {
-                            s += lds[mI + a * Q + m] * colY[c * P + a];
+                            s += lds[mI + a * Q + m] * colY[a];
                         }
                         lds[at + m] = s;
                     }
