@@ -20,7 +20,10 @@ import java.util.Random;
  * on the general kernel; each applied to element-local vectors {@code reps} times with OpenCL profiling; prints the
  * device microseconds per apply, their ratio and the relative difference of the results, then the values-only map at
  * GLL points (Mass there, no built-in counterpart), then each built kernel's local and private memory (private bytes
- * betray a function whose arrays went to the stack). Usage: {@code PointwiseTiming [N=7] [E=4096] [reps=50]}.
+ * betray a function whose arrays went to the stack). Each line names the plan: on a 48 KiB device ScreenedDiffusion
+ * runs in register columns where the general kernel's grids would go to global scratch (BK5 N >= 10, BK3 N >= 8);
+ * {@code -Dlobatto.aparapi.pointwiseVariant=general} times the general kernel everywhere, for an A/B run.
+ * Usage: {@code PointwiseTiming [N=7] [E=4096] [reps=50]}.
  */
 public final class PointwiseTiming {
 
