@@ -1096,12 +1096,29 @@ public final class AparapiBackend implements Backend {
         pointwiseGlobalGrids = on;
     }
 
+    /**
+     * Tests and benchmarks: plan user operators with the general kernel even for functions of values only (the default
+     * from {@code -Dlobatto.aparapi.pointwiseVariant=general}).
+     */
+    private boolean pointwiseGeneral = KernelBuilds.PointwiseShape.forcedGeneral();
+
+    synchronized void pointwiseGeneral(boolean on) {
+        pointwiseGeneral = on;
+    }
+
+    /** Tests: plan one-component functions of gradients on the column kernel wherever it fits. */
+    private boolean pointwiseColumns;
+
+    synchronized void pointwiseColumns(boolean on) {
+        pointwiseColumns = on;
+    }
+
     /** The plan for this device: for the backend's element group, then again for what the built kernel allows. */
     private KernelBuilds.PointwisePlan pointwisePlan(PointwiseFunction function, Quadrature quadrature, int degree) {
         int cap = Math.min(ELEMENT_GROUP, cl.device().maxWorkGroupSize());
         while (true) {
             KernelBuilds.PointwisePlan plan = KernelBuilds.pointwisePlan(function, quadrature, degree, cap, localMemBytes,
-                    pointwiseGlobalGrids);
+                    pointwiseGlobalGrids, pointwiseGeneral, pointwiseColumns);
             KernelSource src = KernelBuilds.pointwise(function, quadrature, degree, plan, 0);
             int fits = kernel(src).workGroupSize();
             if (plan.groupSize() <= fits) {
@@ -1167,15 +1184,30 @@ public final class AparapiBackend implements Backend {
         }
         int mode = z == null ? 0 : 1;
         ClKernel k = pointwiseKernel(d, mode);
+        int np = (d.degree + 1) * (d.degree + 1) * (d.degree + 1);
         k.set("x", x).set("y", y)
                 .bindIfUsed("ids", z == null ? unused : z.scatterIds.buffer)
-                .bindIfUsed("matI", d.interp == null ? unused : d.interp)
+                .bindIfUsed("qdata", d.data);
+        if (d.plan.shape() == KernelBuilds.PointwiseShape.COLUMNS) {
+            // the operands of the built-in kernels it shares (RegisterKernelBase) that a user operator has not
+            for (String b : new String[] {"w", "dirG", "G00", "G01", "G02", "G11", "G12", "G22", "wJ"}) {
+                k.bindIfUsed(b, unused);
+            }
+            k.bindIfUsed("beta", 0.0).bindIfUsed("lambda", 0.0).bindIfUsed("shift", 0.0);
+        } else {
+            k.set("ng", z == null ? 0 : z.globalSize());
+        }
+        if (d.plan.shape() == KernelBuilds.PointwiseShape.MAP) {
+            int nodes = d.elements * np;
+            k.set("nodes", nodes);
+            k.launch((nodes + (long) d.plan.groupSize() - 1) / d.plan.groupSize(), d.plan.groupSize());
+            return;
+        }
+        k.bindIfUsed("matI", d.interp == null ? unused : d.interp)
                 .bindIfUsed("matD", d.diff == null ? unused : d.diff)
-                .bindIfUsed("qdata", d.data)
                 .bindIfUsed("scr", d.scratch == null ? unused : d.scratch)
                 .set("elems", d.elements)
                 .local("lds", 8L * d.plan.localDoubles());
-        k.set("ng", z == null ? 0 : z.globalSize());
         long groups = (d.elements + (long) d.plan.elemsPerGroup() - 1) / d.plan.elemsPerGroup();
         k.launch(groups, d.plan.groupSize());
     }

@@ -5,7 +5,10 @@ import io.lobatto.backend.aparapi.kernels.ChebyshevKernel;
 import io.lobatto.backend.aparapi.kernels.GatherScatterKernel;
 import io.lobatto.backend.aparapi.kernels.MassBp10Kernel;
 import io.lobatto.backend.aparapi.kernels.MassBp10LineKernel;
+import io.lobatto.backend.aparapi.kernels.PointwiseColumnKernel;
 import io.lobatto.backend.aparapi.kernels.PointwiseKernel;
+import io.lobatto.backend.aparapi.kernels.PointwiseLineKernel;
+import io.lobatto.backend.aparapi.kernels.PointwiseMapKernel;
 import io.lobatto.backend.aparapi.kernels.ReductionKernel;
 import io.lobatto.backend.aparapi.kernels.StiffnessBp30ColumnKernel;
 import io.lobatto.backend.aparapi.kernels.StiffnessBp30Kernel;
@@ -308,18 +311,55 @@ public final class KernelBuilds {
     }
 
     /**
-     * How a user operator's element kernel ({@link PointwiseKernel}) lays out its work: {@code threadsPerElem}
-     * work-items per element (one per quadrature point up to the group cap), {@code elemsPerGroup} element slots of
-     * {@code perElem} local doubles each, then the matrices I and D from {@code ldsMat}; {@code localDoubles} in all.
+     * The thread structure of a user operator's element kernel: {@link #GENERAL} for every function
+     * ({@link PointwiseKernel}); for functions of values only ({@link FieldEvaluation#VALUES}) {@link #LINES} at Gauss
+     * points ({@link PointwiseLineKernel}) and {@link #MAP} at GLL points ({@link PointwiseMapKernel}); for one-component
+     * functions of gradients {@link #COLUMNS} ({@link PointwiseColumnKernel}) where the general kernel's grids would not
+     * fit the local memory. {@code -Dlobatto.aparapi.pointwiseVariant=general} forces the general kernel (benchmarks,
+     * tests).
+     */
+    public enum PointwiseShape {
+        /** y^e = B^T f(B x^e) sum-factorised on P^3 grids, one work-item per point. */
+        GENERAL,
+        /** y^e = I^T f(I x^e) in BP1.0's register lines, f inlined in the r-stage. */
+        LINES,
+        /** y = f(x) node by node (GLL collocation, B = identity). */
+        MAP,
+        /** y^e = B^T f(B x^e) in BP3.5/BP3.0's register columns, one component, f inlined per layer. */
+        COLUMNS;
+
+        /** True when {@code -Dlobatto.aparapi.pointwiseVariant=general}. */
+        static boolean forcedGeneral() {
+            return "general".equalsIgnoreCase(System.getProperty("lobatto.aparapi.pointwiseVariant", "").trim());
+        }
+    }
+
+    /**
+     * How a user operator's element kernel lays out its work: {@code threadsPerElem} work-items per element (one per
+     * quadrature point up to the group cap; {@link PointwiseShape#LINES}: up to P^2; {@link PointwiseShape#MAP}: the
+     * whole group, one work-item per node), {@code elemsPerGroup} element slots of {@code perElem} local doubles each,
+     * then the matrices I and D from {@code ldsMat}; {@code localDoubles} in all.
      */
     record PointwisePlan(int pts, int threadsPerElem, int elemsPerGroup, int perElem, int ldsMat, int localDoubles,
-                         boolean globalGrids) {
+                         boolean globalGrids, PointwiseShape shape) {
+
+        PointwisePlan(int pts, int threadsPerElem, int elemsPerGroup, int perElem, int ldsMat, int localDoubles,
+                      boolean globalGrids) {
+            this(pts, threadsPerElem, elemsPerGroup, perElem, ldsMat, localDoubles, globalGrids, PointwiseShape.GENERAL);
+        }
 
         int groupSize() {
             return threadsPerElem * elemsPerGroup;
         }
 
         String describe() {
+            if (shape == PointwiseShape.MAP) {
+                return "pointwise map, one work-item per node, groups of " + groupSize();
+            }
+            if (shape == PointwiseShape.LINES || shape == PointwiseShape.COLUMNS) {
+                return "registers, " + (shape == PointwiseShape.LINES ? "lines" : "columns") + ", " + threadsPerElem + " work-items x " + elemsPerGroup + " elements per group, "
+                        + pts + "^3 points, " + (8L * localDoubles) + " bytes of local memory";
+            }
             return "3D, " + threadsPerElem + " work-items x " + elemsPerGroup + " elements per group, " + pts
                     + "^3 points, " + (8L * localDoubles) + " bytes of local memory"
                     + (globalGrids ? ", element grids in global scratch (" + (8L * perElem) + " bytes per element)" : "");
@@ -328,10 +368,72 @@ public final class KernelBuilds {
 
     /**
      * The plan of {@code function} at {@code degree} with {@code quadrature}, for groups of at most {@code cap}
-     * work-items and {@code localMemBytes}. When one element's grids do not fit the local memory (or
-     * {@code forceGlobal}) they go to a global scratch and only the matrices stay local; a
+     * work-items and {@code localMemBytes}. A function of values only gets {@link PointwiseShape#MAP} at GLL points
+     * and {@link PointwiseShape#LINES} at Gauss points where its grids fit the local memory (unless
+     * {@code general} or {@code forceGlobal}); a one-component function of gradients gets {@link PointwiseShape#COLUMNS}
+     * where the general kernel's grids would go to the global scratch (or always, with {@code columns}) and the columns
+     * fit; otherwise the general kernel. When one element's grids do not fit the
+     * local memory (or {@code forceGlobal}) they go to a global scratch and only the matrices stay local; a
      * {@link io.lobatto.core.backend.BackendException} naming the need and the limit when not even those fit.
      */
+    static PointwisePlan pointwisePlan(PointwiseFunction function, Quadrature quadrature, int degree, int cap,
+                                       long localMemBytes, boolean forceGlobal, boolean general, boolean columns) {
+        int q = degree + 1;
+        int p = quadrature == Quadrature.GAUSS ? q + 1 : q;
+        FieldEvaluation ev = function.evaluation();
+        if (!general && !forceGlobal && !ev.readsGradients()) {
+            if (quadrature == Quadrature.GLL) {
+                return new PointwisePlan(p, cap, 1, 0, 0, 0, false, PointwiseShape.MAP);
+            }
+            int threads = Math.min(p * p, cap);
+            int perElem = function.components() * dStride(p) * p * p;
+            int mats = p * q;
+            long limit = localMemBytes / 8;
+            if (perElem + (long) mats <= limit) {
+                int elems = Math.max(1, cap / threads);
+                while (elems > 1 && (long) elems * perElem + mats > limit) {
+                    elems--;
+                }
+                return new PointwisePlan(p, threads, elems, perElem, elems * perElem, elems * perElem + mats, false,
+                        PointwiseShape.LINES);
+            }
+        }
+        PointwisePlan plan = pointwisePlan(function, quadrature, degree, cap, localMemBytes, forceGlobal);
+        if (!general && !forceGlobal && ev.readsGradients() && function.components() == 1 && (plan.globalGrids() || columns)) {
+            PointwisePlan c = columnPlan(quadrature, degree, cap, localMemBytes);
+            if (c != null) {
+                return c;
+            }
+        }
+        return plan;
+    }
+
+    /**
+     * The plan of {@link PointwiseColumnKernel}: P^2 work-items per element, per element the P^3 grid (at Gauss points
+     * SA x P x P) and three P x S layers, then I (Gauss) and D; null where P^2 exceeds {@code cap} or one element does not
+     * fit the local memory.
+     */
+    static PointwisePlan columnPlan(Quadrature quadrature, int degree, int cap, long localMemBytes) {
+        int q = degree + 1;
+        int gauss = quadrature == Quadrature.GAUSS ? 1 : 0;
+        int p = q + gauss;
+        int s = dStride(p);
+        int threads = p * p;
+        int perElem = (gauss == 1 ? s * p * p : p * p * p) + 3 * p * s;
+        int mats = gauss * p * q + p * s;
+        long limit = localMemBytes / 8;
+        if (threads > cap || perElem + (long) mats > limit) {
+            return null;
+        }
+        int elems = Math.max(1, cap / threads);
+        while (elems > 1 && (long) elems * perElem + mats > limit) {
+            elems--;
+        }
+        return new PointwisePlan(p, threads, elems, perElem, elems * perElem, elems * perElem + mats, false,
+                PointwiseShape.COLUMNS);
+    }
+
+    /** The general kernel's plan ({@link PointwiseKernel}), as {@link #pointwisePlan(PointwiseFunction, Quadrature, int, int, long, boolean, boolean, boolean)}. */
     static PointwisePlan pointwisePlan(PointwiseFunction function, Quadrature quadrature, int degree, int cap,
                                        long localMemBytes, boolean forceGlobal) {
         int q = degree + 1;
@@ -365,47 +467,95 @@ public final class KernelBuilds {
         return p % 2 == 0 ? p + 1 : p;
     }
 
-    /** The placeholder of {@link PointwiseKernel} in Aparapi's translation. */
-    private static final String PLACEHOLDER = "void io_lobatto_backend_aparapi_kernels_PointwiseKernel__pointwise(This *this)";
+    /** The placeholder function of a user-operator kernel family in Aparapi's translation. */
+    private static String placeholder(Class<? extends Kernel> family) {
+        return "void " + family.getName().replace('.', '_') + "__pointwise(This *this)";
+    }
 
     /**
-     * The OpenCL C of {@code function}'s element kernel: {@link PointwiseKernel} with its placeholder replaced by a
-     * call of the translated {@code apply} ({@link PointwiseTranslator}); {@code fromGlobal} 1 reads x_G through Z.
+     * The OpenCL C of {@code function}'s element kernel: the plan's kernel ({@link PointwiseKernel},
+     * {@link PointwiseLineKernel}, {@link PointwiseMapKernel} or {@link PointwiseColumnKernel}) with its placeholder replaced by a call of the
+     * translated {@code apply} ({@link PointwiseTranslator}); {@code fromGlobal} 1 reads x_G through Z.
      */
     static KernelSource pointwise(PointwiseFunction function, Quadrature quadrature, int degree, PointwisePlan plan,
                                   int fromGlobal) {
         PointwiseTranslator.Translation t = PointwiseTranslator.translate(function.getClass());
         FieldEvaluation ev = function.evaluation();
         Map<String, Integer> c = new LinkedHashMap<>();
-        c.put("nq", degree + 1);
-        c.put("pts", plan.pts());
-        c.put("gauss", quadrature == Quadrature.GAUSS ? 1 : 0);
-        c.put("ncomp", function.components());
-        c.put("ndata", function.dataPerPoint());
-        c.put("vals", ev.readsValues() ? 1 : 0);
-        c.put("grads", ev.readsGradients() ? 1 : 0);
-        c.put("elemsPerGroup", plan.elemsPerGroup());
-        c.put("threadsPerElem", plan.threadsPerElem());
-        c.put("perElem", plan.perElem());
-        c.put("ldsMat", plan.ldsMat());
-        c.put("fromGlobal", fromGlobal);
-        c.put("dStride", dStride(plan.pts()));
-        c.put("globalGrids", plan.globalGrids() ? 1 : 0);
-        String label = "pointwise " + function.getClass().getSimpleName() + " N=" + degree + " " + quadrature
-                + (fromGlobal == 1 ? " (assembled)" : "");
-        return KernelSource.of(PointwiseKernel.class, c, label, plan.groupSize(), generic -> splice(generic, t));
+        Class<? extends Kernel> family;
+        String label = "pointwise " + function.getClass().getSimpleName() + " N=" + degree + " " + quadrature;
+        switch (plan.shape()) {
+            case MAP -> {
+                family = PointwiseMapKernel.class;
+                c.put("ncomp", function.components());
+                c.put("ndata", function.dataPerPoint());
+                c.put("fromGlobal", fromGlobal);
+                label += " map";
+            }
+            case COLUMNS -> {
+                family = PointwiseColumnKernel.class;
+                c.put("nq", degree + 1);
+                c.put("elemsPerGroup", plan.elemsPerGroup());
+                c.put("fromGlobal", fromGlobal);
+                c.put("pts", plan.pts());
+                c.put("threadsPerElem", plan.threadsPerElem());
+                c.put("strideA", dStride(plan.pts()));
+                c.put("stride", dStride(plan.pts()));
+                c.put("gauss", quadrature == Quadrature.GAUSS ? 1 : 0);
+                c.put("ndata", function.dataPerPoint());
+                c.put("vals", ev.readsValues() ? 1 : 0);
+                label += " columns";
+            }
+            case LINES -> {
+                family = PointwiseLineKernel.class;
+                c.put("nq", degree + 1);
+                c.put("pts", plan.pts());
+                c.put("ncomp", function.components());
+                c.put("ndata", function.dataPerPoint());
+                c.put("elemsPerGroup", plan.elemsPerGroup());
+                c.put("threadsPerElem", plan.threadsPerElem());
+                c.put("strideA", dStride(plan.pts()));
+                c.put("fromGlobal", fromGlobal);
+                label += " lines";
+            }
+            default -> {
+                family = PointwiseKernel.class;
+                c.put("nq", degree + 1);
+                c.put("pts", plan.pts());
+                c.put("gauss", quadrature == Quadrature.GAUSS ? 1 : 0);
+                c.put("ncomp", function.components());
+                c.put("ndata", function.dataPerPoint());
+                c.put("vals", ev.readsValues() ? 1 : 0);
+                c.put("grads", ev.readsGradients() ? 1 : 0);
+                c.put("elemsPerGroup", plan.elemsPerGroup());
+                c.put("threadsPerElem", plan.threadsPerElem());
+                c.put("perElem", plan.perElem());
+                c.put("ldsMat", plan.ldsMat());
+                c.put("fromGlobal", fromGlobal);
+                c.put("dStride", dStride(plan.pts()));
+                c.put("globalGrids", plan.globalGrids() ? 1 : 0);
+            }
+        }
+        label += fromGlobal == 1 ? " (assembled)" : "";
+        String ph = placeholder(family);
+        return KernelSource.of(family, c, label, plan.groupSize(), generic -> splice(generic, t, ph));
     }
 
-    /** Replaces the placeholder function of {@link PointwiseKernel}'s translation by the user's functions and a call. */
+    /** {@link #splice(String, PointwiseTranslator.Translation, String)} for {@link PointwiseKernel}. */
     static String splice(String generic, PointwiseTranslator.Translation t) {
-        int h = generic.indexOf(PLACEHOLDER);
+        return splice(generic, t, placeholder(PointwiseKernel.class));
+    }
+
+    /** Replaces the placeholder function {@code placeholder} of a kernel's translation by the user's functions and a call. */
+    static String splice(String generic, PointwiseTranslator.Translation t, String placeholder) {
+        int h = generic.indexOf(placeholder);
         int end = h < 0 ? -1 : generic.indexOf("\n}\n", h);
         if (end < 0) {
-            throw new io.lobatto.core.backend.BackendException("aparapi: no placeholder '" + PLACEHOLDER
-                    + "' in the translation of PointwiseKernel");
+            throw new io.lobatto.core.backend.BackendException("aparapi: no placeholder '" + placeholder
+                    + "' in the translation of the user-operator kernel");
         }
         return generic.substring(0, h) + "// the user's pointwise function, translated from its bytecode by Aparapi\n"
-                + t.functions() + PLACEHOLDER + "{\n   " + t.entry()
+                + t.functions() + placeholder + "{\n   " + t.entry()
                 + "(this, this->pu, this->pdu, this->pq, this->pv, this->pdv);\n}\n" + generic.substring(end + 3);
     }
 
@@ -420,7 +570,8 @@ public final class KernelBuilds {
             throw new IllegalArgumentException("degree " + degree + " is out of range 1.." + AparapiBackend.MAX_DEGREE);
         }
         PointwisePlan plan = pointwisePlan(function, quadrature, degree,
-                Math.min(AparapiBackend.ELEMENT_GROUP, maxWorkGroupSize), localMemBytes, false);
+                Math.min(AparapiBackend.ELEMENT_GROUP, maxWorkGroupSize), localMemBytes, false,
+                PointwiseShape.forcedGeneral(), false);
         List<Build> out = new ArrayList<>();
         for (int mode = 0; mode < 2; mode++) {
             out.add(new Build(pointwise(function, quadrature, degree, plan, mode), plan.groupSize(),
