@@ -137,12 +137,12 @@ public abstract class PointwiseOperatorConformance {
     }
 
     static Stream<Arguments> kernelsAndDegrees() {
-        return Stream.of(ElementKernel.values()).flatMap(k -> IntStream.rangeClosed(1, 6).mapToObj(n -> Arguments.of(k, n)));
+        return Stream.of(ElementKernel.values()).flatMap(k -> IntStream.of(1, 2, 4, 6).mapToObj(n -> Arguments.of(k, n)));
     }
 
     static Stream<Arguments> physicsQuadraturesAndDegrees() {
         return Stream.of(Physics.values()).flatMap(p -> Stream.of(Quadrature.values())
-                .flatMap(q -> IntStream.rangeClosed(1, 4).mapToObj(n -> Arguments.of(p, q, n))));
+                .flatMap(q -> IntStream.of(1, 2, 4).mapToObj(n -> Arguments.of(p, q, n))));
     }
 
     /** The general-path equivalent of a built-in element kernel with screening {@code lambda}. */
@@ -312,7 +312,7 @@ public abstract class PointwiseOperatorConformance {
     }
 
     static Stream<Arguments> quadraturesAndDegrees() {
-        return Stream.of(Quadrature.values()).flatMap(q -> IntStream.rangeClosed(1, 5).mapToObj(n -> Arguments.of(q, n)));
+        return Stream.of(Quadrature.values()).flatMap(q -> IntStream.of(1, 3, 5).mapToObj(n -> Arguments.of(q, n)));
     }
 
     @ParameterizedTest(name = "{0} N={1}")

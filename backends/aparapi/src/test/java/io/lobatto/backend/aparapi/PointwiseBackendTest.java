@@ -292,7 +292,7 @@ class PointwiseBackendTest {
     // ------------------------------------------------------------------ tests
 
     static Stream<Arguments> degreesAndQuadratures() {
-        return IntStream.rangeClosed(1, 8).boxed()
+        return IntStream.of(1, 2, 5, 8).boxed()
                 .flatMap(n -> Stream.of(Arguments.of(n, Quadrature.GLL), Arguments.of(n, Quadrature.GAUSS)));
     }
 
