@@ -5,6 +5,7 @@ import java.util.stream.IntStream;
 
 import io.lobatto.core.basis.Basis1D;
 import io.lobatto.core.mesh.SpectralElementMesh;
+import io.lobatto.core.pointwise.PointGeometry;
 import io.lobatto.core.pointwise.PointwiseSetup;
 import io.lobatto.core.pointwise.Quadrature;
 
@@ -85,14 +86,14 @@ public final class GeometricFactors {
         IntStream.range(0, chunks).parallel().forEach(c -> {
             Element work = new Element(m, gauss);
             for (int e = c * CHUNK, end = Math.min(ne, (c + 1) * CHUNK); e < end; e++) {
-                if (!work.compute(e, out, false)) {
+                if (!work.compute(e, out, e, false)) {
                     firstBad.accumulateAndGet(e, Math::min);
                     return;
                 }
             }
         });
         if (firstBad.get() != Integer.MAX_VALUE) {
-            new Element(m, gauss).compute(firstBad.get(), out, true); // throws, naming the point
+            new Element(m, gauss).compute(firstBad.get(), out, firstBad.get(), true); // throws, naming the point
         }
         // Kahan summation of the volume, points in order
         double sum = 0, comp = 0;
@@ -130,9 +131,9 @@ public final class GeometricFactors {
             throw new IllegalArgumentException("point data too large: dataPerPoint * E * P = " + dataPerPoint + " * " + ne
                     + " * " + p + " = " + total + " exceeds the Java array limit 2^31 - 8");
         }
-        // the factors check every Jacobian first and name the first bad point
-        compute(m, gauss);
         double[] out = new double[(int) total];
+        // an element with |J| <= 0 somewhere is recorded (the lowest one wins) and reported below, as for the factors
+        AtomicInteger firstBad = new AtomicInteger(Integer.MAX_VALUE);
         int chunks = (ne + CHUNK - 1) / CHUNK;
         IntStream.range(0, chunks).parallel().forEach(c -> {
             Element work = new Element(m, gauss);
@@ -149,6 +150,10 @@ public final class GeometricFactors {
                     for (int r = 0; r < 9; r++) {
                         dxdr[r] = work.jac[r * p + pt];
                     }
+                    if (!(PointGeometry.determinant(dxdr) > 0)) {
+                        firstBad.accumulateAndGet(e, Math::min);
+                        return;
+                    }
                     int qd = work.q;
                     double weight = work.w[pt % qd] * work.w[(pt / qd) % qd] * work.w[pt / (qd * qd)];
                     java.util.Arrays.fill(q, 0);
@@ -157,6 +162,10 @@ public final class GeometricFactors {
                 }
             }
         });
+        if (firstBad.get() != Integer.MAX_VALUE) {
+            // throws, naming the point (the factors of that one element, written at slot 0 of a one-element array)
+            new Element(m, gauss).compute(firstBad.get(), new double[PACKED_STRIDE * p], 0, true);
+        }
         return out;
     }
 
@@ -252,10 +261,6 @@ public final class GeometricFactors {
             }
         }
 
-        /**
-         * Writes the factors of element e into {@code out}; returns false at the first point with |J| <= 0 (or NaN),
-         * or throws there when {@code fail}.
-         */
         /** Fills x (positions relative to the element's first node) and jac at every point of element e. */
         void positionsAndDerivatives(int e) {
             m.relativeCoordinates(e, rel, 0);
@@ -271,19 +276,12 @@ public final class GeometricFactors {
             derivatives();
         }
 
-        boolean compute(int e, double[] out, boolean fail) {
-            // positions at the points, relative to the element's first node
-            m.relativeCoordinates(e, rel, 0);
-            if (!gauss) {
-                for (int n = 0; n < np; n++) {
-                    for (int d = 0; d < 3; d++) {
-                        x[d * p + n] = rel[3 * n + d];
-                    }
-                }
-            } else {
-                interpolate(rel, 0, nq, q, interp, u, tmp1, tmp2, x);
-            }
-            derivatives();
+        /**
+         * Writes the factors of element e into {@code out} at element slot {@code slot}; returns false at the first
+         * point with |J| <= 0 (or NaN), or throws there when {@code fail}.
+         */
+        boolean compute(int e, double[] out, int slot, boolean fail) {
+            positionsAndDerivatives(e);
             for (int k = 0; k < q; k++) {
                 for (int j = 0; j < q; j++) {
                     for (int i = 0; i < q; i++) {
@@ -311,7 +309,7 @@ public final class GeometricFactors {
                         double i10 = c01 * inv, i11 = (j00 * j22 - j02 * j20) * inv, i12 = (j02 * j10 - j00 * j12) * inv;
                         double i20 = c02 * inv, i21 = (j01 * j20 - j00 * j21) * inv, i22 = (j00 * j11 - j01 * j10) * inv;
                         double wj = w[i] * w[j] * w[k] * det;
-                        int o = PACKED_STRIDE * (e * p + pt);
+                        int o = PACKED_STRIDE * (slot * p + pt);
                         out[o] = wj * (i00 * i00 + i01 * i01 + i02 * i02);
                         out[o + 1] = wj * (i00 * i10 + i01 * i11 + i02 * i12);
                         out[o + 2] = wj * (i00 * i20 + i01 * i21 + i02 * i22);

@@ -14,6 +14,8 @@ import io.lobatto.core.mesh.HexMesh;
 import io.lobatto.core.mesh.NodeMap;
 import io.lobatto.core.mesh.SpectralElementMesh;
 import io.lobatto.core.mesh.TestMeshes;
+import io.lobatto.core.pointwise.PointGeometry;
+import io.lobatto.core.pointwise.Quadrature;
 
 class GeometricFactorsTest {
 
@@ -134,8 +136,8 @@ class GeometricFactorsTest {
         }
     }
 
-    @Test
-    void invertedElementIsNamed() {
+    /** The box of {@link #invertedElementIsNamed()} with element 1 mirrored in r. */
+    private static HexMesh withInvertedElement() {
         HexMesh b = HexMesh.box(2, 1, 1, 0, 2, 0, 1, 0, 1);
         int[] el = b.elements();
         // mirror element 1 in r: swap corners 0<->1, 3<->2, 4<->5, 7<->6
@@ -145,8 +147,12 @@ class GeometricFactorsTest {
             e1[k] = el[8 + mirror[k]];
         }
         System.arraycopy(e1, 0, el, 8, 8);
-        HexMesh bad = new HexMesh(b.vertices(), el, b.faceTags());
-        SpectralElementMesh s = SpectralElementMesh.of(bad, 3);
+        return new HexMesh(b.vertices(), el, b.faceTags());
+    }
+
+    @Test
+    void invertedElementIsNamed() {
+        SpectralElementMesh s = SpectralElementMesh.of(withInvertedElement(), 3);
         for (boolean gauss : new boolean[] {false, true}) {
             IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
                 () -> {
@@ -168,5 +174,33 @@ class GeometricFactorsTest {
         SpectralElementMesh s = SpectralElementMesh.of(box(), 4, fold);
         IllegalArgumentException ex = assertThrows(IllegalArgumentException.class, () -> GeometricFactors.atGll(s));
         assertTrue(ex.getMessage().contains("not positive"), ex.getMessage());
+    }
+
+    /** The user-operator point data of the diffusion setup are the packed factors, at GLL and GL points. */
+    @Test
+    void pointDataOfTheDiffusionSetupAreThePackedFactors() {
+        SpectralElementMesh s = SpectralElementMesh.of(box(), 4, NodeMap.sinusoidal(0.05, 0, LX, -0.5, 0.5, 1, 1 + LZ));
+        for (Quadrature quad : Quadrature.values()) {
+            double[] packed = (quad == Quadrature.GAUSS ? GeometricFactors.atGauss(s) : GeometricFactors.atGll(s)).packed();
+            double[] data = GeometricFactors.pointData(s, quad, 7, (x, dxdr, w, q) -> {
+                q[6] = PointGeometry.diffusion(dxdr, w, 1, q, 0);
+            });
+            assertEquals(packed.length, data.length);
+            for (int i = 0; i < data.length; i++) {
+                assertEquals(packed[i], data[i], 1e-13 * Math.max(1, Math.abs(packed[i])), quad + " entry " + i);
+            }
+        }
+    }
+
+    /** pointData names the first point with |J| <= 0 as the factors do, at both quadratures. */
+    @Test
+    void pointDataNamesAnInvertedElement() {
+        SpectralElementMesh s = SpectralElementMesh.of(withInvertedElement(), 3);
+        for (Quadrature quad : Quadrature.values()) {
+            String msg = assertThrows(IllegalArgumentException.class,
+                () -> GeometricFactors.pointData(s, quad, 1, (x, dxdr, w, q) -> q[0] = w)).getMessage();
+            assertTrue(msg.startsWith("element 1:") && msg.contains(quad == Quadrature.GAUSS ? "GL point" : "GLL point")
+                && msg.contains("(i,j,k) = (0,0,0)"), msg);
+        }
     }
 }
