@@ -1,5 +1,7 @@
 package io.lobatto.operators;
 
+import io.lobatto.core.backend.ElementMatrixDiagonal;
+
 import java.util.stream.IntStream;
 
 import io.lobatto.core.basis.Basis1D;
@@ -39,7 +41,7 @@ final class PointwiseDiagonal {
         double[][][] squared = new double[2][2][];
         for (int x = 0; x < 2; x++) {
             for (int y = 0; y < 2; y++) {
-                squared[x][y] = ElementDiagonal.hadamard(pb[x], pb[y]);
+                squared[x][y] = ElementMatrixDiagonal.hadamard(pb[x], pb[y]);
             }
         }
         boolean[] used = PointwiseLinearization.usedSlots(f.evaluation());
@@ -82,7 +84,7 @@ final class PointwiseDiagonal {
                             double[] r = squared[a == 1 ? 1 : 0][b == 1 ? 1 : 0];
                             double[] s = squared[a == 2 ? 1 : 0][b == 2 ? 1 : 0];
                             double[] t = squared[a == 3 ? 1 : 0][b == 3 ? 1 : 0];
-                            ElementDiagonal.contract(term, r, s, t, 1, t1, t2, acc, nq, m);
+                            ElementMatrixDiagonal.contract(term, r, s, t, 1, t1, t2, acc, nq, m);
                         }
                     }
                     System.arraycopy(acc, 0, out, (c * elements + e) * np, np);

@@ -1,5 +1,7 @@
 package io.lobatto.operators;
 
+import io.lobatto.core.backend.ElementMatrixDiagonal;
+
 import io.lobatto.core.basis.Basis1D;
 import io.lobatto.core.pointwise.FieldEvaluation;
 import io.lobatto.core.pointwise.PointwiseFunction;
@@ -33,7 +35,7 @@ final class PointwiseLinearization {
         }
         int m = basis.nqGauss();
         double[] interp = basis.interpolation();
-        return new double[][] {interp, ElementDiagonal.multiply(basis.gaussDifferentiation(), interp, m, m, nq)};
+        return new double[][] {interp, ElementMatrixDiagonal.multiply(basis.gaussDifferentiation(), interp, m, m, nq)};
     }
 
     /** used[a] for a = value, r, s, t: the slots that {@code evaluation} reads and writes. */

@@ -1,6 +1,8 @@
 package io.lobatto.core.backend;
 
 import io.lobatto.core.basis.Basis1D;
+import io.lobatto.core.mesh.ElementGeometry;
+import io.lobatto.core.pointwise.PointFunction;
 import io.lobatto.core.pointwise.PointwiseFunction;
 import io.lobatto.core.pointwise.Quadrature;
 
@@ -106,6 +108,59 @@ public interface Backend extends AutoCloseable {
         }
     }
 
+    // ---------------------------------------------------------------- setup where the operator runs
+
+    /**
+     * Uploads what defines the elements' shape: their geometry nodes (24 or 81 doubles per element) and point map.
+     * Node positions and geometric factors are then computed here ({@link #geometricFactors}, {@link #evaluate}), so no
+     * per-point array crosses from the host. The default keeps the description on the host and computes there.
+     *
+     * @throws IllegalArgumentException if the map cannot run on this backend (naming the construct that stops it)
+     */
+    default DeviceGeometry uploadGeometry(ElementGeometry geometry) {
+        return HostSetup.geometry(geometry);
+    }
+
+    /**
+     * The geometric factors of degree {@code basis.degree()} at the points of {@code quadrature}, computed from
+     * {@code geometry}: {@code [E][P][factorsPerPoint]}, with 7 the packed (G00, G01, G02, G11, G12, G22, wJ) and
+     * 1 wJ alone; the values of {@link io.lobatto.core.geometry.GeometricFactors} (to round-off).
+     *
+     * @throws IllegalArgumentException for {@code factorsPerPoint} other than 1 or 7, sizes beyond this backend's
+     *                                  limits, or a point with |J| {@literal <=} 0 (naming the first element and point)
+     */
+    default DeviceVector geometricFactors(DeviceGeometry geometry, Basis1D basis, Quadrature quadrature, int factorsPerPoint) {
+        return upload(HostSetup.factors(geometry.geometry(), basis, quadrature, factorsPerPoint));
+    }
+
+    /**
+     * {@code out[E][Np][k]} = f_k(x) at the GLL nodes of degree {@code basis.degree()} of every element, x their
+     * positions from {@code geometry}: right-hand sides, boundary data and exact solutions as element-local vectors.
+     *
+     * @throws IllegalArgumentException if {@code out} does not have E Np f.outputs() entries, or {@code f} cannot
+     *                                  run on this backend (naming the construct)
+     */
+    default void evaluate(DeviceGeometry geometry, Basis1D basis, PointFunction f, DeviceVector out) {
+        write(HostSetup.evaluate(geometry.geometry(), basis, f), out);
+    }
+
+    /**
+     * y = 1 / x entry by entry; returns how many entries of x are not positive and finite (0 when x is a valid
+     * diagonal to invert; y is undefined at the others). The default runs on the host.
+     */
+    default long reciprocal(DeviceVector x, DeviceVector y) {
+        double[] h = download(x);
+        long bad = 0;
+        for (int i = 0; i < h.length; i++) {
+            if (!(h[i] > 0) || !Double.isFinite(h[i])) {
+                bad++;
+            }
+            h[i] = 1 / h[i];
+        }
+        write(h, y);
+        return bad;
+    }
+
     // ---------------------------------------------------------------- gather/scatter (BS6-BS7)
 
     /**
@@ -130,6 +185,28 @@ public interface Backend extends AutoCloseable {
      * BP3.5 and N+2 (GL) for BP1.0 and BP3.0; packed factors are (G00,G01,G02,G11,G12,G22,wJ).
      */
     DeviceElementData uploadElementData(ElementKernel kernel, Basis1D basis, int elements, double[] geometricData);
+
+    /**
+     * As {@link #uploadElementData(ElementKernel, Basis1D, int, double[])} with the geometric data already on this
+     * backend (from {@link #geometricFactors}): the returned data takes {@code geometricData} over and closes it with
+     * itself. The default downloads it and uploads the copy.
+     */
+    default DeviceElementData uploadElementData(ElementKernel kernel, Basis1D basis, int elements, DeviceVector geometricData) {
+        double[] host = download(geometricData);
+        geometricData.close();
+        return uploadElementData(kernel, basis, elements, host);
+    }
+
+    /**
+     * The diagonal of each element matrix of {@code data}'s kernel (BP1.0: M^e; BP3.5, BP3.0: S^e + lambda M^e) into
+     * {@code diagonalL}, {@code [E][Np]}, as {@link ElementMatrixDiagonal} computes it; {@code lambda} is ignored by
+     * BP1.0. Z^T of it is the Jacobi diagonal of the assembled operator.
+     *
+     * @throws UnsupportedOperationException if this backend has no such kernel (callers then use the host factors)
+     */
+    default void elementDiagonal(DeviceElementData data, double lambda, DeviceVector diagonalL) {
+        throw new UnsupportedOperationException("backend " + name() + " has no element-diagonal kernel");
+    }
 
     /**
      * y_L = L x_L element by element, with L = M^e for BP1.0 ({@code lambda} ignored) and

@@ -172,108 +172,30 @@ public final class GeometricFactors {
     /** Elements per parallel task. */
     private static final int CHUNK = 32;
 
-    /** The factors of one element at a time, with its scratch arrays (one per task). */
+    /** The factors of one element of a mesh at a time ({@link ElementFactors} with the mesh's relative positions). */
     private static final class Element {
         private final SpectralElementMesh m;
-        private final boolean gauss;
-        private final int nq;
-        private final int np;
-        private final int q;
-        private final int p;
-        private final double[] w;
-        private final double[] dm;
-        private final double[] interp;
-        private final double[] rel;   // node positions relative to the element's first node, [Np][3]
-        private final double[] x;     // positions at the points, [3][P]
-        private final double[] tmp1;
-        private final double[] tmp2;
-        private final double[] u;     // one coordinate at the GLL nodes, [Np]
-        private final double[] jac;   // the derivative fields d x_d / d r_c at the points, [3d + c][P]
+        private final ElementFactors f;
+        private final double[] rel;
+        final int q;
+        final double[] w;
+        final double[] x;
+        final double[] jac;
 
         Element(SpectralElementMesh m, boolean gauss) {
-            Basis1D b = m.basis();
             this.m = m;
-            this.gauss = gauss;
-            this.nq = b.nq();
-            this.np = b.np();
-            this.q = gauss ? b.nqGauss() : nq;
-            this.p = q * q * q;
-            this.w = gauss ? b.gauss().weights() : b.gll().weights();
-            this.dm = gauss ? b.gaussDifferentiation() : b.differentiation();
-            this.interp = gauss ? b.interpolation() : null;
-            this.rel = new double[3 * np];
-            this.x = new double[3 * p];
-            this.tmp1 = new double[3 * q * nq * nq];
-            this.tmp2 = new double[3 * q * q * nq];
-            this.u = new double[np];
-            this.jac = new double[9 * p];
-        }
-
-        /**
-         * jac[(3d + c) P + pt] = d x_d / d r_c at every point: the 1D derivative matrix along r, s, t, each sum
-         * from 0 in ascending order of the contracted index (s and t as row updates).
-         */
-        private void derivatives() {
-            int qq = q * q;
-            for (int d = 0; d < 3; d++) {
-                int xd = d * p;
-                int r = (3 * d) * p, sd = (3 * d + 1) * p, td = (3 * d + 2) * p;
-                // r: dot products along contiguous lines
-                for (int jk = 0; jk < qq; jk++) {
-                    for (int i = 0; i < q; i++) {
-                        double v = 0;
-                        for (int a = 0; a < q; a++) {
-                            v += dm[i * q + a] * x[xd + a + q * jk];
-                        }
-                        jac[r + i + q * jk] = v;
-                    }
-                }
-                // s: rows i of (j, k) updated with D_ja times rows of (a, k)
-                for (int k = 0; k < q; k++) {
-                    for (int j = 0; j < q; j++) {
-                        int out = sd + q * (j + q * k);
-                        for (int i = 0; i < q; i++) {
-                            jac[out + i] = 0;
-                        }
-                        for (int a = 0; a < q; a++) {
-                            double c = dm[j * q + a];
-                            int in = xd + q * (a + q * k);
-                            for (int i = 0; i < q; i++) {
-                                jac[out + i] += c * x[in + i];
-                            }
-                        }
-                    }
-                }
-                // t: planes (i, j) of k updated with D_ka times planes of a
-                for (int k = 0; k < q; k++) {
-                    int out = td + qq * k;
-                    for (int ij = 0; ij < qq; ij++) {
-                        jac[out + ij] = 0;
-                    }
-                    for (int a = 0; a < q; a++) {
-                        double c = dm[k * q + a];
-                        int in = xd + qq * a;
-                        for (int ij = 0; ij < qq; ij++) {
-                            jac[out + ij] += c * x[in + ij];
-                        }
-                    }
-                }
-            }
+            this.f = new ElementFactors(m.basis(), gauss ? Quadrature.GAUSS : Quadrature.GLL);
+            this.rel = new double[3 * m.basis().np()];
+            this.q = f.pointsPerDirection();
+            this.w = f.weights();
+            this.x = f.positions();
+            this.jac = f.jacobian();
         }
 
         /** Fills x (positions relative to the element's first node) and jac at every point of element e. */
         void positionsAndDerivatives(int e) {
             m.relativeCoordinates(e, rel, 0);
-            if (!gauss) {
-                for (int n = 0; n < np; n++) {
-                    for (int d = 0; d < 3; d++) {
-                        x[d * p + n] = rel[3 * n + d];
-                    }
-                }
-            } else {
-                interpolate(rel, 0, nq, q, interp, u, tmp1, tmp2, x);
-            }
-            derivatives();
+            f.derive(rel);
         }
 
         /**
@@ -282,102 +204,14 @@ public final class GeometricFactors {
          */
         boolean compute(int e, double[] out, int slot, boolean fail) {
             positionsAndDerivatives(e);
-            for (int k = 0; k < q; k++) {
-                for (int j = 0; j < q; j++) {
-                    for (int i = 0; i < q; i++) {
-                        int pt = i + q * (j + q * k);
-                        double j00 = jac[pt], j01 = jac[p + pt], j02 = jac[2 * p + pt];
-                        double j10 = jac[3 * p + pt], j11 = jac[4 * p + pt], j12 = jac[5 * p + pt];
-                        double j20 = jac[6 * p + pt], j21 = jac[7 * p + pt], j22 = jac[8 * p + pt];
-                        double c00 = j11 * j22 - j12 * j21;
-                        double c01 = j12 * j20 - j10 * j22;
-                        double c02 = j10 * j21 - j11 * j20;
-                        double det = j00 * c00 + j01 * c01 + j02 * c02;
-                        if (!(det > 0)) {
-                            if (!fail) {
-                                return false;
-                            }
-                            throw new IllegalArgumentException(String.format(
-                                "element %d: Jacobian determinant |J| = %.6g is not positive at %s point (i,j,k) = (%d,%d,%d), "
-                                    + "x = (%.10g, %.10g, %.10g); the element is inverted or degenerate (check its vertex order)",
-                                e, det, gauss ? "GL" : "GLL", i, j, k, m.x(e, 0, 0) + x[pt], m.x(e, 0, 1) + x[p + pt],
-                                m.x(e, 0, 2) + x[2 * p + pt]));
-                        }
-                        // inverse: inv[c][d] = cofactor[d][c] / det, rows a of J^-1 = (ia0, ia1, ia2)
-                        double inv = 1 / det;
-                        double i00 = c00 * inv, i01 = (j02 * j21 - j01 * j22) * inv, i02 = (j01 * j12 - j02 * j11) * inv;
-                        double i10 = c01 * inv, i11 = (j00 * j22 - j02 * j20) * inv, i12 = (j02 * j10 - j00 * j12) * inv;
-                        double i20 = c02 * inv, i21 = (j01 * j20 - j00 * j21) * inv, i22 = (j00 * j11 - j01 * j10) * inv;
-                        double wj = w[i] * w[j] * w[k] * det;
-                        int o = PACKED_STRIDE * (slot * p + pt);
-                        out[o] = wj * (i00 * i00 + i01 * i01 + i02 * i02);
-                        out[o + 1] = wj * (i00 * i10 + i01 * i11 + i02 * i12);
-                        out[o + 2] = wj * (i00 * i20 + i01 * i21 + i02 * i22);
-                        out[o + 3] = wj * (i10 * i10 + i11 * i11 + i12 * i12);
-                        out[o + 4] = wj * (i10 * i20 + i11 * i21 + i12 * i22);
-                        out[o + 5] = wj * (i20 * i20 + i21 * i21 + i22 * i22);
-                        out[o + 6] = wj;
-                    }
-                }
+            int bad = f.write(out, slot * f.points() * PACKED_STRIDE, PACKED_STRIDE);
+            if (bad < 0) {
+                return true;
             }
-            return true;
-        }
-    }
-
-    /**
-     * x[d*P + (a + q(b + q c))] = sum I_ai I_bj I_ck X_d(i,j,k): GLL positions ([Np][3] from {@code nodeOffset}) to
-     * the GL points, one direction at a time. Each output is summed from 0 in ascending order of the contracted
-     * index (the s and t passes run as row updates, which the JIT vectorises without changing any sum).
-     */
-    private static void interpolate(double[] coords, int nodeOffset, int nq, int q, double[] im, double[] u, double[] t1,
-                                    double[] t2, double[] x) {
-        int p = q * q * q;
-        int np = nq * nq * nq;
-        for (int d = 0; d < 3; d++) {
-            for (int n = 0; n < np; n++) {
-                u[n] = coords[3 * (nodeOffset + n) + d];
+            if (fail) {
+                throw f.nonPositive(e, bad, m.x(e, 0, 0), m.x(e, 0, 1), m.x(e, 0, 2));
             }
-            // r direction: t1[a + q(j + nq k)]
-            for (int jk = 0; jk < nq * nq; jk++) {
-                for (int a = 0; a < q; a++) {
-                    double s = 0;
-                    for (int i = 0; i < nq; i++) {
-                        s += im[a * nq + i] * u[i + nq * jk];
-                    }
-                    t1[a + q * jk] = s;
-                }
-            }
-            // s direction: t2[a + q(b + q k)]
-            for (int k = 0; k < nq; k++) {
-                for (int b = 0; b < q; b++) {
-                    int out = q * (b + q * k);
-                    for (int a = 0; a < q; a++) {
-                        t2[out + a] = 0;
-                    }
-                    for (int j = 0; j < nq; j++) {
-                        double c = im[b * nq + j];
-                        int in = q * (j + nq * k);
-                        for (int a = 0; a < q; a++) {
-                            t2[out + a] += c * t1[in + a];
-                        }
-                    }
-                }
-            }
-            // t direction
-            int qq = q * q;
-            for (int c = 0; c < q; c++) {
-                int out = d * p + qq * c;
-                for (int ab = 0; ab < qq; ab++) {
-                    x[out + ab] = 0;
-                }
-                for (int k = 0; k < nq; k++) {
-                    double w = im[c * nq + k];
-                    int in = qq * k;
-                    for (int ab = 0; ab < qq; ab++) {
-                        x[out + ab] += w * t2[in + ab];
-                    }
-                }
-            }
+            return false;
         }
     }
 

@@ -995,6 +995,39 @@ public final class GmshReader {
             return true;
         }
 
+        /**
+         * The same geometry as {@link ElementGeometry} of order 2: per element its 27 nodes numbered a + 3 (b + 3 c)
+         * by their reference position in {-1, 0, 1}^3 (an 8-node hexahedron of the file gets the trilinear positions
+         * of those points), no map. A backend interpolates them directly instead of locating each point.
+         */
+        ElementGeometry elementGeometry() {
+            int ne = elements.length / 8;
+            double[] out = new double[81 * ne];
+            for (int e = 0; e < ne; e++) {
+                for (int n = 0; n < 27; n++) {
+                    int lex = (REF[n][0] + 1) + 3 * ((REF[n][1] + 1) + 3 * (REF[n][2] + 1));
+                    int o = 81 * e + 3 * lex;
+                    if (high[e] >= 0) {
+                        System.arraycopy(v, 3 * hex27[high[e] + n], out, o, 3);
+                    } else {
+                        for (int c = 0; c < 8; c++) {
+                            double w = 1;
+                            for (int d = 0; d < 3; d++) {
+                                int rc = 2 * HexReference.cornerBit(c, d) - 1;
+                                w *= (1 + REF[n][d] * rc) / 2.0;
+                            }
+                            if (w != 0) {
+                                for (int d = 0; d < 3; d++) {
+                                    out[o + d] += w * v[3 * elements[8 * e + c] + d];
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            return ElementGeometry.of(2, out, null);
+        }
+
         /** The 27-node (triquadratic Lagrange) map of the element whose nodes start at {@code offset}, at rst. */
         private void quadratic(int offset, double[] rst, double[] x) {
             double[][] l = new double[3][3];

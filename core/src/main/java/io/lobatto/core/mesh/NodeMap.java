@@ -30,30 +30,24 @@ public interface NodeMap {
      *
      * @throws IllegalArgumentException unless {@code matrix3x3} has 9 and {@code shift} 3 finite entries
      */
-    static NodeMap affine(double[] matrix3x3, double[] shift) {
+    static PointMap affine(double[] matrix3x3, double[] shift) {
         if (matrix3x3 == null || matrix3x3.length != 9) {
             throw new IllegalArgumentException("affine map needs a 3x3 matrix as 9 row-major entries");
         }
         if (shift == null || shift.length != 3) {
             throw new IllegalArgumentException("affine map needs a shift of length 3");
         }
-        double[] a = matrix3x3.clone();
-        double[] b = shift.clone();
-        for (double v : a) {
+        for (double v : matrix3x3) {
             if (!Double.isFinite(v)) {
                 throw new IllegalArgumentException("affine map matrix has a non-finite entry " + v);
             }
         }
-        for (double v : b) {
+        for (double v : shift) {
             if (!Double.isFinite(v)) {
                 throw new IllegalArgumentException("affine map shift has a non-finite entry " + v);
             }
         }
-        return (x0, x) -> {
-            for (int r = 0; r < 3; r++) {
-                x[r] = a[3 * r] * x0[0] + a[3 * r + 1] * x0[1] + a[3 * r + 2] * x0[2] + b[r];
-            }
-        };
+        return new AffineMap(matrix3x3, shift);
     }
 
     /**
@@ -69,21 +63,11 @@ public interface NodeMap {
      * 4 pi |a|, so the map is one-to-one with |J| > 0 for |a| &lt; 1/(4 pi) ~ 0.0796 (larger a, e.g. 0.1, typically
      * still work; {@code GeometricFactors} checks). Points outside the box are moved too (not vanishing there).
      */
-    static NodeMap sinusoidal(double amplitude, double x0, double x1, double y0, double y1, double z0, double z1) {
+    static PointMap sinusoidal(double amplitude, double x0, double x1, double y0, double y1, double z0, double z1) {
         if (!(x1 > x0) || !(y1 > y0) || !(z1 > z0) || !Double.isFinite(amplitude)) {
             throw new IllegalArgumentException("sinusoidal map needs a finite amplitude and x0 < x1, y0 < y1, z0 < z1");
         }
-        double lx = x1 - x0, ly = y1 - y0, lz = z1 - z0;
-        return (p, x) -> {
-            double xi = (p[0] - x0) / lx;
-            double eta = (p[1] - y0) / ly;
-            double zeta = (p[2] - z0) / lz;
-            double sx = sinPi(xi), sy = sinPi(eta), sz = sinPi(zeta);
-            double s2x = sinPi(2 * xi), s2y = sinPi(2 * eta), s2z = sinPi(2 * zeta);
-            x[0] = p[0] + amplitude * lx * sx * s2y * sz;
-            x[1] = p[1] + amplitude * ly * sx * sy * s2z;
-            x[2] = p[2] + amplitude * lz * s2x * sy * sz;
-        };
+        return new SinusoidalMap(amplitude, x0, x1 - x0, y0, y1 - y0, z0, z1 - z0);
     }
 
     /**
@@ -101,23 +85,11 @@ public interface NodeMap {
      *
      * @throws IllegalArgumentException unless 0 &lt; epsilon &lt;= 1
      */
-    static NodeMap kershaw(double epsilon) {
+    static PointMap kershaw(double epsilon) {
         if (!(epsilon > 0 && epsilon <= 1)) {
             throw new IllegalArgumentException("Kershaw's epsilon must be in (0, 1], got " + epsilon);
         }
-        return (p, x) -> {
-            double t = p[0];
-            int layer = (int) Math.floor(t * 6);
-            double s = t * 6 - layer;
-            x[0] = t;
-            x[1] = Kershaw.profile(layer, s, epsilon, p[1]);
-            x[2] = Kershaw.profile(layer, s, epsilon, p[2]);
-        };
-    }
-
-    /** sin(pi t), exactly 0 at integer t (so boundary nodes of the box stay exactly in place). */
-    private static double sinPi(double t) {
-        return t == Math.rint(t) ? 0.0 : Math.sin(Math.PI * t);
+        return new KershawMap(epsilon);
     }
 }
 
@@ -130,32 +102,5 @@ enum IdentityMap implements NodeMap {
         x[0] = x0[0];
         x[1] = x0[1];
         x[2] = x0[2];
-    }
-}
-
-/** The 1D profiles of {@link NodeMap#kershaw(double)}. */
-final class Kershaw {
-
-    private Kershaw() {
-    }
-
-    static double right(double eps, double t) {
-        return t <= 0.5 ? (2 - eps) * t : 1 + eps * (t - 1);
-    }
-
-    static double left(double eps, double t) {
-        return 1 - right(eps, 1 - t);
-    }
-
-    /** The image of coordinate {@code t} in x-layer {@code layer} at the position {@code s} in [0, 1) across it. */
-    static double profile(int layer, double s, double eps, double t) {
-        double l = left(eps, t), r = right(eps, t);
-        return switch (layer < 0 ? 0 : Math.min(layer, 5)) {
-            case 0 -> l;
-            case 1, 4 -> l + (r - l) * s;
-            case 2 -> r + (l - r) * (s / 2);
-            case 3 -> r + (l - r) * ((1 + s) / 2);
-            default -> r;
-        };
     }
 }

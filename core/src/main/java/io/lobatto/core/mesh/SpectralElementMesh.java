@@ -32,19 +32,19 @@ public final class SpectralElementMesh {
     private final HexMesh mesh;
     private final Basis1D basis;
     private final int[] l2g;
-    private final double[] coords;
+    /** Node positions [E][Np][3], made on first use (a solve on a backend with device setup never needs them). */
+    private volatile double[] coords;
     private final int globalCount;
     private final boolean trilinear;
     private final double[] phi;
     private final NodeMap map;
 
-    private SpectralElementMesh(HexMesh mesh, Basis1D basis, int[] l2g, double[] coords, int globalCount, NodeMap map) {
+    private SpectralElementMesh(HexMesh mesh, Basis1D basis, int[] l2g, int globalCount, NodeMap map) {
         this.mesh = mesh;
         this.map = map;
         boolean trilinear = map == NodeMap.identity();
         this.basis = basis;
         this.l2g = l2g;
-        this.coords = coords;
         this.globalCount = globalCount;
         this.trilinear = trilinear;
         this.phi = trilinearShapes(basis);
@@ -76,8 +76,7 @@ public final class SpectralElementMesh {
                 + "use fewer elements or a lower degree");
         }
         Numbering numbering = number(mesh, degree);
-        double[] coords = positions(mesh, basis, map);
-        return new SpectralElementMesh(mesh, basis, numbering.l2g(), coords, numbering.globalCount(), map);
+        return new SpectralElementMesh(mesh, basis, numbering.l2g(), numbering.globalCount(), map);
     }
 
     // ------------------------------------------------------------------ numbering
@@ -405,39 +404,9 @@ public final class SpectralElementMesh {
 
     // ------------------------------------------------------------------ positions
 
-    /** The 1D linear shape functions at the GLL nodes, lin[i][0] = (1 - r_i)/2, lin[i][1] = (1 + r_i)/2, exact at the ends. */
-    private static double[][] linearFactors(Basis1D basis) {
-        int nq = basis.nq();
-        double[] r = basis.gll().nodes();
-        double[][] lin = new double[nq][2];
-        for (int i = 0; i < nq; i++) {
-            lin[i][0] = 0.5 * (1 - r[i]);
-            lin[i][1] = 0.5 * (1 + r[i]);
-        }
-        // exact endpoint factors
-        lin[0][0] = 1;
-        lin[0][1] = 0;
-        lin[nq - 1][0] = 0;
-        lin[nq - 1][1] = 1;
-        return lin;
-    }
-
-    /** phi[8 n + c]: the trilinear shape function of corner c at GLL node n, lin_i * lin_j * lin_k. */
+    /** phi[8 n + c]: the trilinear shape function of corner c at GLL node n, exact at the corners. */
     private static double[] trilinearShapes(Basis1D basis) {
-        int nq = basis.nq();
-        double[][] lin = linearFactors(basis);
-        double[] phi = new double[8 * basis.np()];
-        for (int k = 0; k < nq; k++) {
-            for (int j = 0; j < nq; j++) {
-                for (int i = 0; i < nq; i++) {
-                    for (int c = 0; c < 8; c++) {
-                        phi[8 * (i + nq * (j + nq * k)) + c] = lin[i][HexReference.cornerBit(c, 0)]
-                            * lin[j][HexReference.cornerBit(c, 1)] * lin[k][HexReference.cornerBit(c, 2)];
-                    }
-                }
-            }
-        }
-        return phi;
+        return ElementGeometry.shapes(1, basis);
     }
 
     /** The trilinear map of each element's vertices at its GLL nodes, then the node map; elements in parallel. */
@@ -483,6 +452,39 @@ public final class SpectralElementMesh {
     }
 
     // ------------------------------------------------------------------ accessors
+
+    /** The node positions, computed once on first use (the trilinear map of the vertices, then the node map). */
+    private double[] coords() {
+        double[] c = coords;
+        if (c == null) {
+            synchronized (this) {
+                c = coords;
+                if (c == null) {
+                    c = positions(mesh, basis, map);
+                    coords = c;
+                }
+            }
+        }
+        return c;
+    }
+
+    /**
+     * What defines this mesh's geometry for a backend to compute positions and geometric factors from: the vertices
+     * and the node map when it is a {@link PointMap} (or the identity), the 27 nodes per element of a Gmsh
+     * second-order mesh; empty for a plain {@link NodeMap} (a lambda), whose positions only the host can evaluate.
+     */
+    public java.util.Optional<ElementGeometry> elementGeometry() {
+        if (map == NodeMap.identity()) {
+            return java.util.Optional.of(ElementGeometry.trilinear(mesh, null));
+        }
+        if (map instanceof PointMap pm) {
+            return java.util.Optional.of(ElementGeometry.trilinear(mesh, pm));
+        }
+        if (map instanceof GmshReader.Hex27Map h) {
+            return java.util.Optional.of(h.elementGeometry());
+        }
+        return java.util.Optional.empty();
+    }
 
     /** The underlying hexahedral mesh. */
     public HexMesh hexMesh() {
@@ -544,7 +546,7 @@ public final class SpectralElementMesh {
 
     /** Copy of the node positions, [E][Np][3]. */
     public double[] coordinates() {
-        return coords.clone();
+        return coords().clone();
     }
 
     /** Coordinate {@code d} of local node {@code n} of element {@code e}. */
@@ -552,7 +554,7 @@ public final class SpectralElementMesh {
         if (d < 0 || d > 2) {
             throw new IndexOutOfBoundsException("coordinate " + d + " is not in [0, 3)");
         }
-        return coords[3 * localIndex(e, n) + d];
+        return coords()[3 * localIndex(e, n) + d];
     }
 
     /**
@@ -576,6 +578,7 @@ public final class SpectralElementMesh {
         }
         if (!trilinear) {
             int base = 3 * e * np;
+            double[] coords = coords();
             for (int n = 0; n < np; n++) {
                 for (int d = 0; d < 3; d++) {
                     dst[offset + 3 * n + d] = coords[base + 3 * n + d] - coords[base + d];
@@ -612,6 +615,7 @@ public final class SpectralElementMesh {
     public double[] globalCoordinates() {
         double[] out = new double[3 * globalCount];
         boolean[] done = new boolean[globalCount];
+        double[] coords = coords();
         for (int l = 0; l < l2g.length; l++) {
             int g = l2g[l];
             if (!done[g]) {
