@@ -142,6 +142,7 @@ final class PoissonCommand implements Callable<Integer> {
                         (double) peak / s.assembledDofs());
             }
             if (profile) {
+                printSetup(out, lastPhases, s.assembledDofs());
                 KernelTimes.print(backend, out, s.solve().iterations() - 1, s.solve().secondsPerIteration());
             }
             if (vtu != null) {
@@ -155,6 +156,15 @@ final class PoissonCommand implements Callable<Integer> {
             }
             return s.solve().converged() ? 0 : 2;
         }
+    }
+
+    /** The setup by phase, and the host heap in use per DOF. */
+    static void printSetup(java.io.PrintWriter out, io.lobatto.solvers.SetupPhases phases, long dofs) {
+        out.printf("setup by phase (%.3f s):%n", phases.totalSeconds());
+        phases.seconds().forEach((k, v) -> out.printf("  %-22s %8.3f s%n", k, v));
+        Runtime rt = Runtime.getRuntime();
+        long used = rt.totalMemory() - rt.freeMemory();
+        out.printf("host heap in use: %.3f GB, %.1f bytes per DOF%n", used * 1e-9, (double) used / dofs);
     }
 
     private String describePc() {
@@ -187,7 +197,10 @@ final class PoissonCommand implements Callable<Integer> {
     private PoissonProblem.Solution solveOnce(Backend backend, int n, ManufacturedSolution exact,
                                               java.util.function.IntConsumer progress, SolveProgress monitor)
             throws java.io.IOException {
+        long t0 = System.nanoTime();
         SpectralElementMesh mesh = meshOptions.build(n);
+        lastPhases = new io.lobatto.solvers.SetupPhases();
+        lastPhases.add("mesh and numbering", System.nanoTime() - t0);
         return new PoissonProblem(mesh, exact, operator).solve(backend, preconditioner,
                 b -> (pmgDegrees == null ? b : b.degrees(pmgDegrees)).smootherOrder(smootherOrder).timeLevels(sweep == null),
                 tolerance, maxIterations,
@@ -196,6 +209,9 @@ final class PoissonCommand implements Callable<Integer> {
                         KernelTimes.start(backend); // from the second iteration on: no setup or first-launch costs
                     }
                     progress.accept(it);
-                }, monitor);
+                }, monitor, lastPhases);
     }
+
+    /** The setup phases of the last solve. */
+    private io.lobatto.solvers.SetupPhases lastPhases;
 }

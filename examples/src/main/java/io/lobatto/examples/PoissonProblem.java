@@ -4,8 +4,9 @@ import java.util.Objects;
 import java.util.stream.IntStream;
 
 import io.lobatto.core.backend.Backend;
+import io.lobatto.core.backend.DeviceGeometry;
+import io.lobatto.core.backend.DeviceScatter;
 import io.lobatto.core.backend.DeviceVector;
-import io.lobatto.core.geometry.GeometricFactors;
 import io.lobatto.core.mesh.SpectralElementMesh;
 import io.lobatto.gs.ScatterOperator;
 import io.lobatto.operators.AssembledOperator;
@@ -18,6 +19,7 @@ import io.lobatto.solvers.ConjugateGradient;
 import io.lobatto.solvers.JacobiPreconditioner;
 import io.lobatto.solvers.PMultigrid;
 import io.lobatto.solvers.Preconditioner;
+import io.lobatto.solvers.SetupPhases;
 import io.lobatto.solvers.SolveResult;
 
 /**
@@ -98,91 +100,141 @@ public final class PoissonProblem {
     public Solution solve(Backend backend, Preconditioning pc, java.util.function.UnaryOperator<PMultigrid.Builder> pmg,
                           double tolerance, int maxIterations, java.util.function.IntConsumer progress,
                           ConjugateGradient.Monitor monitor) {
-        long t0 = System.nanoTime();
-        boolean[] mask = mesh.boundaryMaskAllTagged();
-        ScatterOperator z = ScatterOperator.build(mesh.localToGlobal(), mesh.globalNodeCount(), mask);
-        ScatterOperator zFull = ScatterOperator.build(mesh.localToGlobal(), mesh.globalNodeCount(), null);
-        double lambda = exact.lambda();
-        GeometricFactors gl = GeometricFactors.atGauss(mesh); // the mass operator's, and BP3.0's
-        ElementOperator a = operator == Operator.BP35 ? StiffnessBp35.on(mesh, lambda)
-                : new StiffnessBp30(mesh.basis(), gl, lambda);
-        MassOperator m = new MassOperator(mesh.basis(), gl);
+        return solve(backend, pc, pmg, tolerance, maxIterations, progress, monitor, new SetupPhases());
+    }
 
+    /**
+     * As {@link #solve(Backend, Preconditioning, java.util.function.UnaryOperator, double, int,
+     * java.util.function.IntConsumer, ConjugateGradient.Monitor)}, recording the setup by phase into {@code phases}
+     * (which may hold the mesh's phases already: they count into {@link Solution#setupSeconds()}). Where the mesh's
+     * geometry is device-computable ({@link SpectralElementMesh#elementGeometry()}), the geometric factors, the Jacobi
+     * diagonals, f and g are computed by the backend: the host builds only the numbering, the mask and Z.
+     */
+    public Solution solve(Backend backend, Preconditioning pc, java.util.function.UnaryOperator<PMultigrid.Builder> pmg,
+                          double tolerance, int maxIterations, java.util.function.IntConsumer progress,
+                          ConjugateGradient.Monitor monitor, SetupPhases phases) {
+        double before = phases.totalSeconds();
+        long t0 = System.nanoTime();
+        boolean[] mask = phases.time("mask", mesh::boundaryMaskAllTagged);
+        ScatterOperator z = phases.time("Z", () -> ScatterOperator.build(mesh.localToGlobal(), mesh.globalNodeCount(), mask));
+        double lambda = exact.lambda();
+        ElementOperator a = operator == Operator.BP35 ? StiffnessBp35.on(mesh, lambda) : StiffnessBp30.on(mesh, lambda);
+        MassOperator m = MassOperator.on(mesh);
+        boolean onDevice = mesh.elementGeometry().isPresent();
+
+        SolveResult result;
+        double setup;
+        double pcSetup;
+        java.util.List<PMultigrid.LevelInfo> levels;
+        DeviceVector x = null;
+        try (AssembledOperator op = phases.time("geometry", () -> AssembledOperator.bind(a, z, backend));
+             BoundElementOperator mb = phases.time("geometry", () -> m.bind(backend));
+             DeviceVector dfL = backend.allocate(z.localSize()); DeviceVector dgL = backend.allocate(z.localSize());
+             DeviceVector tL = backend.allocate(z.localSize()); DeviceVector sL = backend.allocate(z.localSize());
+             DeviceVector b = backend.allocate(z.globalSize()); DeviceVector lift = backend.allocate(z.globalSize())) {
+            x = backend.allocate(z.globalSize());
+            long tPc = System.nanoTime();
+            Preconditioner m1 = preconditioner(pc, pmg, op, backend, phases);
+            pcSetup = (System.nanoTime() - tPc) * 1e-9;
+            try (Preconditioner m1c = m1;
+                 ConjugateGradient cg = new ConjugateGradient(op, m1).relativeTolerance(tolerance).maxIterations(maxIterations)) {
+                long tRhs = System.nanoTime();
+                if (onDevice) {
+                    devicePointData(backend, op.deviceScatter(), dfL, dgL, tL);
+                } else {
+                    hostPointData(backend, z, mask, dfL, dgL);
+                }
+                mb.apply(dfL, tL);                                       // M f
+                backend.gather(op.deviceScatter(), tL, b);               // Z^T M f
+                op.boundElementOperator().apply(dgL, sL);                // (S + λM) u_b
+                backend.gather(op.deviceScatter(), sL, lift);            // Z^T (S + λM) u_b
+                backend.axpby(-1, lift, 1, b);
+                backend.synchronize();
+                phases.add("right-hand side", System.nanoTime() - tRhs);
+                setup = before + (System.nanoTime() - t0) * 1e-9;
+                phases.add("other", Math.max(0, Math.round((setup - phases.totalSeconds()) * 1e9)));
+                if (progress != null) {
+                    cg.progress(progress);
+                }
+                if (monitor != null) {
+                    cg.monitor(monitor);
+                }
+                result = cg.solve(b, x);
+                levels = m1 instanceof PMultigrid p ? p.levels() : java.util.List.of();
+            }
+            double[] uG = backend.download(x);
+            return errors(uG, z, mask, m, result, setup, pcSetup, levels);
+        } finally {
+            if (x != null) {
+                x.close();
+            }
+        }
+    }
+
+    /**
+     * f and the Dirichlet data g = u at the masked nodes as element-local vectors, evaluated by the backend at the
+     * nodes' positions: gL = u_L - u_L * (Z 1), since Z 1 is 1 at the copies of unmasked nodes and 0 at masked ones.
+     */
+    private void devicePointData(Backend backend, DeviceScatter z, DeviceVector fL, DeviceVector gL, DeviceVector work) {
+        try (DeviceGeometry g = backend.uploadGeometry(mesh.elementGeometry().orElseThrow());
+             DeviceVector ones = backend.allocate(z.globalSize())) {
+            backend.evaluate(g, mesh.basis(), exact.rightHandSide(), fL);
+            backend.evaluate(g, mesh.basis(), exact.solution(), gL);
+            backend.fill(ones, 1);
+            backend.scatter(z, ones, work);
+            backend.pointwiseMultiply(gL, work, work);
+            backend.axpby(-1, work, 1, gL);
+        }
+    }
+
+    /** f and g on the host (the mesh's node map runs only there), through the unmasked Z. */
+    private void hostPointData(Backend backend, ScatterOperator z, boolean[] mask, DeviceVector fL, DeviceVector gL) {
+        ScatterOperator zFull = ScatterOperator.build(mesh.localToGlobal(), mesh.globalNodeCount(), null);
         int nOrig = mesh.globalNodeCount();
         double[] xyz = mesh.globalCoordinates();
         double[] fOrig = new double[nOrig];
         double[] gOrig = new double[nOrig];
-        double[] uExact = new double[nOrig];
         IntStream.range(0, nOrig).parallel().forEach(g -> {
             double x = xyz[3 * g], y = xyz[3 * g + 1], zz = xyz[3 * g + 2];
             fOrig[g] = exact.f(x, y, zz);
-            uExact[g] = exact.u(x, y, zz);
-            gOrig[g] = mask[g] ? uExact[g] : 0;
+            gOrig[g] = mask[g] ? exact.u(x, y, zz) : 0;
         });
-        double[] fL = new double[zFull.localSize()];
-        double[] gL = new double[zFull.localSize()];
-        zFull.scatter(zFull.toAssembled(fOrig), fL);
-        zFull.scatter(zFull.toAssembled(gOrig), gL);
+        double[] l = new double[zFull.localSize()];
+        zFull.scatter(zFull.toAssembled(fOrig), l);
+        backend.write(l, fL);
+        zFull.scatter(zFull.toAssembled(gOrig), l);
+        backend.write(l, gL);
+    }
 
-        double[] u;
-        SolveResult result;
-        double setup;
-        double pcSetup;
-        long[] pcNanos = new long[1];
-        java.util.List<PMultigrid.LevelInfo> levels;
-        try (AssembledOperator op = AssembledOperator.bind(a, z, backend);
-             BoundElementOperator mb = m.bind(backend);
-             DeviceVector dfL = backend.upload(fL); DeviceVector dgL = backend.upload(gL);
-             DeviceVector tL = backend.allocate(z.localSize()); DeviceVector sL = backend.allocate(z.localSize());
-             DeviceVector b = backend.allocate(z.globalSize()); DeviceVector lift = backend.allocate(z.globalSize());
-             DeviceVector x = backend.allocate(z.globalSize());
-             Preconditioner m1 = timed(() -> preconditioner(pc, pmg, op, backend), pcNanos);
-             ConjugateGradient cg = new ConjugateGradient(op, m1).relativeTolerance(tolerance).maxIterations(maxIterations)) {
-            mb.apply(dfL, tL);                                       // M f
-            backend.gather(op.deviceScatter(), tL, b);               // Z^T M f
-            op.boundElementOperator().apply(dgL, sL);                // (S + λM) u_b
-            backend.gather(op.deviceScatter(), sL, lift);            // Z^T (S + λM) u_b
-            backend.axpby(-1, lift, 1, b);
-            setup = (System.nanoTime() - t0) * 1e-9;
-            pcSetup = pcNanos[0] * 1e-9;
-            if (progress != null) {
-                cg.progress(progress);
-            }
-            if (monitor != null) {
-                cg.monitor(monitor);
-            }
-            result = cg.solve(b, x);
-            levels = m1 instanceof PMultigrid p ? p.levels() : java.util.List.of();
-            double[] uG = backend.download(x);
-            u = z.fromAssembled(uG, 0);
-            for (int g = 0; g < nOrig; g++) {
-                if (mask[g]) {
-                    u[g] = uExact[g];
-                }
+    /** The solution in the original numbering (Dirichlet nodes set to g) and its errors, on the host. */
+    private Solution errors(double[] uG, ScatterOperator z, boolean[] mask, MassOperator m, SolveResult result, double setup,
+                            double pcSetup, java.util.List<PMultigrid.LevelInfo> levels) {
+        int nOrig = mesh.globalNodeCount();
+        double[] xyz = mesh.globalCoordinates();
+        double[] uExact = new double[nOrig];
+        IntStream.range(0, nOrig).parallel().forEach(g -> uExact[g] = exact.u(xyz[3 * g], xyz[3 * g + 1], xyz[3 * g + 2]));
+        double[] u = z.fromAssembled(uG, 0);
+        for (int g = 0; g < nOrig; g++) {
+            if (mask[g]) {
+                u[g] = uExact[g];
             }
         }
+        ScatterOperator zFull = ScatterOperator.build(mesh.localToGlobal(), mesh.globalNodeCount(), null);
         double maxErr = QuadratureErrors.maxDifference(u, uExact);
         double l2 = Math.sqrt(QuadratureErrors.l2Squared(mesh, u, zFull, m.geometricFactors().jacobianWeights(), exact::u));
         return new Solution(u, uExact, result, maxErr, l2, z.globalSize(), mesh.elementCount(), setup, pcSetup, levels);
     }
 
-    private static <T> T timed(java.util.function.Supplier<T> make, long[] nanos) {
-        long t0 = System.nanoTime();
-        T t = make.get();
-        nanos[0] = System.nanoTime() - t0;
-        return t;
-    }
-
     /** The preconditioner {@code pc} of {@code op} (null for none); p-multigrid levels use this problem's operator kind. */
     private Preconditioner preconditioner(Preconditioning pc, java.util.function.UnaryOperator<PMultigrid.Builder> pmg,
-                                          AssembledOperator op, Backend backend) {
+                                          AssembledOperator op, Backend backend, SetupPhases phases) {
         double lambda = exact.lambda();
         return switch (pc) {
             case NONE -> null;
-            case JACOBI -> JacobiPreconditioner.of(op);
+            case JACOBI -> phases.time("diagonals", () -> JacobiPreconditioner.of(op));
             case PMG -> {
                 PMultigrid.Builder b = PMultigrid.builder(m -> operator == Operator.BP35 ? StiffnessBp35.on(m, lambda)
-                        : new StiffnessBp30(m.basis(), GeometricFactors.atGauss(m), lambda), mesh, backend).fineOperator(op);
+                        : StiffnessBp30.on(m, lambda), mesh, backend).fineOperator(op).phases(phases);
                 yield (pmg == null ? b : pmg.apply(b)).build();
             }
         };

@@ -157,6 +157,46 @@ public final class AssembledOperator implements DeviceOperator, AutoCloseable {
         return diag;
     }
 
+    /**
+     * diag(A)^-1 on the device, for Jacobi and the smoothers: diag(A) = Z^T diag(L) + shift from the backend's
+     * element-diagonal kernel and a gather (no host array), or, on a backend without that kernel, from
+     * {@link #diagonal()} on the host. The caller owns (closes) the vector.
+     *
+     * @param user names the caller in the error ("Jacobi", "p-multigrid level N = 3")
+     * @throws IllegalArgumentException "{@code user} needs a positive diagonal, but diag(A)[i] = v" for the first
+     *                                  entry that is not positive and finite
+     */
+    public DeviceVector inverseDiagonal(String user) {
+        DeviceVector diag = backend.allocate(size());
+        DeviceVector inv = backend.allocate(size());
+        try {
+            try {
+                backend.elementDiagonal(bound.data(), operator.lambda(), workL);
+                backend.gather(deviceZ, workL, diag);
+                if (shift != 0) {
+                    backend.fill(inv, shift);
+                    backend.axpby(1, inv, 1, diag);
+                }
+            } catch (UnsupportedOperationException noKernel) {
+                backend.write(diagonal(), diag);
+            }
+            if (backend.reciprocal(diag, inv) != 0) {
+                double[] d = backend.download(diag);
+                for (int i = 0; i < d.length; i++) {
+                    if (!(d[i] > 0) || !Double.isFinite(d[i])) {
+                        throw new IllegalArgumentException(user + " needs a positive diagonal, but diag(A)[" + i + "] = " + d[i]);
+                    }
+                }
+            }
+            return inv;
+        } catch (RuntimeException e) {
+            inv.close();
+            throw e;
+        } finally {
+            diag.close();
+        }
+    }
+
     @Override
     public void close() {
         workL.close();

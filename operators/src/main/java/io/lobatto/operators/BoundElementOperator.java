@@ -4,12 +4,14 @@ import java.util.Objects;
 
 import io.lobatto.core.backend.Backend;
 import io.lobatto.core.backend.DeviceElementData;
+import io.lobatto.core.backend.DeviceGeometry;
 import io.lobatto.core.backend.DeviceVector;
 
 /**
  * An {@link ElementOperator} uploaded to a {@link Backend}: y_L = L x_L on element-local vectors
- * {@code [E][Np]}, element by element. Owns the device copy of the basis and geometric factors;
- * release it with {@link #close()}.
+ * {@code [E][Np]}, element by element. Owns the device copy of the basis and geometric factors (computed on the
+ * backend from the element geometry where the operator has one, see {@link ElementOperator#deviceGeometry()}, else
+ * uploaded from the host); release it with {@link #close()}.
  */
 public final class BoundElementOperator implements AutoCloseable {
 
@@ -20,8 +22,24 @@ public final class BoundElementOperator implements AutoCloseable {
     BoundElementOperator(ElementOperator operator, Backend backend) {
         this.operator = operator;
         this.backend = Objects.requireNonNull(backend, "backend");
-        this.data = backend.uploadElementData(operator.kernel(), operator.basis(), operator.elementCount(),
-                operator.geometricData());
+        java.util.Optional<io.lobatto.core.mesh.ElementGeometry> geometry = operator.deviceGeometry();
+        this.data = geometry.isPresent() ? computed(operator, backend, geometry.get())
+                : backend.uploadElementData(operator.kernel(), operator.basis(), operator.elementCount(), operator.geometricData());
+    }
+
+    /** The element data with the geometric factors computed by the backend from the element geometry. */
+    private static DeviceElementData computed(ElementOperator operator, Backend backend,
+                                              io.lobatto.core.mesh.ElementGeometry geometry) {
+        try (DeviceGeometry g = backend.uploadGeometry(geometry)) {
+            DeviceVector factors = backend.geometricFactors(g, operator.basis(), operator.quadrature(),
+                    operator.kernel().factorsPerPoint());
+            try {
+                return backend.uploadElementData(operator.kernel(), operator.basis(), operator.elementCount(), factors);
+            } catch (RuntimeException e) {
+                factors.close();
+                throw e;
+            }
+        }
     }
 
     /** The host-side operator. */

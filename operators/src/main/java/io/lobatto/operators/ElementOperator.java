@@ -6,7 +6,9 @@ import io.lobatto.core.backend.Backend;
 import io.lobatto.core.backend.ElementKernel;
 import io.lobatto.core.basis.Basis1D;
 import io.lobatto.core.geometry.GeometricFactors;
+import io.lobatto.core.mesh.ElementGeometry;
 import io.lobatto.core.mesh.SpectralElementMesh;
+import io.lobatto.core.pointwise.Quadrature;
 
 /**
  * A block-diagonal, element-local operator L = diag(L^e) on element-local vectors {@code [E][Np]}
@@ -18,15 +20,17 @@ import io.lobatto.core.mesh.SpectralElementMesh;
 public abstract sealed class ElementOperator permits MassOperator, StiffnessBp35, StiffnessBp30 {
 
     private final Basis1D basis;
-    private final GeometricFactors factors;
+    /** The host factors, given or computed on first use; null until then for a mesh operator. */
+    private volatile GeometricFactors factors;
+    /** The mesh whose geometry the backend computes the factors from at bind time, or null (host factors given). */
+    private final SpectralElementMesh mesh;
     private final double lambda;
 
     ElementOperator(Basis1D basis, GeometricFactors factors, double lambda) {
         this.basis = Objects.requireNonNull(basis, "basis");
         this.factors = Objects.requireNonNull(factors, "geometric factors");
-        if (!Double.isFinite(lambda)) {
-            throw new IllegalArgumentException("lambda must be finite, got " + lambda);
-        }
+        this.mesh = null;
+        requireFinite(lambda);
         ElementKernel k = kernel();
         boolean gauss = k.usesGaussQuadrature();
         int perDir = gauss ? basis.nqGauss() : basis.nq();
@@ -38,6 +42,47 @@ public abstract sealed class ElementOperator permits MassOperator, StiffnessBp35
                     + " points (a basis of a different degree than the geometric factors?)");
         }
         this.lambda = lambda;
+    }
+
+    /**
+     * The operator on {@code mesh}: where the mesh's geometry is device-computable ({@link
+     * SpectralElementMesh#elementGeometry()}), the factors are computed by the backend when the operator is bound and
+     * on the host only if {@link #geometricFactors()} is asked for; otherwise they are computed on the host now.
+     */
+    ElementOperator(SpectralElementMesh mesh, double lambda) {
+        Objects.requireNonNull(mesh, "mesh");
+        this.basis = mesh.basis();
+        requireFinite(lambda);
+        this.lambda = lambda;
+        if (mesh.elementGeometry().isPresent()) {
+            this.mesh = mesh;
+        } else {
+            this.mesh = null;
+            this.factors = hostFactors(mesh);
+        }
+    }
+
+    private static void requireFinite(double lambda) {
+        if (!Double.isFinite(lambda)) {
+            throw new IllegalArgumentException("lambda must be finite, got " + lambda);
+        }
+    }
+
+    /** The quadrature of this operator's kernel. */
+    public final Quadrature quadrature() {
+        return kernel().usesGaussQuadrature() ? Quadrature.GAUSS : Quadrature.GLL;
+    }
+
+    private GeometricFactors hostFactors(SpectralElementMesh m) {
+        return quadrature() == Quadrature.GAUSS ? GeometricFactors.atGauss(m) : GeometricFactors.atGll(m);
+    }
+
+    /**
+     * The element geometry the backend computes the factors from when this operator is bound, or empty when the
+     * operator was given host factors (or its mesh's node map runs only on the host).
+     */
+    public final java.util.Optional<ElementGeometry> deviceGeometry() {
+        return mesh == null ? java.util.Optional.empty() : mesh.elementGeometry();
     }
 
     /**
@@ -67,7 +112,7 @@ public abstract sealed class ElementOperator permits MassOperator, StiffnessBp35
 
     /** Number of elements E. */
     public final int elementCount() {
-        return factors.elementCount();
+        return mesh != null ? mesh.elementCount() : factors.elementCount();
     }
 
     /** Length of element-local vectors: E (N+1)^3. */
@@ -75,9 +120,22 @@ public abstract sealed class ElementOperator permits MassOperator, StiffnessBp35
         return elementCount() * basis.np();
     }
 
-    /** The geometric factors this operator integrates with. */
+    /**
+     * The geometric factors this operator integrates with, on the host: computed here on first use for an operator
+     * whose backend computes them (an E P-sized array: ask only when a host copy is needed, e.g. for a dense reference).
+     */
     public final GeometricFactors geometricFactors() {
-        return factors;
+        GeometricFactors f = factors;
+        if (f == null) {
+            synchronized (this) {
+                f = factors;
+                if (f == null) {
+                    f = hostFactors(mesh);
+                    factors = f;
+                }
+            }
+        }
+        return f;
     }
 
     /** The screening coefficient lambda of S + lambda M (ignored by the mass operator, which reports 1). */
@@ -90,7 +148,8 @@ public abstract sealed class ElementOperator permits MassOperator, StiffnessBp35
      * operators, wJ alone for the mass operator ({@link ElementKernel#factorsPerPoint()}).
      */
     public final double[] geometricData() {
-        return kernel().factorsPerPoint() == 1 ? factors.jacobianWeights() : factors.packed();
+        GeometricFactors f = geometricFactors();
+        return kernel().factorsPerPoint() == 1 ? f.jacobianWeights() : f.packed();
     }
 
     /**

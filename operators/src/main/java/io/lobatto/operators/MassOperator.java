@@ -17,9 +17,13 @@ public final class MassOperator extends ElementOperator {
         super(basis, factors, 1.0);
     }
 
-    /** The mass operator of a spectral-element mesh (geometric factors computed at the GL points). */
+    /** The mass operator of a spectral-element mesh (geometric factors at the GL points, computed by the backend it is bound to where the mesh allows). */
     public static MassOperator on(SpectralElementMesh mesh) {
-        return new MassOperator(mesh.basis(), GeometricFactors.atGauss(mesh));
+        return new MassOperator(mesh);
+    }
+
+    private MassOperator(SpectralElementMesh mesh) {
+        super(mesh, 1.0);
     }
 
     @Override

@@ -17,9 +17,13 @@ public final class StiffnessBp30 extends ElementOperator {
         super(basis, factors, lambda);
     }
 
-    /** S + lambda M on a spectral-element mesh (geometric factors at the GL points). */
+    /** S + lambda M on a spectral-element mesh (geometric factors at the GL points, computed by the backend it is bound to where the mesh allows). */
     public static StiffnessBp30 on(SpectralElementMesh mesh, double lambda) {
-        return new StiffnessBp30(mesh.basis(), GeometricFactors.atGauss(mesh), lambda);
+        return new StiffnessBp30(mesh, lambda);
+    }
+
+    private StiffnessBp30(SpectralElementMesh mesh, double lambda) {
+        super(mesh, lambda);
     }
 
     @Override

@@ -18,9 +18,13 @@ public final class StiffnessBp35 extends ElementOperator {
         super(basis, factors, lambda);
     }
 
-    /** S + lambda M on a spectral-element mesh (geometric factors at the GLL nodes). */
+    /** S + lambda M on a spectral-element mesh (geometric factors at the GLL nodes, computed by the backend it is bound to where the mesh allows). */
     public static StiffnessBp35 on(SpectralElementMesh mesh, double lambda) {
-        return new StiffnessBp35(mesh.basis(), GeometricFactors.atGll(mesh), lambda);
+        return new StiffnessBp35(mesh, lambda);
+    }
+
+    private StiffnessBp35(SpectralElementMesh mesh, double lambda) {
+        super(mesh, lambda);
     }
 
     @Override

@@ -6,7 +6,7 @@ import io.lobatto.operators.AssembledOperator;
 
 /**
  * Jacobi (diagonal) preconditioning, z = diag(A)^-1 r, with diag(A) computed matrix-free from the
- * element operator ({@link AssembledOperator#diagonal()}) and kept on the device.
+ * element operator ({@link AssembledOperator#inverseDiagonal(String)}) and kept on the device.
  */
 public final class JacobiPreconditioner implements Preconditioner {
 
@@ -25,9 +25,14 @@ public final class JacobiPreconditioner implements Preconditioner {
         this.inverseDiagonal = backend.upload(inv);
     }
 
-    /** Jacobi preconditioner of an assembled operator. */
+    private JacobiPreconditioner(Backend backend, DeviceVector inverseDiagonal) {
+        this.backend = backend;
+        this.inverseDiagonal = inverseDiagonal;
+    }
+
+    /** Jacobi preconditioner of an assembled operator (its diagonal computed on the device where the backend can). */
     public static JacobiPreconditioner of(AssembledOperator operator) {
-        return new JacobiPreconditioner(operator.backend(), operator.diagonal());
+        return new JacobiPreconditioner(operator.backend(), operator.inverseDiagonal("Jacobi"));
     }
 
     /** Jacobi preconditioner from an explicitly given positive diagonal. */

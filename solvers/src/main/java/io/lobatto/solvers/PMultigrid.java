@@ -87,6 +87,7 @@ public final class PMultigrid implements Preconditioner {
         private Function<SpectralElementMesh, boolean[]> mask = SpectralElementMesh::boundaryMaskAllTagged;
         private AssembledOperator fine;
         private boolean timed;
+        private SetupPhases phases = new SetupPhases();
 
         private Builder(Function<SpectralElementMesh, ? extends ElementOperator> factory, SpectralElementMesh mesh,
                         Backend backend) {
@@ -209,6 +210,12 @@ public final class PMultigrid implements Preconditioner {
             return this;
         }
 
+        /** Records the setup of the levels into {@code phases} (numbering and Z, geometry, diagonals, eigenvalue bounds, transfers). */
+        public Builder phases(SetupPhases phases) {
+            this.phases = java.util.Objects.requireNonNull(phases, "phases");
+            return this;
+        }
+
         /** Sets up every level on the backend (operators, diagonals, eigenvalue bounds, transfers). */
         public PMultigrid build() {
             long t0 = System.nanoTime();
@@ -216,8 +223,9 @@ public final class PMultigrid implements Preconditioner {
             List<SpectralElementMesh> meshes = new ArrayList<>();
             List<boolean[]> masks = new ArrayList<>();
             for (int l = 0; l < degrees.length; l++) {
-                SpectralElementMesh m = mesh.atDegree(degrees[l]);
-                boolean[] mk = mask.apply(m);
+                int degree = degrees[l];
+                SpectralElementMesh m = phases.time("p-MG numbering", () -> mesh.atDegree(degree));
+                boolean[] mk = phases.time("p-MG numbering", () -> mask.apply(m));
                 if (l > 0 && unknowns(mk) == 0) {
                     break;
                 }
@@ -232,7 +240,8 @@ public final class PMultigrid implements Preconditioner {
                     built.add(level);
                     if (l > 0) {
                         Level up = built.get(l - 1);
-                        up.transfer = backend.uploadTransfer(m.basis(), up.mesh.basis(), m.elementCount());
+                        up.transfer = phases.time("p-MG transfers",
+                                () -> backend.uploadTransfer(m.basis(), up.mesh.basis(), m.elementCount()));
                     }
                 }
             } catch (RuntimeException ex) {
@@ -265,8 +274,9 @@ public final class PMultigrid implements Preconditioner {
             Backend backend = cfg.backend;
             AssembledOperator o = given;
             if (o == null) {
-                ScatterOperator z = ScatterOperator.build(mesh.localToGlobal(), mesh.globalNodeCount(), mask);
-                o = AssembledOperator.bind(cfg.factory.apply(mesh), z, backend);
+                ScatterOperator z = cfg.phases.time("p-MG Z",
+                        () -> ScatterOperator.build(mesh.localToGlobal(), mesh.globalNodeCount(), mask));
+                o = cfg.phases.time("p-MG geometry", () -> AssembledOperator.bind(cfg.factory.apply(mesh), z, backend));
                 ownsOp = true;
             } else {
                 if (o.elementOperator().degree() != mesh.degree() || o.backend() != backend) {
@@ -283,21 +293,15 @@ public final class PMultigrid implements Preconditioner {
                 }
                 throw new IllegalArgumentException("p-multigrid level N = " + mesh.degree() + " has no unknowns (every node is masked)");
             }
-            double[] diag = o.diagonal();
-            double[] inv = new double[n];
-            for (int i = 0; i < n; i++) {
-                if (!(diag[i] > 0) || !Double.isFinite(diag[i])) {
-                    throw new IllegalArgumentException("p-multigrid level N = " + mesh.degree() + " needs a positive diagonal, but diag(A)["
-                            + i + "] = " + diag[i]);
-                }
-                inv[i] = 1 / diag[i];
-            }
-            this.inverseDiagonal = backend.upload(inv);
+            AssembledOperator op0 = o;
+            this.inverseDiagonal = cfg.phases.time("diagonals",
+                    () -> op0.inverseDiagonal("p-multigrid level N = " + mesh.degree()));
             this.b = backend.allocate(n);
             this.x = backend.allocate(n);
             this.r = backend.allocate(n);
             this.t = backend.allocate(n);
             this.workL = backend.allocate(o.scatterOperator().localSize());
+            long tBounds = System.nanoTime();
             if (coarsest) {
                 bounds = SpectrumBounds.estimate(o, inverseDiagonal, Math.min(cfg.coarseLanczosSteps, n), 0x5eed + mesh.degree());
                 double lo = bounds.lambdaMin();
@@ -314,6 +318,8 @@ public final class PMultigrid implements Preconditioner {
                 smoother = new ChebyshevSmoother(o, inverseDiagonal, cfg.bandLow * bounds.lambdaMax(),
                         cfg.bandHigh * bounds.lambdaMax(), cfg.order, cfg.fourthKind);
             }
+            backend.synchronize();
+            cfg.phases.add("eigenvalue bounds", System.nanoTime() - tBounds);
         }
 
         private static double acosh(double v) {

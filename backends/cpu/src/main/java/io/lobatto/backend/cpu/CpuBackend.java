@@ -4,6 +4,7 @@ import java.util.Objects;
 
 import io.lobatto.core.backend.Backend;
 import io.lobatto.core.backend.DeviceElementData;
+import io.lobatto.core.backend.DeviceGeometry;
 import io.lobatto.core.backend.DeviceInfo;
 import io.lobatto.core.backend.DeviceIntVector;
 import io.lobatto.core.backend.DevicePointwiseData;
@@ -11,7 +12,9 @@ import io.lobatto.core.backend.DeviceScatter;
 import io.lobatto.core.backend.DeviceTransfer;
 import io.lobatto.core.backend.DeviceVector;
 import io.lobatto.core.backend.ElementKernel;
+import io.lobatto.core.backend.HostSetup;
 import io.lobatto.core.basis.Basis1D;
+import io.lobatto.core.pointwise.PointFunction;
 import io.lobatto.core.pointwise.PointwiseFunction;
 import io.lobatto.core.pointwise.Quadrature;
 
@@ -394,6 +397,20 @@ public final class CpuBackend implements Backend {
     @Override
     public DeviceElementData uploadElementData(ElementKernel kernel, Basis1D basis, int elements,
                                                double[] geometricData) {
+        return elementData(kernel, basis, elements, geometricData, true);
+    }
+
+    /** Takes {@code geometricData}'s array over (no copy) and closes the vector. */
+    @Override
+    public DeviceElementData uploadElementData(ElementKernel kernel, Basis1D basis, int elements, DeviceVector geometricData) {
+        double[] data = vec(geometricData, "geometricData");
+        DeviceElementData d = elementData(kernel, basis, elements, data, false);
+        geometricData.close();
+        return d;
+    }
+
+    private DeviceElementData elementData(ElementKernel kernel, Basis1D basis, int elements, double[] geometricData,
+                                          boolean copy) {
         ensureOpen();
         Objects.requireNonNull(kernel, "kernel must not be null");
         Objects.requireNonNull(basis, "basis must not be null");
@@ -425,7 +442,38 @@ public final class CpuBackend implements Backend {
                         + " is not finite (element " + e + ", point " + p + ", factor " + (i % f) + ")");
             }
         }
-        return new CpuElementData(this, kernel, basis, elements, geometricData.clone(), threads);
+        return new CpuElementData(this, kernel, basis, elements, copy ? geometricData.clone() : geometricData, threads);
+    }
+
+    // ---------------------------------------------------------------- setup kernels (threaded, CpuSetup)
+
+    @Override
+    public DeviceVector geometricFactors(DeviceGeometry geometry, Basis1D basis, Quadrature quadrature, int factorsPerPoint) {
+        ensureOpen();
+        double[] out = new double[HostSetup.factorsLength(geometry.geometry(), basis, quadrature, factorsPerPoint)];
+        HostSetup.factors(geometry.geometry(), basis, quadrature, factorsPerPoint, out);
+        return new CpuVector(this, out);
+    }
+
+    @Override
+    public void evaluate(DeviceGeometry geometry, Basis1D basis, PointFunction f, DeviceVector out) {
+        HostSetup.evaluate(geometry.geometry(), basis, f, vec(out, "out"));
+    }
+
+    @Override
+    public void elementDiagonal(DeviceElementData data, double lambda, DeviceVector diagonalL) {
+        CpuElementData d = dataOf(data);
+        double[] out = vec(diagonalL, "diagonalL");
+        checkLength("diagonalL", out.length, "the local size E*Nq^3 of data", d.elements * d.np);
+        CpuSetup.elementDiagonal(d, lambda, out);
+    }
+
+    @Override
+    public long reciprocal(DeviceVector x, DeviceVector y) {
+        double[] xx = vec(x, "x");
+        double[] yy = vec(y, "y");
+        checkLength("y", yy.length, "x", xx.length);
+        return CpuSetup.reciprocal(xx, yy);
     }
 
     @Override

@@ -26,6 +26,8 @@ final class CpuElementData implements DeviceElementData {
     /** Quadrature points per element (nqq^3). */
     final int npq;
     final double[] geo;
+    /** The geometric data as uploaded ([E][P][factorsPerPoint]), for {@link CpuBackend#elementDiagonal}. */
+    final double[] factors;
     private final double[] d;
     private final double[] dt;
     private final double[] interp;
@@ -67,6 +69,7 @@ final class CpuElementData implements DeviceElementData {
         TensorBlock tb = TensorBlock.of(degree);
         this.blocks = tb == null ? null : new BlockKernels(tb, kernel, basis, elements, geo);
         this.geo = blocks == null ? geo : null;
+        this.factors = geo;
         int m = basis.nqGauss();
         this.d = basis.differentiation();
         this.dt = Contractions.transpose(d, nq, nq);
