@@ -62,7 +62,10 @@ public final class PoissonSolveSuite {
             for (int k : ks) {
                 for (int n = nMin; n <= nMax; n += nStep) {
                     sweep.next(kind + " K = " + k + " N = " + n);
+                    long tMesh = System.nanoTime();
                     PoissonProblem problem = new PoissonProblem(mesh(kind, k, n, kershawEpsilon), exact, operator);
+                    long meshNanos = System.nanoTime() - tMesh;
+                    Map<PoissonProblem.Preconditioning, io.lobatto.solvers.SetupPhases> phases = new LinkedHashMap<>();
                     Map<PoissonProblem.Preconditioning, Double> totals = new LinkedHashMap<>();
                     Map<PoissonProblem.Preconditioning, Double> errors = new LinkedHashMap<>();
                     // reps rounds, the preconditioners interleaved within each round (a shared machine's load hits
@@ -71,13 +74,16 @@ public final class PoissonSolveSuite {
                     Map<PoissonProblem.Preconditioning, double[]> samples = new LinkedHashMap<>();
                     for (int rep = 0; rep < reps; rep++) {
                         for (PoissonProblem.Preconditioning pc : pcs) {
+                            io.lobatto.solvers.SetupPhases ph = new io.lobatto.solvers.SetupPhases();
+                            ph.add("mesh and numbering", meshNanos);
                             PoissonProblem.Solution s = problem.solve(be, pc, b -> b.smootherOrder(smootherOrder).timeLevels(false),
-                                    tolerance, maxIterations, null, null);
+                                    tolerance, maxIterations, null, null, ph);
                             double total = s.preconditionerSetupSeconds() + s.solve().seconds();
                             samples.computeIfAbsent(pc, p -> new double[reps])[rep] = total;
                             PoissonProblem.Solution prev = best.get(pc);
                             if (prev == null || total < prev.preconditionerSetupSeconds() + prev.solve().seconds()) {
                                 best.put(pc, s);
+                                phases.put(pc, ph);
                             }
                         }
                     }
@@ -97,6 +103,8 @@ public final class PoissonSolveSuite {
                         row.put("pc", pc.toString().toLowerCase(Locale.ROOT));
                         row.put("iterations", s.solve().iterations());
                         row.put("converged", s.solve().converged());
+                        row.put("setup_s", s.setupSeconds());
+                        row.put("setup_phases_s", phases.get(pc).seconds());
                         row.put("pc_setup_s", setup);
                         row.put("solve_s", s.solve().seconds());
                         row.put("time_to_solution_s", total);
@@ -135,6 +143,7 @@ public final class PoissonSolveSuite {
                                 100 * setup / Math.max(1e-12, s.solve().seconds()), s.maxError(),
                                 jac != null && pc != PoissonProblem.Preconditioning.JACOBI
                                         ? String.format(Locale.ROOT, "x%.2f", jac / total) : "", lv);
+                        out.printf(Locale.ROOT, "          setup %.3f s: %s%n", s.setupSeconds(), phases.get(pc));
                     }
                 }
             }
