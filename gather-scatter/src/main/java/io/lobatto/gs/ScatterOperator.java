@@ -115,60 +115,104 @@ public final class ScatterOperator {
         final int[] l2g = localToGlobal.clone();
         final boolean[] mask = masked == null ? new boolean[globalNodeCount] : masked.clone();
 
-        // references per original node
+        // references per original node (chunks of local nodes in parallel, atomic counts)
         int[] count = new int[globalNodeCount];
-        for (int n = 0; n < nL; n++) {
-            int g = l2g[n];
-            if (g < 0 || g >= globalNodeCount) {
-                throw new IllegalArgumentException("localToGlobal[" + n + "] = " + g + " is out of range [0, " + globalNodeCount + ")");
+        long firstBad = parallelChunks(nL).mapToLong(c -> {
+            for (int n = chunkStart(c), end = chunkEnd(c, nL); n < end; n++) {
+                int g = l2g[n];
+                if (g < 0 || g >= globalNodeCount) {
+                    return n;
+                }
+                COUNTS.getAndAdd(count, g, 1);
             }
-            count[g]++;
+            return Long.MAX_VALUE;
+        }).min().orElse(Long.MAX_VALUE);
+        if (firstBad != Long.MAX_VALUE) {
+            int n = (int) firstBad;
+            throw new IllegalArgumentException("localToGlobal[" + n + "] = " + l2g[n] + " is out of range [0, " + globalNodeCount + ")");
         }
 
-        // assembled numbering: unmasked original nodes in ascending order
+        // assembled numbering: unmasked original nodes in ascending order (a parallel prefix over chunks of nodes)
         int[] assembledOfOriginal = new int[globalNodeCount];
-        int nG = 0;
-        for (int g = 0; g < globalNodeCount; g++) {
-            if (mask[g]) {
-                assembledOfOriginal[g] = -1;
-            } else {
-                if (count[g] == 0) {
-                    throw new IllegalArgumentException("global node " + g + " is unmasked but no local node references it"
-                            + " (localToGlobal never takes the value " + g + "); mask it or remove it from the numbering");
+        int chunksG = chunkCount(globalNodeCount);
+        int[] unmaskedPerChunk = new int[chunksG + 1];
+        parallelChunks(globalNodeCount).forEach(c -> {
+            int k = 0;
+            for (int g = chunkStart(c), end = chunkEnd(c, globalNodeCount); g < end; g++) {
+                if (!mask[g]) {
+                    k++;
                 }
-                assembledOfOriginal[g] = nG++;
             }
+            unmaskedPerChunk[c + 1] = k;
+        });
+        for (int c = 0; c < chunksG; c++) {
+            unmaskedPerChunk[c + 1] += unmaskedPerChunk[c];
         }
+        final int nG = unmaskedPerChunk[chunksG];
         int[] originalOfAssembled = new int[nG];
         int[] degree = new int[nG];
-        for (int g = 0; g < globalNodeCount; g++) {
-            int a = assembledOfOriginal[g];
-            if (a >= 0) {
-                originalOfAssembled[a] = g;
-                degree[a] = count[g];
+        long unreferenced = parallelChunks(globalNodeCount).mapToLong(c -> {
+            int a = unmaskedPerChunk[c];
+            for (int g = chunkStart(c), end = chunkEnd(c, globalNodeCount); g < end; g++) {
+                if (mask[g]) {
+                    assembledOfOriginal[g] = -1;
+                } else {
+                    if (count[g] == 0) {
+                        return g;
+                    }
+                    assembledOfOriginal[g] = a;
+                    originalOfAssembled[a] = g;
+                    degree[a] = count[g];
+                    a++;
+                }
             }
+            return Long.MAX_VALUE;
+        }).min().orElse(Long.MAX_VALUE);
+        if (unreferenced != Long.MAX_VALUE) {
+            throw new IllegalArgumentException("global node " + unreferenced + " is unmasked but no local node references it"
+                    + " (localToGlobal never takes the value " + unreferenced + "); mask it or remove it from the numbering");
         }
 
-        // CSR of Z^T: rows = assembled nodes, entries = local ids, ascending within each row
+        // CSR of Z^T: rows = assembled nodes, entries = local ids, ascending within each row (filled in parallel with
+        // atomic row cursors, then each row sorted: the same arrays as a sequential fill)
         int[] starts = new int[nG + 1];
-        int maxRow = 0;
-        for (int a = 0; a < nG; a++) {
-            starts[a + 1] = starts[a] + degree[a];
-            maxRow = Math.max(maxRow, degree[a]);
-        }
+        System.arraycopy(degree, 0, starts, 1, nG);
+        Arrays.parallelPrefix(starts, Integer::sum);
+        int maxRow = parallelChunks(nG).map(c -> {
+            int m = 0;
+            for (int r = chunkStart(c), end = chunkEnd(c, nG); r < end; r++) {
+                m = Math.max(m, degree[r]);
+            }
+            return m;
+        }).max().orElse(0);
         int nnz = starts[nG];
         int[] ids = new int[nnz];
         int[] fill = Arrays.copyOf(starts, nG);
         int[] scatterIds = new int[nL];
         double[] inverseDegree = new double[nL];
-        for (int n = 0; n < nL; n++) {
-            int a = assembledOfOriginal[l2g[n]];
-            scatterIds[n] = a;
-            if (a >= 0) {
-                ids[fill[a]++] = n;
-                inverseDegree[n] = 1.0 / degree[a];
+        parallelChunks(nL).forEach(c -> {
+            for (int n = chunkStart(c), end = chunkEnd(c, nL); n < end; n++) {
+                int a = assembledOfOriginal[l2g[n]];
+                scatterIds[n] = a;
+                if (a >= 0) {
+                    ids[(int) COUNTS.getAndAdd(fill, a, 1)] = n;
+                    inverseDegree[n] = 1.0 / degree[a];
+                }
             }
-        }
+        });
+        parallelChunks(nG).forEach(c -> {
+            for (int r = chunkStart(c), end = chunkEnd(c, nG); r < end; r++) {
+                for (int i = starts[r] + 1; i < starts[r + 1]; i++) {
+                    int v = ids[i];
+                    int j = i - 1;
+                    while (j >= starts[r] && ids[j] > v) {
+                        ids[j + 1] = ids[j];
+                        j--;
+                    }
+                    ids[j + 1] = v;
+                }
+            }
+        });
 
         // blocks, greedy: a block takes whole consecutive rows while it holds <= nodesPerBlock entries, so the
         // next row would not fit; a row longer than the bound is a block of its own
@@ -190,6 +234,27 @@ public final class ScatterOperator {
 
         return new ScatterOperator(nL, nG, globalNodeCount, nodesPerBlock, scatterIds, starts, ids, blockStarts, degree,
                 inverseDegree, assembledOfOriginal, originalOfAssembled, maxRow, maxBlock);
+    }
+
+    /** Atomic updates of int[] entries (counts and row cursors of the parallel build). */
+    private static final java.lang.invoke.VarHandle COUNTS = java.lang.invoke.MethodHandles.arrayElementVarHandle(int[].class);
+    /** Entries per task of the parallel build. */
+    private static final int BUILD_CHUNK = 1 << 16;
+
+    private static int chunkCount(int n) {
+        return (n + BUILD_CHUNK - 1) / BUILD_CHUNK;
+    }
+
+    private static java.util.stream.IntStream parallelChunks(int n) {
+        return java.util.stream.IntStream.range(0, chunkCount(n)).parallel();
+    }
+
+    private static int chunkStart(int c) {
+        return c * BUILD_CHUNK;
+    }
+
+    private static int chunkEnd(int c, int n) {
+        return (int) Math.min(n, (long) (c + 1) * BUILD_CHUNK);
     }
 
     // ------------------------------------------------------------------ sizes and arrays
