@@ -150,6 +150,7 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
             c.put("fromGlobal", fromGlobal);
             c.put("pts", points);
             c.put("threadsPerElem", threadsPerElement);
+            c.put("rounds", (points * points + threadsPerElement - 1) / threadsPerElement);
             c.put("strideA", stride);
             c.put("stride", stride);
             return c;

@@ -27,6 +27,12 @@ public abstract class RegisterKernelBase extends ElementOperands {
     @BuildConstant int pts;
     /** Work-items per element. */
     @BuildConstant int threadsPerElem;
+    /**
+     * Lines per work-item in a stage, ceil(P^2 / threadsPerElem): 1 but for BP1.0 at N = 15. A loop with
+     * this compile-time trip count, not a stride loop over the lines, so the compiler sees one pass and
+     * does not hoist all P x Nq entries of I out of it into registers.
+     */
+    @BuildConstant int rounds;
     /** Stride of b in the local P^3 grid: P, or P + 1 when P is even. */
     @BuildConstant int strideA;
     /** Row stride of the local layers of the column stiffness and of D: P, or P + 1 when P is even. */
@@ -97,17 +103,20 @@ public abstract class RegisterKernelBase extends ElementOperands {
         int Q = nq;
         int P = pts;
         int SA = strideA;
-        for (int l = t; l < Q * Q; l += threadsPerElem) {
-            for (int k = 0; k < Q; k++) {
-                colU[k] = readU(e * Q * Q * Q + l + Q * Q * k);
-            }
-            int at = grid + l % Q + SA * (l / Q);
-            for (int c = 0; c < P; c++) {
-                double s = 0;
+        for (int r = 0; r < rounds; r++) {
+            int l = t + r * threadsPerElem;
+            if (l < Q * Q) {
                 for (int k = 0; k < Q; k++) {
-                    s += lds[mI + c * Q + k] * colU[k];
+                    colU[k] = readU(e * Q * Q * Q + l + Q * Q * k);
                 }
-                lds[at + SA * P * c] = s;
+                int at = grid + l % Q + SA * (l / Q);
+                for (int c = 0; c < P; c++) {
+                    double s = 0;
+                    for (int k = 0; k < Q; k++) {
+                        s += lds[mI + c * Q + k] * colU[k];
+                    }
+                    lds[at + SA * P * c] = s;
+                }
             }
         }
     }
@@ -117,17 +126,20 @@ public abstract class RegisterKernelBase extends ElementOperands {
         int Q = nq;
         int P = pts;
         int SA = strideA;
-        for (int l = t; l < Q * P; l += threadsPerElem) {
-            int at = grid + l % Q + SA * P * (l / Q);
-            for (int m = 0; m < Q; m++) {
-                colU[m] = lds[at + SA * m];
-            }
-            for (int b = 0; b < P; b++) {
-                double s = 0;
+        for (int r = 0; r < rounds; r++) {
+            int l = t + r * threadsPerElem;
+            if (l < Q * P) {
+                int at = grid + l % Q + SA * P * (l / Q);
                 for (int m = 0; m < Q; m++) {
-                    s += lds[mI + b * Q + m] * colU[m];
+                    colU[m] = lds[at + SA * m];
                 }
-                lds[at + SA * b] = s;
+                for (int b = 0; b < P; b++) {
+                    double s = 0;
+                    for (int m = 0; m < Q; m++) {
+                        s += lds[mI + b * Q + m] * colU[m];
+                    }
+                    lds[at + SA * b] = s;
+                }
             }
         }
     }
@@ -140,33 +152,36 @@ public abstract class RegisterKernelBase extends ElementOperands {
         int Q = nq;
         int P = pts;
         int SA = strideA;
-        for (int l = t; l < P * P; l += threadsPerElem) {
-            int at = grid + SA * l;
-            int g = e * P * P * P + P * l;
-            for (int m = 0; m < Q; m++) {
-                colU[m] = lds[at + m];
-            }
-            for (int a = 0; a < P; a++) {
-                double s = 0;
+        for (int r = 0; r < rounds; r++) {
+            int l = t + r * threadsPerElem;
+            if (l < P * P) {
+                int at = grid + SA * l;
+                int g = e * P * P * P + P * l;
                 for (int m = 0; m < Q; m++) {
-                    s += lds[mI + a * Q + m] * colU[m];
+                    colU[m] = lds[at + m];
                 }
-                colY[a] = s;
-            }
-            if (massBack == 1) {
                 for (int a = 0; a < P; a++) {
-                    colY[a] = colY[a] * wJ[g + a];
-                }
-                for (int m = 0; m < Q; m++) {
                     double s = 0;
-                    for (int a = 0; a < P; a++) {
-                        s += lds[mI + a * Q + m] * colY[a];
+                    for (int m = 0; m < Q; m++) {
+                        s += lds[mI + a * Q + m] * colU[m];
                     }
-                    lds[at + m] = s;
+                    colY[a] = s;
                 }
-            } else {
-                for (int a = 0; a < P; a++) {
-                    lds[at + a] = colY[a];
+                if (massBack == 1) {
+                    for (int a = 0; a < P; a++) {
+                        colY[a] = colY[a] * wJ[g + a];
+                    }
+                    for (int m = 0; m < Q; m++) {
+                        double s = 0;
+                        for (int a = 0; a < P; a++) {
+                            s += lds[mI + a * Q + m] * colY[a];
+                        }
+                        lds[at + m] = s;
+                    }
+                } else {
+                    for (int a = 0; a < P; a++) {
+                        lds[at + a] = colY[a];
+                    }
                 }
             }
         }
@@ -177,17 +192,20 @@ public abstract class RegisterKernelBase extends ElementOperands {
         int Q = nq;
         int P = pts;
         int SA = strideA;
-        for (int l = t; l < P * P; l += threadsPerElem) {
-            int at = grid + SA * l;
-            for (int a = 0; a < P; a++) {
-                colY[a] = lds[at + a];
-            }
-            for (int m = 0; m < Q; m++) {
-                double s = 0;
+        for (int r = 0; r < rounds; r++) {
+            int l = t + r * threadsPerElem;
+            if (l < P * P) {
+                int at = grid + SA * l;
                 for (int a = 0; a < P; a++) {
-                    s += lds[mI + a * Q + m] * colY[a];
+                    colY[a] = lds[at + a];
                 }
-                lds[at + m] = s;
+                for (int m = 0; m < Q; m++) {
+                    double s = 0;
+                    for (int a = 0; a < P; a++) {
+                        s += lds[mI + a * Q + m] * colY[a];
+                    }
+                    lds[at + m] = s;
+                }
             }
         }
     }
@@ -197,17 +215,20 @@ public abstract class RegisterKernelBase extends ElementOperands {
         int Q = nq;
         int P = pts;
         int SA = strideA;
-        for (int l = t; l < Q * P; l += threadsPerElem) {
-            int at = grid + l % Q + SA * P * (l / Q);
-            for (int b = 0; b < P; b++) {
-                colY[b] = lds[at + SA * b];
-            }
-            for (int m = 0; m < Q; m++) {
-                double s = 0;
+        for (int r = 0; r < rounds; r++) {
+            int l = t + r * threadsPerElem;
+            if (l < Q * P) {
+                int at = grid + l % Q + SA * P * (l / Q);
                 for (int b = 0; b < P; b++) {
-                    s += lds[mI + b * Q + m] * colY[b];
+                    colY[b] = lds[at + SA * b];
                 }
-                lds[at + SA * m] = s;
+                for (int m = 0; m < Q; m++) {
+                    double s = 0;
+                    for (int b = 0; b < P; b++) {
+                        s += lds[mI + b * Q + m] * colY[b];
+                    }
+                    lds[at + SA * m] = s;
+                }
             }
         }
     }
@@ -217,22 +238,25 @@ public abstract class RegisterKernelBase extends ElementOperands {
         int Q = nq;
         int P = pts;
         int SA = strideA;
-        for (int l = t; l < Q * Q; l += threadsPerElem) {
-            int at = grid + l % Q + SA * (l / Q);
-            for (int c = 0; c < P; c++) {
-                colY[c] = lds[at + SA * P * c];
-            }
-            for (int k = 0; k < Q; k++) {
-                double s = 0;
+        for (int r = 0; r < rounds; r++) {
+            int l = t + r * threadsPerElem;
+            if (l < Q * Q) {
+                int at = grid + l % Q + SA * (l / Q);
                 for (int c = 0; c < P; c++) {
-                    s += lds[mI + c * Q + k] * colY[c];
+                    colY[c] = lds[at + SA * P * c];
                 }
-                int li = e * Q * Q * Q + l + Q * Q * k;
-                double u = 0;
-                if (fromGlobal >= 1) {
-                    u = readU(li);
+                for (int k = 0; k < Q; k++) {
+                    double s = 0;
+                    for (int c = 0; c < P; c++) {
+                        s += lds[mI + c * Q + k] * colY[c];
+                    }
+                    int li = e * Q * Q * Q + l + Q * Q * k;
+                    double u = 0;
+                    if (fromGlobal >= 1) {
+                        u = readU(li);
+                    }
+                    writeY(li, s, u);
                 }
-                writeY(li, s, u);
             }
         }
     }
