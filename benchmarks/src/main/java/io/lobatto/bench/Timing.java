@@ -62,8 +62,11 @@ public final class Timing {
         return new Samples(s);
     }
 
-    /** Seconds every benchmark point warms up for at least. */
-    public static final double WARMUP_SECONDS = 3;
+    /**
+     * Seconds every benchmark point warms up for at least: 3, or {@code -Dlobatto.bench.warmupSeconds} (a GPU kernel
+     * settles in its first runs, so a sweep of many GPU points may take less; the Java backend's JIT needs the 3).
+     */
+    public static final double WARMUP_SECONDS = Double.parseDouble(System.getProperty("lobatto.bench.warmupSeconds", "3"));
 
     /** Seconds after which the warm-up stops even if the time per run has not settled. */
     public static final double WARMUP_MAX_SECONDS = 30;
