@@ -1274,23 +1274,23 @@ public final class AparapiBackend implements Backend {
 
     /**
      * The diagonal of the element matrices: BP3.5 by {@link io.lobatto.backend.aparapi.kernels.DiagonalBp35Kernel}
-     * (one work-item per node, the collocated formula of {@link io.lobatto.core.backend.ElementMatrixDiagonal}).
-     *
-     * @throws UnsupportedOperationException for BP1.0 and BP3.0 (no kernel yet: callers use the host factors)
+     * (one work-item per node, the collocated formula of {@link io.lobatto.core.backend.ElementMatrixDiagonal}); BP1.0
+     * and BP3.0 by {@link io.lobatto.backend.aparapi.kernels.DiagonalKernel} (its separable contractions, sum-factorised
+     * per element).
      */
     @Override
     public synchronized void elementDiagonal(DeviceElementData data, double lambda, DeviceVector diagonalL) {
         ClElementData d = elem(data);
         ClVector y = vec(diagonalL, "diagonalL");
         checkLen("elementDiagonal", "diagonalL", y.length(), d.localSize());
-        if (d.kernel != ElementKernel.STIFFNESS_BP35) {
-            throw new UnsupportedOperationException("aparapi: no element-diagonal kernel for " + d.kernel
-                    + " yet (BP3.5 only); use the host factors");
-        }
         if (d.elements == 0) {
             return;
         }
         Basis1D basis = Basis1D.of(d.degree);
+        if (d.kernel != ElementKernel.STIFFNESS_BP35) {
+            separableDiagonal(d, basis, lambda, y);
+            return;
+        }
         double[] dm = basis.differentiation();
         double[] bb = io.lobatto.core.backend.ElementMatrixDiagonal.hadamard(dm, dm);
         double[] m = new double[bb.length + dm.length];
@@ -1308,6 +1308,76 @@ public final class AparapiBackend implements Backend {
             launchPerEntry(k, n);
         } finally {
             mats.close();
+        }
+    }
+
+    /** Tests: plan the element-diagonal kernel with its grids in global scratch even where they fit the local memory. */
+    private boolean diagonalGlobalGrids;
+
+    synchronized void diagonalGlobalGrids(boolean on) {
+        diagonalGlobalGrids = on;
+    }
+
+    /** BP1.0 and BP3.0: {@link io.lobatto.backend.aparapi.kernels.DiagonalKernel}, launched in chunks with global grids. */
+    private void separableDiagonal(ClElementData d, Basis1D basis, double lambda, ClVector y) {
+        int cap = Math.min(ELEMENT_GROUP, cl.device().maxWorkGroupSize());
+        KernelBuilds.GeometryPlan plan;
+        ClKernel k;
+        while (true) {
+            plan = KernelBuilds.diagonalPlan(d.degree, cap, localMemBytes, diagonalGlobalGrids);
+            k = kernel(KernelBuilds.diagonal(d.degree, plan));
+            int fits = k.workGroupSize();
+            if (plan.groupSize() <= fits) {
+                break;
+            }
+            if (fits >= cap) {
+                throw new BackendException("aparapi: the element-diagonal kernel N=" + d.degree + " plans groups of "
+                        + plan.groupSize() + " but its build allows " + fits);
+            }
+            cap = fits;
+        }
+        int nq = basis.nq();
+        int mq = basis.nqGauss();
+        double[] interp = basis.interpolation();
+        double[] deriv = io.lobatto.core.backend.ElementMatrixDiagonal.multiply(basis.gaussDifferentiation(), interp, mq, mq, nq);
+        double[][] parts = {io.lobatto.core.backend.ElementMatrixDiagonal.hadamard(interp, interp),
+            io.lobatto.core.backend.ElementMatrixDiagonal.hadamard(deriv, deriv),
+            io.lobatto.core.backend.ElementMatrixDiagonal.hadamard(interp, deriv)};
+        double[] m = new double[3 * mq * nq];
+        for (int i = 0; i < 3; i++) {
+            System.arraycopy(parts[i], 0, m, i * mq * nq, mq * nq);
+        }
+        boolean mass = d.kernel == ElementKernel.MASS_BP10;
+        ClBuffer mats = null;
+        ClBuffer scratch = null;
+        try {
+            mats = buffer(m.length, 8, "element-diagonal matrices");
+            cl.write(m, 0, m.length, mats, 0);
+            int epg = plan.elemsPerGroup();
+            long groups = (d.elements + (long) epg - 1) / epg;
+            long perLaunch = groups;
+            if (plan.globalGrids()) {
+                perLaunch = Math.min(groups, Math.max(1, KernelBuilds.GEOMETRY_SCRATCH_SLOTS / epg));
+                long doubles = perLaunch * epg * plan.perElem();
+                scratch = buffer(doubles, 8, "element-diagonal grids (" + doubles + " doubles)");
+            }
+            for (int f = 0; f < G_FIELDS.length; f++) {
+                k.set(G_FIELDS[f], mass ? unused : d.factors.get(f));
+            }
+            k.set("wJ", d.factors.get(mass ? 0 : 6)).set("mats", mats).set("y", y.buffer)
+                    .set("scale", mass ? 1.0 : lambda).set("first", mass ? 6 : 0).set("last", mass || lambda != 0 ? 7 : 6)
+                    .set("elems", d.elements).bindIfUsed("scr", scratch == null ? unused : scratch)
+                    .local("lds", 8L * plan.localDoubles());
+            for (long g0 = 0; g0 < groups; g0 += perLaunch) {
+                k.set("e0", (int) (g0 * epg));
+                k.launch(Math.min(perLaunch, groups - g0), plan.groupSize());
+            }
+        } finally {
+            for (ClBuffer b : new ClBuffer[] {mats, scratch}) {
+                if (b != null) {
+                    b.close();
+                }
+            }
         }
     }
 

@@ -3,6 +3,7 @@ package io.lobatto.backend.aparapi;
 import com.aparapi.Kernel;
 import io.lobatto.backend.aparapi.kernels.ChebyshevKernel;
 import io.lobatto.backend.aparapi.kernels.DiagonalBp35Kernel;
+import io.lobatto.backend.aparapi.kernels.DiagonalKernel;
 import io.lobatto.backend.aparapi.kernels.EvaluateKernel;
 import io.lobatto.backend.aparapi.kernels.FactorSplitKernel;
 import io.lobatto.backend.aparapi.kernels.GeometryKernel;
@@ -735,6 +736,46 @@ public final class KernelBuilds {
     static KernelSource diagonalBp35(int degree) {
         return KernelSource.of(DiagonalBp35Kernel.class, Map.of("nq", degree + 1), "BP3.5 diagonal N=" + degree, 0,
                 KernelBuilds::noContraction);
+    }
+
+    /**
+     * The plan of {@link DiagonalKernel} (BP1.0 and BP3.0) at {@code degree}: one work-item per output of the largest
+     * stage (Nq P^2) up to {@code cap}, element regions t1 and t2 (Nq P^2 + Nq^2 P doubles) in local memory or
+     * ({@code forceGlobal}, or where one does not fit) in the global scratch, the matrices pp, bb, pb (3 P Nq) after them.
+     */
+    static GeometryPlan diagonalPlan(int degree, int cap, long localMemBytes, boolean forceGlobal) {
+        int q = degree + 1;
+        int p = q + 1;
+        int perElem = q * p * p + q * q * p;
+        int mats = 3 * p * q;
+        int threads = Math.min(cap, q * p * p);
+        int elems = Math.max(1, cap / threads);
+        long limit = localMemBytes / 8;
+        if (mats > limit) {
+            throw new io.lobatto.core.backend.BackendException("aparapi: the element-diagonal kernel at N = " + degree
+                    + " needs " + (8L * mats) + " bytes of local memory for its matrices, but the device has " + localMemBytes);
+        }
+        if (forceGlobal || perElem + (long) mats > limit) {
+            return new GeometryPlan(p, threads, elems, perElem, 0, mats, true);
+        }
+        while (elems > 1 && elems * (long) perElem + mats > limit) {
+            elems--;
+        }
+        return new GeometryPlan(p, threads, elems, perElem, elems * perElem, elems * perElem + mats, false);
+    }
+
+    /** {@link DiagonalKernel} for {@code plan} at {@code degree}. */
+    static KernelSource diagonal(int degree, GeometryPlan plan) {
+        Map<String, Integer> c = new LinkedHashMap<>();
+        c.put("nq", degree + 1);
+        c.put("pts", plan.pts());
+        c.put("elemsPerGroup", plan.elemsPerGroup());
+        c.put("threadsPerElem", plan.threadsPerElem());
+        c.put("perElem", plan.perElem());
+        c.put("ldsMat", plan.ldsMat());
+        c.put("globalGrids", plan.globalGrids() ? 1 : 0);
+        return KernelSource.of(DiagonalKernel.class, c, "element diagonal N=" + degree + (plan.globalGrids() ? " (global grids)" : ""),
+                plan.groupSize(), KernelBuilds::noContraction);
     }
 
     /**
