@@ -14,6 +14,7 @@ import io.lobatto.backend.aparapi.runtime.KernelSource;
 import io.lobatto.core.backend.Backend;
 import io.lobatto.core.backend.BackendException;
 import io.lobatto.core.backend.DeviceElementData;
+import io.lobatto.core.backend.DeviceGeometry;
 import io.lobatto.core.backend.DeviceInfo;
 import io.lobatto.core.backend.DeviceIntVector;
 import io.lobatto.core.backend.DevicePointwiseData;
@@ -21,7 +22,11 @@ import io.lobatto.core.backend.DeviceScatter;
 import io.lobatto.core.backend.DeviceTransfer;
 import io.lobatto.core.backend.DeviceVector;
 import io.lobatto.core.backend.ElementKernel;
+import io.lobatto.core.backend.HostSetup;
 import io.lobatto.core.basis.Basis1D;
+import io.lobatto.core.mesh.ElementGeometry;
+import io.lobatto.core.mesh.PointMap;
+import io.lobatto.core.pointwise.PointFunction;
 import io.lobatto.core.pointwise.PointwiseFunction;
 import io.lobatto.core.pointwise.Quadrature;
 
@@ -247,7 +252,7 @@ public final class AparapiBackend implements Backend {
 
     /** The built kernels of the streaming, reduction and gather/scatter ops by op code (no map lookup per launch). */
     private final ClKernel[] streamKernels = new ClKernel[4];
-    private final ClKernel[] reductionKernels = new ClKernel[3];
+    private final ClKernel[] reductionKernels = new ClKernel[4];
     private final ClKernel[] gatherKernels = new ClKernel[4];
 
     private ClKernel stream(int op) {
@@ -804,34 +809,9 @@ public final class AparapiBackend implements Backend {
     @Override
     public synchronized DeviceElementData uploadElementData(ElementKernel kernel, Basis1D basis, int elements, double[] geometricData) {
         ensureOpen();
-        Objects.requireNonNull(kernel, "kernel");
-        int degree = basis.degree();
-        if (degree > MAX_DEGREE) {
-            throw new BackendException("aparapi: degree N = " + degree + " is above the backend's limit N <= " + MAX_DEGREE);
-        }
-        if (elements < 0) {
-            throw new IllegalArgumentException("elements " + elements + " < 0");
-        }
-        int nq = basis.nq();
-        int p = kernel == ElementKernel.STIFFNESS_BP35 ? nq : basis.nqGauss();
-        int p3 = p * p * p;
+        long points = checkElementData(kernel, basis, elements, geometricData.length);
         int perPoint = kernel.factorsPerPoint();
-        long expected = (long) elements * p3 * perPoint;
-        if (geometricData.length != expected) {
-            throw new IllegalArgumentException("geometricData has length " + geometricData.length + " but " + kernel + " with N = "
-                    + degree + " and E = " + elements + " needs " + expected);
-        }
-        long points = (long) elements * p3;
-        if (points > Integer.MAX_VALUE) {
-            throw new BackendException("aparapi: " + kernel + " with N = " + degree + " and E = " + elements + " has "
-                    + points + " quadrature points; the kernels index one factor buffer with int (at most "
-                    + Integer.MAX_VALUE + ")");
-        }
-        ElementPlan plan = plan(kernel, basis);
         List<ClBuffer> factors = new ArrayList<>();
-        ClBuffer interp = null;
-        ClBuffer diff = null;
-        ClBuffer scratch = null;
         try {
             // one buffer per factor (G00, G01, G02, G11, G12, G22, wJ), filled in chunks from the point-major array
             double[] chunk = new double[(int) Math.min(points, 1 << 20)];
@@ -846,6 +826,88 @@ public final class AparapiBackend implements Backend {
                     cl.write(chunk, 0, count, b, start);
                 }
             }
+        } catch (RuntimeException e) {
+            factors.forEach(ClBuffer::close);
+            throw e;
+        }
+        return elementData(kernel, basis, elements, factors);
+    }
+
+    /**
+     * The geometric data already on the device (from {@link #geometricFactors}): wJ alone (BP1.0) becomes the kernel's
+     * buffer as it is; the packed factors of the stiffness kernels are split on the device into the seven buffers the
+     * element kernels read ({@link io.lobatto.backend.aparapi.kernels.FactorSplitKernel}: they read each factor
+     * coalesced over the points), and the packed vector is closed. Nothing crosses to the host.
+     */
+    @Override
+    public synchronized DeviceElementData uploadElementData(ElementKernel kernel, Basis1D basis, int elements,
+                                                            DeviceVector geometricData) {
+        ClVector v = vec(geometricData, "geometricData");
+        long points = checkElementData(kernel, basis, elements, v.length());
+        int perPoint = kernel.factorsPerPoint();
+        List<ClBuffer> factors = new ArrayList<>();
+        if (perPoint == 1) {
+            factors.add(v.buffer);
+        } else {
+            try {
+                ClKernel k = kernel(KernelBuilds.factorSplit());
+                for (int f = 0; f < perPoint; f++) {
+                    ClBuffer b = buffer(points, 8, kernel + " geometric factor " + f + " (" + points + " doubles)");
+                    factors.add(b);
+                    if (points > 0) {
+                        k.set("x", v.buffer).set("y", b).set("stride", perPoint).set("offset", f).set("n", (int) points);
+                        launchPerEntry(k, points);
+                    }
+                }
+            } catch (RuntimeException e) {
+                factors.forEach(ClBuffer::close);
+                throw e;
+            }
+            v.close();
+        }
+        return elementData(kernel, basis, elements, factors);
+    }
+
+    /** Checks the arguments of an element-data upload of {@code length} doubles; returns E P. */
+    private long checkElementData(ElementKernel kernel, Basis1D basis, int elements, long length) {
+        ensureOpen();
+        Objects.requireNonNull(kernel, "kernel");
+        int degree = basis.degree();
+        if (degree > MAX_DEGREE) {
+            throw new BackendException("aparapi: degree N = " + degree + " is above the backend's limit N <= " + MAX_DEGREE);
+        }
+        if (elements < 0) {
+            throw new IllegalArgumentException("elements " + elements + " < 0");
+        }
+        int nq = basis.nq();
+        int p = kernel == ElementKernel.STIFFNESS_BP35 ? nq : basis.nqGauss();
+        int p3 = p * p * p;
+        int perPoint = kernel.factorsPerPoint();
+        long expected = (long) elements * p3 * perPoint;
+        if (length != expected) {
+            throw new IllegalArgumentException("geometricData has length " + length + " but " + kernel + " with N = "
+                    + degree + " and E = " + elements + " needs " + expected);
+        }
+        long points = (long) elements * p3;
+        if (points > Integer.MAX_VALUE) {
+            throw new BackendException("aparapi: " + kernel + " with N = " + degree + " and E = " + elements + " has "
+                    + points + " quadrature points; the kernels index one factor buffer with int (at most "
+                    + Integer.MAX_VALUE + ")");
+        }
+        return points;
+    }
+
+    /** The element data of {@code factors} (taken over: closed here on failure): I, D and the plan's scratch added. */
+    private ClElementData elementData(ElementKernel kernel, Basis1D basis, int elements, List<ClBuffer> factors) {
+        int degree = basis.degree();
+        int p = kernel == ElementKernel.STIFFNESS_BP35 ? basis.nq() : basis.nqGauss();
+        long points = (long) elements * p * p * p;
+        ClBuffer interp = null;
+        ClBuffer diff = null;
+        ClBuffer scratch = null;
+        ElementPlan plan;
+        try {
+            plan = plan(kernel, basis);
             if (kernel.usesGaussQuadrature()) {
                 double[] m = basis.interpolation();
                 interp = buffer(m.length, 8, "I");
@@ -998,6 +1060,335 @@ public final class AparapiBackend implements Backend {
         }
         runElements(d, lambda, x.buffer, s, shift, yl.buffer, dir == null ? null : dir.buffer, beta);
         return runGather(s, yl, yg, withDot ? x : null, dir, beta);
+    }
+
+    // ------------------------------------------------------------------ setup where the operator runs (issue 25)
+
+    /**
+     * Uploads the geometry nodes and the map's coefficients; the map (if any) is validated and translated here, so a
+     * map outside the translatable subset is an {@link IllegalArgumentException} naming the construct at upload.
+     */
+    @Override
+    public synchronized DeviceGeometry uploadGeometry(ElementGeometry geometry) {
+        ensureOpen();
+        if (geometry == null) {
+            throw new IllegalArgumentException("uploadGeometry: geometry must not be null");
+        }
+        PointMap map = geometry.map();
+        if (map != null) {
+            PointwiseTranslator.translatePoint(map.getClass());
+        }
+        double[] nodes = geometry.nodes();
+        double[] c = map == null ? new double[0] : map.coefficients();
+        ClBuffer nb = null;
+        ClBuffer cb = null;
+        try {
+            nb = buffer(nodes.length, 8, "geometry nodes (" + nodes.length + " doubles)");
+            cl.write(nodes, 0, nodes.length, nb, 0);
+            cb = buffer(c.length, 8, "point map coefficients");
+            cl.write(c, 0, c.length, cb, 0);
+        } catch (RuntimeException e) {
+            for (ClBuffer b : new ClBuffer[] {nb, cb}) {
+                if (b != null) {
+                    b.close();
+                }
+            }
+            throw e;
+        }
+        return new ClGeometry(this, geometry, nb, cb);
+    }
+
+    private ClGeometry geom(DeviceGeometry g) {
+        ensureOpen();
+        Objects.requireNonNull(g, "geometry");
+        if (!(g instanceof ClGeometry c) || c.backend != this) {
+            throw new IllegalArgumentException("geometry is not a geometry of this aparapi backend: " + g);
+        }
+        if (c.isClosed()) {
+            throw new IllegalStateException("geometry is closed");
+        }
+        return c;
+    }
+
+    /** The shape functions of {@code g} at the GLL nodes of {@code basis}, uploaded once per degree. */
+    private ClBuffer shapes(ClGeometry g, Basis1D basis) {
+        ClBuffer b = g.shapes(basis.degree());
+        if (b == null) {
+            double[] phi = g.geometry().shapes(basis);
+            b = buffer(phi.length, 8, "shape functions at the GLL nodes");
+            cl.write(phi, 0, phi.length, b, 0);
+            g.shapes(basis.degree(), b);
+        }
+        return b;
+    }
+
+    private static void checkDegree(String what, Basis1D basis) {
+        if (basis == null) {
+            throw new IllegalArgumentException(what + ": basis must not be null");
+        }
+        if (basis.degree() > MAX_DEGREE) {
+            throw new IllegalArgumentException(what + ": degree N = " + basis.degree() + " is above the backend's limit N <= "
+                    + MAX_DEGREE);
+        }
+    }
+
+    /** Tests: plan the geometry kernel with its element regions in global scratch even where they fit the local memory. */
+    private boolean geometryGlobalGrids;
+
+    synchronized void geometryGlobalGrids(boolean on) {
+        geometryGlobalGrids = on;
+    }
+
+    /** The plan of the geometry kernel for this device: for the element group, then for what the build allows. */
+    private KernelBuilds.GeometryPlan geometryPlan(int degree, Quadrature quadrature, int order, int fpp, PointMap map) {
+        int cap = Math.min(ELEMENT_GROUP, cl.device().maxWorkGroupSize());
+        while (true) {
+            KernelBuilds.GeometryPlan plan = KernelBuilds.geometryPlan(degree, quadrature, order, cap, localMemBytes,
+                    geometryGlobalGrids);
+            int fits = kernel(KernelBuilds.geometry(degree, quadrature, order, fpp, map, plan)).workGroupSize();
+            if (plan.groupSize() <= fits) {
+                return plan;
+            }
+            if (fits >= cap) {
+                throw new BackendException("aparapi: the geometry kernel N=" + degree + " plans groups of " + plan.groupSize()
+                        + " but its build allows " + fits);
+            }
+            cap = fits;
+        }
+    }
+
+    /** The launch plan of the geometry kernel for {@code geometry} at the basis's degree, e.g. for reports. */
+    public synchronized String geometryPlan(DeviceGeometry geometry, Basis1D basis, Quadrature quadrature, int factorsPerPoint) {
+        ClGeometry g = geom(geometry);
+        return geometryPlan(basis.degree(), quadrature, g.geometry().order(), factorsPerPoint, g.geometry().map()).describe();
+    }
+
+    /**
+     * The factors by {@link io.lobatto.backend.aparapi.kernels.GeometryKernel}, [E][P][factorsPerPoint]; each element
+     * with a point of |J| {@literal <=} 0 flags itself, and the first flagged element is named as
+     * {@link HostSetup#nonPositive} names it (one reduction and its read-back decide; the flags are read only then).
+     */
+    @Override
+    public synchronized DeviceVector geometricFactors(DeviceGeometry geometry, Basis1D basis, Quadrature quadrature,
+                                                      int factorsPerPoint) {
+        ClGeometry g = geom(geometry);
+        checkDegree("geometricFactors", basis);
+        ElementGeometry eg = g.geometry();
+        int length = HostSetup.factorsLength(eg, basis, quadrature, factorsPerPoint);
+        int ne = eg.elementCount();
+        int degree = basis.degree();
+        ClVector out = (ClVector) allocate(length);
+        if (ne == 0) {
+            return out;
+        }
+        ClVector bad = null;
+        ClBuffer mats = null;
+        ClBuffer scratch = null;
+        try {
+            KernelBuilds.GeometryPlan plan = geometryPlan(degree, quadrature, eg.order(), factorsPerPoint, eg.map());
+            ClKernel k = kernel(KernelBuilds.geometry(degree, quadrature, eg.order(), factorsPerPoint, eg.map(), plan));
+            boolean gauss = quadrature == Quadrature.GAUSS;
+            double[] w = gauss ? basis.gauss().weights() : basis.gll().weights();
+            double[] im = gauss ? basis.interpolation() : new double[0];
+            double[] dm = gauss ? basis.gaussDifferentiation() : basis.differentiation();
+            double[] m = new double[w.length + im.length + dm.length];
+            System.arraycopy(w, 0, m, 0, w.length);
+            System.arraycopy(im, 0, m, w.length, im.length);
+            System.arraycopy(dm, 0, m, w.length + im.length, dm.length);
+            mats = buffer(m.length, 8, "geometry kernel matrices");
+            cl.write(m, 0, m.length, mats, 0);
+            bad = (ClVector) allocate(ne);
+            int epg = plan.elemsPerGroup();
+            long groups = (ne + (long) epg - 1) / epg;
+            long perLaunch = groups;
+            if (plan.globalGrids()) {
+                perLaunch = Math.min(groups, Math.max(1, KernelBuilds.GEOMETRY_SCRATCH_SLOTS / epg));
+                long doubles = perLaunch * epg * plan.perElem();
+                scratch = buffer(doubles, 8, "geometry kernel element grids (" + doubles + " doubles)");
+            }
+            k.set("nodes", g.nodes).set("phi", shapes(g, basis)).set("mats", mats).set("out", out.buffer)
+                    .set("bad", bad.buffer).set("elems", ne)
+                    .bindIfUsed("coef", g.coefficients).bindIfUsed("scr", scratch == null ? unused : scratch)
+                    .local("lds", 8L * plan.localDoubles());
+            for (long g0 = 0; g0 < groups; g0 += perLaunch) {
+                k.set("e0", (int) (g0 * epg));
+                k.launch(Math.min(perLaunch, groups - g0), plan.groupSize());
+            }
+            if (norm2(bad) > 0) {
+                double[] flags = new double[ne];
+                read(bad, flags);
+                int first = 0;
+                while (flags[first] == 0) {
+                    first++;
+                }
+                throw HostSetup.nonPositive(eg, basis, quadrature, first);
+            }
+        } catch (RuntimeException e) {
+            out.close();
+            throw e;
+        } finally {
+            for (ClBuffer b : new ClBuffer[] {mats, scratch, bad == null ? null : bad.buffer}) {
+                if (b != null) {
+                    b.close();
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * {@code f} at the GLL nodes by {@link io.lobatto.backend.aparapi.kernels.EvaluateKernel}, one work-item per node,
+     * map and function inlined.
+     */
+    @Override
+    public synchronized void evaluate(DeviceGeometry geometry, Basis1D basis, PointFunction f, DeviceVector out) {
+        ClGeometry g = geom(geometry);
+        ClVector o = vec(out, "out");
+        checkDegree("evaluate", basis);
+        if (f == null) {
+            throw new IllegalArgumentException("evaluate: f must not be null");
+        }
+        ElementGeometry eg = g.geometry();
+        long n = (long) eg.elementCount() * basis.np();
+        if (o.length() != n * f.outputs()) {
+            throw new IllegalArgumentException("evaluate: out has length " + o.length() + ", expected E * Np * outputs = "
+                    + eg.elementCount() + " * " + basis.np() + " * " + f.outputs());
+        }
+        KernelSource src = KernelBuilds.evaluate(basis.degree(), eg.order(), eg.map(), f);
+        if (n == 0) {
+            return;
+        }
+        ClKernel k = kernel(src);
+        double[] c = f.coefficients();
+        ClBuffer fc = buffer(c.length, 8, "function coefficients");
+        try {
+            cl.write(c, 0, c.length, fc, 0);
+            k.set("nodes", g.nodes).set("phi", shapes(g, basis)).set("out", o.buffer).set("n", (int) n)
+                    .bindIfUsed("coef", g.coefficients).bindIfUsed("fc", fc);
+            launchPerEntry(k, n);
+        } finally {
+            // released once the launch that reads it is done (OpenCL keeps it for enqueued commands)
+            fc.close();
+        }
+    }
+
+    /**
+     * The diagonal of the element matrices: BP3.5 by {@link io.lobatto.backend.aparapi.kernels.DiagonalBp35Kernel}
+     * (one work-item per node, the collocated formula of {@link io.lobatto.core.backend.ElementMatrixDiagonal}); BP1.0
+     * and BP3.0 by {@link io.lobatto.backend.aparapi.kernels.DiagonalKernel} (its separable contractions, sum-factorised
+     * per element).
+     */
+    @Override
+    public synchronized void elementDiagonal(DeviceElementData data, double lambda, DeviceVector diagonalL) {
+        ClElementData d = elem(data);
+        ClVector y = vec(diagonalL, "diagonalL");
+        checkLen("elementDiagonal", "diagonalL", y.length(), d.localSize());
+        if (d.elements == 0) {
+            return;
+        }
+        Basis1D basis = Basis1D.of(d.degree);
+        if (d.kernel != ElementKernel.STIFFNESS_BP35) {
+            separableDiagonal(d, basis, lambda, y);
+            return;
+        }
+        double[] dm = basis.differentiation();
+        double[] bb = io.lobatto.core.backend.ElementMatrixDiagonal.hadamard(dm, dm);
+        double[] m = new double[bb.length + dm.length];
+        System.arraycopy(bb, 0, m, 0, bb.length);
+        System.arraycopy(dm, 0, m, bb.length, dm.length);
+        ClBuffer mats = buffer(m.length, 8, "BP3.5 diagonal matrices");
+        try {
+            cl.write(m, 0, m.length, mats, 0);
+            ClKernel k = kernel(KernelBuilds.diagonalBp35(d.degree));
+            for (int f = 0; f < G_FIELDS.length; f++) {
+                k.set(G_FIELDS[f], d.factors.get(f));
+            }
+            int n = d.localSize();
+            k.set("wJ", d.factors.get(6)).set("mats", mats).set("y", y.buffer).set("lambda", lambda).set("n", n);
+            launchPerEntry(k, n);
+        } finally {
+            mats.close();
+        }
+    }
+
+    /** Tests: plan the element-diagonal kernel with its grids in global scratch even where they fit the local memory. */
+    private boolean diagonalGlobalGrids;
+
+    synchronized void diagonalGlobalGrids(boolean on) {
+        diagonalGlobalGrids = on;
+    }
+
+    /** BP1.0 and BP3.0: {@link io.lobatto.backend.aparapi.kernels.DiagonalKernel}, launched in chunks with global grids. */
+    private void separableDiagonal(ClElementData d, Basis1D basis, double lambda, ClVector y) {
+        int cap = Math.min(ELEMENT_GROUP, cl.device().maxWorkGroupSize());
+        KernelBuilds.GeometryPlan plan;
+        ClKernel k;
+        while (true) {
+            plan = KernelBuilds.diagonalPlan(d.degree, cap, localMemBytes, diagonalGlobalGrids);
+            k = kernel(KernelBuilds.diagonal(d.degree, plan));
+            int fits = k.workGroupSize();
+            if (plan.groupSize() <= fits) {
+                break;
+            }
+            if (fits >= cap) {
+                throw new BackendException("aparapi: the element-diagonal kernel N=" + d.degree + " plans groups of "
+                        + plan.groupSize() + " but its build allows " + fits);
+            }
+            cap = fits;
+        }
+        int nq = basis.nq();
+        int mq = basis.nqGauss();
+        double[] interp = basis.interpolation();
+        double[] deriv = io.lobatto.core.backend.ElementMatrixDiagonal.multiply(basis.gaussDifferentiation(), interp, mq, mq, nq);
+        double[][] parts = {io.lobatto.core.backend.ElementMatrixDiagonal.hadamard(interp, interp),
+            io.lobatto.core.backend.ElementMatrixDiagonal.hadamard(deriv, deriv),
+            io.lobatto.core.backend.ElementMatrixDiagonal.hadamard(interp, deriv)};
+        double[] m = new double[3 * mq * nq];
+        for (int i = 0; i < 3; i++) {
+            System.arraycopy(parts[i], 0, m, i * mq * nq, mq * nq);
+        }
+        boolean mass = d.kernel == ElementKernel.MASS_BP10;
+        ClBuffer mats = null;
+        ClBuffer scratch = null;
+        try {
+            mats = buffer(m.length, 8, "element-diagonal matrices");
+            cl.write(m, 0, m.length, mats, 0);
+            int epg = plan.elemsPerGroup();
+            long groups = (d.elements + (long) epg - 1) / epg;
+            long perLaunch = groups;
+            if (plan.globalGrids()) {
+                perLaunch = Math.min(groups, Math.max(1, KernelBuilds.GEOMETRY_SCRATCH_SLOTS / epg));
+                long doubles = perLaunch * epg * plan.perElem();
+                scratch = buffer(doubles, 8, "element-diagonal grids (" + doubles + " doubles)");
+            }
+            for (int f = 0; f < G_FIELDS.length; f++) {
+                k.set(G_FIELDS[f], mass ? unused : d.factors.get(f));
+            }
+            k.set("wJ", d.factors.get(mass ? 0 : 6)).set("mats", mats).set("y", y.buffer)
+                    .set("scale", mass ? 1.0 : lambda).set("first", mass ? 6 : 0).set("last", mass || lambda != 0 ? 7 : 6)
+                    .set("elems", d.elements).bindIfUsed("scr", scratch == null ? unused : scratch)
+                    .local("lds", 8L * plan.localDoubles());
+            for (long g0 = 0; g0 < groups; g0 += perLaunch) {
+                k.set("e0", (int) (g0 * epg));
+                k.launch(Math.min(perLaunch, groups - g0), plan.groupSize());
+            }
+        } finally {
+            for (ClBuffer b : new ClBuffer[] {mats, scratch}) {
+                if (b != null) {
+                    b.close();
+                }
+            }
+        }
+    }
+
+    /** y = 1 / x and the count of entries not positive and finite, in one reduction ({@link ReductionKernel#RECIPROCAL}). */
+    @Override
+    public synchronized long reciprocal(DeviceVector x, DeviceVector y) {
+        ClVector xv = vec(x, "x");
+        ClVector yv = vec(y, "y");
+        sameLength("reciprocal", x, "x", y, "y");
+        double bad = reduce(ReductionKernel.RECIPROCAL, unused, unused, xv.buffer, unused, unused, yv.buffer, 0, xv.length(), null);
+        return Math.round(bad);
     }
 
     // ------------------------------------------------------------------ user operators (PointwiseKernel)

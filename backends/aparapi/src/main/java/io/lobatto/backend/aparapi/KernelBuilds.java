@@ -2,6 +2,11 @@ package io.lobatto.backend.aparapi;
 
 import com.aparapi.Kernel;
 import io.lobatto.backend.aparapi.kernels.ChebyshevKernel;
+import io.lobatto.backend.aparapi.kernels.DiagonalBp35Kernel;
+import io.lobatto.backend.aparapi.kernels.DiagonalKernel;
+import io.lobatto.backend.aparapi.kernels.EvaluateKernel;
+import io.lobatto.backend.aparapi.kernels.FactorSplitKernel;
+import io.lobatto.backend.aparapi.kernels.GeometryKernel;
 import io.lobatto.backend.aparapi.kernels.GatherScatterKernel;
 import io.lobatto.backend.aparapi.kernels.MassBp10Kernel;
 import io.lobatto.backend.aparapi.kernels.MassBp10LineKernel;
@@ -19,7 +24,9 @@ import io.lobatto.backend.aparapi.kernels.TransferKernel;
 import io.lobatto.backend.aparapi.runtime.KernelSource;
 import io.lobatto.core.backend.ElementKernel;
 import io.lobatto.core.basis.Basis1D;
+import io.lobatto.core.mesh.PointMap;
 import io.lobatto.core.pointwise.FieldEvaluation;
+import io.lobatto.core.pointwise.PointFunction;
 import io.lobatto.core.pointwise.PointwiseFunction;
 import io.lobatto.core.pointwise.Quadrature;
 
@@ -203,6 +210,7 @@ public final class KernelBuilds {
         String label = switch (op) {
             case ReductionKernel.DOT -> "dot";
             case ReductionKernel.CG_UPDATE -> "cgUpdate";
+            case ReductionKernel.RECIPROCAL -> "reciprocal";
             default -> "pcgUpdate";
         };
         return new Spec(ReductionKernel.class, ordered("op", op, "group", group), label, group);
@@ -578,6 +586,207 @@ public final class KernelBuilds {
                     8L * plan.localDoubles(), plan.describe()));
         }
         return out;
+    }
+
+    // ------------------------------------------------------------------ setup kernels (issue 25)
+
+    /**
+     * How {@link GeometryKernel} lays out its work: {@code threadsPerElem} work-items per element (one per GLL node or
+     * quadrature point, up to the group cap), {@code elemsPerGroup} element slots of {@code perElem} doubles each, in
+     * local memory or ({@code globalGrids}) in a global scratch of {@code scratchSlots} slots, the matrices (w, I, D)
+     * from {@code ldsMat}; {@code localDoubles} of local memory in all.
+     */
+    record GeometryPlan(int pts, int threadsPerElem, int elemsPerGroup, int perElem, int ldsMat, int localDoubles,
+                        boolean globalGrids) {
+
+        int groupSize() {
+            return threadsPerElem * elemsPerGroup;
+        }
+
+        String describe() {
+            return "geometry, " + threadsPerElem + " work-items x " + elemsPerGroup + " elements per group, " + pts
+                    + "^3 points, " + (8L * localDoubles) + " bytes of local memory"
+                    + (globalGrids ? ", element grids in global scratch (" + (8L * perElem) + " bytes per element)" : "");
+        }
+    }
+
+    /** Element slots per launch of {@link GeometryKernel} with global grids (their scratch: slots x perElem doubles). */
+    static final int GEOMETRY_SCRATCH_SLOTS = 1024;
+
+    /**
+     * The plan of {@link GeometryKernel} at {@code degree} with {@code quadrature} for geometry order {@code order},
+     * groups of at most {@code cap} work-items and {@code localMemBytes}; {@code forceGlobal} puts the element regions in
+     * the global scratch even where they fit (tests).
+     */
+    static GeometryPlan geometryPlan(int degree, Quadrature quadrature, int order, int cap, long localMemBytes,
+                                     boolean forceGlobal) {
+        int q = degree + 1;
+        int gauss = quadrature == Quadrature.GAUSS ? 1 : 0;
+        int p = q + gauss;
+        int nc = (order + 1) * (order + 1) * (order + 1);
+        int np = q * q * q;
+        int p3 = p * p * p;
+        int perElem = 3 * nc + 3 * np + gauss * (p * q * q + p * p * q + 3 * p3);
+        int mats = p + gauss * p * q + p * p;
+        int threads = Math.min(cap, Math.max(np, p3));
+        int elems = Math.max(1, cap / threads);
+        long limit = localMemBytes / 8;
+        if (mats > limit) {
+            throw new io.lobatto.core.backend.BackendException("aparapi: the geometry kernel at N = " + degree + " needs "
+                    + (8L * mats) + " bytes of local memory for its matrices, but the device has " + localMemBytes);
+        }
+        if (forceGlobal || perElem + (long) mats > limit) {
+            return new GeometryPlan(p, threads, elems, perElem, 0, mats, true);
+        }
+        while (elems > 1 && elems * (long) perElem + mats > limit) {
+            elems--;
+        }
+        return new GeometryPlan(p, threads, elems, perElem, elems * perElem, elems * perElem + mats, false);
+    }
+
+    /** The placeholder function {@code method} of a kernel family in Aparapi's translation. */
+    private static String placeholder(Class<? extends Kernel> family, String method) {
+        return "void " + family.getName().replace('.', '_') + "__" + method + "(This *this)";
+    }
+
+    /**
+     * Replaces the placeholder function {@code placeholder} by {@code functions} (may be empty) and a body that is
+     * {@code call}.
+     */
+    static String spliceCall(String generic, String placeholder, String functions, String call) {
+        int h = generic.indexOf(placeholder);
+        int end = h < 0 ? -1 : generic.indexOf("\n}\n", h);
+        if (end < 0) {
+            throw new io.lobatto.core.backend.BackendException("aparapi: no placeholder '" + placeholder
+                    + "' in the translation of a setup kernel");
+        }
+        return generic.substring(0, h) + functions + placeholder + "{\n   " + call + "\n}\n" + generic.substring(end + 3);
+    }
+
+    /**
+     * The OpenCL C of {@link GeometryKernel} for {@code plan}: factors per point {@code fpp} (1 or 7) of degree
+     * {@code degree} at {@code quadrature} from geometry nodes of order {@code order}, with {@code map} (null: the
+     * identity) translated and inlined ({@link PointwiseTranslator#translatePoint}).
+     */
+    static KernelSource geometry(int degree, Quadrature quadrature, int order, int fpp, PointMap map, GeometryPlan plan) {
+        Map<String, Integer> c = new LinkedHashMap<>();
+        int gauss = quadrature == Quadrature.GAUSS ? 1 : 0;
+        c.put("nq", degree + 1);
+        c.put("pts", plan.pts());
+        c.put("gauss", gauss);
+        c.put("nodesPer", (order + 1) * (order + 1) * (order + 1));
+        c.put("mapped", map == null ? 0 : 1);
+        c.put("ncoef", map == null ? 0 : map.coefficientCount());
+        c.put("fpp", fpp);
+        c.put("elemsPerGroup", plan.elemsPerGroup());
+        c.put("threadsPerElem", plan.threadsPerElem());
+        c.put("perElem", plan.perElem());
+        c.put("ldsMat", plan.ldsMat());
+        c.put("globalGrids", plan.globalGrids() ? 1 : 0);
+        String label = "geometry N=" + degree + " " + quadrature + " " + (fpp == 1 ? "wJ" : "packed") + " hex"
+                + (order == 1 ? "8" : "27") + (map == null ? "" : " " + map.getClass().getSimpleName());
+        if (map == null) {
+            return KernelSource.of(GeometryKernel.class, c, label, plan.groupSize(), KernelBuilds::noContraction);
+        }
+        PointwiseTranslator.Translation t = PointwiseTranslator.translatePoint(map.getClass());
+        String ph = placeholder(GeometryKernel.class, "mapPoint");
+        return KernelSource.of(GeometryKernel.class, c, label, plan.groupSize(), generic -> noContraction(spliceCall(generic, ph,
+                "// the point map, translated from its bytecode by Aparapi\n" + t.functions(),
+                t.entry() + "(this, this->px, this->pc, this->pout);")));
+    }
+
+    /**
+     * The OpenCL C of {@link EvaluateKernel}: {@code f} at the GLL nodes of degree {@code degree} of elements of
+     * geometry order {@code order} with {@code map} (null: the identity), both translated and inlined.
+     */
+    static KernelSource evaluate(int degree, int order, PointMap map, PointFunction f) {
+        Map<String, Integer> c = new LinkedHashMap<>();
+        int q = degree + 1;
+        c.put("nodesPer", (order + 1) * (order + 1) * (order + 1));
+        c.put("np", q * q * q);
+        c.put("mapped", map == null ? 0 : 1);
+        c.put("ncoef", map == null ? 0 : map.coefficientCount());
+        c.put("nout", f.outputs());
+        c.put("fcoef", f.coefficientCount());
+        String label = "evaluate " + f.getClass().getSimpleName() + " N=" + degree + " hex" + (order == 1 ? "8" : "27")
+                + (map == null ? "" : " " + map.getClass().getSimpleName());
+        PointwiseTranslator.Translation ft = PointwiseTranslator.translatePoint(f.getClass());
+        PointwiseTranslator.Translation mt = map == null ? null : PointwiseTranslator.translatePoint(map.getClass());
+        String fph = placeholder(EvaluateKernel.class, "function");
+        String mph = placeholder(EvaluateKernel.class, "mapPoint");
+        return KernelSource.of(EvaluateKernel.class, c, label, 0, generic -> {
+            String s = spliceCall(generic, fph, "// the function, translated from its bytecode by Aparapi\n" + ft.functions(),
+                    ft.entry() + "(this, this->px, this->qc, this->qout);");
+            if (mt != null) {
+                // one class as both map and function: its functions are in the text once
+                String functions = map.getClass() == f.getClass() ? ""
+                        : "// the point map, translated from its bytecode by Aparapi\n" + mt.functions();
+                s = spliceCall(s, mph, functions, mt.entry() + "(this, this->px, this->pc, this->pout);");
+            }
+            return noContraction(s);
+        });
+    }
+
+    /** {@link FactorSplitKernel}. */
+    static Spec factorSplit() {
+        return new Spec(FactorSplitKernel.class, Map.of(), "factorSplit", 0);
+    }
+
+    /** {@link DiagonalBp35Kernel} at {@code degree}. */
+    static KernelSource diagonalBp35(int degree) {
+        return KernelSource.of(DiagonalBp35Kernel.class, Map.of("nq", degree + 1), "BP3.5 diagonal N=" + degree, 0,
+                KernelBuilds::noContraction);
+    }
+
+    /**
+     * The plan of {@link DiagonalKernel} (BP1.0 and BP3.0) at {@code degree}: one work-item per output of the largest
+     * stage (Nq P^2) up to {@code cap}, element regions t1 and t2 (Nq P^2 + Nq^2 P doubles) in local memory or
+     * ({@code forceGlobal}, or where one does not fit) in the global scratch, the matrices pp, bb, pb (3 P Nq) after them.
+     */
+    static GeometryPlan diagonalPlan(int degree, int cap, long localMemBytes, boolean forceGlobal) {
+        int q = degree + 1;
+        int p = q + 1;
+        int perElem = q * p * p + q * q * p;
+        int mats = 3 * p * q;
+        int threads = Math.min(cap, q * p * p);
+        int elems = Math.max(1, cap / threads);
+        long limit = localMemBytes / 8;
+        if (mats > limit) {
+            throw new io.lobatto.core.backend.BackendException("aparapi: the element-diagonal kernel at N = " + degree
+                    + " needs " + (8L * mats) + " bytes of local memory for its matrices, but the device has " + localMemBytes);
+        }
+        if (forceGlobal || perElem + (long) mats > limit) {
+            return new GeometryPlan(p, threads, elems, perElem, 0, mats, true);
+        }
+        while (elems > 1 && elems * (long) perElem + mats > limit) {
+            elems--;
+        }
+        return new GeometryPlan(p, threads, elems, perElem, elems * perElem, elems * perElem + mats, false);
+    }
+
+    /** {@link DiagonalKernel} for {@code plan} at {@code degree}. */
+    static KernelSource diagonal(int degree, GeometryPlan plan) {
+        Map<String, Integer> c = new LinkedHashMap<>();
+        c.put("nq", degree + 1);
+        c.put("pts", plan.pts());
+        c.put("elemsPerGroup", plan.elemsPerGroup());
+        c.put("threadsPerElem", plan.threadsPerElem());
+        c.put("perElem", plan.perElem());
+        c.put("ldsMat", plan.ldsMat());
+        c.put("globalGrids", plan.globalGrids() ? 1 : 0);
+        return KernelSource.of(DiagonalKernel.class, c, "element diagonal N=" + degree + (plan.globalGrids() ? " (global grids)" : ""),
+                plan.groupSize(), KernelBuilds::noContraction);
+    }
+
+    /**
+     * {@code generic} with floating-point contraction off: the setup kernels then round every product and sum as the
+     * host reference does (no fused multiply-add), so their results equal {@link io.lobatto.core.backend.HostSetup}'s
+     * bit for bit except where a map or function calls a transcendental function. Positions relative to an element's
+     * first node are differences of nearly equal numbers for a mapped mesh far from the origin; without this, the
+     * rounding differences of contracted sums grew to 6e-12 of the factors at N = 10 (PoCL).
+     */
+    static String noContraction(String generic) {
+        return "#pragma OPENCL FP_CONTRACT OFF\n" + generic;
     }
 
     private static Map<String, Integer> ordered(String k1, int v1, String k2, int v2) {

@@ -4,6 +4,7 @@ import com.aparapi.Kernel;
 import com.aparapi.internal.model.ClassModel;
 import com.aparapi.internal.writer.KernelWriter;
 import io.lobatto.core.backend.BackendException;
+import io.lobatto.core.pointwise.PointFunction;
 import io.lobatto.core.pointwise.PointwiseFunction;
 import org.apache.bcel.Const;
 import org.apache.bcel.classfile.Attribute;
@@ -62,6 +63,10 @@ import java.util.regex.Pattern;
  * </ol>
  * Classes compiled without a LocalVariableTable get one synthesised (Aparapi needs names for locals).
  * Results are cached per class.
+ *
+ * <p>The same two steps translate a {@link PointFunction}'s {@code evaluate(x, c, out)} (node maps, right-hand sides,
+ * exact solutions: {@link #translatePoint}), whose subset is the same; its messages say "point function" and point
+ * to {@link PointFunction}.
  */
 public final class PointwiseTranslator {
 
@@ -83,15 +88,39 @@ public final class PointwiseTranslator {
     /** The prefix of the names given to locals of a class compiled without a LocalVariableTable. */
     private static final String SYNTHETIC = "lbv";
     private static final Pattern SYNTHETIC_DECL = Pattern.compile("\\b(double|int) (" + SYNTHETIC + "\\d+)\\b");
-    private static final String APPLY_DESC = "([D[D[D[D[D)V";
-    private static final String[] PARAMS = {"u", "du", "data", "v", "dv"};
+    /**
+     * What is translated: the entry method (name, descriptor and the names its parameters get when the class has no
+     * LocalVariableTable), how messages name such a class, the class documenting the subset, and the hint for a
+     * field access.
+     */
+    private record Entry(String method, String desc, String[] params, String noun, String doc, String declaration,
+                         String fieldHint) {
+        String key() {
+            return method + desc;
+        }
+    }
+
+    /** {@link PointwiseFunction#apply}. */
+    private static final Entry APPLY = new Entry("apply", "([D[D[D[D[D)V", new String[] {"u", "du", "data", "v", "dv"},
+            "pointwise function", "PointwiseFunction", "apply(double[], double[], double[], double[], double[])",
+            "put coefficients in the point data");
+    /** {@link PointFunction#evaluate(double[], double[], double[])}. */
+    private static final Entry EVALUATE = new Entry("evaluate", "([D[D[D)V", new String[] {"x", "c", "out"},
+            "point function", "PointFunction", "evaluate(double[], double[], double[])",
+            "put constants in the coefficients");
     private static final Logger APARAPI_LOG = Logger.getLogger("com.aparapi");
     /** Per class, held no longer than the class (a ClassValue does not keep a user's class loader alive). */
     private static final ClassValue<Translation> CACHE = new ClassValue<>() {
         @Override
         @SuppressWarnings("unchecked")
         protected Translation computeValue(Class<?> type) {
-            return doTranslate((Class<? extends PointwiseFunction>) type);
+            return doTranslate(type, APPLY);
+        }
+    };
+    private static final ClassValue<Translation> POINT_CACHE = new ClassValue<>() {
+        @Override
+        protected Translation computeValue(Class<?> type) {
+            return doTranslate(type, EVALUATE);
         }
     };
 
@@ -108,26 +137,42 @@ public final class PointwiseTranslator {
      * subset; throws {@link IllegalArgumentException} naming the class, method, construct and bytecode otherwise.
      */
     public static void validate(Class<? extends PointwiseFunction> function) {
-        Parsed p = parse(function);
+        Parsed p = parse(function, APPLY);
+        check(p);
+    }
+
+    /**
+     * The OpenCL C of {@code function}'s {@code evaluate(x, c, out)} (validated first; cached); the entry takes
+     * {@code (This *this, double *x, double *c, double *out)}.
+     *
+     * @throws IllegalArgumentException naming the class, construct, bytecode and where for a function outside the subset
+     */
+    public static Translation translatePoint(Class<? extends PointFunction> function) {
+        return POINT_CACHE.get(function);
+    }
+
+    /** {@link #validate} for a {@link PointFunction}'s {@code evaluate}. */
+    public static void validatePoint(Class<? extends PointFunction> function) {
+        Parsed p = parse(function, EVALUATE);
         check(p);
     }
 
     // ------------------------------------------------------------------ validation
 
     /** The class file of a function class and its methods in call order (apply first). */
-    private record Parsed(Class<?> cls, JavaClass jc, ConstantPoolGen cp, Map<String, Method> methods) {
+    private record Parsed(Class<?> cls, JavaClass jc, ConstantPoolGen cp, Map<String, Method> methods, Entry entry) {
     }
 
-    private static Parsed parse(Class<?> cls) {
+    private static Parsed parse(Class<?> cls, Entry entry) {
         if (cls.isHidden() || cls.isSynthetic()) {
-            throw new IllegalArgumentException("pointwise function " + cls.getName()
+            throw new IllegalArgumentException(entry.noun + " " + cls.getName()
                     + ": a hidden or synthetic class has no class file to translate");
         }
         String res = cls.getName().replace('.', '/') + ".class";
         ClassLoader loader = cls.getClassLoader() != null ? cls.getClassLoader() : ClassLoader.getSystemClassLoader();
         try (InputStream in = loader.getResourceAsStream(res)) {
             if (in == null) {
-                throw new IllegalArgumentException("pointwise function " + cls.getName() + ": its class file " + res
+                throw new IllegalArgumentException(entry.noun + " " + cls.getName() + ": its class file " + res
                         + " is not readable from its class loader, so it cannot be translated");
             }
             JavaClass jc = new ClassParser(in, res).parse();
@@ -135,13 +180,13 @@ public final class PointwiseTranslator {
             for (Method m : jc.getMethods()) {
                 methods.put(m.getName() + m.getSignature(), m);
             }
-            if (!methods.containsKey("apply" + APPLY_DESC)) {
-                throw new IllegalArgumentException("pointwise function " + cls.getName()
-                        + " does not declare apply(double[], double[], double[], double[], double[]) itself");
+            if (!methods.containsKey(entry.key())) {
+                throw new IllegalArgumentException(entry.noun + " " + cls.getName()
+                        + " does not declare " + entry.declaration + " itself");
             }
-            return new Parsed(cls, jc, new ConstantPoolGen(jc.getConstantPool()), methods);
+            return new Parsed(cls, jc, new ConstantPoolGen(jc.getConstantPool()), methods, entry);
         } catch (IOException e) {
-            throw new IllegalArgumentException("pointwise function " + cls.getName() + ": reading " + res + " failed: " + e, e);
+            throw new IllegalArgumentException(entry.noun + " " + cls.getName() + ": reading " + res + " failed: " + e, e);
         }
     }
 
@@ -151,11 +196,11 @@ public final class PointwiseTranslator {
         List<Method> order = new ArrayList<>();
         Set<String> done = new LinkedHashSet<>();
         List<String> problems = new ArrayList<>();
-        visit(p, owner, "apply" + APPLY_DESC, new ArrayList<>(), done, order, problems);
+        visit(p, owner, p.entry.key(), new ArrayList<>(), done, order, problems);
         if (!problems.isEmpty()) {
             int shown = Math.min(problems.size(), MAX_REPORTED);
-            throw new IllegalArgumentException("pointwise function " + p.cls.getName()
-                    + " is outside the translatable subset (see PointwiseFunction): "
+            throw new IllegalArgumentException(p.entry.noun + " " + p.cls.getName()
+                    + " is outside the translatable subset (see " + p.entry.doc + "): "
                     + String.join("; ", problems.subList(0, shown))
                     + (problems.size() > shown ? "; and " + (problems.size() - shown) + " more" : ""));
         }
@@ -235,7 +280,7 @@ public final class PointwiseTranslator {
             case Const.PUTSTATIC: {
                 FieldInstruction f = (FieldInstruction) in;
                 return op + " " + internal(f.getReferenceType(p.cp)) + "." + f.getFieldName(p.cp)
-                        + " (field access: put coefficients in the point data)";
+                        + " (field access: " + p.entry.fieldHint + ")";
             }
             case Const.ATHROW:
                 return "ATHROW (exceptions)";
@@ -341,8 +386,8 @@ public final class PointwiseTranslator {
 
     private static IllegalArgumentException reject(Parsed p, String methodKey, String what) {
         String m = methodKey.substring(0, methodKey.indexOf('('));
-        return new IllegalArgumentException("pointwise function " + p.cls.getName() + "." + m
-                + " is outside the translatable subset (see PointwiseFunction): " + what);
+        return new IllegalArgumentException(p.entry.noun + " " + p.cls.getName() + "." + m
+                + " is outside the translatable subset (see " + p.entry.doc + "): " + what);
     }
 
     // ------------------------------------------------------------------ translation
@@ -350,8 +395,8 @@ public final class PointwiseTranslator {
     private static final Pattern FUNCTION = Pattern.compile(
             "(?m)^(void|double|int|char|float|long|short) ([A-Za-z_0-9$]+)\\(");
 
-    private static synchronized Translation doTranslate(Class<? extends PointwiseFunction> function) {
-        Parsed p = parse(function);
+    private static synchronized Translation doTranslate(Class<?> function, Entry kind) {
+        Parsed p = parse(function, kind);
         List<Method> methods = check(p);
         byte[] bytes = synthesise(p, methods);
         boolean namesSynthesised = methods.stream().anyMatch(m -> m.getLocalVariableTable() == null
@@ -366,7 +411,7 @@ public final class PointwiseTranslator {
             ClassModel model = ClassModel.createClassModel(k);
             text = KernelWriter.writeToString(model.getEntrypoint("run", instance));
         } catch (Exception | LinkageError e) {
-            throw new BackendException("aparapi: translating pointwise function " + name + " to OpenCL failed: " + e, e);
+            throw new BackendException("aparapi: translating " + kind.noun + " " + name + " to OpenCL failed: " + e, e);
         } finally {
             APARAPI_LOG.setLevel(before);
         }
@@ -391,8 +436,8 @@ public final class PointwiseTranslator {
             if (!fname.startsWith(prefix)) {
                 continue;
             }
-            if (fname.equals(prefix + "apply")) {
-                entry = clean + "apply";
+            if (fname.equals(prefix + kind.method)) {
+                entry = clean + kind.method;
             }
             f = f.replaceAll("__global\\s+double\\s*\\*\\s*", "double *").replace(prefix, clean);
             if (namesSynthesised) {
@@ -401,7 +446,7 @@ public final class PointwiseTranslator {
             out.append("static inline __attribute__((always_inline)) ").append(f.strip()).append('\n');
         }
         if (entry == null) {
-            throw new BackendException("aparapi: no function " + prefix + "apply in Aparapi's translation of " + name
+            throw new BackendException("aparapi: no function " + prefix + kind.method + " in Aparapi's translation of " + name
                     + ":\n" + text);
         }
         return new Translation(out.toString(), entry);
@@ -456,7 +501,7 @@ public final class PointwiseTranslator {
         }
         ConstantPoolGen cp = cg.getConstantPool();
         for (Method m : methods) {
-            cg.addMethod(withLocalNames(m, name, cp));
+            cg.addMethod(withLocalNames(m, name, cp, p.entry));
         }
         InstructionFactory f = new InstructionFactory(cg, cp);
         Type arr = new ArrayType(Type.DOUBLE, 1);
@@ -477,11 +522,14 @@ public final class PointwiseTranslator {
         // run
         il = new InstructionList();
         il.append(InstructionConst.ALOAD_0);
-        for (int i = 0; i < 5; i++) {
+        int arity = p.entry.params.length;
+        Type[] argTypes = new Type[arity];
+        for (int i = 0; i < arity; i++) {
             il.append(InstructionConst.ALOAD_0);
             il.append(f.createGetField(name, "lbArr", arr));
+            argTypes[i] = arr;
         }
-        il.append(f.createInvoke(name, "apply", Type.VOID, new Type[] {arr, arr, arr, arr, arr}, Const.INVOKEVIRTUAL));
+        il.append(f.createInvoke(name, p.entry.method, Type.VOID, argTypes, Const.INVOKEVIRTUAL));
         il.append(InstructionConst.RETURN);
         MethodGen run = new MethodGen(Const.ACC_PUBLIC, Type.VOID, Type.NO_ARGS, new String[0], "run", name, il, cp);
         run.setMaxStack();
@@ -495,7 +543,7 @@ public final class PointwiseTranslator {
      * named u, du, data, v, dv (others p1, p2, ...), each other local slot named v&lt;slot&gt; with the one type its
      * loads and stores use over the whole method (a slot used with two types is an error asking for {@code -g}).
      */
-    private static Method withLocalNames(Method m, String className, ConstantPoolGen cp) {
+    private static Method withLocalNames(Method m, String className, ConstantPoolGen cp, Entry entry) {
         if (m.getLocalVariableTable() != null && m.getLocalVariableTable().getLocalVariableTable().length > 0) {
             return m;
         }
@@ -510,9 +558,9 @@ public final class PointwiseTranslator {
             slot = 1;
         }
         Type[] args = m.getArgumentTypes();
-        boolean apply = m.getName().equals("apply");
+        boolean apply = (m.getName() + m.getSignature()).equals(entry.key());
         for (int i = 0; i < args.length; i++) {
-            mg.addLocalVariable(apply ? PARAMS[i] : "p" + i, args[i], slot, first, last);
+            mg.addLocalVariable(apply ? entry.params[i] : "p" + i, args[i], slot, first, last);
             slot += args[i].getSize();
         }
         Map<Integer, Type> types = new HashMap<>();
@@ -529,7 +577,7 @@ public final class PointwiseTranslator {
                 }
                 Type old = types.putIfAbsent(s, t);
                 if (old != null && !old.equals(t)) {
-                    throw new IllegalArgumentException("pointwise function " + className + "." + m.getName()
+                    throw new IllegalArgumentException(entry.noun + " " + className + "." + m.getName()
                             + ": local slot " + s + " holds both " + old + " and " + t
                             + "; compile the class with -g (a LocalVariableTable) so the translator can tell them apart");
                 }

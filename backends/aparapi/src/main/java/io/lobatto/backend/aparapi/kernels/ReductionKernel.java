@@ -8,7 +8,8 @@ import io.lobatto.backend.aparapi.runtime.BuildConstant;
  * work-item strides over the vectors, then the work-group sums in local memory (a tree of
  * {@code group} = 2^k work-items) and writes one partial per group, which the host sums in group order
  * (deterministic). {@link #DOT} x . y (BS3/BS4); {@link #CG_UPDATE} x += alpha p, r -= alpha Ap,
- * partial r . r (BS5); {@link #PCG_UPDATE} the same with z = d o r (Jacobi) and partials r . r, r . z.
+ * partial r . r (BS5); {@link #PCG_UPDATE} the same with z = d o r (Jacobi) and partials r . r, r . z;
+ * {@link #RECIPROCAL} z = 1 / x and the count of entries of x that are not positive and finite.
  */
 public final class ReductionKernel extends Kernel {
 
@@ -18,6 +19,8 @@ public final class ReductionKernel extends Kernel {
     public static final int CG_UPDATE = 1;
     /** BS5 with Jacobi: also z = d o r; r . r and r . z. */
     public static final int PCG_UPDATE = 2;
+    /** z = 1 / x; the number of entries of x not in (0, Double.MAX_VALUE] (NaN included). */
+    public static final int RECIPROCAL = 3;
 
     @BuildConstant int op;
     /** Work-items per group, a power of two. */
@@ -42,6 +45,16 @@ public final class ReductionKernel extends Kernel {
         for (int i = getGlobalId(); i < n; i += stride) {
             if (op == DOT) {
                 s += x[i] * p[i];
+            } else if (op == RECIPROCAL) {
+                double v = x[i];
+                z[i] = 1 / v;
+                double bad = 1;
+                if (v > 0) {
+                    if (v <= Double.MAX_VALUE) {
+                        bad = 0;
+                    }
+                }
+                s += bad;
             } else {
                 x[i] += alpha * p[i];
                 double ri = r[i] - alpha * ap[i];
