@@ -76,10 +76,11 @@ enum ElementVariant {
     }
 
     /**
-     * The measured choice: the variant with the higher roofline ratio in {@code lobatto-bench bk} at 20M DOFs
-     * on the H100 (2026-11-23; site/.../nvidia-h100/bk-variants.csv): BP1.0 from commit e053caf (the line
-     * kernel wins at every N, 1.3-13x), BP3.0 and BP3.5 from the register kernels of commit e1265a1 against
-     * the shared-memory kernels (D at an odd stride) of commit 5f621a7. Index N = 1..15; R =
+     * The measured choice: the variant with the shorter median apply in {@code lobatto-bench bk} at 20M DOFs on
+     * the H100, both variants of commit 24a3aac (the register kernels' line stages in compile-time rounds) run in one
+     * lease on 2026-11-25 (site/.../nvidia-h100/variants/bk-{registers,shared}-24a3aac.json): BP1.0 registers at
+     * every N (1.5-12x), BP3.0 registers but at N = 8 and 15, BP3.5 as the row shows (N = 1, 2 and 10 changed from the
+     * 2026-11-23 table; at N = 1 and 10 the two are within 4%). Index N = 1..15; R =
      * {@link #REGISTERS}, S = {@link #SHARED}. BP3.0 at N = 15 does not fit the register variant.
      */
     static ElementVariant table(ElementKernel kernel, int degree) {
@@ -87,7 +88,7 @@ enum ElementVariant {
             //                   N = 123456789012345
             case MASS_BP10 ->       "RRRRRRRRRRRRRRR";
             case STIFFNESS_BP30 ->  "RRRRRRRSRRRRRRS";
-            case STIFFNESS_BP35 ->  "RSRRSSSRSSRRRSS";
+            case STIFFNESS_BP35 ->  "SRRRSSSRSRRRRSS";
         };
         if (degree < 1 || degree > row.length()) {
             throw new IllegalArgumentException("degree is " + degree + "; the variant table covers N = 1.." + row.length());
