@@ -206,22 +206,39 @@ public final class PoissonProblem {
         backend.write(l, gL);
     }
 
-    /** The solution in the original numbering (Dirichlet nodes set to g) and its errors, on the host. */
+    /**
+     * The solution in the original numbering (Dirichlet nodes set to g) and its errors, on the host: element by element
+     * from the element geometry where the mesh has one (no array of E P entries), else from the mesh's positions.
+     */
     private Solution errors(double[] uG, ScatterOperator z, boolean[] mask, MassOperator m, SolveResult result, double setup,
                             double pcSetup, java.util.List<PMultigrid.LevelInfo> levels) {
         int nOrig = mesh.globalNodeCount();
-        double[] xyz = mesh.globalCoordinates();
-        double[] uExact = new double[nOrig];
-        IntStream.range(0, nOrig).parallel().forEach(g -> uExact[g] = exact.u(xyz[3 * g], xyz[3 * g + 1], xyz[3 * g + 2]));
         double[] u = z.fromAssembled(uG, 0);
-        for (int g = 0; g < nOrig; g++) {
-            if (mask[g]) {
-                u[g] = uExact[g];
+        double[] uExact;
+        double l2;
+        java.util.Optional<io.lobatto.core.mesh.ElementGeometry> geometry = mesh.elementGeometry();
+        if (geometry.isPresent()) {
+            uExact = QuadratureErrors.exactAtNodes(geometry.get(), mesh.basis(), mesh.localToGlobal(), nOrig, exact::u);
+            for (int g = 0; g < nOrig; g++) {
+                if (mask[g]) {
+                    u[g] = uExact[g];
+                }
             }
+            l2 = Math.sqrt(QuadratureErrors.l2SquaredOnElements(geometry.get(), mesh.basis(), mesh.localToGlobal(), u, exact::u));
+        } else {
+            double[] xyz = mesh.globalCoordinates();
+            double[] ue = new double[nOrig];
+            IntStream.range(0, nOrig).parallel().forEach(g -> ue[g] = exact.u(xyz[3 * g], xyz[3 * g + 1], xyz[3 * g + 2]));
+            uExact = ue;
+            for (int g = 0; g < nOrig; g++) {
+                if (mask[g]) {
+                    u[g] = uExact[g];
+                }
+            }
+            ScatterOperator zFull = ScatterOperator.build(mesh.localToGlobal(), mesh.globalNodeCount(), null);
+            l2 = Math.sqrt(QuadratureErrors.l2Squared(mesh, u, zFull, m.geometricFactors().jacobianWeights(), exact::u));
         }
-        ScatterOperator zFull = ScatterOperator.build(mesh.localToGlobal(), mesh.globalNodeCount(), null);
         double maxErr = QuadratureErrors.maxDifference(u, uExact);
-        double l2 = Math.sqrt(QuadratureErrors.l2Squared(mesh, u, zFull, m.geometricFactors().jacobianWeights(), exact::u));
         return new Solution(u, uExact, result, maxErr, l2, z.globalSize(), mesh.elementCount(), setup, pcSetup, levels);
     }
 
