@@ -420,6 +420,7 @@ class AparapiBackendTest {
 
     /** Every buffer is released on close: an allocate/close loop leaves the device memory where it started. */
     @Test
+    @SuppressWarnings("try") // w is only allocated and released
     void allocateCloseLoopLeavesDeviceMemoryWhereItStarted() {
         AparapiBackend b = b();
         long held = b.runtime().bytesHeld();
