@@ -29,7 +29,9 @@ class ElementOperatorTest {
 
     @Test
     void matrixFreeDiagonalEqualsDenseDiagonal() {
-        qt().withExamples(120).forAll(arbitrary().enumValues(ElementKernel.class), integers().between(1, 5)).checkAssert((kernel, n) -> {
+        qt().withExamples(120)
+                .forAll(arbitrary().enumValues(ElementKernel.class), integers().between(1, 5))
+                .checkAssert((kernel, n) -> {
             ElementOperator op = make(kernel, mesh(n), 0.4);
             double[] diag = op.elementDiagonal();
             int np = op.basis().np();
@@ -44,7 +46,9 @@ class ElementOperatorTest {
 
     @Test
     void denseReferenceIsSymmetricAndStiffnessKillsConstants() {
-        qt().withExamples(12).forAll(arbitrary().enumValues(ElementKernel.class), integers().between(1, 5)).checkAssert((kernel, n) -> {
+        qt().withExamples(12)
+                .forAll(arbitrary().enumValues(ElementKernel.class), integers().between(1, 5))
+                .checkAssert((kernel, n) -> {
             ElementOperator op = make(kernel, mesh(n), 0);
             DMatrixRMaj a = DenseReference.elementMatrix(op, 1);
             double scale = 0;

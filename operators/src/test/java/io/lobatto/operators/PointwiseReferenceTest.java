@@ -124,7 +124,9 @@ class PointwiseReferenceTest {
 
     @Test
     void matrixFreeDiagonalEqualsDenseDiagonal() {
-        qt().withExamples(30).forAll(arbitrary().enumValues(Physics.class), arbitrary().enumValues(Quadrature.class), integers().between(1, 4)).checkAssert((physics, quadrature, n) -> {
+        qt().withExamples(30)
+                .forAll(arbitrary().enumValues(Physics.class), arbitrary().enumValues(Quadrature.class), integers().between(1, 4))
+                .checkAssert((physics, quadrature, n) -> {
             PointwiseOperator op = physics.on(mesh(n), quadrature);
             double[] diag = PointwiseDiagonal.compute(op);
             int np = op.basis().np();
@@ -200,7 +202,9 @@ class PointwiseReferenceTest {
 
     @Test
     void denseElementMatricesAreSymmetric() {
-        qt().withExamples(12).forAll(arbitrary().enumValues(Physics.class), arbitrary().enumValues(Quadrature.class), integers().between(1, 3)).checkAssert((physics, quadrature, n) -> {
+        qt().withExamples(12)
+                .forAll(arbitrary().enumValues(Physics.class), arbitrary().enumValues(Quadrature.class), integers().between(1, 3))
+                .checkAssert((physics, quadrature, n) -> {
             PointwiseOperator op = physics.on(mesh(n), quadrature);
             DMatrixRMaj a = DensePointwiseReference.elementMatrix(op, 1);
             DMatrixRMaj t = new DMatrixRMaj(a.numCols, a.numRows);

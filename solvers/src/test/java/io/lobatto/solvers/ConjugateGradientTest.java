@@ -40,7 +40,9 @@ class ConjugateGradientTest {
 
     @Test
     void convergesInAsManyIterationsAsDistinctEigenvalues() {
-        qt().withExamples(20).forAll(integers().between(1, 8), integers().between(20, 400)).checkAssert((distinct, n) -> {
+        qt().withExamples(20)
+                .forAll(integers().between(1, 8), integers().between(20, 400))
+                .checkAssert((distinct, n) -> {
             double[] d = eigenvalues(n, distinct);
             double[] b = new double[n];
             for (int i = 0; i < n; i++) {

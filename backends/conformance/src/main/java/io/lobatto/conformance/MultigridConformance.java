@@ -94,7 +94,9 @@ public abstract class MultigridConformance {
 
     @Test
     void prolongationInterpolatesCoarsePolynomialsExactly() {
-        qt().withExamples(12).forAll(integers().between(1, 8), integers().between(1, 6), longs().all()).checkAssert((coarseDegree, step, seed) -> {
+        qt().withExamples(12)
+                .forAll(integers().between(1, 8), integers().between(1, 6), longs().all())
+                .checkAssert((coarseDegree, step, seed) -> {
             int fineDegree = Math.min(15, coarseDegree + step);
             double[] bounds = {0, 1, 0, 2, 0, 1.5};
             SpectralElementMesh fine = TestProblems.box(2, 1, 2, fineDegree, bounds);
@@ -109,7 +111,9 @@ public abstract class MultigridConformance {
 
     @Test
     void restrictionIsTheAdjointOfProlongation() {
-        qt().withExamples(15).forAll(integers().between(1, 7), integers().between(1, 6), integers().between(0, 2), longs().all()).checkAssert((coarseDegree, step, maskKind, seed) -> {
+        qt().withExamples(15)
+                .forAll(integers().between(1, 7), integers().between(1, 6), integers().between(0, 2), longs().all())
+                .checkAssert((coarseDegree, step, maskKind, seed) -> {
             int fineDegree = Math.min(15, coarseDegree + step);
             SpectralElementMesh fine = TestProblems.deformedBox(2, 2, 1, fineDegree);
             SpectralElementMesh coarse = fine.atDegree(coarseDegree);
@@ -168,7 +172,9 @@ public abstract class MultigridConformance {
 
     @Test
     void vCycleIsSymmetric() {
-        qt().withExamples(8).forAll(integers().between(2, 8), booleans().all(), longs().all()).checkAssert((degree, bp30, seed) -> {
+        qt().withExamples(8)
+                .forAll(integers().between(2, 8), booleans().all(), longs().all())
+                .checkAssert((degree, bp30, seed) -> {
             SpectralElementMesh mesh = TestProblems.deformedBox(2, 2, 2, degree);
             ElementKernel kernel = bp30 ? ElementKernel.STIFFNESS_BP30 : ElementKernel.STIFFNESS_BP35;
             try (PMultigrid b = vCycle(mesh, kernel, 0)) {

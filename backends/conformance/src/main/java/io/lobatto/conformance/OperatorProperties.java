@@ -43,7 +43,9 @@ public abstract class OperatorProperties {
 
     @Test
     void symmetric() {
-        qt().withExamples(15).forAll(arbitrary().enumValues(ElementKernel.class), integers().between(1, 7), integers().between(0, 2), longs().all()).checkAssert((kernel, degree, maskKind, seed) -> {
+        qt().withExamples(15)
+                .forAll(arbitrary().enumValues(ElementKernel.class), integers().between(1, 7), integers().between(0, 2), longs().all())
+                .checkAssert((kernel, degree, maskKind, seed) -> {
             SpectralElementMesh mesh = TestProblems.deformedBox(2, 2, 1, degree);
             ScatterOperator z = maskKind == 0 ? TestProblems.unmasked(mesh)
                     : maskKind == 1 ? TestProblems.partlyMasked(mesh) : TestProblems.dirichlet(mesh);
@@ -58,7 +60,9 @@ public abstract class OperatorProperties {
 
     @Test
     void positiveDefinite() {
-        qt().withExamples(15).forAll(arbitrary().enumValues(ElementKernel.class), integers().between(1, 7), booleans().all(), longs().all()).checkAssert((kernel, degree, dirichlet, seed) -> {
+        qt().withExamples(15)
+                .forAll(arbitrary().enumValues(ElementKernel.class), integers().between(1, 7), booleans().all(), longs().all())
+                .checkAssert((kernel, degree, dirichlet, seed) -> {
             SpectralElementMesh mesh = TestProblems.deformedBox(2, 1, 2, degree);
             // positive definite with lambda > 0, or with lambda = 0 and a Dirichlet mask
             double lambda = dirichlet ? 0 : 0.1;
@@ -116,7 +120,9 @@ public abstract class OperatorProperties {
      */
     @Test
     void exactForPolynomialsOnAffineMeshes() {
-        qt().withExamples(20).forAll(arbitrary().enumValues(ElementKernel.class), integers().between(1, 7), longs().all()).checkAssert((kernel, degree, seed) -> {
+        qt().withExamples(20)
+                .forAll(arbitrary().enumValues(ElementKernel.class), integers().between(1, 7), longs().all())
+                .checkAssert((kernel, degree, seed) -> {
             int p = kernel == ElementKernel.STIFFNESS_BP35 ? degree - 1 : degree;
             double[] box = {0.5, 2.0, -1.0, 0.25, 0.0, 0.75};
             SpectralElementMesh mesh = TestProblems.box(2, 1, 2, degree, box);

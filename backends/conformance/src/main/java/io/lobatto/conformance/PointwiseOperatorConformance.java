@@ -244,7 +244,9 @@ public abstract class PointwiseOperatorConformance {
 
     @Test
     void positiveWhereDefinite() {
-        qt().withExamples(20).forAll(arbitrary().enumValues(Physics.class), arbitrary().enumValues(Quadrature.class), integers().between(1, 5), longs().all()).checkAssert((physics, quadrature, degree, seed) -> {
+        qt().withExamples(20)
+                .forAll(arbitrary().enumValues(Physics.class), arbitrary().enumValues(Quadrature.class), integers().between(1, 5), longs().all())
+                .checkAssert((physics, quadrature, degree, seed) -> {
             SpectralElementMesh mesh = TestProblems.deformedBox(2, 1, 2, degree);
             // mass and screened diffusion are definite on any Z; pure diffusion and elasticity need the Dirichlet mask
             ScatterOperator z = physics.definiteWithoutMask() ? TestProblems.unmasked(mesh) : TestProblems.dirichlet(mesh);
@@ -261,7 +263,9 @@ public abstract class PointwiseOperatorConformance {
 
     @Test
     void constantsAreInTheNullSpaceOfPureDiffusion() {
-        qt().withExamples(15).forAll(arbitrary().enumValues(Quadrature.class), integers().between(1, 6), integers().between(-1, 2)).checkAssert((quadrature, degree, component) -> {
+        qt().withExamples(15)
+                .forAll(arbitrary().enumValues(Quadrature.class), integers().between(1, 6), integers().between(-1, 2))
+                .checkAssert((quadrature, degree, component) -> {
             // component -1: the scalar Diffusion with kappa(x); 0..2: the constant in that component of VectorDiffusion
             SpectralElementMesh mesh = TestProblems.deformedBox(2, 2, 2, degree);
             ScatterOperator z = TestProblems.unmasked(mesh);

@@ -40,7 +40,9 @@ public abstract class StreamingConformance {
 
     @Test
     void fillCopyAxpbyPointwise() {
-        qt().withExamples(25).forAll(integers().between(1, 70_000), longs().all(), integers().between(-3, 3), integers().between(-3, 3)).checkAssert((n, seed, ai, bi) -> {
+        qt().withExamples(25)
+                .forAll(integers().between(1, 70_000), longs().all(), integers().between(-3, 3), integers().between(-3, 3))
+                .checkAssert((n, seed, ai, bi) -> {
             Backend be = backend();
             double a = ai * 0.75, b = bi * 1.25;
             double[] x = random(n, seed), y = random(n, seed + 7), w = random(n, seed + 13);

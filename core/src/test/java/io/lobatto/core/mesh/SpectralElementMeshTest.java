@@ -51,7 +51,9 @@ class SpectralElementMeshTest {
 
     @Test
     void dofCountOfABox() {
-        qt().withExamples(40).forAll(integers().between(1, 3), integers().between(1, 3), integers().between(1, 3), integers().between(1, 5)).checkAssert((nx, ny, nz, n) -> {
+        qt().withExamples(40)
+                .forAll(integers().between(1, 3), integers().between(1, 3), integers().between(1, 3), integers().between(1, 5))
+                .checkAssert((nx, ny, nz, n) -> {
             SpectralElementMesh s = SpectralElementMesh.of(HexMesh.box(nx, ny, nz, 0, 1, 0, 2, 0, 3), n);
             assertEquals((nx * n + 1) * (ny * n + 1) * (nz * n + 1), s.globalNodeCount());
             assertEquals(nx * ny * nz * (n + 1) * (n + 1) * (n + 1), s.localSize());

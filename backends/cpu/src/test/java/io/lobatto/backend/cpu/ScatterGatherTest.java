@@ -19,7 +19,9 @@ class ScatterGatherTest {
 
     @Test
     void scatterAndGatherMatchPlainLoops() {
-        qt().withExamples(40).forAll(integers().between(1, 3000), integers().between(1, 900), integers().between(1, 4), longs().all()).checkAssert((nL, nG, threads, seed) -> {
+        qt().withExamples(40)
+                .forAll(integers().between(1, 3000), integers().between(1, 900), integers().between(1, 4), longs().all())
+                .checkAssert((nL, nG, threads, seed) -> {
             Random rnd = new Random(seed);
             TestSupport.ScatterMap map = TestSupport.randomMap(rnd, nL, nG, 0.1);
             int[] ids = map.scatterIds();
