@@ -8,11 +8,11 @@
 #   solves   op (y_G = A x_G, 8M DOFs) + bp (CG, 8M DOFs) + nekbone, N = 1..15               (~9 min)
 #   size     the README's main job at 32^3 elements twice (setup with a warm build cache, --profile),
 #            then a BP3.5 Poisson solve at N = 7 with 67^3 elements (102.5M DOFs)             (~5 min)
-#   pmg      lobatto-bench solve (issue 15): p-multigrid against Jacobi PCG, time to solution, at
+#   pmg      lobatto-bench solve: p-multigrid against Jacobi PCG, time to solution, at
 #            N = 7 on 32^3 elements (11.1M DOFs, deformed, 2 interleaved rounds) and 30^3 (Kershaw
 #            0.3); then the main job with its default --pc pmg at 32^3                      (~6 min)
 #   pmg-sweep  the same over N = 3..15 on 8^3 (deformed) and 12^3 (Kershaw, N = 3, 7, 11, 15) (~8 min)
-#   pointwise  issue 18's general path: bk for BK1/BK3/BK5 specialised and general (pointwise functions, with the
+#   pointwise  the user operators' general path: bk for BK1/BK3/BK5 specialised and general (pointwise functions, with the
 #            general/specialised time ratio), N = 1..15, 20M DOFs (90 points, >= 3 s warm-up each)  (~7 min, estimate)
 #   pointwise-vector  bk for the 3-component BK2/BK4/BK6, N = 1..15, 20M DOFs; bp (CG, 8M DOFs) for BP1/BP3/BP5,
 #            BP5-general and BP2/BP4/BP6 at N = 3, 5, 7; the lobatto diffusion and elasticity tables  (~8 min, estimate)

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Issue 19: the main job's Poisson problem solved on 1, 2 and 4 MPI ranks (Open MPI, the Java CPU backend, z-slabs),
+# The main job's Poisson problem solved on 1, 2 and 4 MPI ranks (Open MPI, the Java CPU backend, z-slabs),
 # checking that the distributed solves agree with the one-rank one: the same unknowns, CG iterations within ±1, and
 # max/L2 errors within 1e-10 of the solution's size (|u|_max = 1, |u|_L2 = 2^(-3/2)).
 #

@@ -126,6 +126,7 @@ public final class SolveSuite {
      * (16 ncomp + 8 data P/Np + 8) N_L for the operator (x_L read and y_L written per component, the point data, the
      * scatter and gather ids), which is hipBone's count for BP5 (data 7 at the GLL nodes).
      */
+    @SuppressWarnings("try") // closeA only closes the operator when it is closeable
     private static void solve(Backend be, String name, int n, int k, long elements, Supplier<DeviceOperator> bind, int ncomp,
                               int dataPerPoint, double pointsPerNode, ScatterOperator z, int iterations, int reps,
                               double reference, Report report, boolean fom) {

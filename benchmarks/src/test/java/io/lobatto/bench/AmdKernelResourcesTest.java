@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 20: every kernel the aparapi backend would build on an MI200 (gfx90a), every family and N = 1..15 with the
+ * No AMD GPU runs here, so: every kernel the aparapi backend would build on an MI200 (gfx90a), every family and N = 1..15 with the
  * work-groups and local memory the backend would choose there, compiles offline with clang; none spills to scratch
  * at N &lt;= 10; every launch fits the target's 64 KiB of LDS and 512 VGPRs per lane. Needs clang-15 and
  * rocm-device-libs: skips without them, unless {@code LOBATTO_REQUIRE_AMD_CLANG=1} (CI), which makes it fail.

@@ -36,7 +36,7 @@ class SolveSuiteCliTest {
                 assertTrue(r.containsKey("speedup_vs_jacobi") && r.containsKey("levels"), String.valueOf(r));
                 List<Map<String, Object>> levels = (List<Map<String, Object>>) r.get("levels");
                 assertEquals(((Number) r.get("N")).intValue(), ((Number) levels.get(0).get("N")).intValue());
-                // the deformed cube is the main job's mesh (issue 15: <= 25); Kershaw's is harder (44 at N = 4)
+                // the deformed cube is the main job's mesh (its target: <= 25); Kershaw's is harder (44 at N = 4)
                 int limit = "deformed".equals(r.get("mesh")) ? 25 : 60;
                 assertTrue(((Number) r.get("iterations")).intValue() <= limit, String.valueOf(r));
                 // the same discrete problem: the max errors agree far below the discretisation error

@@ -46,6 +46,7 @@ final class CliChecks {
      * That {@code file} can be written, before the work that produces it: the folder exists, it is not a folder, and
      * opening it for writing works (a file that did not exist is created and removed again; one that does is not changed).
      */
+    @SuppressWarnings("try") // the channel is only opened, to see that the file can be written
     static void requireWritable(Path file, String option) {
         Path abs = file.toAbsolutePath();
         if (Files.isDirectory(abs)) {

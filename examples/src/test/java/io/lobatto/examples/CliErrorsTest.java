@@ -18,7 +18,8 @@ import io.lobatto.solvers.SolverBreakdownException;
 import picocli.CommandLine;
 
 /**
- * Every bad input of issue 16 (points 1 and 2) through the program's picocli entry, in process on the cpu backend:
+ * Every bad input (option values, files, backends, singular problems) through the program's picocli entry, in process
+ * on the cpu backend:
  * exit code 1, exactly one line "lobatto: error: ..." on stderr that says what to change, no stack trace, and no
  * solve output before it.
  */

@@ -21,7 +21,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 12: the main job, each run a separate JVM, must exit 0 every time on a machine with PoCL
+ * The main job, each run a separate JVM, must exit 0 every time on a machine with PoCL
  * installed. PoCL's LLVM replaced the JVM's signal handlers, and the JVM then died of SIGSEGV (exit 139),
  * mostly at exit, even with the CPU backend named. A crash in any run fails the test; nothing is retried.
  */

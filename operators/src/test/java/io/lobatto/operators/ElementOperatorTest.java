@@ -3,6 +3,9 @@ package io.lobatto.operators;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.quicktheories.QuickTheory.qt;
+import static org.quicktheories.generators.SourceDSL.arbitrary;
+import static org.quicktheories.generators.SourceDSL.integers;
 
 import org.ejml.data.DMatrixRMaj;
 import org.junit.jupiter.api.Test;
@@ -12,9 +15,6 @@ import io.lobatto.core.geometry.GeometricFactors;
 import io.lobatto.core.mesh.HexMesh;
 import io.lobatto.core.mesh.NodeMap;
 import io.lobatto.core.mesh.SpectralElementMesh;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.constraints.IntRange;
 
 /** Host-side checks of the element operators: matrix-free diagonal vs the dense reference, the reference itself, validation. */
 class ElementOperatorTest {
@@ -27,37 +27,45 @@ class ElementOperatorTest {
         return ElementOperator.of(k, m, lambda);
     }
 
-    @Property(tries = 15)
-    void matrixFreeDiagonalEqualsDenseDiagonal(@ForAll ElementKernel kernel, @ForAll @IntRange(min = 1, max = 5) int n) {
-        ElementOperator op = make(kernel, mesh(n), 0.4);
-        double[] diag = op.elementDiagonal();
-        int np = op.basis().np();
-        for (int e = 0; e < op.elementCount(); e++) {
-            DMatrixRMaj a = DenseReference.elementMatrix(op, e);
-            for (int i = 0; i < np; i++) {
-                assertEquals(a.get(i, i), diag[e * np + i], 1e-12 * Math.abs(a.get(i, i)) + 1e-15, kernel + " e=" + e + " i=" + i);
+    @Test
+    void matrixFreeDiagonalEqualsDenseDiagonal() {
+        qt().withExamples(120)
+                .forAll(arbitrary().enumValues(ElementKernel.class), integers().between(1, 5))
+                .checkAssert((kernel, n) -> {
+            ElementOperator op = make(kernel, mesh(n), 0.4);
+            double[] diag = op.elementDiagonal();
+            int np = op.basis().np();
+            for (int e = 0; e < op.elementCount(); e++) {
+                DMatrixRMaj a = DenseReference.elementMatrix(op, e);
+                for (int i = 0; i < np; i++) {
+                    assertEquals(a.get(i, i), diag[e * np + i], 1e-12 * Math.abs(a.get(i, i)) + 1e-15, kernel + " e=" + e + " i=" + i);
+                }
             }
-        }
+        });
     }
 
-    @Property(tries = 12)
-    void denseReferenceIsSymmetricAndStiffnessKillsConstants(@ForAll ElementKernel kernel, @ForAll @IntRange(min = 1, max = 5) int n) {
-        ElementOperator op = make(kernel, mesh(n), 0);
-        DMatrixRMaj a = DenseReference.elementMatrix(op, 1);
-        double scale = 0;
-        for (double v : a.data) {
-            scale = Math.max(scale, Math.abs(v));
-        }
-        for (int i = 0; i < a.numRows; i++) {
-            double rowSum = 0;
-            for (int j = 0; j < a.numCols; j++) {
-                assertEquals(a.get(i, j), a.get(j, i), 1e-13 * scale);
-                rowSum += a.get(i, j);
+    @Test
+    void denseReferenceIsSymmetricAndStiffnessKillsConstants() {
+        qt().withExamples(12)
+                .forAll(arbitrary().enumValues(ElementKernel.class), integers().between(1, 5))
+                .checkAssert((kernel, n) -> {
+            ElementOperator op = make(kernel, mesh(n), 0);
+            DMatrixRMaj a = DenseReference.elementMatrix(op, 1);
+            double scale = 0;
+            for (double v : a.data) {
+                scale = Math.max(scale, Math.abs(v));
             }
-            if (kernel != ElementKernel.MASS_BP10) {
-                assertEquals(0, rowSum, 1e-12 * scale * a.numCols, "row " + i);
+            for (int i = 0; i < a.numRows; i++) {
+                double rowSum = 0;
+                for (int j = 0; j < a.numCols; j++) {
+                    assertEquals(a.get(i, j), a.get(j, i), 1e-13 * scale);
+                    rowSum += a.get(i, j);
+                }
+                if (kernel != ElementKernel.MASS_BP10) {
+                    assertEquals(0, rowSum, 1e-12 * scale * a.numCols, "row " + i);
+                }
             }
-        }
+        });
     }
 
     @Test

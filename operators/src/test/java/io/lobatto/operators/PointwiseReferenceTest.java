@@ -2,6 +2,9 @@ package io.lobatto.operators;
 
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.quicktheories.QuickTheory.qt;
+import static org.quicktheories.generators.SourceDSL.arbitrary;
+import static org.quicktheories.generators.SourceDSL.integers;
 
 import java.util.function.Supplier;
 
@@ -22,9 +25,6 @@ import io.lobatto.operators.physics.Mass;
 import io.lobatto.operators.physics.ScreenedDiffusion;
 import io.lobatto.operators.physics.VectorDiffusion;
 import io.lobatto.operators.physics.VectorMass;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.constraints.IntRange;
 
 /**
  * Host-side checks of the user operators: the dense pointwise reference reproduces the built-in element operators'
@@ -55,39 +55,45 @@ class PointwiseReferenceTest {
         assertTrue(rel < tol, what + ": relative difference " + rel);
     }
 
-    @Property(tries = 8)
-    void screenedDiffusionOnGllIsBp35(@ForAll @IntRange(min = 1, max = 6) int n) {
-        SpectralElementMesh m = mesh(n);
-        double lambda = 0.7;
-        PointwiseOperator pw = PointwiseOperator.of(m, new ScreenedDiffusion(), Quadrature.GLL, ScreenedDiffusion.setup(lambda));
-        ElementOperator bp35 = StiffnessBp35.on(m, lambda);
-        for (int e = 0; e < m.elementCount(); e++) {
-            assertMatrixClose(DenseReference.elementMatrix(bp35, e), DensePointwiseReference.elementMatrix(pw, e), 1e-12,
-                    "BP3.5 N=" + n + " e=" + e);
-        }
+    @Test
+    void screenedDiffusionOnGllIsBp35() {
+        qt().withExamples(48).forAll(integers().between(1, 6)).checkAssert(n -> {
+            SpectralElementMesh m = mesh(n);
+            double lambda = 0.7;
+            PointwiseOperator pw = PointwiseOperator.of(m, new ScreenedDiffusion(), Quadrature.GLL, ScreenedDiffusion.setup(lambda));
+            ElementOperator bp35 = StiffnessBp35.on(m, lambda);
+            for (int e = 0; e < m.elementCount(); e++) {
+                assertMatrixClose(DenseReference.elementMatrix(bp35, e), DensePointwiseReference.elementMatrix(pw, e), 1e-12,
+                        "BP3.5 N=" + n + " e=" + e);
+            }
+        });
     }
 
-    @Property(tries = 8)
-    void massOnGaussIsBp10(@ForAll @IntRange(min = 1, max = 6) int n) {
-        SpectralElementMesh m = mesh(n);
-        PointwiseOperator pw = PointwiseOperator.of(m, new Mass(), Quadrature.GAUSS, Mass.setup());
-        ElementOperator bp10 = MassOperator.on(m);
-        for (int e = 0; e < m.elementCount(); e++) {
-            assertMatrixClose(DenseReference.elementMatrix(bp10, e), DensePointwiseReference.elementMatrix(pw, e), 1e-12,
-                    "BP1.0 N=" + n + " e=" + e);
-        }
+    @Test
+    void massOnGaussIsBp10() {
+        qt().withExamples(48).forAll(integers().between(1, 6)).checkAssert(n -> {
+            SpectralElementMesh m = mesh(n);
+            PointwiseOperator pw = PointwiseOperator.of(m, new Mass(), Quadrature.GAUSS, Mass.setup());
+            ElementOperator bp10 = MassOperator.on(m);
+            for (int e = 0; e < m.elementCount(); e++) {
+                assertMatrixClose(DenseReference.elementMatrix(bp10, e), DensePointwiseReference.elementMatrix(pw, e), 1e-12,
+                        "BP1.0 N=" + n + " e=" + e);
+            }
+        });
     }
 
-    @Property(tries = 8)
-    void screenedDiffusionOnGaussIsBp30(@ForAll @IntRange(min = 1, max = 6) int n) {
-        SpectralElementMesh m = mesh(n);
-        double lambda = 1.3;
-        PointwiseOperator pw = PointwiseOperator.of(m, new ScreenedDiffusion(), Quadrature.GAUSS, ScreenedDiffusion.setup(lambda));
-        ElementOperator bp30 = StiffnessBp30.on(m, lambda);
-        for (int e = 0; e < m.elementCount(); e++) {
-            assertMatrixClose(DenseReference.elementMatrix(bp30, e), DensePointwiseReference.elementMatrix(pw, e), 1e-12,
-                    "BP3.0 N=" + n + " e=" + e);
-        }
+    @Test
+    void screenedDiffusionOnGaussIsBp30() {
+        qt().withExamples(48).forAll(integers().between(1, 6)).checkAssert(n -> {
+            SpectralElementMesh m = mesh(n);
+            double lambda = 1.3;
+            PointwiseOperator pw = PointwiseOperator.of(m, new ScreenedDiffusion(), Quadrature.GAUSS, ScreenedDiffusion.setup(lambda));
+            ElementOperator bp30 = StiffnessBp30.on(m, lambda);
+            for (int e = 0; e < m.elementCount(); e++) {
+                assertMatrixClose(DenseReference.elementMatrix(bp30, e), DensePointwiseReference.elementMatrix(pw, e), 1e-12,
+                        "BP3.0 N=" + n + " e=" + e);
+            }
+        });
     }
 
     /** The built-in physics: a function and its setup. */
@@ -116,26 +122,29 @@ class PointwiseReferenceTest {
         }
     }
 
-    @Property(tries = 30)
-    void matrixFreeDiagonalEqualsDenseDiagonal(@ForAll Physics physics, @ForAll Quadrature quadrature,
-                                               @ForAll @IntRange(min = 1, max = 4) int n) {
-        PointwiseOperator op = physics.on(mesh(n), quadrature);
-        double[] diag = PointwiseDiagonal.compute(op);
-        int np = op.basis().np();
-        int ne = op.elementCount();
-        int nc = op.components();
-        double scale = 0;
-        double diff = 0;
-        for (int e = 0; e < ne; e++) {
-            DMatrixRMaj a = DensePointwiseReference.elementMatrix(op, e);
-            for (int r = 0; r < nc * np; r++) {
-                double dense = a.get(r, r);
-                scale = Math.max(scale, Math.abs(dense));
-                diff = Math.max(diff, Math.abs(dense - diag[((r / np) * ne + e) * np + r % np]));
+    @Test
+    void matrixFreeDiagonalEqualsDenseDiagonal() {
+        qt().withExamples(30)
+                .forAll(arbitrary().enumValues(Physics.class), arbitrary().enumValues(Quadrature.class), integers().between(1, 4))
+                .checkAssert((physics, quadrature, n) -> {
+            PointwiseOperator op = physics.on(mesh(n), quadrature);
+            double[] diag = PointwiseDiagonal.compute(op);
+            int np = op.basis().np();
+            int ne = op.elementCount();
+            int nc = op.components();
+            double scale = 0;
+            double diff = 0;
+            for (int e = 0; e < ne; e++) {
+                DMatrixRMaj a = DensePointwiseReference.elementMatrix(op, e);
+                for (int r = 0; r < nc * np; r++) {
+                    double dense = a.get(r, r);
+                    scale = Math.max(scale, Math.abs(dense));
+                    diff = Math.max(diff, Math.abs(dense - diag[((r / np) * ne + e) * np + r % np]));
+                }
             }
-        }
-        assertTrue(scale > 0, physics + ": zero diagonal");
-        assertTrue(diff < 1e-12 * scale, physics + " " + quadrature + " N=" + n + ": relative error " + diff / scale);
+            assertTrue(scale > 0, physics + ": zero diagonal");
+            assertTrue(diff < 1e-12 * scale, physics + " " + quadrature + " N=" + n + ": relative error " + diff / scale);
+        });
     }
 
     @Test
@@ -191,14 +200,17 @@ class PointwiseReferenceTest {
         assertTrue(diff < 1e-12 * scale, "relative error " + diff / scale);
     }
 
-    @Property(tries = 12)
-    void denseElementMatricesAreSymmetric(@ForAll Physics physics, @ForAll Quadrature quadrature,
-                                          @ForAll @IntRange(min = 1, max = 3) int n) {
-        PointwiseOperator op = physics.on(mesh(n), quadrature);
-        DMatrixRMaj a = DensePointwiseReference.elementMatrix(op, 1);
-        DMatrixRMaj t = new DMatrixRMaj(a.numCols, a.numRows);
-        org.ejml.dense.row.CommonOps_DDRM.transpose(a, t);
-        assertMatrixClose(a, t, 1e-13, physics + " " + quadrature + " N=" + n + ": L^e vs its transpose");
+    @Test
+    void denseElementMatricesAreSymmetric() {
+        qt().withExamples(12)
+                .forAll(arbitrary().enumValues(Physics.class), arbitrary().enumValues(Quadrature.class), integers().between(1, 3))
+                .checkAssert((physics, quadrature, n) -> {
+            PointwiseOperator op = physics.on(mesh(n), quadrature);
+            DMatrixRMaj a = DensePointwiseReference.elementMatrix(op, 1);
+            DMatrixRMaj t = new DMatrixRMaj(a.numCols, a.numRows);
+            org.ejml.dense.row.CommonOps_DDRM.transpose(a, t);
+            assertMatrixClose(a, t, 1e-13, physics + " " + quadrature + " N=" + n + ": L^e vs its transpose");
+        });
     }
 
     @Test

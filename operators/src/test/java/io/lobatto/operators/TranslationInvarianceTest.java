@@ -17,7 +17,7 @@ import io.lobatto.core.mesh.SpectralElementMesh;
 /**
  * Precision must not depend on where a mesh sits in space: moving a deformed trilinear mesh by (100, -50, 25)
  * changes every element operator (BP1.0, BP3.5, BP3.0 applied through the CPU backend) by at most 1e-12
- * relative for N <= 10 and 5e-12 above (issue 13, item 1). The only honest difference between the two meshes is
+ * relative for N <= 10 and 5e-12 above. The only honest difference between the two meshes is
  * the rounding of the moved vertex coordinates (about 1e-14 at 100), which is independent of N; anything that
  * grows with N is lost digits (absolute coordinates through the derivative matrices).
  */

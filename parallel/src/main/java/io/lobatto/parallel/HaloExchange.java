@@ -15,7 +15,7 @@ import io.lobatto.core.parallel.Communicator;
  * <p>Construction checks that the neighbours agree on the shared nodes (their number and lattice positions), so a
  * partition bug fails at setup, not as a wrong solution. On a device vector the exchange goes through the host
  * (a read and a write of the whole vector: this is the CPU slice; hiding it behind the interior elements, as
- * hipBone does, is the GPU work of issue 19).
+ * hipBone does, is GPU work not done yet).
  */
 public final class HaloExchange {
 

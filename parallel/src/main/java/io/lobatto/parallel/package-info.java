@@ -1,5 +1,5 @@
 /**
- * Distributed solves (issue 19): {@link io.lobatto.parallel.MpiCommunicator}, the
+ * Distributed solves: {@link io.lobatto.parallel.MpiCommunicator}, the
  * {@link io.lobatto.core.parallel.Communicator} of MPI ranks, calling Open MPI's {@code libmpi.so} through
  * Java's foreign-function API (the implementation-specific handles are in {@link io.lobatto.parallel.OpenMpiAbi});
  * {@link io.lobatto.parallel.SlabPartition}, slabs of a box mesh along z and their shared nodes;

@@ -3,6 +3,8 @@ package io.lobatto.solvers;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.quicktheories.QuickTheory.qt;
+import static org.quicktheories.generators.SourceDSL.integers;
 
 import org.junit.jupiter.api.Test;
 
@@ -10,9 +12,6 @@ import io.lobatto.backend.cpu.CpuBackend;
 import io.lobatto.core.backend.Backend;
 import io.lobatto.core.backend.DeviceOperator;
 import io.lobatto.core.backend.DeviceVector;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.constraints.IntRange;
 
 /**
  * CG on diagonal operators, where the theory is exact: with k distinct eigenvalues CG converges in
@@ -20,7 +19,7 @@ import net.jqwik.api.constraints.IntRange;
  */
 class ConjugateGradientTest {
 
-    /** Shared by the JUnit tests and the jqwik properties (jqwik does not run JUnit's class lifecycle); daemon threads. */
+    /** Shared by the tests and the property; daemon threads. */
     private static final Backend backend = new CpuBackend(2);
 
     /** A = diag(d) on the backend. */
@@ -39,24 +38,27 @@ class ConjugateGradientTest {
         return d;
     }
 
-    @Property(tries = 20)
-    void convergesInAsManyIterationsAsDistinctEigenvalues(@ForAll @IntRange(min = 1, max = 8) int distinct,
-                                                          @ForAll @IntRange(min = 20, max = 400) int n) {
-        double[] d = eigenvalues(n, distinct);
-        double[] b = new double[n];
-        for (int i = 0; i < n; i++) {
-            b[i] = Math.sin(i + 1.0) + 2;
-        }
-        try (DeviceVector dd = backend.upload(d); DeviceVector db = backend.upload(b); DeviceVector x = backend.allocate(n);
-             ConjugateGradient cg = new ConjugateGradient(new Diagonal(backend, dd, n)).relativeTolerance(1e-12)) {
-            SolveResult r = cg.solve(db, x);
-            assertTrue(r.converged(), r.toString());
-            assertTrue(r.iterations() <= distinct, "iterations " + r.iterations() + " > distinct eigenvalues " + distinct);
-            double[] xs = backend.download(x);
+    @Test
+    void convergesInAsManyIterationsAsDistinctEigenvalues() {
+        qt().withExamples(20)
+                .forAll(integers().between(1, 8), integers().between(20, 400))
+                .checkAssert((distinct, n) -> {
+            double[] d = eigenvalues(n, distinct);
+            double[] b = new double[n];
             for (int i = 0; i < n; i++) {
-                assertEquals(b[i] / d[i], xs[i], 1e-10);
+                b[i] = Math.sin(i + 1.0) + 2;
             }
-        }
+            try (DeviceVector dd = backend.upload(d); DeviceVector db = backend.upload(b); DeviceVector x = backend.allocate(n);
+                 ConjugateGradient cg = new ConjugateGradient(new Diagonal(backend, dd, n)).relativeTolerance(1e-12)) {
+                SolveResult r = cg.solve(db, x);
+                assertTrue(r.converged(), r.toString());
+                assertTrue(r.iterations() <= distinct, "iterations " + r.iterations() + " > distinct eigenvalues " + distinct);
+                double[] xs = backend.download(x);
+                for (int i = 0; i < n; i++) {
+                    assertEquals(b[i] / d[i], xs[i], 1e-10);
+                }
+            }
+        });
     }
 
     @Test

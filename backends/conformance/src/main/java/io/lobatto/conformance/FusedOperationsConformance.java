@@ -6,6 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.quicktheories.QuickTheory.qt;
+import static org.quicktheories.generators.SourceDSL.integers;
+import static org.quicktheories.generators.SourceDSL.longs;
 
 import java.util.function.Function;
 import java.util.stream.IntStream;
@@ -30,9 +33,6 @@ import io.lobatto.solvers.ConjugateGradient;
 import io.lobatto.solvers.JacobiPreconditioner;
 import io.lobatto.solvers.Preconditioner;
 import io.lobatto.solvers.SolveResult;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.constraints.IntRange;
 
 /**
  * Conformance of the fused CG kernels: {@link Backend#applyAssembledDot} equals applyAssembled followed
@@ -107,63 +107,67 @@ public abstract class FusedOperationsConformance {
         }
     }
 
-    @Property(tries = 20)
-    void pcgUpdateEqualsTheSeparateOps(@ForAll @IntRange(min = 1, max = 300_000) int n, @ForAll long seed) {
-        Backend be = backend();
-        double alpha = 0.41;
-        double[] p = random(n, seed), ap = random(n, seed + 1), x = random(n, seed + 2), r = random(n, seed + 3);
-        double[] d = random(n, seed + 4);
-        for (int i = 0; i < n; i++) {
-            d[i] = 0.5 + Math.abs(d[i]);
-        }
-        double[] xe = new double[n], re = new double[n], ze = new double[n];
-        double rr = 0, rz = 0;
-        for (int i = 0; i < n; i++) {
-            xe[i] = x[i] + alpha * p[i];
-            re[i] = r[i] - alpha * ap[i];
-            ze[i] = d[i] * re[i];
-            rr += re[i] * re[i];
-            rz += re[i] * ze[i];
-        }
-        try (DeviceVector dp = be.upload(p); DeviceVector dap = be.upload(ap); DeviceVector dx = be.upload(x);
-             DeviceVector dr = be.upload(r); DeviceVector dd = be.upload(d); DeviceVector dz = be.allocate(n);
-             DeviceVector sx = be.upload(x); DeviceVector sr = be.upload(r); DeviceVector sz = be.allocate(n)) {
-            double[] dots = {Double.NaN, Double.NaN, 7};
-            be.pcgUpdate(alpha, dp, dap, dx, dr, dd, dz, dots);
-            assertEquals(rr, dots[0], 1e-13 * rr, "r.r against host loops");
-            assertEquals(rz, dots[1], 1e-13 * rz, "r.z against host loops");
-            assertEquals(7, dots[2], 0.0, "dots[2] untouched");
-            assertArrayEquals(xe, be.download(dx), 1e-15 * 4, "x");
-            assertArrayEquals(re, be.download(dr), 1e-15 * 4, "r");
-            assertArrayEquals(ze, be.download(dz), 1e-15 * 8, "z");
-            // the separate ops on the same backend
-            double rrSep = be.cgUpdate(alpha, dp, dap, sx, sr);
-            be.pointwiseMultiply(dd, sr, sz);
-            double rzSep = be.dot(sr, sz);
-            assertArrayEquals(be.download(sx), be.download(dx), 0.0, "x as cgUpdate");
-            assertArrayEquals(be.download(sr), be.download(dr), 0.0, "r as cgUpdate");
-            assertArrayEquals(be.download(sz), be.download(dz), 0.0, "z as pointwiseMultiply");
-            assertEquals(rrSep, dots[0], 1e-13 * rr, "r.r as cgUpdate");
-            assertEquals(rzSep, dots[1], 1e-13 * rz, "r.z as dot");
-            assertEquals(be.norm2(dr), dots[0], 1e-13 * rr, "r.r as norm2");
-        }
+    @Test
+    void pcgUpdateEqualsTheSeparateOps() {
+        qt().withExamples(20).forAll(integers().between(1, 300_000), longs().all()).checkAssert((n, seed) -> {
+            Backend be = backend();
+            double alpha = 0.41;
+            double[] p = random(n, seed), ap = random(n, seed + 1), x = random(n, seed + 2), r = random(n, seed + 3);
+            double[] d = random(n, seed + 4);
+            for (int i = 0; i < n; i++) {
+                d[i] = 0.5 + Math.abs(d[i]);
+            }
+            double[] xe = new double[n], re = new double[n], ze = new double[n];
+            double rr = 0, rz = 0;
+            for (int i = 0; i < n; i++) {
+                xe[i] = x[i] + alpha * p[i];
+                re[i] = r[i] - alpha * ap[i];
+                ze[i] = d[i] * re[i];
+                rr += re[i] * re[i];
+                rz += re[i] * ze[i];
+            }
+            try (DeviceVector dp = be.upload(p); DeviceVector dap = be.upload(ap); DeviceVector dx = be.upload(x);
+                 DeviceVector dr = be.upload(r); DeviceVector dd = be.upload(d); DeviceVector dz = be.allocate(n);
+                 DeviceVector sx = be.upload(x); DeviceVector sr = be.upload(r); DeviceVector sz = be.allocate(n)) {
+                double[] dots = {Double.NaN, Double.NaN, 7};
+                be.pcgUpdate(alpha, dp, dap, dx, dr, dd, dz, dots);
+                assertEquals(rr, dots[0], 1e-13 * rr, "r.r against host loops");
+                assertEquals(rz, dots[1], 1e-13 * rz, "r.z against host loops");
+                assertEquals(7, dots[2], 0.0, "dots[2] untouched");
+                assertArrayEquals(xe, be.download(dx), 1e-15 * 4, "x");
+                assertArrayEquals(re, be.download(dr), 1e-15 * 4, "r");
+                assertArrayEquals(ze, be.download(dz), 1e-15 * 8, "z");
+                // the separate ops on the same backend
+                double rrSep = be.cgUpdate(alpha, dp, dap, sx, sr);
+                be.pointwiseMultiply(dd, sr, sz);
+                double rzSep = be.dot(sr, sz);
+                assertArrayEquals(be.download(sx), be.download(dx), 0.0, "x as cgUpdate");
+                assertArrayEquals(be.download(sr), be.download(dr), 0.0, "r as cgUpdate");
+                assertArrayEquals(be.download(sz), be.download(dz), 0.0, "z as pointwiseMultiply");
+                assertEquals(rrSep, dots[0], 1e-13 * rr, "r.r as cgUpdate");
+                assertEquals(rzSep, dots[1], 1e-13 * rz, "r.z as dot");
+                assertEquals(be.norm2(dr), dots[0], 1e-13 * rr, "r.r as norm2");
+            }
+        });
     }
 
-    @Property(tries = 8)
-    void pcgUpdateIsDeterministic(@ForAll @IntRange(min = 1, max = 200_000) int n, @ForAll long seed) {
-        Backend be = backend();
-        double[] p = random(n, seed), ap = random(n, seed + 1), x = random(n, seed + 2), r = random(n, seed + 3);
-        double[] d = random(n, seed + 4);
-        double[][] results = new double[2][];
-        for (int run = 0; run < 2; run++) {
-            try (DeviceVector dp = be.upload(p); DeviceVector dap = be.upload(ap); DeviceVector dx = be.upload(x);
-                 DeviceVector dr = be.upload(r); DeviceVector dd = be.upload(d); DeviceVector dz = be.allocate(n)) {
-                double[] dots = new double[2];
-                be.pcgUpdate(-1.3, dp, dap, dx, dr, dd, dz, dots);
-                results[run] = dots;
+    @Test
+    void pcgUpdateIsDeterministic() {
+        qt().withExamples(8).forAll(integers().between(1, 200_000), longs().all()).checkAssert((n, seed) -> {
+            Backend be = backend();
+            double[] p = random(n, seed), ap = random(n, seed + 1), x = random(n, seed + 2), r = random(n, seed + 3);
+            double[] d = random(n, seed + 4);
+            double[][] results = new double[2][];
+            for (int run = 0; run < 2; run++) {
+                try (DeviceVector dp = be.upload(p); DeviceVector dap = be.upload(ap); DeviceVector dx = be.upload(x);
+                     DeviceVector dr = be.upload(r); DeviceVector dd = be.upload(d); DeviceVector dz = be.allocate(n)) {
+                    double[] dots = new double[2];
+                    be.pcgUpdate(-1.3, dp, dap, dx, dr, dd, dz, dots);
+                    results[run] = dots;
+                }
             }
-        }
-        assertArrayEquals(results[0], results[1], 0.0);
+            assertArrayEquals(results[0], results[1], 0.0);
+        });
     }
 
     @Test

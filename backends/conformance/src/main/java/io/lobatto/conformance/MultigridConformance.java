@@ -3,6 +3,10 @@ package io.lobatto.conformance;
 import static io.lobatto.conformance.TestProblems.random;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.quicktheories.QuickTheory.qt;
+import static org.quicktheories.generators.SourceDSL.booleans;
+import static org.quicktheories.generators.SourceDSL.integers;
+import static org.quicktheories.generators.SourceDSL.longs;
 
 import org.junit.jupiter.api.Test;
 
@@ -20,9 +24,6 @@ import io.lobatto.solvers.ConjugateGradient;
 import io.lobatto.solvers.PMultigrid;
 import io.lobatto.solvers.SolveResult;
 import io.lobatto.solvers.StopReason;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.constraints.IntRange;
 
 /**
  * Conformance of p-multigrid on a backend: the transfer kernels (prolongation P = Z_f^T W_f J Z_c interpolates
@@ -91,34 +92,39 @@ public abstract class MultigridConformance {
         return z.toAssembled(v);
     }
 
-    @Property(tries = 12)
-    void prolongationInterpolatesCoarsePolynomialsExactly(@ForAll @IntRange(min = 1, max = 8) int coarseDegree,
-                                                          @ForAll @IntRange(min = 1, max = 6) int step, @ForAll long seed) {
-        int fineDegree = Math.min(15, coarseDegree + step);
-        double[] bounds = {0, 1, 0, 2, 0, 1.5};
-        SpectralElementMesh fine = TestProblems.box(2, 1, 2, fineDegree, bounds);
-        SpectralElementMesh coarse = fine.atDegree(coarseDegree);
-        ScatterOperator zf = TestProblems.unmasked(fine), zc = TestProblems.unmasked(coarse);
-        double[] pf = prolongate(backend(), coarse, zc, fine, zf, sample(coarse, zc, coarseDegree, seed));
-        double[] expected = sample(fine, zf, coarseDegree, seed);
-        double err = TestProblems.relativeError(pf, expected);
-        assertTrue(err < 1e-12, "Nc=" + coarseDegree + " Nf=" + fineDegree + ": relative error " + err);
+    @Test
+    void prolongationInterpolatesCoarsePolynomialsExactly() {
+        qt().withExamples(12)
+                .forAll(integers().between(1, 8), integers().between(1, 6), longs().all())
+                .checkAssert((coarseDegree, step, seed) -> {
+            int fineDegree = Math.min(15, coarseDegree + step);
+            double[] bounds = {0, 1, 0, 2, 0, 1.5};
+            SpectralElementMesh fine = TestProblems.box(2, 1, 2, fineDegree, bounds);
+            SpectralElementMesh coarse = fine.atDegree(coarseDegree);
+            ScatterOperator zf = TestProblems.unmasked(fine), zc = TestProblems.unmasked(coarse);
+            double[] pf = prolongate(backend(), coarse, zc, fine, zf, sample(coarse, zc, coarseDegree, seed));
+            double[] expected = sample(fine, zf, coarseDegree, seed);
+            double err = TestProblems.relativeError(pf, expected);
+            assertTrue(err < 1e-12, "Nc=" + coarseDegree + " Nf=" + fineDegree + ": relative error " + err);
+        });
     }
 
-    @Property(tries = 15)
-    void restrictionIsTheAdjointOfProlongation(@ForAll @IntRange(min = 1, max = 7) int coarseDegree,
-                                               @ForAll @IntRange(min = 1, max = 6) int step,
-                                               @ForAll @IntRange(min = 0, max = 2) int maskKind, @ForAll long seed) {
-        int fineDegree = Math.min(15, coarseDegree + step);
-        SpectralElementMesh fine = TestProblems.deformedBox(2, 2, 1, fineDegree);
-        SpectralElementMesh coarse = fine.atDegree(coarseDegree);
-        ScatterOperator zf = scatter(fine, maskKind), zc = scatter(coarse, maskKind);
-        double[] xc = random(zc.globalSize(), seed), rf = random(zf.globalSize(), seed ^ 0x5DEECE66DL);
-        double[] pxc = prolongate(backend(), coarse, zc, fine, zf, xc);
-        double[] rrf = restrict(backend(), coarse, zc, fine, zf, rf);
-        double left = TestProblems.dot(pxc, rf), right = TestProblems.dot(xc, rrf);
-        double scale = Math.sqrt(TestProblems.dot(pxc, pxc) * TestProblems.dot(rf, rf));
-        assertEquals(left, right, 1e-13 * scale, "Nc=" + coarseDegree + " Nf=" + fineDegree + " mask " + maskKind);
+    @Test
+    void restrictionIsTheAdjointOfProlongation() {
+        qt().withExamples(15)
+                .forAll(integers().between(1, 7), integers().between(1, 6), integers().between(0, 2), longs().all())
+                .checkAssert((coarseDegree, step, maskKind, seed) -> {
+            int fineDegree = Math.min(15, coarseDegree + step);
+            SpectralElementMesh fine = TestProblems.deformedBox(2, 2, 1, fineDegree);
+            SpectralElementMesh coarse = fine.atDegree(coarseDegree);
+            ScatterOperator zf = scatter(fine, maskKind), zc = scatter(coarse, maskKind);
+            double[] xc = random(zc.globalSize(), seed), rf = random(zf.globalSize(), seed ^ 0x5DEECE66DL);
+            double[] pxc = prolongate(backend(), coarse, zc, fine, zf, xc);
+            double[] rrf = restrict(backend(), coarse, zc, fine, zf, rf);
+            double left = TestProblems.dot(pxc, rf), right = TestProblems.dot(xc, rrf);
+            double scale = Math.sqrt(TestProblems.dot(pxc, pxc) * TestProblems.dot(rf, rf));
+            assertEquals(left, right, 1e-13 * scale, "Nc=" + coarseDegree + " Nf=" + fineDegree + " mask " + maskKind);
+        });
     }
 
     @Test
@@ -164,27 +170,33 @@ public abstract class MultigridConformance {
         return PMultigrid.builder(m -> ElementOperatorConformance.make(kernel, m, lambda), mesh, backend()).build();
     }
 
-    @Property(tries = 8)
-    void vCycleIsSymmetric(@ForAll @IntRange(min = 2, max = 8) int degree, @ForAll boolean bp30, @ForAll long seed) {
-        SpectralElementMesh mesh = TestProblems.deformedBox(2, 2, 2, degree);
-        ElementKernel kernel = bp30 ? ElementKernel.STIFFNESS_BP30 : ElementKernel.STIFFNESS_BP35;
-        try (PMultigrid b = vCycle(mesh, kernel, 0)) {
-            int n = b.levels().get(0).dofs();
-            double[] x = random(n, seed), y = random(n, seed ^ 0x5DEECE66DL);
-            double xby = applyDot(backend(), b, x, y), ybx = applyDot(backend(), b, y, x);
-            double scale = Math.sqrt(applyDot(backend(), b, x, x) * applyDot(backend(), b, y, y));
-            assertEquals(xby, ybx, 1e-12 * scale, kernel + " N=" + degree + ": x.By = " + xby + ", y.Bx = " + ybx);
-        }
+    @Test
+    void vCycleIsSymmetric() {
+        qt().withExamples(8)
+                .forAll(integers().between(2, 8), booleans().all(), longs().all())
+                .checkAssert((degree, bp30, seed) -> {
+            SpectralElementMesh mesh = TestProblems.deformedBox(2, 2, 2, degree);
+            ElementKernel kernel = bp30 ? ElementKernel.STIFFNESS_BP30 : ElementKernel.STIFFNESS_BP35;
+            try (PMultigrid b = vCycle(mesh, kernel, 0)) {
+                int n = b.levels().get(0).dofs();
+                double[] x = random(n, seed), y = random(n, seed ^ 0x5DEECE66DL);
+                double xby = applyDot(backend(), b, x, y), ybx = applyDot(backend(), b, y, x);
+                double scale = Math.sqrt(applyDot(backend(), b, x, x) * applyDot(backend(), b, y, y));
+                assertEquals(xby, ybx, 1e-12 * scale, kernel + " N=" + degree + ": x.By = " + xby + ", y.Bx = " + ybx);
+            }
+        });
     }
 
-    @Property(tries = 8)
-    void vCycleIsPositiveDefinite(@ForAll @IntRange(min = 1, max = 8) int degree, @ForAll long seed) {
-        SpectralElementMesh mesh = TestProblems.deformedBox(2, 2, 2, degree);
-        try (PMultigrid b = vCycle(mesh, ElementKernel.STIFFNESS_BP35, 0)) {
-            double[] x = random(b.levels().get(0).dofs(), seed);
-            double xbx = applyDot(backend(), b, x, x);
-            assertTrue(xbx > 0, "N=" + degree + ": x.Bx = " + xbx);
-        }
+    @Test
+    void vCycleIsPositiveDefinite() {
+        qt().withExamples(8).forAll(integers().between(1, 8), longs().all()).checkAssert((degree, seed) -> {
+            SpectralElementMesh mesh = TestProblems.deformedBox(2, 2, 2, degree);
+            try (PMultigrid b = vCycle(mesh, ElementKernel.STIFFNESS_BP35, 0)) {
+                double[] x = random(b.levels().get(0).dofs(), seed);
+                double xbx = applyDot(backend(), b, x, x);
+                assertTrue(xbx > 0, "N=" + degree + ": x.Bx = " + xbx);
+            }
+        });
     }
 
     /** The error reduction per cycle of x += B (b - A x) in the A-norm, from 8 cycles on a random error. */

@@ -6,6 +6,10 @@ import static io.lobatto.conformance.TestProblems.relativeError;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.quicktheories.QuickTheory.qt;
+import static org.quicktheories.generators.SourceDSL.arbitrary;
+import static org.quicktheories.generators.SourceDSL.integers;
+import static org.quicktheories.generators.SourceDSL.longs;
 
 import java.util.function.Supplier;
 import java.util.stream.IntStream;
@@ -39,9 +43,6 @@ import io.lobatto.operators.physics.Mass;
 import io.lobatto.operators.physics.ScreenedDiffusion;
 import io.lobatto.operators.physics.VectorDiffusion;
 import io.lobatto.operators.physics.VectorMass;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.constraints.IntRange;
 
 /**
  * Conformance of a backend's user operators (the {@link PointwiseFunction} path, component-blocked vectors
@@ -220,57 +221,66 @@ public abstract class PointwiseOperatorConformance {
 
     // ------------------------------------------------------------------ properties
 
-    @Property(tries = 20)
-    void symmetric(@ForAll Physics physics, @ForAll Quadrature quadrature, @ForAll @IntRange(min = 1, max = 5) int degree,
-                   @ForAll @IntRange(min = 0, max = 2) int maskKind, @ForAll long seed) {
-        SpectralElementMesh mesh = TestProblems.deformedBox(2, 2, 1, degree);
-        ScatterOperator z = maskKind == 0 ? TestProblems.unmasked(mesh)
-                : maskKind == 1 ? TestProblems.partlyMasked(mesh) : TestProblems.dirichlet(mesh);
-        if (z.globalSize() == 0) {
-            return;
-        }
-        try (AssembledPointwiseOperator a = AssembledPointwiseOperator.bind(physics.on(mesh, quadrature), z, backend())) {
-            double[] x = random(a.size(), seed), y = random(a.size(), seed ^ 0x5DEECE66DL);
-            double xay = quadratic(a, x, y), yax = quadratic(a, y, x);
-            double scale = Math.sqrt(Math.abs(quadratic(a, x, x) * quadratic(a, y, y)));
-            assertEquals(xay, yax, 1e-12 * scale, physics + " " + quadrature + " N=" + degree + " mask " + maskKind);
-        }
+    @Test
+    void symmetric() {
+        qt().withExamples(20).forAll(arbitrary().enumValues(Physics.class).zip(arbitrary().enumValues(Quadrature.class), Discretisation::new),
+                integers().between(1, 5), integers().between(0, 2), longs().all()).checkAssert((d, degree, maskKind, seed) -> {
+            Physics physics = d.physics();
+            Quadrature quadrature = d.quadrature();
+            SpectralElementMesh mesh = TestProblems.deformedBox(2, 2, 1, degree);
+            ScatterOperator z = maskKind == 0 ? TestProblems.unmasked(mesh)
+                    : maskKind == 1 ? TestProblems.partlyMasked(mesh) : TestProblems.dirichlet(mesh);
+            if (z.globalSize() == 0) {
+                return;
+            }
+            try (AssembledPointwiseOperator a = AssembledPointwiseOperator.bind(physics.on(mesh, quadrature), z, backend())) {
+                double[] x = random(a.size(), seed), y = random(a.size(), seed ^ 0x5DEECE66DL);
+                double xay = quadratic(a, x, y), yax = quadratic(a, y, x);
+                double scale = Math.sqrt(Math.abs(quadratic(a, x, x) * quadratic(a, y, y)));
+                assertEquals(xay, yax, 1e-12 * scale, physics + " " + quadrature + " N=" + degree + " mask " + maskKind);
+            }
+        });
     }
 
-    @Property(tries = 20)
-    void positiveWhereDefinite(@ForAll Physics physics, @ForAll Quadrature quadrature,
-                               @ForAll @IntRange(min = 1, max = 5) int degree, @ForAll long seed) {
-        SpectralElementMesh mesh = TestProblems.deformedBox(2, 1, 2, degree);
-        // mass and screened diffusion are definite on any Z; pure diffusion and elasticity need the Dirichlet mask
-        ScatterOperator z = physics.definiteWithoutMask() ? TestProblems.unmasked(mesh) : TestProblems.dirichlet(mesh);
-        if (z.globalSize() == 0) {
-            return;
-        }
-        try (AssembledPointwiseOperator a = AssembledPointwiseOperator.bind(physics.on(mesh, quadrature), z, backend())) {
-            double[] x = random(a.size(), seed);
-            double xax = quadratic(a, x, x);
-            assertTrue(xax > 0, physics + " " + quadrature + " N=" + degree + ": x.Ax = " + xax);
-        }
+    @Test
+    void positiveWhereDefinite() {
+        qt().withExamples(20)
+                .forAll(arbitrary().enumValues(Physics.class), arbitrary().enumValues(Quadrature.class), integers().between(1, 5), longs().all())
+                .checkAssert((physics, quadrature, degree, seed) -> {
+            SpectralElementMesh mesh = TestProblems.deformedBox(2, 1, 2, degree);
+            // mass and screened diffusion are definite on any Z; pure diffusion and elasticity need the Dirichlet mask
+            ScatterOperator z = physics.definiteWithoutMask() ? TestProblems.unmasked(mesh) : TestProblems.dirichlet(mesh);
+            if (z.globalSize() == 0) {
+                return;
+            }
+            try (AssembledPointwiseOperator a = AssembledPointwiseOperator.bind(physics.on(mesh, quadrature), z, backend())) {
+                double[] x = random(a.size(), seed);
+                double xax = quadratic(a, x, x);
+                assertTrue(xax > 0, physics + " " + quadrature + " N=" + degree + ": x.Ax = " + xax);
+            }
+        });
     }
 
-    @Property(tries = 15)
-    void constantsAreInTheNullSpaceOfPureDiffusion(@ForAll Quadrature quadrature,
-                                                   @ForAll @IntRange(min = 1, max = 6) int degree,
-                                                   @ForAll @IntRange(min = -1, max = 2) int component) {
-        // component -1: the scalar Diffusion with kappa(x); 0..2: the constant in that component of VectorDiffusion
-        SpectralElementMesh mesh = TestProblems.deformedBox(2, 2, 2, degree);
-        ScatterOperator z = TestProblems.unmasked(mesh);
-        Physics physics = component < 0 ? Physics.DIFFUSION : Physics.VECTOR_DIFFUSION;
-        try (AssembledPointwiseOperator a = AssembledPointwiseOperator.bind(physics.on(mesh, quadrature), z, backend())) {
-            int ng = z.globalSize();
-            double[] ones = new double[a.size()];
-            int c = Math.max(component, 0);
-            java.util.Arrays.fill(ones, c * ng, (c + 1) * ng, 1);
-            double scale = maxAbs(a.diagonal());
-            double residual = maxAbs(applyAssembled(a, ones));
-            assertTrue(residual < 1e-11 * scale, physics + " " + quadrature + " N=" + degree + " component " + c
-                    + ": |A 1| = " + residual + " vs max diag " + scale);
-        }
+    @Test
+    void constantsAreInTheNullSpaceOfPureDiffusion() {
+        qt().withExamples(15)
+                .forAll(arbitrary().enumValues(Quadrature.class), integers().between(1, 6), integers().between(-1, 2))
+                .checkAssert((quadrature, degree, component) -> {
+            // component -1: the scalar Diffusion with kappa(x); 0..2: the constant in that component of VectorDiffusion
+            SpectralElementMesh mesh = TestProblems.deformedBox(2, 2, 2, degree);
+            ScatterOperator z = TestProblems.unmasked(mesh);
+            Physics physics = component < 0 ? Physics.DIFFUSION : Physics.VECTOR_DIFFUSION;
+            try (AssembledPointwiseOperator a = AssembledPointwiseOperator.bind(physics.on(mesh, quadrature), z, backend())) {
+                int ng = z.globalSize();
+                double[] ones = new double[a.size()];
+                int c = Math.max(component, 0);
+                java.util.Arrays.fill(ones, c * ng, (c + 1) * ng, 1);
+                double scale = maxAbs(a.diagonal());
+                double residual = maxAbs(applyAssembled(a, ones));
+                assertTrue(residual < 1e-11 * scale, physics + " " + quadrature + " N=" + degree + " component " + c
+                        + ": |A 1| = " + residual + " vs max diag " + scale);
+            }
+        });
     }
 
     // ------------------------------------------------------------------ elasticity's rigid-body modes
@@ -359,5 +369,9 @@ public abstract class PointwiseOperatorConformance {
         IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
                 () -> AssembledPointwiseOperator.bind(op, other, be));
         assertTrue(ex.getMessage().contains(String.valueOf(other.localSize())), ex.getMessage());
+    }
+
+    /** Physics and quadrature of one case (one generator: QuickTheories takes at most four). */
+    private record Discretisation(Physics physics, Quadrature quadrature) {
     }
 }

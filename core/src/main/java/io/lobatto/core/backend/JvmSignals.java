@@ -10,7 +10,7 @@ import java.util.Locale;
 import java.util.stream.Stream;
 
 /**
- * Whether this JVM survives loading PoCL, the CPU OpenCL driver (issue 12).
+ * Whether this JVM survives loading PoCL, the CPU OpenCL driver.
  *
  * <p>When PoCL initialises a device it calls LLVM's {@code RemoveFileOnSignal}, and every program build
  * does again; LLVM then installs its own handlers for SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGUSR2 and more,
@@ -59,8 +59,8 @@ public final class JvmSignals {
             if (pocl == null) {
                 return null;
             }
-            return "PoCL (" + pocl + ") would replace the JVM's SIGSEGV/SIGFPE handlers and crash it at random "
-                    + "(issue 12); run java with LD_PRELOAD=" + libjsig();
+            return "PoCL (" + pocl + ") would replace the JVM's SIGSEGV/SIGFPE handlers and crash it at random; "
+                    + "run java with LD_PRELOAD=" + libjsig() + " (the JDK's signal chaining keeps the JVM's handlers)";
         } catch (IOException | RuntimeException e) {
             return null;
         }

@@ -3,6 +3,7 @@ package io.lobatto.core.mesh;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayInputStream;
 import java.io.EOFException;
+import java.io.FilterInputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.Reader;
@@ -39,7 +40,9 @@ import java.util.Map;
  * element ({@link GmshMesh#spectralMesh(int)}).
  *
  * <p>Malformed input raises {@link MeshFormatException} with the line number (for binary data: the line of its
- * section header) and what was expected; I/O errors raise {@link UncheckedIOException}.
+ * section header) and what was expected; I/O errors raise {@link UncheckedIOException}. Every count in a header
+ * (entities, entity blocks, nodes, elements) is checked before anything is allocated or read for it: against the
+ * int range and against what the rest of the input can hold at the fewest bytes such an item takes.
  */
 public final class GmshReader {
 
@@ -47,6 +50,8 @@ public final class GmshReader {
     private static final int TYPE_HEX8 = 5;
     private static final int TYPE_QUAD9 = 10;
     private static final int TYPE_HEX27 = 12;
+    private static final String[] ENTITY_COUNTS = {"number of point entities", "number of curve entities",
+        "number of surface entities", "number of volume entities"};
 
     private GmshReader() {
     }
@@ -78,26 +83,36 @@ public final class GmshReader {
             throw new UncheckedIOException("cannot read Gmsh input: " + ex.getMessage(), ex);
         }
         byte[] bytes = w.toString().getBytes(StandardCharsets.UTF_8);
-        return parse(new ByteArrayInputStream(bytes), false).hexMesh();
+        return parse(new ByteArrayInputStream(bytes), false, bytes.length).hexMesh();
     }
 
     /** Reads a Gmsh 4.1 file, ASCII or binary, with its second-order geometry. */
     public static GmshMesh load(Path path) {
         try (InputStream in = Files.newInputStream(path)) {
-            return parse(in, true);
+            return parse(in, true, Files.size(path));
         } catch (IOException ex) {
             throw new UncheckedIOException("cannot read Gmsh file " + path + ": " + ex.getMessage(), ex);
         }
     }
 
-    /** Reads a Gmsh 4.1 stream, ASCII or binary, with its second-order geometry; the stream is consumed but not closed. */
+    /**
+     * Reads a Gmsh 4.1 stream, ASCII or binary, with its second-order geometry; the stream is consumed but not closed.
+     * It is read into memory first, so that the counts in its headers can be checked against its length.
+     */
     public static GmshMesh load(InputStream in) {
-        return parse(in, true);
+        byte[] bytes;
+        try {
+            bytes = in.readAllBytes();
+        } catch (IOException ex) {
+            throw new UncheckedIOException("cannot read Gmsh input: " + ex.getMessage(), ex);
+        }
+        return parse(new ByteArrayInputStream(bytes), true, bytes.length);
     }
 
-    private static GmshMesh parse(InputStream in, boolean binaryAllowed) {
+    private static GmshMesh parse(InputStream in, boolean binaryAllowed, long length) {
         try {
-            return new Parser(in instanceof BufferedInputStream ? in : new BufferedInputStream(in, 1 << 16), binaryAllowed).parse();
+            InputStream buffered = in instanceof BufferedInputStream ? in : new BufferedInputStream(in, 1 << 16);
+            return new Parser(new Counting(buffered), binaryAllowed, length).parse();
         } catch (EOFException ex) {
             throw new MeshFormatException(0, "unexpected end of input inside binary data (" + ex.getMessage() + ")");
         } catch (IOException ex) {
@@ -105,10 +120,48 @@ public final class GmshReader {
         }
     }
 
+    /** Counts the bytes the parser has consumed, to know how many are left. */
+    private static final class Counting extends FilterInputStream {
+        long position;
+
+        Counting(InputStream in) {
+            super(in);
+        }
+
+        @Override
+        public int read() throws IOException {
+            int c = super.read();
+            if (c >= 0) {
+                position++;
+            }
+            return c;
+        }
+
+        @Override
+        public int read(byte[] b, int off, int len) throws IOException {
+            int r = super.read(b, off, len);
+            if (r > 0) {
+                position += r;
+            }
+            return r;
+        }
+
+        @Override
+        public long skip(long n) throws IOException {
+            long k = super.skip(n);
+            position += k;
+            return k;
+        }
+    }
+
     // ------------------------------------------------------------------ parser
 
     private static final class Parser {
-        private final InputStream in;
+        /** Largest int count of one Java array (a few below Integer.MAX_VALUE, as the JDK's own limit). */
+        private static final int MAX_ARRAY = Integer.MAX_VALUE - 8;
+
+        private final Counting in;
+        private final long length;
         private final boolean binaryAllowed;
         private int lineNo;
         private boolean binary;
@@ -132,9 +185,29 @@ public final class GmshReader {
         /** Quads on tagged surfaces: 4 vertex indices, tag, line. */
         private final List<int[]> quads = new ArrayList<>();
 
-        Parser(InputStream in, boolean binaryAllowed) {
+        Parser(Counting in, boolean binaryAllowed, long length) {
             this.in = in;
             this.binaryAllowed = binaryAllowed;
+            this.length = length;
+        }
+
+        /**
+         * A count from a header, checked before anything is allocated or read for it: within the int range of an
+         * array, and no more items than the rest of the input can hold when each takes at least {@code minBytes}.
+         */
+        private int fits(long count, String what, String section, long minBytes, String unit, int line) {
+            if (count < 0 || count > MAX_ARRAY) {
+                throw new MeshFormatException(line, what + " " + Long.toUnsignedString(count) + " in the " + section
+                    + " header exceeds the limit " + MAX_ARRAY + " (int indexing)");
+            }
+            long remaining = Math.max(0, length - in.position);
+            long max = remaining / minBytes;
+            if (count > max) {
+                throw new MeshFormatException(line, what + " " + count + " in the " + section + " header exceeds the limit "
+                    + max + ": the remaining " + remaining + " bytes of the input hold no more, at " + minBytes
+                    + " bytes or more per " + unit);
+            }
+            return (int) count;
         }
 
         /** The next line (bytes up to a newline, ISO-8859-1, without the line break); null at end of input. */
@@ -256,14 +329,6 @@ public final class GmshReader {
             return sizeT == 8 ? bytes(8).getLong() : Integer.toUnsignedLong(bytes(4).getInt());
         }
 
-        private int binaryCount(long v, String what, int line) {
-            if (v < 0 || v > Integer.MAX_VALUE - 8) {
-                throw new MeshFormatException(line, "binary " + what + " " + Long.toUnsignedString(v) + " is out of range (corrupt file, "
-                    + "or a data-size/endianness that does not match the data?)");
-            }
-            return (int) v;
-        }
-
         private double finite(double v, String what, int line) {
             if (!Double.isFinite(v)) {
                 throw new MeshFormatException(line, "binary " + what + " is not a finite number: " + v);
@@ -373,7 +438,8 @@ public final class GmshReader {
         }
 
         private void physicalNames() throws IOException {
-            int n = count(tokens("number of physical names", 1)[0], "number of physical names");
+            int n = fits(count(tokens("number of physical names", 1)[0], "number of physical names"), "number of physical names",
+                "$PhysicalNames", 6, "name 'dim tag \"name\"'", lineNo);
             for (int i = 0; i < n; i++) {
                 String[] t = tokens("'dimension physicalTag \"name\"'", 3);
                 integer(t[0], "dimension");
@@ -386,7 +452,8 @@ public final class GmshReader {
             String[] h = tokens("'numPoints numCurves numSurfaces numVolumes'", 4);
             int[] counts = new int[4];
             for (int d = 0; d < 4; d++) {
-                counts[d] = count(h[d], "entity count");
+                counts[d] = fits(count(h[d], "entity count"), ENTITY_COUNTS[d], "$Entities", d == 0 ? 10 : 18,
+                    d == 0 ? "point entity line" : "entity line", lineNo);
             }
             for (int d = 0; d < 4; d++) {
                 for (int i = 0; i < counts[d]; i++) {
@@ -434,7 +501,8 @@ public final class GmshReader {
             int line = lineNo;
             int[] counts = new int[4];
             for (int d = 0; d < 4; d++) {
-                counts[d] = binaryCount(size(), "entity count", line);
+                counts[d] = fits(size(), ENTITY_COUNTS[d], "$Entities", d == 0 ? 4 + 24 + sizeT : 4 + 48 + 2L * sizeT,
+                    d == 0 ? "point entity" : "entity", line);
             }
             for (int d = 0; d < 4; d++) {
                 for (int i = 0; i < counts[d]; i++) {
@@ -442,7 +510,7 @@ public final class GmshReader {
                     for (int c = 0; c < (d == 0 ? 3 : 6); c++) {
                         finite(f64(), "entity bounding box", line);
                     }
-                    int np = binaryCount(size(), "number of physical tags", line);
+                    int np = fits(size(), "number of physical tags", "entity", 4, "tag", line);
                     int firstPhysical = 0;
                     for (int k = 0; k < np; k++) {
                         int ph = i32();
@@ -451,7 +519,7 @@ public final class GmshReader {
                         }
                     }
                     if (d > 0) {
-                        int nb = binaryCount(size(), "number of bounding entities", line);
+                        int nb = fits(size(), "number of bounding entities", "entity", 4, "tag", line);
                         for (int k = 0; k < nb; k++) {
                             i32();
                         }
@@ -467,24 +535,28 @@ public final class GmshReader {
             end("Entities");
         }
 
-        private void checkNodeCount(int total) {
-            if (3L * total > Integer.MAX_VALUE - 8) {
-                throw new MeshFormatException(lineNo, "too many nodes for int indexing: " + total);
+        private void checkNodeCount(int total, int line) {
+            if (3L * total > MAX_ARRAY) {
+                throw new MeshFormatException(line, "number of nodes " + total + " in the $Nodes header exceeds the limit "
+                    + MAX_ARRAY / 3 + " (3 coordinates each, int indexing)");
             }
         }
 
         private void nodesText() throws IOException {
             String[] h = tokens("'numEntityBlocks numNodes minNodeTag maxNodeTag'", 4);
-            int blocks = count(h[0], "number of entity blocks");
-            int total = count(h[1], "number of nodes");
+            int blocks = fits(count(h[0], "number of entity blocks"), "number of entity blocks", "$Nodes", 8,
+                "block header 'dim tag parametric n'", lineNo);
+            int total = fits(count(h[1], "number of nodes"), "number of nodes", "$Nodes", 8, "node (a tag line and an 'x y z' line)",
+                lineNo);
+            checkNodeCount(total, lineNo);
             coords = new double[3 * total];
-            checkNodeCount(total);
             int read = 0;
             for (int b = 0; b < blocks; b++) {
                 String[] bh = tokens("node block header 'entityDim entityTag parametric numNodesInBlock'", 4);
                 int dim = integer(bh[0], "entity dimension");
                 int parametric = integer(bh[2], "parametric flag");
-                int n = count(bh[3], "number of nodes in block");
+                int n = fits(count(bh[3], "number of nodes in block"), "number of nodes", "node block", 8,
+                    "node (a tag line and an 'x y z' line)", lineNo);
                 if (parametric != 0 && parametric != 1) {
                     throw new MeshFormatException(lineNo, "expected parametric flag 0 or 1, found " + parametric);
                 }
@@ -521,18 +593,18 @@ public final class GmshReader {
 
         private void nodesBinary() throws IOException {
             int line = lineNo;
-            int blocks = binaryCount(size(), "number of entity blocks", line);
-            int total = binaryCount(size(), "number of nodes", line);
+            int blocks = fits(size(), "number of entity blocks", "$Nodes", 12 + sizeT, "block header", line);
+            int total = fits(size(), "number of nodes", "$Nodes", sizeT + 24, "node (a tag and 3 coordinates)", line);
             size();
             size();
-            checkNodeCount(total);
+            checkNodeCount(total, line);
             coords = new double[3 * total];
             int read = 0;
             for (int b = 0; b < blocks; b++) {
                 int dim = i32();
                 i32();
                 int parametric = i32();
-                int n = binaryCount(size(), "number of nodes in block", line);
+                int n = fits(size(), "number of nodes", "node block", sizeT + 24, "node (a tag and 3 coordinates)", line);
                 if (parametric != 0 && parametric != 1) {
                     throw new MeshFormatException(line, "binary node block " + b + ": expected parametric flag 0 or 1, found " + parametric);
                 }
@@ -595,15 +667,18 @@ public final class GmshReader {
 
         private void elementsText() throws IOException {
             String[] h = tokens("'numEntityBlocks numElements minElementTag maxElementTag'", 4);
-            int blocks = count(h[0], "number of entity blocks");
-            long total = count(h[1], "number of elements");
+            int blocks = fits(count(h[0], "number of entity blocks"), "number of entity blocks", "$Elements", 8,
+                "block header 'dim tag type n'", lineNo);
+            long total = fits(count(h[1], "number of elements"), "number of elements", "$Elements", 4,
+                "element line 'tag nodes...'", lineNo);
             long read = 0;
             for (int b = 0; b < blocks; b++) {
                 String[] bh = tokens("element block header 'entityDim entityTag elementType numElementsInBlock'", 4);
                 integer(bh[0], "entity dimension");
                 int entity = integer(bh[1], "entity tag");
                 int type = integer(bh[2], "element type");
-                int n = count(bh[3], "number of elements in block");
+                int n = fits(count(bh[3], "number of elements in block"), "number of elements", "element block", 4,
+                    "element line 'tag nodes...'", lineNo);
                 if (read + n > total) {
                     throw new MeshFormatException(lineNo, "element blocks hold more elements than the " + total + " announced in the $Elements header");
                 }
@@ -635,8 +710,8 @@ public final class GmshReader {
 
         private void elementsBinary() throws IOException {
             int line = lineNo;
-            int blocks = binaryCount(size(), "number of entity blocks", line);
-            long total = binaryCount(size(), "number of elements", line);
+            int blocks = fits(size(), "number of entity blocks", "$Elements", 12 + sizeT, "block header", line);
+            long total = fits(size(), "number of elements", "$Elements", 2L * sizeT, "element (a tag and a node)", line);
             size();
             size();
             long read = 0;
@@ -644,7 +719,7 @@ public final class GmshReader {
                 i32();
                 int entity = i32();
                 int type = i32();
-                int n = binaryCount(size(), "number of elements in block", line);
+                int n = fits(size(), "number of elements", "element block", 2L * sizeT, "element (a tag and a node)", line);
                 if (read + n > total) {
                     throw new MeshFormatException(line, "element blocks hold more elements than the " + total + " announced in the $Elements header");
                 }
@@ -653,6 +728,8 @@ public final class GmshReader {
                     throw new MeshFormatException(line, "binary element block " + b + " has element type " + type
                         + ", whose node count this reader does not know, so it cannot step over it");
                 }
+                fits(n, "number of elements", "element block", (1L + k) * sizeT, "element of type " + type + " (a tag and " + k + " nodes)",
+                    line);
                 boolean used = type == TYPE_HEX8 || type == TYPE_HEX27 || type == TYPE_QUAD4 || type == TYPE_QUAD9;
                 Integer physical = type == TYPE_QUAD4 || type == TYPE_QUAD9 ? surfacePhysical.get(entity) : null;
                 for (int i = 0; i < n; i++) {

@@ -16,7 +16,10 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** Issue 12: only the backend asked for is probed, and {@link Backends#best()} probes native providers last. */
+/**
+ * Only the backend asked for is probed (probing loads native drivers such as PoCL), and {@link Backends#best()} probes
+ * native providers last.
+ */
 class BackendsTest {
 
     /** Names of the providers whose priority/unavailableReason/create ran, in order. */

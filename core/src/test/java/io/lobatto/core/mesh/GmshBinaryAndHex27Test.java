@@ -292,4 +292,82 @@ class GmshBinaryAndHex27Test {
         byte[] truncated = java.util.Arrays.copyOf(ok, ok.length - 40);
         assertThrows(MeshFormatException.class, () -> load(truncated));
     }
+
+    /** A binary file whose header counts exceed the file: one-line errors naming the count, its value and the limit. */
+    @Test
+    void hugeBinaryCountsInATinyFileAreOneLineErrors() {
+        for (int sizeT : new int[] {4, 8}) {
+            // $Nodes: 1 block of 999999999 nodes, then nothing
+            Bin o = header(sizeT);
+            o.text("$Nodes\n");
+            o.size(1);
+            o.size(999_999_999);
+            o.size(1);
+            o.size(999_999_999);
+            o.text("\n$EndNodes\n");
+            MeshFormatException ex = assertThrows(MeshFormatException.class, () -> load(o.out.toByteArray()));
+            assertTrue(ex.getMessage().contains("number of nodes 999999999 in the $Nodes header exceeds the limit 0:"), ex.getMessage());
+            assertEquals(5, ex.line(), ex.getMessage());
+            // a size_t beyond the int range (8-byte data-size only)
+            if (sizeT == 8) {
+                Bin big = header(sizeT);
+                big.text("$Nodes\n");
+                big.size(1);
+                big.size(1L << 40);
+                big.size(1);
+                big.size(1);
+                big.text("\n$EndNodes\n");
+                MeshFormatException e2 = assertThrows(MeshFormatException.class, () -> load(big.out.toByteArray()));
+                assertTrue(e2.getMessage().contains("number of nodes 1099511627776 in the $Nodes header exceeds the limit 2147483639"),
+                    e2.getMessage());
+            }
+            // $Elements after one node: a block announcing 999999999 hexahedra
+            Bin e = header(sizeT);
+            e.text("$Nodes\n");
+            e.size(1);
+            e.size(1);
+            e.size(1);
+            e.size(1);
+            e.i32(3);
+            e.i32(1);
+            e.i32(0);
+            e.size(1);
+            e.size(1);
+            e.f64(0);
+            e.f64(0);
+            e.f64(0);
+            e.text("\n$EndNodes\n$Elements\n");
+            e.size(1);
+            e.size(1);
+            e.size(1);
+            e.size(1);
+            e.i32(3);
+            e.i32(1);
+            e.i32(5);
+            e.size(999_999_999);
+            e.text("\n$EndElements\n");
+            MeshFormatException ex3 = assertThrows(MeshFormatException.class, () -> load(e.out.toByteArray()));
+            assertTrue(ex3.getMessage().contains("number of elements 999999999 in the element block header exceeds the limit "),
+                ex3.getMessage());
+            // $Entities announcing 999999999 volumes
+            Bin v = header(sizeT);
+            v.text("$Entities\n");
+            v.size(0);
+            v.size(0);
+            v.size(0);
+            v.size(999_999_999);
+            v.text("\n$EndEntities\n");
+            MeshFormatException ex4 = assertThrows(MeshFormatException.class, () -> load(v.out.toByteArray()));
+            assertTrue(ex4.getMessage().contains("number of volume entities 999999999 in the $Entities header exceeds the limit 0:"),
+                ex4.getMessage());
+        }
+    }
+
+    private static Bin header(int sizeT) {
+        Bin o = new Bin(ByteOrder.LITTLE_ENDIAN, sizeT);
+        o.text("$MeshFormat\n4.1 1 " + sizeT + "\n");
+        o.i32(1);
+        o.text("\n$EndMeshFormat\n");
+        return o;
+    }
 }

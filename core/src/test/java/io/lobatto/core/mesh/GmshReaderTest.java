@@ -107,6 +107,35 @@ class GmshReaderTest {
         assertTrue(ex.getMessage().contains("'one'"), ex.getMessage());
     }
 
+    private static final String TINY = "$MeshFormat\n4.1 0 8\n$EndMeshFormat\n";
+
+    /** A count in a header is checked against the rest of the file and the int range before anything is allocated for it. */
+    @Test
+    void hugeCountsInATinyFileAreOneLineErrors() throws IOException {
+        // 999999999 nodes: 3 * that overflowed an int (NegativeArraySizeException) before
+        assertMessage(malformed(TINY + "$Nodes\n1 999999999 1 999999999\n$EndNodes\n"), 5,
+            "number of nodes 999999999 in the $Nodes header exceeds the limit 1:", "remaining 10 bytes", "8 bytes or more per node");
+        assertMessage(malformed(TINY + "$Nodes\n1 2147483647 1 2147483647\n$EndNodes\n"), 5,
+            "number of nodes 2147483647 in the $Nodes header exceeds the limit 2147483639 (int indexing)");
+        assertMessage(malformed(TINY + "$Nodes\n999999999 1 1 1\n$EndNodes\n"), 5,
+            "number of entity blocks 999999999 in the $Nodes header exceeds the limit 1:");
+        assertMessage(malformed(TINY + "$Nodes\n1 1 1 1\n3 1 0 999999999\n1\n0 0 0\n$EndNodes\n"), 6,
+            "number of nodes 999999999 in the node block header exceeds the limit 2:");
+        String node = "$Nodes\n1 1 1 1\n3 1 0 1\n1\n0 0 0\n$EndNodes\n";
+        assertMessage(malformed(TINY + node + "$Elements\n1 999999999 1 999999999\n$EndElements\n"), 11,
+            "number of elements 999999999 in the $Elements header exceeds the limit 3:", "4 bytes or more per element line");
+        assertMessage(malformed(TINY + node + "$Elements\n999999999 1 1 1\n$EndElements\n"), 11,
+            "number of entity blocks 999999999 in the $Elements header exceeds the limit 1:");
+        assertMessage(malformed(TINY + node + "$Elements\n1 1 1 1\n3 1 5 999999999\n1 1 1 1 1 1 1 1 1\n$EndElements\n"), 12,
+            "number of elements 999999999 in the element block header exceeds the limit");
+        assertMessage(malformed(TINY + "$Entities\n0 0 999999999 0\n$EndEntities\n"), 5,
+            "number of surface entities 999999999 in the $Entities header exceeds the limit 0:");
+        assertMessage(malformed(TINY + "$PhysicalNames\n999999999\n$EndPhysicalNames\n"), 5,
+            "number of physical names 999999999 in the $PhysicalNames header exceeds the limit 3:");
+        // a count the rest of the file can hold still reads as before
+        assertEquals(2, GmshReader.read(new StringReader(text())).elementCount());
+    }
+
     @Test
     void rejectsUnknownNodeTagAndUnmatchedQuad() throws IOException {
         String t = text();

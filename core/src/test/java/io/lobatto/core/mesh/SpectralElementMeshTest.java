@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.quicktheories.QuickTheory.qt;
+import static org.quicktheories.generators.SourceDSL.integers;
+import static org.quicktheories.generators.SourceDSL.longs;
 
 import java.util.Arrays;
 import java.util.HashMap;
@@ -12,9 +15,6 @@ import java.util.Random;
 
 import org.junit.jupiter.api.Test;
 
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.constraints.IntRange;
 
 class SpectralElementMeshTest {
 
@@ -49,30 +49,34 @@ class SpectralElementMeshTest {
         return Math.round(g[3 * i] * 1e9) + "," + Math.round(g[3 * i + 1] * 1e9) + "," + Math.round(g[3 * i + 2] * 1e9);
     }
 
-    @Property(tries = 40)
-    void dofCountOfABox(@ForAll @IntRange(min = 1, max = 3) int nx, @ForAll @IntRange(min = 1, max = 3) int ny,
-                        @ForAll @IntRange(min = 1, max = 3) int nz, @ForAll @IntRange(min = 1, max = 5) int n) {
-        SpectralElementMesh s = SpectralElementMesh.of(HexMesh.box(nx, ny, nz, 0, 1, 0, 2, 0, 3), n);
-        assertEquals((nx * n + 1) * (ny * n + 1) * (nz * n + 1), s.globalNodeCount());
-        assertEquals(nx * ny * nz * (n + 1) * (n + 1) * (n + 1), s.localSize());
-        assertConsistent(s);
+    @Test
+    void dofCountOfABox() {
+        qt().withExamples(40)
+                .forAll(integers().between(1, 3), integers().between(1, 3), integers().between(1, 3), integers().between(1, 5))
+                .checkAssert((nx, ny, nz, n) -> {
+            SpectralElementMesh s = SpectralElementMesh.of(HexMesh.box(nx, ny, nz, 0, 1, 0, 2, 0, 3), n);
+            assertEquals((nx * n + 1) * (ny * n + 1) * (nz * n + 1), s.globalNodeCount());
+            assertEquals(nx * ny * nz * (n + 1) * (n + 1) * (n + 1), s.localSize());
+            assertConsistent(s);
+        });
     }
 
-    @Property(tries = 30)
-    void rotatedAndRelabelledElementsShareNodesCorrectly(@ForAll @IntRange(min = 1, max = 3) int nx,
-                                                         @ForAll @IntRange(min = 1, max = 3) int ny,
-                                                         @ForAll @IntRange(min = 1, max = 3) int nz,
-                                                         @ForAll @IntRange(min = 1, max = 6) int n, @ForAll long seed) {
-        HexMesh box = HexMesh.box(nx, ny, nz, 0, 1, 0, 2, 0, 3);
-        SpectralElementMesh ref = SpectralElementMesh.of(box, n);
-        SpectralElementMesh s = SpectralElementMesh.of(TestMeshes.scrambled(box, seed), n);
-        assertEquals(ref.globalNodeCount(), s.globalNodeCount());
-        assertConsistent(s);
-        // same node positions as the plain box, as sets
-        assertEquals(positionSet(ref), positionSet(s));
-        // boundary masks agree as sets of positions too
-        assertEquals(maskedPositions(ref, ref.boundaryMask(HexMesh.TAG_XMIN, HexMesh.TAG_ZMAX)),
-            maskedPositions(s, s.boundaryMask(HexMesh.TAG_XMIN, HexMesh.TAG_ZMAX)));
+    @Test
+    void rotatedAndRelabelledElementsShareNodesCorrectly() {
+        qt().withExamples(30).forAll(integers().between(1, 3).zip(integers().between(1, 3), integers().between(1, 3), Box::new),
+                integers().between(1, 6), longs().all()).checkAssert((box3, n, seed) -> {
+            int nx = box3.nx(), ny = box3.ny(), nz = box3.nz();
+            HexMesh box = HexMesh.box(nx, ny, nz, 0, 1, 0, 2, 0, 3);
+            SpectralElementMesh ref = SpectralElementMesh.of(box, n);
+            SpectralElementMesh s = SpectralElementMesh.of(TestMeshes.scrambled(box, seed), n);
+            assertEquals(ref.globalNodeCount(), s.globalNodeCount());
+            assertConsistent(s);
+            // same node positions as the plain box, as sets
+            assertEquals(positionSet(ref), positionSet(s));
+            // boundary masks agree as sets of positions too
+            assertEquals(maskedPositions(ref, ref.boundaryMask(HexMesh.TAG_XMIN, HexMesh.TAG_ZMAX)),
+                maskedPositions(s, s.boundaryMask(HexMesh.TAG_XMIN, HexMesh.TAG_ZMAX)));
+        });
     }
 
     @Test
@@ -88,29 +92,31 @@ class SpectralElementMeshTest {
         assertConsistent(s);
     }
 
-    @Property(tries = 20)
-    void numberingIndependentOfElementOrder(@ForAll @IntRange(min = 1, max = 5) int n, @ForAll long seed) {
-        Random rnd = new Random(seed);
-        HexMesh mesh = TestMeshes.scrambled(HexMesh.box(3, 2, 2, 0, 3, 0, 2, 0, 2), seed);
-        int[] perm = TestMeshes.shuffled(mesh.elementCount(), rnd);
-        SpectralElementMesh a = SpectralElementMesh.of(mesh, n);
-        SpectralElementMesh b = SpectralElementMesh.of(mesh.permuteElements(perm), n);
-        assertEquals(a.globalNodeCount(), b.globalNodeCount());
-        // the numberings differ only by a relabelling: gid_b(i, n) <-> gid_a(perm[i], n) is a bijection
-        int[] bToA = new int[b.globalNodeCount()];
-        Arrays.fill(bToA, -1);
-        int[] aToB = new int[a.globalNodeCount()];
-        Arrays.fill(aToB, -1);
-        for (int i = 0; i < mesh.elementCount(); i++) {
-            for (int node = 0; node < a.nodesPerElement(); node++) {
-                int gb = b.globalId(i, node), ga = a.globalId(perm[i], node);
-                assertTrue(bToA[gb] == -1 || bToA[gb] == ga);
-                assertTrue(aToB[ga] == -1 || aToB[ga] == gb);
-                bToA[gb] = ga;
-                aToB[ga] = gb;
+    @Test
+    void numberingIndependentOfElementOrder() {
+        qt().withExamples(20).forAll(integers().between(1, 5), longs().all()).checkAssert((n, seed) -> {
+            Random rnd = new Random(seed);
+            HexMesh mesh = TestMeshes.scrambled(HexMesh.box(3, 2, 2, 0, 3, 0, 2, 0, 2), seed);
+            int[] perm = TestMeshes.shuffled(mesh.elementCount(), rnd);
+            SpectralElementMesh a = SpectralElementMesh.of(mesh, n);
+            SpectralElementMesh b = SpectralElementMesh.of(mesh.permuteElements(perm), n);
+            assertEquals(a.globalNodeCount(), b.globalNodeCount());
+            // the numberings differ only by a relabelling: gid_b(i, n) <-> gid_a(perm[i], n) is a bijection
+            int[] bToA = new int[b.globalNodeCount()];
+            Arrays.fill(bToA, -1);
+            int[] aToB = new int[a.globalNodeCount()];
+            Arrays.fill(aToB, -1);
+            for (int i = 0; i < mesh.elementCount(); i++) {
+                for (int node = 0; node < a.nodesPerElement(); node++) {
+                    int gb = b.globalId(i, node), ga = a.globalId(perm[i], node);
+                    assertTrue(bToA[gb] == -1 || bToA[gb] == ga);
+                    assertTrue(aToB[ga] == -1 || aToB[ga] == gb);
+                    bToA[gb] = ga;
+                    aToB[ga] = gb;
+                }
             }
-        }
-        assertEquals(positionSet(a), positionSet(b));
+            assertEquals(positionSet(a), positionSet(b));
+        });
     }
 
     @Test
@@ -218,5 +224,9 @@ class SpectralElementMeshTest {
             c += x ? 1 : 0;
         }
         return c;
+    }
+
+    /** Elements in x, y and z of one case (one generator: QuickTheories takes at most four). */
+    private record Box(int nx, int ny, int nz) {
     }
 }

@@ -13,7 +13,7 @@ import io.lobatto.core.pointwise.Quadrature;
 import java.util.Random;
 
 /**
- * The general user-operator path against the specialised kernels on one device (issue 18's target: within 1.2x
+ * The general user-operator path against the specialised kernels on one device (the target: within 1.2x
  * of BP3.5 at N = 7): BP3.5 (S^e + lambda M^e at GLL points) and BP3.0 (at Gauss points) as built-in kernels and as
  * the user function {@link ScreenedDiffusion} (dv = G du, v = wJ u), and BP1.0 (y = I^T (wJ o I x), BK1) as the
  * built-in kernel and as the user function {@link Mass} (v = wJ u) on the values-only line kernel and, for comparison,

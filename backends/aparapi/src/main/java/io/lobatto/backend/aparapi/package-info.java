@@ -5,7 +5,7 @@
  * own JOCL runtime (package {@code io.lobatto.backend.aparapi.runtime}). This package holds the backend, its
  * provider (chosen by {@link io.lobatto.core.backend.Backends#best()} on an OpenCL GPU), the device selection,
  * the per-operator launch plans, the device-side vectors and scatter operator, and a self-check against
- * plain Java loops. User operators (issue 18): {@link io.lobatto.backend.aparapi.PointwiseTranslator} checks a
+ * plain Java loops. User operators: {@link io.lobatto.backend.aparapi.PointwiseTranslator} checks a
  * {@link io.lobatto.core.pointwise.PointwiseFunction}'s bytecode against the translatable subset and has Aparapi
  * translate it, and {@link io.lobatto.backend.aparapi.kernels.PointwiseKernel} calls it at every quadrature point;
  * {@link io.lobatto.backend.aparapi.KernelBuilds#pointwiseKernels} shows the OpenCL C it builds. It never falls back silently to Java threads: a failure names the kernel, the device and

@@ -18,7 +18,7 @@ import java.util.stream.Collectors;
 
 /**
  * {@link KernelBuilds#all} names exactly the kernels the backend builds when it runs every operation on a device
- * (issue 20: the offline AMD compile checks what the runtime really builds, not a copy).
+ * (so that the offline AMD compile checks what the runtime really builds, not a copy).
  */
 class KernelBuildsTest {
 

@@ -25,7 +25,7 @@ import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
 /**
- * The kernels of user operators whose function reads values only (issue 18, BK1): the register-line kernel at
+ * The kernels of user operators whose function reads values only (BK1): the register-line kernel at
  * Gauss points and the pointwise map at GLL points, against the dense host reference, the general kernel and the
  * built-in BP1.0, for 1..3 components, N = 1..10 and element counts that leave the last work-group partly filled.
  */

@@ -3,10 +3,10 @@ package io.lobatto.backend.aparapi;
 import io.lobatto.backend.aparapi.conformance.SkipWithoutOpenCl;
 import io.lobatto.conformance.FusedOperationsConformance;
 import io.lobatto.core.backend.Backend;
-import net.jqwik.api.lifecycle.AddLifecycleHook;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /** Runs {@link FusedOperationsConformance} (hipBone's fused operator among them) with the shared-memory element kernels. */
-@AddLifecycleHook(SkipWithoutOpenCl.class)
+@ExtendWith(SkipWithoutOpenCl.class)
 class SharedVariantFusedOperationsTest extends FusedOperationsConformance {
 
     @Override

@@ -4,7 +4,7 @@ import com.aparapi.Kernel;
 import io.lobatto.backend.aparapi.runtime.BuildConstant;
 
 /**
- * The element kernel of a user operator (issue 18): y^e = B^T f(B x^e) for each element, with f the user's
+ * The element kernel of a user operator: y^e = B^T f(B x^e) for each element, with f the user's
  * {@link io.lobatto.core.pointwise.PointwiseFunction} and B = (I x I x I ; D_r ; D_s ; D_t) per component
  * (I the GLL -> GL interpolation for Gauss quadrature, the identity for GLL collocation; D the
  * differentiation on the quadrature points). Per element and component, sum-factorised in local memory like

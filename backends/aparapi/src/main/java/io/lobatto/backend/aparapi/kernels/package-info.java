@@ -3,7 +3,7 @@
  * streaming kernels (fill, copy, axpby, pointwise product; BS1-BS2), the reductions (norm, dot, the fused CG
  * update; BS3-BS5), the gather and scatter of Z (BS6-BS7) and the element kernels BP1.0, BP3.5 and BP3.0
  * (sum-factorised, optionally fused with the scatter as in hipBone's assembled operator), and the element kernels
- * of user operators y^e = B^T f(B x^e) (issue 18), into which the backend splices the user's translated function:
+ * of user operators y^e = B^T f(B x^e), into which the backend splices the user's translated function:
  * the general {@link io.lobatto.backend.aparapi.kernels.PointwiseKernel}, and for functions of values only
  * {@link io.lobatto.backend.aparapi.kernels.PointwiseLineKernel} (Gauss points, BP1.0's lines) and
  * {@link io.lobatto.backend.aparapi.kernels.PointwiseMapKernel} (GLL points, a map), for one-component functions of

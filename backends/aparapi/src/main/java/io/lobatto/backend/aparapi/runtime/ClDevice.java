@@ -81,7 +81,7 @@ public final class ClDevice {
      * exception) when no OpenCL library or platform can be loaded. Loads JOCL's native library and the
      * OpenCL ICD loader, so call it only when an OpenCL backend is asked for or probed. PoCL's devices are
      * left out, without asking PoCL for them, while {@link JvmSignals#openClUnsafeReason()} says this JVM
-     * would not survive PoCL (no {@code libjsig.so}: issue 12).
+     * would not survive PoCL (no {@code libjsig.so} preloaded, so PoCL's LLVM would replace the JVM's signal handlers).
      */
     public static List<ClDevice> list() {
         List<ClDevice> all = new ArrayList<>();

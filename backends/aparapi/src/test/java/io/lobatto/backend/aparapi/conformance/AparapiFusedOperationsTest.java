@@ -2,10 +2,10 @@ package io.lobatto.backend.aparapi.conformance;
 
 import io.lobatto.conformance.FusedOperationsConformance;
 import io.lobatto.core.backend.Backend;
-import net.jqwik.api.lifecycle.AddLifecycleHook;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /** Runs {@link FusedOperationsConformance} on the Aparapi (OpenCL) backend. */
-@AddLifecycleHook(SkipWithoutOpenCl.class)
+@ExtendWith(SkipWithoutOpenCl.class)
 class AparapiFusedOperationsTest extends FusedOperationsConformance {
 
     @Override

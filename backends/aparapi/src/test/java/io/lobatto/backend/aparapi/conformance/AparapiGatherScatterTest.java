@@ -2,10 +2,10 @@ package io.lobatto.backend.aparapi.conformance;
 
 import io.lobatto.conformance.GatherScatterConformance;
 import io.lobatto.core.backend.Backend;
-import net.jqwik.api.lifecycle.AddLifecycleHook;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /** Runs {@link GatherScatterConformance} on the Aparapi (OpenCL) backend; results are compared with the Java reference. */
-@AddLifecycleHook(SkipWithoutOpenCl.class)
+@ExtendWith(SkipWithoutOpenCl.class)
 class AparapiGatherScatterTest extends GatherScatterConformance {
 
     @Override

@@ -2,10 +2,10 @@ package io.lobatto.backend.aparapi.conformance;
 
 import io.lobatto.conformance.PointwiseOperatorConformance;
 import io.lobatto.core.backend.Backend;
-import net.jqwik.api.lifecycle.AddLifecycleHook;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /** Runs {@link PointwiseOperatorConformance} on the Aparapi (OpenCL) backend. */
-@AddLifecycleHook(SkipWithoutOpenCl.class)
+@ExtendWith(SkipWithoutOpenCl.class)
 class AparapiPointwiseOperatorTest extends PointwiseOperatorConformance {
 
     @Override

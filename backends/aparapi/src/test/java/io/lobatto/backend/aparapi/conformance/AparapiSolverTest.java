@@ -2,10 +2,10 @@ package io.lobatto.backend.aparapi.conformance;
 
 import io.lobatto.conformance.SolverConformance;
 import io.lobatto.core.backend.Backend;
-import net.jqwik.api.lifecycle.AddLifecycleHook;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /** Runs {@link SolverConformance} on the Aparapi (OpenCL) backend; results are compared with the Java reference. */
-@AddLifecycleHook(SkipWithoutOpenCl.class)
+@ExtendWith(SkipWithoutOpenCl.class)
 class AparapiSolverTest extends SolverConformance {
 
     @Override

@@ -2,10 +2,10 @@ package io.lobatto.backend.aparapi.conformance;
 
 import io.lobatto.conformance.StreamingConformance;
 import io.lobatto.core.backend.Backend;
-import net.jqwik.api.lifecycle.AddLifecycleHook;
+import org.junit.jupiter.api.extension.ExtendWith;
 
 /** Runs {@link StreamingConformance} on the Aparapi (OpenCL) backend; results are compared with the Java reference. */
-@AddLifecycleHook(SkipWithoutOpenCl.class)
+@ExtendWith(SkipWithoutOpenCl.class)
 class AparapiStreamingTest extends StreamingConformance {
 
     @Override

@@ -1,26 +1,30 @@
 package io.lobatto.backend.aparapi.conformance;
 
+import org.junit.jupiter.api.extension.ConditionEvaluationResult;
+import org.junit.jupiter.api.extension.ExecutionCondition;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
 import io.lobatto.core.backend.BackendProvider;
 import io.lobatto.core.backend.Backends;
-import net.jqwik.api.lifecycle.LifecycleContext;
-import net.jqwik.api.lifecycle.SkipExecutionHook;
 
 /**
- * jqwik hook: skips the properties of a suite when there is no OpenCL device, unless
- * {@code LOBATTO_REQUIRE_OPENCL=1}, in which case they run and fail (JUnit tests use
- * {@link AparapiFixture} directly).
+ * JUnit 5 condition for the suites whose properties run on the Aparapi backend: skips them when there is no
+ * OpenCL device, unless {@code LOBATTO_REQUIRE_OPENCL=1}, in which case they run and fail. A property must not
+ * meet the missing device inside its generator loop, where an aborted assumption would count as a falsified
+ * case; plain JUnit tests may also use {@link AparapiFixture} directly.
  */
-public final class SkipWithoutOpenCl implements SkipExecutionHook {
+public final class SkipWithoutOpenCl implements ExecutionCondition {
 
     @Override
-    public SkipResult shouldBeSkipped(LifecycleContext context) {
+    public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext context) {
         if (AparapiFixture.required()) {
-            return SkipResult.doNotSkip();
+            return ConditionEvaluationResult.enabled("LOBATTO_REQUIRE_OPENCL=1");
         }
         BackendProvider p = Backends.providers().stream().filter(x -> x.name().equals("aparapi")).findFirst().orElse(null);
         if (p == null || io.lobatto.backend.aparapi.OpenClDevices.list().isEmpty()) {
-            return SkipResult.skip("no OpenCL device for the Aparapi backend" + (p == null ? "" : ": " + p.unavailableReason()));
+            return ConditionEvaluationResult.disabled("no OpenCL device for the Aparapi backend"
+                    + (p == null ? "" : ": " + p.unavailableReason()));
         }
-        return SkipResult.doNotSkip();
+        return ConditionEvaluationResult.enabled("an OpenCL device is present");
     }
 }
