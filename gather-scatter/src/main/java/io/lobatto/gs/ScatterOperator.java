@@ -123,7 +123,7 @@ public final class ScatterOperator {
                 if (g < 0 || g >= globalNodeCount) {
                     return n;
                 }
-                COUNTS.getAndAdd(count, g, 1);
+                int unused = (int) COUNTS.getAndAdd(count, g, 1);
             }
             return Long.MAX_VALUE;
         }).min().orElse(Long.MAX_VALUE);
