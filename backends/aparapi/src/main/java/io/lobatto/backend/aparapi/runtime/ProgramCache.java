@@ -257,11 +257,10 @@ public final class ProgramCache {
     void release() {
         released = true;
         for (CompletableFuture<cl_program> f : built.values()) {
-            cl_program p = f.getNow(null);
-            if (p != null) {
-                clReleaseProgram(p);
-            } else if (!f.isDone()) {
+            if (!f.isDone()) {
                 f.cancel(false);
+            } else if (!f.isCompletedExceptionally()) {
+                clReleaseProgram(f.join());
             }
         }
         built.clear();
