@@ -336,6 +336,22 @@ public interface Backend extends AutoCloseable {
         axpby(1, d, 1, x);
     }
 
+    /**
+     * A hint, given before a solve's setup: start building, in the background, the kernels a solve with {@code kernel}
+     * will launch, so that their builds run concurrently with each other and with the setup instead of one after the
+     * other at each kernel's first launch. {@code degrees} are the solve's degrees, fine first (p-multigrid's levels,
+     * e.g. {@code PMultigrid.halving(N)}; just N for a one-level solve). A backend that builds kernels prepares the
+     * element kernels at each degree, BP1.0 at the fine degree (the load vector M f), the transfers between consecutive
+     * degrees, the streaming, reduction, gather/scatter and smoother kernels and, where {@code geometry} is given
+     * (null: none), the setup kernels of that geometry at each degree ({@link #geometricFactors}, {@link #elementDiagonal})
+     * and of {@code functions} at the fine degree ({@link #evaluate}).
+     *
+     * <p>Returns at once and changes no result: an operation whose kernel is still building waits for that build, and
+     * one whose build failed throws there, with the build log, as it would without this call. The default does nothing.
+     */
+    default void prepare(ElementKernel kernel, int[] degrees, ElementGeometry geometry, PointFunction... functions) {
+    }
+
     /** Releases every resource of this backend (device memory, threads); idempotent. */
     @Override
     void close();

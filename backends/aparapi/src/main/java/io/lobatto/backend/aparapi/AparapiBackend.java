@@ -35,6 +35,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.ToIntFunction;
 
 /**
  * The {@link Backend} on an OpenCL device (site/src/site/markdown/design.md, "Aparapi compiles, Lobatto runs"): the kernels are
@@ -804,6 +805,164 @@ public final class AparapiBackend implements Backend {
         }
     }
 
+    // ------------------------------------------------------------------ builds ahead of use (issue 25)
+
+    /**
+     * Threads that build kernels ahead of use ({@link #prepare}): {@code -Dlobatto.aparapi.buildThreads}, default the
+     * host's cores, at least 2 and at most 8. Each runs one {@code clBuildProgram} (or disk-cache load) at a time.
+     */
+    static final int BUILD_THREADS = Integer.getInteger("lobatto.aparapi.buildThreads",
+            Math.min(8, Math.max(2, Runtime.getRuntime().availableProcessors())));
+    private static final java.util.logging.Logger LOG = java.util.logging.Logger.getLogger("io.lobatto.backend.aparapi");
+
+    /** The pool of {@link #prepare}, started at its first call. */
+    private java.util.concurrent.ExecutorService builder;
+    private final List<java.util.concurrent.Future<?>> prepared = new ArrayList<>();
+
+    /**
+     * Submits the builds of every kernel a solve with {@code kernel} at {@code degrees} launches (see
+     * {@link Backend#prepare}) to a pool of {@link #BUILD_THREADS} threads and returns. Each task generates a source
+     * and builds it through the {@link io.lobatto.backend.aparapi.runtime.ProgramCache}, whose futures make an
+     * operation that needs a kernel still building wait for that build rather than build it twice. The tasks plan
+     * exactly as the operations do (with each built kernel's {@code CL_KERNEL_WORK_GROUP_SIZE}) from values read
+     * here, and touch no other state of the backend, so they take none of its locks. A task that fails is logged at
+     * {@code FINE}: its operation throws the same error, with the build log, when it runs.
+     */
+    @Override
+    public synchronized void prepare(ElementKernel kernel, int[] degrees, ElementGeometry geometry, PointFunction... functions) {
+        ensureOpen();
+        Objects.requireNonNull(kernel, "kernel");
+        Objects.requireNonNull(degrees, "degrees");
+        if (builder == null) {
+            java.util.concurrent.atomic.AtomicInteger n = new java.util.concurrent.atomic.AtomicInteger();
+            builder = java.util.concurrent.Executors.newFixedThreadPool(BUILD_THREADS, r -> {
+                Thread t = new Thread(r, "lobatto-kernel-build-" + n.incrementAndGet());
+                t.setDaemon(true);
+                return t;
+            });
+        }
+        for (Runnable task : preparations(kernel, degrees, geometry, functions == null ? new PointFunction[0] : functions)) {
+            prepared.add(builder.submit(() -> {
+                try {
+                    task.run();
+                } catch (RuntimeException e) {
+                    LOG.log(java.util.logging.Level.FINE, "aparapi: a build ahead of use failed (its operation will throw)", e);
+                }
+            }));
+        }
+    }
+
+    /** Waits until every build submitted by {@link #prepare} so far has finished (tests; timings of builds apart). */
+    public void awaitPrepared() {
+        List<java.util.concurrent.Future<?>> pending;
+        synchronized (this) {
+            pending = new ArrayList<>(prepared);
+        }
+        for (java.util.concurrent.Future<?> f : pending) {
+            try {
+                f.get();
+            } catch (java.util.concurrent.ExecutionException | java.util.concurrent.CancellationException e) {
+                // logged by the task; its operation throws
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    /** The build tasks of {@link #prepare}: each builds one source (after planning it, for the planned kernels). */
+    private List<Runnable> preparations(ElementKernel kernel, int[] degrees, ElementGeometry geometry, PointFunction[] functions) {
+        io.lobatto.backend.aparapi.runtime.ProgramCache programs = cl.programs();
+        ToIntFunction<KernelSource> allowed = programs::workGroupSize;
+        ToIntFunction<KernelBuilds.Spec> allowedSpec = s -> programs.workGroupSize(s.source());
+        int maxGroup = cl.device().maxWorkGroupSize();
+        long local = localMemBytes;
+        String device = info.name();
+        ElementVariant forced = variant;
+        boolean fold = foldSearchDirection;
+        boolean geometryGlobal = geometryGlobalGrids;
+        boolean diagonalGlobal = diagonalGlobalGrids;
+        List<Runnable> tasks = new ArrayList<>();
+        List<Integer> valid = new ArrayList<>();
+        for (int d : degrees) {
+            if (d >= 1 && d <= MAX_DEGREE) {
+                valid.add(d);
+            }
+        }
+        // in the order of first use by a setup that binds the fine operator and the mass, then the p-MG levels (factors,
+        // diagonals, eigenvalue bounds), then f and g: an operation whose build has not started builds it itself
+        List<KernelBuilds.Spec> vectors = new ArrayList<>();
+        if (kernel.factorsPerPoint() > 1) {
+            vectors.add(KernelBuilds.factorSplit());
+        }
+        for (int op : new int[] {ReductionKernel.DOT, ReductionKernel.RECIPROCAL, ReductionKernel.CG_UPDATE,
+            ReductionKernel.PCG_UPDATE}) {
+            vectors.add(KernelBuilds.reduction(op, reduceGroup));
+        }
+        for (int op : new int[] {StreamKernel.FILL, StreamKernel.COPY, StreamKernel.AXPBY, StreamKernel.PMUL}) {
+            vectors.add(KernelBuilds.stream(op));
+        }
+        for (int op : new int[] {GatherScatterKernel.SCATTER, GatherScatterKernel.GATHER, GatherScatterKernel.GATHER_DOT}) {
+            vectors.add(KernelBuilds.gather(op, gatherGroup));
+        }
+        if (fold) {
+            vectors.add(KernelBuilds.gather(GatherScatterKernel.GATHER_DOT_UPDATE, gatherGroup));
+        }
+        vectors.add(KernelBuilds.chebyshev());
+        int order = geometry == null ? 0 : geometry.order();
+        PointMap map = geometry == null ? null : geometry.map();
+        Quadrature q = kernel.usesGaussQuadrature() ? Quadrature.GAUSS : Quadrature.GLL;
+        for (int i = 0; i < valid.size(); i++) {
+            int degree = valid.get(i);
+            boolean fine = i == 0;
+            if (geometry != null) {
+                tasks.add(() -> geometryPlan(degree, q, order, kernel.factorsPerPoint(), map, maxGroup, local, geometryGlobal,
+                        allowed));
+                if (fine && kernel != ElementKernel.MASS_BP10) {
+                    tasks.add(() -> geometryPlan(degree, Quadrature.GAUSS, order, ElementKernel.MASS_BP10.factorsPerPoint(),
+                            map, maxGroup, local, geometryGlobal, allowed));
+                }
+            }
+            List<ElementKernel> kinds = fine && kernel != ElementKernel.MASS_BP10
+                    ? List.of(kernel, ElementKernel.MASS_BP10) : List.of(kernel);
+            for (ElementKernel k : kinds) {
+                tasks.add(() -> {
+                    ElementVariant v = forced != null ? forced : ElementVariant.of(k, degree, device);
+                    ElementPlan plan = KernelBuilds.plan(k, Basis1D.of(degree), maxGroup, local, device, v, allowedSpec);
+                    if (fold) {
+                        programs.build(KernelBuilds.element(k, degree, plan, 2).source());
+                    }
+                });
+            }
+            if (fine) {
+                for (KernelBuilds.Spec s : vectors) {
+                    tasks.add(() -> programs.build(s.source()));
+                }
+            }
+            if (kernel == ElementKernel.STIFFNESS_BP35) {
+                tasks.add(() -> programs.build(KernelBuilds.diagonalBp35(degree)));
+            } else {
+                tasks.add(() -> diagonalPlan(degree, maxGroup, local, diagonalGlobal, allowed));
+            }
+        }
+        for (int i = 0; i + 1 < valid.size(); i++) {
+            int fineDegree = valid.get(i);
+            int coarse = valid.get(i + 1);
+            if (coarse < fineDegree) {
+                for (int op : new int[] {TransferKernel.PROLONG_I, TransferKernel.PROLONG_J, TransferKernel.PROLONG_K,
+                    TransferKernel.RESTRICT_K, TransferKernel.RESTRICT_J, TransferKernel.RESTRICT_I}) {
+                    tasks.add(() -> programs.build(KernelBuilds.transfer(op, coarse, fineDegree).source()));
+                }
+            }
+        }
+        if (geometry != null && !valid.isEmpty()) {
+            for (PointFunction f : functions) {
+                tasks.add(() -> programs.build(KernelBuilds.evaluate(valid.get(0), order, map, f)));
+            }
+        }
+        return tasks;
+    }
+
     // ------------------------------------------------------------------ element kernels
 
     @Override
@@ -1141,11 +1300,18 @@ public final class AparapiBackend implements Backend {
 
     /** The plan of the geometry kernel for this device: for the element group, then for what the build allows. */
     private KernelBuilds.GeometryPlan geometryPlan(int degree, Quadrature quadrature, int order, int fpp, PointMap map) {
-        int cap = Math.min(ELEMENT_GROUP, cl.device().maxWorkGroupSize());
+        return geometryPlan(degree, quadrature, order, fpp, map, cl.device().maxWorkGroupSize(), localMemBytes,
+                geometryGlobalGrids, s -> kernel(s).workGroupSize());
+    }
+
+    /** {@link #geometryPlan(int, Quadrature, int, int, PointMap)} with {@code allowed} the built kernel's group limit. */
+    private static KernelBuilds.GeometryPlan geometryPlan(int degree, Quadrature quadrature, int order, int fpp, PointMap map,
+                                                         int maxWorkGroupSize, long localMemBytes, boolean global,
+                                                         ToIntFunction<KernelSource> allowed) {
+        int cap = Math.min(ELEMENT_GROUP, maxWorkGroupSize);
         while (true) {
-            KernelBuilds.GeometryPlan plan = KernelBuilds.geometryPlan(degree, quadrature, order, cap, localMemBytes,
-                    geometryGlobalGrids);
-            int fits = kernel(KernelBuilds.geometry(degree, quadrature, order, fpp, map, plan)).workGroupSize();
+            KernelBuilds.GeometryPlan plan = KernelBuilds.geometryPlan(degree, quadrature, order, cap, localMemBytes, global);
+            int fits = allowed.applyAsInt(KernelBuilds.geometry(degree, quadrature, order, fpp, map, plan));
             if (plan.groupSize() <= fits) {
                 return plan;
             }
@@ -1320,22 +1486,9 @@ public final class AparapiBackend implements Backend {
 
     /** BP1.0 and BP3.0: {@link io.lobatto.backend.aparapi.kernels.DiagonalKernel}, launched in chunks with global grids. */
     private void separableDiagonal(ClElementData d, Basis1D basis, double lambda, ClVector y) {
-        int cap = Math.min(ELEMENT_GROUP, cl.device().maxWorkGroupSize());
-        KernelBuilds.GeometryPlan plan;
-        ClKernel k;
-        while (true) {
-            plan = KernelBuilds.diagonalPlan(d.degree, cap, localMemBytes, diagonalGlobalGrids);
-            k = kernel(KernelBuilds.diagonal(d.degree, plan));
-            int fits = k.workGroupSize();
-            if (plan.groupSize() <= fits) {
-                break;
-            }
-            if (fits >= cap) {
-                throw new BackendException("aparapi: the element-diagonal kernel N=" + d.degree + " plans groups of "
-                        + plan.groupSize() + " but its build allows " + fits);
-            }
-            cap = fits;
-        }
+        KernelBuilds.GeometryPlan plan = diagonalPlan(d.degree, cl.device().maxWorkGroupSize(), localMemBytes,
+                diagonalGlobalGrids, s -> kernel(s).workGroupSize());
+        ClKernel k = kernel(KernelBuilds.diagonal(d.degree, plan));
         int nq = basis.nq();
         int mq = basis.nqGauss();
         double[] interp = basis.interpolation();
@@ -1378,6 +1531,24 @@ public final class AparapiBackend implements Backend {
                     b.close();
                 }
             }
+        }
+    }
+
+    /** The plan of {@link io.lobatto.backend.aparapi.kernels.DiagonalKernel}: for the element group, then for what the build allows. */
+    private static KernelBuilds.GeometryPlan diagonalPlan(int degree, int maxWorkGroupSize, long localMemBytes, boolean global,
+                                                         ToIntFunction<KernelSource> allowed) {
+        int cap = Math.min(ELEMENT_GROUP, maxWorkGroupSize);
+        while (true) {
+            KernelBuilds.GeometryPlan plan = KernelBuilds.diagonalPlan(degree, cap, localMemBytes, global);
+            int fits = allowed.applyAsInt(KernelBuilds.diagonal(degree, plan));
+            if (plan.groupSize() <= fits) {
+                return plan;
+            }
+            if (fits >= cap) {
+                throw new BackendException("aparapi: the element-diagonal kernel N=" + degree + " plans groups of "
+                        + plan.groupSize() + " but its build allows " + fits);
+            }
+            cap = fits;
         }
     }
 
@@ -1669,6 +1840,23 @@ public final class AparapiBackend implements Backend {
     public synchronized void close() {
         if (!closed) {
             closed = true;
+            if (builder != null) {
+                // the builds not started are dropped; those running finish before the context goes
+                builder.shutdownNow();
+                boolean interrupted = false;
+                while (true) {
+                    try {
+                        if (builder.awaitTermination(10, java.util.concurrent.TimeUnit.MINUTES)) {
+                            break;
+                        }
+                    } catch (InterruptedException e) {
+                        interrupted = true;
+                    }
+                }
+                if (interrupted) {
+                    Thread.currentThread().interrupt();
+                }
+            }
             cl.close();
         }
     }

@@ -2,12 +2,16 @@ package io.lobatto.backend.aparapi.runtime;
 
 import static org.jocl.CL.CL_PROGRAM_BINARIES;
 import static org.jocl.CL.CL_PROGRAM_BINARY_SIZES;
+import static org.jocl.CL.CL_KERNEL_WORK_GROUP_SIZE;
 import static org.jocl.CL.CL_PROGRAM_BUILD_LOG;
 import static org.jocl.CL.clBuildProgram;
+import static org.jocl.CL.clCreateKernel;
 import static org.jocl.CL.clCreateProgramWithBinary;
 import static org.jocl.CL.clCreateProgramWithSource;
+import static org.jocl.CL.clGetKernelWorkGroupInfo;
 import static org.jocl.CL.clGetProgramBuildInfo;
 import static org.jocl.CL.clGetProgramInfo;
+import static org.jocl.CL.clReleaseKernel;
 import static org.jocl.CL.clReleaseProgram;
 
 import io.lobatto.core.backend.BackendException;
@@ -15,6 +19,7 @@ import org.jocl.CLException;
 import org.jocl.Pointer;
 import org.jocl.Sizeof;
 import org.jocl.cl_device_id;
+import org.jocl.cl_kernel;
 import org.jocl.cl_program;
 
 import java.io.IOException;
@@ -25,15 +30,27 @@ import java.nio.file.StandardCopyOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HexFormat;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.logging.Level;
+import java.util.logging.Logger;
 
 /**
  * Built programs of one {@link ClContext}: in memory for the context's life, and on disk as the
  * device's program binaries, keyed by the SHA-256 of the source, the build options, the device name,
  * platform and driver version, so that a second run (or a CI rerun) does not compile again. The disk
  * cache lives in {@code LOBATTO_CACHE_DIR} (or {@code -Dlobatto.cache.dir}), else {@code ~/.cache/lobatto};
- * {@code none} switches it off. A build error throws with the kernel, the device and the build log.
+ * {@code none} switches it off. A build error throws with the kernel, the device and the build log; a build that
+ * succeeds with a log (compiler warnings) logs it at {@link Level#FINE} on the {@code io.lobatto.backend.aparapi}
+ * logger, never on the terminal of a healthy run.
+ *
+ * <p>Thread-safe, and builds of different programs run concurrently (OpenCL 1.2 allows {@code clBuildProgram} on
+ * different programs of one context from several threads): each key holds a future of its program, created by the
+ * first thread that asks and completed by that thread's build, so a second thread asking for the same source waits
+ * for that build instead of building it again. A failed build stays failed: every later request throws its error
+ * (with the build log) again.
  */
 public final class ProgramCache {
 
@@ -42,11 +59,14 @@ public final class ProgramCache {
     /** System property naming the disk cache directory (wins over {@link #ENV}). */
     public static final String PROPERTY = "lobatto.cache.dir";
 
+    static final Logger LOG = Logger.getLogger("io.lobatto.backend.aparapi");
+
     private final ClContext context;
-    private final Map<String, cl_program> built = new LinkedHashMap<>();
+    private final ConcurrentHashMap<String, CompletableFuture<cl_program>> built = new ConcurrentHashMap<>();
     private final Path dir;
-    private int compiled;
-    private int loaded;
+    private final AtomicInteger compiled = new AtomicInteger();
+    private final AtomicInteger loaded = new AtomicInteger();
+    private volatile boolean released;
 
     ProgramCache(ClContext context) {
         this.context = context;
@@ -67,29 +87,78 @@ public final class ProgramCache {
     }
 
     /** Programs compiled from source by this cache so far (not counting disk and memory hits). */
-    public synchronized int compiled() {
-        return compiled;
+    public int compiled() {
+        return compiled.get();
     }
 
     /** Programs loaded from the disk cache so far. */
-    public synchronized int loadedFromDisk() {
-        return loaded;
+    public int loadedFromDisk() {
+        return loaded.get();
+    }
+
+    /** Programs built so far, from source or from the disk cache ({@link #compiled()} + {@link #loadedFromDisk()}). */
+    public int builds() {
+        return compiled.get() + loaded.get();
     }
 
     /** A kernel object of {@code source}, from a program built once per context (and cached on disk). */
-    public synchronized ClKernel kernel(KernelSource source) {
+    public ClKernel kernel(KernelSource source) {
         return kernel(source, "");
     }
 
     /** {@link #kernel(KernelSource)} built with OpenCL compiler {@code options}. */
-    public synchronized ClKernel kernel(KernelSource source, String options) {
-        String key = key(source.source(), options);
-        cl_program program = built.get(key);
-        if (program == null) {
-            program = build(source, options, key);
-            built.put(key, program);
+    public ClKernel kernel(KernelSource source, String options) {
+        return new ClKernel(context, program(source, options), source);
+    }
+
+    /**
+     * Builds {@code source} on the calling thread unless it is built or being built (then waits for that build);
+     * for builds ahead of use on a pool. Throws as {@link #kernel(KernelSource)} does.
+     */
+    public void build(KernelSource source) {
+        program(source, "");
+    }
+
+    /**
+     * {@code CL_KERNEL_WORK_GROUP_SIZE} of {@code source}'s kernel, built as {@link #build(KernelSource)} builds it
+     * (through a kernel object released again: {@link ClKernel}s are made by the thread that launches them).
+     */
+    public int workGroupSize(KernelSource source) {
+        cl_kernel k = clCreateKernel(program(source, ""), KernelSource.ENTRY, null);
+        try {
+            long[] size = new long[1];
+            clGetKernelWorkGroupInfo(k, context.device().id, CL_KERNEL_WORK_GROUP_SIZE, Sizeof.size_t, Pointer.to(size), null);
+            return (int) size[0];
+        } finally {
+            clReleaseKernel(k);
         }
-        return new ClKernel(context, program, source);
+    }
+
+    /** The program of {@code source}: built here by the first thread that asks, waited for by the others. */
+    private cl_program program(KernelSource source, String options) {
+        if (released) {
+            throw new IllegalStateException("the program cache of " + context.device() + " is released");
+        }
+        String key = key(source.source(), options);
+        CompletableFuture<cl_program> mine = new CompletableFuture<>();
+        CompletableFuture<cl_program> f = built.putIfAbsent(key, mine);
+        if (f == null) {
+            try {
+                cl_program p = build(source, options, key);
+                mine.complete(p);
+                return p;
+            } catch (RuntimeException | Error e) {
+                mine.completeExceptionally(e);
+                throw e;
+            }
+        }
+        try {
+            return f.join();
+        } catch (CompletionException e) {
+            Throwable cause = e.getCause();
+            // thrown again for this caller, with the message (and build log) of the failed build
+            throw new BackendException(cause.getMessage(), cause);
+        }
     }
 
     private String key(String source, String options) {
@@ -116,7 +185,7 @@ public final class ProgramCache {
                 cl_program p = clCreateProgramWithBinary(context.context, 1, devices, new long[] {binary.length},
                         new byte[][] {binary}, status, null);
                 clBuildProgram(p, 1, devices, options, null, null);
-                loaded++;
+                loaded.incrementAndGet();
                 return p;
             } catch (IOException | CLException stale) {
                 // an unreadable or foreign binary: compile from source and overwrite it below
@@ -132,7 +201,8 @@ public final class ProgramCache {
             throw new BackendException("aparapi: building kernel '" + source.label() + "' failed on "
                     + context.device() + " (" + e.getMessage() + "); build log:\n" + log);
         }
-        compiled++;
+        compiled.incrementAndGet();
+        logWarnings(source, p, devices[0]);
         if (file != null) {
             store(p, file);
         }
@@ -158,6 +228,19 @@ public final class ProgramCache {
         }
     }
 
+    /**
+     * A successful build's log (compiler warnings such as "2 warnings generated.") goes to {@link Level#FINE}: the
+     * program is fine, and a healthy run prints nothing. Errors never come here: they throw with their log.
+     */
+    private void logWarnings(KernelSource source, cl_program p, cl_device_id device) {
+        if (LOG.isLoggable(Level.FINE)) {
+            String log = buildLog(p, device).strip();
+            if (!log.isEmpty()) {
+                LOG.fine("aparapi: build log of kernel '" + source.label() + "' on " + context.device() + ":\n" + log);
+            }
+        }
+    }
+
     static String buildLog(cl_program p, cl_device_id device) {
         try {
             long[] size = new long[1];
@@ -170,9 +253,15 @@ public final class ProgramCache {
         }
     }
 
-    synchronized void release() {
-        for (cl_program p : built.values()) {
-            clReleaseProgram(p);
+    /** Releases every built program; builds still running must have finished (the backend waits for its pool). */
+    void release() {
+        released = true;
+        for (CompletableFuture<cl_program> f : built.values()) {
+            if (!f.isDone()) {
+                f.cancel(false);
+            } else if (!f.isCompletedExceptionally()) {
+                clReleaseProgram(f.join());
+            }
         }
         built.clear();
     }
