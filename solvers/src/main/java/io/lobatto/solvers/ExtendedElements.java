@@ -21,7 +21,7 @@ import io.lobatto.core.mesh.SpectralElementMesh;
  * and, per side, whether a neighbour is there and its mean length across the shared face: the 1D data of the fast
  * diagonalisation ({@link FastDiagonalization}). Immutable; built on the host from the topology alone (O(E n^3)).
  */
-final class ExtendedElements {
+public final class ExtendedElements {
 
     private final int degree;
     private final int elements;
@@ -43,47 +43,47 @@ final class ExtendedElements {
     }
 
     /** The extended elements of {@code mesh}. */
-    static ExtendedElements of(SpectralElementMesh mesh) {
+    public static ExtendedElements of(SpectralElementMesh mesh) {
         return new Builder(mesh).build();
     }
 
     /** N, the mesh's degree. */
-    int degree() {
+    public int degree() {
         return degree;
     }
 
     /** n = N + 3, the points of an extended element per direction. */
-    int points() {
+    public int points() {
         return degree + 3;
     }
 
     /** E. */
-    int elements() {
+    public int elements() {
         return elements;
     }
 
     /** The mesh's global node count; {@link #localToGlobal()} uses this value for points without a node. */
-    int globalNodeCount() {
+    public int globalNodeCount() {
         return globalNodeCount;
     }
 
     /** [E][n^3] original global ids, {@link #globalNodeCount()} where no node is there (a copy). */
-    int[] localToGlobal() {
+    public int[] localToGlobal() {
         return localToGlobal.clone();
     }
 
     /** Element e's mean length in direction d (0 = r, 1 = s, 2 = t). */
-    double length(int e, int d) {
+    public double length(int e, int d) {
         return length[3 * e + d];
     }
 
     /** The mean length across face f (2d: the -1 side of direction d, 2d+1: the +1 side) of e's neighbour there, or 0. */
-    double neighbourLength(int e, int f) {
+    public double neighbourLength(int e, int f) {
         return neighbourLength[6 * e + f];
     }
 
     /** Whether e has a neighbour across face f. */
-    boolean hasNeighbour(int e, int f) {
+    public boolean hasNeighbour(int e, int f) {
         return neighbourLength[6 * e + f] > 0;
     }
 

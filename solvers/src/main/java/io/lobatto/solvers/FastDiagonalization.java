@@ -28,10 +28,10 @@ import io.lobatto.core.basis.Basis1D;
  * @param eigenvectors [E][3][n][n], V_d row-major
  * @param eigenvalues  [E][3][n]
  */
-record FastDiagonalization(int points, int elements, double[] eigenvectors, double[] eigenvalues) {
+public record FastDiagonalization(int points, int elements, double[] eigenvectors, double[] eigenvalues) {
 
     /** The 1D matrices of one element and direction on the extended grid: stiffness, mass, points kept. */
-    record Line(double[][] stiffness, double[] mass, boolean[] kept) {
+    public record Line(double[][] stiffness, double[] mass, boolean[] kept) {
     }
 
     /**
@@ -39,7 +39,7 @@ record FastDiagonalization(int points, int elements, double[] eigenvectors, doub
      * {@code ext.globalNodeCount() + 1}) marks Dirichlet nodes and the point-without-node id; {@code lambda} the
      * screening of the Helmholtz operator (0 for Poisson).
      */
-    static FastDiagonalization of(ExtendedElements ext, boolean[] masked, double lambda) {
+    public static FastDiagonalization of(ExtendedElements ext, boolean[] masked, double lambda) {
         int n = ext.points();
         int e3 = ext.elements();
         double[] vectors = new double[Math.multiplyExact(3 * n * n, e3)];
@@ -75,6 +75,12 @@ record FastDiagonalization(int points, int elements, double[] eigenvectors, doub
     }
 
     /** The 1D matrices of element e in direction d. */
+    /** The 1D matrices of element e in direction d, as {@link #of} builds them (for tests and reports). */
+    public static Line line(ExtendedElements ext, boolean[] masked, int e, int d) {
+        Basis1D basis = Basis1D.of(ext.degree());
+        return line(ext, ext.localToGlobal(), masked, referenceStiffness(basis), basis.gll().weights(), e, d);
+    }
+
     static Line line(ExtendedElements ext, int[] l2g, boolean[] masked, double[][] sh, double[] w, int e, int d) {
         int nDeg = ext.degree();
         int n = nDeg + 3;
