@@ -312,6 +312,14 @@ public final class BenchCli implements Runnable {
         int order;
         @Option(names = "--kershaw", defaultValue = "0.3", description = "Kershaw's epsilon. Default: ${DEFAULT-VALUE}")
         double kershaw;
+        @Option(names = "--smoothers", split = ",", defaultValue = "cheb-jacobi", converter = SmootherConverter.class,
+                description = "p-multigrid smoothers, one pmg row each: cheb|cheb4|cheb4opt - jacobi|asm|ras, e.g. "
+                        + "cheb-jacobi,cheb4opt-ras. Default: ${DEFAULT-VALUE}")
+        List<io.lobatto.solvers.Smoother> smoothers;
+        @Option(names = "--kershaw-sweep", description = "issue 27's Kershaw sweep: Kershaw's cube only, epsilon 0.3 and 1.0, "
+                + "N = 3..10 (unless --n-min/--n-max are given), p-multigrid with cheb-jacobi, cheb4opt-jacobi, cheb4opt-asm, "
+                + "cheb-ras and cheb4opt-ras (unless --smoothers is given). Long: hours on 2 cores at K = 12")
+        boolean kershawSweep;
         @Option(names = "--solve-reps", defaultValue = "1", description = "rounds per point, preconditioners interleaved; "
                 + "the fastest time to solution of each is reported. Default: ${DEFAULT-VALUE}")
         int solveReps;
@@ -321,6 +329,20 @@ public final class BenchCli implements Runnable {
             for (int k : ks) {
                 if (k < 1) {
                     throw new IllegalArgumentException("--elements must be >= 1, got " + k);
+                }
+            }
+            double[] epsilons = {kershaw};
+            if (kershawSweep) {
+                meshes = List.of(PoissonSolveSuite.MeshKind.KERSHAW);
+                epsilons = new double[] {0.3, 1.0};
+                pcs = List.of(io.lobatto.examples.PoissonProblem.Preconditioning.PMG);
+                if (smoothers.equals(List.of(io.lobatto.solvers.Smoother.CHEBYSHEV_JACOBI))) {
+                    smoothers = java.util.stream.Stream.of("cheb-jacobi", "cheb4opt-jacobi", "cheb4opt-asm", "cheb-ras", "cheb4opt-ras")
+                            .map(io.lobatto.solvers.Smoother::parse).toList();
+                }
+                if (!nGiven()) {
+                    c.nMin = 3;
+                    c.nMax = 10;
                 }
             }
             if (meshes.contains(PoissonSolveSuite.MeshKind.KERSHAW)) {
@@ -341,8 +363,28 @@ public final class BenchCli implements Runnable {
                 throw new IllegalArgumentException("--solve-reps must be >= 1, got " + solveReps);
             }
             io.lobatto.examples.PoissonProblem.requireWellPosed(io.lobatto.core.mesh.HexMesh.box(1, 1, 1, 0, 1, 0, 1, 0, 1), lambda);
-            return runOne(c, "solve", (cc, be, r, ref) -> PoissonSolveSuite.run(be, cc.nMin, cc.nMax, cc.nStep, ks, meshes, pcs,
-                    operator, lambda, tol, maxIt, order, kershaw, solveReps, r), false);
+            final double[] eps = epsilons;
+            final List<io.lobatto.examples.PoissonProblem.Preconditioning> chosen = pcs;
+            final List<PoissonSolveSuite.MeshKind> kinds = meshes;
+            return runOne(c, "solve", (cc, be, r, ref) -> PoissonSolveSuite.run(be, cc.nMin, cc.nMax, cc.nStep, ks, kinds, chosen,
+                    smoothers, operator, lambda, tol, maxIt, order, eps, solveReps, r), false);
+        }
+
+        @picocli.CommandLine.Spec
+        picocli.CommandLine.Model.CommandSpec spec;
+
+        /** Whether --n-min or --n-max was given on the command line. */
+        private boolean nGiven() {
+            picocli.CommandLine.ParseResult pr = spec.commandLine().getParseResult();
+            return pr.hasMatchedOption("--n-min") || pr.hasMatchedOption("--n-max");
+        }
+
+        /** Parses a smoother name with {@link io.lobatto.solvers.Smoother#parse}. */
+        static final class SmootherConverter implements picocli.CommandLine.ITypeConverter<io.lobatto.solvers.Smoother> {
+            @Override
+            public io.lobatto.solvers.Smoother convert(String value) {
+                return io.lobatto.solvers.Smoother.parse(value);
+            }
         }
     }
 

@@ -51,6 +51,21 @@ final class PoissonCommand implements Callable<Integer> {
     @Option(names = "--pmg-degrees", split = ",", description = "p-multigrid schedule, fine first (e.g. 7,3,1). Default: halving N, N/2, ..., 1")
     int[] pmgDegrees;
 
+    @Option(names = "--smoother", defaultValue = "cheb-jacobi", converter = SmootherConverter.class,
+            description = "p-multigrid smoother: Chebyshev polynomial (cheb: 1st kind on [0.1, 1.1] lambda_max; cheb4: Lottes' "
+                    + "4th kind; cheb4opt: 4th kind with Lottes' optimised weights, orders 1..8) and relaxation (jacobi; asm: "
+                    + "additive Schwarz with fast-diagonalisation solves on elements extended by one GLL layer; ras: restricted "
+                    + "Schwarz, solved by flexible CG), e.g. cheb4opt-ras. Default: ${DEFAULT-VALUE}")
+    io.lobatto.solvers.Smoother smoother;
+
+    /** Parses --smoother with {@link io.lobatto.solvers.Smoother#parse}. */
+    static final class SmootherConverter implements picocli.CommandLine.ITypeConverter<io.lobatto.solvers.Smoother> {
+        @Override
+        public io.lobatto.solvers.Smoother convert(String value) {
+            return io.lobatto.solvers.Smoother.parse(value);
+        }
+    }
+
     @Option(names = "--smoother-order", defaultValue = "3", description = "Chebyshev order of the p-multigrid smoother, 1..10. Default: ${DEFAULT-VALUE}")
     int smootherOrder;
 
@@ -85,6 +100,10 @@ final class PoissonCommand implements Callable<Integer> {
         }
         if (lambda < 0) {
             throw new IllegalArgumentException("--lambda must be >= 0 for CG, got " + lambda);
+        }
+        if (smoother.polynomial() == io.lobatto.solvers.Smoother.Polynomial.FOURTH_KIND_OPTIMAL && smootherOrder > 8) {
+            throw new IllegalArgumentException("--smoother " + smoother.cliName() + " has optimised weights for orders 1..8, got"
+                    + " --smoother-order " + smootherOrder);
         }
         if (smootherOrder < 1 || smootherOrder > 10) {
             throw new IllegalArgumentException("--smoother-order must be in 1..10, got " + smootherOrder);
@@ -172,7 +191,7 @@ final class PoissonCommand implements Callable<Integer> {
             case NONE -> "none";
             case JACOBI -> "Jacobi";
             case PMG -> "p-multigrid V-cycle (" + (pmgDegrees == null ? "halving N" : java.util.Arrays.toString(pmgDegrees))
-                    + ", Chebyshev(Jacobi) order " + smootherOrder + ")";
+                    + ", " + smoother.describe() + " order " + smootherOrder + ")" + (smoother.isSymmetric() ? "" : ", flexible CG");
         };
     }
 
@@ -187,7 +206,7 @@ final class PoissonCommand implements Callable<Integer> {
             io.lobatto.solvers.PMultigrid.LevelInfo i = s.levels().get(l);
             boolean coarsest = l == s.levels().size() - 1;
             String smoother = coarsest ? String.format("coarse: %d Chebyshev its", i.smootherOrder())
-                    : String.format("Chebyshev(Jacobi) order %d", i.smootherOrder());
+                    : String.format("%s order %d", i.smoother(), i.smootherOrder());
             out.printf("  %3d %10d %8d %-34s %8.3g..%-8.3g %8d %10.3f %9.3f%n", i.degree(), i.dofs(), i.elements(), smoother,
                     i.lambdaMin(), i.lambdaMax(), i.appliesPerCycle(), i.seconds(),
                     i.cycles() == 0 ? 0 : 1e3 * i.seconds() / i.cycles());
@@ -202,7 +221,8 @@ final class PoissonCommand implements Callable<Integer> {
         lastPhases = new io.lobatto.solvers.SetupPhases();
         lastPhases.add("mesh and numbering", System.nanoTime() - t0);
         return new PoissonProblem(mesh, exact, operator).solve(backend, preconditioner,
-                b -> (pmgDegrees == null ? b : b.degrees(pmgDegrees)).smootherOrder(smootherOrder).timeLevels(sweep == null),
+                b -> (pmgDegrees == null ? b : b.degrees(pmgDegrees)).smootherOrder(smootherOrder).smoother(smoother)
+                        .timeLevels(sweep == null),
                 tolerance, maxIterations,
                 progress == null ? null : it -> {
                     if (it == 1 && profile) {

@@ -20,6 +20,11 @@ import io.lobatto.core.backend.DeviceVector;
  * apply, dot). Everything stays on the operator's backend; only the scalars of the reductions come
  * back to the host.
  *
+ * <p>When the preconditioner says it is variable ({@link Preconditioner#isVariable()}: not symmetric, or not a fixed
+ * linear map), CG becomes flexible CG (Notay 2000, truncation 1): beta = z_new . (r_new - r_old) / (z_old . r_old), the
+ * Polak-Ribiere formula, which keeps the local A-orthogonality of consecutive search directions for any M^-1 at the
+ * cost of one more vector, one copy and one dot per iteration.
+ *
  * <p>Stops when ||r||_2 ≤ max(relativeTolerance * ||b||_2, absoluteTolerance), or after
  * maxIterations (reported as {@link StopReason#MAX_ITERATIONS}, not an exception), or after exactly
  * {@code fixedIterations} when set (NekBone's 100 iterations). Breakdown (p.Ap ≤ 0, NaN/Inf) throws
@@ -34,6 +39,8 @@ public final class ConjugateGradient implements AutoCloseable {
     private final DeviceVector p;
     private final DeviceVector ap;
     private final DeviceVector z;
+    /** r of the previous iteration (flexible CG only), else null. */
+    private final DeviceVector rOld;
     /** The device diag(A)^-1 when the preconditioner is Jacobi on this backend (fused update), else null. */
     private final DeviceVector inverseDiagonal;
     private final double[] dots = new double[2];
@@ -73,8 +80,14 @@ public final class ConjugateGradient implements AutoCloseable {
         this.p = backend.allocate(n);
         this.ap = backend.allocate(n);
         this.z = preconditioner == null ? null : backend.allocate(n);
+        this.rOld = preconditioner != null && preconditioner.isVariable() ? backend.allocate(n) : null;
         this.inverseDiagonal = preconditioner instanceof JacobiPreconditioner j && j.backend() == backend
                 && j.inverseDiagonal().length() == n ? j.inverseDiagonal() : null;
+    }
+
+    /** Whether this is flexible CG (the preconditioner is variable), with the Polak-Ribiere beta. */
+    public boolean isFlexible() {
+        return rOld != null;
     }
 
     /** Relative tolerance on ||r|| / ||b|| (default 1e-8). */
@@ -193,6 +206,9 @@ public final class ConjugateGradient implements AutoCloseable {
             }
             double alpha = rz / pAp;
             double rzFused = 0;
+            if (rOld != null) {
+                backend.copy(r, rOld);
+            }
             if (inverseDiagonal != null) {
                 backend.pcgUpdate(alpha, p, ap, x, r, inverseDiagonal, z, dots);
                 rr = dots[0];
@@ -228,6 +244,13 @@ public final class ConjugateGradient implements AutoCloseable {
                 }
                 checkPreconditioner(rzNew, rr, it);
                 dir = z;
+                if (rOld != null) {
+                    // Polak-Ribiere: beta = z_new . (r_new - r_old) / (z_old . r_old)
+                    double prNumerator = rzNew - backend.dot(rOld, z);
+                    beta = prNumerator / rz;
+                    rz = rzNew;
+                    continue;
+                }
             } else {
                 rzNew = rr;
                 dir = r;
@@ -288,6 +311,9 @@ public final class ConjugateGradient implements AutoCloseable {
         ap.close();
         if (z != null) {
             z.close();
+        }
+        if (rOld != null) {
+            rOld.close();
         }
     }
 }

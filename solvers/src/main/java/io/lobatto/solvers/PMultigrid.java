@@ -17,23 +17,26 @@ import io.lobatto.operators.ElementOperator;
 /**
  * The p-multigrid V-cycle as a preconditioner z = B r: the same mesh at degrees N_0 > N_1 > ... > N_L (default
  * halving, 7 -> 3 -> 1), each level with its own matrix-free operator A_l = Z_l^T L_l Z_l at its own degree and
- * quadrature (the fine level's kind: BP3.5 or BP3.0), its Jacobi diagonal and a Chebyshev(Jacobi) smoother S_l of
- * order k (default 3) on the band [0.1, 1.1] lambda_max(D_l^-1 A_l), lambda_max from a few Lanczos steps at setup.
+ * quadrature (the fine level's kind: BP3.5 or BP3.0), its Jacobi diagonal and a Chebyshev smoother S_l of order k
+ * (default 3; {@link Smoother}): first kind on the band [0.1, 1.1] lambda_max(M_l^-1 A_l) or Lottes' fourth kind on
+ * [0, 1.1 lambda_max], with M_l^-1 Jacobi (default) or an overlapping Schwarz method with fast-diagonalisation local
+ * solves ({@link SchwarzPreconditioner}); lambda_max from a few Lanczos (Arnoldi for RAS) steps at setup.
  * Levels are linked by P = Z_f^T W_f J Z_c (GLL interpolation, {@link Backend#prolongate}) and R = P^T
  * ({@link Backend#restrict}). The coarsest level is solved by a fixed number of Chebyshev iterations over its whole
  * estimated spectrum (a fixed polynomial: bounded cost, linear, symmetric). One cycle on level l:
  * <pre>
  *   x = S_l b;  r = b - A_l x;  x += P V_(l+1)(R r);  x += S_l (b - A_l x)
  * </pre>
- * Pre- and post-smoother are the same symmetric polynomial S_l, so B is symmetric positive definite and plain
- * (not flexible) PCG stays valid. Everything runs on the backend; only the Lanczos scalars come to the host, at
+ * Pre- and post-smoother are the same polynomial S_l. With a symmetric relaxation (Jacobi, ASM) B is symmetric
+ * positive definite and plain PCG stays valid; with RAS it is not, and {@link #isVariable()} asks for flexible CG. Everything runs on the backend; only the Lanczos scalars come to the host, at
  * setup. Built by {@link #builder}; owns every level's device memory (release with {@link #close()}).
  */
 public final class PMultigrid implements Preconditioner {
 
     /** What one level is and costs, for reports. */
     public record LevelInfo(int degree, int dofs, int elements, double lambdaMin, double lambdaMax, double smootherLower,
-                            double smootherUpper, int smootherOrder, int appliesPerCycle, double seconds, long cycles) {
+                            double smootherUpper, int smootherOrder, int appliesPerCycle, double seconds, long cycles,
+                            String smoother) {
     }
 
     private final Backend backend;
@@ -77,7 +80,7 @@ public final class PMultigrid implements Preconditioner {
         private final Backend backend;
         private int[] degrees;
         private int order = 3;
-        private boolean fourthKind;
+        private Smoother smoother = Smoother.CHEBYSHEV_JACOBI;
         private double bandLow = 0.1;
         private double bandHigh = 1.1;
         private int lanczosSteps = 10;
@@ -130,7 +133,14 @@ public final class PMultigrid implements Preconditioner {
          * {@code fourth}, Lottes' Chebyshev polynomial of the fourth kind on [0, high lambda_max].
          */
         public Builder fourthKind(boolean fourth) {
-            this.fourthKind = fourth;
+            this.smoother = new Smoother(fourth ? Smoother.Polynomial.FOURTH_KIND : Smoother.Polynomial.FIRST_KIND,
+                    smoother.relaxation());
+            return this;
+        }
+
+        /** The smoother of the smoothed levels (polynomial and relaxation); default {@link Smoother#CHEBYSHEV_JACOBI}. */
+        public Builder smoother(Smoother s) {
+            this.smoother = Objects.requireNonNull(s, "smoother");
             return this;
         }
 
@@ -218,6 +228,10 @@ public final class PMultigrid implements Preconditioner {
 
         /** Sets up every level on the backend (operators, diagonals, eigenvalue bounds, transfers). */
         public PMultigrid build() {
+            if (smoother.polynomial() == Smoother.Polynomial.FOURTH_KIND_OPTIMAL && order > ChebyshevSmoother.MAX_OPTIMAL_ORDER) {
+                throw new IllegalArgumentException("smoother " + smoother.cliName() + ": the optimised weights are tabulated for"
+                        + " orders 1.." + ChebyshevSmoother.MAX_OPTIMAL_ORDER + ", got order " + order);
+            }
             long t0 = System.nanoTime();
             // the meshes and masks first: a coarse level without unknowns ends the schedule above it
             List<SpectralElementMesh> meshes = new ArrayList<>();
@@ -260,6 +274,9 @@ public final class PMultigrid implements Preconditioner {
         final boolean ownsOp;
         final DeviceVector inverseDiagonal;
         final ChebyshevSmoother smoother;
+        /** The Schwarz relaxation of a smoothed level, else null (Jacobi, or the coarsest level). */
+        final SchwarzPreconditioner schwarz;
+        final String smootherName;
         final SpectrumBounds bounds;
         final DeviceVector b;
         final DeviceVector x;
@@ -313,10 +330,23 @@ public final class PMultigrid implements Preconditioner {
                 int m = (int) Math.ceil(acosh(1 / cfg.coarseReduction) / acosh(sigma));
                 m = Math.max(1, Math.min(cfg.coarseMaxIterations, m));
                 smoother = new ChebyshevSmoother(o, inverseDiagonal, lo, hi, m);
+                schwarz = null;
+                smootherName = "coarse Chebyshev(Jacobi)";
             } else {
-                bounds = SpectrumBounds.estimate(o, inverseDiagonal, Math.min(cfg.lanczosSteps, n), 0x5eed + mesh.degree());
-                smoother = new ChebyshevSmoother(o, inverseDiagonal, cfg.bandLow * bounds.lambdaMax(),
-                        cfg.bandHigh * bounds.lambdaMax(), cfg.order, cfg.fourthKind);
+                Smoother kind = cfg.smoother;
+                int steps = Math.min(cfg.lanczosSteps, n);
+                long seed = 0x5eed + mesh.degree();
+                if (kind.relaxation().isSchwarz()) {
+                    schwarz = SchwarzPreconditioner.bind(o, mesh, mask, kind.relaxation() == Smoother.Relaxation.RAS);
+                    bounds = kind.isSymmetric() ? SpectrumBounds.estimate(o, schwarz, steps, seed)
+                            : SpectrumBounds.arnoldi(o, schwarz, steps, seed);
+                } else {
+                    schwarz = null;
+                    bounds = SpectrumBounds.estimate(o, inverseDiagonal, steps, seed);
+                }
+                smoother = new ChebyshevSmoother(o, inverseDiagonal, schwarz, cfg.bandLow * bounds.lambdaMax(),
+                        cfg.bandHigh * bounds.lambdaMax(), cfg.order, kind.polynomial());
+                smootherName = kind.describe();
             }
             backend.synchronize();
             cfg.phases.add("eigenvalue bounds", System.nanoTime() - tBounds);
@@ -332,6 +362,9 @@ public final class PMultigrid implements Preconditioner {
                 transfer.close();
             }
             smoother.close();
+            if (schwarz != null) {
+                schwarz.close();
+            }
             inverseDiagonal.close();
             b.close();
             x.close();
@@ -348,6 +381,12 @@ public final class PMultigrid implements Preconditioner {
     public PMultigrid timeLevels(boolean on) {
         this.timeLevels = on;
         return this;
+    }
+
+    /** True when a level's smoother is not symmetric (RAS): the V-cycle is not symmetric, so CG must be flexible. */
+    @Override
+    public boolean isVariable() {
+        return levels.stream().anyMatch(v -> v.schwarz != null && v.schwarz.isVariable());
     }
 
     /** z = B r: one V-cycle from z = 0. */
@@ -414,7 +453,8 @@ public final class PMultigrid implements Preconditioner {
             int k = v.smoother.order();
             int applies = coarsest ? k - 1 : 2 * k;
             out.add(new LevelInfo(v.mesh.degree(), v.op.size(), v.mesh.elementCount(), v.bounds.lambdaMin(),
-                    v.bounds.lambdaMax(), v.smoother.lower(), v.smoother.upper(), k, applies, v.nanos * 1e-9, cycles));
+                    v.bounds.lambdaMax(), v.smoother.lower(), v.smoother.upper(), k, applies, v.nanos * 1e-9, cycles,
+                    v.smootherName));
         }
         return out;
     }
@@ -432,10 +472,10 @@ public final class PMultigrid implements Preconditioner {
         for (int l = 0; l < infos.size(); l++) {
             LevelInfo i = infos.get(l);
             boolean coarsest = l == infos.size() - 1;
-            s.append(String.format("  N = %2d: %9d DOFs, %s, lambda(D^-1 A) in [%.3g, %.3g] (Lanczos), %d applies per cycle%n",
+            s.append(String.format("  N = %2d: %9d DOFs, %s, lambda(M^-1 A) in [%.3g, %.3g] (Lanczos), %d applies per cycle%n",
                     i.degree(), i.dofs(), coarsest
                             ? String.format("coarse solve: %d Chebyshev iterations on [%.3g, %.3g]", i.smootherOrder(), i.smootherLower(), i.smootherUpper())
-                            : String.format("Chebyshev(Jacobi) order %d on [%.3g, %.3g]", i.smootherOrder(), i.smootherLower(), i.smootherUpper()),
+                            : String.format("%s order %d on [%.3g, %.3g]", i.smoother(), i.smootherOrder(), i.smootherLower(), i.smootherUpper()),
                     i.lambdaMin(), i.lambdaMax(), i.appliesPerCycle()));
         }
         return s.toString();

@@ -24,14 +24,89 @@ public record SpectrumBounds(double lambdaMin, double lambdaMax, int steps) {
      * @throws IllegalArgumentException if {@code steps < 1} or the lengths differ
      */
     public static SpectrumBounds estimate(DeviceOperator operator, DeviceVector inverseDiagonal, int steps, long seed) {
-        if (steps < 1) {
-            throw new IllegalArgumentException("Lanczos steps must be >= 1, got " + steps);
-        }
         int n = operator.size();
         if (inverseDiagonal.length() != n) {
             throw new IllegalArgumentException("inverseDiagonal has length " + inverseDiagonal.length()
                     + " but the operator has size " + n);
         }
+        Backend backend = operator.backend();
+        return lanczos(operator, (r, z) -> backend.pointwiseMultiply(inverseDiagonal, r, z), steps, seed);
+    }
+
+    /**
+     * The extreme eigenvalues of M^-1 A for a symmetric positive definite {@code preconditioner} M^-1 (additive
+     * Schwarz, say): {@code steps} PCG steps read as Lanczos, as {@link #estimate(DeviceOperator, DeviceVector, int, long)}.
+     */
+    public static SpectrumBounds estimate(DeviceOperator operator, Preconditioner preconditioner, int steps, long seed) {
+        return lanczos(operator, preconditioner::apply, steps, seed);
+    }
+
+    /**
+     * The extreme real parts of the Ritz values of M^-1 A after {@code steps} Arnoldi steps (modified Gram-Schmidt), for
+     * a {@code preconditioner} that is not symmetric (restricted Schwarz); the eigenvalues of the small Hessenberg
+     * matrix come from Hipparchus. Keeps steps + 1 vectors on the backend.
+     */
+    public static SpectrumBounds arnoldi(DeviceOperator operator, Preconditioner preconditioner, int steps, long seed) {
+        if (steps < 1) {
+            throw new IllegalArgumentException("Arnoldi steps must be >= 1, got " + steps);
+        }
+        int n = operator.size();
+        Backend backend = operator.backend();
+        java.util.SplittableRandom random = new java.util.SplittableRandom(seed);
+        double[] start = new double[n];
+        for (int i = 0; i < n; i++) {
+            start[i] = random.nextDouble() - 0.5;
+        }
+        double[][] h = new double[steps + 1][steps];
+        DeviceVector[] v = new DeviceVector[steps + 1];
+        int m = 0;
+        try (DeviceVector av = backend.allocate(n)) {
+            v[0] = backend.upload(start);
+            backend.axpby(0, v[0], 1 / Math.sqrt(backend.norm2(v[0])), v[0]);
+            for (int j = 0; j < steps; j++) {
+                operator.apply(v[j], av);
+                v[j + 1] = backend.allocate(n);
+                preconditioner.apply(av, v[j + 1]);
+                for (int i = 0; i <= j; i++) {
+                    h[i][j] = backend.dot(v[j + 1], v[i]);
+                    backend.axpby(-h[i][j], v[i], 1, v[j + 1]);
+                }
+                double norm = Math.sqrt(backend.norm2(v[j + 1]));
+                h[j + 1][j] = norm;
+                m = j + 1;
+                if (!(norm > 1e-300) || !Double.isFinite(norm)) {
+                    break;
+                }
+                backend.axpby(0, v[j + 1], 1 / norm, v[j + 1]);
+            }
+        } finally {
+            for (DeviceVector x : v) {
+                if (x != null) {
+                    x.close();
+                }
+            }
+        }
+        double[][] hm = new double[m][m];
+        for (int i = 0; i < m; i++) {
+            System.arraycopy(h[i], 0, hm[i], 0, m);
+        }
+        org.hipparchus.complex.Complex[] ev = new org.hipparchus.linear.EigenDecompositionNonSymmetric(
+                new org.hipparchus.linear.Array2DRowRealMatrix(hm, false)).getEigenvalues();
+        double lo = Double.POSITIVE_INFINITY, hi = Double.NEGATIVE_INFINITY;
+        for (org.hipparchus.complex.Complex c : ev) {
+            lo = Math.min(lo, c.getReal());
+            hi = Math.max(hi, c.getReal());
+        }
+        return new SpectrumBounds(lo, hi, m);
+    }
+
+    /** PCG with z = M^-1 r by {@code precondition}, read as Lanczos. */
+    private static SpectrumBounds lanczos(DeviceOperator operator, java.util.function.BiConsumer<DeviceVector, DeviceVector> precondition,
+                                          int steps, long seed) {
+        if (steps < 1) {
+            throw new IllegalArgumentException("Lanczos steps must be >= 1, got " + steps);
+        }
+        int n = operator.size();
         Backend backend = operator.backend();
         java.util.SplittableRandom random = new java.util.SplittableRandom(seed);
         double[] start = new double[n];
@@ -44,7 +119,7 @@ public record SpectrumBounds(double lambdaMin, double lambdaMax, int steps) {
         try (DeviceVector r = backend.upload(start); DeviceVector z = backend.allocate(n);
              DeviceVector p = backend.allocate(n); DeviceVector ap = backend.allocate(n);
              DeviceVector x = backend.allocate(n)) {
-            backend.pointwiseMultiply(inverseDiagonal, r, z);
+            precondition.accept(r, z);
             double rz = backend.dot(r, z);
             backend.copy(z, p);
             for (int j = 0; j < steps; j++) {
@@ -54,7 +129,7 @@ public record SpectrumBounds(double lambdaMin, double lambdaMax, int steps) {
                 }
                 alpha[j] = rz / pAp;
                 backend.cgUpdate(alpha[j], p, ap, x, r);
-                backend.pointwiseMultiply(inverseDiagonal, r, z);
+                precondition.accept(r, z);
                 double rzNew = backend.dot(r, z);
                 beta[j] = rzNew / rz;
                 rz = rzNew;
@@ -67,7 +142,7 @@ public record SpectrumBounds(double lambdaMin, double lambdaMax, int steps) {
         }
         if (done == 0) {
             throw new IllegalStateException("Lanczos: no step possible (p . Ap <= 0 or r . z <= 0 at the start): the operator "
-                    + "or the inverse diagonal is not positive definite");
+                    + "or the preconditioner is not positive definite");
         }
         return fromCg(alpha, beta, done);
     }

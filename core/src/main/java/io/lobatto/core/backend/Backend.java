@@ -352,6 +352,27 @@ public interface Backend extends AutoCloseable {
     default void prepare(ElementKernel kernel, int[] degrees, ElementGeometry geometry, PointFunction... functions) {
     }
 
+    // ---------------------------------------------------------------- overlapping Schwarz (fast diagonalisation)
+
+    /**
+     * Uploads the fast diagonalisation of {@code elements} local problems on n^3 blocks, n = {@code points} (see
+     * {@link DeviceFdm}): {@code eigenvectors} is {@code [E][3][n][n]} (V_d row-major, entry [a][i] = node a of
+     * eigenvector i; d = r, s, t) and {@code eigenvalues} is {@code [E][3][n]}. Backends check the lengths and throw
+     * {@link IllegalArgumentException} naming the array. The default throws {@link UnsupportedOperationException}.
+     */
+    default DeviceFdm uploadFdm(int points, int elements, double[] eigenvectors, double[] eigenvalues) {
+        throw new UnsupportedOperationException("backend " + name() + " has no fast-diagonalisation kernels");
+    }
+
+    /**
+     * y = (V_t (x) V_s (x) V_r) D^-1 (V_t (x) V_s (x) V_r)^T x block by block (n^3 entries per element, r fastest), with
+     * D_ijk = lambda_r,i + lambda_s,j + lambda_t,k, and 0 where D_ijk &lt;= 0: the local solves of an overlapping Schwarz
+     * method. {@code x} and {@code y} have length E n^3 and must be distinct.
+     */
+    default void applyFdm(DeviceFdm fdm, DeviceVector x, DeviceVector y) {
+        throw new UnsupportedOperationException("backend " + name() + " has no fast-diagonalisation kernels");
+    }
+
     /** Releases every resource of this backend (device memory, threads); idempotent. */
     @Override
     void close();

@@ -2,6 +2,7 @@ package io.lobatto.backend.aparapi;
 
 import com.aparapi.Kernel;
 import io.lobatto.backend.aparapi.kernels.ChebyshevKernel;
+import io.lobatto.backend.aparapi.kernels.FdmKernel;
 import io.lobatto.backend.aparapi.kernels.GatherScatterKernel;
 import io.lobatto.backend.aparapi.kernels.ReductionKernel;
 import io.lobatto.backend.aparapi.kernels.StreamKernel;
@@ -15,6 +16,7 @@ import io.lobatto.core.backend.Backend;
 import io.lobatto.core.backend.BackendException;
 import io.lobatto.core.backend.DeviceElementData;
 import io.lobatto.core.backend.DeviceGeometry;
+import io.lobatto.core.backend.DeviceFdm;
 import io.lobatto.core.backend.DeviceInfo;
 import io.lobatto.core.backend.DeviceIntVector;
 import io.lobatto.core.backend.DevicePointwiseData;
@@ -773,6 +775,65 @@ public final class AparapiBackend implements Backend {
         k.set("w", wv.buffer).set("r", rv.buffer).set("d", dv.buffer).set("x", xv.buffer).set("a", a).set("b", b)
                 .set("n", dv.length());
         launchPerEntry(k, dv.length());
+    }
+
+    // ------------------------------------------------------------------ fast diagonalisation (FdmKernel)
+
+    @Override
+    public synchronized DeviceFdm uploadFdm(int points, int elements, double[] eigenvectors, double[] eigenvalues) {
+        ensureOpen();
+        DeviceFdm.checkUpload(points, elements, eigenvectors, eigenvalues);
+        if (points < 2 || points > MAX_DEGREE + 3) {
+            throw new IllegalArgumentException("fdm: points must be in [2, " + (MAX_DEGREE + 3) + "], got " + points);
+        }
+        int block = elements * points * points * points;
+        java.util.List<ClVector> made = new java.util.ArrayList<>();
+        try {
+            made.add((ClVector) upload(eigenvectors));
+            made.add((ClVector) upload(eigenvalues));
+            made.add((ClVector) allocate(block));
+            made.add((ClVector) allocate(block));
+            return new ClFdm(this, made.get(0), made.get(1), made.get(2), made.get(3), points, elements);
+        } catch (RuntimeException ex) {
+            made.forEach(ClVector::close);
+            throw ex;
+        }
+    }
+
+    @Override
+    public synchronized void applyFdm(DeviceFdm fdm, DeviceVector x, DeviceVector y) {
+        Objects.requireNonNull(fdm, "fdm");
+        if (!(fdm instanceof ClFdm f) || f.backend != this) {
+            throw new IllegalArgumentException("fdm is not a fast diagonalisation of this aparapi backend: " + fdm);
+        }
+        if (f.isClosed()) {
+            throw new IllegalStateException("fdm is closed");
+        }
+        ClVector xv = vec(x, "x");
+        ClVector yv = vec(y, "y");
+        if (x == y) {
+            throw new IllegalArgumentException("applyFdm: x and y must be distinct vectors");
+        }
+        int n = f.points();
+        int block = f.elements() * n * n * n;
+        checkLen("applyFdm", "x", xv.length(), block);
+        checkLen("applyFdm", "y", yv.length(), block);
+        if (block == 0) {
+            return;
+        }
+        fdmPass(FdmKernel.FORWARD_R, f, xv.buffer, f.workA.buffer, block);
+        fdmPass(FdmKernel.FORWARD_S, f, f.workA.buffer, f.workB.buffer, block);
+        fdmPass(FdmKernel.FORWARD_T, f, f.workB.buffer, f.workA.buffer, block);
+        fdmPass(FdmKernel.BACKWARD_T, f, f.workA.buffer, f.workB.buffer, block);
+        fdmPass(FdmKernel.BACKWARD_S, f, f.workB.buffer, f.workA.buffer, block);
+        fdmPass(FdmKernel.BACKWARD_R, f, f.workA.buffer, yv.buffer, block);
+    }
+
+    /** One sum-factorised pass of {@link FdmKernel}: {@code n} outputs into {@code out}. */
+    private void fdmPass(int op, ClFdm f, ClBuffer in, ClBuffer out, int n) {
+        ClKernel k = kernel(KernelBuilds.fdm(op, f.points()));
+        k.set("vm", f.vectors.buffer).set("lm", f.values.buffer).set("ta", in).set("tb", out).set("n", n);
+        launchPerEntry(k, n);
     }
 
     private static void checkTransfer(ClTransfer t, ClScatter c, ClScatter f) {

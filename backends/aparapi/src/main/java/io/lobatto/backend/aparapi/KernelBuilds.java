@@ -7,6 +7,7 @@ import io.lobatto.backend.aparapi.kernels.DiagonalKernel;
 import io.lobatto.backend.aparapi.kernels.EvaluateKernel;
 import io.lobatto.backend.aparapi.kernels.FactorSplitKernel;
 import io.lobatto.backend.aparapi.kernels.GeometryKernel;
+import io.lobatto.backend.aparapi.kernels.FdmKernel;
 import io.lobatto.backend.aparapi.kernels.GatherScatterKernel;
 import io.lobatto.backend.aparapi.kernels.MassBp10Kernel;
 import io.lobatto.backend.aparapi.kernels.MassBp10LineKernel;
@@ -172,6 +173,36 @@ public final class KernelBuilds {
             out.add(new Build(s, perEntryGroup(allowedGroup.applyAsInt(s)), 0, "one work-item per output"));
         }
         return out;
+    }
+
+    /**
+     * The six passes of the fast diagonalisation on blocks of {@code points}^3 ({@link FdmKernel}), one work-item per
+     * output, as the backend launches them.
+     */
+    public static List<Build> fdmKernels(int points, ToIntFunction<KernelSource> allowedGroup) {
+        if (points < 2 || points > AparapiBackend.MAX_DEGREE + 3) {
+            throw new IllegalArgumentException("fdm blocks of " + points + " points per direction: need 2 <= n <= "
+                    + (AparapiBackend.MAX_DEGREE + 3));
+        }
+        List<Build> out = new ArrayList<>();
+        for (int op = FdmKernel.FORWARD_R; op <= FdmKernel.BACKWARD_R; op++) {
+            KernelSource s = fdm(op, points).source();
+            out.add(new Build(s, perEntryGroup(allowedGroup.applyAsInt(s)), 0, "one work-item per output"));
+        }
+        return out;
+    }
+
+    /** Pass {@code op} of {@link FdmKernel} on blocks of {@code points}^3. */
+    static Spec fdm(int op, int points) {
+        String label = switch (op) {
+            case FdmKernel.FORWARD_R -> "fdm-forward-r";
+            case FdmKernel.FORWARD_S -> "fdm-forward-s";
+            case FdmKernel.FORWARD_T -> "fdm-forward-t-scale";
+            case FdmKernel.BACKWARD_T -> "fdm-backward-t";
+            case FdmKernel.BACKWARD_S -> "fdm-backward-s";
+            default -> "fdm-backward-r";
+        };
+        return new Spec(FdmKernel.class, ordered("op", op, "nb", points), label, 0);
     }
 
     /** The fused Chebyshev step of {@link ChebyshevKernel}. */

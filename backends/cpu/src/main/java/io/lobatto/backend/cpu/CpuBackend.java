@@ -5,6 +5,7 @@ import java.util.Objects;
 import io.lobatto.core.backend.Backend;
 import io.lobatto.core.backend.DeviceElementData;
 import io.lobatto.core.backend.DeviceGeometry;
+import io.lobatto.core.backend.DeviceFdm;
 import io.lobatto.core.backend.DeviceInfo;
 import io.lobatto.core.backend.DeviceIntVector;
 import io.lobatto.core.backend.DevicePointwiseData;
@@ -988,6 +989,36 @@ public final class CpuBackend implements Backend {
                 xx[i] += v;
             }
         });
+    }
+
+    // ------------------------------------------------------------------ fast diagonalisation (CpuFdm)
+
+    @Override
+    public DeviceFdm uploadFdm(int points, int elements, double[] eigenvectors, double[] eigenvalues) {
+        ensureOpen();
+        DeviceFdm.checkUpload(points, elements, eigenvectors, eigenvalues);
+        return new CpuFdm(this, points, elements, eigenvectors, eigenvalues, threads);
+    }
+
+    @Override
+    public void applyFdm(DeviceFdm fdm, DeviceVector x, DeviceVector y) {
+        ensureOpen();
+        if (!(fdm instanceof CpuFdm f) || f.backend != this) {
+            throw new IllegalArgumentException("fdm is not a fast diagonalisation uploaded to this cpu backend (" + fdm + ")");
+        }
+        if (f.isClosed()) {
+            throw new IllegalStateException("fdm: fast diagonalisation is closed");
+        }
+        double[] xx = vec(x, "x");
+        double[] yy = vec(y, "y");
+        distinct(x, "x", y, "y");
+        int block = f.points() * f.points() * f.points();
+        checkLength("x", xx.length, "E n^3 of the fast diagonalisation", f.elements() * block);
+        checkLength("y", yy.length, "E n^3 of the fast diagonalisation", f.elements() * block);
+        final int per = elementsPerChunk(f.elements());
+        final int elements = f.elements();
+        pool.run(chunks(elements, per), (worker, ch) -> f.applyElements(worker, ch * per,
+                Math.min(elements, (ch + 1) * per), xx, yy));
     }
 
     private void checkTransfer(CpuTransfer t, CpuScatter c, CpuScatter f) {

@@ -1,0 +1,181 @@
+package io.lobatto.solvers;
+
+import org.hipparchus.linear.Array2DRowRealMatrix;
+import org.hipparchus.linear.EigenDecompositionSymmetric;
+import org.hipparchus.linear.RealMatrix;
+
+import io.lobatto.core.basis.Basis1D;
+
+/**
+ * The separable approximations of the extended elements' local problems and their fast diagonalisation (Lynch, Rice
+ * &amp; Thomas 1964; Fischer 1997, Lottes &amp; Fischer 2005 for the spectral element method). For each element e and
+ * direction d, on the n = N + 3 points of the extended 1D grid (indices -1..N+1):
+ * <pre>
+ *   S_d = (2/l) Sh  on the element's N+1 nodes,  M_d = (l/2) W
+ *       + (2/l_left) Sh[N-1..N, N-1..N] on points -1, 0   (the left neighbour's last interval, Dirichlet beyond)
+ *       + (2/l_right) Sh[0..1, 0..1] on points N, N+1       (the right neighbour's first interval)
+ * </pre>
+ * with Sh = D^T W D the reference 1D GLL stiffness, W the GLL weights and l the mean lengths of
+ * {@link ExtendedElements}. A point without a node (a physical boundary) is left out; an element node on a
+ * Dirichlet face is left out too. The generalised eigenproblem S_d v = lambda M_d v on the points kept gives V_d
+ * (V_d^T M_d V_d = I) and lambda_d, so that the local operator
+ * M_t (x) M_s (x) S_r + M_t (x) S_s (x) M_r + S_t (x) M_s (x) M_r + lambda_h M_t (x) M_s (x) M_r has the inverse of
+ * {@link io.lobatto.core.backend.DeviceFdm} with eigenvalues lambda_d + lambda_h / 3. Points left out have zero rows
+ * in V_d (the local solution is 0 there) and unused columns are zero with eigenvalue 1.
+ *
+ * @param points       n = N + 3
+ * @param elements     E
+ * @param eigenvectors [E][3][n][n], V_d row-major
+ * @param eigenvalues  [E][3][n]
+ */
+public record FastDiagonalization(int points, int elements, double[] eigenvectors, double[] eigenvalues) {
+
+    /** The 1D matrices of one element and direction on the extended grid: stiffness, mass, points kept. */
+    public record Line(double[][] stiffness, double[] mass, boolean[] kept) {
+    }
+
+    /**
+     * The fast diagonalisation of the extended elements {@code ext}; {@code masked} (length
+     * {@code ext.globalNodeCount() + 1}) marks Dirichlet nodes and the point-without-node id; {@code lambda} the
+     * screening of the Helmholtz operator (0 for Poisson).
+     */
+    public static FastDiagonalization of(ExtendedElements ext, boolean[] masked, double lambda) {
+        int n = ext.points();
+        int e3 = ext.elements();
+        double[] vectors = new double[Math.multiplyExact(3 * n * n, e3)];
+        double[] values = new double[3 * n * e3];
+        int[] l2g = ext.localToGlobal();
+        Basis1D basis = Basis1D.of(ext.degree());
+        double[][] sh = referenceStiffness(basis);
+        double[] w = basis.gll().weights();
+        for (int e = 0; e < e3; e++) {
+            for (int d = 0; d < 3; d++) {
+                Line line = line(ext, l2g, masked, sh, w, e, d);
+                diagonalise(line, n, vectors, (3 * e + d) * n * n, values, (3 * e + d) * n, lambda / 3);
+            }
+        }
+        return new FastDiagonalization(n, e3, vectors, values);
+    }
+
+    /** Sh = D^T W D on the reference element [-1, 1]. */
+    static double[][] referenceStiffness(Basis1D basis) {
+        int nq = basis.nq();
+        double[] w = basis.gll().weights();
+        double[][] s = new double[nq][nq];
+        for (int i = 0; i < nq; i++) {
+            for (int j = 0; j < nq; j++) {
+                double v = 0;
+                for (int q = 0; q < nq; q++) {
+                    v += basis.d(q, i) * w[q] * basis.d(q, j);
+                }
+                s[i][j] = v;
+            }
+        }
+        return s;
+    }
+
+    /** The 1D matrices of element e in direction d. */
+    /** The 1D matrices of element e in direction d, as {@link #of} builds them (for tests and reports). */
+    public static Line line(ExtendedElements ext, boolean[] masked, int e, int d) {
+        Basis1D basis = Basis1D.of(ext.degree());
+        return line(ext, ext.localToGlobal(), masked, referenceStiffness(basis), basis.gll().weights(), e, d);
+    }
+
+    static Line line(ExtendedElements ext, int[] l2g, boolean[] masked, double[][] sh, double[] w, int e, int d) {
+        int nDeg = ext.degree();
+        int n = nDeg + 3;
+        double[][] a = new double[n][n];
+        double[] b = new double[n];
+        boolean[] kept = new boolean[n];
+        double l = ext.length(e, d);
+        for (int i = 0; i <= nDeg; i++) {
+            for (int j = 0; j <= nDeg; j++) {
+                a[i + 1][j + 1] += 2 / l * sh[i][j];
+            }
+            b[i + 1] += l / 2 * w[i];
+            kept[i + 1] = true;
+        }
+        if (ext.hasNeighbour(e, 2 * d)) {
+            double ll = ext.neighbourLength(e, 2 * d);
+            a[0][0] += 2 / ll * sh[nDeg - 1][nDeg - 1];
+            a[0][1] += 2 / ll * sh[nDeg - 1][nDeg];
+            a[1][0] += 2 / ll * sh[nDeg][nDeg - 1];
+            a[1][1] += 2 / ll * sh[nDeg][nDeg];
+            b[0] += ll / 2 * w[nDeg - 1];
+            b[1] += ll / 2 * w[nDeg];
+            kept[0] = true;
+        } else if (faceMasked(ext, l2g, masked, e, d, 0)) {
+            kept[1] = false;
+        }
+        if (ext.hasNeighbour(e, 2 * d + 1)) {
+            double lr = ext.neighbourLength(e, 2 * d + 1);
+            a[n - 1][n - 1] += 2 / lr * sh[1][1];
+            a[n - 1][n - 2] += 2 / lr * sh[1][0];
+            a[n - 2][n - 1] += 2 / lr * sh[0][1];
+            a[n - 2][n - 2] += 2 / lr * sh[0][0];
+            b[n - 1] += lr / 2 * w[1];
+            b[n - 2] += lr / 2 * w[0];
+            kept[n - 1] = true;
+        } else if (faceMasked(ext, l2g, masked, e, d, nDeg)) {
+            kept[n - 2] = false;
+        }
+        return new Line(a, b, kept);
+    }
+
+    /** Whether every node of e's face at coordinate {@code at} (0 or N) in direction d is masked. */
+    private static boolean faceMasked(ExtendedElements ext, int[] l2g, boolean[] masked, int e, int d, int at) {
+        int n = ext.points(), nDeg = ext.degree();
+        int[] c = new int[3];
+        c[d] = at + 1;
+        int a = d == 0 ? 1 : 0, b = d == 2 ? 1 : 2;
+        for (int v = 1; v <= nDeg + 1; v++) {
+            for (int u = 1; u <= nDeg + 1; u++) {
+                c[a] = u;
+                c[b] = v;
+                if (!masked[l2g[e * n * n * n + c[0] + n * (c[1] + n * c[2])]]) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    /** V (n x n at {@code vOff}) and lambda + shift (n at {@code lOff}) of S v = lambda M v on the kept points. */
+    private static void diagonalise(Line line, int n, double[] vectors, int vOff, double[] values, int lOff, double shift) {
+        int m = 0;
+        int[] index = new int[n];
+        for (int i = 0; i < n; i++) {
+            if (line.kept()[i]) {
+                index[m++] = i;
+            }
+        }
+        double[][] c = new double[m][m];
+        double[] s = new double[m];
+        for (int p = 0; p < m; p++) {
+            s[p] = 1 / Math.sqrt(line.mass()[index[p]]);
+        }
+        for (int p = 0; p < m; p++) {
+            for (int q = 0; q < m; q++) {
+                c[p][q] = s[p] * line.stiffness()[index[p]][index[q]] * s[q];
+            }
+        }
+        for (int p = 0; p < m; p++) {
+            for (int q = p + 1; q < m; q++) {
+                double v = 0.5 * (c[p][q] + c[q][p]);
+                c[p][q] = v;
+                c[q][p] = v;
+            }
+        }
+        EigenDecompositionSymmetric eig = new EigenDecompositionSymmetric(new Array2DRowRealMatrix(c, false));
+        double[] lambda = eig.getEigenvalues();
+        RealMatrix q = eig.getV();
+        for (int i = 0; i < n; i++) {
+            values[lOff + i] = i < m ? lambda[i] + shift : 1;
+        }
+        for (int p = 0; p < m; p++) {
+            for (int i = 0; i < m; i++) {
+                vectors[vOff + index[p] * n + i] = s[p] * q.getEntry(p, i);
+            }
+        }
+    }
+}

@@ -1,0 +1,163 @@
+package io.lobatto.solvers;
+
+import java.util.Objects;
+
+import io.lobatto.core.backend.Backend;
+import io.lobatto.core.backend.DeviceFdm;
+import io.lobatto.core.backend.DeviceScatter;
+import io.lobatto.core.backend.DeviceVector;
+import io.lobatto.core.mesh.SpectralElementMesh;
+import io.lobatto.gs.ScatterOperator;
+import io.lobatto.operators.AssembledOperator;
+
+/**
+ * The overlapping Schwarz method with minimal overlap (Fischer 1997; Lottes &amp; Fischer 2005), the relaxation NekRS
+ * uses inside Chebyshev: each element extended by one GLL layer of its neighbours ({@link ExtendedElements}) is a
+ * subdomain, its local problem is the separable approximation solved by fast diagonalisation
+ * ({@link FastDiagonalization}, {@link Backend#applyFdm}), and
+ * <pre>
+ *   ASM:  z = sum_e R_e^T  A~_e^-1 R_e r           (symmetric positive semi-definite per term)
+ *   RAS:  z = sum_e R_e^T W_e A~_e^-1 R_e r        (W_e: 1/multiplicity on e's own nodes, 0 on its extension)
+ * </pre>
+ * R_e is a second scatter operator Z_ext on the E (N+3)^3 extended points (extension points without a node and
+ * Dirichlet nodes masked), so the exchange with the neighbours is Z_ext's scatter and gather on the backend; nothing
+ * moves to the host. Owns its device memory (release with {@link #close()}).
+ */
+public final class SchwarzPreconditioner implements Preconditioner {
+
+    private final Backend backend;
+    private final boolean restricted;
+    private final int size;
+    private final DeviceScatter zExt;
+    private final DeviceFdm fdm;
+    private final DeviceVector weights;
+    private final DeviceVector rExt;
+    private final DeviceVector uExt;
+
+    private SchwarzPreconditioner(Backend backend, boolean restricted, int size, DeviceScatter zExt, DeviceFdm fdm,
+                                  DeviceVector weights, DeviceVector rExt, DeviceVector uExt) {
+        this.backend = backend;
+        this.restricted = restricted;
+        this.size = size;
+        this.zExt = zExt;
+        this.fdm = fdm;
+        this.weights = weights;
+        this.rExt = rExt;
+        this.uExt = uExt;
+    }
+
+    /**
+     * The Schwarz method of {@code operator} (bound on {@code mesh} with the Dirichlet {@code mask}, length
+     * {@code mesh.globalNodeCount()}, or null for none): additive, or restricted when {@code restricted}.
+     *
+     * @throws IllegalArgumentException if the operator's size is not the mesh's unmasked node count
+     */
+    public static SchwarzPreconditioner bind(AssembledOperator operator, SpectralElementMesh mesh, boolean[] mask,
+                                             boolean restricted) {
+        Objects.requireNonNull(operator, "operator");
+        Objects.requireNonNull(mesh, "mesh");
+        int g = mesh.globalNodeCount();
+        if (mask != null && mask.length != g) {
+            throw new IllegalArgumentException("mask has length " + mask.length + " but the mesh has " + g + " global nodes");
+        }
+        ExtendedElements ext = ExtendedElements.of(mesh);
+        boolean[] extMask = new boolean[g + 1];
+        if (mask != null) {
+            System.arraycopy(mask, 0, extMask, 0, g);
+        }
+        extMask[g] = true;
+        int[] l2g = ext.localToGlobal();
+        ScatterOperator z = ScatterOperator.build(l2g, g + 1, extMask);
+        if (z.globalSize() != operator.size()) {
+            throw new IllegalArgumentException("operator has size " + operator.size() + " but the mesh and mask give "
+                    + z.globalSize() + " unknowns");
+        }
+        FastDiagonalization f = FastDiagonalization.of(ext, extMask, operator.elementOperator().lambda());
+        Backend backend = operator.backend();
+        DeviceScatter dz = null;
+        DeviceFdm df = null;
+        DeviceVector w = null;
+        DeviceVector a = null;
+        try {
+            dz = backend.uploadScatter(z.scatterIds(), z.gatherStarts(), z.gatherIds(), z.blockStarts(), z.inverseDegree(),
+                    z.globalSize());
+            df = backend.uploadFdm(f.points(), f.elements(), f.eigenvectors(), f.eigenvalues());
+            if (restricted) {
+                w = backend.upload(restrictionWeights(ext, l2g, extMask, mesh));
+            }
+            a = backend.allocate(z.localSize());
+            DeviceVector b = backend.allocate(z.localSize());
+            return new SchwarzPreconditioner(backend, restricted, operator.size(), dz, df, w, a, b);
+        } catch (RuntimeException ex) {
+            for (AutoCloseable c : new AutoCloseable[] {dz, df, w, a}) {
+                try {
+                    if (c != null) {
+                        c.close();
+                    }
+                } catch (Exception suppressed) {
+                    ex.addSuppressed(suppressed);
+                }
+            }
+            throw ex;
+        }
+    }
+
+    /** W_e on the extended points: 1/multiplicity on the element's own unmasked nodes, 0 elsewhere. */
+    private static double[] restrictionWeights(ExtendedElements ext, int[] l2g, boolean[] extMask, SpectralElementMesh mesh) {
+        int[] count = new int[mesh.globalNodeCount()];
+        for (int g : mesh.localToGlobal()) {
+            count[g]++;
+        }
+        int n = ext.points(), nDeg = ext.degree();
+        double[] w = new double[l2g.length];
+        for (int e = 0; e < ext.elements(); e++) {
+            for (int k = 1; k <= nDeg + 1; k++) {
+                for (int j = 1; j <= nDeg + 1; j++) {
+                    for (int i = 1; i <= nDeg + 1; i++) {
+                        int p = e * n * n * n + i + n * (j + n * k);
+                        int g = l2g[p];
+                        w[p] = extMask[g] ? 0 : 1.0 / count[g];
+                    }
+                }
+            }
+        }
+        return w;
+    }
+
+    /** Whether this is the restricted method (RAS), which is not symmetric. */
+    public boolean isRestricted() {
+        return restricted;
+    }
+
+    /** RAS is not symmetric: flexible CG. */
+    @Override
+    public boolean isVariable() {
+        return restricted;
+    }
+
+    /** z = sum_e R_e^T (W_e) A~_e^-1 R_e r. */
+    @Override
+    public void apply(DeviceVector r, DeviceVector z) {
+        if (r.length() != size || z.length() != size) {
+            throw new IllegalArgumentException("Schwarz acts on vectors of length " + size + ", got r of length " + r.length()
+                    + " and z of length " + z.length());
+        }
+        backend.scatter(zExt, r, rExt);
+        backend.applyFdm(fdm, rExt, uExt);
+        if (restricted) {
+            backend.pointwiseMultiply(weights, uExt, uExt);
+        }
+        backend.gather(zExt, uExt, z);
+    }
+
+    @Override
+    public void close() {
+        zExt.close();
+        fdm.close();
+        if (weights != null) {
+            weights.close();
+        }
+        rExt.close();
+        uExt.close();
+    }
+}
