@@ -316,7 +316,7 @@ public final class BenchCli implements Runnable {
                 description = "p-multigrid smoothers, one pmg row each: cheb|cheb4|cheb4opt - jacobi|asm|ras, e.g. "
                         + "cheb-jacobi,cheb4opt-ras. Default: ${DEFAULT-VALUE}")
         List<io.lobatto.solvers.Smoother> smoothers;
-        @Option(names = "--kershaw-sweep", description = "issue 27's Kershaw sweep: Kershaw's cube only, epsilon 0.3 and 1.0, "
+        @Option(names = "--kershaw-sweep", description = "the Kershaw sweep of the p-multigrid page: Kershaw's cube only, epsilon 0.3 and 1.0, "
                 + "N = 3..10 (unless --n-min/--n-max are given), p-multigrid with cheb-jacobi, cheb4opt-jacobi, cheb4opt-asm, "
                 + "cheb-ras and cheb4opt-ras (unless --smoothers is given). Long: hours on 2 cores at K = 12")
         boolean kershawSweep;
