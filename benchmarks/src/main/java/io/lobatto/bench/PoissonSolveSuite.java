@@ -22,7 +22,7 @@ import io.lobatto.solvers.Smoother;
  * setup's share, the errors, and for p-multigrid the time per level; then the time-to-solution ratio of each
  * preconditioner against Jacobi. p-multigrid runs once per smoother asked for ({@link Smoother}); its rows are
  * labelled {@code pmg} for the default Chebyshev-Jacobi and {@code pmg:<smoother>} otherwise. Kershaw's cube runs at
- * each epsilon asked for (issue 27's sweep: 0.3 and 1.0, N = 3..10, every smoother).
+ * each epsilon asked for (the p-multigrid page's sweep: 0.3 and 1.0, N = 3..10, every smoother).
  */
 public final class PoissonSolveSuite {
 

@@ -866,7 +866,7 @@ public final class AparapiBackend implements Backend {
         }
     }
 
-    // ------------------------------------------------------------------ builds ahead of use (issue 25)
+    // ------------------------------------------------------------------ builds ahead of use
 
     /**
      * Threads that build kernels ahead of use ({@link #prepare}): {@code -Dlobatto.aparapi.buildThreads}, default the
@@ -1282,7 +1282,7 @@ public final class AparapiBackend implements Backend {
         return runGather(s, yl, yg, withDot ? x : null, dir, beta);
     }
 
-    // ------------------------------------------------------------------ setup where the operator runs (issue 25)
+    // ------------------------------------------------------------------ setup where the operator runs
 
     /**
      * Uploads the geometry nodes and the map's coefficients; the map (if any) is validated and translated here, so a

@@ -619,7 +619,7 @@ public final class KernelBuilds {
         return out;
     }
 
-    // ------------------------------------------------------------------ setup kernels (issue 25)
+    // ------------------------------------------------------------------ setup kernels
 
     /**
      * How {@link GeometryKernel} lays out its work: {@code threadsPerElem} work-items per element (one per GLL node or
