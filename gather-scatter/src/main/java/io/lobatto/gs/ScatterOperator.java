@@ -115,16 +115,15 @@ public final class ScatterOperator {
         final int[] l2g = localToGlobal.clone();
         final boolean[] mask = masked == null ? new boolean[globalNodeCount] : masked.clone();
 
-        // the local nodes sorted by (original node, local id): one parallel sort of 64-bit keys gives every original
-        // node's references as a run, its local ids ascending (no atomics, no random writes)
-        long[] keys = new long[nL];
+        // references per original node (chunks of local nodes in parallel, atomic counts)
+        int[] count = new int[globalNodeCount];
         long firstBad = parallelChunks(nL).mapToLong(c -> {
             for (int n = chunkStart(c), end = chunkEnd(c, nL); n < end; n++) {
                 int g = l2g[n];
                 if (g < 0 || g >= globalNodeCount) {
                     return n;
                 }
-                keys[n] = (long) g << 32 | n;
+                int unused = (int) COUNTS.getAndAdd(count, g, 1);
             }
             return Long.MAX_VALUE;
         }).min().orElse(Long.MAX_VALUE);
@@ -132,23 +131,6 @@ public final class ScatterOperator {
             int n = (int) firstBad;
             throw new IllegalArgumentException("localToGlobal[" + n + "] = " + l2g[n] + " is out of range [0, " + globalNodeCount + ")");
         }
-        Arrays.parallelSort(keys);
-        // count[g] = length of g's run, runStart[g] = where it starts in keys
-        int[] count = new int[globalNodeCount];
-        int[] runStart = new int[globalNodeCount];
-        parallelChunks(nL).forEach(c -> {
-            for (int i = chunkStart(c), end = chunkEnd(c, nL); i < end; i++) {
-                int g = (int) (keys[i] >>> 32);
-                if (i == 0 || (int) (keys[i - 1] >>> 32) != g) {
-                    int j = i + 1;
-                    while (j < nL && (int) (keys[j] >>> 32) == g) {
-                        j++;
-                    }
-                    runStart[g] = i;
-                    count[g] = j - i;
-                }
-            }
-        });
 
         // assembled numbering: unmasked original nodes in ascending order (a parallel prefix over chunks of nodes)
         int[] assembledOfOriginal = new int[globalNodeCount];
@@ -191,8 +173,8 @@ public final class ScatterOperator {
                     + " (localToGlobal never takes the value " + unreferenced + "); mask it or remove it from the numbering");
         }
 
-        // CSR of Z^T: rows = assembled nodes, entries = local ids, ascending within each row: each row is its original
-        // node's run of the sorted keys
+        // CSR of Z^T: rows = assembled nodes, entries = local ids, ascending within each row (filled in parallel with
+        // atomic row cursors, then each row sorted: the same arrays as a sequential fill)
         int[] starts = new int[nG + 1];
         System.arraycopy(degree, 0, starts, 1, nG);
         Arrays.parallelPrefix(starts, Integer::sum);
@@ -205,22 +187,30 @@ public final class ScatterOperator {
         }).max().orElse(0);
         int nnz = starts[nG];
         int[] ids = new int[nnz];
+        int[] fill = Arrays.copyOf(starts, nG);
         int[] scatterIds = new int[nL];
         double[] inverseDegree = new double[nL];
-        parallelChunks(nG).forEach(c -> {
-            for (int r = chunkStart(c), end = chunkEnd(c, nG); r < end; r++) {
-                int from = runStart[originalOfAssembled[r]];
-                double inv = 1.0 / degree[r];
-                for (int k = 0, at = starts[r]; k < degree[r]; k++, at++) {
-                    int n = (int) keys[from + k];
-                    ids[at] = n;
-                    inverseDegree[n] = inv;
+        parallelChunks(nL).forEach(c -> {
+            for (int n = chunkStart(c), end = chunkEnd(c, nL); n < end; n++) {
+                int a = assembledOfOriginal[l2g[n]];
+                scatterIds[n] = a;
+                if (a >= 0) {
+                    ids[(int) COUNTS.getAndAdd(fill, a, 1)] = n;
+                    inverseDegree[n] = 1.0 / degree[a];
                 }
             }
         });
-        parallelChunks(nL).forEach(c -> {
-            for (int n = chunkStart(c), end = chunkEnd(c, nL); n < end; n++) {
-                scatterIds[n] = assembledOfOriginal[l2g[n]];
+        parallelChunks(nG).forEach(c -> {
+            for (int r = chunkStart(c), end = chunkEnd(c, nG); r < end; r++) {
+                for (int i = starts[r] + 1; i < starts[r + 1]; i++) {
+                    int v = ids[i];
+                    int j = i - 1;
+                    while (j >= starts[r] && ids[j] > v) {
+                        ids[j + 1] = ids[j];
+                        j--;
+                    }
+                    ids[j + 1] = v;
+                }
             }
         });
 
@@ -246,6 +236,8 @@ public final class ScatterOperator {
                 inverseDegree, assembledOfOriginal, originalOfAssembled, maxRow, maxBlock);
     }
 
+    /** Atomic updates of int[] entries (counts and row cursors of the parallel build). */
+    private static final java.lang.invoke.VarHandle COUNTS = java.lang.invoke.MethodHandles.arrayElementVarHandle(int[].class);
     /** Entries per task of the parallel build. */
     private static final int BUILD_CHUNK = 1 << 16;
 
