@@ -134,6 +134,7 @@ public final class TensorBlockGenerator {
         dispatch("projectSlowM", "projectSlowM", false);
         dispatch("projectMid", "projectMid", false);
         dispatch("projectSlowN", "projectSlowN", false);
+        swap();
         // D (n x n) on (n, n, n)
         slow("gradSlow", n, n, n * n * b, false);
         slow("gradSlow", n, n, n * n * b, true);
@@ -154,6 +155,43 @@ public final class TensorBlockGenerator {
         slow("projectSlowN", n, m, n * n * b, false);
         line("}");
         return out.toString();
+    }
+
+    /**
+     * {@code TensorBlock.swap} with B a literal: each B-run is B statements with literal offsets from two running
+     * indices, which C2 compiles to plain loads and stores (with B a runtime value every run was an arraycopy stub
+     * call, or a loop of unknown trip count).
+     */
+    private void swap() {
+        line("");
+        line("    /** {@link TensorBlock#swap} with the block size B = " + b + " a literal: a B-run is " + b + " loads and stores. */");
+        line("    @Override");
+        line("    void swap(double[] in, int slow, int mid, int fast, double[] out, boolean add) {");
+        line("        final int step = mid * slow * " + b + ";");
+        line("        for (int s = 0; s < slow; s++) {");
+        line("            for (int k = 0; k < mid; k++) {");
+        line("                int src = (s * mid + k) * fast * " + b + ";");
+        line("                int dst = (k * slow + s) * " + b + ";");
+        line("                if (add) {");
+        line("                    for (int f = 0; f < fast; f++, src += " + b + ", dst += step) {");
+        for (int e = 0; e < b; e++) {
+            line("                        out[" + plus("dst", e) + "] += in[" + plus("src", e) + "];");
+        }
+        line("                    }");
+        line("                } else {");
+        line("                    for (int f = 0; f < fast; f++, src += " + b + ", dst += step) {");
+        for (int e = 0; e < b; e++) {
+            line("                        out[" + plus("dst", e) + "] = in[" + plus("src", e) + "];");
+        }
+        line("                    }");
+        line("                }");
+        line("            }");
+        line("        }");
+        line("    }");
+    }
+
+    private static String plus(String base, int offset) {
+        return offset == 0 ? base : base + " + " + offset;
     }
 
     private void dispatch(String name, String target, boolean withAcc) {

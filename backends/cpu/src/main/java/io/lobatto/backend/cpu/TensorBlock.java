@@ -83,9 +83,14 @@ abstract class TensorBlock {
     /**
      * Exchanges the slowest and the fastest direction of a block tensor: {@code in} has sizes
      * (slow, mid, fast), {@code out} gets (fast, mid, slow); with {@code add} the result is added to out.
+     * The generated subclasses override it with B a literal; this is {@link #swapGeneric}.
      */
-    final void swap(double[] in, int slow, int mid, int fast, double[] out, boolean add) {
-        final int bb = b;
+    void swap(double[] in, int slow, int mid, int fast, double[] out, boolean add) {
+        swapGeneric(b, in, slow, mid, fast, out, add);
+    }
+
+    /** {@link #swap} for any block size {@code bb}: runs of bb doubles, copied by {@link System#arraycopy} or added. */
+    static void swapGeneric(int bb, double[] in, int slow, int mid, int fast, double[] out, boolean add) {
         for (int s = 0; s < slow; s++) {
             for (int k = 0; k < mid; k++) {
                 int src = (s * mid + k) * fast * bb;

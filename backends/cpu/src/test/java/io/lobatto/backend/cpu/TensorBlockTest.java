@@ -10,7 +10,7 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 /**
- * The generated contractions ({@code TensorBlockN1} .. {@code TensorBlockN}{@value TensorBlock#MAX_DEGREE}, written by
+ * The generated contractions and swaps ({@code TensorBlockN1} .. {@code TensorBlockN}{@value TensorBlock#MAX_DEGREE}, written by
  * {@code TensorBlockGenerator} at build time) against plain loops over the same index formulas, for every degree and
  * every contraction, set and accumulated. Both sum over k in ascending order, so they agree bitwise.
  */
@@ -99,6 +99,28 @@ class TensorBlockTest {
                     (a, in, out, acc) -> slow(a, n, m, n * n * b, in, out, false), rnd);
         }
         assertNull(TensorBlock.of(TensorBlock.MAX_DEGREE + 1), "no contractions above MAX_DEGREE");
+    }
+
+    @Test
+    void everySwapOfEveryDegreeEqualsTheGenericOne() {
+        Random rnd = new Random(29);
+        for (int degree = 1; degree <= TensorBlock.MAX_DEGREE; degree++) {
+            TensorBlock t = TensorBlock.of(degree);
+            int n = t.n, m = t.m;
+            // the shapes the block kernels swap: (n, n, n), (m, m, m), (m, m, n) and (n, n, m)
+            for (int[] shape : new int[][] {{n, n, n}, {m, m, m}, {m, m, n}, {n, n, m}}) {
+                int length = shape[0] * shape[1] * shape[2] * t.b;
+                double[] in = random(rnd, length);
+                for (boolean add : new boolean[] {false, true}) {
+                    double[] start = random(rnd, length + 3);
+                    double[] got = start.clone();
+                    double[] expected = start.clone();
+                    t.swap(in, shape[0], shape[1], shape[2], got, add);
+                    TensorBlock.swapGeneric(t.b, in, shape[0], shape[1], shape[2], expected, add);
+                    assertArrayEquals(expected, got, "swap " + java.util.Arrays.toString(shape) + (add ? " (add)" : "") + " at N = " + degree);
+                }
+            }
+        }
     }
 
     private static double[] random(Random rnd, int length) {
