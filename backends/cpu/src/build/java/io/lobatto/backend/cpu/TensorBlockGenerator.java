@@ -25,7 +25,7 @@ import java.util.Locale;
 public final class TensorBlockGenerator {
 
     /** Largest degree with generated contractions unless the second argument says otherwise. */
-    static final int DEFAULT_MAX_DEGREE = 8;
+    static final int DEFAULT_MAX_DEGREE = 10;
 
     private final int n;
     private final int m;
