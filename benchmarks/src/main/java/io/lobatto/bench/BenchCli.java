@@ -272,7 +272,8 @@ public final class BenchCli implements Runnable {
 
     @Command(name = "op", mixinStandardHelpOptions = true, versionProvider = BenchCli.Version.class,
             description = "assembled operator apply y_G = A x_G (BP1, BP3, BP5; box, no mask) as libCEED "
-            + "times it: GDOF/s = N_G / seconds per apply")
+            + "times it, and CG's call (updateApplyDot), after a warm-up until the time settles: GDOF/s = N_G / seconds per "
+            + "call, median of --reps samples with their spread")
     static final class Op implements Callable<Integer> {
         @Mixin
         Common c = new Common();

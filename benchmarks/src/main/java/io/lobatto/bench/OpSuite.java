@@ -1,5 +1,6 @@
 package io.lobatto.bench;
 
+import java.lang.management.ManagementFactory;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -16,17 +17,33 @@ import io.lobatto.operators.ElementOperator;
 
 /**
  * The assembled operator apply y_G = A x_G = Z^T L Z x_G timed as libCEED's benchmarks time an operator
- * apply, through the public API ({@link AssembledOperator#apply}): an undeformed K x K x K box of the
- * unit cube, no Dirichlet mask, BP1 (mass, BP1.0), BP3 (stiffness, BP3.0, lambda = 0) and BP5
- * (stiffness, BP3.5, lambda = 0), N_G about {@code dofs} global DOFs per degree. A sample is
- * {@code applies} back-to-back applies followed by one {@link Backend#synchronize()}, divided; the
- * median of the samples is reported as seconds per apply and GDOF/s = N_G / time / 1e9. A point the
- * backend cannot run is recorded with the reason, not left out.
+ * apply: an undeformed K x K x K box of the unit cube, no Dirichlet mask, BP1 (mass, BP1.0), BP3
+ * (stiffness, BP3.0, lambda = 0) and BP5 (stiffness, BP3.5, lambda = 0), N_G about {@code dofs} global DOFs
+ * per degree. Two calls of the bound {@link AssembledOperator} are timed, each the call a solver makes:
+ * <ul>
+ * <li>{@code apply}: {@link AssembledOperator#apply} (y = A x), the operator apply libCEED reports; the
+ *     headline {@code seconds_per_apply} and {@code GDOF_per_s}.</li>
+ * <li>{@code cg}: {@link AssembledOperator#updateApplyDot} (p = z + beta p, y = A p, p . y), exactly the call
+ *     {@code ConjugateGradient} makes in every iteration after the first; on the cpu backend both run the fused
+ *     block operator ({@code BlockAssembly}), this one also reading z and writing p.</li>
+ * </ul>
+ * Timing as {@code bk} and {@code bp}: the two calls, alternated, run until the time per call settles
+ * ({@link Timing#warmUp}: at least {@value Timing#WARMUP_SECONDS} s, then until two windows in a row no longer
+ * improve by 10%; the JIT compiles the cpu backend's per-N kernels in the background, which takes seconds); then
+ * {@code reps} samples of each, interleaved (apply, cg, apply, cg, ...) so that a change of machine load hits
+ * both alike. A sample is back-to-back calls for about {@value #SAMPLE_TARGET_S} s and one
+ * {@link Backend#synchronize()}, divided by the calls. Each row has the median, min and max per call, the
+ * relative spread (max - min) / median, the GDOF/s of the fastest sample ({@code best_GDOF_per_s}: on a busy
+ * machine the least disturbed), every sample, the warm-up time, the JIT compilation that finished while the samples
+ * ran (0 when the warm-up did its job) and the 1-minute load average at the end of the point. A point the backend cannot run is recorded with the reason, not left out.
  */
 public final class OpSuite {
 
-    /** Applies per sample: enough for about 20 ms, 5 to 200. */
-    static final double SAMPLE_TARGET_S = 20e-3;
+    /** Seconds one sample lasts at least (back-to-back calls, 1 to 1000 of them). */
+    static final double SAMPLE_TARGET_S = 0.1;
+
+    /** beta of the timed CG call: p converges to z / (1 - beta), so repeated calls keep p bounded. */
+    static final double CG_BETA = 0.5;
 
     private OpSuite() {
     }
@@ -34,9 +51,13 @@ public final class OpSuite {
     public static void run(Backend be, int nMin, int nMax, long dofs, int reps, Report report) {
         var out = report.out();
         report.meta("mesh", "undeformed box of the unit cube, K x K x K elements, no Dirichlet mask");
-        report.meta("timing", "warm-up, then samples of back-to-back applies and one synchronize, divided; median");
-        out.printf(Locale.ROOT, "%-4s %3s %5s %9s %11s %8s %13s %10s%n", "op", "N", "K", "E", "N_G", "applies",
-                "us/apply", "GDOF/s");
+        report.meta("timing", "apply (AssembledOperator.apply) and cg (updateApplyDot, CG's call) alternated until the time "
+                + "per call settles (Timing.warmUp), then reps samples of each, interleaved; a sample is back-to-back calls "
+                + "for >= " + SAMPLE_TARGET_S + " s and one synchronize, divided; median, min, max, (max - min) / median");
+        out.printf(Locale.ROOT, "%-4s %3s %5s %9s %11s %10s %8s %8s %7s %10s %8s %8s %7s %6s %5s %5s%n", "op", "N", "K", "E", "N_G",
+                "us/apply", "GDOF/s", "best", "spread", "us/cg", "GDOF/s", "best", "spread", "warm", "jit", "load");
+        out.printf(Locale.ROOT, "%52s%s%n", "", "(apply: median, from the fastest sample, (max - min) / median; cg: CG's call, the same; "
+                + "warm-up s; JIT ms during the samples; load average)");
         SweepProgress sweep = SweepProgress.start("op", nMax - nMin + 1);
         for (int n = nMin; n <= nMax; n++) {
             sweep.next("BP1, BP3, BP5 at N = " + n);
@@ -85,22 +106,41 @@ public final class OpSuite {
     private static void point(Backend be, String name, ElementKernel kernel, SpectralElementMesh mesh, ScatterOperator z, int k,
                               int reps, Report report) {
         int n = mesh.degree();
-        double[] x0 = new double[z.globalSize()];
-        Random rnd = new Random(n);
-        for (int i = 0; i < x0.length; i++) {
-            x0[i] = rnd.nextDouble();
-        }
-        Timing.Samples s;
-        int applies;
+        double[] x0 = random(z.globalSize(), n);
+        double[] z0 = random(z.globalSize(), 100 + n);
+        double[] applySeconds = new double[reps];
+        double[] cgSeconds = new double[reps];
+        int applyCalls;
+        int cgCalls;
+        double warmupSeconds;
+        long jitDuringSamples;
         try (AssembledOperator a = AssembledOperator.bind(ElementOperator.of(kernel, mesh, 0.0), z, be);
-             DeviceVector x = be.upload(x0); DeviceVector y = be.allocate(a.size())) {
+             DeviceVector x = be.upload(x0); DeviceVector y = be.allocate(a.size());
+             DeviceVector dir = be.upload(z0); DeviceVector p = be.upload(x0); DeviceVector ap = be.allocate(a.size())) {
             Runnable apply = () -> a.apply(x, y);
-            Timing.Samples pilot = Timing.measure(be, 2, 1, 3, apply);
-            applies = (int) Math.max(5, Math.min(200, SAMPLE_TARGET_S / Math.max(pilot.median(), 1e-7)));
-            s = Timing.measure(be, 3, reps, applies, apply);
+            Runnable cg = () -> a.updateApplyDot(dir, CG_BETA, p, ap);
+            long w0 = System.nanoTime();
+            Timing.warmUp(3, () -> {
+                apply.run();
+                cg.run();
+            });
+            be.synchronize();
+            warmupSeconds = (System.nanoTime() - w0) * 1e-9;
+            applyCalls = Timing.innerFor(Timing.measure(be, 0, 1, 1, apply).median(), SAMPLE_TARGET_S);
+            cgCalls = Timing.innerFor(Timing.measure(be, 0, 1, 1, cg).median(), SAMPLE_TARGET_S);
+            long jit0 = Timing.jitMillis();
+            for (int r = 0; r < reps; r++) {
+                applySeconds[r] = Timing.measure(be, 0, 1, applyCalls, apply).seconds()[0];
+                cgSeconds[r] = Timing.measure(be, 0, 1, cgCalls, cg).seconds()[0];
+            }
+            jitDuringSamples = Timing.jitMillis() - jit0;
         }
+        Timing.Samples s = new Timing.Samples(applySeconds);
+        Timing.Samples c = new Timing.Samples(cgSeconds);
         double t = s.median();
+        double tc = c.median();
         long ng = z.globalSize();
+        double load = loadAverage();
         Map<String, Object> row = new LinkedHashMap<>();
         row.put("problem", name);
         row.put("kernel", kernel.name());
@@ -109,14 +149,51 @@ public final class OpSuite {
         row.put("elements", (long) mesh.elementCount());
         row.put("N_G", ng);
         row.put("N_L", (long) z.localSize());
-        row.put("applies_per_sample", applies);
+        row.put("applies_per_sample", applyCalls);
         row.put("seconds_per_apply", t);
         row.put("min_s", s.min());
         row.put("max_s", s.max());
+        row.put("relative_spread", spread(s));
         row.put("GDOF_per_s", ng / t * 1e-9);
+        row.put("best_GDOF_per_s", ng / s.min() * 1e-9);
         row.put("samples_s", s.seconds());
+        row.put("cg_calls_per_sample", cgCalls);
+        row.put("cg_seconds_per_call", tc);
+        row.put("cg_min_s", c.min());
+        row.put("cg_max_s", c.max());
+        row.put("cg_relative_spread", spread(c));
+        row.put("cg_GDOF_per_s", ng / tc * 1e-9);
+        row.put("cg_best_GDOF_per_s", ng / c.min() * 1e-9);
+        row.put("cg_samples_s", c.seconds());
+        row.put("warmup_s", warmupSeconds);
+        // JIT compilation that finished while the samples ran (0 when the warm-up did its job)
+        row.put("jit_ms_during_samples", jitDuringSamples);
+        if (!Double.isNaN(load)) {
+            row.put("load_average_1min", load);
+        }
         report.row(row);
-        report.out().printf(Locale.ROOT, "%-4s %3d %5d %9d %11d %8d %13.2f %10.4f%n", name, n, k, mesh.elementCount(), ng,
-                applies, t * 1e6, ng / t * 1e-9);
+        report.out().printf(Locale.ROOT, "%-4s %3d %5d %9d %11d %10.1f %8.4f %8.4f %6.1f%% %10.1f %8.4f %8.4f %6.1f%% %6.1f %5d %5.2f%n",
+                name, n, k, mesh.elementCount(), ng, t * 1e6, ng / t * 1e-9, ng / s.min() * 1e-9, 100 * spread(s), tc * 1e6,
+                ng / tc * 1e-9, ng / c.min() * 1e-9, 100 * spread(c), warmupSeconds, jitDuringSamples, load);
+    }
+
+    /** (max - min) / median of the samples. */
+    static double spread(Timing.Samples s) {
+        return (s.max() - s.min()) / s.median();
+    }
+
+    private static double[] random(int length, long seed) {
+        double[] v = new double[length];
+        Random rnd = new Random(seed);
+        for (int i = 0; i < length; i++) {
+            v[i] = rnd.nextDouble();
+        }
+        return v;
+    }
+
+    /** The system's 1-minute load average, NaN where the platform has none. */
+    static double loadAverage() {
+        double load = ManagementFactory.getOperatingSystemMXBean().getSystemLoadAverage();
+        return load < 0 ? Double.NaN : load;
     }
 }

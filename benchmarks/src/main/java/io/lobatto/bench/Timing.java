@@ -1,5 +1,7 @@
 package io.lobatto.bench;
 
+import java.lang.management.CompilationMXBean;
+import java.lang.management.ManagementFactory;
 import java.util.Arrays;
 
 import io.lobatto.core.backend.Backend;
@@ -77,8 +79,10 @@ public final class Timing {
     /**
      * Runs {@code op} at least {@code minRuns} times and for at least {@link #WARMUP_SECONDS}, then until the
      * mean time per run of two windows of {@link #WARMUP_WINDOW_SECONDS} in a row no longer improves by 10%
-     * on the best earlier window, at most {@link #WARMUP_MAX_SECONDS}: the JIT compiles the CPU backend's per-N kernels
-     * (dozens of methods) in the background, which takes seconds, longer on a busy machine.
+     * on the best earlier window and the JIT finished no compilation during the last window (where the JVM
+     * reports its compilation time), at most {@link #WARMUP_MAX_SECONDS}: the JIT compiles the CPU backend's
+     * per-N kernels (dozens of methods) in the background, which takes seconds, longer on a busy machine, where
+     * a flat time alone can mean that the compiler threads did not get a core.
      */
     public static void warmUp(int minRuns, Runnable op) {
         long start = System.nanoTime();
@@ -88,6 +92,7 @@ public final class Timing {
         double best = Double.MAX_VALUE;
         int runs = 0;
         int flat = 0;
+        long jit = jitMillis();
         while (true) {
             long w0 = System.nanoTime();
             int n = 0;
@@ -99,11 +104,23 @@ public final class Timing {
             long now = System.nanoTime();
             double mean = (double) (now - w0) / n;
             flat = mean > 0.9 * best ? flat + 1 : 0;
-            if (runs >= minRuns && now >= min && (flat >= 2 || now >= max)) {
+            long jitNow = jitMillis();
+            boolean jitQuiet = jitNow == jit;
+            jit = jitNow;
+            if (runs >= minRuns && now >= min && ((flat >= 2 && jitQuiet) || now >= max)) {
                 return;
             }
             best = Math.min(best, mean);
         }
+    }
+
+    /**
+     * Milliseconds the JIT has spent compiling so far (all compiler threads; grows when a compilation finishes),
+     * or 0 where the JVM does not report it.
+     */
+    public static long jitMillis() {
+        CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+        return jit != null && jit.isCompilationTimeMonitoringSupported() ? jit.getTotalCompilationTime() : 0;
     }
 
     /** Inner repetitions so that one sample lasts about {@code targetSeconds} given an estimate per run. */

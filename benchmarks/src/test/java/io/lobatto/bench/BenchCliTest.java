@@ -93,6 +93,16 @@ class BenchCliTest {
             assertTrue(t > 0, String.valueOf(r));
             assertEquals(((Number) r.get("N_G")).doubleValue() / t * 1e-9, ((Number) r.get("GDOF_per_s")).doubleValue(), 1e-12);
             assertEquals(2, ((List<Object>) r.get("samples_s")).size());
+            // the spread of the samples, and CG's call (updateApplyDot) timed beside the apply
+            double min = ((Number) r.get("min_s")).doubleValue(), max = ((Number) r.get("max_s")).doubleValue();
+            assertTrue(min <= t && t <= max, String.valueOf(r));
+            assertEquals((max - min) / t, ((Number) r.get("relative_spread")).doubleValue(), 1e-12);
+            double tc = ((Number) r.get("cg_seconds_per_call")).doubleValue();
+            assertTrue(tc > 0, String.valueOf(r));
+            assertEquals(((Number) r.get("N_G")).doubleValue() / tc * 1e-9, ((Number) r.get("cg_GDOF_per_s")).doubleValue(), 1e-12);
+            assertEquals(2, ((List<Object>) r.get("cg_samples_s")).size());
+            assertTrue(((Number) r.get("cg_relative_spread")).doubleValue() >= 0, String.valueOf(r));
+            assertTrue(((Number) r.get("warmup_s")).doubleValue() >= Timing.WARMUP_SECONDS, String.valueOf(r));
         }
     }
 

@@ -662,13 +662,18 @@ public final class CpuBackend implements Backend {
                 u[c] = id < 0 ? 0.0 : x[id];
             }
         } else {
+            // the owner of a node is its last position in processing order, so every read of x[id] (this block's
+            // earlier positions, earlier blocks) comes before the owner's write: one pass reads and writes
             for (int c = 0; c < len; c++) {
                 int id = ids[off + c];
-                u[c] = id < 0 ? 0.0 : dir[id] + beta * x[id];
-            }
-            for (int c = 0; c < len; c++) {
-                if ((flags[off + c] & BlockAssembly.OWNER) != 0) {
-                    x[ids[off + c]] = u[c];
+                if (id >= 0) {
+                    double v = dir[id] + beta * x[id];
+                    u[c] = v;
+                    if ((flags[off + c] & BlockAssembly.OWNER) != 0) {
+                        x[id] = v;
+                    }
+                } else {
+                    u[c] = 0.0;
                 }
             }
         }
@@ -688,17 +693,18 @@ public final class CpuBackend implements Backend {
                 }
             }
         }
+        // u . y in the same pass as the adds into y_G (same order of summation): its chain of dependent adds
+        // overlaps the scattered adds instead of running alone
         double dot = 0;
         for (int c = 0; c < len; c++) {
-            dot += u[c] * y[c];
-        }
-        for (int c = 0; c < len; c++) {
+            double yc = y[c];
+            dot += u[c] * yc;
             int id = ids[off + c];
             if (id >= 0) {
                 if ((flags[off + c] & BlockAssembly.FIRST) != 0) {
-                    yg[id] = y[c];
+                    yg[id] = yc;
                 } else {
-                    yg[id] += y[c];
+                    yg[id] += yc;
                 }
             }
         }

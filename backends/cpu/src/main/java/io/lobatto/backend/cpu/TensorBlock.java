@@ -10,17 +10,18 @@ package io.lobatto.backend.cpu;
  * place: {@link #swap} exchanges the slowest and the fastest direction (a transposition of B-runs).
  *
  * <p>Subclasses {@code TensorBlockN1} .. {@code TensorBlockN}{@value #MAX_DEGREE} are generated per degree
- * (by {@code TensorBlockGenerator}, in the test sources) with literal trip counts and offsets: JDK 17's
- * C2 vectorises such loops (SuperWord, AVX2/AVX-512) but not loops whose indices carry a runtime offset.
- * Every contraction sums over k in ascending order.
+ * with literal trip counts and offsets: JDK 17's C2 vectorises such loops (SuperWord, AVX2/AVX-512) but not
+ * loops whose indices carry a runtime offset. The build writes them ({@code src/build/java/.../TensorBlockGenerator},
+ * run in {@code generate-sources}) into {@code target/generated-sources/tensor-blocks}, with {@code TensorBlocks},
+ * their table; the repository holds only the generator. Every contraction sums over k in ascending order.
  *
  * <p>Matrices are row-major: D and D~ are n x n and m x m (n = N+1 GLL, m = N+2 GL points), I is m x n,
  * and the transposes are passed as their own row-major arrays.
  */
 abstract class TensorBlock {
 
-    /** Largest degree with a generated block kernel. */
-    static final int MAX_DEGREE = 8;
+    /** Largest degree with a generated block kernel (the generator's, see {@code TensorBlocks}). */
+    static final int MAX_DEGREE = TensorBlocks.MAX_DEGREE;
 
     /** Degree N. */
     final int degree;
@@ -31,34 +32,22 @@ abstract class TensorBlock {
     /** Elements per block. */
     final int b;
 
-    TensorBlock(int degree) {
+    /**
+     * @param degree    N
+     * @param blockSize B, the elements per block, chosen by the generator (whose literals assume it): 16 up
+     *                  to N = 3 (fibres of at least 32 doubles for the vector loops), else 8 (one AVX-512
+     *                  register per node; a block's tensor stays within L1/L2)
+     */
+    TensorBlock(int degree, int blockSize) {
         this.degree = degree;
         this.n = degree + 1;
         this.m = degree + 2;
-        this.b = blockSize(degree);
-    }
-
-    /**
-     * Elements per block at degree N: 16 up to N = 3 (fibres of at least 32 doubles for the vector loops),
-     * else 8 (one AVX-512 register per node; a block's tensor stays within L1/L2).
-     */
-    static int blockSize(int degree) {
-        return degree <= 3 ? 16 : 8;
+        this.b = blockSize;
     }
 
     /** The generated contractions of degree {@code degree}, or null when none are generated. */
     static TensorBlock of(int degree) {
-        return switch (degree) {
-            case 1 -> new TensorBlockN1();
-            case 2 -> new TensorBlockN2();
-            case 3 -> new TensorBlockN3();
-            case 4 -> new TensorBlockN4();
-            case 5 -> new TensorBlockN5();
-            case 6 -> new TensorBlockN6();
-            case 7 -> new TensorBlockN7();
-            case 8 -> new TensorBlockN8();
-            default -> null;
-        };
+        return TensorBlocks.of(degree);
     }
 
     /** D (n x n) on the slowest index of an (n, n, n) tensor. */
@@ -94,9 +83,14 @@ abstract class TensorBlock {
     /**
      * Exchanges the slowest and the fastest direction of a block tensor: {@code in} has sizes
      * (slow, mid, fast), {@code out} gets (fast, mid, slow); with {@code add} the result is added to out.
+     * The generated subclasses override it with B a literal; this is {@link #swapGeneric}.
      */
-    final void swap(double[] in, int slow, int mid, int fast, double[] out, boolean add) {
-        final int bb = b;
+    void swap(double[] in, int slow, int mid, int fast, double[] out, boolean add) {
+        swapGeneric(b, in, slow, mid, fast, out, add);
+    }
+
+    /** {@link #swap} for any block size {@code bb}: runs of bb doubles, copied by {@link System#arraycopy} or added. */
+    static void swapGeneric(int bb, double[] in, int slow, int mid, int fast, double[] out, boolean add) {
         for (int s = 0; s < slow; s++) {
             for (int k = 0; k < mid; k++) {
                 int src = (s * mid + k) * fast * bb;

@@ -287,6 +287,58 @@ final class TestSupport {
         return a;
     }
 
+    /**
+     * y = A x for element e with the A of {@link #elementMatrix} without forming it: per quadrature point the dense
+     * Kronecker rows of B and G_a times x, then their transposes; O(P Np) work instead of O(P Np^2), so that the
+     * reference reaches the degrees of the block kernels above N = 8.
+     */
+    static double[] elementApply(ElementKernel kernel, Basis1D basis, double[] geo, int e, double lambda, double[] x, int offset) {
+        int n = basis.nq();
+        int m = kernel.usesGaussQuadrature() ? basis.nqGauss() : n;
+        double[] interp = kernel.usesGaussQuadrature() ? basis.interpolation() : identity(n);
+        double[] deriv = kernel.usesGaussQuadrature()
+                ? matmul(basis.gaussDifferentiation(), basis.interpolation(), m, m, n)
+                : basis.differentiation();
+        double[][] bq = kron(interp, interp, interp, m, n);
+        double[][][] grad = kernel == ElementKernel.MASS_BP10 ? null : new double[][][] {kron(deriv, interp, interp, m, n),
+            kron(interp, deriv, interp, m, n), kron(interp, interp, deriv, m, n)};
+        int np = n * n * n, nqp = m * m * m;
+        int f = kernel.factorsPerPoint();
+        double[] y = new double[np];
+        double[] gx = new double[3];
+        for (int q = 0; q < nqp; q++) {
+            int gb = (e * nqp + q) * f;
+            double wj = geo[gb + f - 1];
+            double mass = kernel == ElementKernel.MASS_BP10 ? wj : lambda * wj;
+            double bx = 0;
+            for (int c = 0; c < np; c++) {
+                bx += bq[q][c] * x[offset + c];
+            }
+            for (int c = 0; c < np; c++) {
+                y[c] += bq[q][c] * mass * bx;
+            }
+            if (grad == null) {
+                continue;
+            }
+            for (int a = 0; a < 3; a++) {
+                double s = 0;
+                for (int c = 0; c < np; c++) {
+                    s += grad[a][q][c] * x[offset + c];
+                }
+                gx[a] = s;
+            }
+            double[][] g = {{geo[gb], geo[gb + 1], geo[gb + 2]}, {geo[gb + 1], geo[gb + 3], geo[gb + 4]},
+                {geo[gb + 2], geo[gb + 4], geo[gb + 5]}};
+            for (int a = 0; a < 3; a++) {
+                double h = g[a][0] * gx[0] + g[a][1] * gx[1] + g[a][2] * gx[2];
+                for (int c = 0; c < np; c++) {
+                    y[c] += grad[a][q][c] * h;
+                }
+            }
+        }
+        return y;
+    }
+
     private static void addOuter(double[][] a, double[] u, double[] v, double s) {
         for (int r = 0; r < u.length; r++) {
             double ur = s * u[r];
