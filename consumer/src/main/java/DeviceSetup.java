@@ -93,9 +93,8 @@ public class DeviceSetup {
             backend.evaluate(geometry, mesh.basis(), new Exact(), uL);
             backend.fill(ones, 1);
             backend.scatter(a.deviceScatter(), ones, t);
-            backend.pointwiseMultiply(uL, t, t);
-            backend.copy(uL, gL);
-            backend.axpby(-1, t, 1, gL);
+            backend.pointwiseMultiply(t, uL, gL);
+            backend.axpby(1, uL, -1, gL);
             // 7. b = Zᵀ M f - Zᵀ S g
             m.apply(fL, t);
             backend.gather(a.deviceScatter(), t, b);

@@ -181,13 +181,13 @@ public final class PoissonProblem {
      */
     private void devicePointData(Backend backend, DeviceScatter z, DeviceVector fL, DeviceVector gL, DeviceVector work) {
         try (DeviceGeometry g = backend.uploadGeometry(mesh.elementGeometry().orElseThrow());
-             DeviceVector ones = backend.allocate(z.globalSize())) {
+             DeviceVector ones = backend.allocate(z.globalSize()); DeviceVector u = backend.allocate(gL.length())) {
             backend.evaluate(g, mesh.basis(), exact.rightHandSide(), fL);
-            backend.evaluate(g, mesh.basis(), exact.solution(), gL);
+            backend.evaluate(g, mesh.basis(), exact.solution(), u);
             backend.fill(ones, 1);
-            backend.scatter(z, ones, work);
-            backend.pointwiseMultiply(gL, work, work);
-            backend.axpby(-1, work, 1, gL);
+            backend.scatter(z, ones, work);                // Z 1
+            backend.pointwiseMultiply(work, u, gL);        // u (Z 1)
+            backend.axpby(1, u, -1, gL);                   // u - u (Z 1)
         }
     }
 
