@@ -538,6 +538,8 @@ public final class KernelBuilds {
                 c.put("fromGlobal", fromGlobal);
                 c.put("pts", plan.pts());
                 c.put("threadsPerElem", plan.threadsPerElem());
+                // the register base's line stages run in compile-time rounds (ElementPlan's constant)
+                c.put("rounds", (plan.pts() * plan.pts() + plan.threadsPerElem() - 1) / plan.threadsPerElem());
                 c.put("strideA", dStride(plan.pts()));
                 c.put("stride", dStride(plan.pts()));
                 c.put("gauss", quadrature == Quadrature.GAUSS ? 1 : 0);
