@@ -140,7 +140,7 @@ public final class PoissonProblem {
             long tPc = System.nanoTime();
             Preconditioner m1 = preconditioner(pc, pmg, op, backend, phases);
             pcSetup = (System.nanoTime() - tPc) * 1e-9;
-            try (Preconditioner m1c = m1;
+            try (m1;
                  ConjugateGradient cg = new ConjugateGradient(op, m1).relativeTolerance(tolerance).maxIterations(maxIterations)) {
                 long tRhs = System.nanoTime();
                 if (onDevice) {
