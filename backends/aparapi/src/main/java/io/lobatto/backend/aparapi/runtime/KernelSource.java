@@ -81,7 +81,7 @@ public record KernelSource(String label, String source, List<Arg> args) {
      */
     public static KernelSource of(Class<? extends Kernel> kernelClass, Map<String, Integer> constants, String label,
                                   int groupSize, UnaryOperator<String> edit) {
-        String generic = edit.apply(TRANSLATED.computeIfAbsent(kernelClass, KernelSource::translateCached));
+        String generic = edit.apply(TRANSLATED.computeIfAbsent(kernelClass, KernelSource::translate));
         Map<String, Integer> given = new LinkedHashMap<>(constants);
         for (Field f : constantFields(kernelClass)) {
             if (!given.containsKey(f.getName())) {
@@ -137,70 +137,6 @@ public record KernelSource(String label, String source, List<Arg> args) {
             }
         }
         return out;
-    }
-
-    /**
-     * Aparapi's translation of {@code kernelClass}, from the disk cache ({@link ProgramCache#cacheDirectory()},
-     * sub-folder {@code translated}) when a file there was written for the same class files: the key is the SHA-256 of
-     * the class file of the kernel and of each superclass up to {@link Kernel}, and of Aparapi's {@link KernelWriter},
-     * so a changed kernel or Aparapi translates again. A warm run then skips Aparapi (seconds of a cold JIT for the
-     * main job's kernels). The cache only saves work: a file that cannot be read or written is ignored.
-     */
-    static String translateCached(Class<?> kernelClass) {
-        java.nio.file.Path dir = ProgramCache.cacheDirectory();
-        String key = dir == null ? null : translationKey(kernelClass);
-        if (key == null) {
-            return translate(kernelClass);
-        }
-        java.nio.file.Path file = dir.resolve("translated").resolve(kernelClass.getSimpleName() + "-" + key + ".cl");
-        try {
-            if (java.nio.file.Files.isRegularFile(file)) {
-                return java.nio.file.Files.readString(file, java.nio.charset.StandardCharsets.UTF_8);
-            }
-        } catch (java.io.IOException | RuntimeException unreadable) {
-            // translate instead
-        }
-        String source = translate(kernelClass);
-        try {
-            java.nio.file.Files.createDirectories(file.getParent());
-            java.nio.file.Path tmp = java.nio.file.Files.createTempFile(file.getParent(), key, ".tmp");
-            java.nio.file.Files.writeString(tmp, source, java.nio.charset.StandardCharsets.UTF_8);
-            java.nio.file.Files.move(tmp, file, java.nio.file.StandardCopyOption.ATOMIC_MOVE,
-                    java.nio.file.StandardCopyOption.REPLACE_EXISTING);
-        } catch (java.io.IOException | RuntimeException unwritable) {
-            // the next run translates again
-        }
-        return source;
-    }
-
-    /** The translation cache key of {@code kernelClass} (hex SHA-256), or null when a class file is not readable. */
-    static String translationKey(Class<?> kernelClass) {
-        try {
-            java.security.MessageDigest sha = java.security.MessageDigest.getInstance("SHA-256");
-            List<Class<?>> classes = new ArrayList<>();
-            for (Class<?> k = kernelClass; k != null && k != Kernel.class; k = k.getSuperclass()) {
-                classes.add(k);
-            }
-            classes.add(KernelWriter.class);
-            for (Class<?> k : classes) {
-                String res = k.getName().replace('.', '/') + ".class";
-                ClassLoader loader = k.getClassLoader() != null ? k.getClassLoader() : ClassLoader.getSystemClassLoader();
-                try (java.io.InputStream in = loader.getResourceAsStream(res)) {
-                    if (in == null) {
-                        return null;
-                    }
-                    sha.update(k.getName().getBytes(java.nio.charset.StandardCharsets.UTF_8));
-                    sha.update(in.readAllBytes());
-                }
-            }
-            StringBuilder hex = new StringBuilder();
-            for (byte b : sha.digest()) {
-                hex.append(String.format("%02x", b));
-            }
-            return hex.toString();
-        } catch (java.io.IOException | java.security.NoSuchAlgorithmException e) {
-            return null;
-        }
     }
 
     /**
