@@ -55,9 +55,8 @@ final class QuadratureErrors {
         int chunk = 32;
         IntStream.range(0, (elements + chunk - 1) / chunk).parallel().forEach(c -> {
             double[] abs = new double[3 * np];
-            double[] work = new double[3 * geometry.nodesPerElement() + 6];
             for (int e = c * chunk; e < Math.min(elements, (c + 1) * chunk); e++) {
-                geometry.positions(e, phi, work, abs);
+                geometry.positions(e, phi, abs);
                 for (int n = 0; n < np; n++) {
                     int g = l2g[e * np + n];
                     if (first[g] == e * np + n) {
@@ -89,12 +88,12 @@ final class QuadratureErrors {
             double[] gx = new double[mp], gy = new double[mp], gz = new double[mp];
             double[] w1 = new double[mq * nq * nq], w2 = new double[mq * mq * nq];
             double[] abs = new double[3 * np], rel = new double[3 * np];
-            double[] work = new double[3 * geometry.nodesPerElement() + 6];
+            double[] work = new double[3 * geometry.nodesPerElement()];
             double[] wj = new double[mp];
             io.lobatto.core.geometry.ElementFactors factors =
                     new io.lobatto.core.geometry.ElementFactors(basis, io.lobatto.core.pointwise.Quadrature.GAUSS);
             for (int e = c * chunk; e < Math.min(elements, (c + 1) * chunk); e++) {
-                geometry.positions(e, phi, work, abs);
+                geometry.positions(e, phi, abs);
                 geometry.relativePositions(e, phi, work, rel);
                 factors.derive(rel);
                 factors.write(wj, 0, 1);

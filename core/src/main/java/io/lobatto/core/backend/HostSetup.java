@@ -91,7 +91,7 @@ public final class HostSetup {
         IntStream.range(0, chunks).parallel().forEach(c -> {
             ElementFactors f = new ElementFactors(basis, quadrature);
             double[] rel = new double[3 * np];
-            double[] work = new double[3 * geometry.nodesPerElement() + 6];
+            double[] work = new double[3 * geometry.nodesPerElement()];
             for (int e = c * CHUNK, end = Math.min(ne, (c + 1) * CHUNK); e < end; e++) {
                 geometry.relativePositions(e, phi, work, rel);
                 f.derive(rel);
@@ -111,10 +111,10 @@ public final class HostSetup {
         double[] phi = geometry.shapes(basis);
         double[] rel = new double[3 * basis.np()];
         double[] abs = new double[3 * basis.np()];
-        double[] work = new double[3 * geometry.nodesPerElement() + 6];
+        double[] work = new double[3 * geometry.nodesPerElement()];
         ElementFactors f = new ElementFactors(basis, quadrature);
         geometry.relativePositions(e, phi, work, rel);
-        geometry.positions(e, phi, work, abs);
+        geometry.positions(e, phi, abs);
         f.derive(rel);
         int pt = f.write(new double[f.points()], 0, 1);
         return f.nonPositive(e, Math.max(pt, 0), abs[0], abs[1], abs[2]);
@@ -145,11 +145,10 @@ public final class HostSetup {
         int chunks = (ne + CHUNK - 1) / CHUNK;
         IntStream.range(0, chunks).parallel().forEach(ch -> {
             double[] x = new double[3 * np];
-            double[] work = new double[3 * geometry.nodesPerElement() + 6];
             double[] at = new double[3];
             double[] v = new double[k];
             for (int e = ch * CHUNK, end = Math.min(ne, (ch + 1) * CHUNK); e < end; e++) {
-                geometry.positions(e, phi, work, x);
+                geometry.positions(e, phi, x);
                 for (int n = 0; n < np; n++) {
                     at[0] = x[3 * n];
                     at[1] = x[3 * n + 1];

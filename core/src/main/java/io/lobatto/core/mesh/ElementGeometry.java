@@ -21,12 +21,15 @@ public final class ElementGeometry {
     private final int order;
     private final double[] nodes;
     private final PointMap map;
+    /** The map's coefficients (a copy made once), or null. */
+    private final double[] coefficients;
 
     private ElementGeometry(int elements, int order, double[] nodes, PointMap map) {
         this.elements = elements;
         this.order = order;
         this.nodes = nodes;
         this.map = map;
+        this.coefficients = map == null ? null : map.coefficients();
     }
 
     /**
@@ -165,7 +168,7 @@ public final class ElementGeometry {
      * The node positions of element {@code e} at the GLL nodes whose {@link #shapes} are {@code phi}, relative to its
      * first node, {@code [Np][3]} into {@code dst}: with the identity map, the interpolant of the node differences
      * X_c - X_0 (no absolute position is formed, so a translated mesh gives the same values up to the rounding of
-     * its nodes); with a map, differences of the mapped positions. {@code work} has at least 3 (g+1)^3 + 6 doubles.
+     * its nodes); with a map, differences of the mapped positions. {@code work} has at least 3 (g+1)^3 doubles.
      */
     public void relativePositions(int e, double[] phi, double[] work, double[] dst) {
         int nc = nodesPerElement();
@@ -193,7 +196,7 @@ public final class ElementGeometry {
             }
             return;
         }
-        positions(e, phi, work, dst);
+        positions(e, phi, dst);
         double x0 = dst[0], y0 = dst[1], z0 = dst[2];
         for (int n = 0; n < np; n++) {
             dst[3 * n] -= x0;
@@ -204,13 +207,13 @@ public final class ElementGeometry {
 
     /**
      * The absolute node positions of element {@code e} at the GLL nodes whose {@link #shapes} are {@code phi},
-     * {@code [Np][3]} into {@code dst}; {@code work} has at least 6 doubles.
+     * {@code [Np][3]} into {@code dst}.
      */
-    public void positions(int e, double[] phi, double[] work, double[] dst) {
+    public void positions(int e, double[] phi, double[] dst) {
         int nc = nodesPerElement();
         int np = phi.length / nc;
         int base = 3 * nc * e;
-        double[] c0 = map == null ? null : map.coefficients();
+        double[] c0 = coefficients;
         double[] in = new double[3];
         double[] out = new double[3];
         for (int n = 0; n < np; n++) {

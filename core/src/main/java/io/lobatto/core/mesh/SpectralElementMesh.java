@@ -34,6 +34,8 @@ public final class SpectralElementMesh {
     private final int[] l2g;
     /** Node positions [E][Np][3], made on first use (a solve on a backend with device setup never needs them). */
     private volatile double[] coords;
+    /** {@link #elementGeometry()}, made on first use. */
+    private volatile java.util.Optional<ElementGeometry> geometry;
     private final int globalCount;
     private final boolean trilinear;
     private final double[] phi;
@@ -474,6 +476,21 @@ public final class SpectralElementMesh {
      * second-order mesh; empty for a plain {@link NodeMap} (a lambda), whose positions only the host can evaluate.
      */
     public java.util.Optional<ElementGeometry> elementGeometry() {
+        java.util.Optional<ElementGeometry> g = geometry;
+        if (g == null) {
+            synchronized (this) {
+                g = geometry;
+                if (g == null) {
+                    g = describeGeometry();
+                    geometry = g;
+                }
+            }
+        }
+        return g;
+    }
+
+    /** The element geometry of {@link #elementGeometry()}, made once (it is immutable). */
+    private java.util.Optional<ElementGeometry> describeGeometry() {
         if (map == NodeMap.identity()) {
             return java.util.Optional.of(ElementGeometry.trilinear(mesh, null));
         }
