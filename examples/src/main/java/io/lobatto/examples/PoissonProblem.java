@@ -130,13 +130,12 @@ public final class PoissonProblem {
         double setup;
         double pcSetup;
         java.util.List<PMultigrid.LevelInfo> levels;
-        DeviceVector x = null;
         try (AssembledOperator op = phases.time("geometry", () -> AssembledOperator.bind(a, z, backend));
              BoundElementOperator mb = phases.time("geometry", () -> m.bind(backend));
              DeviceVector dfL = backend.allocate(z.localSize()); DeviceVector dgL = backend.allocate(z.localSize());
              DeviceVector tL = backend.allocate(z.localSize()); DeviceVector sL = backend.allocate(z.localSize());
-             DeviceVector b = backend.allocate(z.globalSize()); DeviceVector lift = backend.allocate(z.globalSize())) {
-            x = backend.allocate(z.globalSize());
+             DeviceVector b = backend.allocate(z.globalSize()); DeviceVector lift = backend.allocate(z.globalSize());
+             DeviceVector x = backend.allocate(z.globalSize())) {
             long tPc = System.nanoTime();
             Preconditioner m1 = preconditioner(pc, pmg, op, backend, phases);
             pcSetup = (System.nanoTime() - tPc) * 1e-9;
@@ -168,10 +167,6 @@ public final class PoissonProblem {
             }
             double[] uG = backend.download(x);
             return errors(uG, z, mask, m, result, setup, pcSetup, levels);
-        } finally {
-            if (x != null) {
-                x.close();
-            }
         }
     }
 
