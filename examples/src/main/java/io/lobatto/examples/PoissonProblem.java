@@ -8,6 +8,7 @@ import io.lobatto.core.backend.DeviceGeometry;
 import io.lobatto.core.backend.DeviceScatter;
 import io.lobatto.core.backend.DeviceVector;
 import io.lobatto.core.backend.ElementKernel;
+import io.lobatto.core.backend.ErrorNorms;
 import io.lobatto.core.mesh.SpectralElementMesh;
 import io.lobatto.gs.ScatterOperator;
 import io.lobatto.operators.AssembledOperator;
@@ -43,9 +44,49 @@ public final class PoissonProblem {
      * the operators, the right-hand side and the preconditioner, of which {@code preconditionerSetupSeconds} is the
      * preconditioner's; {@code levels} describes the p-multigrid levels (empty for the other preconditioners).
      */
-    public record Solution(double[] u, double[] exact, SolveResult solve, double maxError, double l2Error,
+    public record Solution(NodalFields fields, SolveResult solve, double maxError, double l2Error,
                            int assembledDofs, int elements, double setupSeconds, double preconditionerSetupSeconds,
                            java.util.List<PMultigrid.LevelInfo> levels) {
+
+        /** The solution per original global node, Dirichlet nodes set to g (made on first use). */
+        public double[] u() {
+            return fields.u();
+        }
+
+        /** The exact solution per original global node (made on first use). */
+        public double[] exact() {
+            return fields.exact();
+        }
+    }
+
+    /**
+     * The nodal solution and the exact one in the original global numbering, made on the host on first use (output
+     * such as VTU files needs them; the errors do not, where the backend computes them).
+     */
+    public static final class NodalFields {
+        private final java.util.function.Supplier<double[][]> make;
+        private double[][] made;
+
+        NodalFields(java.util.function.Supplier<double[][]> make) {
+            this.make = make;
+        }
+
+        /** The solution per original global node. */
+        public synchronized double[] u() {
+            return fields()[0];
+        }
+
+        /** The exact solution per original global node. */
+        public synchronized double[] exact() {
+            return fields()[1];
+        }
+
+        private double[][] fields() {
+            if (made == null) {
+                made = make.get();
+            }
+            return made;
+        }
     }
 
     private final SpectralElementMesh mesh;
@@ -130,7 +171,8 @@ public final class PoissonProblem {
         double setup;
         double pcSetup;
         java.util.List<PMultigrid.LevelInfo> levels;
-        try (AssembledOperator op = phases.time("geometry", () -> AssembledOperator.bind(a, z, backend));
+        try (DeviceGeometry geometry = onDevice ? backend.uploadGeometry(mesh.elementGeometry().orElseThrow()) : null;
+             AssembledOperator op = phases.time("geometry", () -> AssembledOperator.bind(a, z, backend));
              BoundElementOperator mb = phases.time("geometry", () -> m.bind(backend));
              DeviceVector dfL = backend.allocate(z.localSize()); DeviceVector dgL = backend.allocate(z.localSize());
              DeviceVector tL = backend.allocate(z.localSize()); DeviceVector sL = backend.allocate(z.localSize());
@@ -143,7 +185,7 @@ public final class PoissonProblem {
                  ConjugateGradient cg = new ConjugateGradient(op, m1).relativeTolerance(tolerance).maxIterations(maxIterations)) {
                 long tRhs = System.nanoTime();
                 if (onDevice) {
-                    devicePointData(backend, op.deviceScatter(), dfL, dgL, tL);
+                    devicePointData(backend, geometry, op.deviceScatter(), dfL, dgL, tL);
                 } else {
                     hostPointData(backend, z, mask, dfL, dgL);
                 }
@@ -166,17 +208,38 @@ public final class PoissonProblem {
                 levels = m1 instanceof PMultigrid p ? p.levels() : java.util.List.of();
             }
             double[] uG = backend.download(x);
+            if (onDevice) {
+                backend.scatter(op.deviceScatter(), x, tL);                 // Z u
+                backend.axpby(1, dgL, 1, tL);                               // u_L = Z u + g
+                ErrorNorms norms = backend.errorNorms(geometry, mesh.basis(), tL, exact.solution());
+                NodalFields fields = new NodalFields(() -> nodalFields(uG, z, mask));
+                return new Solution(fields, result, norms.max(), norms.l2(), z.globalSize(), mesh.elementCount(), setup,
+                        pcSetup, levels);
+            }
             return errors(uG, z, mask, m, result, setup, pcSetup, levels);
         }
+    }
+
+    /** u and the exact solution per original global node, Dirichlet nodes set to the exact values (host, element by element). */
+    private double[][] nodalFields(double[] uG, ScatterOperator z, boolean[] mask) {
+        double[] u = z.fromAssembled(uG, 0);
+        double[] uExact = QuadratureErrors.exactAtNodes(mesh.elementGeometry().orElseThrow(), mesh.basis(), mesh.localToGlobal(),
+                mesh.globalNodeCount(), exact::u);
+        for (int g = 0; g < u.length; g++) {
+            if (mask[g]) {
+                u[g] = uExact[g];
+            }
+        }
+        return new double[][] {u, uExact};
     }
 
     /**
      * f and the Dirichlet data g = u at the masked nodes as element-local vectors, evaluated by the backend at the
      * nodes' positions: gL = u_L - u_L * (Z 1), since Z 1 is 1 at the copies of unmasked nodes and 0 at masked ones.
      */
-    private void devicePointData(Backend backend, DeviceScatter z, DeviceVector fL, DeviceVector gL, DeviceVector work) {
-        try (DeviceGeometry g = backend.uploadGeometry(mesh.elementGeometry().orElseThrow());
-             DeviceVector ones = backend.allocate(z.globalSize()); DeviceVector u = backend.allocate(gL.length())) {
+    private void devicePointData(Backend backend, DeviceGeometry g, DeviceScatter z, DeviceVector fL, DeviceVector gL,
+                                 DeviceVector work) {
+        try (DeviceVector ones = backend.allocate(z.globalSize()); DeviceVector u = backend.allocate(gL.length())) {
             backend.evaluate(g, mesh.basis(), exact.rightHandSide(), fL);
             backend.evaluate(g, mesh.basis(), exact.solution(), u);
             backend.fill(ones, 1);
@@ -206,39 +269,28 @@ public final class PoissonProblem {
     }
 
     /**
-     * The solution in the original numbering (Dirichlet nodes set to g) and its errors, on the host: element by element
-     * from the element geometry where the mesh has one (no array of E P entries), else from the mesh's positions.
+     * The solution in the original numbering (Dirichlet nodes set to g) and its errors on the host, from the mesh's
+     * positions: the path of a mesh whose node map runs only on the host (with an element geometry the backend computes
+     * the errors, {@link Backend#errorNorms}).
      */
     private Solution errors(double[] uG, ScatterOperator z, boolean[] mask, MassOperator m, SolveResult result, double setup,
                             double pcSetup, java.util.List<PMultigrid.LevelInfo> levels) {
         int nOrig = mesh.globalNodeCount();
         double[] u = z.fromAssembled(uG, 0);
-        double[] uExact;
-        double l2;
-        java.util.Optional<io.lobatto.core.mesh.ElementGeometry> geometry = mesh.elementGeometry();
-        if (geometry.isPresent()) {
-            uExact = QuadratureErrors.exactAtNodes(geometry.get(), mesh.basis(), mesh.localToGlobal(), nOrig, exact::u);
-            for (int g = 0; g < nOrig; g++) {
-                if (mask[g]) {
-                    u[g] = uExact[g];
-                }
+        double[] xyz = mesh.globalCoordinates();
+        double[] uExact = new double[nOrig];
+        IntStream.range(0, nOrig).parallel().forEach(g -> uExact[g] = exact.u(xyz[3 * g], xyz[3 * g + 1], xyz[3 * g + 2]));
+        for (int g = 0; g < nOrig; g++) {
+            if (mask[g]) {
+                u[g] = uExact[g];
             }
-            l2 = Math.sqrt(QuadratureErrors.l2SquaredOnElements(geometry.get(), mesh.basis(), mesh.localToGlobal(), u, exact::u));
-        } else {
-            double[] xyz = mesh.globalCoordinates();
-            double[] ue = new double[nOrig];
-            IntStream.range(0, nOrig).parallel().forEach(g -> ue[g] = exact.u(xyz[3 * g], xyz[3 * g + 1], xyz[3 * g + 2]));
-            uExact = ue;
-            for (int g = 0; g < nOrig; g++) {
-                if (mask[g]) {
-                    u[g] = uExact[g];
-                }
-            }
-            ScatterOperator zFull = ScatterOperator.build(mesh.localToGlobal(), mesh.globalNodeCount(), null);
-            l2 = Math.sqrt(QuadratureErrors.l2Squared(mesh, u, zFull, m.geometricFactors().jacobianWeights(), exact::u));
         }
+        ScatterOperator zFull = ScatterOperator.build(mesh.localToGlobal(), mesh.globalNodeCount(), null);
+        double l2 = Math.sqrt(QuadratureErrors.l2Squared(mesh, u, zFull, m.geometricFactors().jacobianWeights(), exact::u));
         double maxErr = QuadratureErrors.maxDifference(u, uExact);
-        return new Solution(u, uExact, result, maxErr, l2, z.globalSize(), mesh.elementCount(), setup, pcSetup, levels);
+        double[][] fields = {u, uExact};
+        return new Solution(new NodalFields(() -> fields), result, maxErr, l2, z.globalSize(), mesh.elementCount(), setup,
+                pcSetup, levels);
     }
 
     /** The preconditioner {@code pc} of {@code op} (null for none); p-multigrid levels use this problem's operator kind. */

@@ -69,60 +69,6 @@ final class QuadratureErrors {
     }
 
     /**
-     * The squared L2 error of {@code uOrig} (per original global node) by Gauss-Legendre quadrature, element by element
-     * from the element geometry, with no array of E P entries: positions and wJ at the GL points are computed per
-     * element (the values {@link #l2Squared} gets from the mesh and the host factors), u_h comes through the
-     * local-to-global map. Summed per element in point order, then over the elements in order.
-     */
-    static double l2SquaredOnElements(io.lobatto.core.mesh.ElementGeometry geometry, Basis1D basis, int[] l2g, double[] uOrig,
-                                      Field exact) {
-        int nq = basis.nq(), mq = basis.nqGauss(), np = basis.np(), mp = basis.npGauss();
-        int elements = geometry.elementCount();
-        double[] interp = basis.interpolation();
-        double[] phi = geometry.shapes(basis);
-        double[] partial = new double[elements];
-        int chunk = 32;
-        IntStream.range(0, (elements + chunk - 1) / chunk).parallel().forEach(c -> {
-            double[] in = new double[np], out = new double[mp];
-            double[] cx = new double[np], cy = new double[np], cz = new double[np];
-            double[] gx = new double[mp], gy = new double[mp], gz = new double[mp];
-            double[] w1 = new double[mq * nq * nq], w2 = new double[mq * mq * nq];
-            double[] abs = new double[3 * np], rel = new double[3 * np];
-            double[] work = new double[3 * geometry.nodesPerElement()];
-            double[] wj = new double[mp];
-            io.lobatto.core.geometry.ElementFactors factors =
-                    new io.lobatto.core.geometry.ElementFactors(basis, io.lobatto.core.pointwise.Quadrature.GAUSS);
-            for (int e = c * chunk; e < Math.min(elements, (c + 1) * chunk); e++) {
-                geometry.positions(e, phi, abs);
-                geometry.relativePositions(e, phi, work, rel);
-                factors.derive(rel);
-                factors.write(wj, 0, 1);
-                for (int n = 0; n < np; n++) {
-                    in[n] = uOrig[l2g[e * np + n]];
-                    cx[n] = abs[3 * n];
-                    cy[n] = abs[3 * n + 1];
-                    cz[n] = abs[3 * n + 2];
-                }
-                TensorInterpolation.interpolate(interp, mq, nq, in, out, w1, w2);
-                TensorInterpolation.interpolate(interp, mq, nq, cx, gx, w1, w2);
-                TensorInterpolation.interpolate(interp, mq, nq, cy, gy, w1, w2);
-                TensorInterpolation.interpolate(interp, mq, nq, cz, gz, w1, w2);
-                double sum = 0;
-                for (int q = 0; q < mp; q++) {
-                    double d = out[q] - exact.at(gx[q], gy[q], gz[q]);
-                    sum += wj[q] * d * d;
-                }
-                partial[e] = sum;
-            }
-        });
-        double sum = 0;
-        for (double t : partial) {
-            sum += t;
-        }
-        return sum;
-    }
-
-    /**
      * sum over GL points of wJ (u_h - u)^2 (the squared L2 error), with u_h given per original global node
      * ({@code uOrig}) and spread to the elements by {@code zFull} (Z without a mask); {@code jacobianWeights} are
      * wJ at the GL points, {@code [E][(N+2)^3]}. Elements run in parallel, the sum afterwards in point order

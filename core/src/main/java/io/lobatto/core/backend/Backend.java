@@ -145,6 +145,20 @@ public interface Backend extends AutoCloseable {
     }
 
     /**
+     * The {@link ErrorNorms} of the element-local nodal field {@code uL} ([E][Np], e.g. Z u + g) against the closed-form
+     * {@code exact} (its first output), evaluated where the field lives: the max over the GLL nodes, and the squared L2
+     * norm by Gauss-Legendre quadrature of the isoparametric elements ({@link HostSetup#errorNorms} defines both; a
+     * backend's values agree with it to rounding, apart from the order of the max and of the per-element sums, which is
+     * element order). Only the norms cross to the host, never a field.
+     *
+     * @throws IllegalArgumentException if {@code uL} does not have E Np entries, or {@code exact} cannot run on this
+     *                                  backend (naming the construct)
+     */
+    default ErrorNorms errorNorms(DeviceGeometry geometry, Basis1D basis, DeviceVector uL, PointFunction exact) {
+        return HostSetup.errorNorms(geometry.geometry(), basis, download(uL), exact);
+    }
+
+    /**
      * y = 1 / x entry by entry; returns how many entries of x are not positive and finite (0 when x is a valid
      * diagonal to invert; y is undefined at the others). The default runs on the host.
      */
@@ -344,7 +358,7 @@ public interface Backend extends AutoCloseable {
      * element kernels at each degree, BP1.0 at the fine degree (the load vector M f), the transfers between consecutive
      * degrees, the streaming, reduction, gather/scatter and smoother kernels and, where {@code geometry} is given
      * (null: none), the setup kernels of that geometry at each degree ({@link #geometricFactors}, {@link #elementDiagonal})
-     * and of {@code functions} at the fine degree ({@link #evaluate}).
+     * and of {@code functions} at the fine degree ({@link #evaluate}, {@link #errorNorms}).
      *
      * <p>Returns at once and changes no result: an operation whose kernel is still building waits for that build, and
      * one whose build failed throws there, with the build log, as it would without this call. The default does nothing.

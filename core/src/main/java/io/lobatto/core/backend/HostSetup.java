@@ -159,4 +159,93 @@ public final class HostSetup {
             }
         });
     }
+    /**
+     * The {@link ErrorNorms} of the element-local nodal field {@code uL} ([E][Np]) against {@code exact} (its first
+     * output): at the GLL nodes the max of |u - f(x)|; by Gauss-Legendre quadrature the sum over the elements, in
+     * element order, of each element's sum over its points in point order of wJ ((I u)_q - f(x_q))^2, with x_q and
+     * (I u)_q the tensor interpolants (GLL to GL) of the node positions and of u, and wJ the factors at the GL points.
+     *
+     * @throws IllegalArgumentException if {@code uL} does not have E Np entries
+     */
+    public static ErrorNorms errorNorms(ElementGeometry geometry, Basis1D basis, double[] uL, PointFunction exact) {
+        if (geometry == null || basis == null || uL == null || exact == null) {
+            throw new IllegalArgumentException("geometry, basis, uL and exact must not be null");
+        }
+        int ne = geometry.elementCount();
+        int np = basis.np();
+        if ((long) ne * np != uL.length) {
+            throw new IllegalArgumentException("uL has length " + uL.length + ", expected E * Np = " + ne + " * " + np);
+        }
+        int nq = basis.nq();
+        int mq = basis.nqGauss();
+        int mp = basis.npGauss();
+        double[] interp = basis.interpolation();
+        double[] phi = geometry.shapes(basis);
+        double[] c = exact.coefficients();
+        double[] partial = new double[ne];
+        double[] maxima = new double[ne];
+        int chunks = (ne + CHUNK - 1) / CHUNK;
+        IntStream.range(0, chunks).parallel().forEach(ch -> {
+            double[] abs = new double[3 * np];
+            double[] rel = new double[3 * np];
+            double[] work = new double[3 * geometry.nodesPerElement()];
+            double[] field = new double[np];
+            double[][] atPoints = new double[4][mp];
+            double[] w1 = new double[mq * nq * nq];
+            double[] w2 = new double[mq * mq * nq];
+            double[] wj = new double[mp];
+            double[] at = new double[3];
+            double[] v = new double[exact.outputs()];
+            ElementFactors factors = new ElementFactors(basis, Quadrature.GAUSS);
+            for (int e = ch * CHUNK, end = Math.min(ne, (ch + 1) * CHUNK); e < end; e++) {
+                geometry.positions(e, phi, abs);
+                double max = 0;
+                for (int n = 0; n < np; n++) {
+                    at[0] = abs[3 * n];
+                    at[1] = abs[3 * n + 1];
+                    at[2] = abs[3 * n + 2];
+                    java.util.Arrays.fill(v, 0);
+                    exact.evaluate(at, c, v);
+                    max = Math.max(max, Math.abs(uL[e * np + n] - v[0]));
+                }
+                maxima[e] = max;
+                geometry.relativePositions(e, phi, work, rel);
+                factors.derive(rel);
+                factors.write(wj, 0, 1);
+                System.arraycopy(uL, e * np, field, 0, np);
+                io.lobatto.core.basis.TensorInterpolation.interpolate(interp, mq, nq, field, atPoints[0], w1, w2);
+                for (int d = 0; d < 3; d++) {
+                    for (int n = 0; n < np; n++) {
+                        field[n] = abs[3 * n + d];
+                    }
+                    io.lobatto.core.basis.TensorInterpolation.interpolate(interp, mq, nq, field, atPoints[1 + d], w1, w2);
+                }
+                double sum = 0;
+                for (int q = 0; q < mp; q++) {
+                    at[0] = atPoints[1][q];
+                    at[1] = atPoints[2][q];
+                    at[2] = atPoints[3][q];
+                    java.util.Arrays.fill(v, 0);
+                    exact.evaluate(at, c, v);
+                    double d = atPoints[0][q] - v[0];
+                    sum += wj[q] * d * d;
+                }
+                partial[e] = sum;
+            }
+        });
+        return combine(partial, maxima);
+    }
+
+    /** The norms from per-element squared-L2 sums (added in element order) and per-element maxima. */
+    public static ErrorNorms combine(double[] l2PerElement, double[] maxPerElement) {
+        double sum = 0;
+        for (double t : l2PerElement) {
+            sum += t;
+        }
+        double max = 0;
+        for (double m : maxPerElement) {
+            max = Math.max(max, m);
+        }
+        return new ErrorNorms(max, sum);
+    }
 }

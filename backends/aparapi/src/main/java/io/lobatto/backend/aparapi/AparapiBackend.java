@@ -1019,6 +1019,7 @@ public final class AparapiBackend implements Backend {
         if (geometry != null && !valid.isEmpty()) {
             for (PointFunction f : functions) {
                 tasks.add(() -> programs.build(KernelBuilds.evaluate(valid.get(0), order, map, f)));
+                tasks.add(() -> programs.build(KernelBuilds.errors(valid.get(0), order, map, f)));
             }
         }
         return tasks;
@@ -1354,6 +1355,14 @@ public final class AparapiBackend implements Backend {
 
     /** Tests: plan the geometry kernel with its element regions in global scratch even where they fit the local memory. */
     private boolean geometryGlobalGrids;
+    /** Element slots per launch of the error kernel at most (tests: several launches on a small mesh). */
+    private int errorSlotCap = Integer.MAX_VALUE;
+
+    /** Caps the element slots per launch of the error kernel (tests). */
+    synchronized void errorSlotCap(int slots) {
+        errorSlotCap = slots;
+    }
+
 
     synchronized void geometryGlobalGrids(boolean on) {
         geometryGlobalGrids = on;
@@ -1496,6 +1505,58 @@ public final class AparapiBackend implements Backend {
         } finally {
             // released once the launch that reads it is done (OpenCL keeps it for enqueued commands)
             fc.close();
+        }
+    }
+
+    /**
+     * The errors by {@link io.lobatto.backend.aparapi.kernels.ErrorKernel}, one work-item per element: wJ at the GL
+     * points first (the geometry kernel), then per element its max error at the nodes and its squared L2 error; only
+     * those two numbers per element are read back, and combined in element order as {@link HostSetup#combine} does.
+     */
+    @Override
+    public synchronized io.lobatto.core.backend.ErrorNorms errorNorms(DeviceGeometry geometry, Basis1D basis, DeviceVector uL,
+                                                                      PointFunction exact) {
+        ClGeometry g = geom(geometry);
+        ClVector u = vec(uL, "uL");
+        checkDegree("errorNorms", basis);
+        if (exact == null) {
+            throw new IllegalArgumentException("errorNorms: exact must not be null");
+        }
+        ElementGeometry eg = g.geometry();
+        int ne = eg.elementCount();
+        checkLen("errorNorms", "uL", u.length(), ne * basis.np());
+        KernelSource src = KernelBuilds.errors(basis.degree(), eg.order(), eg.map(), exact);
+        if (ne == 0) {
+            return new io.lobatto.core.backend.ErrorNorms(0, 0);
+        }
+        ClKernel k = kernel(src);
+        int per = KernelBuilds.errorScratch(basis.degree());
+        int slots = (int) Math.min(Math.min(ne, errorSlotCap), Math.max(1, KernelBuilds.ERROR_SCRATCH_DOUBLES / per));
+        double[] c = exact.coefficients();
+        double[] im = basis.interpolation();
+        try (DeviceVector wj = geometricFactors(geometry, basis, Quadrature.GAUSS, 1);
+             DeviceVector sums = allocate(ne); DeviceVector maxima = allocate(ne)) {
+            ClBuffer fc = buffer(Math.max(1, c.length), 8, "function coefficients");
+            ClBuffer interp = buffer(im.length, 8, "GLL to GL interpolation");
+            ClBuffer scratch = buffer((long) slots * per, 8, "error kernel grids (" + (long) slots * per + " doubles)");
+            try {
+                cl.write(c, 0, c.length, fc, 0);
+                cl.write(im, 0, im.length, interp, 0);
+                k.set("nodes", g.nodes).set("phi", shapes(g, basis)).set("interp", interp).set("u", u.buffer)
+                        .set("wj", vec(wj, "wj").buffer).set("sums", vec(sums, "sums").buffer)
+                        .set("maxima", vec(maxima, "maxima").buffer).set("scr", scratch).set("elems", ne)
+                        .set("slots", slots).bindIfUsed("coef", g.coefficients).bindIfUsed("fc", fc);
+                int group = KernelBuilds.perEntryGroup(k.workGroupSize());
+                for (int e0 = 0; e0 < ne; e0 += slots) {
+                    k.set("e0", e0);
+                    k.launch((slots + group - 1) / group, group);
+                }
+                return HostSetup.combine(download(sums), download(maxima));
+            } finally {
+                fc.close();
+                interp.close();
+                scratch.close();
+            }
         }
     }
 

@@ -4,6 +4,7 @@ import com.aparapi.Kernel;
 import io.lobatto.backend.aparapi.kernels.ChebyshevKernel;
 import io.lobatto.backend.aparapi.kernels.DiagonalBp35Kernel;
 import io.lobatto.backend.aparapi.kernels.DiagonalKernel;
+import io.lobatto.backend.aparapi.kernels.ErrorKernel;
 import io.lobatto.backend.aparapi.kernels.EvaluateKernel;
 import io.lobatto.backend.aparapi.kernels.FactorSplitKernel;
 import io.lobatto.backend.aparapi.kernels.GeometryKernel;
@@ -752,6 +753,48 @@ public final class KernelBuilds {
                     ft.entry() + "(this, this->px, this->qc, this->qout);");
             if (mt != null) {
                 // one class as both map and function: its functions are in the text once
+                String functions = map.getClass() == f.getClass() ? ""
+                        : "// the point map, translated from its bytecode by Aparapi\n" + mt.functions();
+                s = spliceCall(s, mph, functions, mt.entry() + "(this, this->px, this->pc, this->pout);");
+            }
+            return noContraction(s);
+        });
+    }
+
+    /** Doubles of {@link ErrorKernel}'s scratch per launch at most (its element slots: this / {@link #errorScratch}). */
+    static final int ERROR_SCRATCH_DOUBLES = 1 << 25;
+
+    /** Scratch doubles per element of {@link ErrorKernel} at {@code degree}: 4 Nq^3 + P Nq^2 + P^2 Nq + 4 P^3. */
+    static int errorScratch(int degree) {
+        int q = degree + 1;
+        int p = q + 1;
+        return 4 * q * q * q + p * q * q + p * p * q + 4 * p * p * p;
+    }
+
+    /**
+     * The OpenCL C of {@link ErrorKernel}: the error of a field of degree {@code degree} against {@code f} on elements
+     * of geometry order {@code order} with {@code map} (null: the identity), both translated and inlined as in
+     * {@link #evaluate}.
+     */
+    static KernelSource errors(int degree, int order, PointMap map, PointFunction f) {
+        Map<String, Integer> c = new LinkedHashMap<>();
+        c.put("nq", degree + 1);
+        c.put("pts", degree + 2);
+        c.put("nodesPer", (order + 1) * (order + 1) * (order + 1));
+        c.put("mapped", map == null ? 0 : 1);
+        c.put("ncoef", map == null ? 0 : map.coefficientCount());
+        c.put("nout", f.outputs());
+        c.put("fcoef", f.coefficientCount());
+        String label = "errors " + f.getClass().getSimpleName() + " N=" + degree + " hex" + (order == 1 ? "8" : "27")
+                + (map == null ? "" : " " + map.getClass().getSimpleName());
+        PointwiseTranslator.Translation ft = PointwiseTranslator.translatePoint(f.getClass());
+        PointwiseTranslator.Translation mt = map == null ? null : PointwiseTranslator.translatePoint(map.getClass());
+        String fph = placeholder(ErrorKernel.class, "function");
+        String mph = placeholder(ErrorKernel.class, "mapPoint");
+        return KernelSource.of(ErrorKernel.class, c, label, 0, generic -> {
+            String s = spliceCall(generic, fph, "// the function, translated from its bytecode by Aparapi\n" + ft.functions(),
+                    ft.entry() + "(this, this->px, this->qc, this->qout);");
+            if (mt != null) {
                 String functions = map.getClass() == f.getClass() ? ""
                         : "// the point map, translated from its bytecode by Aparapi\n" + mt.functions();
                 s = spliceCall(s, mph, functions, mt.entry() + "(this, this->px, this->pc, this->pout);");

@@ -241,6 +241,42 @@ class SetupKernelsTest {
         }
     }
 
+    /**
+     * The errors of a field against a function on trilinear (jittered), mapped (Kershaw) and hex27 elements equal the
+     * host's ({@link HostSetup#errorNorms}) to the rounding of |u|; the Kershaw case runs in launches of 5 element slots.
+     */
+    @Test
+    void errorNormsEqualTheHostNorms() {
+        AparapiBackend b = backend();
+        ElementGeometry[] geometries = {box(0.5, 0, 0, 0.05, null),
+            ElementGeometry.trilinear(HexMesh.box(6, 2, 2, 0, 1, 0, 1, 0, 1), NodeMap.kershaw(0.3)), hex27()};
+        int[] degrees = {4, 3, 2};
+        for (int i = 0; i < geometries.length; i++) {
+            ElementGeometry g = geometries[i];
+            Basis1D basis = Basis1D.of(degrees[i]);
+            PointFunction f = new Source();
+            double[] uh = HostSetup.evaluate(g, basis, new Source());
+            double[] field = new double[uh.length / 2];
+            Random r = new Random(7);
+            for (int n = 0; n < field.length; n++) {
+                field[n] = uh[2 * n] + 1e-3 * (r.nextDouble() - 0.5);    // the first output, perturbed
+            }
+            io.lobatto.core.backend.ErrorNorms host = HostSetup.errorNorms(g, basis, field, f);
+            b.errorSlotCap(i == 1 ? 5 : Integer.MAX_VALUE);
+            try (DeviceGeometry dg = b.uploadGeometry(g); DeviceVector u = b.upload(field)) {
+                io.lobatto.core.backend.ErrorNorms dev = b.errorNorms(dg, basis, u, f);
+                System.out.printf("errors N=%d %s: host %s, device %s%n", degrees[i], g, host, dev);
+                // the errors are differences of O(|u|) values: their rounding scales with |u|, not with the error
+                double scale = java.util.Arrays.stream(field).map(Math::abs).max().orElse(0);
+                assertEquals(host.max(), dev.max(), TOLERANCE * scale, g + ": max");
+                assertEquals(host.l2(), dev.l2(), TOLERANCE * scale, g + ": L2");
+                assertTrue(host.max() > 1e-4 && host.l2Squared() > 1e-9, "a field with an error: " + host);
+            } finally {
+                b.errorSlotCap(Integer.MAX_VALUE);
+            }
+        }
+    }
+
     /** The element diagonals of {@code kernel} at degree n, device against {@link ElementMatrixDiagonal}. */
     private static void diagonal(ElementKernel kernel, int n) {
         AparapiBackend b = backend();

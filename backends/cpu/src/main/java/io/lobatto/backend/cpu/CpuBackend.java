@@ -461,6 +461,14 @@ public final class CpuBackend implements Backend {
         HostSetup.evaluate(geometry.geometry(), basis, f, vec(out, "out"));
     }
 
+    /** The errors on the field in place (no copy): {@link HostSetup#errorNorms}, threaded. */
+    @Override
+    public io.lobatto.core.backend.ErrorNorms errorNorms(DeviceGeometry geometry, Basis1D basis, DeviceVector uL,
+                                                         PointFunction exact) {
+        ensureOpen();
+        return HostSetup.errorNorms(geometry.geometry(), basis, vec(uL, "uL"), exact);
+    }
+
     @Override
     public void elementDiagonal(DeviceElementData data, double lambda, DeviceVector diagonalL) {
         CpuElementData d = dataOf(data);
