@@ -132,59 +132,64 @@ public final class ScatterOperator {
             throw new IllegalArgumentException("localToGlobal[" + n + "] = " + l2g[n] + " is out of range [0, " + globalNodeCount + ")");
         }
 
-        // assembled numbering: unmasked original nodes in ascending order (a parallel prefix over chunks of nodes)
-        int[] assembledOfOriginal = new int[globalNodeCount];
+        // assembled numbering: unmasked original nodes in ascending order. Per chunk of original nodes, its unmasked
+        // nodes and their CSR entries; the offsets of the chunks are a short sequential prefix (no parallel prefix over
+        // N_G: on a cold JVM that cost more than the rest of the build)
         int chunksG = chunkCount(globalNodeCount);
-        int[] unmaskedPerChunk = new int[chunksG + 1];
-        parallelChunks(globalNodeCount).forEach(c -> {
+        long[] perChunk = new long[chunksG];
+        long unreferenced = parallelChunks(globalNodeCount).mapToLong(c -> {
             int k = 0;
+            long entries = 0;
             for (int g = chunkStart(c), end = chunkEnd(c, globalNodeCount); g < end; g++) {
                 if (!mask[g]) {
-                    k++;
-                }
-            }
-            unmaskedPerChunk[c + 1] = k;
-        });
-        for (int c = 0; c < chunksG; c++) {
-            unmaskedPerChunk[c + 1] += unmaskedPerChunk[c];
-        }
-        final int nG = unmaskedPerChunk[chunksG];
-        int[] originalOfAssembled = new int[nG];
-        int[] degree = new int[nG];
-        long unreferenced = parallelChunks(globalNodeCount).mapToLong(c -> {
-            int a = unmaskedPerChunk[c];
-            for (int g = chunkStart(c), end = chunkEnd(c, globalNodeCount); g < end; g++) {
-                if (mask[g]) {
-                    assembledOfOriginal[g] = -1;
-                } else {
                     if (count[g] == 0) {
                         return g;
                     }
-                    assembledOfOriginal[g] = a;
-                    originalOfAssembled[a] = g;
-                    degree[a] = count[g];
-                    a++;
+                    k++;
+                    entries += count[g];
                 }
             }
+            perChunk[c] = (entries << 32) | k;
             return Long.MAX_VALUE;
         }).min().orElse(Long.MAX_VALUE);
         if (unreferenced != Long.MAX_VALUE) {
             throw new IllegalArgumentException("global node " + unreferenced + " is unmasked but no local node references it"
                     + " (localToGlobal never takes the value " + unreferenced + "); mask it or remove it from the numbering");
         }
-
+        int[] rowOffset = new int[chunksG + 1];
+        int[] entryOffset = new int[chunksG + 1];
+        for (int c = 0; c < chunksG; c++) {
+            rowOffset[c + 1] = rowOffset[c] + (int) perChunk[c];
+            entryOffset[c + 1] = entryOffset[c] + (int) (perChunk[c] >>> 32);
+        }
+        final int nG = rowOffset[chunksG];
+        int[] assembledOfOriginal = new int[globalNodeCount];
+        int[] originalOfAssembled = new int[nG];
+        int[] degree = new int[nG];
         // CSR of Z^T: rows = assembled nodes, entries = local ids, ascending within each row (filled in parallel with
         // atomic row cursors, then each row sorted: the same arrays as a sequential fill)
         int[] starts = new int[nG + 1];
-        System.arraycopy(degree, 0, starts, 1, nG);
-        Arrays.parallelPrefix(starts, Integer::sum);
-        int maxRow = parallelChunks(nG).map(c -> {
+        int maxRow = parallelChunks(globalNodeCount).map(c -> {
+            int a = rowOffset[c];
+            int entry = entryOffset[c];
             int m = 0;
-            for (int r = chunkStart(c), end = chunkEnd(c, nG); r < end; r++) {
-                m = Math.max(m, degree[r]);
+            for (int g = chunkStart(c), end = chunkEnd(c, globalNodeCount); g < end; g++) {
+                if (mask[g]) {
+                    assembledOfOriginal[g] = -1;
+                } else {
+                    int d = count[g];
+                    assembledOfOriginal[g] = a;
+                    originalOfAssembled[a] = g;
+                    degree[a] = d;
+                    starts[a] = entry;
+                    entry += d;
+                    m = Math.max(m, d);
+                    a++;
+                }
             }
             return m;
         }).max().orElse(0);
+        starts[nG] = entryOffset[chunksG];
         int nnz = starts[nG];
         int[] ids = new int[nnz];
         int[] fill = Arrays.copyOf(starts, nG);
@@ -358,6 +363,17 @@ public final class ScatterOperator {
     /** Largest number of CSR entries in one block: the local-memory size a BS6 work-group needs; 0 when N_G = 0. */
     public int maxBlockEntries() {
         return maxBlockEntries;
+    }
+
+    /**
+     * Uploads Z to {@code backend} ({@link io.lobatto.core.backend.Backend#uploadScatter}) from this operator's own
+     * arrays, without the copies the accessors make: the backend reads them and keeps its own.
+     */
+    public io.lobatto.core.backend.DeviceScatter upload(io.lobatto.core.backend.Backend backend) {
+        if (backend == null) {
+            throw new NullPointerException("backend is null");
+        }
+        return backend.uploadScatter(scatterIds, gatherStarts, gatherIds, blockStarts, inverseDegree, globalSize);
     }
 
     // ------------------------------------------------------------------ host kernels

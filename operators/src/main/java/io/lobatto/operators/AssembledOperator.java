@@ -42,8 +42,7 @@ public final class AssembledOperator implements DeviceOperator, AutoCloseable {
         BoundElementOperator b = operator.bind(backend);
         DeviceScatter dz = null;
         try {
-            dz = backend.uploadScatter(z.scatterIds(), z.gatherStarts(), z.gatherIds(), z.blockStarts(),
-                    z.inverseDegree(), z.globalSize());
+            dz = z.upload(backend);
             this.workL = backend.allocate(z.localSize());
         } catch (RuntimeException ex) {
             b.close();

@@ -40,8 +40,7 @@ public final class AssembledPointwiseOperator implements DeviceOperator, AutoClo
         BoundPointwiseOperator b = operator.bind(backend);
         DeviceScatter dz = null;
         try {
-            dz = backend.uploadScatter(z.scatterIds(), z.gatherStarts(), z.gatherIds(), z.blockStarts(),
-                    z.inverseDegree(), z.globalSize());
+            dz = z.upload(backend);
             this.workL = backend.allocate(operator.localSize());
         } catch (RuntimeException ex) {
             b.close();

@@ -79,8 +79,7 @@ public final class SchwarzPreconditioner implements Preconditioner {
         DeviceVector w = null;
         DeviceVector a = null;
         try {
-            dz = backend.uploadScatter(z.scatterIds(), z.gatherStarts(), z.gatherIds(), z.blockStarts(), z.inverseDegree(),
-                    z.globalSize());
+            dz = z.upload(backend);
             df = backend.uploadFdm(f.points(), f.elements(), f.eigenvectors(), f.eigenvalues());
             if (restricted) {
                 w = backend.upload(restrictionWeights(ext, l2g, extMask, mesh));

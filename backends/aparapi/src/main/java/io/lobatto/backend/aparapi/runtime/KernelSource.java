@@ -91,15 +91,41 @@ public record KernelSource(String label, String source, List<Arg> args) {
         }
         StringBuilder defines = new StringBuilder("// ").append(label).append(" (translated from ")
                 .append(kernelClass.getName()).append(" by Aparapi's KernelWriter)\n");
-        String body = generic;
         for (Map.Entry<String, Integer> c : given.entrySet()) {
             String name = c.getKey();
             if (constantFields(kernelClass).stream().noneMatch(f -> f.getName().equals(name))) {
                 throw new IllegalArgumentException(kernelClass.getSimpleName() + ": '" + name
                         + "' is not a @BuildConstant field");
             }
+            defines.append("#define ").append(macro(name)).append(" (").append(c.getValue()).append(")\n");
+        }
+        Stripped stripped = STRIPPED.computeIfAbsent(new StripKey(generic, List.copyOf(given.keySet()), groupSize),
+                k -> strip(k, kernelClass));
+        String body = stripped.body();
+        int pragma = body.indexOf('\n') + 1;
+        String source = body.substring(0, pragma) + defines + body.substring(pragma);
+        return new KernelSource(label, source, stripped.args());
+    }
+
+    /** A translation with its constants' names and the group size: what {@link #strip} depends on (not the values). */
+    private record StripKey(String generic, List<String> constants, int groupSize) {
+    }
+
+    /** A translation with its build constants made macros, its helpers inlined, and the arguments of its kernel. */
+    private record Stripped(String body, List<Arg> args) {
+    }
+
+    /**
+     * The stripped translations made so far: the regular expressions of {@link #strip} over a whole translation cost
+     * tens of milliseconds a kernel on a cold JVM, and an operation asks for the source of a kernel that
+     * {@code prepare} built moments before.
+     */
+    private static final Map<StripKey, Stripped> STRIPPED = new ConcurrentHashMap<>();
+
+    private static Stripped strip(StripKey key, Class<? extends Kernel> kernelClass) {
+        String body = key.generic();
+        for (String name : key.constants()) {
             String macro = macro(name);
-            defines.append("#define ").append(macro).append(" (").append(c.getValue()).append(")\n");
             // the struct member, the argument and its copy into the struct disappear; reads become the macro
             body = body.replaceAll("(?m)^\\s*(int|long) " + name + ";\\n", "")
                     .replaceAll("(?m)^\\s*(int|long) " + name + ",\\s*\\n", "")
@@ -110,13 +136,11 @@ public record KernelSource(String label, String source, List<Arg> args) {
         // pass the this-struct by pointer, and then the struct with its @PrivateMemorySpace arrays lives in
         // stack memory instead of registers (clang for nvptx did so for the register kernels' column stiffness)
         body = INLINE.matcher(body).replaceAll("static inline __attribute__((always_inline)) $1 $2");
-        if (groupSize > 0) {
-            body = body.replace("__kernel void run(", "__kernel __attribute__((reqd_work_group_size(" + groupSize
+        if (key.groupSize() > 0) {
+            body = body.replace("__kernel void run(", "__kernel __attribute__((reqd_work_group_size(" + key.groupSize()
                     + ", 1, 1))) void run(");
         }
-        int pragma = body.indexOf('\n') + 1;
-        String source = body.substring(0, pragma) + defines + body.substring(pragma);
-        return new KernelSource(label, source, parseArgs(source, kernelClass));
+        return new Stripped(body, parseArgs(body, kernelClass));
     }
 
     /** The macro that stands for build constant {@code field}. */
