@@ -162,6 +162,7 @@ final class PoissonCommand implements Callable<Integer> {
             }
             if (profile) {
                 printSetup(out, lastPhases, s.assembledDofs());
+                printBuilds(out, backend);
                 KernelTimes.print(backend, out, s.solve().iterations() - 1, s.solve().secondsPerIteration());
             }
             if (vtu != null) {
@@ -184,6 +185,30 @@ final class PoissonCommand implements Callable<Integer> {
         Runtime rt = Runtime.getRuntime();
         long used = rt.totalMemory() - rt.freeMemory();
         out.printf("host heap in use: %.3f GB, %.1f bytes per DOF%n", used * 1e-9, (double) used / dofs);
+    }
+
+    /**
+     * The kernel builds of the run on a backend that builds kernels: how many were compiled and loaded from the disk
+     * cache, their summed and longest times, and the five longest (they run on the build threads, concurrently with
+     * the setup, so they show in the phases only where an operation waited for one).
+     */
+    static void printBuilds(java.io.PrintWriter out, io.lobatto.core.backend.Backend backend) {
+        if (!(backend instanceof io.lobatto.backend.aparapi.AparapiBackend a)) {
+            return;
+        }
+        java.util.List<io.lobatto.backend.aparapi.runtime.ProgramCache.Build> log = a.runtime().programs().buildLog();
+        if (log.isEmpty()) {
+            return;
+        }
+        long compiled = log.stream().filter(b -> !b.fromDisk()).count();
+        double sum = log.stream().mapToLong(io.lobatto.backend.aparapi.runtime.ProgramCache.Build::nanos).sum() * 1e-9;
+        long first = log.stream().mapToLong(io.lobatto.backend.aparapi.runtime.ProgramCache.Build::startNanos).min().orElse(0);
+        long last = log.stream().mapToLong(b -> b.startNanos() + b.nanos()).max().orElse(0);
+        out.printf("kernel builds: %d compiled, %d from the disk cache, %.3f s summed, %.3f s from the first start to the "
+                + "last end%n", compiled, log.size() - compiled, sum, (last - first) * 1e-9);
+        log.stream().sorted(java.util.Comparator.comparingLong(io.lobatto.backend.aparapi.runtime.ProgramCache.Build::nanos)
+                .reversed()).limit(5).forEach(b -> out.printf("  %8.3f s  %s%s%n", b.nanos() * 1e-9, b.label(),
+                b.fromDisk() ? " (disk)" : ""));
     }
 
     private String describePc() {

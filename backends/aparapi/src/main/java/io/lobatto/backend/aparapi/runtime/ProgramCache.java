@@ -66,7 +66,15 @@ public final class ProgramCache {
     private final Path dir;
     private final AtomicInteger compiled = new AtomicInteger();
     private final AtomicInteger loaded = new AtomicInteger();
+    private final java.util.Queue<Build> builds = new java.util.concurrent.ConcurrentLinkedQueue<>();
     private volatile boolean released;
+
+    /**
+     * One program build: the kernel's label, when it started and how long it took (nanoseconds, {@link System#nanoTime}),
+     * and whether it was loaded from the disk cache rather than compiled from source.
+     */
+    public record Build(String label, long startNanos, long nanos, boolean fromDisk) {
+    }
 
     ProgramCache(ClContext context) {
         this.context = context;
@@ -94,6 +102,11 @@ public final class ProgramCache {
     /** Programs loaded from the disk cache so far. */
     public int loadedFromDisk() {
         return loaded.get();
+    }
+
+    /** The builds so far (compiled or loaded from disk), in order of completion. */
+    public java.util.List<Build> buildLog() {
+        return java.util.List.copyOf(builds);
     }
 
     /** Programs built so far, from source or from the disk cache ({@link #compiled()} + {@link #loadedFromDisk()}). */
@@ -176,6 +189,20 @@ public final class ProgramCache {
     }
 
     private cl_program build(KernelSource source, String options, String key) {
+        long t0 = System.nanoTime();
+        boolean[] disk = new boolean[1];
+        cl_program p = buildProgram(source, options, key, disk);
+        long t = System.nanoTime() - t0;
+        boolean fromDisk = disk[0];
+        builds.add(new Build(source.label(), t0, t, fromDisk));
+        if (LOG.isLoggable(Level.FINE)) {
+            LOG.fine(String.format("aparapi: %s kernel '%s' in %.1f ms", fromDisk ? "loaded" : "compiled", source.label(), t * 1e-6));
+        }
+        return p;
+    }
+
+    /** Loads {@code source}'s program from the disk cache ({@code fromDisk[0]} set) or compiles it. */
+    private cl_program buildProgram(KernelSource source, String options, String key, boolean[] fromDisk) {
         cl_device_id[] devices = {context.device().id};
         Path file = dir == null ? null : dir.resolve(key + ".bin");
         if (file != null && Files.isRegularFile(file)) {
@@ -186,6 +213,7 @@ public final class ProgramCache {
                         new byte[][] {binary}, status, null);
                 clBuildProgram(p, 1, devices, options, null, null);
                 loaded.incrementAndGet();
+                fromDisk[0] = true;
                 return p;
             } catch (IOException | CLException stale) {
                 // an unreadable or foreign binary: compile from source and overwrite it below
