@@ -372,21 +372,26 @@ public final class SpectralElementMesh {
 
         NodeClasses cls = NodeClasses.of(n);
         int[] l2g = new int[ne * np];
+        // the tables as locals: the loop runs interpreted at first on a cold JVM, where every accessor call costs
+        final byte[] kinds = cls.kind();
+        final byte[] as = cls.a();
+        final int[] bs = cls.b();
+        final int[] cs = cls.c();
         forEachChunk(ne, (e0, e1) -> {
             for (int e = e0; e < e1; e++) {
                 int out = e * np;
                 for (int l = 0; l < np; l++) {
                     int g;
-                    int a = cls.a()[l];
-                    switch (cls.kind()[l]) {
+                    int a = as[l];
+                    switch (kinds[l]) {
                         case 0 -> g = cornerG[8 * e + a];
                         case 1 -> {
-                            int m = cls.b()[l];
+                            int m = bs[l];
                             g = edgeBase[12 * e + a] + (edgeReversed[12 * e + a] ? n - 1 - m : m - 1);
                         }
                         case 2 -> {
                             int frame = faceFrame[6 * e + a];
-                            int u = cls.b()[l], v = cls.c()[l];
+                            int u = bs[l], v = cs[l];
                             int du = (frame & 1) == 0 ? u : n - u;
                             int dv = (frame & 2) == 0 ? v : n - v;
                             boolean firstIsU = (frame & 4) != 0;
@@ -394,7 +399,7 @@ public final class SpectralElementMesh {
                             int q = firstIsU ? dv : du;
                             g = faceBase[6 * e + a] + (p - 1) + m1 * (q - 1);
                         }
-                        default -> g = interiorBase[e] + cls.b()[l];
+                        default -> g = interiorBase[e] + bs[l];
                     }
                     l2g[out + l] = g;
                 }
