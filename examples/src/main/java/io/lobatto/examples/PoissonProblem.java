@@ -161,7 +161,7 @@ public final class PoissonProblem {
         double before = phases.totalSeconds();
         long t0 = System.nanoTime();
         boolean[] mask = phases.time("mask", mesh::boundaryMaskAllTagged);
-        ScatterOperator z = phases.time("Z", () -> ScatterOperator.build(mesh.localToGlobal(), mesh.globalNodeCount(), mask));
+        ScatterOperator z = phases.time("Z", () -> ScatterOperator.of(mesh, mask));
         double lambda = exact.lambda();
         ElementOperator a = operator == Operator.BP35 ? StiffnessBp35.on(mesh, lambda) : StiffnessBp30.on(mesh, lambda);
         MassOperator m = MassOperator.on(mesh);

@@ -110,9 +110,31 @@ public final class ScatterOperator {
         if (masked != null && masked.length != globalNodeCount) {
             throw new IllegalArgumentException("masked has length " + masked.length + " but globalNodeCount = " + globalNodeCount);
         }
-        final int nL = localToGlobal.length;
         // copy first so that a concurrent change of the caller's array cannot break the checks below
-        final int[] l2g = localToGlobal.clone();
+        return assemble(localToGlobal.clone(), globalNodeCount, masked, nodesPerBlock);
+    }
+
+    /**
+     * Z of a mesh's numbering ({@link io.lobatto.core.mesh.SpectralElementMesh#localToGlobal()}) with
+     * {@link #DEFAULT_NODES_PER_BLOCK}: as {@link #build(int[], int, boolean[])}, with one copy of the map fewer.
+     *
+     * @param masked length {@code mesh.globalNodeCount()}, true for Dirichlet nodes, or null for none
+     * @throws IllegalArgumentException as {@link #build(int[], int, boolean[], int)} does
+     */
+    public static ScatterOperator of(io.lobatto.core.mesh.SpectralElementMesh mesh, boolean[] masked) {
+        if (mesh == null) {
+            throw new NullPointerException("mesh is null");
+        }
+        int globalNodeCount = mesh.globalNodeCount();
+        if (masked != null && masked.length != globalNodeCount) {
+            throw new IllegalArgumentException("masked has length " + masked.length + " but globalNodeCount = " + globalNodeCount);
+        }
+        return assemble(mesh.localToGlobal(), globalNodeCount, masked, DEFAULT_NODES_PER_BLOCK);
+    }
+
+    /** The build of an {@code l2g} this class owns (checked arguments apart from its ids). */
+    private static ScatterOperator assemble(int[] l2g, int globalNodeCount, boolean[] masked, int nodesPerBlock) {
+        final int nL = l2g.length;
         final boolean[] mask = masked == null ? new boolean[globalNodeCount] : masked.clone();
 
         // references per original node (chunks of local nodes in parallel, atomic counts)
@@ -182,6 +204,7 @@ public final class ScatterOperator {
                     originalOfAssembled[a] = g;
                     degree[a] = d;
                     starts[a] = entry;
+                    count[g] = entry;          // from here on the cursor of the row's fill
                     entry += d;
                     m = Math.max(m, d);
                     a++;
@@ -192,15 +215,15 @@ public final class ScatterOperator {
         starts[nG] = entryOffset[chunksG];
         int nnz = starts[nG];
         int[] ids = new int[nnz];
-        int[] fill = Arrays.copyOf(starts, nG);
         int[] scatterIds = new int[nL];
         double[] inverseDegree = new double[nL];
         parallelChunks(nL).forEach(c -> {
             for (int n = chunkStart(c), end = chunkEnd(c, nL); n < end; n++) {
-                int a = assembledOfOriginal[l2g[n]];
+                int g = l2g[n];
+                int a = assembledOfOriginal[g];
                 scatterIds[n] = a;
                 if (a >= 0) {
-                    ids[(int) COUNTS.getAndAdd(fill, a, 1)] = n;
+                    ids[(int) COUNTS.getAndAdd(count, g, 1)] = n;
                     inverseDegree[n] = 1.0 / degree[a];
                 }
             }

@@ -292,7 +292,7 @@ public final class PMultigrid implements Preconditioner {
             AssembledOperator o = given;
             if (o == null) {
                 ScatterOperator z = cfg.phases.time("p-MG Z",
-                        () -> ScatterOperator.build(mesh.localToGlobal(), mesh.globalNodeCount(), mask));
+                        () -> ScatterOperator.of(mesh, mask));
                 o = cfg.phases.time("p-MG geometry", () -> AssembledOperator.bind(cfg.factory.apply(mesh), z, backend));
                 ownsOp = true;
             } else {
