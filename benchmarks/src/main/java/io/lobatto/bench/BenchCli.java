@@ -244,11 +244,16 @@ public final class BenchCli implements Runnable {
                 + "BP2, BP4, BP6 (3 components), or all; any case. Default: ${DEFAULT-VALUE}")
         List<String> problems;
 
+        @Option(names = "--geometry", split = ",", defaultValue = "stored", converter = StorageConverter.class,
+                description = "BP5's geometric factors: stored, onthefly (computed from the element vertices; trilinear "
+                + "meshes), or both (stored,onthefly: one row each, on the same mesh). Default: ${DEFAULT-VALUE}")
+        List<io.lobatto.operators.FactorStorage> geometry;
+
         @Override
         public Integer call() throws Exception {
             List<String> selected = PointwiseKernel.select(problems, SolveSuite.ALL, "--problems");
             return runOne(c, "bp", (cc, be, r, ref) -> SolveSuite.bp(be, cc.nMin, cc.nMax, cc.nStep, cc.dofs, cc.iterations,
-                    Math.max(1, cc.reps / 3), ref, r, selected));
+                    Math.max(1, cc.reps / 3), ref, r, selected, geometry));
         }
     }
 
@@ -277,10 +282,27 @@ public final class BenchCli implements Runnable {
     static final class Op implements Callable<Integer> {
         @Mixin
         Common c = new Common();
+        @Option(names = "--problems", split = ",", defaultValue = "BP1,BP3,BP5",
+                description = "which: BP1, BP3, BP5, or all; any case. Default: ${DEFAULT-VALUE}")
+        List<String> problems;
+        @Option(names = "--geometry", split = ",", defaultValue = "stored", converter = StorageConverter.class,
+                description = "BP5's geometric factors: stored, onthefly (computed from the element vertices; trilinear "
+                + "meshes), or both (stored,onthefly: one row each, on the same mesh). Default: ${DEFAULT-VALUE}")
+        List<io.lobatto.operators.FactorStorage> geometry;
 
         @Override
         public Integer call() throws Exception {
-            return runOne(c, "op", OP);
+            List<String> selected = PointwiseKernel.select(problems, List.of("BP1", "BP3", "BP5"), "--problems");
+            return runOne(c, "op", (cc, be, r, ref) -> OpSuite.run(be, cc.nMin, cc.nMax, cc.dofs, cc.reps, r, selected,
+                    geometry));
+        }
+    }
+
+    /** --geometry values: stored or onthefly ({@link io.lobatto.operators.FactorStorage#parse}). */
+    static final class StorageConverter implements CommandLine.ITypeConverter<io.lobatto.operators.FactorStorage> {
+        @Override
+        public io.lobatto.operators.FactorStorage convert(String value) {
+            return io.lobatto.operators.FactorStorage.parse(value);
         }
     }
 
