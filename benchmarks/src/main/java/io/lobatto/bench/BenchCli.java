@@ -107,6 +107,10 @@ public final class BenchCli implements Runnable {
         int nMax;
         @Option(names = "--n-step", defaultValue = "1", description = "bp/nekbone: step between degrees. Default: ${DEFAULT-VALUE}")
         int nStep;
+        @Option(names = "--time-limit", defaultValue = "0", description = "seconds after the JVM's start by which a sweep "
+                + "stops starting points that would probably not end in time (the longest point so far); the JSON then says "
+                + "\"cut\": true with the last completed row. 0: no limit. Default: ${DEFAULT-VALUE}")
+        double timeLimit;
         @Option(names = "--iterations", defaultValue = "50", description = "bp: CG iterations. Default: ${DEFAULT-VALUE}")
         int iterations;
 
@@ -195,11 +199,24 @@ public final class BenchCli implements Runnable {
 
     /** As {@link #runOne(Common, String, Suite)}; without {@code reference} the suite gets NaN as its reference bandwidth. */
     static int runOne(Common c, String name, Suite suite, boolean reference) throws Exception {
+        SweepProgress.timeLimit(c.timeLimit);
+        long t0 = System.nanoTime();
         try (Backend be = c.create()) {
             Report r = c.report(name, be);
-            suite.run(c, be, r, reference ? c.reference(be, r) : Double.NaN);
+            if (c.timeLimit > 0) {
+                r.meta("time_limit_s", c.timeLimit);
+            }
+            r.checkpoint(c.out.resolve(name + "-" + be.name()));
+            try {
+                suite.run(c, be, r, reference ? c.reference(be, r) : Double.NaN);
+            } catch (SweepProgress.Cut cut) {
+                r.cut(cut.getMessage());
+                System.out.println("cut: " + cut.getMessage());
+            }
+            r.meta("elapsed_s", Math.round((System.nanoTime() - t0) * 1e-8) / 10.0);
             c.write(r, name, be);
         }
+        System.out.printf(java.util.Locale.ROOT, "lobatto-bench %s: %.1f s%n", name, (System.nanoTime() - t0) * 1e-9);
         return 0;
     }
 
