@@ -107,6 +107,10 @@ public final class BenchCli implements Runnable {
         int nMax;
         @Option(names = "--n-step", defaultValue = "1", description = "bp/nekbone: step between degrees. Default: ${DEFAULT-VALUE}")
         int nStep;
+        @Option(names = "--time-limit", defaultValue = "0", description = "seconds after the JVM's start by which a sweep "
+                + "stops starting points that would probably not end in time (the longest point so far); the JSON then says "
+                + "\"cut\": true with the last completed row. 0: no limit. Default: ${DEFAULT-VALUE}")
+        double timeLimit;
         @Option(names = "--iterations", defaultValue = "50", description = "bp: CG iterations. Default: ${DEFAULT-VALUE}")
         int iterations;
 
@@ -195,11 +199,24 @@ public final class BenchCli implements Runnable {
 
     /** As {@link #runOne(Common, String, Suite)}; without {@code reference} the suite gets NaN as its reference bandwidth. */
     static int runOne(Common c, String name, Suite suite, boolean reference) throws Exception {
+        SweepProgress.timeLimit(c.timeLimit);
+        long t0 = System.nanoTime();
         try (Backend be = c.create()) {
             Report r = c.report(name, be);
-            suite.run(c, be, r, reference ? c.reference(be, r) : Double.NaN);
+            if (c.timeLimit > 0) {
+                r.meta("time_limit_s", c.timeLimit);
+            }
+            r.checkpoint(c.out.resolve(name + "-" + be.name()));
+            try {
+                suite.run(c, be, r, reference ? c.reference(be, r) : Double.NaN);
+            } catch (SweepProgress.Cut cut) {
+                r.cut(cut.getMessage());
+                System.out.println("cut: " + cut.getMessage());
+            }
+            r.meta("elapsed_s", Math.round((System.nanoTime() - t0) * 1e-8) / 10.0);
             c.write(r, name, be);
         }
+        System.out.printf(java.util.Locale.ROOT, "lobatto-bench %s: %.1f s%n", name, (System.nanoTime() - t0) * 1e-9);
         return 0;
     }
 
@@ -244,11 +261,16 @@ public final class BenchCli implements Runnable {
                 + "BP2, BP4, BP6 (3 components), or all; any case. Default: ${DEFAULT-VALUE}")
         List<String> problems;
 
+        @Option(names = "--geometry", split = ",", defaultValue = "stored", converter = StorageConverter.class,
+                description = "BP5's geometric factors: stored, onthefly (computed from the element vertices; trilinear "
+                + "meshes), or both (stored,onthefly: one row each, on the same mesh). Default: ${DEFAULT-VALUE}")
+        List<io.lobatto.operators.FactorStorage> geometry;
+
         @Override
         public Integer call() throws Exception {
             List<String> selected = PointwiseKernel.select(problems, SolveSuite.ALL, "--problems");
             return runOne(c, "bp", (cc, be, r, ref) -> SolveSuite.bp(be, cc.nMin, cc.nMax, cc.nStep, cc.dofs, cc.iterations,
-                    Math.max(1, cc.reps / 3), ref, r, selected));
+                    Math.max(1, cc.reps / 3), ref, r, selected, geometry));
         }
     }
 
@@ -277,10 +299,27 @@ public final class BenchCli implements Runnable {
     static final class Op implements Callable<Integer> {
         @Mixin
         Common c = new Common();
+        @Option(names = "--problems", split = ",", defaultValue = "BP1,BP3,BP5",
+                description = "which: BP1, BP3, BP5, or all; any case. Default: ${DEFAULT-VALUE}")
+        List<String> problems;
+        @Option(names = "--geometry", split = ",", defaultValue = "stored", converter = StorageConverter.class,
+                description = "BP5's geometric factors: stored, onthefly (computed from the element vertices; trilinear "
+                + "meshes), or both (stored,onthefly: one row each, on the same mesh). Default: ${DEFAULT-VALUE}")
+        List<io.lobatto.operators.FactorStorage> geometry;
 
         @Override
         public Integer call() throws Exception {
-            return runOne(c, "op", OP);
+            List<String> selected = PointwiseKernel.select(problems, List.of("BP1", "BP3", "BP5"), "--problems");
+            return runOne(c, "op", (cc, be, r, ref) -> OpSuite.run(be, cc.nMin, cc.nMax, cc.dofs, cc.reps, r, selected,
+                    geometry));
+        }
+    }
+
+    /** --geometry values: stored or onthefly ({@link io.lobatto.operators.FactorStorage#parse}). */
+    static final class StorageConverter implements CommandLine.ITypeConverter<io.lobatto.operators.FactorStorage> {
+        @Override
+        public io.lobatto.operators.FactorStorage convert(String value) {
+            return io.lobatto.operators.FactorStorage.parse(value);
         }
     }
 

@@ -2,6 +2,7 @@ package io.lobatto.bench;
 
 import java.lang.management.ManagementFactory;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
@@ -14,6 +15,7 @@ import io.lobatto.core.mesh.SpectralElementMesh;
 import io.lobatto.gs.ScatterOperator;
 import io.lobatto.operators.AssembledOperator;
 import io.lobatto.operators.ElementOperator;
+import io.lobatto.operators.FactorStorage;
 
 /**
  * The assembled operator apply y_G = A x_G = Z^T L Z x_G timed as libCEED's benchmarks time an operator
@@ -49,18 +51,31 @@ public final class OpSuite {
     }
 
     public static void run(Backend be, int nMin, int nMax, long dofs, int reps, Report report) {
+        run(be, nMin, nMax, dofs, reps, report, List.of("BP1", "BP3", "BP5"), List.of(FactorStorage.STORED));
+    }
+
+    /**
+     * The problems named in {@code problems} (BP1, BP3, BP5), BP5 once per entry of {@code storages} (stored factors,
+     * factors on the fly), one after the other on the same mesh; BP1 and BP3 always with stored factors. Each row says
+     * which ({@code geometry}; {@code factors_on_the_fly}: what the backend's kernel really does) and that the mesh is
+     * trilinear.
+     */
+    public static void run(Backend be, int nMin, int nMax, long dofs, int reps, Report report, List<String> problems,
+                           List<FactorStorage> storages) {
         var out = report.out();
         report.meta("mesh", "undeformed box of the unit cube, K x K x K elements, no Dirichlet mask");
+        report.meta("mesh_trilinear", true);
+        report.meta("geometry", storages.stream().map(FactorStorage::label).toList());
         report.meta("timing", "apply (AssembledOperator.apply) and cg (updateApplyDot, CG's call) alternated until the time "
                 + "per call settles (Timing.warmUp), then reps samples of each, interleaved; a sample is back-to-back calls "
                 + "for >= " + SAMPLE_TARGET_S + " s and one synchronize, divided; median, min, max, (max - min) / median");
-        out.printf(Locale.ROOT, "%-4s %3s %5s %9s %11s %10s %8s %8s %7s %10s %8s %8s %7s %6s %5s %5s%n", "op", "N", "K", "E", "N_G",
+        out.printf(Locale.ROOT, "%-13s %3s %5s %9s %11s %10s %8s %8s %7s %10s %8s %8s %7s %6s %5s %5s%n", "op", "N", "K", "E", "N_G",
                 "us/apply", "GDOF/s", "best", "spread", "us/cg", "GDOF/s", "best", "spread", "warm", "jit", "load");
-        out.printf(Locale.ROOT, "%52s%s%n", "", "(apply: median, from the fastest sample, (max - min) / median; cg: CG's call, the same; "
+        out.printf(Locale.ROOT, "%61s%s%n", "", "(apply: median, from the fastest sample, (max - min) / median; cg: CG's call, the same; "
                 + "warm-up s; JIT ms during the samples; load average)");
         SweepProgress sweep = SweepProgress.start("op", nMax - nMin + 1);
         for (int n = nMin; n <= nMax; n++) {
-            sweep.next("BP1, BP3, BP5 at N = " + n);
+            sweep.next(String.join(", ", problems) + " at N = " + n);
             // N_G = (K N + 1)^3 without a mask
             int k = Math.max(1, (int) Math.round((Math.cbrt((double) dofs) - 1) / n));
             SpectralElementMesh mesh;
@@ -71,22 +86,23 @@ public final class OpSuite {
                 z = ScatterOperator.build(mesh.localToGlobal(), mesh.globalNodeCount(), null);
                 out.printf(Locale.ROOT, "N = %d: mesh and Z of %d elements in %.1f s%n", n, mesh.elementCount(), (System.nanoTime() - t0) * 1e-9);
             } catch (RuntimeException | OutOfMemoryError ex) {
-                for (String name : new String[] {"BP1", "BP3", "BP5"}) {
+                for (String name : problems) {
                     skipped(report, name, n, k, "mesh: " + ex);
                 }
                 continue;
             }
-            for (ElementKernel kernel : new ElementKernel[] {ElementKernel.MASS_BP10, ElementKernel.STIFFNESS_BP30,
-                ElementKernel.STIFFNESS_BP35}) {
-                String name = switch (kernel) {
-                    case MASS_BP10 -> "BP1";
-                    case STIFFNESS_BP30 -> "BP3";
-                    case STIFFNESS_BP35 -> "BP5";
+            for (String name : problems) {
+                ElementKernel kernel = switch (name) {
+                    case "BP1" -> ElementKernel.MASS_BP10;
+                    case "BP3" -> ElementKernel.STIFFNESS_BP30;
+                    default -> ElementKernel.STIFFNESS_BP35;
                 };
-                try {
-                    point(be, name, kernel, mesh, z, k, reps, report);
-                } catch (RuntimeException | OutOfMemoryError ex) {
-                    skipped(report, name, n, k, ex.toString());
+                for (FactorStorage storage : kernel == ElementKernel.STIFFNESS_BP35 ? storages : List.of(FactorStorage.STORED)) {
+                    try {
+                        point(be, name, kernel, storage, mesh, z, k, reps, report);
+                    } catch (RuntimeException | OutOfMemoryError ex) {
+                        skipped(report, name, n, k, storage, ex.toString());
+                    }
                 }
             }
         }
@@ -94,17 +110,27 @@ public final class OpSuite {
 
     /** Records a point that could not run, with the reason. */
     private static void skipped(Report report, String name, int n, int k, String why) {
+        skipped(report, name, n, k, FactorStorage.STORED, why);
+    }
+
+    private static void skipped(Report report, String name, int n, int k, FactorStorage storage, String why) {
         Map<String, Object> row = new LinkedHashMap<>();
         row.put("problem", name);
+        row.put("geometry", storage.label());
         row.put("N", n);
         row.put("K", k);
         row.put("skipped", why);
         report.row(row);
-        report.out().printf(Locale.ROOT, "%-4s %3d %5d skipped: %s%n", name, n, k, why);
+        report.out().printf(Locale.ROOT, "%-13s %3d %5d skipped: %s%n", label(name, storage), n, k, why);
     }
 
-    private static void point(Backend be, String name, ElementKernel kernel, SpectralElementMesh mesh, ScatterOperator z, int k,
-                              int reps, Report report) {
+    /** "BP5" or "BP5 onthefly". */
+    private static String label(String name, FactorStorage storage) {
+        return storage == FactorStorage.STORED ? name : name + " " + storage.label();
+    }
+
+    private static void point(Backend be, String name, ElementKernel kernel, FactorStorage storage, SpectralElementMesh mesh,
+                              ScatterOperator z, int k, int reps, Report report) {
         int n = mesh.degree();
         double[] x0 = random(z.globalSize(), n);
         double[] z0 = random(z.globalSize(), 100 + n);
@@ -114,9 +140,11 @@ public final class OpSuite {
         int cgCalls;
         double warmupSeconds;
         long jitDuringSamples;
-        try (AssembledOperator a = AssembledOperator.bind(ElementOperator.of(kernel, mesh, 0.0), z, be);
+        boolean onTheFly;
+        try (AssembledOperator a = AssembledOperator.bind(ElementOperator.of(kernel, mesh, 0.0, storage), z, be);
              DeviceVector x = be.upload(x0); DeviceVector y = be.allocate(a.size());
              DeviceVector dir = be.upload(z0); DeviceVector p = be.upload(x0); DeviceVector ap = be.allocate(a.size())) {
+            onTheFly = a.boundElementOperator().data().factorsOnTheFly();
             Runnable apply = () -> a.apply(x, y);
             Runnable cg = () -> a.updateApplyDot(dir, CG_BETA, p, ap);
             long w0 = System.nanoTime();
@@ -144,6 +172,9 @@ public final class OpSuite {
         Map<String, Object> row = new LinkedHashMap<>();
         row.put("problem", name);
         row.put("kernel", kernel.name());
+        row.put("geometry", storage.label());
+        row.put("factors_on_the_fly", onTheFly);
+        row.put("mesh_trilinear", mesh.elementGeometry().map(g -> g.isTrilinear()).orElse(false));
         row.put("N", n);
         row.put("K", k);
         row.put("elements", (long) mesh.elementCount());
@@ -172,8 +203,8 @@ public final class OpSuite {
             row.put("load_average_1min", load);
         }
         report.row(row);
-        report.out().printf(Locale.ROOT, "%-4s %3d %5d %9d %11d %10.1f %8.4f %8.4f %6.1f%% %10.1f %8.4f %8.4f %6.1f%% %6.1f %5d %5.2f%n",
-                name, n, k, mesh.elementCount(), ng, t * 1e6, ng / t * 1e-9, ng / s.min() * 1e-9, 100 * spread(s), tc * 1e6,
+        report.out().printf(Locale.ROOT, "%-13s %3d %5d %9d %11d %10.1f %8.4f %8.4f %6.1f%% %10.1f %8.4f %8.4f %6.1f%% %6.1f %5d %5.2f%n",
+                label(name, storage), n, k, mesh.elementCount(), ng, t * 1e6, ng / t * 1e-9, ng / s.min() * 1e-9, 100 * spread(s), tc * 1e6,
                 ng / tc * 1e-9, ng / c.min() * 1e-9, 100 * spread(c), warmupSeconds, jitDuringSamples, load);
     }
 

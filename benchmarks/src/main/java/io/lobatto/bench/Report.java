@@ -51,6 +51,55 @@ public final class Report {
 
     public void row(Map<String, Object> row) {
         rows.add(row);
+        if (checkpoint != null) {
+            writeCheckpoint();
+        }
+    }
+
+    /** Where {@link #row} rewrites the JSON after every row, or null. */
+    private Path checkpoint;
+    /** Why the suite stopped early, or null. */
+    private String cut;
+
+    /**
+     * From now on every {@link #row} rewrites {@code <prefix>.json} with {@code "cut": true}, the rows so far and the
+     * last completed row, so that a run killed before its end (by {@code timeout}, say) leaves a file that says it was
+     * cut and how far it got; {@link #write} then replaces it with the complete file.
+     */
+    public void checkpoint(Path prefix) {
+        this.checkpoint = prefix;
+        writeCheckpoint();
+    }
+
+    /** Marks the results as cut short ({@code "cut": true} and the reason in the JSON). */
+    public void cut(String reason) {
+        this.cut = reason;
+    }
+
+    private void writeCheckpoint() {
+        try {
+            Path dir = checkpoint.toAbsolutePath().getParent();
+            if (dir != null) {
+                Files.createDirectories(dir);
+            }
+            Map<String, Object> all = new LinkedHashMap<>(meta);
+            putCut(all, "the run ended before the suite finished (killed, e.g. by timeout)");
+            all.put("rows", rows);
+            Path tmp = Path.of(checkpoint + ".json.tmp");
+            Files.writeString(tmp, Json.write(all), StandardCharsets.UTF_8);
+            Files.move(tmp, Path.of(checkpoint + ".json"), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException | RuntimeException e) {
+            out.println("warning: could not write the checkpoint " + checkpoint + ".json: " + e);
+        }
+    }
+
+    private void putCut(Map<String, Object> all, String reason) {
+        all.put("cut", reason != null);
+        if (reason != null) {
+            all.put("cut_reason", reason);
+            all.put("rows_completed", rows.size());
+            all.put("last_completed_row", rows.isEmpty() ? null : rows.get(rows.size() - 1));
+        }
     }
 
     public List<Map<String, Object>> rows() {
@@ -85,6 +134,7 @@ public final class Report {
             Files.createDirectories(dir);
         }
         Map<String, Object> all = new LinkedHashMap<>(meta);
+        putCut(all, cut);
         all.put("rows", rows);
         Files.writeString(Path.of(prefix + ".json"), Json.write(all), StandardCharsets.UTF_8);
         if (!rows.isEmpty()) {

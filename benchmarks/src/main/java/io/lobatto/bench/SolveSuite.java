@@ -19,6 +19,7 @@ import io.lobatto.operators.AssembledOperator;
 import io.lobatto.operators.AssembledPointwiseOperator;
 import io.lobatto.operators.PointwiseOperator;
 import io.lobatto.operators.ElementOperator;
+import io.lobatto.operators.FactorStorage;
 import io.lobatto.solvers.ConjugateGradient;
 import io.lobatto.solvers.SolveResult;
 
@@ -51,9 +52,21 @@ public final class SolveSuite {
      */
     public static void bp(Backend be, int nMin, int nMax, int nStep, long dofs, int iterations, int reps, double reference,
                           Report report, List<String> problems) {
+        bp(be, nMin, nMax, nStep, dofs, iterations, reps, reference, report, problems, List.of(FactorStorage.STORED));
+    }
+
+    /**
+     * As {@link #bp(Backend, int, int, int, long, int, int, double, Report, List)}, BP5 once per entry of
+     * {@code storages} (stored factors, factors on the fly), one after the other on the same mesh; the other problems
+     * with stored factors. Each row says which ({@code geometry}; {@code factors_on_the_fly}: what the backend's kernel
+     * really does) and whether the mesh is trilinear.
+     */
+    public static void bp(Backend be, int nMin, int nMax, int nStep, long dofs, int iterations, int reps, double reference,
+                          Report report, List<String> problems, List<FactorStorage> storages) {
         var out = report.out();
         report.meta("problems", String.join(",", problems));
-        out.printf(Locale.ROOT, "%-11s %3s %6s %11s %6s %12s %12s%n", "BP", "N", "K", "DOFs", "iters", "ms/iter", "GDOF*it/s");
+        report.meta("geometry", storages.stream().map(FactorStorage::label).toList());
+        out.printf(Locale.ROOT, "%-13s %3s %6s %11s %6s %12s %12s%n", "BP", "N", "K", "DOFs", "iters", "ms/iter", "GDOF*it/s");
         SweepProgress sweep = SweepProgress.start("bp", (nMax - nMin) / Math.max(1, nStep) + 1);
         for (int n = nMin; n <= nMax; n += nStep) {
             sweep.next(String.join(", ", problems) + " at N = " + n);
@@ -77,9 +90,15 @@ public final class SolveSuite {
                             case "BP3" -> ElementKernel.STIFFNESS_BP30;
                             default -> ElementKernel.STIFFNESS_BP35;
                         };
-                        ElementOperator op = ElementOperator.of(kernel, mesh, 1.0);
-                        solve(be, name, n, k, mesh.elementCount(), () -> AssembledOperator.bind(op, z, be, 0), 1, 7, 1, z,
-                                iterations, reps, reference, report, false);
+                        for (FactorStorage storage : kernel == ElementKernel.STIFFNESS_BP35 ? storages
+                                : List.of(FactorStorage.STORED)) {
+                            ElementOperator op = ElementOperator.of(kernel, mesh, 1.0, storage);
+                            // the operator's data per node: 7 stored factors, or the 24 vertex coordinates of the element
+                            boolean fly = storage == FactorStorage.ON_THE_FLY;
+                            solve(be, fly ? name + " onthefly" : name, n, k, mesh.elementCount(),
+                                    () -> AssembledOperator.bind(op, z, be, 0), 1, fly ? 24 : 7,
+                                    fly ? 1.0 / mesh.nodesPerElement() : 1, z, iterations, reps, reference, report, false);
+                        }
                     } else {
                         PointwiseOperator op = PointwiseOperator.of(mesh, general.function(), general.quadrature(), general.setup());
                         double pointsPerNode = (double) general.pointsPerElement(n) / mesh.nodesPerElement();
@@ -96,7 +115,7 @@ public final class SolveSuite {
     public static void nekbone(Backend be, int nMin, int nMax, int nStep, long dofs, int reps, double lambda, double reference,
                                Report report) {
         var out = report.out();
-        out.printf(Locale.ROOT, "%-11s %3s %6s %11s %6s %12s %12s %10s%n", "", "N", "K", "N_G", "iters", "ms/iter", "GDOF*it/s", "FOM GFLOPS");
+        out.printf(Locale.ROOT, "%-13s %3s %6s %11s %6s %12s %12s %10s%n", "", "N", "K", "N_G", "iters", "ms/iter", "GDOF*it/s", "FOM GFLOPS");
         SweepProgress sweep = SweepProgress.start("nekbone", (nMax - nMin) / Math.max(1, nStep) + 1);
         for (int n = nMin; n <= nMax; n += nStep) {
             sweep.next("N = " + n);
@@ -117,7 +136,7 @@ public final class SolveSuite {
         row.put("K", k);
         row.put("skipped", ex.getMessage());
         report.row(row);
-        report.out().printf(Locale.ROOT, "%-11s %3d %6d skipped: %s%n", name, n, k, ex.getMessage());
+        report.out().printf(Locale.ROOT, "%-13s %3d %6d skipped: %s%n", name, n, k, ex.getMessage());
     }
 
     /**
@@ -138,6 +157,12 @@ public final class SolveSuite {
         double[] seconds = new double[reps];
         SolveResult last = null;
         DeviceOperator a = bind.get();
+        boolean onTheFly = a instanceof AssembledOperator ao && ao.boundElementOperator().data().factorsOnTheFly();
+        if (a instanceof AssembledOperator && !onTheFly) {
+            // a backend that stores the factors even when asked for them on the fly (the Java backend) moves 7 per node
+            dataPerPoint = 7;
+            pointsPerNode = 1;
+        }
         try (AutoCloseable closeA = a instanceof AutoCloseable c ? c : () -> { }; DeviceVector b = be.upload(rhs);
              DeviceVector x = be.allocate(a.size()); ConjugateGradient cg = new ConjugateGradient(a).fixedIterations(iterations)) {
             Timing.warmUp(1, () -> cg.solve(b, x));
@@ -159,7 +184,13 @@ public final class SolveSuite {
         long dofs = (long) ncomp * z.globalSize();
         double throughput = (double) dofs * iterations / t;
         Map<String, Object> row = new LinkedHashMap<>();
-        row.put("problem", name);
+        String[] parts = name.split(" ");
+        row.put("problem", parts[0]);
+        if (a instanceof AssembledOperator ao) {
+            row.put("geometry", parts.length > 1 ? parts[1] : FactorStorage.STORED.label());
+            row.put("factors_on_the_fly", onTheFly);
+            row.put("mesh_trilinear", ao.elementOperator().deviceGeometry().map(g -> g.isTrilinear()).orElse(false));
+        }
         row.put("N", n);
         row.put("K", k);
         row.put("E", elements);
@@ -183,7 +214,7 @@ public final class SolveSuite {
         }
         row.put("samples_s", seconds);
         report.row(row);
-        report.out().printf(Locale.ROOT, "%-11s %3d %6d %11d %6d %12.3f %12.3f%s%n", name, n, k, dofs, iterations,
+        report.out().printf(Locale.ROOT, "%-13s %3d %6d %11d %6d %12.3f %12.3f%s%n", name, n, k, dofs, iterations,
                 t / iterations * 1e3, throughput * 1e-9,
                 fom ? String.format(Locale.ROOT, " %10.1f", FlopCounts.nekboneFlopsPerIteration(elements, n) * iterations / t * 1e-9) : "");
     }

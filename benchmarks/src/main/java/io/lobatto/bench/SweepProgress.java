@@ -17,6 +17,32 @@ import java.util.Locale;
 final class SweepProgress {
 
     private static volatile Status status;
+    /** System.nanoTime() by which a sweep stops starting points ({@code --time-limit}), or 0 for none. */
+    private static volatile long deadline;
+
+    /**
+     * The sweeps of this JVM stop starting points {@code seconds} after the JVM started (0 or less: never), when the next
+     * point would probably not end in time (it is assumed to take as long as the longest point so far):
+     * {@link #next} then throws {@link Cut}.
+     */
+    static void timeLimit(double seconds) {
+        if (seconds <= 0) {
+            deadline = 0;
+            return;
+        }
+        long uptimeNanos = java.lang.management.ManagementFactory.getRuntimeMXBean().getUptime() * 1_000_000L;
+        deadline = System.nanoTime() + (long) (seconds * 1e9) - uptimeNanos;
+    }
+
+    /** A sweep stopped by {@link #timeLimit} before its point {@code what}; the message says which and why. */
+    static final class Cut extends RuntimeException {
+        Cut(String message) {
+            super(message);
+        }
+    }
+
+    private long longest;
+    private long lastStart;
 
     private final String suite;
     private final int total;
@@ -35,6 +61,16 @@ final class SweepProgress {
 
     /** Point {@code what} starts (the previous one is done). */
     void next(String what) {
+        long now = System.nanoTime();
+        if (done > 0) {
+            longest = Math.max(longest, now - lastStart);
+        }
+        long end = deadline;
+        if (end != 0 && now + longest > end) {
+            throw new Cut(String.format(Locale.ROOT, "%s cut by --time-limit before point %d/%d (%s): %.0f s left, the "
+                    + "longest point so far took %.0f s", suite, done + 1, total, what, (end - now) * 1e-9, longest * 1e-9));
+        }
+        lastStart = now;
         Status s = status;
         if (s != null) {
             s.show(format(suite, done, total, what, (System.nanoTime() - start) * 1e-9));

@@ -11,7 +11,8 @@ import io.lobatto.core.backend.DeviceVector;
  * An {@link ElementOperator} uploaded to a {@link Backend}: y_L = L x_L on element-local vectors
  * {@code [E][Np]}, element by element. Owns the device copy of the basis and geometric factors (computed on the
  * backend from the element geometry where the operator has one, see {@link ElementOperator#deviceGeometry()}, else
- * uploaded from the host); release it with {@link #close()}.
+ * uploaded from the host; or, for {@link FactorStorage#ON_THE_FLY}, only the element vertices, from which the kernel
+ * computes them at every apply); release it with {@link #close()}.
  */
 public final class BoundElementOperator implements AutoCloseable {
 
@@ -23,8 +24,14 @@ public final class BoundElementOperator implements AutoCloseable {
         this.operator = operator;
         this.backend = Objects.requireNonNull(backend, "backend");
         java.util.Optional<io.lobatto.core.mesh.ElementGeometry> geometry = operator.deviceGeometry();
-        this.data = geometry.isPresent() ? computed(operator, backend, geometry.get())
-                : backend.uploadElementData(operator.kernel(), operator.basis(), operator.elementCount(), operator.geometricData());
+        if (operator.factorStorage() == FactorStorage.ON_THE_FLY) {
+            try (DeviceGeometry g = backend.uploadGeometry(geometry.orElseThrow())) {
+                this.data = backend.elementDataOnTheFly(operator.kernel(), operator.basis(), g);
+            }
+        } else {
+            this.data = geometry.isPresent() ? computed(operator, backend, geometry.get())
+                    : backend.uploadElementData(operator.kernel(), operator.basis(), operator.elementCount(), operator.geometricData());
+        }
     }
 
     /** The element data with the geometric factors computed by the backend from the element geometry. */

@@ -44,6 +44,14 @@ public abstract sealed class ElementOperator permits MassOperator, StiffnessBp35
         this.lambda = lambda;
     }
 
+    /** The operator on {@code mesh} of {@code other}, with its basis and lambda (for {@code with...} copies). */
+    ElementOperator(ElementOperator other) {
+        this.basis = other.basis;
+        this.factors = other.factors;
+        this.mesh = other.mesh;
+        this.lambda = other.lambda;
+    }
+
     /**
      * The operator on {@code mesh}: where the mesh's geometry is device-computable ({@link
      * SpectralElementMesh#elementGeometry()}), the factors are computed by the backend when the operator is bound and
@@ -86,6 +94,14 @@ public abstract sealed class ElementOperator permits MassOperator, StiffnessBp35
     }
 
     /**
+     * Where the kernel gets the geometric factors: {@link FactorStorage#STORED} unless the operator was made with
+     * {@link StiffnessBp35#withFactorStorage}.
+     */
+    public FactorStorage factorStorage() {
+        return FactorStorage.STORED;
+    }
+
+    /**
      * The operator that {@code kernel} applies on {@code mesh}: the mass matrix for BP1.0 ({@code lambda}
      * ignored), S + lambda M for BP3.5 and BP3.0, with geometric factors at the kernel's points.
      */
@@ -95,6 +111,24 @@ public abstract sealed class ElementOperator permits MassOperator, StiffnessBp35
             case STIFFNESS_BP35 -> StiffnessBp35.on(mesh, lambda);
             case STIFFNESS_BP30 -> StiffnessBp30.on(mesh, lambda);
         };
+    }
+
+    /**
+     * {@link #of(ElementKernel, SpectralElementMesh, double)} with the geometric factors stored or, for BP3.5 on a
+     * trilinear mesh, computed on the fly ({@link StiffnessBp35#withFactorStorage}).
+     *
+     * @throws IllegalArgumentException for {@link FactorStorage#ON_THE_FLY} with another kernel than BP3.5 or on a mesh
+     *                                  that is not trilinear (naming why)
+     */
+    public static ElementOperator of(ElementKernel kernel, SpectralElementMesh mesh, double lambda, FactorStorage storage) {
+        java.util.Objects.requireNonNull(storage, "storage");
+        if (storage == FactorStorage.STORED) {
+            return of(kernel, mesh, lambda);
+        }
+        if (kernel != ElementKernel.STIFFNESS_BP35) {
+            throw new IllegalArgumentException("factor storage " + storage + " exists for STIFFNESS_BP35 only, not " + kernel);
+        }
+        return StiffnessBp35.on(mesh, lambda).withFactorStorage(storage);
     }
 
     /** The kernel of the Backend SPI that applies this operator. */
@@ -167,7 +201,8 @@ public abstract sealed class ElementOperator permits MassOperator, StiffnessBp35
 
     @Override
     public String toString() {
-        return getClass().getSimpleName() + "[N=" + degree() + ", E=" + elementCount() + ", lambda=" + lambda + "]";
+        return getClass().getSimpleName() + "[N=" + degree() + ", E=" + elementCount() + ", lambda=" + lambda
+                + (factorStorage() == FactorStorage.STORED ? "" : ", factors " + factorStorage().label()) + "]";
     }
 
 }

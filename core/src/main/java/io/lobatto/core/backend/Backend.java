@@ -212,6 +212,51 @@ public interface Backend extends AutoCloseable {
     }
 
     /**
+     * Element data of BP3.5 whose kernel computes the geometric factors at every node from the element's 8 vertices on
+     * each apply ("on the fly", {@link io.lobatto.core.geometry.TrilinearFactors}'s closed form) instead of reading 7
+     * stored factors per node: BP3.5 then reads 24 doubles per element instead of 7 Np. {@code geometry} may be closed
+     * once this returns (the data keeps what it needs). A backend that checks |J| {@literal >} 0 does so here.
+     * {@link DeviceElementData#factorsOnTheFly()} tells whether the kernel really does; the default stores the factors
+     * ({@link #geometricFactors} then {@link #uploadElementData(ElementKernel, Basis1D, int, DeviceVector)}), the same
+     * operator to round-off.
+     *
+     * @throws IllegalArgumentException if {@code kernel} is not {@link ElementKernel#STIFFNESS_BP35}, the geometry is not
+     *                                  trilinear ({@link ElementGeometry#isTrilinear()}: order 1 and no point map) or a node
+     *                                  has |J| {@literal <=} 0
+     */
+    default DeviceElementData elementDataOnTheFly(ElementKernel kernel, Basis1D basis, DeviceGeometry geometry) {
+        ElementGeometry g = requireOnTheFly(kernel, basis, geometry);
+        DeviceVector factors = geometricFactors(geometry, basis, Quadrature.GLL, kernel.factorsPerPoint());
+        try {
+            return uploadElementData(kernel, basis, g.elementCount(), factors);
+        } catch (RuntimeException e) {
+            factors.close();
+            throw e;
+        }
+    }
+
+    /**
+     * Checks the arguments of {@link #elementDataOnTheFly}: returns the host geometry, or throws the
+     * {@link IllegalArgumentException} that names the argument, its value and the limit.
+     */
+    static ElementGeometry requireOnTheFly(ElementKernel kernel, Basis1D basis, DeviceGeometry geometry) {
+        if (kernel != ElementKernel.STIFFNESS_BP35) {
+            throw new IllegalArgumentException("elementDataOnTheFly: kernel is " + kernel
+                    + "; geometric factors on the fly exist for STIFFNESS_BP35 (GLL collocation) only");
+        }
+        if (basis == null || geometry == null) {
+            throw new IllegalArgumentException("elementDataOnTheFly: basis and geometry must not be null");
+        }
+        ElementGeometry g = geometry.geometry();
+        String why = g.notTrilinearReason();
+        if (why != null) {
+            throw new IllegalArgumentException("elementDataOnTheFly: geometry must be trilinear (order 1: 8 vertices per "
+                    + "element, and no point map), but " + why);
+        }
+        return g;
+    }
+
+    /**
      * The diagonal of each element matrix of {@code data}'s kernel (BP1.0: M^e; BP3.5, BP3.0: S^e + lambda M^e) into
      * {@code diagonalL}, {@code [E][Np]}, as {@link ElementMatrixDiagonal} computes it; {@code lambda} is ignored by
      * BP1.0. Z^T of it is the Jacobi diagonal of the assembled operator.

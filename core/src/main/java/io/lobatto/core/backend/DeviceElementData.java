@@ -22,6 +22,14 @@ public interface DeviceElementData extends AutoCloseable {
         return elements() * nq * nq * nq;
     }
 
+    /**
+     * True when the kernel computes the geometric factors from the element vertices on every apply
+     * ({@link Backend#elementDataOnTheFly}) instead of reading stored ones.
+     */
+    default boolean factorsOnTheFly() {
+        return false;
+    }
+
     /** True once {@link #close()} has been called. */
     boolean isClosed();
 

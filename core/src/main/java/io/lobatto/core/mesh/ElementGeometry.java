@@ -94,6 +94,29 @@ public final class ElementGeometry {
         return order;
     }
 
+    /**
+     * True for straight-sided trilinear elements: 8 vertices (g = 1) and no point map, so x(r) = sum_c phi_c(r) X_c
+     * and the Jacobian at any point has a closed form in the vertices ({@link
+     * io.lobatto.core.geometry.TrilinearFactors}): what lets a kernel compute the geometric factors on the fly.
+     */
+    public boolean isTrilinear() {
+        return order == 1 && map == null;
+    }
+
+    /**
+     * Why these elements are not trilinear, as the end of a message ("... but the mesh's geometry has order 2 (27 nodes
+     * per element)"), or null when they are ({@link #isTrilinear()}).
+     */
+    public String notTrilinearReason() {
+        if (order != 1) {
+            return "the mesh's geometry has order " + order + " (" + nodesPerElement() + " nodes per element)";
+        }
+        if (map != null) {
+            return "the mesh has the point map " + map + " applied to its trilinear positions";
+        }
+        return null;
+    }
+
     /** Geometry nodes per element, (g+1)^3. */
     public int nodesPerElement() {
         return (order + 1) * (order + 1) * (order + 1);

@@ -1070,23 +1070,76 @@ public final class AparapiBackend implements Backend {
         if (perPoint == 1) {
             factors.add(v.buffer);
         } else {
-            try {
-                ClKernel k = kernel(KernelBuilds.factorSplit());
-                for (int f = 0; f < perPoint; f++) {
-                    ClBuffer b = buffer(points, 8, kernel + " geometric factor " + f + " (" + points + " doubles)");
-                    factors.add(b);
-                    if (points > 0) {
-                        k.set("x", v.buffer).set("y", b).set("stride", perPoint).set("offset", f).set("n", (int) points);
-                        launchPerEntry(k, points);
-                    }
-                }
-            } catch (RuntimeException e) {
-                factors.forEach(ClBuffer::close);
-                throw e;
-            }
+            factors = split(kernel, v, perPoint, points);
             v.close();
         }
         return elementData(kernel, basis, elements, factors);
+    }
+
+    /** The packed factors of {@code v} ([points][perPoint]) split into one buffer per factor; {@code v} stays open. */
+    private List<ClBuffer> split(ElementKernel kernel, ClVector v, int perPoint, long points) {
+        List<ClBuffer> factors = new ArrayList<>();
+        try {
+            ClKernel k = kernel(KernelBuilds.factorSplit());
+            for (int f = 0; f < perPoint; f++) {
+                ClBuffer b = buffer(points, 8, kernel + " geometric factor " + f + " (" + points + " doubles)");
+                factors.add(b);
+                if (points > 0) {
+                    k.set("x", v.buffer).set("y", b).set("stride", perPoint).set("offset", f).set("n", (int) points);
+                    launchPerEntry(k, points);
+                }
+            }
+        } catch (RuntimeException e) {
+            factors.forEach(ClBuffer::close);
+            throw e;
+        }
+        return factors;
+    }
+
+    /**
+     * BP3.5 reading the element vertices instead of stored factors
+     * ({@link io.lobatto.backend.aparapi.kernels.StiffnessBp35TrilinearKernel}): the data holds its own upload of the
+     * vertices (24 doubles per element), D and the GLL nodes and weights. |J| {@literal >} 0 is checked here once, by the
+     * geometry kernel's wJ at the GLL nodes (freed at once), with the same error as {@link #geometricFactors}.
+     */
+    @Override
+    public synchronized DeviceElementData elementDataOnTheFly(ElementKernel kernel, Basis1D basis, DeviceGeometry geometry) {
+        ClGeometry g = geom(geometry);
+        ElementGeometry eg = io.lobatto.core.backend.Backend.requireOnTheFly(kernel, basis, g);
+        checkDegree("elementDataOnTheFly", basis);
+        int elements = eg.elementCount();
+        long points = (long) elements * basis.np();
+        if (points > Integer.MAX_VALUE) {
+            throw new BackendException("aparapi: BP3.5 with N = " + basis.degree() + " and E = " + elements + " has " + points
+                    + " nodes; the element kernels index the local vectors with int (at most " + Integer.MAX_VALUE + ")");
+        }
+        geometricFactors(g, basis, Quadrature.GLL, 1).close();
+        ElementPlan plan = KernelBuilds.trilinearPlan(basis, cl.device().maxWorkGroupSize(), localMemBytes, info.name(),
+                s -> kernel(s).workGroupSize());
+        ClGeometry own = (ClGeometry) uploadGeometry(eg);
+        ClBuffer diff = null;
+        ClBuffer gll = null;
+        try {
+            double[] dm = basis.differentiation();
+            diff = buffer(dm.length, 8, "D");
+            cl.write(dm, 0, dm.length, diff, 0);
+            double[] r = basis.gll().nodes();
+            double[] w = basis.gll().weights();
+            double[] rw = new double[2 * r.length];
+            System.arraycopy(r, 0, rw, 0, r.length);
+            System.arraycopy(w, 0, rw, r.length, w.length);
+            gll = buffer(rw.length, 8, "GLL nodes and weights");
+            cl.write(rw, 0, rw.length, gll, 0);
+        } catch (RuntimeException e) {
+            own.close();
+            for (ClBuffer b : new ClBuffer[] {diff, gll}) {
+                if (b != null) {
+                    b.close();
+                }
+            }
+            throw e;
+        }
+        return new ClElementData(this, kernel, basis.degree(), elements, plan, null, diff, List.of(), null, own, gll);
     }
 
     /** Checks the arguments of an element-data upload of {@code length} doubles; returns E P. */
@@ -1185,6 +1238,11 @@ public final class AparapiBackend implements Backend {
     /** The element kernels' buffers of G00, G01, G02, G11, G12, G22, in the order of the factor buffers. */
     private static final String[] G_FIELDS = {"G00", "G01", "G02", "G11", "G12", "G22"};
 
+    /** Stored factor {@code f} of {@code d}, or the unused buffer when the kernel computes the factors on the fly. */
+    private ClBuffer factor(ClElementData d, int f) {
+        return d.factors.isEmpty() ? unused : d.factors.get(f);
+    }
+
     private void runElements(ClElementData d, double lambda, ClBuffer x, ClScatter z, double shift, ClBuffer y,
                              ClBuffer dir, double beta) {
         if (d.elements == 0) {
@@ -1202,13 +1260,15 @@ public final class AparapiBackend implements Backend {
                 .bindIfUsed("w", z == null ? unused : z.inverseDegree.buffer)
                 .bindIfUsed("matI", d.interp == null ? unused : d.interp)
                 .bindIfUsed("matD", d.diff == null ? unused : d.diff)
-                .bindIfUsed("wJ", d.factors.get(stiff ? 6 : 0))
+                .bindIfUsed("wJ", factor(d, stiff ? 6 : 0))
                 .bindIfUsed("scr", d.scratch == null ? unused : d.scratch)
+                .bindIfUsed("verts", d.trilinear == null ? unused : d.trilinear.nodes)
+                .bindIfUsed("gll", d.gll == null ? unused : d.gll)
                 .bindIfUsed("dirG", dir == null ? unused : dir)
                 .set("elems", d.elements)
                 .local("lds", KernelBuilds.elementLocalBytes(d.plan));
         for (int f = 0; f < G_FIELDS.length; f++) {
-            k.bindIfUsed(G_FIELDS[f], stiff ? d.factors.get(f) : unused);
+            k.bindIfUsed(G_FIELDS[f], stiff ? factor(d, f) : unused);
         }
         k.bindIfUsed("lambda", stiff ? lambda : 0).bindIfUsed("shift", shift).bindIfUsed("beta", beta);
         long groups = (d.elements + (long) d.plan.elementsPerGroup() - 1) / d.plan.elementsPerGroup();
@@ -1584,18 +1644,32 @@ public final class AparapiBackend implements Backend {
         double[] m = new double[bb.length + dm.length];
         System.arraycopy(bb, 0, m, 0, bb.length);
         System.arraycopy(dm, 0, m, bb.length, dm.length);
-        ClBuffer mats = buffer(m.length, 8, "BP3.5 diagonal matrices");
+        // factors on the fly: the stored factors for this setup kernel only, freed after it
+        List<ClBuffer> factors = d.factors;
+        if (d.trilinear != null) {
+            try (ClVector packed = (ClVector) geometricFactors(d.trilinear, basis, Quadrature.GLL, 7)) {
+                factors = split(d.kernel, packed, 7, (long) d.localSize());
+            }
+        }
+        ClBuffer mats = null;
         try {
+            mats = buffer(m.length, 8, "BP3.5 diagonal matrices");
             cl.write(m, 0, m.length, mats, 0);
             ClKernel k = kernel(KernelBuilds.diagonalBp35(d.degree));
             for (int f = 0; f < G_FIELDS.length; f++) {
-                k.set(G_FIELDS[f], d.factors.get(f));
+                k.set(G_FIELDS[f], factors.get(f));
             }
             int n = d.localSize();
-            k.set("wJ", d.factors.get(6)).set("mats", mats).set("y", y.buffer).set("lambda", lambda).set("n", n);
+            k.set("wJ", factors.get(6)).set("mats", mats).set("y", y.buffer).set("lambda", lambda).set("n", n);
             launchPerEntry(k, n);
         } finally {
-            mats.close();
+            if (mats != null) {
+                mats.close();
+            }
+            if (d.trilinear != null) {
+                // released once the launch that reads them is done (OpenCL keeps them for enqueued commands)
+                factors.forEach(ClBuffer::close);
+            }
         }
     }
 

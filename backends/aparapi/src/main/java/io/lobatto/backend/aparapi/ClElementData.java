@@ -24,11 +24,23 @@ final class ClElementData implements DeviceElementData {
     final List<ClBuffer> factors;
     /** 2D stiffness whose t-fluxes do not fit the local memory: their global scratch, else null. */
     final ClBuffer scratch;
+    /**
+     * BP3.5 with the geometric factors on the fly: the element vertices (its own upload of the geometry; {@link #factors}
+     * is then empty) and the GLL nodes and weights; null for stored factors.
+     */
+    final ClGeometry trilinear;
+    final ClBuffer gll;
+    private volatile boolean closed;
     /** The built element kernels of this plan by input mode (x_L, x_G through Z, dir + beta x_G through Z), once used. */
     final io.lobatto.backend.aparapi.runtime.ClKernel[] kernels = new io.lobatto.backend.aparapi.runtime.ClKernel[KernelBuilds.ELEMENT_MODES];
 
     ClElementData(AparapiBackend backend, ElementKernel kernel, int degree, int elements, ElementPlan plan,
                   ClBuffer interp, ClBuffer diff, List<ClBuffer> factors, ClBuffer scratch) {
+        this(backend, kernel, degree, elements, plan, interp, diff, factors, scratch, null, null);
+    }
+
+    ClElementData(AparapiBackend backend, ElementKernel kernel, int degree, int elements, ElementPlan plan,
+                  ClBuffer interp, ClBuffer diff, List<ClBuffer> factors, ClBuffer scratch, ClGeometry trilinear, ClBuffer gll) {
         this.backend = backend;
         this.kernel = kernel;
         this.degree = degree;
@@ -38,6 +50,13 @@ final class ClElementData implements DeviceElementData {
         this.diff = diff;
         this.factors = List.copyOf(factors);
         this.scratch = scratch;
+        this.trilinear = trilinear;
+        this.gll = gll;
+    }
+
+    @Override
+    public boolean factorsOnTheFly() {
+        return trilinear != null;
     }
 
     @Override
@@ -57,11 +76,18 @@ final class ClElementData implements DeviceElementData {
 
     @Override
     public boolean isClosed() {
-        return factors.get(0).isClosed();
+        return closed || (trilinear != null ? trilinear.isClosed() : factors.get(0).isClosed());
     }
 
     @Override
     public void close() {
+        closed = true;
+        if (trilinear != null) {
+            trilinear.close();
+        }
+        if (gll != null) {
+            gll.close();
+        }
         for (ClBuffer b : factors) {
             b.close();
         }

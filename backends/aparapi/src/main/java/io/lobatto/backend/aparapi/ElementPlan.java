@@ -22,9 +22,35 @@ import java.util.Map;
  * @param matrixDoubles     local doubles of I and D
  * @param pointInterp       GL stages point-parallel between two grids (else in place by lines)
  * @param tLocal            2D stiffness t-fluxes in local memory (else a global scratch of E P^3)
+ * @param onTheFly          BP3.5 with the geometric factors computed from the element vertices
+ *                          ({@link io.lobatto.backend.aparapi.kernels.StiffnessBp35TrilinearKernel})
  */
 record ElementPlan(ElementVariant variant, int points, boolean threeD, int threadsPerElement, int elementsPerGroup,
-                   int localPerElement, int matrixDoubles, boolean pointInterp, boolean tLocal, int stride) {
+                   int localPerElement, int matrixDoubles, boolean pointInterp, boolean tLocal, int stride, boolean onTheFly) {
+
+    /**
+     * The plan of BP3.5 with the geometric factors on the fly: the register columns of
+     * {@link io.lobatto.backend.aparapi.kernels.StiffnessBp35TrilinearKernel} (Nq^2 work-items per element; per element
+     * three Nq x S layers, the Nq^3 columns and 24 vertex coordinates; then D and the GLL nodes and weights), or null
+     * where Nq^2 exceeds {@code groupCap} or one element does not fit {@code localMemBytes}.
+     */
+    static ElementPlan trilinear(int nq, int groupCap, long localMemBytes) {
+        long limit = localMemBytes / 8;
+        int p = nq;
+        int stride = odd(p);
+        int threads = p * p;
+        int perElem = 3 * p * stride + p * p * p + 24;
+        int matrices = p * stride + 2 * p;
+        if (threads > groupCap || perElem + matrices > limit) {
+            return null;
+        }
+        int perGroup = Math.max(1, groupCap / threads);
+        while (perGroup > 1 && (long) perGroup * perElem + matrices > limit) {
+            perGroup--;
+        }
+        return new ElementPlan(ElementVariant.REGISTERS, p, false, threads, perGroup, perElem, matrices, false, true, stride,
+                true);
+    }
 
     /**
      * The plan of {@code kernel} at {@code degree} for groups of at most {@code groupCap} and {@code localMemBytes}:
@@ -93,7 +119,7 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
         if (perElem + matrices > limit) {
             return null;
         }
-        return new ElementPlan(ElementVariant.REGISTERS, p, false, threads, perGroup, perElem, matrices, false, true, stride);
+        return new ElementPlan(ElementVariant.REGISTERS, p, false, threads, perGroup, perElem, matrices, false, true, stride, false);
     }
 
     /** The shared-memory variant (the element's grid in local memory; 3D or 2D structure). */
@@ -130,7 +156,7 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
                     + " bytes of local memory per element but " + device + " has " + localMemBytes + " (out of resources)");
         }
         return new ElementPlan(ElementVariant.SHARED, p, threeD, threads, perGroup, perElem, matrices, pointInterp,
-                !stiff || threeD || tLocal, p);
+                !stiff || threeD || tLocal, p, false);
     }
 
     int localDoubles() {
@@ -178,7 +204,7 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
                 case STIFFNESS_BP35 -> "columns";
                 case STIFFNESS_BP30 -> "lines + columns";
             };
-            return "registers, " + shape + ", " + threadsPerElement
+            return "registers, " + shape + (onTheFly ? " (geometric factors on the fly)" : "") + ", " + threadsPerElement
                     + " work-items x " + elementsPerGroup + " elements per group, " + localDoubles() + " doubles local";
         }
         return (threeD ? "3D" : "2D") + ", " + threadsPerElement + " work-items x " + elementsPerGroup

@@ -21,6 +21,7 @@ import io.lobatto.backend.aparapi.kernels.StiffnessBp30ColumnKernel;
 import io.lobatto.backend.aparapi.kernels.StiffnessBp30Kernel;
 import io.lobatto.backend.aparapi.kernels.StiffnessBp35ColumnKernel;
 import io.lobatto.backend.aparapi.kernels.StiffnessBp35Kernel;
+import io.lobatto.backend.aparapi.kernels.StiffnessBp35TrilinearKernel;
 import io.lobatto.backend.aparapi.kernels.StreamKernel;
 import io.lobatto.backend.aparapi.kernels.TransferKernel;
 import io.lobatto.backend.aparapi.runtime.KernelSource;
@@ -270,6 +271,11 @@ public final class KernelBuilds {
 
     /** The element kernel of {@code plan}; {@code fromGlobal} 0: x_L, 1: x_G through Z, 2: dir + beta x_G through Z. */
     static Spec element(ElementKernel kernel, int degree, ElementPlan plan, int fromGlobal) {
+        if (plan.onTheFly()) {
+            return new Spec(StiffnessBp35TrilinearKernel.class, plan.constants(kernel, degree + 1, fromGlobal),
+                    "BP3.5 N=" + degree + " (factors on the fly" + (fromGlobal == 1 ? ", assembled)"
+                            : fromGlobal == 2 ? ", assembled, p update)" : ")"), plan.groupSize());
+        }
         boolean registers = plan.variant() == ElementVariant.REGISTERS;
         Class<? extends Kernel> family = switch (kernel) {
             case MASS_BP10 -> registers ? MassBp10LineKernel.class : MassBp10Kernel.class;
@@ -344,6 +350,34 @@ public final class KernelBuilds {
             }
             if (fits >= cap) {
                 throw new io.lobatto.core.backend.BackendException("aparapi: " + kernel + " N=" + basis.degree()
+                        + " plans groups of " + plan.groupSize() + " but its build allows " + fits);
+            }
+            cap = fits;
+        }
+    }
+
+    /**
+     * The plan of BP3.5 with the geometric factors on the fly at the basis's degree ({@link ElementPlan#trilinear}),
+     * planned as {@link #plan} plans; a {@link io.lobatto.core.backend.BackendException} where it does not fit.
+     */
+    static ElementPlan trilinearPlan(Basis1D basis, int maxWorkGroupSize, long localMemBytes, String device,
+                                     ToIntFunction<Spec> allowed) {
+        int cap = Math.min(AparapiBackend.ELEMENT_GROUP, maxWorkGroupSize);
+        while (true) {
+            ElementPlan plan = ElementPlan.trilinear(basis.nq(), cap, localMemBytes);
+            if (plan == null) {
+                throw new io.lobatto.core.backend.BackendException("aparapi: BP3.5 with geometric factors on the fly at N = "
+                        + basis.degree() + " needs groups of Nq^2 = " + basis.nq() * basis.nq() + " work-items and "
+                        + 8L * (3 * basis.nq() * (basis.nq() | 1) + basis.np() + 24 + basis.nq() * (basis.nq() | 1) + 2 * basis.nq())
+                        + " bytes of local memory, but " + device + " allows groups of " + cap + " and " + localMemBytes + " bytes");
+            }
+            int fits = Math.min(allowed.applyAsInt(element(ElementKernel.STIFFNESS_BP35, basis.degree(), plan, 0)),
+                    allowed.applyAsInt(element(ElementKernel.STIFFNESS_BP35, basis.degree(), plan, 1)));
+            if (plan.groupSize() <= fits) {
+                return plan;
+            }
+            if (fits >= cap) {
+                throw new io.lobatto.core.backend.BackendException("aparapi: BP3.5 (factors on the fly) N=" + basis.degree()
                         + " plans groups of " + plan.groupSize() + " but its build allows " + fits);
             }
             cap = fits;

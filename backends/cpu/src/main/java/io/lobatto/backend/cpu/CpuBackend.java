@@ -410,6 +410,19 @@ public final class CpuBackend implements Backend {
         return d;
     }
 
+    /**
+     * The reference of the on-the-fly option: the factors by the same closed form the compiled kernels evaluate per node
+     * ({@link io.lobatto.core.geometry.TrilinearFactors}), computed once here and stored (so
+     * {@link DeviceElementData#factorsOnTheFly()} is false): the block kernels then run as for stored factors.
+     */
+    @Override
+    public DeviceElementData elementDataOnTheFly(ElementKernel kernel, Basis1D basis, DeviceGeometry geometry) {
+        ensureOpen();
+        io.lobatto.core.mesh.ElementGeometry g = Backend.requireOnTheFly(kernel, basis, geometry);
+        double[] factors = io.lobatto.core.geometry.TrilinearFactors.packed(g, basis);
+        return elementData(kernel, basis, g.elementCount(), factors, false);
+    }
+
     private DeviceElementData elementData(ElementKernel kernel, Basis1D basis, int elements, double[] geometricData,
                                           boolean copy) {
         ensureOpen();

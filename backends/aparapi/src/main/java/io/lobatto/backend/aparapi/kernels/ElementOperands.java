@@ -59,11 +59,17 @@ public abstract class ElementOperands extends Kernel {
         return u;
     }
 
-    /** y_L at local node li: v, plus shift W u for the fused assembled operator. */
+    /**
+     * y_L at local node li: v, plus shift W u for the fused assembled operator (W read only where shift is not 0: the
+     * screened operators of CG and the benchmarks have shift = 0, and W is 8 of the ~40 bytes per node BP3.5 moves
+     * with its factors on the fly).
+     */
     protected final void writeY(int li, double v, double u) {
         double out = v;
         if (fromGlobal >= 1) {
-            out += shift * w[li] * u;
+            if (shift != 0) {
+                out += shift * w[li] * u;
+            }
         }
         y[li] = out;
     }
