@@ -45,15 +45,19 @@ public final class DistributedPoisson {
     private DistributedPoisson() {
     }
 
-    /** Runs the solve; exit code 0 when CG converged, 1 when it did not, 2 on a usage error. */
+    /** Runs the solve and exits: code 0 when CG converged, 1 when it did not, 2 on a usage error. */
     public static void main(String[] args) {
+        System.exit(run(args));
+    }
+
+    /** Runs the solve on the ranks of this job (MPI when started by mpirun); 0 converged, 1 not, 2 usage error. */
+    static int run(String[] args) {
         Options o;
         try {
             o = Options.parse(args);
         } catch (IllegalArgumentException e) {
             System.err.println("distributed-poisson: " + e.getMessage());
-            System.exit(2);
-            return;
+            return 2;
         }
         int code;
         try (Communicator comm = o.communicator()) {
@@ -63,7 +67,7 @@ public final class DistributedPoisson {
             System.err.println("distributed-poisson: " + e.getMessage());
             code = 1;
         }
-        System.exit(code);
+        return code;
     }
 
     /**
