@@ -48,6 +48,17 @@ for np in 1 2 4; do
   run "$np"
 done
 runs="np2 np4"
+# the lobatto command line under mpirun (lobatto-examples' shaded jar, Java 17 code, with this module on the class path):
+# it finds the distributed solve through ServiceLoader
+if [ -e examples/target/lobatto.jar ]; then
+  if ! timeout 600 mpirun --allow-run-as-root --oversubscribe -np 2 "$JAVA22_HOME/bin/java" --enable-native-access=ALL-UNNAMED \
+      -cp "examples/target/lobatto.jar:parallel/target/classes" io.lobatto.examples.LobattoCli poisson "${ARGS[@]}" \
+      --backend cpu >"$OUT/cli2.txt" 2>&1; then
+    echo "mpi-test: 'mpirun -np 2 lobatto poisson' failed:" >&2; cat "$OUT/cli2.txt" >&2; exit 1
+  fi
+  cat "$OUT/cli2.txt"
+  runs="$runs cli2"
+fi
 if [ "${MPI_TEST_POCL:-0}" = 1 ]; then
   run 2 pocl2 aparapi
   runs="$runs pocl2"
