@@ -28,7 +28,7 @@ import io.lobatto.solvers.SolveResult;
 /**
  * The main job's Poisson problem, -Δu + λu = f on the deformed unit cube with u = sin πx sin πy sin πz (BP3.5, the
  * right-hand side through BP1.0), solved by CG (Jacobi or none) on the slabs of {@link SlabPartition}, one per MPI
- * rank, on the Java CPU backend. Rank 0 prints the per-rank balance (elements, owned DOFs, shared nodes, solve, halo
+ * rank, on the rank's backend (one device per rank, {@link io.lobatto.core.backend.Backends#forLocalRank}). Rank 0 prints the per-rank balance (elements, owned DOFs, shared nodes, solve, halo
  * exchange and Allreduce time) and one {@code RESULT} line with the iterations and errors, which {@code mpi-test.sh}
  * compares across rank counts.
  *
@@ -38,7 +38,10 @@ import io.lobatto.solvers.SolveResult;
  *
  * Options: {@code -N} degree (7), {@code -e nx,ny,nz} (6,6,6), {@code --deform} (0.05), {@code --lambda} (0),
  * {@code --pc jacobi|none} (jacobi), {@code --tol} (1e-10), {@code --max-it} (5000), {@code --threads} (cores per
- * rank on the node), {@code --comm auto|mpi|single} (auto: MPI when started by Open MPI's mpirun).
+ * rank on the node), {@code --comm auto|mpi|single|threads:K} (auto: MPI when started by Open MPI's mpirun; threads:K:
+ * K ranks as threads of one JVM, no MPI), {@code --backend auto|cpu|aparapi} (auto: the best, one device per rank),
+ * {@code --schedule overlap|blocking|fused}, {@code --profile} (ms per iteration with the exchange overlapped,
+ * blocking, fused and off).
  */
 public final class DistributedPoisson {
 
@@ -59,6 +62,9 @@ public final class DistributedPoisson {
             System.err.println("distributed-poisson: " + e.getMessage());
             return 2;
         }
+        if (o.comm.startsWith("threads:")) {
+            return runThreads(o, Integer.parseInt(o.comm.substring("threads:".length())));
+        }
         int code;
         try (Communicator comm = o.communicator()) {
             Result result = solve(o, comm);
@@ -66,6 +72,32 @@ public final class DistributedPoisson {
         } catch (RuntimeException e) {
             System.err.println("distributed-poisson: " + e.getMessage());
             code = 1;
+        }
+        return code;
+    }
+
+    /** The ranks as threads of this JVM ({@link ThreadCommunicator}), rank r on device r of the backend. */
+    private static int runThreads(Options o, int ranks) {
+        ThreadCommunicator[] comms = ThreadCommunicator.group(ranks);
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(ranks);
+        int code = 0;
+        try {
+            List<java.util.concurrent.Future<Result>> f = new ArrayList<>();
+            for (ThreadCommunicator c : comms) {
+                f.add(pool.submit(() -> solve(o, c)));
+            }
+            for (java.util.concurrent.Future<Result> r : f) {
+                Result result = r.get();
+                code = Math.max(code, result == null ? 2 : result.converged() ? 0 : 1);
+            }
+        } catch (java.util.concurrent.ExecutionException e) {
+            System.err.println("distributed-poisson: " + e.getCause());
+            code = 1;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            code = 1;
+        } finally {
+            pool.shutdownNow();
         }
         return code;
     }
@@ -262,9 +294,11 @@ public final class DistributedPoisson {
 
     /**
      * The rank's backend: {@code name} (cpu, aparapi, or auto: the forced or best one) on device local rank mod the
-     * device count ({@link Backends#forLocalRank}); the Java backend with {@code threads} threads.
+     * device count ({@link Backends#forLocalRank}); the Java backend with {@code threads} threads. Synchronized: ranks
+     * as threads of one JVM must not enumerate OpenCL devices concurrently (the ICD loader's first use is not
+     * thread-safe: PoCL crashed there).
      */
-    static Backend rankBackend(String name, int localRank, int threads) {
+    static synchronized Backend rankBackend(String name, int localRank, int threads) {
         String n = name.equals("auto") ? Backends.forcedName() : name;
         if ("cpu".equals(n)) {
             return new CpuBackend(threads);
@@ -358,7 +392,7 @@ public final class DistributedPoisson {
                 }
                 if (a.equals("-h") || a.equals("--help")) {
                     throw new IllegalArgumentException("usage: [-N 7] [-e 6,6,6] [--deform 0.05] [--lambda 0] [--pc jacobi|none] "
-                            + "[--tol 1e-10] [--max-it 5000] [--threads T] [--comm auto|mpi|single] [--backend auto|cpu|aparapi] [--schedule overlap|blocking|fused] [--profile]");
+                            + "[--tol 1e-10] [--max-it 5000] [--threads T] [--comm auto|mpi|single|threads:K] [--backend auto|cpu|aparapi] [--schedule overlap|blocking|fused] [--profile]");
                 }
                 if (i + 1 >= args.length) {
                     throw new IllegalArgumentException(a + " needs a value (or is unknown; --help lists the options)");
@@ -407,8 +441,9 @@ public final class DistributedPoisson {
             if (o.threads < 0) {
                 throw new IllegalArgumentException("--threads " + o.threads + ": must be >= 1 (0 = cores per rank)");
             }
-            if (!o.comm.equals("auto") && !o.comm.equals("mpi") && !o.comm.equals("single")) {
-                throw new IllegalArgumentException("--comm " + o.comm + ": must be auto, mpi or single");
+            if (!o.comm.equals("auto") && !o.comm.equals("mpi") && !o.comm.equals("single") && !o.comm.matches("threads:[1-9][0-9]*")) {
+                throw new IllegalArgumentException("--comm " + o.comm + ": must be auto, mpi, single or threads:K (K ranks as "
+                        + "threads of this JVM, rank r on device r)");
             }
             return o;
         }
