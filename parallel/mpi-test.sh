@@ -6,6 +6,8 @@
 #   parallel/mpi-test.sh                 # builds lobatto-parallel with a JDK 22+ first
 #   parallel/mpi-test.sh --no-build      # uses parallel/target as it is
 #   MPI_TEST_ARGS="-N 5 -e 4,4,8" parallel/mpi-test.sh   # another problem (default: the main job, -N 7 -e 6,6,6)
+#   MPI_TEST_POCL=1 parallel/mpi-test.sh  # also 2 ranks sharing PoCL (the Aparapi backend, one OpenCL device per rank,
+#                                         # overlapped exchange), checked against the Java backend's one-rank solve
 #
 # Needs Open MPI (apt-get install openmpi-bin libopenmpi-dev) and a JDK 22+ (JAVA22_HOME, default Temurin 25).
 # Extra Maven arguments (e.g. -o -Dmaven.repo.local=...) come from MVN_ARGS.
@@ -25,14 +27,17 @@ ARGS=(${MPI_TEST_ARGS:--N 7 -e 6,6,6})
 OUT="$(mktemp -d)"
 trap 'rm -rf "$OUT"' EXIT
 
-run() { # ranks
-  local np=$1
-  if ! timeout 600 mpirun --allow-run-as-root --oversubscribe -np "$np" \
+run() { # ranks [name backend]
+  local np=$1 name=${2:-np$1} backend=${3:-cpu}
+  local env=()
+  # PoCL's LLVM replaces the JVM's signal handlers: the JDK's signal-chaining library keeps them
+  [ "$backend" = cpu ] || env=(-x LD_PRELOAD="$JAVA22_HOME/lib/libjsig.so" -x LOBATTO_REQUIRE_OPENCL=1)
+  if ! timeout 600 mpirun --allow-run-as-root --oversubscribe -np "$np" "${env[@]}" \
       "$JAVA22_HOME/bin/java" --enable-native-access=ALL-UNNAMED -cp "$CP" io.lobatto.parallel.DistributedPoisson \
-      "${ARGS[@]}" >"$OUT/np$np.txt" 2>&1; then
-    echo "mpi-test: the $np-rank solve failed:" >&2; cat "$OUT/np$np.txt" >&2; exit 1
+      "${ARGS[@]}" --backend "$backend" >"$OUT/$name.txt" 2>&1; then
+    echo "mpi-test: the $np-rank solve ($backend) failed:" >&2; cat "$OUT/$name.txt" >&2; exit 1
   fi
-  cat "$OUT/np$np.txt"
+  cat "$OUT/$name.txt"
 }
 field() { # file key
   grep '^RESULT ' "$1" | tr ' ' '\n' | sed -n "s/^$2=//p"
@@ -42,18 +47,35 @@ status=0
 for np in 1 2 4; do
   run "$np"
 done
-for np in 2 4; do
+runs="np2 np4"
+# the lobatto command line under mpirun (lobatto-examples' shaded jar, Java 17 code, with this module on the class path):
+# it finds the distributed solve through ServiceLoader
+if [ -e examples/target/lobatto.jar ]; then
+  if ! timeout 600 mpirun --allow-run-as-root --oversubscribe -np 2 "$JAVA22_HOME/bin/java" --enable-native-access=ALL-UNNAMED \
+      -cp "examples/target/lobatto.jar:parallel/target/classes" io.lobatto.examples.LobattoCli poisson "${ARGS[@]}" \
+      --backend cpu >"$OUT/cli2.txt" 2>&1; then
+    echo "mpi-test: 'mpirun -np 2 lobatto poisson' failed:" >&2; cat "$OUT/cli2.txt" >&2; exit 1
+  fi
+  cat "$OUT/cli2.txt"
+  runs="$runs cli2"
+fi
+if [ "${MPI_TEST_POCL:-0}" = 1 ]; then
+  run 2 pocl2 aparapi
+  runs="$runs pocl2"
+fi
+for name in $runs; do
+  np=${name//[!0-9]/}
   awk -v np="$np" \
-      -v d1="$(field "$OUT/np1.txt" dofs)" -v dn="$(field "$OUT/np$np.txt" dofs)" \
-      -v i1="$(field "$OUT/np1.txt" iterations)" -v in_="$(field "$OUT/np$np.txt" iterations)" \
-      -v c="$(field "$OUT/np$np.txt" converged)" \
-      -v m1="$(field "$OUT/np1.txt" max_error)" -v mn="$(field "$OUT/np$np.txt" max_error)" \
-      -v l1="$(field "$OUT/np1.txt" l2_error)" -v ln="$(field "$OUT/np$np.txt" l2_error)" '
+      -v d1="$(field "$OUT/np1.txt" dofs)" -v dn="$(field "$OUT/$name.txt" dofs)" \
+      -v i1="$(field "$OUT/np1.txt" iterations)" -v in_="$(field "$OUT/$name.txt" iterations)" \
+      -v c="$(field "$OUT/$name.txt" converged)" \
+      -v m1="$(field "$OUT/np1.txt" max_error)" -v mn="$(field "$OUT/$name.txt" max_error)" \
+      -v l1="$(field "$OUT/np1.txt" l2_error)" -v ln="$(field "$OUT/$name.txt" l2_error)" -v name="$name" '
     function abs(x) { return x < 0 ? -x : x }
     BEGIN {
       ok = (dn == d1) && (c == "true") && abs(in_ - i1) <= 1 && abs(mn - m1) <= 1e-10 * 1 && abs(ln - l1) <= 1e-10 * 0.35355339059327373
-      printf "mpi-test: %d ranks vs 1: dofs %d/%d, iterations %d/%d, max error %.6e/%.6e (diff %.1e, %.1e of the error), L2 error %.6e/%.6e (diff %.1e, %.1e of the error): %s\n",
-        np, dn, d1, in_, i1, mn, m1, abs(mn - m1), abs(mn - m1) / m1, ln, l1, abs(ln - l1), abs(ln - l1) / l1, ok ? "PASS" : "FAIL"
+      printf "mpi-test: %s (%d ranks) vs 1: dofs %d/%d, iterations %d/%d, max error %.6e/%.6e (diff %.1e, %.1e of the error), L2 error %.6e/%.6e (diff %.1e, %.1e of the error): %s\n",
+        name, np, dn, d1, in_, i1, mn, m1, abs(mn - m1), abs(mn - m1) / m1, ln, l1, abs(ln - l1), abs(ln - l1) / l1, ok ? "PASS" : "FAIL"
       exit ok ? 0 : 1
     }' || status=1
 done

@@ -82,12 +82,59 @@ final class PoissonCommand implements Callable<Integer> {
     @Option(names = "--vtu", description = "write the solution, exact solution and error to this .vtu file")
     Path vtu;
 
+    /**
+     * Started by mpirun on several ranks: the solve of the lobatto-parallel module (found through
+     * {@link io.lobatto.core.parallel.DistributedCommand}) with this command's options, slabs of the box mesh, one device
+     * per rank, Jacobi PCG. Options it does not have are refused by name.
+     */
+    private int distributed(java.io.PrintWriter out, int ranks) {
+        io.lobatto.core.parallel.DistributedCommand cmd = io.lobatto.core.parallel.DistributedCommand.find("poisson")
+                .orElseThrow(() -> new IllegalArgumentException("started by mpirun on " + ranks + " ranks, but the distributed "
+                        + "solve (lobatto-parallel, JDK 22+) is not on the class path: add lobatto-parallel.jar and its Open MPI "
+                        + "binding, or run without mpirun"));
+        picocli.CommandLine.ParseResult parsed = spec.commandLine().getParseResult();
+        for (String unsupported : new String[] {"--mesh", "--kershaw", "--sweep", "--vtu", "--pmg-degrees", "--smoother",
+            "--smoother-order"}) {
+            if (parsed.hasMatchedOption(unsupported)) {
+                throw new IllegalArgumentException(unsupported + " is not supported by the distributed solve on " + ranks
+                        + " ranks (it takes -N, -e, --deform, --lambda, --pc jacobi|none, --tol, --max-it, --backend, --profile)");
+            }
+        }
+        if (operator != PoissonProblem.Operator.BP35) {
+            throw new IllegalArgumentException("--operator " + operator + ": the distributed solve applies BP35 only");
+        }
+        String pc = preconditioner.toString().toLowerCase(java.util.Locale.ROOT);
+        if (pc.equals("pmg")) {
+            if (parsed.hasMatchedOption("--pc")) {
+                throw new IllegalArgumentException("--pc pmg: p-multigrid across ranks is not implemented yet; use --pc jacobi "
+                        + "or none on " + ranks + " ranks");
+            }
+            pc = "jacobi";
+            out.println("lobatto poisson: " + ranks + " MPI ranks: Jacobi PCG (p-multigrid across ranks is not implemented yet)");
+        }
+        int[] e = meshOptions.elements;
+        java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("-N", Integer.toString(degree),
+                "-e", e[0] + "," + e[1] + "," + e[2], "--deform", Double.toString(meshOptions.deform),
+                "--lambda", Double.toString(lambda), "--pc", pc, "--tol", Double.toString(tolerance),
+                "--max-it", Integer.toString(maxIterations),
+                "--backend", "best".equalsIgnoreCase(backendOptions.backend) ? "auto" : backendOptions.backend));
+        if (profile) {
+            args.add("--profile");
+        }
+        int code = cmd.run(args.toArray(new String[0]), out);
+        return code == 1 ? 2 : code == 2 ? 1 : code;
+    }
+
     @Option(names = "--profile", description = "print the per-kernel time split of the solve (aparapi backend; OpenCL event profiling)")
     boolean profile;
 
     @Override
     public Integer call() throws Exception {
         java.io.PrintWriter out = spec.commandLine().getOut();
+        int ranks = io.lobatto.core.parallel.DistributedCommand.launcherSize();
+        if (ranks > 1) {
+            return distributed(out, ranks);
+        }
         // every check that needs no backend comes first: bad input fails in a second, not after a solve
         int lo = sweep != null ? sweep.lo() : degree, hi = sweep != null ? sweep.hi() : degree;
         CliChecks.requireDegree(lo, null);

@@ -3,27 +3,71 @@ package io.lobatto.parallel;
 import java.util.Objects;
 
 import io.lobatto.core.backend.Backend;
+import io.lobatto.core.backend.DeviceElementData;
+import io.lobatto.core.backend.DeviceHalo;
 import io.lobatto.core.backend.DeviceOperator;
+import io.lobatto.core.backend.DeviceScatter;
 import io.lobatto.core.backend.DeviceVector;
 import io.lobatto.core.parallel.Communicator;
 import io.lobatto.operators.AssembledOperator;
 
 /**
  * The assembled operator A = Z^T L Z of the whole mesh, applied by the ranks together: each rank applies its own
- * elements ({@link AssembledOperator}, fused as on one rank) and the {@link HaloExchange} completes the gather at the
- * shared nodes. CG's p . Ap needs no exchange: the sum over ranks of x . y before the exchange is the sum over all
- * elements of x_e^T L_e x_e = x^T A x, so the fused local reduction is summed with one Allreduce. Its
- * {@link #backend()} is a {@link DistributedBackend}, so {@link io.lobatto.solvers.ConjugateGradient} on this
- * operator is the distributed CG.
+ * elements (hipBone's fused operator) and the {@link HaloExchange} completes the gather at the shared nodes. Only the
+ * shared nodes leave the device: a compact gather of the rank's partial sums there, a read of those values, the
+ * MPI exchange, a write of the received values and the halo sum on the device ({@link Backend#sumHalo}).
  *
- * <p>Requires {@code shift = 0}: a shift times the inverse degree W would need the degrees counted across ranks.
+ * <p>With {@link Schedule#OVERLAP} (the default where the backend has element ranges,
+ * {@link Backend#applyAssembledElements}) the apply follows hipBone: the elements that touch a shared node (the first
+ * {@link #boundaryElements()} elements: partitions put them first) are applied, the shared rows gathered and read,
+ * the exchange started, the interior elements launched, and the exchange waited for while the device computes them;
+ * then the gather and the halo sum. {@link Schedule#BLOCKING} runs the same kernels but completes the exchange before
+ * the interior elements (bitwise the same result); {@link Schedule#FUSED} applies the whole operator in one fused call
+ * and exchanges after it (for backends without element ranges).
+ *
+ * <p>CG's p . Ap needs no exchange: the sum over ranks of x . y before the exchange is the sum over all elements of
+ * x_e^T L_e x_e = x^T A x, so the local reduction (fused into the gather) is summed with one Allreduce. Its
+ * {@link #backend()} is a {@link DistributedBackend}, so {@link io.lobatto.solvers.ConjugateGradient} on this
+ * operator is the distributed CG. Requires {@code shift = 0}: a shift times the inverse degree W would need the
+ * degrees counted across ranks.
  */
 public final class DistributedOperator implements DeviceOperator, AutoCloseable {
+
+    /** When the halo exchange runs relative to the element kernels. */
+    public enum Schedule {
+        /** Boundary elements, start the exchange, interior elements while it runs, then finish it (hipBone). */
+        OVERLAP,
+        /** The same kernels, the exchange finished before the interior elements (the reference for OVERLAP). */
+        BLOCKING,
+        /** The whole fused operator, then the exchange. */
+        FUSED
+    }
 
     private final AssembledOperator local;
     private final HaloExchange halo;
     private final DistributedBackend backend;
     private final Communicator comm;
+    private final Backend device;
+    private final DeviceElementData data;
+    private final DeviceScatter z;
+    private final double lambda;
+    private final int elements;
+    private final int boundaryElements;
+    private final boolean ranges;
+    private final DeviceHalo deviceHalo;
+    private final DeviceScatter rowPick;
+    private final DeviceScatter sharedGather;
+    private final DeviceVector yL;
+    private final DeviceVector compact;
+    private final DeviceVector received;
+    private final double[] compactHost;
+    private final boolean hasNeighbours;
+    private Schedule schedule;
+    private boolean exchange = true;
+    private long applies;
+    private long readNanos;
+    private long waitNanos;
+    private long writeNanos;
 
     /**
      * The distributed operator of this rank's {@code local} operator, whose assembled vector has the shared nodes
@@ -42,7 +86,87 @@ public final class DistributedOperator implements DeviceOperator, AutoCloseable 
                     + "operator has size " + local.size());
         }
         this.halo = new HaloExchange(comm, shared);
-        this.backend = new DistributedBackend(local.backend(), comm, shared.ownerMask());
+        this.device = local.backend();
+        this.data = local.boundElementOperator().data();
+        this.z = local.deviceScatter();
+        this.lambda = local.elementOperator().lambda();
+        this.elements = local.elementOperator().elementCount();
+        this.hasNeighbours = shared.neighbours().length > 0;
+        this.boundaryElements = boundaryPrefix(local, halo.sharedRows());
+        this.ranges = supportsRanges(device, data, z);
+        this.schedule = ranges ? Schedule.OVERLAP : Schedule.FUSED;
+        int nl = local.scatterOperator().localSize();
+        this.backend = new DistributedBackend(device, comm, shared.ownerMask());
+        this.yL = device.allocate(nl);
+        this.compact = device.allocate(halo.sharedRowCount());
+        this.received = device.allocate(halo.receivedCount());
+        this.compactHost = new double[halo.sharedRowCount()];
+        this.deviceHalo = halo.uploadHalo(device);
+        this.rowPick = halo.uploadRowPick(device);
+        this.sharedGather = halo.uploadSharedGather(device, local.scatterOperator().gatherStarts(),
+                local.scatterOperator().gatherIds(), nl);
+    }
+
+    /** 1 + the last element that touches a shared row: elements at and after it are interior. */
+    private static int boundaryPrefix(AssembledOperator local, int[] sharedRows) {
+        int np = local.scatterOperator().localSize() / Math.max(1, local.elementOperator().elementCount());
+        boolean[] isShared = new boolean[local.size()];
+        for (int r : sharedRows) {
+            isShared[r] = true;
+        }
+        int[] ids = local.scatterOperator().scatterIds();
+        int last = -1;
+        for (int n = 0; n < ids.length; n++) {
+            if (ids[n] >= 0 && isShared[ids[n]]) {
+                last = n / np;
+            }
+        }
+        return last + 1;
+    }
+
+    private static boolean supportsRanges(Backend b, DeviceElementData data, DeviceScatter z) {
+        try (DeviceVector x = b.allocate(z.globalSize()); DeviceVector y = b.allocate(z.localSize())) {
+            b.applyAssembledElements(data, z, 0, 0, x, y, 0, 0);
+            return true;
+        } catch (UnsupportedOperationException e) {
+            return false;
+        }
+    }
+
+    /** Sets when the exchange runs; OVERLAP and BLOCKING need element ranges on the backend. */
+    public DistributedOperator schedule(Schedule s) {
+        Objects.requireNonNull(s, "schedule");
+        if (s != Schedule.FUSED && !ranges) {
+            throw new IllegalArgumentException("schedule " + s + " needs element ranges, which backend " + device.name()
+                    + " does not have; use FUSED");
+        }
+        this.schedule = s;
+        return this;
+    }
+
+    /** When the exchange runs. */
+    public Schedule schedule() {
+        return schedule;
+    }
+
+    /**
+     * For timing only: with {@code false} every apply skips the MPI exchange (and so gives wrong results at the shared
+     * nodes) but still moves the shared values between device and host, so that the time of an iteration without the
+     * exchange can be compared with the time with it.
+     */
+    public DistributedOperator exchange(boolean on) {
+        this.exchange = on;
+        return this;
+    }
+
+    /** The number of leading elements that touch a shared node (applied before the exchange starts). */
+    public int boundaryElements() {
+        return boundaryElements;
+    }
+
+    /** The rank's element count. */
+    public int elementCount() {
+        return elements;
     }
 
     @Override
@@ -62,22 +186,71 @@ public final class DistributedOperator implements DeviceOperator, AutoCloseable 
 
     @Override
     public void apply(DeviceVector x, DeviceVector y) {
-        local.apply(x, y);
-        halo.sum(local.backend(), y);
+        applyLocal(x, y);
     }
 
     @Override
     public double applyDot(DeviceVector x, DeviceVector y) {
-        double xy = local.applyDot(x, y);
-        halo.sum(local.backend(), y);
-        return allreduce(xy);
+        return allreduce(applyLocal(x, y));
     }
 
+    /** p = z + beta p, then {@link #applyDot} (the update is not folded into the element kernels here). */
     @Override
-    public double updateApplyDot(DeviceVector z, double beta, DeviceVector p, DeviceVector y) {
-        double py = local.updateApplyDot(z, beta, p, y);
-        halo.sum(local.backend(), y);
-        return allreduce(py);
+    public double updateApplyDot(DeviceVector zG, double beta, DeviceVector p, DeviceVector y) {
+        device.axpby(1, zG, beta, p);
+        return applyDot(p, y);
+    }
+
+    /** y = A x on this rank, complete at the shared nodes; returns this rank's x . y before the exchange. */
+    private double applyLocal(DeviceVector x, DeviceVector y) {
+        applies++;
+        double dot;
+        if (schedule == Schedule.FUSED) {
+            dot = device.applyAssembledDot(data, z, lambda, 0, x, yL, y);
+            if (!hasNeighbours) {
+                return dot;
+            }
+            device.scatter(rowPick, y, compact);
+            Communicator.PendingExchange p = startExchange();
+            finishExchange(p);
+        } else {
+            if (!hasNeighbours) {
+                device.applyAssembledElements(data, z, lambda, 0, x, yL, 0, elements);
+                return device.gatherDot(z, yL, x, y);
+            }
+            device.applyAssembledElements(data, z, lambda, 0, x, yL, 0, boundaryElements);
+            device.gather(sharedGather, yL, compact);
+            Communicator.PendingExchange p = startExchange();
+            if (schedule == Schedule.BLOCKING) {
+                finishExchange(p);
+            }
+            device.applyAssembledElements(data, z, lambda, 0, x, yL, boundaryElements, elements);
+            if (schedule == Schedule.OVERLAP) {
+                finishExchange(p);
+            }
+            dot = device.gatherDot(z, yL, x, y);
+        }
+        long t0 = System.nanoTime();
+        device.write(halo.received(), received);
+        device.sumHalo(deviceHalo, received, y);
+        writeNanos += System.nanoTime() - t0;
+        return dot;
+    }
+
+    private Communicator.PendingExchange startExchange() {
+        long t0 = System.nanoTime();
+        device.read(compact, compactHost);
+        readNanos += System.nanoTime() - t0;
+        if (!exchange) {
+            return () -> { };
+        }
+        return halo.start(compactHost);
+    }
+
+    private void finishExchange(Communicator.PendingExchange p) {
+        long t0 = System.nanoTime();
+        halo.finish(p);
+        waitNanos += System.nanoTime() - t0;
     }
 
     private double allreduce(double v) {
@@ -93,12 +266,31 @@ public final class DistributedOperator implements DeviceOperator, AutoCloseable 
 
     /** The rank's own backend. */
     public Backend localBackend() {
-        return local.backend();
+        return device;
     }
 
-    /** Releases the distributed backend's work vectors; the local operator stays open. */
+    /** Applies so far. */
+    public long applies() {
+        return applies;
+    }
+
+    /**
+     * Seconds so far in the three host steps of the applies' exchanges: reading the compact partials (which waits for
+     * the boundary elements), waiting for the exchange to finish, and writing the received values with the halo sum.
+     */
+    public double[] exchangeSeconds() {
+        return new double[] {readNanos * 1e-9, waitNanos * 1e-9, writeNanos * 1e-9};
+    }
+
+    /** Releases the distributed backend's and the exchange's device memory; the local operator stays open. */
     @Override
     public void close() {
         backend.close();
+        yL.close();
+        compact.close();
+        received.close();
+        deviceHalo.close();
+        rowPick.close();
+        sharedGather.close();
     }
 }

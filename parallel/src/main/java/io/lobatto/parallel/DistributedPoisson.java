@@ -1,10 +1,13 @@
 package io.lobatto.parallel;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 
 import io.lobatto.backend.cpu.CpuBackend;
 import io.lobatto.core.backend.Backend;
+import io.lobatto.core.backend.Backends;
 import io.lobatto.core.backend.DeviceVector;
 import io.lobatto.core.basis.Basis1D;
 import io.lobatto.core.basis.TensorInterpolation;
@@ -25,7 +28,7 @@ import io.lobatto.solvers.SolveResult;
 /**
  * The main job's Poisson problem, -Δu + λu = f on the deformed unit cube with u = sin πx sin πy sin πz (BP3.5, the
  * right-hand side through BP1.0), solved by CG (Jacobi or none) on the slabs of {@link SlabPartition}, one per MPI
- * rank, on the Java CPU backend. Rank 0 prints the per-rank balance (elements, owned DOFs, shared nodes, solve, halo
+ * rank, on the rank's backend (one device per rank, {@link io.lobatto.core.backend.Backends#forLocalRank}). Rank 0 prints the per-rank balance (elements, owned DOFs, shared nodes, solve, halo
  * exchange and Allreduce time) and one {@code RESULT} line with the iterations and errors, which {@code mpi-test.sh}
  * compares across rank counts.
  *
@@ -35,22 +38,32 @@ import io.lobatto.solvers.SolveResult;
  *
  * Options: {@code -N} degree (7), {@code -e nx,ny,nz} (6,6,6), {@code --deform} (0.05), {@code --lambda} (0),
  * {@code --pc jacobi|none} (jacobi), {@code --tol} (1e-10), {@code --max-it} (5000), {@code --threads} (cores per
- * rank on the node), {@code --comm auto|mpi|single} (auto: MPI when started by Open MPI's mpirun).
+ * rank on the node), {@code --comm auto|mpi|single|threads:K} (auto: MPI when started by Open MPI's mpirun; threads:K:
+ * K ranks as threads of one JVM, no MPI), {@code --backend auto|cpu|aparapi} (auto: the best, one device per rank),
+ * {@code --schedule overlap|blocking|fused}, {@code --profile} (ms per iteration with the exchange overlapped,
+ * blocking, fused and off).
  */
 public final class DistributedPoisson {
 
     private DistributedPoisson() {
     }
 
-    /** Runs the solve; exit code 0 when CG converged, 1 when it did not, 2 on a usage error. */
+    /** Runs the solve and exits: code 0 when CG converged, 1 when it did not, 2 on a usage error. */
     public static void main(String[] args) {
+        System.exit(run(args));
+    }
+
+    /** Runs the solve on the ranks of this job (MPI when started by mpirun); 0 converged, 1 not, 2 usage error. */
+    static int run(String[] args) {
         Options o;
         try {
             o = Options.parse(args);
         } catch (IllegalArgumentException e) {
             System.err.println("distributed-poisson: " + e.getMessage());
-            System.exit(2);
-            return;
+            return 2;
+        }
+        if (o.comm.startsWith("threads:")) {
+            return runThreads(o, Integer.parseInt(o.comm.substring("threads:".length())));
         }
         int code;
         try (Communicator comm = o.communicator()) {
@@ -60,14 +73,40 @@ public final class DistributedPoisson {
             System.err.println("distributed-poisson: " + e.getMessage());
             code = 1;
         }
-        System.exit(code);
+        return code;
+    }
+
+    /** The ranks as threads of this JVM ({@link ThreadCommunicator}), rank r on device r of the backend. */
+    private static int runThreads(Options o, int ranks) {
+        ThreadCommunicator[] comms = ThreadCommunicator.group(ranks);
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(ranks);
+        int code = 0;
+        try {
+            List<java.util.concurrent.Future<Result>> f = new ArrayList<>();
+            for (ThreadCommunicator c : comms) {
+                f.add(pool.submit(() -> solve(o, c)));
+            }
+            for (java.util.concurrent.Future<Result> r : f) {
+                Result result = r.get();
+                code = Math.max(code, result == null ? 2 : result.converged() ? 0 : 1);
+            }
+        } catch (java.util.concurrent.ExecutionException e) {
+            System.err.println("distributed-poisson: " + e.getCause());
+            code = 1;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            code = 1;
+        } finally {
+            pool.shutdownNow();
+        }
+        return code;
     }
 
     /**
      * What a distributed solve gave, the same on every rank: unknowns, CG iterations, whether it converged, and the
      * max (GLL nodes) and L2 (GL quadrature) errors against the exact solution.
      */
-    record Result(long dofs, int iterations, boolean converged, double maxError, double l2Error) {
+    record Result(long dofs, int iterations, boolean converged, double maxError, double l2Error, double[] rankSolution) {
     }
 
     /** Solves on the ranks of {@code comm} (collective); rank 0 prints the report. Null on a partition error. */
@@ -76,7 +115,7 @@ public final class DistributedPoisson {
         long t0 = System.nanoTime();
         SlabPartition part;
         try {
-            part = SlabPartition.of(o.elements[0], o.elements[1], o.elements[2], ranks, r);
+            part = SlabPartition.of(o.elements[0], o.elements[1], o.elements[2], ranks, r).boundaryFirst();
         } catch (IllegalArgumentException e) {
             if (r == 0) {
                 System.err.println("distributed-poisson: " + e.getMessage());
@@ -108,8 +147,13 @@ public final class DistributedPoisson {
         int threads = o.threads > 0 ? o.threads : defaultThreads();
         SolveResult result;
         double[] uG;
-        double setup, haloSolve, reduceSolve, commExchange = 0, commReduce = 0;
-        try (Backend backend = new CpuBackend(threads);
+        double setup, commExchange = 0, commReduce = 0;
+        String backendName;
+        String deviceName;
+        String profile = null;
+        double[] hostSteps;
+        int boundaryElements;
+        try (Backend backend = rankBackend(o.backend, localRank(comm), threads);
              AssembledOperator op = AssembledOperator.bind(StiffnessBp35.on(mesh, o.lambda), z, backend);
              DistributedOperator dop = new DistributedOperator(op, shared, comm);
              BoundElementOperator mb = m.bind(backend);
@@ -119,6 +163,12 @@ public final class DistributedPoisson {
              DeviceVector x = backend.allocate(z.globalSize());
              JacobiPreconditioner jacobi = o.jacobi ? JacobiPreconditioner.ofDiagonal(dop.backend(), dop.diagonal()) : null;
              ConjugateGradient cg = new ConjugateGradient(dop, jacobi).relativeTolerance(o.tol).maxIterations(o.maxIterations)) {
+            backendName = backend.name();
+            deviceName = backend.device().name();
+            boundaryElements = dop.boundaryElements();
+            if (o.schedule != null) {
+                dop.schedule(o.schedule);
+            }
             mb.apply(dfL, tL);                                   // M f
             backend.gather(op.deviceScatter(), tL, b);           // Z^T M f, this rank's elements
             op.boundElementOperator().apply(dgL, sL);            // (S + λM) u_b
@@ -127,15 +177,18 @@ public final class DistributedPoisson {
             dop.halo().sum(backend, b);                          // complete the gather across ranks
             comm.barrier();
             setup = (System.nanoTime() - t0) * 1e-9;
-            double halo0 = dop.halo().seconds(), red0 = dop.backend().reductionSeconds();
             double[] mpi0 = mpiSeconds(comm);
+            double[] steps0 = dop.exchangeSeconds();
             result = cg.solve(b, x);
-            haloSolve = dop.halo().seconds() - halo0;
-            reduceSolve = dop.backend().reductionSeconds() - red0;
+            double[] steps1 = dop.exchangeSeconds();
+            hostSteps = new double[] {steps1[0] - steps0[0], steps1[1] - steps0[1], steps1[2] - steps0[2]};
             double[] mpi1 = mpiSeconds(comm);
             commExchange = mpi1[0] - mpi0[0];
             commReduce = mpi1[1] - mpi0[1];
             uG = backend.download(x);
+            if (o.profile) {
+                profile = profile(o, comm, dop, jacobi, b, backend, result.iterations());
+            }
         }
         double[] u = z.fromAssembled(uG, 0);
         double maxErr = 0;
@@ -148,10 +201,10 @@ public final class DistributedPoisson {
         double l2Squared = l2ErrorSquared(mesh, u, zFull, gl);
 
         // balance table: each rank fills its row, the sum over ranks gathers them on every rank
-        int cols = 9;
+        int cols = 12;
         double[] table = new double[cols * ranks];
         double[] row = {part.firstLayer(), part.layers(), part.elementCount(), shared.ownedCount(), shared.sharedCount(),
-            result.seconds(), haloSolve, commExchange, commReduce};
+            result.seconds(), hostSteps[0], hostSteps[1], hostSteps[2], commReduce, boundaryElements, commExchange};
         System.arraycopy(row, 0, table, cols * r, cols);
         comm.allreduceSum(table);
         double dofs = comm.allreduceSum((double) shared.ownedCount());
@@ -159,22 +212,103 @@ public final class DistributedPoisson {
         double l2 = Math.sqrt(comm.allreduceSum(l2Squared));
         double setupMax = comm.allreduceMax(setup);
         if (r == 0 && !o.quiet) {
-            System.out.printf(Locale.ROOT, "distributed poisson: %d rank(s) (%s), backend cpu x %d threads per rank, N = %d, "
-                    + "%dx%dx%d elements, deformation %.3g, λ = %.3g, %s, tol %.1e%n", ranks,
-                    comm instanceof MpiCommunicator ? "Open MPI" : "no MPI", threads, o.degree, o.elements[0], o.elements[1],
-                    o.elements[2], o.deform, o.lambda, o.jacobi ? "Jacobi PCG" : "CG", o.tol);
-            System.out.println("rank  layers   elements  owned_dofs  shared  solve_s  halo_s(with copies)  mpi_exchange_s  mpi_allreduce_s");
+            System.out.printf(Locale.ROOT, "distributed poisson: %d rank(s) (%s), backend %s on %s%s per rank, N = %d, "
+                    + "%dx%dx%d elements, deformation %.3g, λ = %.3g, %s, tol %.1e, exchange %s%n", ranks,
+                    comm instanceof MpiCommunicator ? "Open MPI" : comm.getClass().getSimpleName(), backendName, deviceName,
+                    backendName.equals("cpu") ? " x " + threads + " threads" : "", o.degree, o.elements[0], o.elements[1],
+                    o.elements[2], o.deform, o.lambda, o.jacobi ? "Jacobi PCG" : "CG", o.tol,
+                    o.schedule == null ? "default schedule" : o.schedule.toString().toLowerCase(Locale.ROOT));
+            System.out.println("rank  layers   elements  boundary  owned_dofs  shared  solve_s  read_s  wait_s  write+sum_s"
+                    + "  mpi_allreduce_s");
             for (int k = 0; k < ranks; k++) {
                 double[] t = Arrays.copyOfRange(table, cols * k, cols * k + cols);
-                System.out.printf(Locale.ROOT, "%4d  %2d..%-3d  %8d  %10d  %6d  %7.3f  %19.3f  %14.3f  %15.3f%n", k, (int) t[0],
-                        (int) (t[0] + t[1] - 1), (int) t[2], (int) t[3], (int) t[4], t[5], t[6], t[7], t[8]);
+                System.out.printf(Locale.ROOT, "%4d  %2d..%-3d  %8d  %8d  %10d  %6d  %7.3f  %6.3f  %6.3f  %11.3f  %15.3f%n", k,
+                        (int) t[0], (int) (t[0] + t[1] - 1), (int) t[2], (int) t[10], (int) t[3], (int) t[4], t[5], t[6], t[7],
+                        t[8], t[9]);
             }
             System.out.printf(Locale.ROOT, "setup %.2f s (max over ranks); %s%n", setupMax, result);
+            if (profile != null) {
+                System.out.print(profile);
+            }
             System.out.printf(Locale.ROOT, "RESULT ranks=%d dofs=%d iterations=%d converged=%s max_error=%.17e l2_error=%.17e "
                     + "solve_s=%.4f per_iteration_ms=%.4f%n", ranks, (long) dofs, result.iterations(), result.converged(),
                     globalMax, l2, result.seconds(), 1e3 * result.seconds() / Math.max(1, result.iterations()));
         }
-        return new Result((long) dofs, result.iterations(), result.converged(), globalMax, l2);
+        return new Result((long) dofs, result.iterations(), result.converged(), globalMax, l2, uG);
+    }
+
+    /**
+     * The --profile table: the same number of CG iterations from x = 0 with the exchange overlapped, blocking, and
+     * turned off (timing only: wrong at the shared nodes), each the best of three, as milliseconds per iteration (max
+     * over ranks). Restores the operator's schedule and exchange.
+     */
+    private static String profile(Options o, Communicator comm, DistributedOperator dop, JacobiPreconditioner jacobi,
+                                  DeviceVector b, Backend backend, int iterations) {
+        StringBuilder out = new StringBuilder();
+        DistributedOperator.Schedule keep = dop.schedule();
+        int its = Math.max(1, iterations);
+        out.append(String.format(Locale.ROOT, "profile: %d CG iterations, best of 3, ms per iteration (max over ranks)%n", its));
+        List<Object[]> runs = new ArrayList<>();
+        for (DistributedOperator.Schedule s : DistributedOperator.Schedule.values()) {
+            runs.add(new Object[] {s, true});
+        }
+        runs.add(new Object[] {keep, false});
+        for (Object[] run : runs) {
+            DistributedOperator.Schedule s = (DistributedOperator.Schedule) run[0];
+            boolean on = (Boolean) run[1];
+            try {
+                dop.schedule(s);
+            } catch (IllegalArgumentException e) {
+                continue; // no element ranges on this backend
+            }
+            dop.exchange(on);
+            double best = Double.MAX_VALUE;
+            for (int rep = 0; rep < 3; rep++) {
+                try (DeviceVector x = backend.allocate(b.length());
+                     ConjugateGradient cg = new ConjugateGradient(dop, jacobi).relativeTolerance(1e-300).maxIterations(its)) {
+                    comm.barrier();
+                    SolveResult res = cg.solve(b, x);
+                    best = Math.min(best, comm.allreduceMax(res.seconds()) / Math.max(1, res.iterations()));
+                }
+            }
+            out.append(String.format(Locale.ROOT, "profile: schedule %-8s exchange %-3s %9.4f ms/iteration%n",
+                    s.toString().toLowerCase(Locale.ROOT), on ? "on" : "off", 1e3 * best));
+        }
+        dop.exchange(true);
+        dop.schedule(keep);
+        return out.toString();
+    }
+
+    /** Open MPI's local rank (the rank's index among the ranks of its node), else the rank. */
+    static int localRank(Communicator comm) {
+        String local = System.getenv("OMPI_COMM_WORLD_LOCAL_RANK");
+        if (local != null && comm instanceof MpiCommunicator) {
+            try {
+                return Integer.parseInt(local.trim());
+            } catch (NumberFormatException e) {
+                return comm.rank();
+            }
+        }
+        return comm.rank();
+    }
+
+    /**
+     * The rank's backend: {@code name} (cpu, aparapi, or auto: the forced or best one) on device local rank mod the
+     * device count ({@link Backends#forLocalRank}); the Java backend with {@code threads} threads. Synchronized: ranks
+     * as threads of one JVM must not enumerate OpenCL devices concurrently (the ICD loader's first use is not
+     * thread-safe: PoCL crashed there).
+     */
+    static synchronized Backend rankBackend(String name, int localRank, int threads) {
+        String n = name.equals("auto") ? Backends.forcedName() : name;
+        if ("cpu".equals(n)) {
+            return new CpuBackend(threads);
+        }
+        Backend b = Backends.forLocalRank(n, localRank);
+        if (b instanceof CpuBackend) {
+            b.close();
+            return new CpuBackend(threads);
+        }
+        return b;
     }
 
     private static double[] mpiSeconds(Communicator comm) {
@@ -244,14 +378,21 @@ public final class DistributedPoisson {
         int maxIterations = 5000;
         int threads;
         String comm = "auto";
+        String backend = "auto";
+        DistributedOperator.Schedule schedule;
+        boolean profile;
 
         static Options parse(String[] args) {
             Options o = new Options();
             for (int i = 0; i < args.length; i++) {
                 String a = args[i];
+                if (a.equals("--profile")) {
+                    o.profile = true;
+                    continue;
+                }
                 if (a.equals("-h") || a.equals("--help")) {
                     throw new IllegalArgumentException("usage: [-N 7] [-e 6,6,6] [--deform 0.05] [--lambda 0] [--pc jacobi|none] "
-                            + "[--tol 1e-10] [--max-it 5000] [--threads T] [--comm auto|mpi|single]");
+                            + "[--tol 1e-10] [--max-it 5000] [--threads T] [--comm auto|mpi|single|threads:K] [--backend auto|cpu|aparapi] [--schedule overlap|blocking|fused] [--profile]");
                 }
                 if (i + 1 >= args.length) {
                     throw new IllegalArgumentException(a + " needs a value (or is unknown; --help lists the options)");
@@ -272,6 +413,13 @@ public final class DistributedPoisson {
                         case "--max-it" -> o.maxIterations = Integer.parseInt(v);
                         case "--threads" -> o.threads = Integer.parseInt(v);
                         case "--comm" -> o.comm = v;
+                        case "--backend" -> o.backend = v.toLowerCase(Locale.ROOT);
+                        case "--schedule" -> o.schedule = switch (v) {
+                            case "overlap" -> DistributedOperator.Schedule.OVERLAP;
+                            case "blocking" -> DistributedOperator.Schedule.BLOCKING;
+                            case "fused" -> DistributedOperator.Schedule.FUSED;
+                            default -> throw new IllegalArgumentException("--schedule " + v + ": must be overlap, blocking or fused");
+                        };
                         default -> throw new IllegalArgumentException("unknown option " + a + " (--help lists the options)");
                     }
                 } catch (NumberFormatException e) {
@@ -293,8 +441,9 @@ public final class DistributedPoisson {
             if (o.threads < 0) {
                 throw new IllegalArgumentException("--threads " + o.threads + ": must be >= 1 (0 = cores per rank)");
             }
-            if (!o.comm.equals("auto") && !o.comm.equals("mpi") && !o.comm.equals("single")) {
-                throw new IllegalArgumentException("--comm " + o.comm + ": must be auto, mpi or single");
+            if (!o.comm.equals("auto") && !o.comm.equals("mpi") && !o.comm.equals("single") && !o.comm.matches("threads:[1-9][0-9]*")) {
+                throw new IllegalArgumentException("--comm " + o.comm + ": must be auto, mpi, single or threads:K (K ranks as "
+                        + "threads of this JVM, rank r on device r)");
             }
             return o;
         }

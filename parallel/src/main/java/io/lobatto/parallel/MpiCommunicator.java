@@ -103,16 +103,28 @@ public final class MpiCommunicator implements Communicator {
 
     @Override
     public void exchange(int[] neighbours, double[][] send, double[][] receive) {
+        startExchange(neighbours, send, receive).finish();
+    }
+
+    /**
+     * MPI_Irecv from and MPI_Isend to every neighbour, from buffers in native memory (the send values are copied there
+     * now, so {@code send} may change at once); {@link PendingExchange#finish()} is MPI_Waitall and copies the received
+     * values into {@code receive}. The time between the two is not counted in {@link #exchangeSeconds()}.
+     */
+    @Override
+    public PendingExchange startExchange(int[] neighbours, double[][] send, double[][] receive) {
         requireOpen();
         Communicator.checkExchange(rank, size, neighbours, send, receive);
         int n = neighbours.length;
         if (n == 0) {
-            return;
+            return () -> { };
         }
         long t0 = System.nanoTime();
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment requests = a.allocate(OpenMpiAbi.REQUEST, 2L * n);
-            MemorySegment[] in = new MemorySegment[n];
+        Arena a = Arena.ofConfined();
+        MemorySegment requests;
+        MemorySegment[] in = new MemorySegment[n];
+        try {
+            requests = a.allocate(OpenMpiAbi.REQUEST, 2L * n);
             for (int i = 0; i < n; i++) {
                 in[i] = a.allocate(JAVA_DOUBLE, Math.max(1, receive[i].length));
                 int rc = (int) mpi.irecv.invokeExact(in[i], receive[i].length, mpi.abi.doubleType, neighbours[i], EXCHANGE_TAG,
@@ -125,17 +137,39 @@ public final class MpiCommunicator implements Communicator {
                         mpi.abi.commWorld, requests.asSlice((n + i) * OpenMpiAbi.REQUEST.byteSize()));
                 MpiLibrary.check(rc, "MPI_Isend to rank " + neighbours[i]);
             }
-            MpiLibrary.check((int) mpi.waitall.invokeExact(2 * n, requests, OpenMpiAbi.STATUSES_IGNORE), "MPI_Waitall");
-            for (int i = 0; i < n; i++) {
-                MemorySegment.copy(in[i], JAVA_DOUBLE, 0, receive[i], 0, receive[i].length);
-            }
         } catch (MpiException e) {
+            a.close();
             throw e;
         } catch (Throwable t) {
+            a.close();
             throw new MpiException("exchange with ranks " + java.util.Arrays.toString(neighbours) + " failed: " + t);
         }
         exchangeNanos += System.nanoTime() - t0;
-        exchanges++;
+        MemorySegment reqs = requests;
+        return new PendingExchange() {
+            private boolean done;
+
+            @Override
+            public void finish() {
+                if (done) {
+                    return;
+                }
+                done = true;
+                long t1 = System.nanoTime();
+                try (a) {
+                    MpiLibrary.check((int) mpi.waitall.invokeExact(2 * n, reqs, OpenMpiAbi.STATUSES_IGNORE), "MPI_Waitall");
+                    for (int i = 0; i < n; i++) {
+                        MemorySegment.copy(in[i], JAVA_DOUBLE, 0, receive[i], 0, receive[i].length);
+                    }
+                } catch (MpiException e) {
+                    throw e;
+                } catch (Throwable t) {
+                    throw new MpiException("exchange with ranks " + java.util.Arrays.toString(neighbours) + " failed: " + t);
+                }
+                exchangeNanos += System.nanoTime() - t1;
+                exchanges++;
+            }
+        };
     }
 
     @Override
@@ -150,7 +184,7 @@ public final class MpiCommunicator implements Communicator {
         }
     }
 
-    /** Seconds spent in {@link #exchange} so far (posting, waiting and copying). */
+    /** Seconds spent in {@link #exchange} and in both halves of {@link #startExchange} so far (posting, waiting, copying). */
     public double exchangeSeconds() {
         return exchangeNanos * 1e-9;
     }

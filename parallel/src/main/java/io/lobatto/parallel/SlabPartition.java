@@ -23,8 +23,11 @@ public final class SlabPartition {
     private final int rank;
     private final int firstLayer;
     private final int layers;
+    private final boolean boundaryFirst;
+    private final int[] order;
 
-    private SlabPartition(int nx, int ny, int nz, int ranks, int rank) {
+    private SlabPartition(int nx, int ny, int nz, int ranks, int rank, boolean boundaryFirst) {
+        this.boundaryFirst = boundaryFirst;
         this.nx = nx;
         this.ny = ny;
         this.nz = nz;
@@ -33,6 +36,7 @@ public final class SlabPartition {
         int base = nz / ranks, extra = nz % ranks;
         this.layers = base + (rank < extra ? 1 : 0);
         this.firstLayer = rank * base + Math.min(rank, extra);
+        this.order = layerOrder(rank, ranks, layers, boundaryFirst);
     }
 
     /**
@@ -55,7 +59,38 @@ public final class SlabPartition {
             throw new IllegalArgumentException("nz = " + nz + " element layers cannot be cut into " + ranks
                     + " slabs: nz must be >= the number of ranks");
         }
-        return new SlabPartition(nx, ny, nz, ranks, rank);
+        return new SlabPartition(nx, ny, nz, ranks, rank, false);
+    }
+
+    /**
+     * This slab with its elements in the order of a distributed operator that overlaps its exchange
+     * ({@link DistributedOperator.Schedule#OVERLAP}): the layers that touch a neighbour (the first and the last, as
+     * there are neighbours) first, then the interior layers in order. {@link #localMesh()} and {@link #sharedNodes}
+     * follow it.
+     */
+    public SlabPartition boundaryFirst() {
+        return new SlabPartition(nx, ny, nz, ranks, rank, true);
+    }
+
+    /** The slab's layer (0 = its first) of the elements at position {@code p} of the local order. */
+    int layerAt(int p) {
+        return order[p];
+    }
+
+    private static int[] layerOrder(int rank, int ranks, int layers, boolean boundaryFirst) {
+        int[] order = new int[layers];
+        boolean below = boundaryFirst && rank > 0, above = boundaryFirst && rank < ranks - 1 && layers > 1;
+        int i = 0;
+        if (below) {
+            order[i++] = 0;
+        }
+        if (above) {
+            order[i++] = layers - 1;
+        }
+        for (int l = below ? 1 : 0; l < (above ? layers - 1 : layers); l++) {
+            order[i++] = l;
+        }
+        return order;
     }
 
     /** The first element layer (z index) of this slab. */
@@ -94,12 +129,17 @@ public final class SlabPartition {
         int v0 = vPlane * firstLayer;
         int nv = vPlane * (layers + 1);
         double[] vertices = Arrays.copyOfRange(global.vertices(), 3 * v0, 3 * (v0 + nv));
-        int e0 = nx * ny * firstLayer, ne = elementCount();
-        int[] elements = Arrays.copyOfRange(global.elements(), 8 * e0, 8 * (e0 + ne));
+        int per = nx * ny;
+        int[] elements = new int[8 * elementCount()];
+        int[] tags = new int[6 * elementCount()];
+        for (int p = 0; p < layers; p++) {
+            int g0 = per * (firstLayer + layerAt(p));
+            System.arraycopy(global.elements(), 8 * g0, elements, 8 * per * p, 8 * per);
+            System.arraycopy(global.faceTags(), 6 * g0, tags, 6 * per * p, 6 * per);
+        }
         for (int i = 0; i < elements.length; i++) {
             elements[i] -= v0;
         }
-        int[] tags = Arrays.copyOfRange(global.faceTags(), 6 * e0, 6 * (e0 + ne));
         return new HexMesh(vertices, elements, tags);
     }
 
@@ -122,7 +162,7 @@ public final class SlabPartition {
         TreeMap<Long, Integer> lower = new TreeMap<>();
         TreeMap<Long, Integer> upper = new TreeMap<>();
         for (int e = 0; e < mesh.elementCount(); e++) {
-            int a = e % nx, b = (e / nx) % ny, c = firstLayer + e / (nx * ny);
+            int a = e % nx, b = (e / nx) % ny, c = firstLayer + layerAt(e / (nx * ny));
             for (int k = 0; k < nq; k++) {
                 int zLattice = c * n + k;
                 boolean onLower = rank > 0 && zLattice == below;

@@ -191,6 +191,49 @@ public interface Backend extends AutoCloseable {
     /** BS6: x_G = Z^T x_L (sums over the local copies of each assembled node). */
     void gather(DeviceScatter z, DeviceVector xL, DeviceVector xG);
 
+    /**
+     * BS6 with a dot product: y_G = Z^T y_L, then returns x_G . y_G, the sum computed in the gather's pass where the
+     * backend can (as {@link #applyAssembledDot} does). The gather half of the fused operator, for callers that run
+     * its element half in parts ({@link #applyAssembledElements}). Deterministic like every reduction. The default
+     * composes {@link #gather} and {@link #dot}.
+     */
+    default double gatherDot(DeviceScatter z, DeviceVector yL, DeviceVector xG, DeviceVector yG) {
+        gather(z, yL, yG);
+        return dot(xG, yG);
+    }
+
+    // ---------------------------------------------------------------- distributed gather (halo)
+
+    /**
+     * Uploads the halo sums of a distributed gather (see {@link DeviceHalo} for the arrays' meaning). The default keeps
+     * them on the host ({@link HostHalo}).
+     *
+     * @throws IllegalArgumentException if an id is out of range, a row appears twice or starts is not a CSR offset array
+     */
+    default DeviceHalo uploadHalo(int[] rows, int[] starts, int[] sources, int receivedSize, int globalSize) {
+        return new HostHalo(rows, starts, sources, receivedSize, globalSize);
+    }
+
+    /**
+     * Completes a distributed gather at the shared rows: y_G[rows[u]] = the sum, in the order of {@code sources}
+     * starting from 0, of y_G[rows[u]] (source -1) and {@code received[j]} (source j). Rows not in the halo are
+     * untouched. With every rank listing a node's contributions in the same order, every copy ends bitwise equal.
+     * The default runs on the host (a read and a write of y_G).
+     */
+    default void sumHalo(DeviceHalo halo, DeviceVector received, DeviceVector yG) {
+        if (!(halo instanceof HostHalo h)) {
+            throw new IllegalArgumentException("halo was not uploaded by backend " + name());
+        }
+        if (received.length() != halo.receivedSize() || yG.length() != halo.globalSize()) {
+            throw new IllegalArgumentException("sumHalo: received has length " + received.length() + " and yG " + yG.length()
+                    + " but the halo needs " + halo.receivedSize() + " and " + halo.globalSize());
+        }
+        double[] r = download(received);
+        double[] y = download(yG);
+        h.sum(r, y);
+        write(y, yG);
+    }
+
     // ---------------------------------------------------------------- element kernels
 
     /**
@@ -308,6 +351,22 @@ public interface Backend extends AutoCloseable {
                                            DeviceVector zG, double beta, DeviceVector pG, DeviceVector yL, DeviceVector yG) {
         axpby(1, zG, beta, pG);
         return applyAssembledDot(data, z, lambda, shift, pG, yL, yG);
+    }
+
+    /**
+     * The element half of {@link #applyAssembled} on the elements [{@code first}, {@code end}) only: y_L = (L + shift W)
+     * Z x_G at those elements' local nodes (x_G read through Z's scatter ids), every other entry of {@code yL} left as
+     * it is. Each element's values do not depend on the range it was applied in, so [0, b) and [b, E) followed by
+     * {@link #gatherDot} give bitwise the same y_G for every b (and {@link #applyAssembledDot}'s up to the order of
+     * summation): a distributed operator applies its boundary elements first, starts the exchange and applies the
+     * interior elements while it runs (hipBone's overlap). The default throws
+     * {@link UnsupportedOperationException}: a backend without element ranges applies its operator whole.
+     *
+     * @throws IllegalArgumentException if {@code 0 <= first <= end <= E} does not hold or a length does not match
+     */
+    default void applyAssembledElements(DeviceElementData data, DeviceScatter z, double lambda, double shift,
+                                        DeviceVector xG, DeviceVector yL, int first, int end) {
+        throw new UnsupportedOperationException("backend " + name() + " has no element ranges for the fused operator");
     }
 
     // ---------------------------------------------------------------- user operators (pointwise functions)

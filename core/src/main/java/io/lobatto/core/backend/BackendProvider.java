@@ -40,4 +40,26 @@ public interface BackendProvider {
 
     /** Creates a backend; throws {@link BackendException} when it cannot. */
     Backend create();
+
+    /**
+     * How many devices of the kind {@link #create()} picks this backend can run on, for one device per MPI rank
+     * ({@link Backends#forLocalRank}): the GPUs of the node for an OpenCL backend on GPUs, 1 for the Java backend. May
+     * probe like {@link #priority()}. The default is 1.
+     */
+    default int deviceCount() {
+        return 1;
+    }
+
+    /**
+     * Creates a backend on device {@code device}, 0 &le; device &lt; {@link #deviceCount()} (in the order the backend
+     * lists its devices). The default accepts only 0 and calls {@link #create()}.
+     *
+     * @throws IllegalArgumentException if {@code device} is out of range
+     */
+    default Backend create(int device) {
+        if (device != 0) {
+            throw new IllegalArgumentException("backend " + name() + " has one device; device " + device + " is out of range");
+        }
+        return create();
+    }
 }

@@ -82,6 +82,11 @@ public final class Backends {
         if (forced != null) {
             return create(forced);
         }
+        return createFirst(p -> p.create());
+    }
+
+    /** Creates a backend with the first available provider, in the order {@link #best()} tries them. */
+    private static Backend createFirst(java.util.function.Function<BackendProvider, Backend> factory) {
         List<BackendProvider> order = new ArrayList<>();
         List<BackendProvider> all = providers();
         all.stream().filter(p -> !p.loadsNativeCode()).forEach(order::add);
@@ -104,7 +109,7 @@ public final class Backends {
         }
         for (BackendProvider p : available) {
             try {
-                return p.create();
+                return factory.apply(p);
             } catch (RuntimeException | LinkageError e) {
                 String why = p.name() + " could not start: " + e.getMessage();
                 skipped.add(why);
@@ -113,6 +118,36 @@ public final class Backends {
         }
         throw new BackendException("no backend available on the class path (add io.lobatto:lobatto-backend-cpu, the Java "
                 + "backend, as a dependency)" + (skipped.isEmpty() ? "" : "; " + skipped));
+    }
+
+    /**
+     * The backend for one rank of a distributed solve whose ranks on this node are numbered {@code localRank} = 0, 1,
+     * ... (Open MPI's {@code OMPI_COMM_WORLD_LOCAL_RANK}): the backend {@link #best()} would pick (or the one forced by
+     * name), on device {@code localRank mod deviceCount()}, so each rank of a node takes its own GPU and ranks beyond
+     * the GPU count share them round-robin (two ranks on one GPU, or on PoCL, for testing). A device selected by name
+     * for the backend itself (e.g. {@code LOBATTO_OPENCL_DEVICE}) makes deviceCount 1, so every rank takes it.
+     *
+     * @throws IllegalArgumentException if {@code localRank < 0}
+     */
+    public static Backend forLocalRank(int localRank) {
+        return forLocalRank(null, localRank);
+    }
+
+    /**
+     * {@link #forLocalRank(int)} with the backend named {@code name} (case-insensitive; null: the forced one, else the
+     * best).
+     */
+    public static Backend forLocalRank(String name, int localRank) {
+        if (localRank < 0) {
+            throw new IllegalArgumentException("local rank " + localRank + " must be >= 0");
+        }
+        String forced = name != null && !name.isBlank() ? name.trim().toLowerCase(Locale.ROOT) : forcedName();
+        if (forced != null) {
+            BackendProvider p = provider(forced).orElseThrow(() -> new BackendException("no backend named '" + forced
+                    + "' on the class path; found " + providers().stream().map(BackendProvider::name).toList()));
+            return p.create(localRank % Math.max(1, p.deviceCount()));
+        }
+        return createFirst(p -> p.create(localRank % Math.max(1, p.deviceCount())));
     }
 
     /** One line saying which backend and device run, e.g. for a program's first output. */

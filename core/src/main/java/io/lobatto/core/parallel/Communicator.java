@@ -39,6 +39,26 @@ public interface Communicator extends AutoCloseable {
      */
     void exchange(int[] neighbours, double[][] send, double[][] receive);
 
+    /**
+     * {@link #exchange} in two halves, so that work can run between them (hipBone's overlap of the halo exchange with
+     * the interior elements): posts the receives and sends (MPI_Irecv, MPI_Isend) and returns; the arrays of
+     * {@code receive} hold the neighbours' values only once {@link PendingExchange#finish()} (MPI_Waitall) has
+     * returned, and {@code send} must not change until then. Every started exchange must be finished, before the next
+     * collective call of this communicator. The default exchanges at once and returns a finished exchange.
+     *
+     * @throws IllegalArgumentException as {@link #exchange} does
+     */
+    default PendingExchange startExchange(int[] neighbours, double[][] send, double[][] receive) {
+        exchange(neighbours, send, receive);
+        return () -> { };
+    }
+
+    /** An exchange started by {@link #startExchange}. */
+    interface PendingExchange {
+        /** Waits until the exchange is complete (MPI_Waitall); idempotent. */
+        void finish();
+    }
+
     /** Waits until every rank has called it. */
     void barrier();
 

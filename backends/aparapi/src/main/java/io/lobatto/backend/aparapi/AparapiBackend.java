@@ -4,6 +4,7 @@ import com.aparapi.Kernel;
 import io.lobatto.backend.aparapi.kernels.ChebyshevKernel;
 import io.lobatto.backend.aparapi.kernels.FdmKernel;
 import io.lobatto.backend.aparapi.kernels.GatherScatterKernel;
+import io.lobatto.backend.aparapi.kernels.HaloKernel;
 import io.lobatto.backend.aparapi.kernels.ReductionKernel;
 import io.lobatto.backend.aparapi.kernels.StreamKernel;
 import io.lobatto.backend.aparapi.kernels.TransferKernel;
@@ -17,6 +18,7 @@ import io.lobatto.core.backend.BackendException;
 import io.lobatto.core.backend.DeviceElementData;
 import io.lobatto.core.backend.DeviceGeometry;
 import io.lobatto.core.backend.DeviceFdm;
+import io.lobatto.core.backend.DeviceHalo;
 import io.lobatto.core.backend.DeviceInfo;
 import io.lobatto.core.backend.DeviceIntVector;
 import io.lobatto.core.backend.DevicePointwiseData;
@@ -24,6 +26,7 @@ import io.lobatto.core.backend.DeviceScatter;
 import io.lobatto.core.backend.DeviceTransfer;
 import io.lobatto.core.backend.DeviceVector;
 import io.lobatto.core.backend.ElementKernel;
+import io.lobatto.core.backend.HostHalo;
 import io.lobatto.core.backend.HostSetup;
 import io.lobatto.core.basis.Basis1D;
 import io.lobatto.core.mesh.ElementGeometry;
@@ -1245,7 +1248,13 @@ public final class AparapiBackend implements Backend {
 
     private void runElements(ClElementData d, double lambda, ClBuffer x, ClScatter z, double shift, ClBuffer y,
                              ClBuffer dir, double beta) {
-        if (d.elements == 0) {
+        runElements(d, lambda, x, z, shift, y, dir, beta, 0, d.elements);
+    }
+
+    /** The element kernel on elements [first, end) (the kernel adds {@code firstElem} to its element index). */
+    private void runElements(ClElementData d, double lambda, ClBuffer x, ClScatter z, double shift, ClBuffer y,
+                             ClBuffer dir, double beta, int first, int end) {
+        if (end <= first) {
             return;
         }
         int mode = z == null ? 0 : dir == null ? 1 : 2;
@@ -1265,13 +1274,14 @@ public final class AparapiBackend implements Backend {
                 .bindIfUsed("verts", d.trilinear == null ? unused : d.trilinear.nodes)
                 .bindIfUsed("gll", d.gll == null ? unused : d.gll)
                 .bindIfUsed("dirG", dir == null ? unused : dir)
-                .set("elems", d.elements)
+                .bindIfUsed("firstElem", first)
+                .set("elems", end)
                 .local("lds", KernelBuilds.elementLocalBytes(d.plan));
         for (int f = 0; f < G_FIELDS.length; f++) {
             k.bindIfUsed(G_FIELDS[f], stiff ? factor(d, f) : unused);
         }
         k.bindIfUsed("lambda", stiff ? lambda : 0).bindIfUsed("shift", shift).bindIfUsed("beta", beta);
-        long groups = (d.elements + (long) d.plan.elementsPerGroup() - 1) / d.plan.elementsPerGroup();
+        long groups = ((long) end - first + d.plan.elementsPerGroup() - 1) / d.plan.elementsPerGroup();
         k.launch(groups, d.plan.groupSize());
     }
 
@@ -1320,6 +1330,76 @@ public final class AparapiBackend implements Backend {
         }
         return runAssembled("applyAssembledDotUpdate", data, z, lambda, shift, pG, yL, yG, true, dir, beta);
     }
+
+    /** The element launch of the fused operator on elements [first, end) only; the gather is {@link #gatherDot}. */
+    @Override
+    public synchronized void applyAssembledElements(DeviceElementData data, DeviceScatter z, double lambda, double shift,
+                                                    DeviceVector xG, DeviceVector yL, int first, int end) {
+        ClScatter s = scat(z);
+        ClVector yl = vec(yL, "yL");
+        ClElementData d = elem(data);
+        ClVector x = vec(xG, "xG");
+        checkLen("applyAssembledElements", "z.localSize", s.localSize(), d.localSize());
+        checkLen("applyAssembledElements", "xG", x.length(), s.globalSize());
+        checkLen("applyAssembledElements", "yL", yl.length(), d.localSize());
+        if (first < 0 || end < first || end > d.elements) {
+            throw new IllegalArgumentException("applyAssembledElements: elements [" + first + ", " + end + ") not within [0, "
+                    + d.elements + ")");
+        }
+        runElements(d, lambda, x.buffer, s, shift, yl.buffer, null, 0, first, end);
+    }
+
+    /** The gather with x_G . y_G reduced in its pass (one launch, one read-back), as in {@link #applyAssembledDot}. */
+    @Override
+    public synchronized double gatherDot(DeviceScatter z, DeviceVector yL, DeviceVector xG, DeviceVector yG) {
+        ClScatter s = scat(z);
+        ClVector l = vec(yL, "yL");
+        ClVector x = vec(xG, "xG");
+        ClVector g = vec(yG, "yG");
+        checkLen("gatherDot", "yL", l.length(), s.localSize());
+        checkLen("gatherDot", "xG", x.length(), s.globalSize());
+        checkLen("gatherDot", "yG", g.length(), s.globalSize());
+        if (x == g) {
+            throw new IllegalArgumentException("gatherDot: xG and yG must be distinct");
+        }
+        return runGather(s, l, g, x, null, 0);
+    }
+
+    // ------------------------------------------------------------------ distributed gather (HaloKernel)
+
+    @Override
+    public synchronized DeviceHalo uploadHalo(int[] rows, int[] starts, int[] sources, int receivedSize, int globalSize) {
+        ensureOpen();
+        HostHalo.validate(rows, starts, sources, receivedSize, globalSize);
+        return new ClHalo(this, (ClVector) upload(rows), (ClVector) upload(starts), (ClVector) upload(sources), rows.length,
+                receivedSize, globalSize);
+    }
+
+    /** One work-item per shared row sums its sources in their order ({@link HaloKernel}). */
+    @Override
+    public synchronized void sumHalo(DeviceHalo halo, DeviceVector received, DeviceVector yG) {
+        Objects.requireNonNull(halo, "halo");
+        if (!(halo instanceof ClHalo h) || h.backend != this || h.isClosed()) {
+            throw new IllegalArgumentException("halo is not an open halo of this aparapi backend");
+        }
+        ClVector r = vec(received, "received");
+        ClVector g = vec(yG, "yG");
+        checkLen("sumHalo", "received", r.length(), h.receivedSize());
+        checkLen("sumHalo", "yG", g.length(), h.globalSize());
+        if (h.rows() == 0) {
+            return;
+        }
+        ClKernel k = haloKernel;
+        if (k == null) {
+            k = kernel(KernelBuilds.halo());
+            haloKernel = k;
+        }
+        k.set("rows", h.rowIds.buffer).set("starts", h.starts.buffer).set("sources", h.sources.buffer)
+                .set("received", r.length() == 0 ? unused : r.buffer).set("y", g.buffer).set("n", h.rows());
+        launchPerEntry(k, h.rows());
+    }
+
+    private ClKernel haloKernel;
 
     /** hipBone's fused operator: the element kernel reads x_G through the scatter ids, then the gather. */
     private double runAssembled(String what, DeviceElementData data, DeviceScatter z, double lambda, double shift,

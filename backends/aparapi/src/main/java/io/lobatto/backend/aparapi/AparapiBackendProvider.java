@@ -57,4 +57,37 @@ public final class AparapiBackendProvider implements BackendProvider {
     public Backend create() {
         return new AparapiBackend();
     }
+
+    /**
+     * The devices of the kind the backend picks by default (the first of {@link OpenClDevices#list()}: GPUs when there
+     * are any), or 1 when a device is selected by {@code LOBATTO_OPENCL_DEVICE}; 0 without OpenCL.
+     */
+    @Override
+    public int deviceCount() {
+        if (OpenClDevices.configuredSelector() != null) {
+            return 1;
+        }
+        List<ClDevice> all = OpenClDevices.list();
+        if (all.isEmpty()) {
+            return 0;
+        }
+        ClDevice.Type first = all.get(0).type();
+        return (int) all.stream().filter(d -> d.type() == first).count();
+    }
+
+    /** The backend on device {@code device} of those {@link #deviceCount()} counts (the configured one for 0 when set). */
+    @Override
+    public Backend create(int device) {
+        if (OpenClDevices.configuredSelector() != null || device == 0) {
+            if (device != 0) {
+                throw new IllegalArgumentException("aparapi: device " + device + " asked for, but LOBATTO_OPENCL_DEVICE selects one");
+            }
+            return new AparapiBackend();
+        }
+        int count = deviceCount();
+        if (device < 0 || device >= count) {
+            throw new IllegalArgumentException("aparapi: device " + device + " out of range [0, " + count + ")");
+        }
+        return new AparapiBackend(OpenClDevices.list().get(device));
+    }
 }

@@ -10,6 +10,7 @@ import io.lobatto.backend.aparapi.kernels.FactorSplitKernel;
 import io.lobatto.backend.aparapi.kernels.GeometryKernel;
 import io.lobatto.backend.aparapi.kernels.FdmKernel;
 import io.lobatto.backend.aparapi.kernels.GatherScatterKernel;
+import io.lobatto.backend.aparapi.kernels.HaloKernel;
 import io.lobatto.backend.aparapi.kernels.MassBp10Kernel;
 import io.lobatto.backend.aparapi.kernels.MassBp10LineKernel;
 import io.lobatto.backend.aparapi.kernels.PointwiseColumnKernel;
@@ -111,6 +112,8 @@ public final class KernelBuilds {
             Spec s = stream(op);
             out.add(new Build(s.source(), perEntryGroup(allowed.applyAsInt(s)), 0, "one work-item per entry"));
         }
+        Spec halo = halo();
+        out.add(new Build(halo.source(), perEntryGroup(allowed.applyAsInt(halo)), 0, "one work-item per shared row"));
         Spec cheb = chebyshev();
         out.add(new Build(cheb.source(), perEntryGroup(allowed.applyAsInt(cheb)), 0, "one work-item per entry"));
         int reduce = powerOfTwoGroup(ReductionKernel.class, maxWorkGroupSize, localMemBytes, allowed);
@@ -225,6 +228,11 @@ public final class KernelBuilds {
         Map<String, Integer> c = ordered("op", op, "nc", coarseDegree + 1);
         c.put("nf", fineDegree + 1);
         return new Spec(TransferKernel.class, c, label, 0);
+    }
+
+    /** The halo sums of a distributed gather ({@link HaloKernel}). */
+    static Spec halo() {
+        return new Spec(HaloKernel.class, Map.of(), "sumHalo", 0);
     }
 
     /** The streaming kernel {@code op} of {@link StreamKernel}. */

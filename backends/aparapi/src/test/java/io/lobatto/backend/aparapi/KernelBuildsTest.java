@@ -54,6 +54,10 @@ class KernelBuildsTest {
                 try (DeviceScatter s = b.uploadScatter(ids, starts, ids, null, ones, n)) {
                     b.scatter(s, x, y);
                     b.gather(s, y, z);
+                    try (io.lobatto.core.backend.DeviceHalo h = b.uploadHalo(new int[] {0}, new int[] {0, 2},
+                            new int[] {-1, 0}, n, n)) {
+                        b.sumHalo(h, x, y);
+                    }
                     for (ElementKernel k : ElementKernel.values()) {
                         int p = k == ElementKernel.STIFFNESS_BP35 ? basis.nq() : basis.nqGauss();
                         try (DeviceElementData data = b.uploadElementData(k, basis, e, new double[e * p * p * p * k.factorsPerPoint()])) {

@@ -5,6 +5,8 @@ import java.util.Objects;
 import io.lobatto.core.backend.Backend;
 import io.lobatto.core.backend.DeviceElementData;
 import io.lobatto.core.backend.DeviceGeometry;
+import io.lobatto.core.backend.DeviceHalo;
+import io.lobatto.core.backend.HostHalo;
 import io.lobatto.core.backend.DeviceFdm;
 import io.lobatto.core.backend.DeviceInfo;
 import io.lobatto.core.backend.DeviceIntVector;
@@ -589,6 +591,130 @@ public final class CpuBackend implements Backend {
         }
         gather(zz, yl, yg);
         return 0;
+    }
+
+    /**
+     * The element half of the fused operator on elements [first, end): per element as {@link #applyAssembled} (the
+     * same arithmetic), or, with block kernels, on the blocks that hold those elements, storing only theirs.
+     */
+    @Override
+    public void applyAssembledElements(DeviceElementData data, DeviceScatter z, double lambda, double shift,
+                                       DeviceVector xG, DeviceVector yL, int first, int end) {
+        CpuElementData d = dataOf(data);
+        CpuScatter zz = scatterOf(z);
+        double[] xg = vec(xG, "xG");
+        double[] yl = vec(yL, "yL");
+        distinct(xG, "xG", yL, "yL");
+        int nl = d.elements * d.np;
+        checkLength("z.localSize()", zz.localSize, "the local size E*Nq^3 of data", nl);
+        checkLength("xG", xg.length, "z.globalSize()", zz.globalSize);
+        checkLength("yL", yl.length, "z.localSize()", zz.localSize);
+        if (first < 0 || end < first || end > d.elements) {
+            throw new IllegalArgumentException("applyAssembledElements: elements [" + first + ", " + end + ") not within [0, "
+                    + d.elements + ")");
+        }
+        if (first == end) {
+            return;
+        }
+        final int np = d.np;
+        final int[] ids = zz.scatterIds;
+        final double[] w = zz.inverseDegree;
+        if (d.blocks == null) {
+            final int per = elementsPerChunk(end - first);
+            pool.run(chunks(end - first, per), (worker, c) -> {
+                CpuElementData.Scratch s = d.scratch(worker);
+                double[] u = s.u;
+                int stop = Math.min(end, first + (c + 1) * per);
+                for (int e = first + c * per; e < stop; e++) {
+                    int base = e * np;
+                    for (int p = 0; p < np; p++) {
+                        int id = ids[base + p];
+                        u[p] = id < 0 ? 0.0 : xg[id];
+                    }
+                    d.applyElement(e, lambda, shift, w, u, 0, yl, base, s);
+                }
+            });
+            return;
+        }
+        final BlockKernels bk = d.blocks;
+        final BlockAssembly a = d.assembly(zz);
+        final int bb = bk.b;
+        final int blk0 = first / bb;
+        final int nb = (end + bb - 1) / bb - blk0;
+        final int parts = Math.min(threads, nb);
+        pool.runPinned(parts, (wk, t) -> {
+            BlockKernels.Scratch s = d.blockScratch(wk);
+            int stop = blk0 + (int) ((long) nb * (t + 1) / parts);
+            for (int blk = blk0 + (int) ((long) nb * t / parts); blk < stop; blk++) {
+                rangeBlock(bk, a, blk, lambda, shift, xg, yl, first, end, s);
+            }
+        });
+    }
+
+    /** One block of {@link #applyAssembledElements}: {@link #fusedBlock}'s element part, storing elements in range. */
+    private static void rangeBlock(BlockKernels bk, BlockAssembly a, int blk, double lambda, double shift, double[] x,
+                                   double[] yl, int first, int end, BlockKernels.Scratch s) {
+        final int len = bk.npBlock;
+        final int off = blk * len;
+        final int[] ids = a.ids;
+        final double[] u = s.u;
+        for (int c = 0; c < len; c++) {
+            int id = ids[off + c];
+            u[c] = id < 0 ? 0.0 : x[id];
+        }
+        bk.apply(blk, lambda, s);
+        final double[] y = s.y;
+        final int np = bk.np;
+        final int bb = bk.b;
+        final int[] nat = bk.naturalOfT;
+        final int e0 = blk * bb;
+        final int count = Math.min(bb, bk.elements - e0);
+        if (shift != 0) {
+            final double[] w = a.scatter.inverseDegree;
+            for (int e = 0; e < count; e++) {
+                int base = (e0 + e) * np;
+                for (int t = 0, c = e; t < np; t++, c += bb) {
+                    y[c] += shift * w[base + nat[t]] * u[c];
+                }
+            }
+        }
+        for (int e = 0; e < count; e++) {
+            if (e0 + e < first || e0 + e >= end) {
+                continue;
+            }
+            int base = (e0 + e) * np;
+            for (int t = 0, c = e; t < np; t++, c += bb) {
+                yl[base + nat[t]] = y[c];
+            }
+        }
+    }
+
+    /** y_G = Z^T y_L with x_G . y_G per row block, block partials added in block order. */
+    @Override
+    public double gatherDot(DeviceScatter z, DeviceVector yL, DeviceVector xG, DeviceVector yG) {
+        CpuScatter zz = scatterOf(z);
+        double[] l = vec(yL, "yL");
+        double[] x = vec(xG, "xG");
+        double[] g = vec(yG, "yG");
+        distinct(yL, "yL", yG, "yG");
+        distinct(xG, "xG", yG, "yG");
+        checkLength("yL", l.length, "z.localSize()", zz.localSize);
+        checkLength("xG", x.length, "z.globalSize()", zz.globalSize);
+        checkLength("yG", g.length, "z.globalSize()", zz.globalSize);
+        return gatherDot(zz, l, g, x);
+    }
+
+    /** The halo sums in place ({@link HostHalo#sum}: the arithmetic every backend matches). */
+    @Override
+    public void sumHalo(DeviceHalo halo, DeviceVector received, DeviceVector yG) {
+        if (!(halo instanceof HostHalo h) || halo.isClosed()) {
+            throw new IllegalArgumentException("halo is not an open halo of the cpu backend");
+        }
+        double[] r = vec(received, "received");
+        double[] y = vec(yG, "yG");
+        checkLength("received", r.length, "halo.receivedSize()", h.receivedSize());
+        checkLength("yG", y.length, "halo.globalSize()", h.globalSize());
+        h.sum(r, y);
     }
 
     /**

@@ -53,7 +53,7 @@ public abstract class ElementKernelBase extends ElementOperands {
         int T = threadsPerElem;
         int le = lid / T;
         int t = lid - le * T;
-        int e = getGroupId() * elemsPerGroup + le;
+        int e = firstElem + getGroupId() * elemsPerGroup + le;
         int valid = 0;
         if (le < elemsPerGroup && e < elems) {
             valid = 1;

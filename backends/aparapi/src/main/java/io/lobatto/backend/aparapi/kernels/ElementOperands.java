@@ -37,6 +37,9 @@ public abstract class ElementOperands extends Kernel {
     double[] wJ = new double[1];
     double[] dirG = new double[1];
     double beta;
+    /** The first element of this launch (element ranges of the fused operator); elements [firstElem, elems) run. */
+    int firstElem;
+    /** One past the last element of this launch. */
     int elems;
     double lambda;
     double shift;

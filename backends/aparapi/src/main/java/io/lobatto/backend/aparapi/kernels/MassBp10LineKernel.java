@@ -16,7 +16,7 @@ public final class MassBp10LineKernel extends RegisterKernelBase {
         int lid = getLocalId();
         int le = lid / T;
         int t = lid - le * T;
-        int e = getGroupId() * elemsPerGroup + le;
+        int e = firstElem + getGroupId() * elemsPerGroup + le;
         int grid = le * strideA * P * P;
         int mI = elemsPerGroup * strideA * P * P;
         int valid = 0;

@@ -17,7 +17,7 @@ public final class StiffnessBp30ColumnKernel extends RegisterKernelBase {
         int lid = getLocalId();
         int le = lid / T;
         int t = lid - le * T;
-        int e = getGroupId() * elemsPerGroup + le;
+        int e = firstElem + getGroupId() * elemsPerGroup + le;
         int perElem = SA * P * P + 3 * P * stride;
         int grid = le * perElem;
         int sq = grid + SA * P * P;

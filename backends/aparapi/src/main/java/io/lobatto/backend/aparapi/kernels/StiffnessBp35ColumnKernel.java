@@ -16,7 +16,7 @@ public final class StiffnessBp35ColumnKernel extends RegisterKernelBase {
         int lid = getLocalId();
         int le = lid / Q2;
         int t = lid - le * Q2;
-        int e = getGroupId() * elemsPerGroup + le;
+        int e = firstElem + getGroupId() * elemsPerGroup + le;
         int perElem = 3 * Q * stride + Q2 * Q;
         int sq = le * perElem;
         int col = sq + 3 * Q * stride + t;

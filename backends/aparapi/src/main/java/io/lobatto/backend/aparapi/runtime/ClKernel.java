@@ -103,6 +103,11 @@ public final class ClKernel {
         return i == null ? this : setBuffer(checkKind(i, name, KernelSource.Kind.GLOBAL_BUFFER), name, b);
     }
 
+    /** {@link #set(String, int)} when the kernel has argument {@code name}, else nothing. */
+    public ClKernel bindIfUsed(String name, int value) {
+        return index.containsKey(name) ? set(name, value) : this;
+    }
+
     /** {@link #set(String, double)} when the kernel has argument {@code name}, else nothing. */
     public ClKernel bindIfUsed(String name, double value) {
         Integer i = index.get(name);

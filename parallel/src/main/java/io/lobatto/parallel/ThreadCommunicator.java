@@ -7,10 +7,11 @@ import java.util.concurrent.LinkedBlockingQueue;
 import io.lobatto.core.parallel.Communicator;
 
 /**
- * Ranks as threads of one JVM, for testing the distributed layer without MPI: sums in rank order (deterministic),
- * exchange through one FIFO mailbox per ordered pair of ranks. {@link #group(int)} makes the ranks of one job.
+ * Ranks as threads of one JVM, without MPI: sums in rank order (deterministic), exchange through one FIFO mailbox per
+ * ordered pair of ranks. {@link #group(int)} makes the ranks of one job. For tests, and for several GPUs of one host
+ * where no MPI is installed ({@code DistributedPoisson --comm threads:K}: rank r takes device r).
  */
-final class ThreadCommunicator implements Communicator {
+public final class ThreadCommunicator implements Communicator {
 
     private final Shared shared;
     private final int rank;
@@ -40,7 +41,8 @@ final class ThreadCommunicator implements Communicator {
         this.rank = rank;
     }
 
-    static ThreadCommunicator[] group(int size) {
+    /** The {@code size} ranks of one job. */
+    public static ThreadCommunicator[] group(int size) {
         Shared s = new Shared(size);
         ThreadCommunicator[] c = new ThreadCommunicator[size];
         for (int r = 0; r < size; r++) {

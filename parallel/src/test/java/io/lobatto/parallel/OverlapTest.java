@@ -1,0 +1,60 @@
+package io.lobatto.parallel;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The overlapped exchange (boundary elements, exchange started, interior elements, exchange finished) gives bitwise
+ * the solution of the blocking one on every rank, and the fused schedule the same iterations and errors.
+ */
+class OverlapTest {
+
+    private static DistributedPoisson.Result[] solve(int ranks, String schedule) throws Exception {
+        ThreadCommunicator[] comms = ThreadCommunicator.group(ranks);
+        ExecutorService pool = Executors.newFixedThreadPool(ranks);
+        try {
+            @SuppressWarnings("unchecked")
+            Future<DistributedPoisson.Result>[] f = new Future[ranks];
+            for (int r = 0; r < ranks; r++) {
+                ThreadCommunicator c = comms[r];
+                f[r] = pool.submit(() -> {
+                    DistributedPoisson.Options o = DistributedPoisson.Options.parse(new String[]{"-N", "3", "-e", "2,3,7",
+                        "--threads", "1", "--backend", "cpu", "--schedule", schedule});
+                    o.quiet = true;
+                    return DistributedPoisson.solve(o, c);
+                });
+            }
+            DistributedPoisson.Result[] out = new DistributedPoisson.Result[ranks];
+            for (int r = 0; r < ranks; r++) {
+                out[r] = f[r].get();
+            }
+            return out;
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(ints = {2, 3})
+    void overlappedIsBitwiseTheBlockingExchange(int ranks) throws Exception {
+        DistributedPoisson.Result[] overlap = solve(ranks, "overlap");
+        DistributedPoisson.Result[] blocking = solve(ranks, "blocking");
+        DistributedPoisson.Result[] fused = solve(ranks, "fused");
+        for (int r = 0; r < ranks; r++) {
+            assertTrue(overlap[r].converged());
+            assertEquals(blocking[r].iterations(), overlap[r].iterations());
+            assertArrayEquals(blocking[r].rankSolution(), overlap[r].rankSolution(), 0.0, "rank " + r);
+            assertEquals(blocking[r].maxError(), overlap[r].maxError(), 0.0);
+            assertTrue(Math.abs(fused[r].iterations() - overlap[r].iterations()) <= 1);
+            assertEquals(fused[r].maxError(), overlap[r].maxError(), 1e-12);
+        }
+    }
+}
