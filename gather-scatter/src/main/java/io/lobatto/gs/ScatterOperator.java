@@ -49,7 +49,8 @@ public final class ScatterOperator {
     private final int[] degree;
     private final double[] inverseDegree;
     private final int[] assembledOfOriginal;
-    private final int[] originalOfAssembled;
+    /** The inverse of {@link #assembledOfOriginal} on the unmasked nodes, made on first use. */
+    private volatile int[] originalOfAssembled;
     private final int maxRowLength;
     private final int maxBlockEntries;
 
@@ -186,7 +187,6 @@ public final class ScatterOperator {
         }
         final int nG = rowOffset[chunksG];
         int[] assembledOfOriginal = new int[globalNodeCount];
-        int[] originalOfAssembled = new int[nG];
         int[] degree = new int[nG];
         // CSR of Z^T: rows = assembled nodes, entries = local ids, ascending within each row (filled in parallel with
         // atomic row cursors, then each row sorted: the same arrays as a sequential fill)
@@ -201,7 +201,6 @@ public final class ScatterOperator {
                 } else {
                     int d = count[g];
                     assembledOfOriginal[g] = a;
-                    originalOfAssembled[a] = g;
                     degree[a] = d;
                     starts[a] = entry;
                     count[g] = entry;          // from here on the cursor of the row's fill
@@ -242,32 +241,50 @@ public final class ScatterOperator {
             }
         });
 
-        // blocks, greedy: a block takes whole consecutive rows while it holds <= nodesPerBlock entries, so the
-        // next row would not fit; a row longer than the bound is a block of its own
-        int[] blocks = new int[nG + 1];
-        int nBlocks = 0;
-        int maxBlock = 0;
-        int row = 0;
-        while (row < nG) {
-            int first = row;
-            int entries = degree[row++];
-            while (row < nG && entries + degree[row] <= nodesPerBlock) {
-                entries += degree[row++];
+        // blocks, greedy within runs of BUILD_CHUNK rows (runs in parallel, so no block spans two runs): a block takes
+        // whole consecutive rows while it holds <= nodesPerBlock entries, so the next row of its run would not fit; a
+        // row longer than the bound is a block of its own
+        int runs = chunkCount(nG);
+        int[] blocksPerRun = new int[runs + 1];
+        int maxBlock = parallelChunks(nG).map(c -> {
+            int m = 0;
+            int k = 0;
+            for (int row = chunkStart(c), end = chunkEnd(c, nG); row < end; k++) {
+                int entries = degree[row++];
+                while (row < end && entries + degree[row] <= nodesPerBlock) {
+                    entries += degree[row++];
+                }
+                m = Math.max(m, entries);
             }
-            blocks[nBlocks++] = first;
-            maxBlock = Math.max(maxBlock, entries);
+            blocksPerRun[c + 1] = k;
+            return m;
+        }).max().orElse(0);
+        for (int c = 0; c < runs; c++) {
+            blocksPerRun[c + 1] += blocksPerRun[c];
         }
-        blocks[nBlocks] = nG;
-        int[] blockStarts = Arrays.copyOf(blocks, nBlocks + 1);
+        int[] blockStarts = new int[blocksPerRun[runs] + 1];
+        parallelChunks(nG).forEach(c -> {
+            int b = blocksPerRun[c];
+            for (int row = chunkStart(c), end = chunkEnd(c, nG); row < end; ) {
+                blockStarts[b++] = row;
+                int entries = degree[row++];
+                while (row < end && entries + degree[row] <= nodesPerBlock) {
+                    entries += degree[row++];
+                }
+            }
+        });
+        blockStarts[blocksPerRun[runs]] = nG;
 
         return new ScatterOperator(nL, nG, globalNodeCount, nodesPerBlock, scatterIds, starts, ids, blockStarts, degree,
-                inverseDegree, assembledOfOriginal, originalOfAssembled, maxRow, maxBlock);
+                inverseDegree, assembledOfOriginal, null, maxRow, maxBlock);
     }
 
     /** Atomic updates of int[] entries (counts and row cursors of the parallel build). */
     private static final java.lang.invoke.VarHandle COUNTS = java.lang.invoke.MethodHandles.arrayElementVarHandle(int[].class);
     /** Entries per task of the parallel build. */
     private static final int BUILD_CHUNK = 1 << 16;
+    /** Rows per run of the greedy blocks of {@link #blockStarts()} (the build's chunk). */
+    public static final int BLOCK_RUN = BUILD_CHUNK;
 
     private static int chunkCount(int n) {
         return (n + BUILD_CHUNK - 1) / BUILD_CHUNK;
@@ -340,8 +357,9 @@ public final class ScatterOperator {
     /**
      * Row offsets of the blocks of Z^T: block b is rows {@code blockStarts[b] .. blockStarts[b+1])};
      * {@code blockStarts[0] = 0}, the last entry is N_G ({@code [0]} when N_G = 0). Each block holds at most
-     * {@link #nodesPerBlock()} CSR entries unless it is a single longer row; blocks are greedy (the first row of
-     * the next block would not have fitted). Copy.
+     * {@link #nodesPerBlock()} CSR entries unless it is a single longer row; blocks are greedy within runs of
+     * {@value #BLOCK_RUN} rows (made in parallel, a block never spans two runs): the first row of the next block would
+     * not have fitted, unless it starts a run. Copy.
      */
     public int[] blockStarts() {
         return blockStarts.clone();
@@ -370,7 +388,7 @@ public final class ScatterOperator {
         if (assembledId < 0 || assembledId >= globalSize) {
             throw new IndexOutOfBoundsException("assembledId = " + assembledId + " is out of range [0, " + globalSize + ")");
         }
-        return originalOfAssembled[assembledId];
+        return originalOfAssembled()[assembledId];
     }
 
     /** True if the original global node is masked. */
@@ -397,6 +415,26 @@ public final class ScatterOperator {
             throw new NullPointerException("backend is null");
         }
         return backend.uploadScatter(scatterIds, gatherStarts, gatherIds, blockStarts, inverseDegree, globalSize);
+    }
+
+    /** The original id of each assembled node (made once, in parallel, from the assembled ids of the original nodes). */
+    private int[] originalOfAssembled() {
+        int[] o = originalOfAssembled;
+        if (o == null) {
+            int[] made = new int[globalSize];
+            int n = originalNodeCount;
+            parallelChunks(n).forEach(c -> {
+                for (int g = chunkStart(c), end = chunkEnd(c, n); g < end; g++) {
+                    int a = assembledOfOriginal[g];
+                    if (a >= 0) {
+                        made[a] = g;
+                    }
+                }
+            });
+            originalOfAssembled = made;
+            o = made;
+        }
+        return o;
     }
 
     // ------------------------------------------------------------------ host kernels
@@ -471,8 +509,9 @@ public final class ScatterOperator {
     public double[] toAssembled(double[] originalValues) {
         checkLength("originalValues", originalValues, originalNodeCount);
         double[] xG = new double[globalSize];
+        int[] ofAssembled = originalOfAssembled();
         for (int a = 0; a < globalSize; a++) {
-            xG[a] = originalValues[originalOfAssembled[a]];
+            xG[a] = originalValues[ofAssembled[a]];
         }
         return xG;
     }
