@@ -18,7 +18,9 @@ import io.lobatto.core.basis.Basis1D;
  * interior nodes are unique. This makes the numbering correct for any conforming hex mesh whose elements have
  * arbitrarily rotated local frames. Global ids are handed out in order of first appearance walking the elements
  * in order (vertices, edges, faces, interior of each element), which keeps an element's nodes close together.
- * That walk is sequential (open-addressing hash tables of primitive keys for edges and faces); the local-to-global
+ * That walk is sequential (open-addressing hash tables of primitive keys for edges and faces) and runs once per
+ * {@link HexMesh} (its entity order and orientations are kept for every degree: p-multigrid levels number by a prefix
+ * sum and a fill); the local-to-global
  * map and the node positions are then filled element by element in parallel (fork-join common pool), with the same
  * result as a sequential loop.
  *
@@ -267,60 +269,69 @@ public final class SpectralElementMesh {
     }
 
     /**
-     * Hands out global ids walking the elements in order (sequential, hash tables of primitive keys: the order of
-     * first appearance fixes the numbering), recording per element the first id of each corner, edge, face and
-     * its interior with the orientation of edges and faces; then fills the local-to-global map element by element
-     * in parallel from those records.
+     * The degree-independent part of the numbering of a {@link HexMesh}: its entities (vertices, edges, faces, element
+     * interiors) in order of first appearance walking the elements (per element: its new vertices in corner order, its
+     * new edges, its new faces, its interior), and per element the ordinal of each of its entities with the
+     * orientation of its edges and faces. A degree's numbering is then a prefix sum over the entities' node counts and
+     * a parallel fill: the walk with its hash tables runs once per mesh, not once per p-multigrid level.
+     *
+     * @param kinds       the kind of each entity in order of first appearance: 0 vertex, 1 edge, 2 face, 3 interior
+     * @param corner      [8E] the ordinal of each element's corner vertex
+     * @param edge        [12E] the ordinal of each element's edge
+     * @param edgeReversed [12E] true where the edge runs from its higher to its lower vertex id in the element
+     * @param face        [6E] the ordinal of each element's face
+     * @param faceFrame   [6E] bit 0 / bit 1: the face frame's origin at u = 1 / v = 1; bit 2: its first axis is u
+     * @param interior    [E] the ordinal of each element's interior
      */
-    private static Numbering number(HexMesh mesh, int n) {
-        int ne = mesh.elementCount();
-        int nq = n + 1;
-        int np = nq * nq * nq;
-        int m1 = n - 1; // interior nodes per edge direction
-        int[] elements = mesh.elements();
-        int[] vertexGid = new int[mesh.vertexCount()];
-        Arrays.fill(vertexGid, -1);
-        KeyTable edges = n >= 2 ? new KeyTable(1, 1, 3 * ne + 16) : null;
-        KeyTable faces = n >= 2 ? new KeyTable(2, 4, 3 * ne + 16) : null;
-        // per element: corner ids [8], edge bases [12] (+ reversed flag), face bases [6] (+ frame), interior base
-        int[] cornerG = new int[8 * ne];
-        int[] edgeBase = n >= 2 ? new int[12 * ne] : null;
-        boolean[] edgeReversed = n >= 2 ? new boolean[12 * ne] : null;
-        int[] faceBase = n >= 2 ? new int[6 * ne] : null;
-        // per face: bit 0 = origin u (0/1), bit 1 = origin v (0/1), bit 2 = first axis is u
-        byte[] faceFrame = n >= 2 ? new byte[6 * ne] : null;
-        int[] interiorBase = new int[ne];
-        long next = 0;
+    record Topology(byte[] kinds, int[] corner, int[] edge, boolean[] edgeReversed, int[] face, byte[] faceFrame,
+                    int[] interior) {
 
-        int[] w = new int[4];
-        int[] sorted = new int[4];
-        final int[] cu = {0, 1, 1, 0};
-        final int[] cv = {0, 0, 1, 1};
-
-        for (int e = 0; e < ne; e++) {
-            int ve = 8 * e;
-            for (int k = 0; k < 8; k++) {
-                int v = elements[ve + k];
-                if (vertexGid[v] < 0) {
-                    vertexGid[v] = (int) next++;
+        /** The walk over {@code mesh}'s elements (sequential, hash tables of primitive keys). */
+        static Topology of(HexMesh mesh) {
+            int ne = mesh.elementCount();
+            int[] elements = mesh.elements();
+            int[] vertexOrd = new int[mesh.vertexCount()];
+            Arrays.fill(vertexOrd, -1);
+            KeyTable edges = new KeyTable(1, 1, 3 * ne + 16);
+            KeyTable faces = new KeyTable(2, 4, 3 * ne + 16);
+            int[] corner = new int[8 * ne];
+            int[] edge = new int[12 * ne];
+            boolean[] edgeReversed = new boolean[12 * ne];
+            int[] face = new int[6 * ne];
+            byte[] faceFrame = new byte[6 * ne];
+            int[] interior = new int[ne];
+            byte[] kinds = new byte[Math.max(16, 4 * ne)];
+            int next = 0;
+            int[] w = new int[4];
+            int[] sorted = new int[4];
+            final int[] cu = {0, 1, 1, 0};
+            final int[] cv = {0, 0, 1, 1};
+            for (int e = 0; e < ne; e++) {
+                if (kinds.length < next + 27) {
+                    kinds = Arrays.copyOf(kinds, Math.max(next + 27, kinds.length + kinds.length / 2));
                 }
-                cornerG[ve + k] = vertexGid[v];
-            }
-            if (n >= 2) {
+                int ve = 8 * e;
+                for (int k = 0; k < 8; k++) {
+                    int v = elements[ve + k];
+                    if (vertexOrd[v] < 0) {
+                        vertexOrd[v] = next;
+                        kinds[next++] = 0;
+                    }
+                    corner[ve + k] = vertexOrd[v];
+                }
                 for (int ed = 0; ed < 12; ed++) {
                     int a = elements[ve + HexReference.edgeCorner(ed, 0)];
                     int b = elements[ve + HexReference.edgeCorner(ed, 1)];
                     int slot = edges.findOrInsert(edgeKey(a, b), 0);
-                    int base;
+                    int ord;
                     if (slot < 0) {
-                        slot = -1 - slot;
-                        base = (int) next;
-                        next += m1;
-                        edges.setValue(slot, 0, base);
+                        ord = next;
+                        kinds[next++] = 1;
+                        edges.setValue(-1 - slot, 0, ord);
                     } else {
-                        base = edges.value(slot, 0);
+                        ord = edges.value(slot, 0);
                     }
-                    edgeBase[12 * e + ed] = base;
+                    edge[12 * e + ed] = ord;
                     edgeReversed[12 * e + ed] = a > b;
                 }
                 for (int f = 0; f < 6; f++) {
@@ -337,12 +348,12 @@ public final class SpectralElementMesh {
                     sort4(sorted);
                     int slot = faces.findOrInsert(((long) sorted[0] << 32) | (sorted[1] & 0xffffffffL),
                         ((long) sorted[2] << 32) | (sorted[3] & 0xffffffffL));
-                    int base;
+                    int ord;
                     if (slot < 0) {
                         slot = -1 - slot;
-                        base = (int) next;
-                        next += (long) m1 * m1;
-                        faces.setValue(slot, 0, base);
+                        ord = next;
+                        kinds[next++] = 2;
+                        faces.setValue(slot, 0, ord);
                         faces.setValue(slot, 1, w[o]);      // the face frame's origin vertex
                         faces.setValue(slot, 2, w[first]);  // the vertex its first axis points to
                         faces.setValue(slot, 3, 1);         // elements using the face
@@ -357,49 +368,91 @@ public final class SpectralElementMesh {
                             throw new IllegalArgumentException("element " + e + ": face " + f + " has vertices " + Arrays.toString(sorted).replaceAll("[\\[\\] ]", "")
                                 + " in a different cyclic order than the element sharing them; the mesh is not conforming");
                         }
-                        base = faces.value(slot, 0);
+                        ord = faces.value(slot, 0);
                     }
-                    faceBase[6 * e + f] = base;
+                    face[6 * e + f] = ord;
                     faceFrame[6 * e + f] = (byte) (cu[o] | cv[o] << 1 | (cu[first] != cu[o] ? 4 : 0));
                 }
+                interior[e] = next;
+                kinds[next++] = 3;
             }
-            interiorBase[e] = (int) next;
-            next += (long) m1 * m1 * m1;
+            return new Topology(Arrays.copyOf(kinds, next), corner, edge, edgeReversed, face, faceFrame, interior);
+        }
+    }
+
+    /** The topology of each mesh numbered so far (weakly held: it goes with its mesh). */
+    private static final java.util.Map<HexMesh, Topology> TOPOLOGIES =
+            java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
+
+    private static Topology topology(HexMesh mesh) {
+        Topology t = TOPOLOGIES.get(mesh);
+        if (t == null) {
+            t = Topology.of(mesh);
+            TOPOLOGIES.put(mesh, t);
+        }
+        return t;
+    }
+
+    /**
+     * The numbering at degree {@code n}: each entity's first global id is the prefix sum, in order of first appearance,
+     * of the node counts of the entities before it (vertex 1, edge N-1, face (N-1)^2, interior (N-1)^3); then the
+     * local-to-global map element by element in parallel from the entity ordinals and orientations.
+     */
+    private static Numbering number(HexMesh mesh, int n) {
+        Topology topo = topology(mesh);
+        int ne = mesh.elementCount();
+        int nq = n + 1;
+        int np = nq * nq * nq;
+        int m1 = n - 1; // interior nodes per edge direction
+        long[] sizes = {1, m1, (long) m1 * m1, (long) m1 * m1 * m1};
+        byte[] kinds = topo.kinds();
+        int[] base = new int[kinds.length];
+        long next = 0;
+        for (int k = 0; k < kinds.length; k++) {
+            base[k] = (int) next;
+            next += sizes[kinds[k]];
             if (next > Integer.MAX_VALUE) {
-                throw new IllegalArgumentException("global node count exceeds 2^31 - 1 at element " + e);
+                throw new IllegalArgumentException("global node count exceeds 2^31 - 1 at degree " + n + " (entity " + k + " of "
+                    + kinds.length + ")");
             }
         }
 
         NodeClasses cls = NodeClasses.of(n);
         int[] l2g = new int[ne * np];
         // the tables as locals: the loop runs interpreted at first on a cold JVM, where every accessor call costs
-        final byte[] kinds = cls.kind();
+        final byte[] classes = cls.kind();
         final byte[] as = cls.a();
         final int[] bs = cls.b();
         final int[] cs = cls.c();
+        final int[] corner = topo.corner();
+        final int[] edge = topo.edge();
+        final boolean[] reversed = topo.edgeReversed();
+        final int[] face = topo.face();
+        final byte[] frames = topo.faceFrame();
+        final int[] interior = topo.interior();
         forEachChunk(ne, (e0, e1) -> {
             for (int e = e0; e < e1; e++) {
                 int out = e * np;
                 for (int l = 0; l < np; l++) {
                     int g;
                     int a = as[l];
-                    switch (kinds[l]) {
-                        case 0 -> g = cornerG[8 * e + a];
+                    switch (classes[l]) {
+                        case 0 -> g = base[corner[8 * e + a]];
                         case 1 -> {
                             int m = bs[l];
-                            g = edgeBase[12 * e + a] + (edgeReversed[12 * e + a] ? n - 1 - m : m - 1);
+                            g = base[edge[12 * e + a]] + (reversed[12 * e + a] ? n - 1 - m : m - 1);
                         }
                         case 2 -> {
-                            int frame = faceFrame[6 * e + a];
+                            int frame = frames[6 * e + a];
                             int u = bs[l], v = cs[l];
                             int du = (frame & 1) == 0 ? u : n - u;
                             int dv = (frame & 2) == 0 ? v : n - v;
                             boolean firstIsU = (frame & 4) != 0;
                             int p = firstIsU ? du : dv;
                             int q = firstIsU ? dv : du;
-                            g = faceBase[6 * e + a] + (p - 1) + m1 * (q - 1);
+                            g = base[face[6 * e + a]] + (p - 1) + m1 * (q - 1);
                         }
-                        default -> g = interiorBase[e] + bs[l];
+                        default -> g = base[interior[e]] + bs[l];
                     }
                     l2g[out + l] = g;
                 }
