@@ -47,7 +47,6 @@ public final class ScatterOperator {
     private final int[] gatherIds;
     private final int[] blockStarts;
     private final int[] degree;
-    private final double[] inverseDegree;
     private final int[] assembledOfOriginal;
     /** The inverse of {@link #assembledOfOriginal} on the unmasked nodes, made on first use. */
     private volatile int[] originalOfAssembled;
@@ -55,7 +54,7 @@ public final class ScatterOperator {
     private final int maxBlockEntries;
 
     private ScatterOperator(int localSize, int globalSize, int originalNodeCount, int nodesPerBlock, int[] scatterIds,
-                            int[] gatherStarts, int[] gatherIds, int[] blockStarts, int[] degree, double[] inverseDegree,
+                            int[] gatherStarts, int[] gatherIds, int[] blockStarts, int[] degree,
                             int[] assembledOfOriginal, int[] originalOfAssembled, int maxRowLength, int maxBlockEntries) {
         this.localSize = localSize;
         this.globalSize = globalSize;
@@ -66,7 +65,6 @@ public final class ScatterOperator {
         this.gatherIds = gatherIds;
         this.blockStarts = blockStarts;
         this.degree = degree;
-        this.inverseDegree = inverseDegree;
         this.assembledOfOriginal = assembledOfOriginal;
         this.originalOfAssembled = originalOfAssembled;
         this.maxRowLength = maxRowLength;
@@ -215,7 +213,6 @@ public final class ScatterOperator {
         int nnz = starts[nG];
         int[] ids = new int[nnz];
         int[] scatterIds = new int[nL];
-        double[] inverseDegree = new double[nL];
         parallelChunks(nL).forEach(c -> {
             for (int n = chunkStart(c), end = chunkEnd(c, nL); n < end; n++) {
                 int g = l2g[n];
@@ -223,7 +220,6 @@ public final class ScatterOperator {
                 scatterIds[n] = a;
                 if (a >= 0) {
                     ids[(int) COUNTS.getAndAdd(count, g, 1)] = n;
-                    inverseDegree[n] = 1.0 / degree[a];
                 }
             }
         });
@@ -276,7 +272,7 @@ public final class ScatterOperator {
         blockStarts[blocksPerRun[runs]] = nG;
 
         return new ScatterOperator(nL, nG, globalNodeCount, nodesPerBlock, scatterIds, starts, ids, blockStarts, degree,
-                inverseDegree, assembledOfOriginal, null, maxRow, maxBlock);
+                assembledOfOriginal, null, maxRow, maxBlock);
     }
 
     /** Atomic updates of int[] entries (counts and row cursors of the parallel build). */
@@ -372,7 +368,7 @@ public final class ScatterOperator {
 
     /** W at the local nodes, length N_L: 1 / degree of the node's assembled id, 0 where masked. Copy. */
     public double[] inverseDegree() {
-        return inverseDegree.clone();
+        return inverseDegree(scatterIds, degree);
     }
 
     /** Assembled id of an original global node, or -1 if it is masked. */
@@ -414,7 +410,12 @@ public final class ScatterOperator {
         if (backend == null) {
             throw new NullPointerException("backend is null");
         }
-        return backend.uploadScatter(scatterIds, gatherStarts, gatherIds, blockStarts, inverseDegree, globalSize);
+        return backend.uploadScatterByDegree(scatterIds, gatherStarts, gatherIds, blockStarts, degree, globalSize);
+    }
+
+    /** W = 1 / degree of each local node's assembled id, 0 where masked (made on each call, in parallel). */
+    private static double[] inverseDegree(int[] scatterIds, int[] degree) {
+        return io.lobatto.core.backend.ScatterWeights.inverseDegree(scatterIds, degree);
     }
 
     /** The original id of each assembled node (made once, in parallel, from the assembled ids of the original nodes). */

@@ -185,6 +185,23 @@ public interface Backend extends AutoCloseable {
     DeviceScatter uploadScatter(int[] scatterIds, int[] gatherStarts, int[] gatherIds, int[] blockStarts,
                                 double[] inverseDegree, int globalSize);
 
+    /**
+     * Uploads Z as {@link #uploadScatter} does, given the degree of each assembled node (the diagonal of Z^T Z, length
+     * {@code globalSize}) instead of W: the backend makes W = 1 / degree(scatterIds) itself ({@link ScatterWeights}), so
+     * that no array of N_L doubles is made on the host or crosses to the device. The default makes W on the host.
+     *
+     * @throws IllegalArgumentException as {@link #uploadScatter}, or naming a degree below 1
+     */
+    default DeviceScatter uploadScatterByDegree(int[] scatterIds, int[] gatherStarts, int[] gatherIds, int[] blockStarts,
+                                                int[] degree, int globalSize) {
+        if (degree == null || degree.length != globalSize) {
+            throw new IllegalArgumentException("degree has length " + (degree == null ? "null" : degree.length)
+                    + " but globalSize = " + globalSize);
+        }
+        return uploadScatter(scatterIds, gatherStarts, gatherIds, blockStarts, ScatterWeights.inverseDegree(scatterIds, degree),
+                globalSize);
+    }
+
     /** BS7: x_L = Z x_G, with x_L = 0 at masked nodes (scatter id -1). */
     void scatter(DeviceScatter z, DeviceVector xG, DeviceVector xL);
 
