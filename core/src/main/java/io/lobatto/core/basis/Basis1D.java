@@ -2,8 +2,6 @@ package io.lobatto.core.basis;
 
 import java.util.concurrent.ConcurrentHashMap;
 
-import org.hipparchus.analysis.integration.gauss.GaussIntegrator;
-import org.hipparchus.analysis.integration.gauss.GaussIntegratorFactory;
 
 /**
  * The 1D ingredients of a tensor-product spectral element of degree N (tensor-product paper, section 2;
@@ -177,9 +175,20 @@ public final class Basis1D {
         return new QuadratureRule("Gauss-Lobatto-Legendre", x, w);
     }
 
-    /** GL rule with {@code points} points, from Hipparchus. */
+    /**
+     * GL rule with {@code points} points: Hipparchus' correctly rounded high-precision rule
+     * ({@code GaussIntegratorFactory.legendreHighPrecision}), read from the table {@code gauss-legendre.txt} beside this
+     * class for 1..32 points (every degree of a basis) and computed by Hipparchus beyond. Computing it took 0.1-1 s on
+     * a cold JVM (decimal floating point), paid by the first solve of every process; GaussLegendreRuleTest checks the
+     * table against Hipparchus bit for bit.
+     */
     static QuadratureRule gaussLegendre(int points) {
-        GaussIntegrator g = new GaussIntegratorFactory().legendreHighPrecision(points);
+        double[][] t = GaussLegendreTable.RULES.get(points);
+        if (t != null) {
+            return new QuadratureRule("Gauss-Legendre", t[0].clone(), t[1].clone());
+        }
+        org.hipparchus.analysis.integration.gauss.GaussIntegrator g =
+                new org.hipparchus.analysis.integration.gauss.GaussIntegratorFactory().legendreHighPrecision(points);
         double[] x = new double[points];
         double[] w = new double[points];
         for (int i = 0; i < points; i++) {
@@ -187,6 +196,34 @@ public final class Basis1D {
             w[i] = g.getWeight(i);
         }
         return new QuadratureRule("Gauss-Legendre", x, w);
+    }
+
+    /** The table of Gauss-Legendre rules, read once. */
+    private static final class GaussLegendreTable {
+        static final java.util.Map<Integer, double[][]> RULES = read();
+
+        private static java.util.Map<Integer, double[][]> read() {
+            java.util.Map<Integer, double[][]> rules = new java.util.HashMap<>();
+            try (java.io.InputStream in = Basis1D.class.getResourceAsStream("gauss-legendre.txt")) {
+                if (in == null) {
+                    return rules;
+                }
+                for (String line : new String(in.readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII).split("\n")) {
+                    if (line.isBlank() || line.startsWith("#")) {
+                        continue;
+                    }
+                    String[] f = line.trim().split(" ");
+                    int p = Integer.parseInt(f[0]);
+                    int i = Integer.parseInt(f[1]);
+                    double[][] r = rules.computeIfAbsent(p, k -> new double[2][k]);
+                    r[0][i] = Double.parseDouble(f[2]);
+                    r[1][i] = Double.parseDouble(f[3]);
+                }
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException("reading the Gauss-Legendre table gauss-legendre.txt", e);
+            }
+            return rules;
+        }
     }
 
     /**
