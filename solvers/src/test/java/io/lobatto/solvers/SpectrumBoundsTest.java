@@ -55,4 +55,18 @@ class SpectrumBoundsTest {
             assertEquals(2 - 2 * Math.cos((k + 1) * Math.PI / 6), SpectrumBounds.eigenvalue(diag, off, k), 1e-12);
         }
     }
+
+    @Test
+    void theParallelStartVectorIsSplittableRandomsSequenceBitForBit() {
+        for (long seed : new long[] {0x5eed + 7, -3, 0}) {
+            int n = 300_000;
+            double[] start = SpectrumBounds.randomStart(n, seed);
+            java.util.SplittableRandom r = new java.util.SplittableRandom(seed);
+            for (int i = 0; i < n; i++) {
+                double expected = r.nextDouble() - 0.5;
+                org.junit.jupiter.api.Assertions.assertEquals(Double.doubleToRawLongBits(expected),
+                        Double.doubleToRawLongBits(start[i]), "seed " + seed + ", entry " + i);
+            }
+        }
+    }
 }
