@@ -124,6 +124,17 @@ final class BackendCore {
         k.launch((n + g - 1) / g, g);
     }
 
+    /**
+     * Launches {@code groups} groups of {@code k} at most {@code perLaunch} at a time, each launch with its first element
+     * {@code e0} (kernels whose element grids live in a bounded global scratch).
+     */
+    static void launchInChunks(ClKernel k, long groups, long perLaunch, int elemsPerGroup, int groupSize) {
+        for (long g0 = 0; g0 < groups; g0 += perLaunch) {
+            k.set("e0", (int) (g0 * elemsPerGroup));
+            k.launch(Math.min(perLaunch, groups - g0), groupSize);
+        }
+    }
+
     // ------------------------------------------------------------------ reductions
 
     /** Groups of a reduction over n entries: depends only on n and the group size (determinism). */
@@ -146,6 +157,41 @@ final class BackendCore {
     /** A buffer of at least one entry (OpenCL has no empty buffers) of {@code bytesPerEntry}. */
     ClBuffer buffer(long entries, int bytesPerEntry, String what) {
         return cl.allocate(Math.max(1, entries) * bytesPerEntry, what);
+    }
+
+    /** A new buffer holding {@code values} (closed again if the write fails). */
+    ClBuffer upload(double[] values, String what) {
+        ClBuffer b = buffer(values.length, 8, what);
+        try {
+            cl.write(values, 0, values.length, b, 0);
+        } catch (RuntimeException e) {
+            b.close();
+            throw e;
+        }
+        return b;
+    }
+
+    /**
+     * Writes column {@code column} of the row-major {@code src} ({@code count} rows of {@code stride}) into {@code dst}
+     * from entry {@code dstOffset} on, staged through {@code chunk}: the transposing upload of point-major host data.
+     */
+    void writeColumn(double[] src, int stride, int column, long count, double[] chunk, ClBuffer dst, long dstOffset) {
+        for (long start = 0; start < count; start += chunk.length) {
+            int n = (int) Math.min(chunk.length, count - start);
+            for (int i = 0; i < n; i++) {
+                chunk[i] = src[(int) ((start + i) * stride + column)];
+            }
+            cl.write(chunk, 0, n, dst, dstOffset + start);
+        }
+    }
+
+    /** Closes the buffers that are not null. */
+    static void closeAll(ClBuffer... buffers) {
+        for (ClBuffer b : buffers) {
+            if (b != null) {
+                b.close();
+            }
+        }
     }
 
     // ------------------------------------------------------------------ argument checks

@@ -81,13 +81,7 @@ final class ElementOperators {
             for (int f = 0; f < perPoint; f++) {
                 ClBuffer b = core.buffer(points, 8, kernel + " geometric factor " + f + " (" + points + " doubles)");
                 factors.add(b);
-                for (long start = 0; start < points; start += chunk.length) {
-                    int count = (int) Math.min(chunk.length, points - start);
-                    for (int i = 0; i < count; i++) {
-                        chunk[i] = geometricData[(int) ((start + i) * perPoint + f)];
-                    }
-                    core.cl.write(chunk, 0, count, b, start);
-                }
+                core.writeColumn(geometricData, perPoint, f, points, chunk, b, 0);
             }
         } catch (RuntimeException e) {
             factors.forEach(ClBuffer::close);
@@ -159,23 +153,16 @@ final class ElementOperators {
         ClBuffer diff = null;
         ClBuffer gll = null;
         try {
-            double[] dm = basis.differentiation();
-            diff = core.buffer(dm.length, 8, "D");
-            core.cl.write(dm, 0, dm.length, diff, 0);
+            diff = core.upload(basis.differentiation(), "D");
             double[] r = basis.gll().nodes();
             double[] w = basis.gll().weights();
             double[] rw = new double[2 * r.length];
             System.arraycopy(r, 0, rw, 0, r.length);
             System.arraycopy(w, 0, rw, r.length, w.length);
-            gll = core.buffer(rw.length, 8, "GLL nodes and weights");
-            core.cl.write(rw, 0, rw.length, gll, 0);
+            gll = core.upload(rw, "GLL nodes and weights");
         } catch (RuntimeException e) {
             own.close();
-            for (ClBuffer b : new ClBuffer[] {diff, gll}) {
-                if (b != null) {
-                    b.close();
-                }
-            }
+            BackendCore.closeAll(diff, gll);
             throw e;
         }
         return new ClElementData(this, kernel, basis.degree(), elements, plan, null, diff, List.of(), null, own, gll);
@@ -222,25 +209,18 @@ final class ElementOperators {
         try {
             plan = plan(kernel, basis);
             if (kernel.usesGaussQuadrature()) {
-                double[] m = basis.interpolation();
-                interp = core.buffer(m.length, 8, "I");
-                core.cl.write(m, 0, m.length, interp, 0);
+                interp = core.upload(basis.interpolation(), "I");
             }
             if (kernel != ElementKernel.MASS_BP10) {
                 double[] m = kernel == ElementKernel.STIFFNESS_BP35 ? basis.differentiation() : basis.gaussDifferentiation();
-                diff = core.buffer(m.length, 8, "D");
-                core.cl.write(m, 0, m.length, diff, 0);
+                diff = core.upload(m, "D");
             }
             if (!plan.tLocal()) {
                 scratch = core.buffer(points, 8, kernel + " t-flux scratch");
             }
         } catch (RuntimeException e) {
             factors.forEach(ClBuffer::close);
-            for (ClBuffer b : new ClBuffer[] {interp, diff, scratch}) {
-                if (b != null) {
-                    b.close();
-                }
-            }
+            BackendCore.closeAll(interp, diff, scratch);
             throw e;
         }
         return new ClElementData(this, kernel, degree, elements, plan, interp, diff, factors, scratch);
@@ -437,8 +417,7 @@ final class ElementOperators {
         }
         ClBuffer mats = null;
         try {
-            mats = core.buffer(m.length, 8, "BP3.5 diagonal matrices");
-            core.cl.write(m, 0, m.length, mats, 0);
+            mats = core.upload(m, "BP3.5 diagonal matrices");
             ClKernel k = core.kernel(KernelBuilds.diagonalBp35(d.degree));
             for (int f = 0; f < G_FIELDS.length; f++) {
                 k.set(G_FIELDS[f], factors.get(f));
@@ -477,8 +456,7 @@ final class ElementOperators {
         ClBuffer mats = null;
         ClBuffer scratch = null;
         try {
-            mats = core.buffer(m.length, 8, "element-diagonal matrices");
-            core.cl.write(m, 0, m.length, mats, 0);
+            mats = core.upload(m, "element-diagonal matrices");
             int epg = plan.elemsPerGroup();
             long groups = (d.elements + (long) epg - 1) / epg;
             long perLaunch = groups;
@@ -494,16 +472,9 @@ final class ElementOperators {
                     .set("scale", mass ? 1.0 : lambda).set("first", mass ? 6 : 0).set("last", mass || lambda != 0 ? 7 : 6)
                     .set("elems", d.elements).bindIfUsed("scr", scratch == null ? core.unused : scratch)
                     .local("lds", 8L * plan.localDoubles());
-            for (long g0 = 0; g0 < groups; g0 += perLaunch) {
-                k.set("e0", (int) (g0 * epg));
-                k.launch(Math.min(perLaunch, groups - g0), plan.groupSize());
-            }
+            BackendCore.launchInChunks(k, groups, perLaunch, epg, plan.groupSize());
         } finally {
-            for (ClBuffer b : new ClBuffer[] {mats, scratch}) {
-                if (b != null) {
-                    b.close();
-                }
-            }
+            BackendCore.closeAll(mats, scratch);
         }
     }
 

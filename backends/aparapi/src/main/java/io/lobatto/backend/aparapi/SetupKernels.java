@@ -74,16 +74,10 @@ final class SetupKernels {
         ClBuffer nb = null;
         ClBuffer cb = null;
         try {
-            nb = core.buffer(nodes.length, 8, "geometry nodes (" + nodes.length + " doubles)");
-            core.cl.write(nodes, 0, nodes.length, nb, 0);
-            cb = core.buffer(c.length, 8, "point map coefficients");
-            core.cl.write(c, 0, c.length, cb, 0);
+            nb = core.upload(nodes, "geometry nodes (" + nodes.length + " doubles)");
+            cb = core.upload(c, "point map coefficients");
         } catch (RuntimeException e) {
-            for (ClBuffer b : new ClBuffer[] {nb, cb}) {
-                if (b != null) {
-                    b.close();
-                }
-            }
+            BackendCore.closeAll(nb, cb);
             throw e;
         }
         return new ClGeometry(this, geometry, nb, cb);
@@ -107,8 +101,7 @@ final class SetupKernels {
         ClBuffer b = g.shapes(basis.degree());
         if (b == null) {
             double[] phi = g.geometry().shapes(basis);
-            b = core.buffer(phi.length, 8, "shape functions at the GLL nodes");
-            core.cl.write(phi, 0, phi.length, b, 0);
+            b = core.upload(phi, "shape functions at the GLL nodes");
             g.shapes(basis.degree(), b);
         }
         return b;
@@ -185,8 +178,7 @@ final class SetupKernels {
             System.arraycopy(w, 0, m, 0, w.length);
             System.arraycopy(im, 0, m, w.length, im.length);
             System.arraycopy(dm, 0, m, w.length + im.length, dm.length);
-            mats = core.buffer(m.length, 8, "geometry kernel matrices");
-            core.cl.write(m, 0, m.length, mats, 0);
+            mats = core.upload(m, "geometry kernel matrices");
             bad = (ClVector) vectors.allocate(ne);
             int epg = plan.elemsPerGroup();
             long groups = (ne + (long) epg - 1) / epg;
@@ -200,10 +192,7 @@ final class SetupKernels {
                     .set("bad", bad.buffer).set("elems", ne)
                     .bindIfUsed("coef", g.coefficients).bindIfUsed("scr", scratch == null ? core.unused : scratch)
                     .local("lds", 8L * plan.localDoubles());
-            for (long g0 = 0; g0 < groups; g0 += perLaunch) {
-                k.set("e0", (int) (g0 * epg));
-                k.launch(Math.min(perLaunch, groups - g0), plan.groupSize());
-            }
+            BackendCore.launchInChunks(k, groups, perLaunch, epg, plan.groupSize());
             if (vectors.norm2(bad) > 0) {
                 double[] flags = new double[ne];
                 vectors.read(bad, flags);
@@ -217,11 +206,7 @@ final class SetupKernels {
             out.close();
             throw e;
         } finally {
-            for (ClBuffer b : new ClBuffer[] {mats, scratch, bad == null ? null : bad.buffer}) {
-                if (b != null) {
-                    b.close();
-                }
-            }
+            BackendCore.closeAll(mats, scratch, bad == null ? null : bad.buffer);
         }
         return out;
     }

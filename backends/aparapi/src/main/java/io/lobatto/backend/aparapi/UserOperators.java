@@ -111,32 +111,19 @@ final class UserOperators {
                 scratch = core.buffer(doubles, 8, function + " element grids (" + doubles + " doubles)");
             }
             if (quadrature == Quadrature.GAUSS) {
-                double[] m = basis.interpolation();
-                interp = core.buffer(m.length, 8, "I");
-                core.cl.write(m, 0, m.length, interp, 0);
+                interp = core.upload(basis.interpolation(), "I");
             }
             if (function.evaluation().readsGradients()) {
                 double[] m = quadrature == Quadrature.GAUSS ? basis.gaussDifferentiation() : basis.differentiation();
-                diff = core.buffer(m.length, 8, "D");
-                core.cl.write(m, 0, m.length, diff, 0);
+                diff = core.upload(m, "D");
             }
             data = core.buffer(expected, 8, function + " point data (" + expected + " doubles)");
             double[] chunk = new double[(int) Math.min(Math.max(points, 1), 1 << 20)];
             for (int k = 0; k < ndata; k++) {
-                for (long start = 0; start < points; start += chunk.length) {
-                    int count = (int) Math.min(chunk.length, points - start);
-                    for (int i = 0; i < count; i++) {
-                        chunk[i] = pointData[(int) ((start + i) * ndata + k)];
-                    }
-                    core.cl.write(chunk, 0, count, data, k * points + start);
-                }
+                core.writeColumn(pointData, ndata, k, points, chunk, data, k * points);
             }
         } catch (RuntimeException e) {
-            for (ClBuffer b : new ClBuffer[] {interp, diff, data, scratch}) {
-                if (b != null) {
-                    b.close();
-                }
-            }
+            BackendCore.closeAll(interp, diff, data, scratch);
             throw e;
         }
         ClPointwiseData d = new ClPointwiseData(this, function, quadrature, degree, elements, plan, interp, diff, data,
