@@ -12,7 +12,8 @@ import java.util.List;
  */
 final class ClElementData implements DeviceElementData {
 
-    final AparapiBackend backend;
+    /** The area that made it (handles are checked against it). */
+    final ElementOperators owner;
     final ElementKernel kernel;
     final int degree;
     final int elements;
@@ -34,14 +35,14 @@ final class ClElementData implements DeviceElementData {
     /** The built element kernels of this plan by input mode (x_L, x_G through Z, dir + beta x_G through Z), once used. */
     final io.lobatto.backend.aparapi.runtime.ClKernel[] kernels = new io.lobatto.backend.aparapi.runtime.ClKernel[KernelBuilds.ELEMENT_MODES];
 
-    ClElementData(AparapiBackend backend, ElementKernel kernel, int degree, int elements, ElementPlan plan,
+    ClElementData(ElementOperators owner, ElementKernel kernel, int degree, int elements, ElementPlan plan,
                   ClBuffer interp, ClBuffer diff, List<ClBuffer> factors, ClBuffer scratch) {
-        this(backend, kernel, degree, elements, plan, interp, diff, factors, scratch, null, null);
+        this(owner, kernel, degree, elements, plan, interp, diff, factors, scratch, null, null);
     }
 
-    ClElementData(AparapiBackend backend, ElementKernel kernel, int degree, int elements, ElementPlan plan,
+    ClElementData(ElementOperators owner, ElementKernel kernel, int degree, int elements, ElementPlan plan,
                   ClBuffer interp, ClBuffer diff, List<ClBuffer> factors, ClBuffer scratch, ClGeometry trilinear, ClBuffer gll) {
-        this.backend = backend;
+        this.owner = owner;
         this.kernel = kernel;
         this.degree = degree;
         this.elements = elements;

@@ -14,7 +14,8 @@ import java.util.Map;
  */
 final class ClGeometry implements DeviceGeometry {
 
-    final AparapiBackend backend;
+    /** The area that made it (handles are checked against it). */
+    final SetupKernels owner;
     private final ElementGeometry geometry;
     final ClBuffer nodes;
     /** The map's coefficients (one unused entry without a map). */
@@ -23,8 +24,8 @@ final class ClGeometry implements DeviceGeometry {
     private final Map<Integer, ClBuffer> shapes = new HashMap<>();
     private boolean closed;
 
-    ClGeometry(AparapiBackend backend, ElementGeometry geometry, ClBuffer nodes, ClBuffer coefficients) {
-        this.backend = backend;
+    ClGeometry(SetupKernels owner, ElementGeometry geometry, ClBuffer nodes, ClBuffer coefficients) {
+        this.owner = owner;
         this.geometry = geometry;
         this.nodes = nodes;
         this.coefficients = coefficients;

@@ -5,7 +5,8 @@ import io.lobatto.core.backend.DeviceHalo;
 /** The halo sums of a distributed gather on the device: the shared rows, the CSR offsets and the sources. */
 final class ClHalo implements DeviceHalo {
 
-    final AparapiBackend backend;
+    /** The area that made it (handles are checked against it). */
+    final GatherScatter owner;
     final ClVector rowIds;
     final ClVector starts;
     final ClVector sources;
@@ -13,9 +14,9 @@ final class ClHalo implements DeviceHalo {
     private final int receivedSize;
     private final int globalSize;
 
-    ClHalo(AparapiBackend backend, ClVector rowIds, ClVector starts, ClVector sources, int rows, int receivedSize,
+    ClHalo(GatherScatter owner, ClVector rowIds, ClVector starts, ClVector sources, int rows, int receivedSize,
            int globalSize) {
-        this.backend = backend;
+        this.owner = owner;
         this.rowIds = rowIds;
         this.starts = starts;
         this.sources = sources;

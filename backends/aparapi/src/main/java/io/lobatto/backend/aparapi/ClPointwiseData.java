@@ -15,7 +15,8 @@ import io.lobatto.core.pointwise.Quadrature;
  */
 final class ClPointwiseData implements DevicePointwiseData {
 
-    final AparapiBackend backend;
+    /** The area that made it (handles are checked against it). */
+    final UserOperators owner;
     final PointwiseFunction function;
     final Quadrature quadrature;
     final int degree;
@@ -31,10 +32,10 @@ final class ClPointwiseData implements DevicePointwiseData {
     final ClKernel[] kernels = new ClKernel[2];
     private boolean closed;
 
-    ClPointwiseData(AparapiBackend backend, PointwiseFunction function, Quadrature quadrature, int degree, int elements,
+    ClPointwiseData(UserOperators owner, PointwiseFunction function, Quadrature quadrature, int degree, int elements,
                     KernelBuilds.PointwisePlan plan, ClBuffer interp, ClBuffer diff, ClBuffer data,
                     ClBuffer scratch) {
-        this.backend = backend;
+        this.owner = owner;
         this.function = function;
         this.quadrature = quadrature;
         this.degree = degree;

@@ -8,7 +8,8 @@ import io.lobatto.core.backend.DeviceScatter;
  */
 final class ClScatter implements DeviceScatter {
 
-    final AparapiBackend backend;
+    /** The area that made it (handles are checked against it). */
+    final GatherScatter owner;
     final ClVector scatterIds;
     final ClVector gatherStarts;
     final ClVector gatherIds;
@@ -17,9 +18,9 @@ final class ClScatter implements DeviceScatter {
     final int blocks;
     private final int globalSize;
 
-    ClScatter(AparapiBackend backend, ClVector scatterIds, ClVector gatherStarts, ClVector gatherIds,
+    ClScatter(GatherScatter owner, ClVector scatterIds, ClVector gatherStarts, ClVector gatherIds,
               ClVector blockStarts, ClVector inverseDegree, int blocks, int globalSize) {
-        this.backend = backend;
+        this.owner = owner;
         this.scatterIds = scatterIds;
         this.gatherStarts = gatherStarts;
         this.gatherIds = gatherIds;

@@ -8,7 +8,8 @@ import io.lobatto.core.backend.DeviceTransfer;
  */
 final class ClTransfer implements DeviceTransfer {
 
-    final AparapiBackend backend;
+    /** The area that made it (handles are checked against it). */
+    final Multigrid owner;
     final ClVector matrix;
     /** E (Nc+1) (Nf+1)^2 entries: after one contraction on the fine side. */
     final ClVector wide;
@@ -18,9 +19,9 @@ final class ClTransfer implements DeviceTransfer {
     private final int fineDegree;
     private final int elements;
 
-    ClTransfer(AparapiBackend backend, ClVector matrix, ClVector wide, ClVector narrow, int coarseDegree, int fineDegree,
+    ClTransfer(Multigrid owner, ClVector matrix, ClVector wide, ClVector narrow, int coarseDegree, int fineDegree,
                int elements) {
-        this.backend = backend;
+        this.owner = owner;
         this.matrix = matrix;
         this.wide = wide;
         this.narrow = narrow;

@@ -8,11 +8,12 @@ import io.lobatto.core.backend.DeviceVector;
 /** A vector of the Aparapi backend: one device buffer of doubles or ints, no host mirror. */
 final class ClVector implements DeviceVector, DeviceIntVector {
 
-    private final AparapiBackend backend;
+    /** The backend that made it (vectors are checked against it). */
+    private final Backend backend;
     final ClBuffer buffer;
     private final int length;
 
-    ClVector(AparapiBackend backend, ClBuffer buffer, int length) {
+    ClVector(Backend backend, ClBuffer buffer, int length) {
         this.backend = backend;
         this.buffer = buffer;
         this.length = length;

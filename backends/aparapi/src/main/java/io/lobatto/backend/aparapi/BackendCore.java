@@ -1,0 +1,223 @@
+package io.lobatto.backend.aparapi;
+
+import com.aparapi.Kernel;
+import io.lobatto.backend.aparapi.kernels.GatherScatterKernel;
+import io.lobatto.backend.aparapi.kernels.ReductionKernel;
+import io.lobatto.backend.aparapi.runtime.ClBuffer;
+import io.lobatto.backend.aparapi.runtime.ClContext;
+import io.lobatto.backend.aparapi.runtime.ClDevice;
+import io.lobatto.backend.aparapi.runtime.ClKernel;
+import io.lobatto.backend.aparapi.runtime.KernelSource;
+import io.lobatto.core.backend.Backend;
+import io.lobatto.core.backend.DeviceInfo;
+import io.lobatto.core.backend.DeviceVector;
+
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * What the areas of {@link AparapiBackend} share: the context and its queue, the device's limits, the built kernels by
+ * key ({@link #kernel(KernelBuilds.Spec)}), the reduction partials (device and pinned host), the buffer bound to the
+ * arguments a kernel does not read, the open/closed state, and the argument checks every area makes.
+ *
+ * <p>One lock: every area is called with the owning backend's monitor held (each SPI method of {@link AparapiBackend}
+ * is {@code synchronized} and delegates), so nothing here or in an area synchronizes on its own.
+ */
+final class BackendCore {
+
+    /** The backend the vectors report ({@link DeviceVector#backend()}) and are checked against. */
+    final Backend owner;
+    final ClContext cl;
+    final DeviceInfo info;
+    /** The device's local memory per work-group, or the cap a test plans for. */
+    final long localMemBytes;
+    /** The element-kernel variant forced by a test, or null for {@link ElementVariant#of}. */
+    final ElementVariant variant;
+    final ClBuffer partials;
+    /** The partials on the host, in pinned memory (the read-back of every reduction lands here). */
+    final java.nio.ByteBuffer partialsHost;
+    /** Bound to the buffer arguments a variant does not read (OpenCL wants every argument set). */
+    final ClBuffer unused;
+    final int reduceGroup;
+    final int gatherGroup;
+    private final Map<String, ClKernel> kernels = new HashMap<>();
+    private boolean closed;
+
+    BackendCore(Backend owner, ClDevice device, long localMemoryCap, ElementVariant variant) {
+        Objects.requireNonNull(device, "device");
+        this.owner = owner;
+        this.variant = variant;
+        this.cl = new ClContext(device);
+        this.info = device.info();
+        this.localMemBytes = Math.min(device.localMemBytes(), localMemoryCap);
+        try {
+            this.partials = cl.allocate(16L * AparapiBackend.REDUCE_GROUPS, "reduction partials");
+            this.partialsHost = cl.pinnedHostBuffer(16L * AparapiBackend.REDUCE_GROUPS, "reduction partials");
+            this.unused = cl.allocate(8, "unused arguments");
+            this.reduceGroup = powerOfTwoGroup(ReductionKernel.class);
+            this.gatherGroup = powerOfTwoGroup(GatherScatterKernel.class);
+        } catch (RuntimeException e) {
+            cl.close();
+            throw e;
+        }
+    }
+
+    /** The reduction or gather group the backend launches (the choice is {@link KernelBuilds#powerOfTwoGroup}). */
+    private int powerOfTwoGroup(Class<? extends Kernel> family) {
+        return KernelBuilds.powerOfTwoGroup(family, cl.device().maxWorkGroupSize(), localMemBytes, s -> kernel(s).workGroupSize());
+    }
+
+    // ------------------------------------------------------------------ state
+
+    boolean isClosed() {
+        return closed;
+    }
+
+    /** Marks the backend closed (the caller then releases the builds and the context). */
+    void markClosed() {
+        closed = true;
+    }
+
+    void ensureOpen() {
+        if (closed) {
+            throw new IllegalStateException("the aparapi backend on " + info.name() + " is closed");
+        }
+    }
+
+    // ------------------------------------------------------------------ kernels
+
+    /** The kernel of {@code spec}, built once (the choices of what to build are {@link KernelBuilds}'). */
+    ClKernel kernel(KernelBuilds.Spec spec) {
+        String key = spec.key();
+        ClKernel k = kernels.get(key);
+        if (k == null) {
+            k = cl.programs().kernel(spec.source());
+            kernels.put(key, k);
+        }
+        return k;
+    }
+
+    /**
+     * A kernel of generated source (user operators, the setup kernels), built once per source text (which holds the
+     * function's translated code, so two classes of one name from different class loaders never share a kernel).
+     */
+    ClKernel kernel(KernelSource source) {
+        String key = "pointwise:" + source.source();
+        ClKernel k = kernels.get(key);
+        if (k == null) {
+            k = cl.programs().kernel(source);
+            kernels.put(key, k);
+        }
+        return k;
+    }
+
+    /** Every kernel built so far. */
+    Collection<ClKernel> kernels() {
+        return kernels.values();
+    }
+
+    /** Launches a one-work-item-per-entry kernel over n entries. */
+    void launchPerEntry(ClKernel k, long n) {
+        int g = KernelBuilds.perEntryGroup(k.workGroupSize());
+        k.launch((n + g - 1) / g, g);
+    }
+
+    /**
+     * Launches {@code groups} groups of {@code k} at most {@code perLaunch} at a time, each launch with its first element
+     * {@code e0} (kernels whose element grids live in a bounded global scratch).
+     */
+    static void launchInChunks(ClKernel k, long groups, long perLaunch, int elemsPerGroup, int groupSize) {
+        for (long g0 = 0; g0 < groups; g0 += perLaunch) {
+            k.set("e0", (int) (g0 * elemsPerGroup));
+            k.launch(Math.min(perLaunch, groups - g0), groupSize);
+        }
+    }
+
+    // ------------------------------------------------------------------ reductions
+
+    /** Groups of a reduction over n entries: depends only on n and the group size (determinism). */
+    int reductionGroups(int n) {
+        return (int) Math.min(AparapiBackend.REDUCE_GROUPS, (n + (long) reduceGroup - 1) / reduceGroup);
+    }
+
+    /** Reads the first {@code count} partials and sums them in group order. */
+    double sumPartials(int groups) {
+        cl.read(partials, 0, partialsHost, groups);
+        double s = 0;
+        for (int g = 0; g < groups; g++) {
+            s += partialsHost.getDouble(8 * g);
+        }
+        return s;
+    }
+
+    // ------------------------------------------------------------------ buffers
+
+    /** A buffer of at least one entry (OpenCL has no empty buffers) of {@code bytesPerEntry}. */
+    ClBuffer buffer(long entries, int bytesPerEntry, String what) {
+        return cl.allocate(Math.max(1, entries) * bytesPerEntry, what);
+    }
+
+    /** A new buffer holding {@code values} (closed again if the write fails). */
+    ClBuffer upload(double[] values, String what) {
+        ClBuffer b = buffer(values.length, 8, what);
+        try {
+            cl.write(values, 0, values.length, b, 0);
+        } catch (RuntimeException e) {
+            b.close();
+            throw e;
+        }
+        return b;
+    }
+
+    /**
+     * Writes column {@code column} of the row-major {@code src} ({@code count} rows of {@code stride}) into {@code dst}
+     * from entry {@code dstOffset} on, staged through {@code chunk}: the transposing upload of point-major host data.
+     */
+    void writeColumn(double[] src, int stride, int column, long count, double[] chunk, ClBuffer dst, long dstOffset) {
+        for (long start = 0; start < count; start += chunk.length) {
+            int n = (int) Math.min(chunk.length, count - start);
+            for (int i = 0; i < n; i++) {
+                chunk[i] = src[(int) ((start + i) * stride + column)];
+            }
+            cl.write(chunk, 0, n, dst, dstOffset + start);
+        }
+    }
+
+    /** Closes the buffers that are not null. */
+    static void closeAll(ClBuffer... buffers) {
+        for (ClBuffer b : buffers) {
+            if (b != null) {
+                b.close();
+            }
+        }
+    }
+
+    // ------------------------------------------------------------------ argument checks
+
+    /** {@code v} as an open vector of this backend, else the error naming {@code name}. */
+    ClVector vec(Object v, String name) {
+        ensureOpen();
+        Objects.requireNonNull(v, name);
+        if (!(v instanceof ClVector a) || a.backend() != owner) {
+            throw new IllegalArgumentException(name + " is not a vector of this aparapi backend: " + v);
+        }
+        if (a.isClosed()) {
+            throw new IllegalStateException(name + " is closed");
+        }
+        return a;
+    }
+
+    static void sameLength(String what, DeviceVector a, String an, DeviceVector b, String bn) {
+        if (a.length() != b.length()) {
+            throw new IllegalArgumentException(what + ": " + an + " has length " + a.length() + " but " + bn + " has length " + b.length());
+        }
+    }
+
+    static void checkLen(String what, String name, int actual, int expected) {
+        if (actual != expected) {
+            throw new IllegalArgumentException(what + ": " + name + " has length " + actual + " but must have length " + expected);
+        }
+    }
+}

@@ -1,0 +1,215 @@
+package io.lobatto.backend.aparapi;
+
+import io.lobatto.backend.aparapi.kernels.GatherScatterKernel;
+import io.lobatto.backend.aparapi.kernels.ReductionKernel;
+import io.lobatto.backend.aparapi.kernels.StreamKernel;
+import io.lobatto.backend.aparapi.kernels.TransferKernel;
+import io.lobatto.backend.aparapi.runtime.KernelSource;
+import io.lobatto.backend.aparapi.runtime.ProgramCache;
+import io.lobatto.core.backend.ElementKernel;
+import io.lobatto.core.basis.Basis1D;
+import io.lobatto.core.mesh.ElementGeometry;
+import io.lobatto.core.mesh.PointMap;
+import io.lobatto.core.pointwise.PointFunction;
+import io.lobatto.core.pointwise.Quadrature;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.ToIntFunction;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+
+import static io.lobatto.backend.aparapi.AparapiBackend.BUILD_THREADS;
+import static io.lobatto.backend.aparapi.AparapiBackend.MAX_DEGREE;
+
+/**
+ * {@link io.lobatto.core.backend.Backend#prepare} on the Aparapi backend: the kernels a solve will launch (streaming,
+ * reductions, gather/scatter, the factor split, the element kernels and the fused operator, the geometry, diagonal,
+ * transfer, Chebyshev, evaluate and error kernels), planned as their operations plan them and built ahead of use on a
+ * pool of {@link AparapiBackend#BUILD_THREADS} threads through the {@link ProgramCache}. It launches nothing.
+ */
+final class BuildsAhead {
+
+    private static final Logger LOG = Logger.getLogger("io.lobatto.backend.aparapi");
+
+    private final BackendCore core;
+    private final ElementOperators elements;
+    private final SetupKernels setup;
+    /** The pool of {@link #prepare}, started at its first call. */
+    private ExecutorService builder;
+    private final List<Future<?>> prepared = new ArrayList<>();
+
+    BuildsAhead(BackendCore core, ElementOperators elements, SetupKernels setup) {
+        this.core = core;
+        this.elements = elements;
+        this.setup = setup;
+    }
+
+    /** Submits the builds (see {@link AparapiBackend#prepare}) and returns. */
+    void prepare(ElementKernel kernel, int[] degrees, ElementGeometry geometry, PointFunction... functions) {
+        core.ensureOpen();
+        Objects.requireNonNull(kernel, "kernel");
+        Objects.requireNonNull(degrees, "degrees");
+        if (builder == null) {
+            AtomicInteger n = new AtomicInteger();
+            builder = Executors.newFixedThreadPool(BUILD_THREADS, r -> {
+                Thread t = new Thread(r, "lobatto-kernel-build-" + n.incrementAndGet());
+                t.setDaemon(true);
+                return t;
+            });
+        }
+        for (Runnable task : preparations(kernel, degrees, geometry, functions == null ? new PointFunction[0] : functions)) {
+            prepared.add(builder.submit(() -> {
+                try {
+                    task.run();
+                } catch (RuntimeException e) {
+                    LOG.log(Level.FINE, "aparapi: a build ahead of use failed (its operation will throw)", e);
+                }
+            }));
+        }
+    }
+
+    /** The builds submitted so far (the caller holds the backend's lock while it copies them). */
+    List<Future<?>> pending() {
+        return new ArrayList<>(prepared);
+    }
+
+    /** Waits until every one of {@code pending} has finished (without the backend's lock). */
+    static void await(List<Future<?>> pending) {
+        for (Future<?> f : pending) {
+            try {
+                f.get();
+            } catch (ExecutionException | CancellationException e) {
+                // logged by the task; its operation throws
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+
+    /** Drops the builds not started and waits for those running (before the context goes). */
+    void shutdown() {
+        if (builder != null) {
+            // the builds not started are dropped; those running finish before the context goes
+            builder.shutdownNow();
+            boolean interrupted = false;
+            while (true) {
+                try {
+                    if (builder.awaitTermination(10, TimeUnit.MINUTES)) {
+                        break;
+                    }
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** The build tasks of {@link #prepare}: each builds one source (after planning it, for the planned kernels). */
+    private List<Runnable> preparations(ElementKernel kernel, int[] degrees, ElementGeometry geometry, PointFunction[] functions) {
+        ProgramCache programs = core.cl.programs();
+        ToIntFunction<KernelSource> allowed = programs::workGroupSize;
+        ToIntFunction<KernelBuilds.Spec> allowedSpec = s -> programs.workGroupSize(s.source());
+        int maxGroup = core.cl.device().maxWorkGroupSize();
+        long local = core.localMemBytes;
+        String device = core.info.name();
+        ElementVariant forced = core.variant;
+        boolean fold = elements.foldSearchDirection();
+        boolean geometryGlobal = setup.geometryGlobalGrids();
+        boolean diagonalGlobal = elements.diagonalGlobalGrids();
+        int reduceGroup = core.reduceGroup;
+        int gatherGroup = core.gatherGroup;
+        List<Runnable> tasks = new ArrayList<>();
+        List<Integer> valid = new ArrayList<>();
+        for (int d : degrees) {
+            if (d >= 1 && d <= MAX_DEGREE) {
+                valid.add(d);
+            }
+        }
+        // in the order of first use by a setup that binds the fine operator and the mass, then the p-MG levels (factors,
+        // diagonals, eigenvalue bounds), then f and g: an operation whose build has not started builds it itself
+        List<KernelBuilds.Spec> vectors = new ArrayList<>();
+        if (kernel.factorsPerPoint() > 1) {
+            vectors.add(KernelBuilds.factorSplit());
+        }
+        for (int op : new int[] {ReductionKernel.DOT, ReductionKernel.RECIPROCAL, ReductionKernel.CG_UPDATE,
+            ReductionKernel.PCG_UPDATE}) {
+            vectors.add(KernelBuilds.reduction(op, reduceGroup));
+        }
+        for (int op : new int[] {StreamKernel.FILL, StreamKernel.COPY, StreamKernel.AXPBY, StreamKernel.PMUL}) {
+            vectors.add(KernelBuilds.stream(op));
+        }
+        for (int op : new int[] {GatherScatterKernel.SCATTER, GatherScatterKernel.GATHER, GatherScatterKernel.GATHER_DOT}) {
+            vectors.add(KernelBuilds.gather(op, gatherGroup));
+        }
+        if (fold) {
+            vectors.add(KernelBuilds.gather(GatherScatterKernel.GATHER_DOT_UPDATE, gatherGroup));
+        }
+        vectors.add(KernelBuilds.chebyshev());
+        int order = geometry == null ? 0 : geometry.order();
+        PointMap map = geometry == null ? null : geometry.map();
+        Quadrature q = kernel.usesGaussQuadrature() ? Quadrature.GAUSS : Quadrature.GLL;
+        for (int i = 0; i < valid.size(); i++) {
+            int degree = valid.get(i);
+            boolean fine = i == 0;
+            if (geometry != null) {
+                tasks.add(() -> SetupKernels.geometryPlan(degree, q, order, kernel.factorsPerPoint(), map, maxGroup, local,
+                        geometryGlobal, allowed));
+                if (fine && kernel != ElementKernel.MASS_BP10) {
+                    tasks.add(() -> SetupKernels.geometryPlan(degree, Quadrature.GAUSS, order,
+                            ElementKernel.MASS_BP10.factorsPerPoint(), map, maxGroup, local, geometryGlobal, allowed));
+                }
+            }
+            List<ElementKernel> kinds = fine && kernel != ElementKernel.MASS_BP10
+                    ? List.of(kernel, ElementKernel.MASS_BP10) : List.of(kernel);
+            for (ElementKernel k : kinds) {
+                tasks.add(() -> {
+                    ElementVariant v = forced != null ? forced : ElementVariant.of(k, degree, device);
+                    ElementPlan plan = KernelBuilds.plan(k, Basis1D.of(degree), maxGroup, local, device, v, allowedSpec);
+                    if (fold) {
+                        programs.build(KernelBuilds.element(k, degree, plan, 2).source());
+                    }
+                });
+            }
+            if (fine) {
+                for (KernelBuilds.Spec s : vectors) {
+                    tasks.add(() -> programs.build(s.source()));
+                }
+            }
+            if (kernel == ElementKernel.STIFFNESS_BP35) {
+                tasks.add(() -> programs.build(KernelBuilds.diagonalBp35(degree)));
+            } else {
+                tasks.add(() -> ElementOperators.diagonalPlan(degree, maxGroup, local, diagonalGlobal, allowed));
+            }
+        }
+        for (int i = 0; i + 1 < valid.size(); i++) {
+            int fineDegree = valid.get(i);
+            int coarse = valid.get(i + 1);
+            if (coarse < fineDegree) {
+                for (int op : new int[] {TransferKernel.PROLONG_I, TransferKernel.PROLONG_J, TransferKernel.PROLONG_K,
+                    TransferKernel.RESTRICT_K, TransferKernel.RESTRICT_J, TransferKernel.RESTRICT_I}) {
+                    tasks.add(() -> programs.build(KernelBuilds.transfer(op, coarse, fineDegree).source()));
+                }
+            }
+        }
+        if (geometry != null && !valid.isEmpty()) {
+            for (PointFunction f : functions) {
+                tasks.add(() -> programs.build(KernelBuilds.evaluate(valid.get(0), order, map, f)));
+                tasks.add(() -> programs.build(KernelBuilds.errors(valid.get(0), order, map, f)));
+            }
+        }
+        return tasks;
+    }
+}

@@ -1,0 +1,498 @@
+package io.lobatto.backend.aparapi;
+
+import io.lobatto.backend.aparapi.runtime.ClBuffer;
+import io.lobatto.backend.aparapi.runtime.ClKernel;
+import io.lobatto.backend.aparapi.runtime.KernelSource;
+import io.lobatto.core.backend.BackendException;
+import io.lobatto.core.backend.DeviceElementData;
+import io.lobatto.core.backend.DeviceGeometry;
+import io.lobatto.core.backend.DeviceScatter;
+import io.lobatto.core.backend.DeviceVector;
+import io.lobatto.core.backend.ElementKernel;
+import io.lobatto.core.basis.Basis1D;
+import io.lobatto.core.mesh.ElementGeometry;
+import io.lobatto.core.pointwise.Quadrature;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.ToIntFunction;
+
+import static io.lobatto.backend.aparapi.AparapiBackend.ELEMENT_GROUP;
+import static io.lobatto.backend.aparapi.AparapiBackend.MAX_DEGREE;
+import static io.lobatto.backend.aparapi.BackendCore.checkLen;
+
+/**
+ * The element operators of the {@link io.lobatto.core.backend.Backend} SPI on the Aparapi backend: the element data
+ * ({@link ClElementData}: I, D and the geometric factors one buffer per factor, split on the device by
+ * {@link io.lobatto.backend.aparapi.kernels.FactorSplitKernel}, or the element vertices for BP3.5 with the factors on
+ * the fly), the element kernels BP1.0, BP3.5 and BP3.0 planned by {@link KernelBuilds#plan} (element-local, and
+ * hipBone's fused operator reading x_G through Z, on all elements or a range, with the gather of
+ * {@link GatherScatter}), and the diagonals of the element matrices by
+ * {@link io.lobatto.backend.aparapi.kernels.DiagonalBp35Kernel} and {@link io.lobatto.backend.aparapi.kernels.DiagonalKernel}.
+ */
+final class ElementOperators {
+
+    /** The element kernels' buffers of G00, G01, G02, G11, G12, G22, in the order of the factor buffers. */
+    private static final String[] G_FIELDS = {"G00", "G01", "G02", "G11", "G12", "G22"};
+
+    private final BackendCore core;
+    private final Vectors vectors;
+    private final GatherScatter gatherScatter;
+    private final SetupKernels setup;
+    private boolean foldSearchDirection = AparapiBackend.FOLD_SEARCH_DIRECTION;
+    /** Tests: plan the element-diagonal kernel with its grids in global scratch even where they fit the local memory. */
+    private boolean diagonalGlobalGrids;
+
+    ElementOperators(BackendCore core, Vectors vectors, GatherScatter gatherScatter, SetupKernels setup) {
+        this.core = core;
+        this.vectors = vectors;
+        this.gatherScatter = gatherScatter;
+        this.setup = setup;
+    }
+
+    /** See {@link AparapiBackend#foldSearchDirection(boolean)}. */
+    void foldSearchDirection(boolean fold) {
+        foldSearchDirection = fold;
+    }
+
+    boolean foldSearchDirection() {
+        return foldSearchDirection;
+    }
+
+    void diagonalGlobalGrids(boolean on) {
+        diagonalGlobalGrids = on;
+    }
+
+    boolean diagonalGlobalGrids() {
+        return diagonalGlobalGrids;
+    }
+
+    // ------------------------------------------------------------------ element data
+
+    DeviceElementData uploadElementData(ElementKernel kernel, Basis1D basis, int elements, double[] geometricData) {
+        core.ensureOpen();
+        long points = checkElementData(kernel, basis, elements, geometricData.length);
+        int perPoint = kernel.factorsPerPoint();
+        List<ClBuffer> factors = new ArrayList<>();
+        try {
+            // one buffer per factor (G00, G01, G02, G11, G12, G22, wJ), filled in chunks from the point-major array
+            double[] chunk = new double[(int) Math.min(points, 1 << 20)];
+            for (int f = 0; f < perPoint; f++) {
+                ClBuffer b = core.buffer(points, 8, kernel + " geometric factor " + f + " (" + points + " doubles)");
+                factors.add(b);
+                core.writeColumn(geometricData, perPoint, f, points, chunk, b, 0);
+            }
+        } catch (RuntimeException e) {
+            factors.forEach(ClBuffer::close);
+            throw e;
+        }
+        return elementData(kernel, basis, elements, factors);
+    }
+
+    /**
+     * The geometric data already on the device (from {@code geometricFactors}): wJ alone (BP1.0) becomes the kernel's
+     * buffer as it is; the packed factors of the stiffness kernels are split on the device into the seven buffers the
+     * element kernels read ({@link io.lobatto.backend.aparapi.kernels.FactorSplitKernel}: they read each factor
+     * coalesced over the points), and the packed vector is closed. Nothing crosses to the host.
+     */
+    DeviceElementData uploadElementData(ElementKernel kernel, Basis1D basis, int elements, DeviceVector geometricData) {
+        ClVector v = core.vec(geometricData, "geometricData");
+        long points = checkElementData(kernel, basis, elements, v.length());
+        int perPoint = kernel.factorsPerPoint();
+        List<ClBuffer> factors = new ArrayList<>();
+        if (perPoint == 1) {
+            factors.add(v.buffer);
+        } else {
+            factors = split(kernel, v, perPoint, points);
+            v.close();
+        }
+        return elementData(kernel, basis, elements, factors);
+    }
+
+    /** The packed factors of {@code v} ([points][perPoint]) split into one buffer per factor; {@code v} stays open. */
+    private List<ClBuffer> split(ElementKernel kernel, ClVector v, int perPoint, long points) {
+        List<ClBuffer> factors = new ArrayList<>();
+        try {
+            ClKernel k = core.kernel(KernelBuilds.factorSplit());
+            for (int f = 0; f < perPoint; f++) {
+                ClBuffer b = core.buffer(points, 8, kernel + " geometric factor " + f + " (" + points + " doubles)");
+                factors.add(b);
+                if (points > 0) {
+                    k.set("x", v.buffer).set("y", b).set("stride", perPoint).set("offset", f).set("n", (int) points);
+                    core.launchPerEntry(k, points);
+                }
+            }
+        } catch (RuntimeException e) {
+            factors.forEach(ClBuffer::close);
+            throw e;
+        }
+        return factors;
+    }
+
+    /**
+     * BP3.5 reading the element vertices instead of stored factors
+     * ({@link io.lobatto.backend.aparapi.kernels.StiffnessBp35TrilinearKernel}): the data holds its own upload of the
+     * vertices (24 doubles per element), D and the GLL nodes and weights. |J| {@literal >} 0 is checked here once, by the
+     * geometry kernel's wJ at the GLL nodes (freed at once), with the same error as {@code geometricFactors}.
+     */
+    DeviceElementData elementDataOnTheFly(ElementKernel kernel, Basis1D basis, DeviceGeometry geometry) {
+        ClGeometry g = setup.geom(geometry);
+        ElementGeometry eg = io.lobatto.core.backend.Backend.requireOnTheFly(kernel, basis, g);
+        SetupKernels.checkDegree("elementDataOnTheFly", basis);
+        int elements = eg.elementCount();
+        long points = (long) elements * basis.np();
+        if (points > Integer.MAX_VALUE) {
+            throw new BackendException("aparapi: BP3.5 with N = " + basis.degree() + " and E = " + elements + " has " + points
+                    + " nodes; the element kernels index the local vectors with int (at most " + Integer.MAX_VALUE + ")");
+        }
+        setup.geometricFactors(g, basis, Quadrature.GLL, 1).close();
+        ElementPlan plan = KernelBuilds.trilinearPlan(basis, core.cl.device().maxWorkGroupSize(), core.localMemBytes,
+                core.info.name(), s -> core.kernel(s).workGroupSize());
+        ClGeometry own = (ClGeometry) setup.uploadGeometry(eg);
+        ClBuffer diff = null;
+        ClBuffer gll = null;
+        try {
+            diff = core.upload(basis.differentiation(), "D");
+            double[] r = basis.gll().nodes();
+            double[] w = basis.gll().weights();
+            double[] rw = new double[2 * r.length];
+            System.arraycopy(r, 0, rw, 0, r.length);
+            System.arraycopy(w, 0, rw, r.length, w.length);
+            gll = core.upload(rw, "GLL nodes and weights");
+        } catch (RuntimeException e) {
+            own.close();
+            BackendCore.closeAll(diff, gll);
+            throw e;
+        }
+        return new ClElementData(this, kernel, basis.degree(), elements, plan, null, diff, List.of(), null, own, gll);
+    }
+
+    /** Checks the arguments of an element-data upload of {@code length} doubles; returns E P. */
+    private long checkElementData(ElementKernel kernel, Basis1D basis, int elements, long length) {
+        core.ensureOpen();
+        Objects.requireNonNull(kernel, "kernel");
+        int degree = basis.degree();
+        if (degree > MAX_DEGREE) {
+            throw new BackendException("aparapi: degree N = " + degree + " is above the backend's limit N <= " + MAX_DEGREE);
+        }
+        if (elements < 0) {
+            throw new IllegalArgumentException("elements " + elements + " < 0");
+        }
+        int nq = basis.nq();
+        int p = kernel == ElementKernel.STIFFNESS_BP35 ? nq : basis.nqGauss();
+        int p3 = p * p * p;
+        int perPoint = kernel.factorsPerPoint();
+        long expected = (long) elements * p3 * perPoint;
+        if (length != expected) {
+            throw new IllegalArgumentException("geometricData has length " + length + " but " + kernel + " with N = "
+                    + degree + " and E = " + elements + " needs " + expected);
+        }
+        long points = (long) elements * p3;
+        if (points > Integer.MAX_VALUE) {
+            throw new BackendException("aparapi: " + kernel + " with N = " + degree + " and E = " + elements + " has "
+                    + points + " quadrature points; the kernels index one factor buffer with int (at most "
+                    + Integer.MAX_VALUE + ")");
+        }
+        return points;
+    }
+
+    /** The element data of {@code factors} (taken over: closed here on failure): I, D and the plan's scratch added. */
+    private ClElementData elementData(ElementKernel kernel, Basis1D basis, int elements, List<ClBuffer> factors) {
+        int degree = basis.degree();
+        int p = kernel == ElementKernel.STIFFNESS_BP35 ? basis.nq() : basis.nqGauss();
+        long points = (long) elements * p * p * p;
+        ClBuffer interp = null;
+        ClBuffer diff = null;
+        ClBuffer scratch = null;
+        ElementPlan plan;
+        try {
+            plan = plan(kernel, basis);
+            if (kernel.usesGaussQuadrature()) {
+                interp = core.upload(basis.interpolation(), "I");
+            }
+            if (kernel != ElementKernel.MASS_BP10) {
+                double[] m = kernel == ElementKernel.STIFFNESS_BP35 ? basis.differentiation() : basis.gaussDifferentiation();
+                diff = core.upload(m, "D");
+            }
+            if (!plan.tLocal()) {
+                scratch = core.buffer(points, 8, kernel + " t-flux scratch");
+            }
+        } catch (RuntimeException e) {
+            factors.forEach(ClBuffer::close);
+            BackendCore.closeAll(interp, diff, scratch);
+            throw e;
+        }
+        return new ClElementData(this, kernel, degree, elements, plan, interp, diff, factors, scratch);
+    }
+
+    /** The plan of {@code kernel} at the basis's degree on this device ({@link KernelBuilds#plan}). */
+    private ElementPlan plan(ElementKernel kernel, Basis1D basis) {
+        String device = core.info.name();
+        return KernelBuilds.plan(kernel, basis, core.cl.device().maxWorkGroupSize(), core.localMemBytes, device,
+                core.variant != null ? core.variant : ElementVariant.of(kernel, basis.degree(), device),
+                s -> core.kernel(s).workGroupSize());
+    }
+
+    /** The element kernel of {@code plan}; {@code fromGlobal} 0: x_L, 1: x_G through Z, 2: dir + beta x_G through Z. */
+    private ClKernel elementKernel(ElementKernel kernel, int degree, ElementPlan plan, int fromGlobal) {
+        return core.kernel(KernelBuilds.element(kernel, degree, plan, fromGlobal));
+    }
+
+    private ClElementData elem(DeviceElementData d) {
+        Objects.requireNonNull(d, "data");
+        if (!(d instanceof ClElementData a) || a.owner != this) {
+            throw new IllegalArgumentException("data is not element data of this aparapi backend");
+        }
+        if (d.isClosed()) {
+            throw new IllegalStateException("element data is closed");
+        }
+        return a;
+    }
+
+    /** The launch plan of element data, e.g. for reports: "2D, 81 work-items x 3 elements per group, ...". */
+    String plan(DeviceElementData data) {
+        ClElementData d = elem(data);
+        return d.kernel + " N=" + d.degree + ": " + d.plan.describe(d.kernel);
+    }
+
+    // ------------------------------------------------------------------ element kernels
+
+    /** Stored factor {@code f} of {@code d}, or the unused buffer when the kernel computes the factors on the fly. */
+    private ClBuffer factor(ClElementData d, int f) {
+        return d.factors.isEmpty() ? core.unused : d.factors.get(f);
+    }
+
+    private void runElements(ClElementData d, double lambda, ClBuffer x, ClScatter z, double shift, ClBuffer y,
+                             ClBuffer dir, double beta) {
+        runElements(d, lambda, x, z, shift, y, dir, beta, 0, d.elements);
+    }
+
+    /** The element kernel on elements [first, end) (the kernel adds {@code firstElem} to its element index). */
+    private void runElements(ClElementData d, double lambda, ClBuffer x, ClScatter z, double shift, ClBuffer y,
+                             ClBuffer dir, double beta, int first, int end) {
+        if (end <= first) {
+            return;
+        }
+        int mode = z == null ? 0 : dir == null ? 1 : 2;
+        ClKernel k = d.kernels[mode];
+        if (k == null) {
+            k = elementKernel(d.kernel, d.degree, d.plan, mode);
+            d.kernels[mode] = k;
+        }
+        boolean stiff = d.kernel != ElementKernel.MASS_BP10;
+        ClBuffer unused = core.unused;
+        k.set("x", x).set("y", y)
+                .bindIfUsed("ids", z == null ? unused : z.scatterIds.buffer)
+                .bindIfUsed("w", z == null ? unused : z.inverseDegree.buffer)
+                .bindIfUsed("matI", d.interp == null ? unused : d.interp)
+                .bindIfUsed("matD", d.diff == null ? unused : d.diff)
+                .bindIfUsed("wJ", factor(d, stiff ? 6 : 0))
+                .bindIfUsed("scr", d.scratch == null ? unused : d.scratch)
+                .bindIfUsed("verts", d.trilinear == null ? unused : d.trilinear.nodes)
+                .bindIfUsed("gll", d.gll == null ? unused : d.gll)
+                .bindIfUsed("dirG", dir == null ? unused : dir)
+                .bindIfUsed("firstElem", first)
+                .set("elems", end)
+                .local("lds", KernelBuilds.elementLocalBytes(d.plan));
+        for (int f = 0; f < G_FIELDS.length; f++) {
+            k.bindIfUsed(G_FIELDS[f], stiff ? factor(d, f) : unused);
+        }
+        k.bindIfUsed("lambda", stiff ? lambda : 0).bindIfUsed("shift", shift).bindIfUsed("beta", beta);
+        long groups = ((long) end - first + d.plan.elementsPerGroup() - 1) / d.plan.elementsPerGroup();
+        k.launch(groups, d.plan.groupSize());
+    }
+
+    void applyElements(DeviceElementData data, double lambda, DeviceVector xL, DeviceVector yL) {
+        ClElementData d = elem(data);
+        ClVector x = core.vec(xL, "xL");
+        ClVector y = core.vec(yL, "yL");
+        checkLen("applyElements", "xL", x.length(), d.localSize());
+        checkLen("applyElements", "yL", y.length(), d.localSize());
+        if (x == y) {
+            throw new IllegalArgumentException("applyElements: xL and yL must be distinct");
+        }
+        runElements(d, lambda, x.buffer, null, 0, y.buffer, null, 0);
+    }
+
+    void applyAssembled(DeviceElementData data, DeviceScatter z, double lambda, double shift, DeviceVector xG, DeviceVector yL,
+                        DeviceVector yG) {
+        runAssembled("applyAssembled", data, z, lambda, shift, xG, yL, yG, false, null, 0);
+    }
+
+    /** {@code applyAssembled} with x_G . y_G reduced in the gather: two launches, one read-back. */
+    double applyAssembledDot(DeviceElementData data, DeviceScatter z, double lambda, double shift, DeviceVector xG,
+                             DeviceVector yL, DeviceVector yG) {
+        return runAssembled("applyAssembledDot", data, z, lambda, shift, xG, yL, yG, true, null, 0);
+    }
+
+    /**
+     * p_G = z_G + beta p_G, y_G = A p_G and p_G . y_G in two launches: the element kernel reads
+     * z_G + beta p_G through the scatter ids, the gather (which owns each row) writes the new p_G and
+     * reduces p_G . y_G. CG then needs three launches per iteration.
+     */
+    double applyAssembledDotUpdate(DeviceElementData data, DeviceScatter z, double lambda, double shift, DeviceVector zG,
+                                   double beta, DeviceVector pG, DeviceVector yL, DeviceVector yG) {
+        ClVector dir = core.vec(zG, "zG");
+        if (zG == pG || zG == yG) {
+            throw new IllegalArgumentException("applyAssembledDotUpdate: zG must be distinct from pG and yG");
+        }
+        if (!foldSearchDirection) {
+            vectors.axpby(1, zG, beta, pG);
+            return runAssembled("applyAssembledDot", data, z, lambda, shift, pG, yL, yG, true, null, 0);
+        }
+        return runAssembled("applyAssembledDotUpdate", data, z, lambda, shift, pG, yL, yG, true, dir, beta);
+    }
+
+    /** The element launch of the fused operator on elements [first, end) only; the gather is {@code gatherDot}. */
+    void applyAssembledElements(DeviceElementData data, DeviceScatter z, double lambda, double shift, DeviceVector xG,
+                                DeviceVector yL, int first, int end) {
+        ClScatter s = gatherScatter.scat(z);
+        ClVector yl = core.vec(yL, "yL");
+        ClElementData d = elem(data);
+        ClVector x = core.vec(xG, "xG");
+        checkLen("applyAssembledElements", "z.localSize", s.localSize(), d.localSize());
+        checkLen("applyAssembledElements", "xG", x.length(), s.globalSize());
+        checkLen("applyAssembledElements", "yL", yl.length(), d.localSize());
+        if (first < 0 || end < first || end > d.elements) {
+            throw new IllegalArgumentException("applyAssembledElements: elements [" + first + ", " + end + ") not within [0, "
+                    + d.elements + ")");
+        }
+        runElements(d, lambda, x.buffer, s, shift, yl.buffer, null, 0, first, end);
+    }
+
+    /** hipBone's fused operator: the element kernel reads x_G through the scatter ids, then the gather. */
+    private double runAssembled(String what, DeviceElementData data, DeviceScatter z, double lambda, double shift,
+                                DeviceVector xG, DeviceVector yL, DeviceVector yG, boolean withDot, ClVector dir, double beta) {
+        ClScatter s = gatherScatter.scat(z);
+        ClVector yl = core.vec(yL, "yL");
+        ClVector yg = core.vec(yG, "yG");
+        ClElementData d = elem(data);
+        ClVector x = core.vec(xG, "xG");
+        checkLen(what, "z.localSize", s.localSize(), d.localSize());
+        checkLen(what, "xG", x.length(), s.globalSize());
+        checkLen(what, "yL", yl.length(), d.localSize());
+        checkLen(what, "yG", yg.length(), s.globalSize());
+        if (x == yg) {
+            throw new IllegalArgumentException(what + ": xG and yG must be distinct");
+        }
+        if (dir != null) {
+            checkLen(what, "zG", dir.length(), s.globalSize());
+        }
+        runElements(d, lambda, x.buffer, s, shift, yl.buffer, dir == null ? null : dir.buffer, beta);
+        return gatherScatter.runGather(s, yl, yg, withDot ? x : null, dir, beta);
+    }
+
+    // ------------------------------------------------------------------ diagonals
+
+    /**
+     * The diagonal of the element matrices: BP3.5 by {@link io.lobatto.backend.aparapi.kernels.DiagonalBp35Kernel}
+     * (one work-item per node, the collocated formula of {@link io.lobatto.core.backend.ElementMatrixDiagonal}); BP1.0
+     * and BP3.0 by {@link io.lobatto.backend.aparapi.kernels.DiagonalKernel} (its separable contractions, sum-factorised
+     * per element).
+     */
+    void elementDiagonal(DeviceElementData data, double lambda, DeviceVector diagonalL) {
+        ClElementData d = elem(data);
+        ClVector y = core.vec(diagonalL, "diagonalL");
+        checkLen("elementDiagonal", "diagonalL", y.length(), d.localSize());
+        if (d.elements == 0) {
+            return;
+        }
+        Basis1D basis = Basis1D.of(d.degree);
+        if (d.kernel != ElementKernel.STIFFNESS_BP35) {
+            separableDiagonal(d, basis, lambda, y);
+            return;
+        }
+        double[] dm = basis.differentiation();
+        double[] bb = io.lobatto.core.backend.ElementMatrixDiagonal.hadamard(dm, dm);
+        double[] m = new double[bb.length + dm.length];
+        System.arraycopy(bb, 0, m, 0, bb.length);
+        System.arraycopy(dm, 0, m, bb.length, dm.length);
+        // factors on the fly: the stored factors for this setup kernel only, freed after it
+        List<ClBuffer> factors = d.factors;
+        if (d.trilinear != null) {
+            try (ClVector packed = (ClVector) setup.geometricFactors(d.trilinear, basis, Quadrature.GLL, 7)) {
+                factors = split(d.kernel, packed, 7, (long) d.localSize());
+            }
+        }
+        ClBuffer mats = null;
+        try {
+            mats = core.upload(m, "BP3.5 diagonal matrices");
+            ClKernel k = core.kernel(KernelBuilds.diagonalBp35(d.degree));
+            for (int f = 0; f < G_FIELDS.length; f++) {
+                k.set(G_FIELDS[f], factors.get(f));
+            }
+            int n = d.localSize();
+            k.set("wJ", factors.get(6)).set("mats", mats).set("y", y.buffer).set("lambda", lambda).set("n", n);
+            core.launchPerEntry(k, n);
+        } finally {
+            if (mats != null) {
+                mats.close();
+            }
+            if (d.trilinear != null) {
+                // released once the launch that reads them is done (OpenCL keeps them for enqueued commands)
+                factors.forEach(ClBuffer::close);
+            }
+        }
+    }
+
+    /** BP1.0 and BP3.0: {@link io.lobatto.backend.aparapi.kernels.DiagonalKernel}, launched in chunks with global grids. */
+    private void separableDiagonal(ClElementData d, Basis1D basis, double lambda, ClVector y) {
+        KernelBuilds.GeometryPlan plan = diagonalPlan(d.degree, core.cl.device().maxWorkGroupSize(), core.localMemBytes,
+                diagonalGlobalGrids, s -> core.kernel(s).workGroupSize());
+        ClKernel k = core.kernel(KernelBuilds.diagonal(d.degree, plan));
+        int nq = basis.nq();
+        int mq = basis.nqGauss();
+        double[] interp = basis.interpolation();
+        double[] deriv = io.lobatto.core.backend.ElementMatrixDiagonal.multiply(basis.gaussDifferentiation(), interp, mq, mq, nq);
+        double[][] parts = {io.lobatto.core.backend.ElementMatrixDiagonal.hadamard(interp, interp),
+            io.lobatto.core.backend.ElementMatrixDiagonal.hadamard(deriv, deriv),
+            io.lobatto.core.backend.ElementMatrixDiagonal.hadamard(interp, deriv)};
+        double[] m = new double[3 * mq * nq];
+        for (int i = 0; i < 3; i++) {
+            System.arraycopy(parts[i], 0, m, i * mq * nq, mq * nq);
+        }
+        boolean mass = d.kernel == ElementKernel.MASS_BP10;
+        ClBuffer mats = null;
+        ClBuffer scratch = null;
+        try {
+            mats = core.upload(m, "element-diagonal matrices");
+            int epg = plan.elemsPerGroup();
+            long groups = (d.elements + (long) epg - 1) / epg;
+            long perLaunch = groups;
+            if (plan.globalGrids()) {
+                perLaunch = Math.min(groups, Math.max(1, KernelBuilds.GEOMETRY_SCRATCH_SLOTS / epg));
+                long doubles = perLaunch * epg * plan.perElem();
+                scratch = core.buffer(doubles, 8, "element-diagonal grids (" + doubles + " doubles)");
+            }
+            for (int f = 0; f < G_FIELDS.length; f++) {
+                k.set(G_FIELDS[f], mass ? core.unused : d.factors.get(f));
+            }
+            k.set("wJ", d.factors.get(mass ? 0 : 6)).set("mats", mats).set("y", y.buffer)
+                    .set("scale", mass ? 1.0 : lambda).set("first", mass ? 6 : 0).set("last", mass || lambda != 0 ? 7 : 6)
+                    .set("elems", d.elements).bindIfUsed("scr", scratch == null ? core.unused : scratch)
+                    .local("lds", 8L * plan.localDoubles());
+            BackendCore.launchInChunks(k, groups, perLaunch, epg, plan.groupSize());
+        } finally {
+            BackendCore.closeAll(mats, scratch);
+        }
+    }
+
+    /** The plan of {@link io.lobatto.backend.aparapi.kernels.DiagonalKernel}: for the element group, then for what the build allows. */
+    static KernelBuilds.GeometryPlan diagonalPlan(int degree, int maxWorkGroupSize, long localMemBytes, boolean global,
+                                                 ToIntFunction<KernelSource> allowed) {
+        int cap = Math.min(ELEMENT_GROUP, maxWorkGroupSize);
+        while (true) {
+            KernelBuilds.GeometryPlan plan = KernelBuilds.diagonalPlan(degree, cap, localMemBytes, global);
+            int fits = allowed.applyAsInt(KernelBuilds.diagonal(degree, plan));
+            if (plan.groupSize() <= fits) {
+                return plan;
+            }
+            if (fits >= cap) {
+                throw new BackendException("aparapi: the element-diagonal kernel N=" + degree + " plans groups of "
+                        + plan.groupSize() + " but its build allows " + fits);
+            }
+            cap = fits;
+        }
+    }
+}
