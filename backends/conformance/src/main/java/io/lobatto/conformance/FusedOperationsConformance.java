@@ -107,6 +107,40 @@ public abstract class FusedOperationsConformance {
         }
     }
 
+    /**
+     * Z uploaded with its degrees ({@code uploadScatterByDegree}: the backend makes W) applies the fused operator with a
+     * shift, which reads W, bit for bit as Z uploaded with the host's W.
+     */
+    @Test
+    void zUploadedByDegreeAppliesAsZWithTheHostsW() {
+        Backend be = backend();
+        SpectralElementMesh mesh = TestProblems.deformedBox(3, 2, 2, 4);
+        ScatterOperator z = ScatterOperator.of(mesh, mesh.boundaryMaskAllTagged());
+        ElementOperator op = ElementOperator.of(ElementKernel.STIFFNESS_BP35, mesh, 0.7);
+        double[] x = random(z.globalSize(), 9);
+        try (BoundElementOperator bound = op.bind(be);
+             DeviceScatter withW = be.uploadScatter(z.scatterIds(), z.gatherStarts(), z.gatherIds(), z.blockStarts(),
+                     z.inverseDegree(), z.globalSize());
+             DeviceScatter byDegree = be.uploadScatterByDegree(z.scatterIds(), z.gatherStarts(), z.gatherIds(),
+                     z.blockStarts(), z.degree(), z.globalSize());
+             DeviceVector dx = be.upload(x); DeviceVector yl = be.allocate(z.localSize());
+             DeviceVector y1 = be.allocate(z.globalSize()); DeviceVector y2 = be.allocate(z.globalSize())) {
+            be.applyAssembled(bound.data(), withW, 0.7, 1.3, dx, yl, y1);
+            be.applyAssembled(bound.data(), byDegree, 0.7, 1.3, dx, yl, y2);
+            assertArrayEquals(be.download(y1), be.download(y2), 0.0);
+            be.applyAssembled(bound.data(), byDegree, 0.7, 0.0, dx, yl, y2);
+            double[] noShift = be.download(y2);
+            double diff = 0;
+            for (int i = 0; i < noShift.length; i++) {
+                diff = Math.max(diff, Math.abs(noShift[i] - be.download(y1)[i]));
+            }
+            assertTrue(diff > 1e-3, "the shift reads W: " + diff);
+        }
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> be.uploadScatterByDegree(
+                z.scatterIds(), z.gatherStarts(), z.gatherIds(), z.blockStarts(), new int[3], z.globalSize()));
+        assertTrue(e.getMessage().contains("degree has length 3"), e.getMessage());
+    }
+
     @Test
     void pcgUpdateEqualsTheSeparateOps() {
         qt().withExamples(20).forAll(integers().between(1, 300_000), longs().all()).checkAssert((n, seed) -> {

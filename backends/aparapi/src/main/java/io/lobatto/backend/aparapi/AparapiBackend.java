@@ -321,6 +321,13 @@ public final class AparapiBackend implements Backend {
         return gatherScatter.uploadScatter(scatterIds, gatherStarts, gatherIds, blockStarts, inverseDegree, globalSize);
     }
 
+    /** Z with W made on the device from the degrees ({@link GatherScatter#uploadScatterByDegree}). */
+    @Override
+    public synchronized DeviceScatter uploadScatterByDegree(int[] scatterIds, int[] gatherStarts, int[] gatherIds,
+                                                            int[] blockStarts, int[] degree, int globalSize) {
+        return gatherScatter.uploadScatterByDegree(scatterIds, gatherStarts, gatherIds, blockStarts, degree, globalSize);
+    }
+
     @Override
     public synchronized void scatter(DeviceScatter z, DeviceVector xG, DeviceVector xL) {
         gatherScatter.scatter(z, xG, xL);

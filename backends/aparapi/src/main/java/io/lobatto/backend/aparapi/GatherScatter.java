@@ -50,6 +50,40 @@ final class GatherScatter {
 
     DeviceScatter uploadScatter(int[] scatterIds, int[] gatherStarts, int[] gatherIds, int[] blockStarts,
                                 double[] inverseDegree, int globalSize) {
+        return upload(scatterIds, gatherStarts, gatherIds, blockStarts, inverseDegree, null, globalSize);
+    }
+
+    /**
+     * Z with W made on the device: 1 / degree per assembled node (N_G doubles, made on the host in parallel) uploaded,
+     * then scattered to the local nodes by the scatter kernel itself (W = Z (1 / degree), 0 where masked).
+     */
+    DeviceScatter uploadScatterByDegree(int[] scatterIds, int[] gatherStarts, int[] gatherIds, int[] blockStarts,
+                                        int[] degree, int globalSize) {
+        core.ensureOpen();
+        if (degree == null || degree.length != globalSize) {
+            throw new IllegalArgumentException("degree has length " + (degree == null ? "null" : degree.length)
+                    + " but globalSize = " + globalSize);
+        }
+        double[] inverse = new double[globalSize];
+        int chunk = 1 << 16;
+        long bad = java.util.stream.IntStream.range(0, (globalSize + chunk - 1) / chunk).parallel().mapToLong(c -> {
+            for (int a = c * chunk, end = Math.min(globalSize, (c + 1) * chunk); a < end; a++) {
+                if (degree[a] < 1) {
+                    return a;
+                }
+                inverse[a] = 1.0 / degree[a];
+            }
+            return Long.MAX_VALUE;
+        }).min().orElse(Long.MAX_VALUE);
+        if (bad != Long.MAX_VALUE) {
+            throw new IllegalArgumentException("degree[" + bad + "] = " + degree[(int) bad] + " must be >= 1");
+        }
+        return upload(scatterIds, gatherStarts, gatherIds, blockStarts, null, inverse, globalSize);
+    }
+
+    /** The checks and uploads of Z, with W given ({@code inverseDegree}) or scattered from {@code inverseDegreeG}. */
+    private DeviceScatter upload(int[] scatterIds, int[] gatherStarts, int[] gatherIds, int[] blockStarts,
+                                 double[] inverseDegree, double[] inverseDegreeG, int globalSize) {
         core.ensureOpen();
         int nl = scatterIds.length;
         if (globalSize < 0) {
@@ -74,7 +108,7 @@ final class GatherScatter {
                 throw new IllegalArgumentException("gatherIds[" + i + "] = " + gatherIds[i] + " not in [0, " + nl + ")");
             }
         }
-        if (inverseDegree.length != nl) {
+        if (inverseDegree != null && inverseDegree.length != nl) {
             throw new IllegalArgumentException("inverseDegree has length " + inverseDegree.length + " but scatterIds has length " + nl);
         }
         int[] blocks = blockStarts;
@@ -91,9 +125,15 @@ final class GatherScatter {
             }
             maxEntries = Math.max(maxEntries, gatherStarts[blocks[b + 1]] - gatherStarts[blocks[b]]);
         }
-        return new ClScatter(this, (ClVector) vectors.upload(scatterIds), (ClVector) vectors.upload(gatherStarts),
-                (ClVector) vectors.upload(gatherIds), (ClVector) vectors.upload(blocks), (ClVector) vectors.upload(inverseDegree),
-                blocks.length - 1, globalSize);
+        ClVector w = (ClVector) (inverseDegree != null ? vectors.upload(inverseDegree) : vectors.allocate(nl));
+        ClScatter z = new ClScatter(this, (ClVector) vectors.upload(scatterIds), (ClVector) vectors.upload(gatherStarts),
+                (ClVector) vectors.upload(gatherIds), (ClVector) vectors.upload(blocks), w, blocks.length - 1, globalSize);
+        if (inverseDegreeG != null) {
+            try (DeviceVector g = vectors.upload(inverseDegreeG)) {
+                scatter(z, g, w);
+            }
+        }
+        return z;
     }
 
     /** Rows blocked so that each block has at most {@link AparapiBackend#GATHER_CACHE} CSR entries (or one long row). */
