@@ -77,7 +77,7 @@ public final class SchwarzPreconditioner implements Preconditioner {
             System.arraycopy(mask, 0, extMask, 0, g);
         }
         extMask[g] = true;
-        int[] l2g = ext.localToGlobal();
+        int[] l2g = ext.sharedLocalToGlobal();
         ScatterOperator z = phases.time("Schwarz Z", () -> ScatterOperator.build(l2g, g + 1, extMask));
         if (z.globalSize() != operator.size()) {
             throw new IllegalArgumentException("operator has size " + operator.size() + " but the mesh and mask give "
@@ -125,7 +125,7 @@ public final class SchwarzPreconditioner implements Preconditioner {
         }
         int n = ext.points(), nDeg = ext.degree();
         double[] w = new double[l2g.length];
-        for (int e = 0; e < ext.elements(); e++) {
+        java.util.stream.IntStream.range(0, ext.elements()).parallel().forEach(e -> {
             for (int k = 1; k <= nDeg + 1; k++) {
                 for (int j = 1; j <= nDeg + 1; j++) {
                     for (int i = 1; i <= nDeg + 1; i++) {
@@ -135,7 +135,7 @@ public final class SchwarzPreconditioner implements Preconditioner {
                     }
                 }
             }
-        }
+        });
         return w;
     }
 
