@@ -69,6 +69,14 @@ final class PoissonCommand implements Callable<Integer> {
     @Option(names = "--smoother-order", defaultValue = "3", description = "Chebyshev order of the p-multigrid smoother, 1..10. Default: ${DEFAULT-VALUE}")
     int smootherOrder;
 
+    @Option(names = "--coarse-reduction", defaultValue = "0.1", description = "p-multigrid coarsest level: the error "
+            + "reduction 1/T_m its fixed Chebyshev-Jacobi polynomial aims at, in (0, 1). Default: ${DEFAULT-VALUE}")
+    double coarseReduction;
+
+    @Option(names = "--coarse-max-it", defaultValue = "60", description = "p-multigrid coarsest level: the cap on its Chebyshev "
+            + "iterations, >= 1. Default: ${DEFAULT-VALUE}")
+    int coarseMaxIterations;
+
     @Option(names = "--tol", defaultValue = "1e-10", description = "relative residual tolerance. Default: ${DEFAULT-VALUE}")
     double tolerance;
 
@@ -107,6 +115,12 @@ final class PoissonCommand implements Callable<Integer> {
         }
         if (smootherOrder < 1 || smootherOrder > 10) {
             throw new IllegalArgumentException("--smoother-order must be in 1..10, got " + smootherOrder);
+        }
+        if (!(coarseReduction > 0 && coarseReduction < 1)) {
+            throw new IllegalArgumentException("--coarse-reduction must be in (0, 1), got " + coarseReduction);
+        }
+        if (coarseMaxIterations < 1) {
+            throw new IllegalArgumentException("--coarse-max-it must be >= 1, got " + coarseMaxIterations);
         }
         if (pmgDegrees != null && sweep != null) {
             throw new IllegalArgumentException("--pmg-degrees names the levels of one N; leave it out with --sweep");
@@ -222,6 +236,7 @@ final class PoissonCommand implements Callable<Integer> {
         lastPhases.add("mesh and numbering", System.nanoTime() - t0);
         return new PoissonProblem(mesh, exact, operator).solve(backend, preconditioner,
                 b -> (pmgDegrees == null ? b : b.degrees(pmgDegrees)).smootherOrder(smootherOrder).smoother(smoother)
+                        .coarseSolve(40, coarseReduction, coarseMaxIterations)
                         .timeLevels(sweep == null),
                 tolerance, maxIterations,
                 progress == null ? null : it -> {
