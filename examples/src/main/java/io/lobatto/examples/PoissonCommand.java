@@ -48,7 +48,8 @@ final class PoissonCommand implements Callable<Integer> {
             + "smoothing), jacobi or none, any case. Default: ${DEFAULT-VALUE}")
     PoissonProblem.Preconditioning preconditioner;
 
-    @Option(names = "--pmg-degrees", split = ",", description = "p-multigrid schedule, fine first (e.g. 7,3,1). Default: halving N, N/2, ..., 1")
+    @Option(names = "--pmg-degrees", split = ",", description = "p-multigrid schedule, fine first (e.g. 7,3,1). Default: halving N, N/2, ..., 1 with Jacobi "
+            + "relaxation; N, N-2, ..., 2, 1 (7,5,3,2,1; 8,6,4,2,1) with asm or ras")
     int[] pmgDegrees;
 
     @Option(names = "--smoother", defaultValue = "cheb-jacobi", converter = SmootherConverter.class,
@@ -204,7 +205,8 @@ final class PoissonCommand implements Callable<Integer> {
         return switch (preconditioner) {
             case NONE -> "none";
             case JACOBI -> "Jacobi";
-            case PMG -> "p-multigrid V-cycle (" + (pmgDegrees == null ? "halving N" : java.util.Arrays.toString(pmgDegrees))
+            case PMG -> "p-multigrid V-cycle (" + (pmgDegrees != null ? java.util.Arrays.toString(pmgDegrees)
+                    : smoother.relaxation().isSchwarz() ? "N, N-2, ..., 2, 1" : "halving N")
                     + ", " + smoother.describe() + " order " + smootherOrder + ")" + (smoother.isSymmetric() ? "" : ", flexible CG");
         };
     }
