@@ -309,7 +309,7 @@ public final class ExtendedElements {
             }
         }
 
-        /** The in-face coordinates (u, v) of corner c (u, v in {0, 1}) of face f of element e: its global node id. */
+        /** The global node id of corner c = u + 2 v (u, v in {0, 1}, in-face coordinates) of face f of element e. */
         private int cornerId(int e, int f, int c) {
             return corner(e, f, c & 1, c >> 1);
         }
