@@ -48,7 +48,8 @@ final class PoissonCommand implements Callable<Integer> {
             + "smoothing), jacobi or none, any case. Default: ${DEFAULT-VALUE}")
     PoissonProblem.Preconditioning preconditioner;
 
-    @Option(names = "--pmg-degrees", split = ",", description = "p-multigrid schedule, fine first (e.g. 7,3,1). Default: halving N, N/2, ..., 1")
+    @Option(names = "--pmg-degrees", split = ",", description = "p-multigrid schedule, fine first (e.g. 7,3,1). Default: halving N, N/2, ..., 1 with Jacobi "
+            + "relaxation; N, N-2, ..., 2, 1 (7,5,3,2,1; 8,6,4,2,1) with asm or ras")
     int[] pmgDegrees;
 
     @Option(names = "--smoother", defaultValue = "cheb-jacobi", converter = SmootherConverter.class,
@@ -68,6 +69,14 @@ final class PoissonCommand implements Callable<Integer> {
 
     @Option(names = "--smoother-order", defaultValue = "3", description = "Chebyshev order of the p-multigrid smoother, 1..10. Default: ${DEFAULT-VALUE}")
     int smootherOrder;
+
+    @Option(names = "--coarse-reduction", defaultValue = "0.1", description = "p-multigrid coarsest level: the error "
+            + "reduction 1/T_m its fixed Chebyshev-Jacobi polynomial aims at, in (0, 1). Default: ${DEFAULT-VALUE}")
+    double coarseReduction;
+
+    @Option(names = "--coarse-max-it", defaultValue = "60", description = "p-multigrid coarsest level: the cap on its Chebyshev "
+            + "iterations, >= 1. Default: ${DEFAULT-VALUE}")
+    int coarseMaxIterations;
 
     @Option(names = "--tol", defaultValue = "1e-10", description = "relative residual tolerance. Default: ${DEFAULT-VALUE}")
     double tolerance;
@@ -154,6 +163,12 @@ final class PoissonCommand implements Callable<Integer> {
         }
         if (smootherOrder < 1 || smootherOrder > 10) {
             throw new IllegalArgumentException("--smoother-order must be in 1..10, got " + smootherOrder);
+        }
+        if (!(coarseReduction > 0 && coarseReduction < 1)) {
+            throw new IllegalArgumentException("--coarse-reduction must be in (0, 1), got " + coarseReduction);
+        }
+        if (coarseMaxIterations < 1) {
+            throw new IllegalArgumentException("--coarse-max-it must be >= 1, got " + coarseMaxIterations);
         }
         if (pmgDegrees != null && sweep != null) {
             throw new IllegalArgumentException("--pmg-degrees names the levels of one N; leave it out with --sweep");
@@ -262,7 +277,8 @@ final class PoissonCommand implements Callable<Integer> {
         return switch (preconditioner) {
             case NONE -> "none";
             case JACOBI -> "Jacobi";
-            case PMG -> "p-multigrid V-cycle (" + (pmgDegrees == null ? "halving N" : java.util.Arrays.toString(pmgDegrees))
+            case PMG -> "p-multigrid V-cycle (" + (pmgDegrees != null ? java.util.Arrays.toString(pmgDegrees)
+                    : smoother.relaxation().isSchwarz() ? "N, N-2, ..., 2, 1" : "halving N")
                     + ", " + smoother.describe() + " order " + smootherOrder + ")" + (smoother.isSymmetric() ? "" : ", flexible CG");
         };
     }
@@ -294,6 +310,7 @@ final class PoissonCommand implements Callable<Integer> {
         lastPhases.add("mesh and numbering", System.nanoTime() - t0);
         return new PoissonProblem(mesh, exact, operator).solve(backend, preconditioner,
                 b -> (pmgDegrees == null ? b : b.degrees(pmgDegrees)).smootherOrder(smootherOrder).smoother(smoother)
+                        .coarseSolve(40, coarseReduction, coarseMaxIterations)
                         .timeLevels(sweep == null),
                 tolerance, maxIterations,
                 progress == null ? null : it -> {

@@ -156,7 +156,7 @@ public final class PoissonProblem {
                           double tolerance, int maxIterations, java.util.function.IntConsumer progress,
                           ConjugateGradient.Monitor monitor, SetupPhases phases) {
         backend.prepare(operator == Operator.BP35 ? ElementKernel.STIFFNESS_BP35 : ElementKernel.STIFFNESS_BP30,
-                pc == Preconditioning.PMG ? PMultigrid.halving(mesh.degree()) : new int[] {mesh.degree()},
+                pc == Preconditioning.PMG ? pmgBuilder(pmg, backend).schedule() : new int[] {mesh.degree()},
                 mesh.elementGeometry().orElse(null), exact.rightHandSide(), exact.solution());   // kernel builds start now
         double before = phases.totalSeconds();
         long t0 = System.nanoTime();
@@ -296,15 +296,18 @@ public final class PoissonProblem {
     /** The preconditioner {@code pc} of {@code op} (null for none); p-multigrid levels use this problem's operator kind. */
     private Preconditioner preconditioner(Preconditioning pc, java.util.function.UnaryOperator<PMultigrid.Builder> pmg,
                                           AssembledOperator op, Backend backend, SetupPhases phases) {
-        double lambda = exact.lambda();
         return switch (pc) {
             case NONE -> null;
             case JACOBI -> phases.time("diagonals", () -> JacobiPreconditioner.of(op));
-            case PMG -> {
-                PMultigrid.Builder b = PMultigrid.builder(m -> operator == Operator.BP35 ? StiffnessBp35.on(m, lambda)
-                        : StiffnessBp30.on(m, lambda), mesh, backend).fineOperator(op).phases(phases);
-                yield (pmg == null ? b : pmg.apply(b)).build();
-            }
+            case PMG -> pmgBuilder(pmg, backend).fineOperator(op).phases(phases).build();
         };
+    }
+
+    /** The p-multigrid builder of this problem's operator kind, customised by {@code pmg} (null: the defaults). */
+    private PMultigrid.Builder pmgBuilder(java.util.function.UnaryOperator<PMultigrid.Builder> pmg, Backend backend) {
+        double lambda = exact.lambda();
+        PMultigrid.Builder b = PMultigrid.builder(m -> operator == Operator.BP35 ? StiffnessBp35.on(m, lambda)
+                : StiffnessBp30.on(m, lambda), mesh, backend);
+        return pmg == null ? b : pmg.apply(b);
     }
 }

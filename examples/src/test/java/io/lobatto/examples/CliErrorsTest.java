@@ -68,6 +68,13 @@ class CliErrorsTest {
     }
 
     @Test
+    void coarseSolveSettings() {
+        fails("--coarse-reduction must be in (0, 1), got 1.0", "poisson", "-b", "cpu", "--coarse-reduction", "1");
+        fails("--coarse-reduction must be in (0, 1), got 0.0", "poisson", "-b", "cpu", "--coarse-reduction", "0");
+        fails("--coarse-max-it must be >= 1, got 0", "poisson", "-b", "cpu", "--coarse-max-it", "0");
+    }
+
+    @Test
     void missingMeshFile() {
         fails("--mesh /nonexistent.msh: no such file", "poisson", "-b", "cpu", "--mesh", "/nonexistent.msh");
     }

@@ -71,4 +71,26 @@ class PoissonPMultigridTest {
         assertEquals(Integer.parseInt(it.group(1)), Integer.parseInt(levels.group(2)), "one V-cycle per CG iteration");
         assertTrue(Pattern.compile("(?m)^\\s+2\\s+\\d+\\s+8 Chebyshev\\(Jacobi\\) order 2").matcher(out).find(), out);
     }
+
+    /**
+     * Kershaw's cube (epsilon 0.3, 6^3 elements, N = 3) with cheb4opt-ras: the Schwarz default schedule 3, 2, 1 took
+     * 19 flexible-CG iterations where halving (3, 1) took 24 (measured on the cpu backend).
+     */
+    @Test
+    void schwarzDefaultScheduleCoarsensByAtMostTwoAndSavesIterationsOnKershaw() {
+        SpectralElementMesh mesh = SpectralElementMesh.of(HexMesh.box(6, 6, 6, 0, 1, 0, 1, 0, 1), 3, NodeMap.kershaw(0.3));
+        PoissonProblem problem = new PoissonProblem(mesh, ManufacturedSolution.unitCube(0), PoissonProblem.Operator.BP35);
+        io.lobatto.solvers.Smoother ras = io.lobatto.solvers.Smoother.parse("cheb4opt-ras");
+        try (Backend be = new CpuBackend(2)) {
+            PoissonProblem.Solution steps = problem.solve(be, PoissonProblem.Preconditioning.PMG, b -> b.smoother(ras), 1e-10,
+                    200, null, null);
+            PoissonProblem.Solution halving = problem.solve(be, PoissonProblem.Preconditioning.PMG,
+                    b -> b.smoother(ras).degrees(3, 1), 1e-10, 200, null, null);
+            assertEquals(java.util.List.of(3, 2, 1), steps.levels().stream().map(l -> l.degree()).toList());
+            assertTrue(steps.solve().converged() && halving.solve().converged(), steps.solve() + " / " + halving.solve());
+            assertTrue(steps.solve().iterations() <= 20, "3,2,1 took " + steps.solve().iterations() + " iterations");
+            assertTrue(halving.solve().iterations() >= steps.solve().iterations() + 4, "3,1 took "
+                    + halving.solve().iterations() + ", 3,2,1 " + steps.solve().iterations());
+        }
+    }
 }

@@ -3,7 +3,9 @@ package io.lobatto.solvers;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.stream.IntStream;
 
+import io.lobatto.core.mesh.ElementGeometry;
 import io.lobatto.core.mesh.SpectralElementMesh;
 
 /**
@@ -19,7 +21,9 @@ import io.lobatto.core.mesh.SpectralElementMesh;
  *
  * <p>Also recorded per element and direction: the mean length (distance of the centroids of the two opposite faces)
  * and, per side, whether a neighbour is there and its mean length across the shared face: the 1D data of the fast
- * diagonalisation ({@link FastDiagonalization}). Immutable; built on the host from the topology alone (O(E n^3)).
+ * diagonalisation ({@link FastDiagonalization}). Immutable; built on the host from the topology (elements in parallel,
+ * O(E n^3): an element's own nodes and the points across its faces by face maps, only its edge and corner points by a
+ * walk from face to face) and the face centroids (from the element geometry at the face nodes).
  */
 public final class ExtendedElements {
 
@@ -72,6 +76,11 @@ public final class ExtendedElements {
         return localToGlobal.clone();
     }
 
+    /** The map itself, not a copy, for this package's setup code, which does not modify it. */
+    int[] sharedLocalToGlobal() {
+        return localToGlobal;
+    }
+
     /** Element e's mean length in direction d (0 = r, 1 = s, 2 = t). */
     public double length(int e, int d) {
         return length[3 * e + d];
@@ -89,6 +98,8 @@ public final class ExtendedElements {
 
     /** The topology walk: face neighbours, face-node maps and the steps through them. */
     private static final class Builder {
+        /** Elements per parallel chunk. */
+        private static final int CHUNK = 64;
         private final SpectralElementMesh mesh;
         private final int n;
         private final int nq;
@@ -97,8 +108,14 @@ public final class ExtendedElements {
         private final int[] l2g;
         /** [E][6]: 6 e' + f' of the neighbour across face f, or -1. */
         private final int[] neighbour;
-        /** Lazily: for (e, f), the neighbour's local index of each face node (in-face coordinates u + nq v). */
+        /** For (e, f) with a neighbour, the neighbour's local index of each face node (in-face coordinates u + nq v). */
         private final int[][] faceMap;
+        /**
+         * For (e, f) with a neighbour, where each of e's axes x goes in the neighbour: {@code frame[6e+f][x] = 2 x' + s}
+         * with x' the neighbour's axis and s = 1 for the same sense, 0 for the opposite (for the face's normal axis: a
+         * step out of e is a step into the neighbour).
+         */
+        private final int[][] frame;
 
         Builder(SpectralElementMesh mesh) {
             this.mesh = mesh;
@@ -109,16 +126,23 @@ public final class ExtendedElements {
             this.l2g = mesh.localToGlobal();
             this.neighbour = new int[6 * elements];
             this.faceMap = new int[6 * elements][];
+            this.frame = new int[6 * elements][];
         }
 
         ExtendedElements build() {
             findNeighbours();
-            double[] length = new double[3 * elements];
-            for (int e = 0; e < elements; e++) {
-                for (int d = 0; d < 3; d++) {
-                    length[3 * e + d] = meanLength(e, d);
+            int chunks = (elements + CHUNK - 1) / CHUNK;
+            // face maps first (read-only afterwards, so the walks below may run in parallel)
+            IntStream.range(0, chunks).parallel().forEach(c -> {
+                for (int e = c * CHUNK, end = Math.min(elements, (c + 1) * CHUNK); e < end; e++) {
+                    for (int f = 0; f < 6; f++) {
+                        if (neighbour[6 * e + f] >= 0) {
+                            faceMap[6 * e + f] = buildFaceMap(e, f); // and frame[6 e + f]
+                        }
+                    }
                 }
-            }
+            });
+            double[] length = meanLengths(chunks);
             double[] nbLength = new double[6 * elements];
             for (int e = 0; e < elements; e++) {
                 for (int f = 0; f < 6; f++) {
@@ -130,21 +154,118 @@ public final class ExtendedElements {
             int ne3 = ne * ne * ne;
             int missing = mesh.globalNodeCount();
             int[] ext = new int[Math.multiplyExact(elements, ne3)];
-            int[] c = new int[3];
-            for (int e = 0; e < elements; e++) {
-                for (int k = -1; k <= n + 1; k++) {
-                    for (int j = -1; j <= n + 1; j++) {
-                        for (int i = -1; i <= n + 1; i++) {
-                            c[0] = i;
-                            c[1] = j;
-                            c[2] = k;
-                            int local = walk(e, c);
-                            ext[e * ne3 + (i + 1) + ne * ((j + 1) + ne * (k + 1))] = local < 0 ? missing : l2g[local];
+            IntStream.range(0, chunks).parallel().forEach(c -> {
+                int[] p = new int[3];
+                int[] w = new int[9];
+                for (int e = c * CHUNK, end = Math.min(elements, (c + 1) * CHUNK); e < end; e++) {
+                    fillElement(e, ext, e * ne3, missing, p, w);
+                }
+            });
+            return new ExtendedElements(n, elements, missing, ext, nbLength, length);
+        }
+
+        /**
+         * The extended points of element e into {@code ext[off..off+n^3)}: its own nodes directly, the points one
+         * step beyond a face through that face's map, and only the edge and corner points (12 (N+1) + 8 of them) by
+         * the general walk.
+         */
+        private void fillElement(int e, int[] ext, int off, int missing, int[] p, int[] w) {
+            int ne = n + 3;
+            for (int k = -1; k <= n + 1; k++) {
+                int ok = k < 0 || k > n ? 1 : 0;
+                for (int j = -1; j <= n + 1; j++) {
+                    int oj = j < 0 || j > n ? 1 : 0;
+                    int row = off + ne * ((j + 1) + ne * (k + 1));
+                    for (int i = -1; i <= n + 1; i++) {
+                        int outside = ok + oj + (i < 0 || i > n ? 1 : 0);
+                        int local;
+                        if (outside == 0) {
+                            local = e * np + i + nq * (j + nq * k);
+                        } else {
+                            p[0] = i;
+                            p[1] = j;
+                            p[2] = k;
+                            local = outside == 1 ? acrossFace(e, p) : walk(e, p, w);
                         }
+                        ext[row + i + 1] = local < 0 ? missing : l2g[local];
                     }
                 }
             }
-            return new ExtendedElements(n, elements, missing, ext, nbLength, length);
+        }
+
+        /** The local index of the extended point {@code p} with exactly one coordinate outside 0..N, or -1. */
+        private int acrossFace(int e, int[] p) {
+            int d = p[0] < 0 || p[0] > n ? 0 : p[1] < 0 || p[1] > n ? 1 : 2;
+            int f = 2 * d + (p[d] > n ? 1 : 0);
+            int nb = neighbour[6 * e + f];
+            if (nb < 0) {
+                return -1;
+            }
+            int e2 = nb / 6, f2 = nb % 6;
+            int l2 = faceMap[6 * e + f][p[otherAxis(d, 0)] + nq * p[otherAxis(d, 1)]];
+            int stride = f2 / 2 == 0 ? 1 : f2 / 2 == 1 ? nq : nq * nq;
+            return e2 * np + l2 + (f2 % 2 == 0 ? stride : -stride);
+        }
+
+        /**
+         * Mean lengths [E][3], elements in parallel: the face centroids from the element geometry at the face nodes
+         * only where the mesh describes one (no E Np array of node positions is made), else from the mesh's nodes.
+         */
+        private double[] meanLengths(int chunks) {
+            double[] length = new double[3 * elements];
+            int[] faceNodes = new int[6 * nq * nq];
+            for (int f = 0; f < 6; f++) {
+                int base = f * nq * nq;
+                forFaceNodes(f, (u, v, l) -> faceNodes[base + u + nq * v] = l);
+            }
+            java.util.Optional<ElementGeometry> geometry = mesh.elementGeometry();
+            double[] phi;
+            int nc;
+            if (geometry.isPresent()) {
+                nc = geometry.get().nodesPerElement();
+                double[] all = geometry.get().shapes(mesh.basis());
+                phi = new double[nc * faceNodes.length];
+                for (int q = 0; q < faceNodes.length; q++) {
+                    System.arraycopy(all, nc * faceNodes[q], phi, nc * q, nc);
+                }
+            } else {
+                phi = null;
+                nc = 0;
+            }
+            IntStream.range(0, chunks).parallel().forEach(c -> {
+                double[] x = new double[3 * faceNodes.length];
+                for (int e = c * CHUNK, end = Math.min(elements, (c + 1) * CHUNK); e < end; e++) {
+                    if (phi != null) {
+                        geometry.get().positions(e, phi, x);
+                    } else {
+                        for (int q = 0; q < faceNodes.length; q++) {
+                            for (int a = 0; a < 3; a++) {
+                                x[3 * q + a] = mesh.x(e, faceNodes[q], a);
+                            }
+                        }
+                    }
+                    for (int d = 0; d < 3; d++) {
+                        length[3 * e + d] = centroidDistance(x, 2 * d, 2 * d + 1);
+                    }
+                }
+            });
+            return length;
+        }
+
+        /** The distance between the centroids (plain means of the nodes) of faces f and g in {@code x} ([6][nq^2][3]). */
+        private double centroidDistance(double[] x, int f, int g) {
+            int m = nq * nq;
+            double s = 0;
+            for (int a = 0; a < 3; a++) {
+                double lo = 0, hi = 0;
+                for (int q = 0; q < m; q++) {
+                    lo += x[3 * (f * m + q) + a];
+                    hi += x[3 * (g * m + q) + a];
+                }
+                double dx = (hi - lo) / m;
+                s += dx * dx;
+            }
+            return Math.sqrt(s);
         }
 
         private int corner(int e, int f, int u, int v) {
@@ -188,54 +309,57 @@ public final class ExtendedElements {
             }
         }
 
-        /** Distance between the centroids of the faces 2d and 2d+1 of element e. */
-        private double meanLength(int e, int d) {
-            double[] lo = new double[3];
-            double[] hi = new double[3];
-            int a = otherAxis(d, 0), b = otherAxis(d, 1);
-            int[] c = new int[3];
-            for (int v = 0; v < nq; v++) {
-                for (int u = 0; u < nq; u++) {
-                    c[a] = u;
-                    c[b] = v;
-                    c[d] = 0;
-                    int l0 = c[0] + nq * (c[1] + nq * c[2]);
-                    c[d] = n;
-                    int l1 = c[0] + nq * (c[1] + nq * c[2]);
-                    for (int x = 0; x < 3; x++) {
-                        lo[x] += mesh.x(e, l0, x);
-                        hi[x] += mesh.x(e, l1, x);
-                    }
-                }
-            }
-            double s = 0;
-            for (int x = 0; x < 3; x++) {
-                double dx = (hi[x] - lo[x]) / (nq * nq);
-                s += dx * dx;
-            }
-            return Math.sqrt(s);
+        /** The global node id of corner c = u + 2 v (u, v in {0, 1}, in-face coordinates) of face f of element e. */
+        private int cornerId(int e, int f, int c) {
+            return corner(e, f, c & 1, c >> 1);
         }
 
-        /** For face f of e (with a neighbour), the neighbour's local index of each face node, indexed u + nq v. */
-        private int[] faceMap(int e, int f) {
-            int[] m = faceMap[6 * e + f];
-            if (m != null) {
-                return m;
-            }
+        /**
+         * For face f of e (with a neighbour), the neighbour's local index of each face node, indexed u + nq v: the
+         * orientation from the shared corners, then every node checked against the neighbour's.
+         */
+        private int[] buildFaceMap(int e, int f) {
             int nb = neighbour[6 * e + f];
             int e2 = nb / 6, f2 = nb % 6;
-            Map<Integer, Integer> local = new HashMap<>();
-            forFaceNodes(f2, (u, v, l) -> local.put(l2g[e2 * np + l], l));
+            // where e's face corners (0,0), (1,0), (0,1) sit on the neighbour's face, as bits u2 + 2 v2
+            int[] at = new int[3];
+            for (int c = 0; c < 3; c++) {
+                int id = cornerId(e, f, c);
+                at[c] = -1;
+                for (int c2 = 0; c2 < 4; c2++) {
+                    if (cornerId(e2, f2, c2) == id) {
+                        at[c] = c2;
+                    }
+                }
+                if (at[c] < 0) {
+                    throw new IllegalArgumentException("mesh is not conforming: element " + e + " face " + f
+                            + " shares its corners with element " + e2 + " face " + f2 + " but not its corner node " + id);
+                }
+            }
+            int u0 = at[0] & 1, v0 = at[0] >> 1;
+            int du1 = (at[1] & 1) - u0, dv1 = (at[1] >> 1) - v0;
+            int du2 = (at[2] & 1) - u0, dv2 = (at[2] >> 1) - v0;
+            int d2 = f2 / 2, a2 = otherAxis(d2, 0), b2 = otherAxis(d2, 1);
+            int[] c2 = new int[3];
+            c2[d2] = (f2 % 2) * n;
             int[] out = new int[nq * nq];
             forFaceNodes(f, (u, v, l) -> {
-                Integer l2 = local.get(l2g[e * np + l]);
-                if (l2 == null) {
+                c2[a2] = n * u0 + du1 * u + du2 * v;
+                c2[b2] = n * v0 + dv1 * u + dv2 * v;
+                int l2 = c2[0] + nq * (c2[1] + nq * c2[2]);
+                if (l2g[e * np + l] != l2g[e2 * np + l2]) {
                     throw new IllegalArgumentException("mesh is not conforming: element " + e + " face " + f
                             + " shares its corners with element " + e2 + " face " + f2 + " but not its node " + l);
                 }
                 out[u + nq * v] = l2;
             });
-            faceMap[6 * e + f] = out;
+            int d = f / 2;
+            int[] t = new int[3];
+            int normalSign = (f % 2 == 1 ? 1 : -1) * (f2 % 2 == 0 ? 1 : -1);
+            t[d] = 2 * d2 + (normalSign > 0 ? 1 : 0);
+            t[otherAxis(d, 0)] = du1 != 0 ? 2 * a2 + (du1 > 0 ? 1 : 0) : 2 * b2 + (dv1 > 0 ? 1 : 0);
+            t[otherAxis(d, 1)] = du2 != 0 ? 2 * a2 + (du2 > 0 ? 1 : 0) : 2 * b2 + (dv2 > 0 ? 1 : 0);
+            frame[6 * e + f] = t;
             return out;
         }
 
@@ -256,31 +380,29 @@ public final class ExtendedElements {
             }
         }
 
-        private int faceIndex(int f, int[] c) {
-            int d = f / 2;
-            return c[otherAxis(d, 0)] + nq * c[otherAxis(d, 1)];
-        }
-
         /**
          * The local index (e' np + node) of the extended point {@code ext} (coordinates -1..N+1 in e's frame), or -1
-         * where the walk leaves the mesh.
+         * where the walk leaves the mesh: one face crossing per coordinate outside 0..N, each through the face's node
+         * map and frame ({@link #frame}). {@code w} is scratch of 9 ints.
          */
-        private int walk(int e, int[] ext) {
+        private int walk(int e, int[] ext, int[] w) {
             int elem = e;
-            int[] c = {clamp(ext[0]), clamp(ext[1]), clamp(ext[2])};
-            // frame: e's direction d is elem's axis ax[d] with sign sg[d]
-            int[] ax = {0, 1, 2};
-            int[] sg = {1, 1, 1};
+            // w[0..2]: the point in elem's frame; w[3..5]: e's direction d is elem's axis w[3+d] with sign w[6+d]
+            for (int d = 0; d < 3; d++) {
+                w[d] = clamp(ext[d]);
+                w[3 + d] = d;
+                w[6 + d] = 1;
+            }
             for (int d = 0; d < 3; d++) {
                 int s = ext[d] < 0 ? -1 : ext[d] > n ? 1 : 0;
                 if (s == 0) {
                     continue;
                 }
-                int a = ax[d];
-                int out = sg[d] * s; // the step in elem's frame: axis a, sign out
-                int to = c[a] + out;
+                int a = w[3 + d];
+                int out = w[6 + d] * s; // the step in elem's frame: axis a, sign out
+                int to = w[a] + out;
                 if (to >= 0 && to <= n) {
-                    c[a] = to;
+                    w[a] = to;
                     continue;
                 }
                 int f = 2 * a + (out > 0 ? 1 : 0);
@@ -289,47 +411,20 @@ public final class ExtendedElements {
                     return -1;
                 }
                 int e2 = nb / 6, f2 = nb % 6;
-                int[] map = faceMap(elem, f);
-                int l2 = map[faceIndex(f, c)];
-                int a2 = f2 / 2;
-                int in2 = f2 % 2 == 0 ? 1 : -1;
-                int[] c2 = {l2 % nq, (l2 / nq) % nq, l2 / (nq * nq)};
-                // the new frame
-                int[] ax2 = new int[3];
-                int[] sg2 = new int[3];
+                int l2 = faceMap[6 * elem + f][w[otherAxis(a, 0)] + nq * w[otherAxis(a, 1)]];
+                int[] t = frame[6 * elem + f];
+                w[0] = l2 % nq;
+                w[1] = (l2 / nq) % nq;
+                w[2] = l2 / (nq * nq);
+                w[f2 / 2] += f2 % 2 == 0 ? 1 : -1;
                 for (int u = 0; u < 3; u++) {
-                    if (ax[u] == a) {
-                        ax2[u] = a2;
-                        sg2[u] = sg[u] == out ? in2 : -in2;
-                        continue;
-                    }
-                    int[] cc = c.clone();
-                    int flip = 1;
-                    cc[ax[u]] += sg[u];
-                    if (cc[ax[u]] < 0 || cc[ax[u]] > n) {
-                        cc[ax[u]] -= 2 * sg[u];
-                        flip = -1;
-                    }
-                    int m = map[faceIndex(f, cc)];
-                    int[] cm = {m % nq, (m / nq) % nq, m / (nq * nq)};
-                    int axis = -1, sign = 0;
-                    for (int x = 0; x < 3; x++) {
-                        int delta = cm[x] - c2[x];
-                        if (delta != 0) {
-                            axis = x;
-                            sign = Integer.signum(delta) * flip;
-                        }
-                    }
-                    ax2[u] = axis;
-                    sg2[u] = sign;
+                    int x = w[3 + u];
+                    w[3 + u] = t[x] >> 1;
+                    w[6 + u] *= (t[x] & 1) == 1 ? 1 : -1;
                 }
-                c2[a2] += in2;
                 elem = e2;
-                c = c2;
-                ax = ax2;
-                sg = sg2;
             }
-            return elem * np + c[0] + nq * (c[1] + nq * c[2]);
+            return elem * np + w[0] + nq * (w[1] + nq * w[2]);
         }
 
         private int clamp(int v) {

@@ -44,17 +44,38 @@ public record FastDiagonalization(int points, int elements, double[] eigenvector
         int e3 = ext.elements();
         double[] vectors = new double[Math.multiplyExact(3 * n * n, e3)];
         double[] values = new double[3 * n * e3];
-        int[] l2g = ext.localToGlobal();
+        int[] l2g = ext.sharedLocalToGlobal();
         Basis1D basis = Basis1D.of(ext.degree());
         double[][] sh = referenceStiffness(basis);
         double[] w = basis.gll().weights();
-        for (int e = 0; e < e3; e++) {
-            for (int d = 0; d < 3; d++) {
-                Line line = line(ext, l2g, masked, sh, w, e, d);
-                diagonalise(line, n, vectors, (3 * e + d) * n * n, values, (3 * e + d) * n, lambda / 3);
+        // elements in parallel, each writing its own slices; a line is determined by its three lengths and the points
+        // it keeps, so equal lines (a structured or Kershaw mesh has many) are diagonalised once
+        java.util.concurrent.ConcurrentHashMap<LineKey, double[]> solved = new java.util.concurrent.ConcurrentHashMap<>();
+        java.util.stream.IntStream.range(0, (e3 + 63) / 64).parallel().forEach(c -> {
+            for (int e = 64 * c, end = Math.min(e3, 64 * (c + 1)); e < end; e++) {
+                for (int d = 0; d < 3; d++) {
+                    Line line = line(ext, l2g, masked, sh, w, e, d);
+                    int kept = 0;
+                    for (int i = 0; i < n; i++) {
+                        kept |= line.kept()[i] ? 1 << i : 0;
+                    }
+                    LineKey key = new LineKey(ext.length(e, d), ext.neighbourLength(e, 2 * d),
+                            ext.neighbourLength(e, 2 * d + 1), kept);
+                    double[] vl = solved.computeIfAbsent(key, k -> {
+                        double[] out = new double[n * n + n];
+                        diagonalise(line, n, out, 0, out, n * n, lambda / 3);
+                        return out;
+                    });
+                    System.arraycopy(vl, 0, vectors, (3 * e + d) * n * n, n * n);
+                    System.arraycopy(vl, n * n, values, (3 * e + d) * n, n);
+                }
             }
-        }
+        });
         return new FastDiagonalization(n, e3, vectors, values);
+    }
+
+    /** What determines a {@link Line}: the element's length, its neighbours' (0: none) and the points kept (bits). */
+    private record LineKey(double length, double left, double right, int kept) {
     }
 
     /** Sh = D^T W D on the reference element [-1, 1]. */
@@ -74,7 +95,6 @@ public record FastDiagonalization(int points, int elements, double[] eigenvector
         return s;
     }
 
-    /** The 1D matrices of element e in direction d. */
     /** The 1D matrices of element e in direction d, as {@link #of} builds them (for tests and reports). */
     public static Line line(ExtendedElements ext, boolean[] masked, int e, int d) {
         Basis1D basis = Basis1D.of(ext.degree());

@@ -1,12 +1,18 @@
 package io.lobatto.solvers;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.quicktheories.QuickTheory.qt;
+import static org.quicktheories.generators.SourceDSL.integers;
+
+import java.util.Random;
 
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import io.lobatto.core.mesh.HexMesh;
+import io.lobatto.core.mesh.HexReference;
 import io.lobatto.core.mesh.SpectralElementMesh;
 
 /**
@@ -66,5 +72,101 @@ class ExtendedElementsTest {
             }
         }
         assertTrue(present > 0 && missing > 0, present + " present, " + missing + " missing");
+    }
+
+    /**
+     * Every element in a random local frame (one of the 24 rotations of the cube): the face maps and frames that the
+     * extension goes through must follow. In an affine box the extended point p (in e's frame, clamped to c) lies at
+     * x(c) + sum over the coordinates d outside 0..N of (x(c) - x(c one step inward in d)), as a vector, whatever the
+     * frames; and the length in e's direction d is |x(c with c_d = N) - x(c with c_d = 0)|.
+     */
+    @org.junit.jupiter.api.Test
+    void extensionFollowsRotatedElementFrames() {
+        qt().withExamples(12).forAll(integers().between(1, 4), integers().between(0, 1 << 20)).checkAssert((degree, seed) -> {
+            HexMesh box = HexMesh.box(3, 2, 3, 0, 1.5, 0, 1, 0, 0.75);
+            int[][] rot = HexReference.cubeRotations();
+            Random rnd = new Random(seed);
+            for (int e = 0; e < box.elementCount(); e++) {
+                box = box.rotateElementVertices(e, rot[rnd.nextInt(rot.length)]);
+            }
+            SpectralElementMesh mesh = SpectralElementMesh.of(box, degree);
+            ExtendedElements ext = ExtendedElements.of(mesh);
+            int n = degree + 3, nq = degree + 1;
+            double[] xyz = mesh.globalCoordinates();
+            int[] l2g = ext.localToGlobal();
+            double[] hi = {1.5, 1, 0.75};
+            int present = 0, missing = 0, across = 0;
+            for (int e = 0; e < mesh.elementCount(); e++) {
+                for (int k = -1; k <= degree + 1; k++) {
+                    for (int j = -1; j <= degree + 1; j++) {
+                        for (int i = -1; i <= degree + 1; i++) {
+                            int[] p = {i, j, k};
+                            int[] c = {clamp(i, degree), clamp(j, degree), clamp(k, degree)};
+                            double[] expect = new double[3];
+                            for (int a = 0; a < 3; a++) {
+                                expect[a] = mesh.x(e, c[0] + nq * (c[1] + nq * c[2]), a);
+                            }
+                            int outside = 0;
+                            for (int d = 0; d < 3; d++) {
+                                if (p[d] >= 0 && p[d] <= degree) {
+                                    continue;
+                                }
+                                outside++;
+                                int[] in = c.clone();
+                                in[d] = p[d] < 0 ? 1 : degree - 1;
+                                for (int a = 0; a < 3; a++) {
+                                    expect[a] += mesh.x(e, c[0] + nq * (c[1] + nq * c[2]), a)
+                                            - mesh.x(e, in[0] + nq * (in[1] + nq * in[2]), a);
+                                }
+                            }
+                            boolean inside = true;
+                            for (int a = 0; a < 3; a++) {
+                                inside &= expect[a] > -1e-12 && expect[a] < hi[a] + 1e-12;
+                            }
+                            int g = l2g[e * n * n * n + (i + 1) + n * ((j + 1) + n * (k + 1))];
+                            String where = "seed " + seed + " N " + degree + " element " + e + " point " + i + "," + j + "," + k;
+                            if (!inside) {
+                                assertEquals(ext.globalNodeCount(), g, where);
+                                missing++;
+                                continue;
+                            }
+                            present++;
+                            across += outside;
+                            for (int a = 0; a < 3; a++) {
+                                assertEquals(expect[a], xyz[3 * g + a], 1e-12, where + " x" + a);
+                            }
+                        }
+                    }
+                }
+                for (int d = 0; d < 3; d++) {
+                    int[] lo = new int[3], up = new int[3];
+                    up[d] = degree;
+                    double s = 0;
+                    for (int a = 0; a < 3; a++) {
+                        double dx = mesh.x(e, up[0] + nq * (up[1] + nq * up[2]), a) - mesh.x(e, lo[0] + nq * (lo[1] + nq * lo[2]), a);
+                        s += dx * dx;
+                    }
+                    assertEquals(Math.sqrt(s), ext.length(e, d), 1e-12, "seed " + seed + " element " + e + " length " + d);
+                }
+            }
+            // 3 x 2 x 3 elements: points across faces, edges and corners all occur, and so do points beyond the box
+            assertTrue(present > 0 && missing > 0 && across > present / 10, present + " present, " + missing + " missing, "
+                    + across + " crossings");
+        });
+    }
+
+    @org.junit.jupiter.api.Test
+    void neighboursAndTheirLengthsAcrossOneSharedFace() {
+        HexMesh one = HexMesh.box(2, 1, 1, 0, 1, 0, 1, 0, 1);
+        SpectralElementMesh mesh = SpectralElementMesh.of(one, 2);
+        ExtendedElements ext = ExtendedElements.of(mesh);
+        assertTrue(ext.hasNeighbour(0, 1) && ext.hasNeighbour(1, 0));
+        assertTrue(!ext.hasNeighbour(0, 0) && !ext.hasNeighbour(1, 1));
+        assertEquals(0.5, ext.neighbourLength(0, 1), 1e-15);
+        assertThrows(NullPointerException.class, () -> ExtendedElements.of(null));
+    }
+
+    private static int clamp(int v, int degree) {
+        return Math.max(0, Math.min(degree, v));
     }
 }
