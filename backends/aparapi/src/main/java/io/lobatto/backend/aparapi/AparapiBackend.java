@@ -136,8 +136,8 @@ public final class AparapiBackend implements Backend {
         this.info = device.info();
         this.localMemBytes = Math.min(device.localMemBytes(), localMemoryCap);
         try {
-            this.partials = cl.allocate(16L * REDUCE_GROUPS, "reduction partials");
-            this.partialsHost = cl.pinnedHostBuffer(16L * REDUCE_GROUPS, "reduction partials");
+            this.partials = cl.allocate(32L * REDUCE_GROUPS, "reduction partials");
+            this.partialsHost = cl.pinnedHostBuffer(32L * REDUCE_GROUPS, "reduction partials");
             this.unused = cl.allocate(8, "unused arguments");
             this.reduceGroup = powerOfTwoGroup(ReductionKernel.class);
             this.gatherGroup = powerOfTwoGroup(GatherScatterKernel.class);
@@ -214,6 +214,11 @@ public final class AparapiBackend implements Backend {
             n += k.launches();
         }
         return n;
+    }
+
+    /** Host waits so far, as {@link ClContext#hostWaits()}: blocking copies and finishes, then waits for async copies. */
+    public synchronized long[] hostWaits() {
+        return cl.hostWaits();
     }
 
     /** Switches per-launch OpenCL event profiling on (collecting {@link #statistics()} from now) or off. */
@@ -376,6 +381,13 @@ public final class AparapiBackend implements Backend {
         ensureOpen();
         ClVector v = new ClVector(this, buffer(values.length, 4, "an index vector of " + values.length + " ints"), values.length);
         cl.write(values, 0, values.length, v.buffer, 0);
+        int min = Integer.MAX_VALUE, max = Integer.MIN_VALUE;
+        for (int i : values) {
+            min = Math.min(min, i);
+            max = Math.max(max, i);
+        }
+        v.minIndex = values.length == 0 ? 0 : min;
+        v.maxIndex = values.length == 0 ? -1 : max;
         return v;
     }
 
@@ -395,6 +407,91 @@ public final class AparapiBackend implements Backend {
             throw new IllegalArgumentException("read: values has length " + values.length + " but source has length " + s.length());
         }
         cl.read(s.buffer, 0, values, 0, values.length);
+    }
+
+    /**
+     * A non-blocking read into the vector's pinned staging buffer; {@code await} waits for that copy only (the work
+     * queued after this call keeps the device busy) and copies the staging into {@code values}.
+     */
+    @Override
+    public synchronized PendingRead readAsync(DeviceVector source, double[] values) {
+        ClVector s = vec(source, "source");
+        if (values.length != s.length()) {
+            throw new IllegalArgumentException("readAsync: values has length " + values.length + " but source has length "
+                    + s.length());
+        }
+        if (s.pendingRead != null) {
+            s.pendingRead.await();
+        }
+        if (s.readStage == null) {
+            s.readStage = cl.pinnedHostBuffer(Math.max(8, 8L * s.length()), "the host staging of a vector's reads");
+        }
+        ClContext.Transfer t = cl.readAsync(s.buffer, s.readStage, s.length());
+        s.pendingRead = t;
+        java.nio.ByteBuffer stage = s.readStage;
+        return new PendingRead() {
+            private boolean done;
+
+            @Override
+            public void await() {
+                synchronized (AparapiBackend.this) {
+                    if (done) {
+                        return;
+                    }
+                    done = true;
+                    t.await();
+                    if (s.pendingRead == t) {
+                        s.pendingRead = null;
+                    }
+                    stage.asDoubleBuffer().get(0, values, 0, values.length);
+                }
+            }
+        };
+    }
+
+    /**
+     * Copies {@code values} into the vector's pinned staging buffer (after the previous write from it has completed)
+     * and queues a non-blocking write from it: no wait for the queued work.
+     */
+    @Override
+    public synchronized void writeAsync(double[] values, DeviceVector target) {
+        ClVector t = vec(target, "target");
+        if (values.length != t.length()) {
+            throw new IllegalArgumentException("writeAsync: values has length " + values.length + " but target has length "
+                    + t.length());
+        }
+        if (t.pendingWrite != null) {
+            t.pendingWrite.await();
+            t.pendingWrite = null;
+        }
+        if (t.writeStage == null) {
+            t.writeStage = cl.pinnedHostBuffer(Math.max(8, 8L * t.length()), "the host staging of a vector's writes");
+        }
+        t.writeStage.asDoubleBuffer().put(0, values, 0, values.length);
+        t.pendingWrite = cl.writeAsync(t.writeStage, t.length(), t.buffer);
+    }
+
+    /** Waits for the vector's pending copies and releases its staging buffers (when it is closed). */
+    synchronized void releaseStaging(ClVector v) {
+        if (closed) {
+            return;
+        }
+        if (v.pendingRead != null) {
+            v.pendingRead.await();
+            v.pendingRead = null;
+        }
+        if (v.pendingWrite != null) {
+            v.pendingWrite.await();
+            v.pendingWrite = null;
+        }
+        if (v.readStage != null) {
+            cl.releasePinned(v.readStage);
+            v.readStage = null;
+        }
+        if (v.writeStage != null) {
+            cl.releasePinned(v.writeStage);
+            v.writeStage = null;
+        }
     }
 
     @Override
@@ -479,6 +576,18 @@ public final class AparapiBackend implements Backend {
     @Override
     public synchronized void pcgUpdate(double alpha, DeviceVector p, DeviceVector ap, DeviceVector x, DeviceVector r,
                                        DeviceVector inverseDiagonal, DeviceVector z, double[] dots) {
+        pcgUpdate(alpha, p, ap, x, r, inverseDiagonal, z, null, dots);
+    }
+
+    /** {@link #pcgUpdate} less the rows {@code excluded}: one more launch over them, the same single read-back. */
+    @Override
+    public synchronized void pcgUpdate(double alpha, DeviceVector p, DeviceVector ap, DeviceVector x, DeviceVector r,
+                                       DeviceVector inverseDiagonal, DeviceVector z, DeviceIntVector excluded, double[] dots) {
+        pcgUpdate(alpha, p, ap, x, r, inverseDiagonal, z, rows(excluded, r.length()), dots);
+    }
+
+    private void pcgUpdate(double alpha, DeviceVector p, DeviceVector ap, DeviceVector x, DeviceVector r,
+                           DeviceVector inverseDiagonal, DeviceVector z, ClVector excluded, double[] dots) {
         ClVector pv = vec(p, "p");
         ClVector apv = vec(ap, "ap");
         ClVector xv = vec(x, "x");
@@ -504,37 +613,115 @@ public final class AparapiBackend implements Backend {
             }
         }
         reduce(ReductionKernel.PCG_UPDATE, pv.buffer, apv.buffer, xv.buffer, rv.buffer, dv.buffer, zv.buffer, alpha,
-                pv.length(), dots);
+                pv.length(), dots, excluded, rv.buffer, zv.buffer);
     }
 
     /** Launches a reduction and sums its partials (two per group into {@code dots} for the PCG update). */
     private double reduce(int op, ClBuffer p, ClBuffer ap, ClBuffer x, ClBuffer r, ClBuffer d, ClBuffer z, double alpha,
                           int n, double[] dots) {
-        if (n == 0) {
+        return reduce(op, p, ap, x, r, d, z, alpha, n, dots, null, null, null);
+    }
+
+    /**
+     * {@link #reduce} less the rows {@code excluded} (null: none): after the reduction, {@link RowDotKernel} sums
+     * cx_e cy_e (one sum; for the PCG update cx_e cx_e and cx_e cy_e) over the excluded rows into the partials after the
+     * reduction's, both are read back at once and the correction is subtracted, each summed in group order.
+     */
+    private double reduce(int op, ClBuffer p, ClBuffer ap, ClBuffer x, ClBuffer r, ClBuffer d, ClBuffer z, double alpha,
+                          int n, double[] dots, ClVector excluded, ClBuffer cx, ClBuffer cy) {
+        int width = dots == null ? 1 : 2;
+        int groups = n == 0 ? 0 : reductionGroups(n);
+        if (n > 0) {
+            ClKernel k = reduction(op);
+            k.set("p", p).set("ap", ap).set("x", x).set("r", r).set("d", d).set("z", z).set("partials", partials)
+                    .set("alpha", alpha).set("n", n).local("lds", KernelBuilds.reductionLocalBytes(reduceGroup));
+            k.launch(groups, reduceGroup);
+        }
+        int m = excluded == null ? 0 : excluded.length();
+        int rowGroups = m == 0 ? 0 : reductionGroups(m);
+        if (rowGroups > 0) {
+            ClKernel k = rowDotKernels[width];
+            if (k == null) {
+                k = kernel(KernelBuilds.rowDot(width, reduceGroup));
+                rowDotKernels[width] = k;
+            }
+            k.set("rows", excluded.buffer).set("x", cx).set("y", cy).set("partials", partials).set("n", m)
+                    .set("offset", width * groups).local("lds", KernelBuilds.reductionLocalBytes(reduceGroup));
+            k.launch(rowGroups, reduceGroup);
+        }
+        if (groups + rowGroups == 0) {
             if (dots != null) {
                 dots[0] = 0;
                 dots[1] = 0;
             }
             return 0;
         }
-        int groups = reductionGroups(n);
-        ClKernel k = reduction(op);
-        k.set("p", p).set("ap", ap).set("x", x).set("r", r).set("d", d).set("z", z).set("partials", partials)
-                .set("alpha", alpha).set("n", n).local("lds", KernelBuilds.reductionLocalBytes(reduceGroup));
-        k.launch(groups, reduceGroup);
-        if (dots == null) {
-            return sumPartials(groups);
-        }
-        cl.read(partials, 0, partialsHost, 2 * groups);
-        double rr = 0;
-        double rz = 0;
+        cl.read(partials, 0, partialsHost, width * (groups + rowGroups));
+        double[] sums = new double[2];
+        double[] less = new double[2];
         for (int g = 0; g < groups; g++) {
-            rr += partialsHost.getDouble(16 * g);
-            rz += partialsHost.getDouble(16 * g + 8);
+            for (int c = 0; c < width; c++) {
+                sums[c] += partialsHost.getDouble(8 * (width * g + c));
+            }
         }
-        dots[0] = rr;
-        dots[1] = rz;
-        return rr;
+        for (int g = groups; g < groups + rowGroups; g++) {
+            for (int c = 0; c < width; c++) {
+                less[c] += partialsHost.getDouble(8 * (width * g + c));
+            }
+        }
+        if (dots != null) {
+            dots[0] = sums[0] - less[0];
+            dots[1] = sums[1] - less[1];
+        }
+        return sums[0] - less[0];
+    }
+
+    private final ClKernel[] rowDotKernels = new ClKernel[3];
+
+    /** The index vector of excluded rows, checked to belong to this backend and to index rows [0, n). */
+    private ClVector rows(DeviceIntVector excluded, int n) {
+        ClVector a = rows(excluded);
+        if (a.length() > 0 && (a.minIndex < 0 || a.maxIndex >= n)) {
+            throw new IllegalArgumentException("excluded rows lie in [" + a.minIndex + ", " + a.maxIndex + "], not in [0, " + n + ")");
+        }
+        return a;
+    }
+
+    private ClVector rows(DeviceIntVector excluded) {
+        ensureOpen();
+        Objects.requireNonNull(excluded, "excluded");
+        if (!(excluded instanceof ClVector a) || a.backend() != this) {
+            throw new IllegalArgumentException("excluded is not an index vector of this aparapi backend: " + excluded);
+        }
+        if (a.isClosed()) {
+            throw new IllegalStateException("excluded is closed");
+        }
+        return a;
+    }
+
+    @Override
+    public synchronized double dot(DeviceVector x, DeviceVector y, DeviceIntVector excluded) {
+        ClVector xv = vec(x, "x");
+        ClVector yv = vec(y, "y");
+        sameLength("dot", x, "x", y, "y");
+        ClVector ex = rows(excluded, xv.length());
+        return reduce(ReductionKernel.DOT, yv.buffer, unused, xv.buffer, unused, unused, unused, 0, xv.length(), null, ex,
+                xv.buffer, yv.buffer);
+    }
+
+    @Override
+    public synchronized double cgUpdate(double alpha, DeviceVector p, DeviceVector ap, DeviceVector x, DeviceVector r,
+                                        DeviceIntVector excluded) {
+        ClVector pv = vec(p, "p");
+        ClVector apv = vec(ap, "ap");
+        ClVector xv = vec(x, "x");
+        ClVector rv = vec(r, "r");
+        ClVector ex = rows(excluded, rv.length());
+        sameLength("cgUpdate", p, "p", ap, "ap");
+        sameLength("cgUpdate", p, "p", x, "x");
+        sameLength("cgUpdate", p, "p", r, "r");
+        return reduce(ReductionKernel.CG_UPDATE, pv.buffer, apv.buffer, xv.buffer, rv.buffer, unused, unused, alpha,
+                pv.length(), null, ex, rv.buffer, rv.buffer);
     }
 
     // ------------------------------------------------------------------ gather / scatter
