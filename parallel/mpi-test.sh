@@ -27,14 +27,15 @@ ARGS=(${MPI_TEST_ARGS:--N 7 -e 6,6,6})
 OUT="$(mktemp -d)"
 trap 'rm -rf "$OUT"' EXIT
 
-run() { # ranks [name backend]
+run() { # ranks [name backend [extra arguments...]]
   local np=$1 name=${2:-np$1} backend=${3:-cpu}
+  shift $(( $# < 3 ? $# : 3 ))
   local env=()
   # PoCL's LLVM replaces the JVM's signal handlers: the JDK's signal-chaining library keeps them
   [ "$backend" = cpu ] || env=(-x LD_PRELOAD="$JAVA22_HOME/lib/libjsig.so" -x LOBATTO_REQUIRE_OPENCL=1)
   if ! timeout 600 mpirun --allow-run-as-root --oversubscribe -np "$np" "${env[@]}" \
       "$JAVA22_HOME/bin/java" --enable-native-access=ALL-UNNAMED -cp "$CP" io.lobatto.parallel.DistributedPoisson \
-      "${ARGS[@]}" --backend "$backend" >"$OUT/$name.txt" 2>&1; then
+      "${ARGS[@]}" --backend "$backend" "$@" >"$OUT/$name.txt" 2>&1; then
     echo "mpi-test: the $np-rank solve ($backend) failed:" >&2; cat "$OUT/$name.txt" >&2; exit 1
   fi
   cat "$OUT/$name.txt"
@@ -62,6 +63,15 @@ fi
 if [ "${MPI_TEST_POCL:-0}" = 1 ]; then
   run 2 pocl2 aparapi
   runs="$runs pocl2"
+  # the blocking exchange on the same kernels: bitwise the overlapped one (asynchronous boundary read and halo write)
+  run 2 pocl2b aparapi --schedule blocking
+  for key in iterations max_error l2_error; do
+    if [ "$(field "$OUT/pocl2.txt" $key)" != "$(field "$OUT/pocl2b.txt" $key)" ]; then
+      echo "mpi-test: pocl2 overlap vs blocking: $key $(field "$OUT/pocl2.txt" $key) vs $(field "$OUT/pocl2b.txt" $key): FAIL" >&2
+      status=1
+    fi
+  done
+  [ $status = 0 ] && echo "mpi-test: pocl2 overlap vs blocking: iterations and errors bitwise equal: PASS"
 fi
 for name in $runs; do
   np=${name//[!0-9]/}

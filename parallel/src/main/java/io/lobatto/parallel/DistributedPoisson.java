@@ -263,20 +263,45 @@ public final class DistributedPoisson {
             }
             dop.exchange(on);
             double best = Double.MAX_VALUE;
+            long[] before = deviceCounts(backend);
+            int done = 0;
             for (int rep = 0; rep < 3; rep++) {
                 try (DeviceVector x = backend.allocate(b.length());
                      ConjugateGradient cg = new ConjugateGradient(dop, jacobi).relativeTolerance(1e-300).maxIterations(its)) {
                     comm.barrier();
                     SolveResult res = cg.solve(b, x);
+                    done += res.iterations();
                     best = Math.min(best, comm.allreduceMax(res.seconds()) / Math.max(1, res.iterations()));
                 }
             }
-            out.append(String.format(Locale.ROOT, "profile: schedule %-8s exchange %-3s %9.4f ms/iteration%n",
-                    s.toString().toLowerCase(Locale.ROOT), on ? "on" : "off", 1e3 * best));
+            long[] after = deviceCounts(backend);
+            String counts = "";
+            if (before != null && after != null && done > 0) {
+                // per iteration of this rank (the solve's setup, about one iteration's worth, spread over them)
+                counts = String.format(Locale.ROOT, "  (rank 0 per iteration: %.2f launches, %.2f queue drains, %.2f copy waits)",
+                        (after[0] - before[0]) / (double) done, (after[1] - before[1]) / (double) done,
+                        (after[2] - before[2]) / (double) done);
+            }
+            out.append(String.format(Locale.ROOT, "profile: schedule %-8s exchange %-3s %9.4f ms/iteration%s%n",
+                    s.toString().toLowerCase(Locale.ROOT), on ? "on" : "off", 1e3 * best, counts));
         }
         dop.exchange(true);
         dop.schedule(keep);
         return out.toString();
+    }
+
+    /**
+     * The backend's kernel launches, queue drains and copy waits so far where it counts them (the Aparapi backend's
+     * {@code launches()} and {@code hostWaits()}, found by reflection: this module sees it only at run time), else null.
+     */
+    static long[] deviceCounts(Backend backend) {
+        try {
+            long launches = (Long) backend.getClass().getMethod("launches").invoke(backend);
+            long[] waits = (long[]) backend.getClass().getMethod("hostWaits").invoke(backend);
+            return new long[] {launches, waits[0], waits[1]};
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return null;
+        }
     }
 
     /** Open MPI's local rank (the rank's index among the ranks of its node), else the rank. */
