@@ -205,8 +205,10 @@ public final class DistributedOperator implements DeviceOperator, AutoCloseable 
      * y = A x on this rank, complete at the shared nodes; returns this rank's x . y before the exchange. The boundary
      * values are read without a drain of the queue ({@link Backend#readAsync}): the interior elements are queued
      * before the host waits for them (OVERLAP), and the received values are written without a wait
-     * ({@link Backend#writeAsync}) ahead of the gather, so an apply returns to the host twice (the boundary values,
-     * then the dot with the gather) as the one-rank apply returns once.
+     * ({@link Backend#writeAsync}) ahead of the gather, so the device is drained once per apply (the dot with the
+     * gather), as on one rank, and the host waits once more for the boundary copy alone. The asynchronous copies'
+     * conditions hold: {@code compact} is next written by the next apply's gather, after the wait, and the previous
+     * halo sum, the only other user of {@code received}, was queued before this apply's boundary read, which waited for it.
      */
     private double applyLocal(DeviceVector x, DeviceVector y) {
         applies++;

@@ -55,8 +55,9 @@ public interface Backend extends AutoCloseable {
     /**
      * Starts copying {@code source} (as the work queued before this call leaves it) into {@code values} and returns
      * without waiting for that work: {@code values} holds the copy once {@link PendingRead#await()} of the returned
-     * read has returned, and must not be used before. Work queued after this call is not delayed by the wait, so a
-     * distributed operator reads its boundary values and keeps the device busy with its interior. {@code source} must
+     * read has returned, and must not be used before. Work queued after this call is not delayed by the wait (a backend
+     * with a copy engine runs it during the copy), so a distributed operator reads its boundary values and keeps the
+     * device busy with its interior. {@code source} must
      * not be written by work queued before {@code await} returns. The default reads at once ({@link #read}).
      */
     default PendingRead readAsync(DeviceVector source, double[] values) {
@@ -65,9 +66,10 @@ public interface Backend extends AutoCloseable {
     }
 
     /**
-     * Queues {@code target = values} behind the work queued before it, without waiting for that work ({@link #write}
-     * may wait for it); {@code values} may be changed as soon as this returns, and work queued after it sees the new
-     * values. The default is {@link #write}.
+     * Queues {@code target = values} without waiting for the work queued before it ({@link #write} may wait for it):
+     * {@code values} may be changed as soon as this returns, and work queued after it sees the new values. The copy may
+     * run while the work queued before this call still runs (a backend with a copy engine overlaps them), so that work
+     * must not use {@code target}. The default is {@link #write}.
      */
     default void writeAsync(double[] values, DeviceVector target) {
         write(values, target);

@@ -410,8 +410,9 @@ public final class AparapiBackend implements Backend {
     }
 
     /**
-     * A non-blocking read into the vector's pinned staging buffer; {@code await} waits for that copy only (the work
-     * queued after this call keeps the device busy) and copies the staging into {@code values}.
+     * A non-blocking read into the vector's pinned staging buffer on the context's copy queue, behind a marker of the
+     * kernel queue ({@link ClContext#readAsync}); {@code await} waits for that copy only (the kernels queued after this
+     * call run during it) and copies the staging into {@code values}.
      */
     @Override
     public synchronized PendingRead readAsync(DeviceVector source, double[] values) {
@@ -451,7 +452,8 @@ public final class AparapiBackend implements Backend {
 
     /**
      * Copies {@code values} into the vector's pinned staging buffer (after the previous write from it has completed)
-     * and queues a non-blocking write from it: no wait for the queued work.
+     * and queues a non-blocking write from it on the copy queue, which the kernels queued after it wait for
+     * ({@link ClContext#writeAsync}): no wait for the queued work.
      */
     @Override
     public synchronized void writeAsync(double[] values, DeviceVector target) {

@@ -39,7 +39,9 @@ import java.util.Objects;
  * The OpenCL runtime of the backend (site/src/site/markdown/design.md, "Aparapi compiles, Lobatto runs"): one context and one
  * in-order command queue on one device, the {@link ClBuffer}s allocated in it with the bytes they hold,
  * the built programs ({@link ProgramCache}) and the launches of their kernels. Launches and
- * device-to-device work are enqueued and never waited for; only {@link #read} and {@link #finish} wait.
+ * device-to-device work are enqueued and never waited for; only {@link #read} and {@link #finish} wait. The
+ * asynchronous host copies ({@link #readAsync}, {@link #writeAsync}) run on a second queue, ordered against the kernel
+ * queue by events, so that they overlap the kernels.
  * When profiling is on, every launch carries an event whose device time is summed per kernel label.
  */
 public final class ClContext implements AutoCloseable {
@@ -230,10 +232,28 @@ public final class ClContext implements AutoCloseable {
         }
     }
 
+    /** The second in-order queue of the asynchronous copies (made on first use), so that they overlap the kernels. */
+    private cl_command_queue transfers;
+
+    private cl_command_queue transfers() {
+        if (transfers == null) {
+            try {
+                @SuppressWarnings("deprecation")
+                cl_command_queue q = clCreateCommandQueue(context, device.id, 0, null);
+                transfers = q;
+            } catch (CLException e) {
+                throw new BackendException("aparapi: creating the copy queue on " + device + " failed: " + e.getMessage(), e);
+            }
+        }
+        return transfers;
+    }
+
     /**
-     * Queues a copy of {@code count} doubles of {@code source} into the direct (best: pinned, {@link #pinnedHostBuffer})
-     * buffer {@code dst} and returns without waiting; the queue is flushed, so the device starts on the work before it.
-     * {@code dst} holds the values once {@link Transfer#await()} returns.
+     * Queues a copy of {@code count} doubles of {@code source}, as the work queued before this call leaves it, into the
+     * direct (best: pinned, {@link #pinnedHostBuffer}) buffer {@code dst} and returns without waiting. The copy runs on
+     * a second queue behind a marker of the kernel queue, so the kernels queued after this call run while it copies;
+     * both queues are flushed. {@code dst} holds the values once {@link Transfer#await()} returns; {@code source} must
+     * not be written by kernels queued before then.
      */
     public synchronized Transfer readAsync(ClBuffer source, java.nio.ByteBuffer dst, int count) {
         checkRange(source, 0, count * 8L, "readAsync");
@@ -243,15 +263,26 @@ public final class ClContext implements AutoCloseable {
         if (count == 0) {
             return new Transfer(null);
         }
-        cl_event e = new cl_event();
-        clEnqueueReadBuffer(queue, source.mem, org.jocl.CL.CL_FALSE, 0, count * 8L, Pointer.to(dst), 0, null, e);
+        cl_command_queue t = transfers();
+        cl_event before = new cl_event();
+        org.jocl.CL.clEnqueueMarkerWithWaitList(queue, 0, null, before);
         org.jocl.CL.clFlush(queue);
+        cl_event e = new cl_event();
+        try {
+            clEnqueueReadBuffer(t, source.mem, org.jocl.CL.CL_FALSE, 0, count * 8L, Pointer.to(dst), 1,
+                    new cl_event[] {before}, e);
+        } finally {
+            clReleaseEvent(before);
+        }
+        org.jocl.CL.clFlush(t);
         return new Transfer(e);
     }
 
     /**
-     * Queues a copy of {@code count} doubles from the direct (best: pinned) buffer {@code src} into {@code target} and
-     * returns without waiting; {@code src} must not change until {@link Transfer#await()} of the result returns.
+     * Queues a copy of {@code count} doubles from the direct (best: pinned) buffer {@code src} into {@code target} on the
+     * copy queue and returns without waiting; the kernel queue waits for it (a barrier) before the work queued after
+     * this call, but the work queued before may still run while it copies, so that work must not use {@code target}.
+     * {@code src} must not change until {@link Transfer#await()} of the result returns.
      */
     public synchronized Transfer writeAsync(java.nio.ByteBuffer src, int count, ClBuffer target) {
         checkRange(target, 0, count * 8L, "writeAsync");
@@ -261,8 +292,11 @@ public final class ClContext implements AutoCloseable {
         if (count == 0) {
             return new Transfer(null);
         }
+        cl_command_queue t = transfers();
         cl_event e = new cl_event();
-        clEnqueueWriteBuffer(queue, target.mem, org.jocl.CL.CL_FALSE, 0, count * 8L, Pointer.to(src), 0, null, e);
+        clEnqueueWriteBuffer(t, target.mem, org.jocl.CL.CL_FALSE, 0, count * 8L, Pointer.to(src), 0, null, e);
+        org.jocl.CL.clFlush(t);
+        org.jocl.CL.clEnqueueBarrierWithWaitList(queue, 1, new cl_event[] {e}, null);
         return new Transfer(e);
     }
 
@@ -294,6 +328,9 @@ public final class ClContext implements AutoCloseable {
                 if (!closed) {
                     // the work queued since the copy goes to the device now, whether or not the copy is done
                     org.jocl.CL.clFlush(queue);
+                    if (transfers != null) {
+                        org.jocl.CL.clFlush(transfers);
+                    }
                     if (!complete(e)) {
                         transferWaits++;
                         org.jocl.CL.clWaitForEvents(1, new cl_event[] {e});
@@ -335,6 +372,9 @@ public final class ClContext implements AutoCloseable {
         ensureOpen();
         drains++;
         clFinish(queue);
+        if (transfers != null) {
+            clFinish(transfers);
+        }
     }
 
     /** Switches per-launch event profiling on or off (off by default: events cost host time). */
@@ -403,6 +443,9 @@ public final class ClContext implements AutoCloseable {
         }
         try {
             clFinish(queue);
+            if (transfers != null) {
+                clFinish(transfers);
+            }
         } finally {
             for (cl_event e : pendingEvents) {
                 clReleaseEvent(e);
@@ -423,6 +466,9 @@ public final class ClContext implements AutoCloseable {
             pinned.clear();
             pinnedMaps.clear();
             programs.release();
+            if (transfers != null) {
+                clReleaseCommandQueue(transfers);
+            }
             clReleaseCommandQueue(queue);
             clReleaseContext(context);
             closed = true;
