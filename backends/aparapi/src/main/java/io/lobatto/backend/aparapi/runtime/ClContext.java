@@ -235,7 +235,16 @@ public final class ClContext implements AutoCloseable {
     /** The second in-order queue of the asynchronous copies (made on first use), so that they overlap the kernels. */
     private cl_command_queue transfers;
 
+    /**
+     * Whether the asynchronous copies get their own queue: system property {@code lobatto.opencl.copyQueue} (default
+     * true); false puts them on the kernel queue, in order (no overlap of the copies with the kernels, still no drain).
+     */
+    static final boolean COPY_QUEUE = !"false".equalsIgnoreCase(System.getProperty("lobatto.opencl.copyQueue", "true"));
+
     private cl_command_queue transfers() {
+        if (!COPY_QUEUE) {
+            return queue;
+        }
         if (transfers == null) {
             try {
                 @SuppressWarnings("deprecation")
@@ -264,10 +273,15 @@ public final class ClContext implements AutoCloseable {
             return new Transfer(null);
         }
         cl_command_queue t = transfers();
+        cl_event e = new cl_event();
+        if (t == queue) {
+            clEnqueueReadBuffer(queue, source.mem, org.jocl.CL.CL_FALSE, 0, count * 8L, Pointer.to(dst), 0, null, e);
+            org.jocl.CL.clFlush(queue);
+            return new Transfer(e);
+        }
         cl_event before = new cl_event();
         org.jocl.CL.clEnqueueMarkerWithWaitList(queue, 0, null, before);
         org.jocl.CL.clFlush(queue);
-        cl_event e = new cl_event();
         try {
             clEnqueueReadBuffer(t, source.mem, org.jocl.CL.CL_FALSE, 0, count * 8L, Pointer.to(dst), 1,
                     new cl_event[] {before}, e);
@@ -295,8 +309,10 @@ public final class ClContext implements AutoCloseable {
         cl_command_queue t = transfers();
         cl_event e = new cl_event();
         clEnqueueWriteBuffer(t, target.mem, org.jocl.CL.CL_FALSE, 0, count * 8L, Pointer.to(src), 0, null, e);
-        org.jocl.CL.clFlush(t);
-        org.jocl.CL.clEnqueueBarrierWithWaitList(queue, 1, new cl_event[] {e}, null);
+        if (t != queue) {
+            org.jocl.CL.clFlush(t);
+            org.jocl.CL.clEnqueueBarrierWithWaitList(queue, 1, new cl_event[] {e}, null);
+        }
         return new Transfer(e);
     }
 
