@@ -62,6 +62,7 @@ public final class DistributedOperator implements DeviceOperator, AutoCloseable 
     private final DeviceVector received;
     private final double[] compactHost;
     private final boolean hasNeighbours;
+    private final long globalSize;
     private Schedule schedule;
     private boolean exchange = true;
     private long applies;
@@ -105,6 +106,7 @@ public final class DistributedOperator implements DeviceOperator, AutoCloseable 
         this.rowPick = halo.uploadRowPick(device);
         this.sharedGather = halo.uploadSharedGather(device, local.scatterOperator().gatherStarts(),
                 local.scatterOperator().gatherIds(), nl);
+        this.globalSize = (long) comm.allreduceSum((double) shared.ownedCount());
     }
 
     /** 1 + the last element that touches a shared row: elements at and after it are interior. */
@@ -184,14 +186,15 @@ public final class DistributedOperator implements DeviceOperator, AutoCloseable 
         return halo;
     }
 
+    /** y = A x, complete at the shared nodes; no reduction (no return to the host for one). */
     @Override
     public void apply(DeviceVector x, DeviceVector y) {
-        applyLocal(x, y);
+        applyLocal(x, y, false);
     }
 
     @Override
     public double applyDot(DeviceVector x, DeviceVector y) {
-        return allreduce(applyLocal(x, y));
+        return allreduce(applyLocal(x, y, true));
     }
 
     /** p = z + beta p, then {@link #applyDot} (the update is not folded into the element kernels here). */
@@ -210,11 +213,16 @@ public final class DistributedOperator implements DeviceOperator, AutoCloseable 
      * conditions hold: {@code compact} is next written by the next apply's gather, after the wait, and the previous
      * halo sum, the only other user of {@code received}, was queued before this apply's boundary read, which waited for it.
      */
-    private double applyLocal(DeviceVector x, DeviceVector y) {
+    private double applyLocal(DeviceVector x, DeviceVector y, boolean withDot) {
         applies++;
-        double dot;
-        if (schedule == Schedule.FUSED) {
-            dot = device.applyAssembledDot(data, z, lambda, 0, x, yL, y);
+        double dot = 0;
+        if (schedule == Schedule.FUSED || !hasNeighbours) {
+            // without neighbours every schedule is the fused operator: bitwise the one-rank AssembledOperator
+            if (withDot) {
+                dot = device.applyAssembledDot(data, z, lambda, 0, x, yL, y);
+            } else {
+                device.applyAssembled(data, z, lambda, 0, x, yL, y);
+            }
             if (!hasNeighbours) {
                 return dot;
             }
@@ -226,10 +234,6 @@ public final class DistributedOperator implements DeviceOperator, AutoCloseable 
             device.sumHalo(deviceHalo, received, y);
             writeNanos += System.nanoTime() - t0;
             return dot;
-        }
-        if (!hasNeighbours) {
-            device.applyAssembledElements(data, z, lambda, 0, x, yL, 0, elements);
-            return device.gatherDot(z, yL, x, y);
         }
         device.applyAssembledElements(data, z, lambda, 0, x, yL, 0, boundaryElements);
         device.gather(sharedGather, yL, compact);
@@ -244,7 +248,11 @@ public final class DistributedOperator implements DeviceOperator, AutoCloseable 
         long t0 = System.nanoTime();
         device.writeAsync(halo.received(), received);
         writeNanos += System.nanoTime() - t0;
-        dot = device.gatherDot(z, yL, x, y);
+        if (withDot) {
+            dot = device.gatherDot(z, yL, x, y);
+        } else {
+            device.gather(z, yL, y);
+        }
         t0 = System.nanoTime();
         device.sumHalo(deviceHalo, received, y);
         writeNanos += System.nanoTime() - t0;
@@ -272,11 +280,55 @@ public final class DistributedOperator implements DeviceOperator, AutoCloseable 
         return comm.allreduceSum(v);
     }
 
+    /**
+     * Completes a vector of this rank's partial sums at the shared nodes on the device (the exchange of the applies,
+     * on its own): each copy of a shared node becomes the sum over the ranks that hold it, bitwise the same on each.
+     * Collective. For the restriction of a distributed p-multigrid and for making vectors consistent.
+     */
+    public void sumShared(DeviceVector y) {
+        if (y.length() != size()) {
+            throw new IllegalArgumentException("sumShared: y has length " + y.length() + " but the operator has size " + size());
+        }
+        if (!hasNeighbours) {
+            return;
+        }
+        device.scatter(rowPick, y, compact);
+        finishExchange(startExchange(device.readAsync(compact, compactHost)));
+        device.writeAsync(halo.received(), received);
+        device.sumHalo(deviceHalo, received, y);
+    }
+
+    /** y = owner mask o x: each shared node kept where this rank owns it, else 0 ({@code x} and {@code y} may be the same). */
+    public void ownerMask(DeviceVector x, DeviceVector y) {
+        if (!hasNeighbours) {
+            if (x != y) {
+                device.copy(x, y);
+            }
+            return;
+        }
+        if (ownerMaskVector == null) {
+            ownerMaskVector = device.upload(halo.sharedNodes().ownerMask());
+        }
+        device.pointwiseMultiply(ownerMaskVector, x, y);
+    }
+
+    private DeviceVector ownerMaskVector;
+
+    /** The unknowns over all ranks, each shared node once (collective at construction). */
+    public long globalSize() {
+        return globalSize;
+    }
+
     /** diag(A) on the host, summed across ranks at the shared nodes (for Jacobi). */
     public double[] diagonal() {
         double[] d = local.diagonal();
         halo.sum(d);
         return d;
+    }
+
+    /** The rank's own operator (not owned by this one). */
+    public AssembledOperator localOperator() {
+        return local;
     }
 
     /** The rank's own backend. */
@@ -308,5 +360,8 @@ public final class DistributedOperator implements DeviceOperator, AutoCloseable 
         deviceHalo.close();
         rowPick.close();
         sharedGather.close();
+        if (ownerMaskVector != null) {
+            ownerMaskVector.close();
+        }
     }
 }
