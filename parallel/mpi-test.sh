@@ -7,7 +7,9 @@
 #   parallel/mpi-test.sh --no-build      # uses parallel/target as it is
 #   MPI_TEST_ARGS="-N 5 -e 4,4,8" parallel/mpi-test.sh   # another problem (default: the main job, -N 7 -e 6,6,6)
 #   MPI_TEST_POCL=1 parallel/mpi-test.sh  # also 2 ranks sharing PoCL (the Aparapi backend, one OpenCL device per rank,
-#                                         # overlapped exchange), checked against the Java backend's one-rank solve
+#                                         # overlapped exchange), checked against the Java backend's one-rank solve, and
+#                                         # bitwise against the blocking exchange
+# Also p-multigrid PCG (--pc pmg) on 1, 2 and 4 ranks: iterations within ±1, max errors within 1e-10.
 #
 # Needs Open MPI (apt-get install openmpi-bin libopenmpi-dev) and a JDK 22+ (JAVA22_HOME, default Temurin 25).
 # Extra Maven arguments (e.g. -o -Dmaven.repo.local=...) come from MVN_ARGS.
@@ -60,6 +62,22 @@ if [ -e examples/target/lobatto.jar ]; then
   cat "$OUT/cli2.txt"
   runs="$runs cli2"
 fi
+# p-multigrid PCG across ranks (distributed levels, restriction and coarse solve): 1, 2 and 4 ranks agree
+for np in 1 2 4; do
+  run "$np" pmg$np cpu --pc pmg
+done
+for name in pmg2 pmg4; do
+  np=${name//[!0-9]/}
+  i1="$(field "$OUT/pmg1.txt" iterations)"; in_="$(field "$OUT/$name.txt" iterations)"
+  m1="$(field "$OUT/pmg1.txt" max_error)"; mn="$(field "$OUT/$name.txt" max_error)"
+  if awk -v i1="$i1" -v in_="$in_" -v m1="$m1" -v mn="$mn" -v c="$(field "$OUT/$name.txt" converged)" \
+      'function abs(x) { return x < 0 ? -x : x } BEGIN { exit !(c == "true" && abs(in_ - i1) <= 1 && abs(mn - m1) <= 1e-10) }'; then
+    echo "mpi-test: $name (p-multigrid, $np ranks) vs 1: iterations $in_/$i1, max error $mn/$m1: PASS"
+  else
+    echo "mpi-test: $name (p-multigrid, $np ranks) vs 1: iterations $in_/$i1, max error $mn/$m1: FAIL" >&2
+    status=1
+  fi
+done
 if [ "${MPI_TEST_POCL:-0}" = 1 ]; then
   run 2 pocl2 aparapi
   runs="$runs pocl2"
