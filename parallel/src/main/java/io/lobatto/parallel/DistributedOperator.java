@@ -19,11 +19,13 @@ import io.lobatto.operators.AssembledOperator;
  *
  * <p>With {@link Schedule#OVERLAP} (the default where the backend has element ranges,
  * {@link Backend#applyAssembledElements}) the apply follows hipBone: the elements that touch a shared node (the first
- * {@link #boundaryElements()} elements: partitions put them first) are applied, the shared rows gathered and read,
- * the exchange started, the interior elements launched, and the exchange waited for while the device computes them;
- * then the gather and the halo sum. {@link Schedule#BLOCKING} runs the same kernels but completes the exchange before
- * the interior elements (bitwise the same result); {@link Schedule#FUSED} applies the whole operator in one fused call
- * and exchanges after it (for backends without element ranges).
+ * {@link #boundaryElements()} elements: partitions put them first) are applied, the shared rows gathered and their
+ * copy to the host started ({@link Backend#readAsync}), the interior elements queued, then the host waits for that
+ * copy alone, runs the exchange while the device computes the interior, writes the received values without a wait
+ * ({@link Backend#writeAsync}) and queues the gather and the halo sum. {@link Schedule#BLOCKING} runs the same kernels
+ * but completes the exchange before it queues the interior elements (bitwise the same result); {@link Schedule#FUSED}
+ * applies the whole operator in one fused call and exchanges after it (for backends without element ranges). A rank
+ * without neighbours applies the fused operator in every schedule (bitwise the one-rank {@link AssembledOperator}).
  *
  * <p>CG's p . Ap needs no exchange: the sum over ranks of x . y before the exchange is the sum over all elements of
  * x_e^T L_e x_e = x^T A x, so the local reduction (fused into the gather) is summed with one Allreduce. Its
