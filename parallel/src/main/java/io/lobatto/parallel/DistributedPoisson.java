@@ -281,11 +281,18 @@ public final class DistributedPoisson {
             }
             long[] after = deviceCounts(backend);
             String counts = "";
-            if (before != null && after != null && done > 0) {
-                // per iteration of this rank (the solve's setup, about one iteration's worth, spread over them)
-                counts = String.format(Locale.ROOT, "  (rank 0 per iteration: %.2f launches, %.2f queue drains, %.2f copy waits)",
-                        (after[0] - before[0]) / (double) done, (after[1] - before[1]) / (double) done,
-                        (after[2] - before[2]) / (double) done);
+            // per iteration, max over ranks (the solve's setup, about one iteration's worth, spread over them); collective
+            double[] per = new double[3];
+            boolean counted = before != null && after != null && done > 0;
+            for (int k = 0; k < 3 && counted; k++) {
+                per[k] = (after[k] - before[k]) / (double) done;
+            }
+            for (int k = 0; k < 3; k++) {
+                per[k] = comm.allreduceMax(counted ? per[k] : -1);
+            }
+            if (per[0] >= 0) {
+                counts = String.format(Locale.ROOT, "  (per iteration, max over ranks: %.2f launches, %.2f queue drains, "
+                        + "%.2f copy waits)", per[0], per[1], per[2]);
             }
             out.append(String.format(Locale.ROOT, "profile: schedule %-8s exchange %-3s %9.4f ms/iteration%s%n",
                     s.toString().toLowerCase(Locale.ROOT), on ? "on" : "off", 1e3 * best, counts));
