@@ -7,7 +7,9 @@
 #   parallel/mpi-test.sh --no-build      # uses parallel/target as it is
 #   MPI_TEST_ARGS="-N 5 -e 4,4,8" parallel/mpi-test.sh   # another problem (default: the main job, -N 7 -e 6,6,6)
 #   MPI_TEST_POCL=1 parallel/mpi-test.sh  # also 2 ranks sharing PoCL (the Aparapi backend, one OpenCL device per rank,
-#                                         # overlapped exchange), checked against the Java backend's one-rank solve
+#                                         # overlapped exchange), checked against the Java backend's one-rank solve, and
+#                                         # bitwise against the blocking exchange
+# Also p-multigrid PCG (--pc pmg) on 1, 2 and 4 ranks: iterations within ±1, max errors within 1e-10.
 #
 # Needs Open MPI (apt-get install openmpi-bin libopenmpi-dev) and a JDK 22+ (JAVA22_HOME, default Temurin 25).
 # Extra Maven arguments (e.g. -o -Dmaven.repo.local=...) come from MVN_ARGS.
@@ -27,14 +29,15 @@ ARGS=(${MPI_TEST_ARGS:--N 7 -e 6,6,6})
 OUT="$(mktemp -d)"
 trap 'rm -rf "$OUT"' EXIT
 
-run() { # ranks [name backend]
+run() { # ranks [name backend [extra arguments...]]
   local np=$1 name=${2:-np$1} backend=${3:-cpu}
+  shift $(( $# < 3 ? $# : 3 ))
   local env=()
   # PoCL's LLVM replaces the JVM's signal handlers: the JDK's signal-chaining library keeps them
   [ "$backend" = cpu ] || env=(-x LD_PRELOAD="$JAVA22_HOME/lib/libjsig.so" -x LOBATTO_REQUIRE_OPENCL=1)
   if ! timeout 600 mpirun --allow-run-as-root --oversubscribe -np "$np" "${env[@]}" \
       "$JAVA22_HOME/bin/java" --enable-native-access=ALL-UNNAMED -cp "$CP" io.lobatto.parallel.DistributedPoisson \
-      "${ARGS[@]}" --backend "$backend" >"$OUT/$name.txt" 2>&1; then
+      "${ARGS[@]}" --backend "$backend" "$@" >"$OUT/$name.txt" 2>&1; then
     echo "mpi-test: the $np-rank solve ($backend) failed:" >&2; cat "$OUT/$name.txt" >&2; exit 1
   fi
   cat "$OUT/$name.txt"
@@ -59,9 +62,34 @@ if [ -e examples/target/lobatto.jar ]; then
   cat "$OUT/cli2.txt"
   runs="$runs cli2"
 fi
+# p-multigrid PCG across ranks (distributed levels, restriction and coarse solve): 1, 2 and 4 ranks agree
+for np in 1 2 4; do
+  run "$np" pmg$np cpu --pc pmg
+done
+for name in pmg2 pmg4; do
+  np=${name//[!0-9]/}
+  i1="$(field "$OUT/pmg1.txt" iterations)"; in_="$(field "$OUT/$name.txt" iterations)"
+  m1="$(field "$OUT/pmg1.txt" max_error)"; mn="$(field "$OUT/$name.txt" max_error)"
+  if awk -v i1="$i1" -v in_="$in_" -v m1="$m1" -v mn="$mn" -v c="$(field "$OUT/$name.txt" converged)" \
+      'function abs(x) { return x < 0 ? -x : x } BEGIN { exit !(c == "true" && abs(in_ - i1) <= 1 && abs(mn - m1) <= 1e-10) }'; then
+    echo "mpi-test: $name (p-multigrid, $np ranks) vs 1: iterations $in_/$i1, max error $mn/$m1: PASS"
+  else
+    echo "mpi-test: $name (p-multigrid, $np ranks) vs 1: iterations $in_/$i1, max error $mn/$m1: FAIL" >&2
+    status=1
+  fi
+done
 if [ "${MPI_TEST_POCL:-0}" = 1 ]; then
   run 2 pocl2 aparapi
   runs="$runs pocl2"
+  # the blocking exchange on the same kernels: bitwise the overlapped one (asynchronous boundary read and halo write)
+  run 2 pocl2b aparapi --schedule blocking
+  for key in iterations max_error l2_error; do
+    if [ "$(field "$OUT/pocl2.txt" $key)" != "$(field "$OUT/pocl2b.txt" $key)" ]; then
+      echo "mpi-test: pocl2 overlap vs blocking: $key $(field "$OUT/pocl2.txt" $key) vs $(field "$OUT/pocl2b.txt" $key): FAIL" >&2
+      status=1
+    fi
+  done
+  [ $status = 0 ] && echo "mpi-test: pocl2 overlap vs blocking: iterations and errors bitwise equal: PASS"
 fi
 for name in $runs; do
   np=${name//[!0-9]/}

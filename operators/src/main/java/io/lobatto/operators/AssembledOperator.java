@@ -166,6 +166,14 @@ public final class AssembledOperator implements DeviceOperator, AutoCloseable {
      *                                  entry that is not positive and finite
      */
     public DeviceVector inverseDiagonal(String user) {
+        return inverseDiagonal(user, d -> { });
+    }
+
+    /**
+     * {@link #inverseDiagonal(String)} with {@code complete} applied to diag(A) on the device before the reciprocal: a
+     * rank of a distributed operator sums the diagonal across ranks at its shared nodes there.
+     */
+    public DeviceVector inverseDiagonal(String user, java.util.function.Consumer<DeviceVector> complete) {
         DeviceVector diag = backend.allocate(size());
         DeviceVector inv = backend.allocate(size());
         try {
@@ -179,6 +187,7 @@ public final class AssembledOperator implements DeviceOperator, AutoCloseable {
             } catch (UnsupportedOperationException noKernel) {
                 backend.write(diagonal(), diag);
             }
+            complete.accept(diag);
             if (backend.reciprocal(diag, inv) != 0) {
                 double[] d = backend.download(diag);
                 for (int i = 0; i < d.length; i++) {

@@ -20,14 +20,22 @@ import io.lobatto.core.parallel.Communicator;
  * and sum over the ranks (Allreduce). So the unchanged {@link io.lobatto.solvers.ConjugateGradient} runs distributed
  * when its operator's {@code backend()} is this one ({@link DistributedOperator}). Vectors are the local backend's.
  *
- * <p>The masked reductions take one more pass over a vector than the local ones (a pointwise product with the
- * mask into a work vector, then the dot product): fusing the mask into the reduction kernels is left to the
- * backends. Reductions accept only vectors of the assembled length, the mask's.
+ * <p>The reductions are the local ones less the rows this rank shares but does not own
+ * ({@link Backend#dot(DeviceVector, DeviceVector, DeviceIntVector)}, {@link Backend#pcgUpdate(double, DeviceVector,
+ * DeviceVector, DeviceVector, DeviceVector, DeviceVector, DeviceVector, DeviceIntVector, double[])}): the correction
+ * reads only those rows (a face of the slab) and comes back to the host with the reduction, so the fused Jacobi PCG
+ * update stays one pass and one read-back, as on one rank; a rank that owns all its rows runs the local reductions
+ * unchanged. A backend without those reductions gets the masked ones (a pointwise product with the owner mask into
+ * a work vector, then the dot product: two more passes and read-backs per reduction). Reductions accept only vectors
+ * of the assembled length, the mask's.
  */
 public final class DistributedBackend implements Backend {
 
     private final Backend local;
     private final Communicator comm;
+    /** The rows this rank holds but a neighbour owns, ascending; null when it owns all. */
+    private final DeviceIntVector notOwned;
+    /** The owner mask and a work vector, only where the backend has no reductions less excluded rows. */
     private final DeviceVector ownerMask;
     private final DeviceVector work;
     private final int size;
@@ -42,8 +50,37 @@ public final class DistributedBackend implements Backend {
         this.local = Objects.requireNonNull(local, "local");
         this.comm = Objects.requireNonNull(comm, "comm");
         this.size = ownerMask.length;
-        this.ownerMask = local.upload(ownerMask);
-        this.work = local.allocate(size);
+        int count = 0;
+        for (double m : ownerMask) {
+            count += m == 0 ? 1 : 0;
+        }
+        int[] rows = new int[count];
+        for (int i = 0, k = 0; i < size; i++) {
+            if (ownerMask[i] == 0) {
+                rows[k++] = i;
+            }
+        }
+        DeviceIntVector excluded = count == 0 ? null : local.upload(rows);
+        DeviceVector mask = null;
+        DeviceVector w = null;
+        if (excluded != null) {
+            try (DeviceVector probe = local.allocate(size)) {
+                local.dot(probe, probe, excluded);
+            } catch (UnsupportedOperationException e) {
+                excluded.close();
+                excluded = null;
+                mask = local.upload(ownerMask);
+                w = local.allocate(size);
+            }
+        }
+        this.notOwned = excluded;
+        this.ownerMask = mask;
+        this.work = w;
+    }
+
+    /** Whether a reduction needs the masked fallback (the backend has no reductions less excluded rows). */
+    private boolean masked() {
+        return ownerMask != null;
     }
 
     /** The rank's own backend. */
@@ -61,13 +98,17 @@ public final class DistributedBackend implements Backend {
         return reductionNanos * 1e-9;
     }
 
-    private double maskedDot(DeviceVector x, DeviceVector y) {
+    /** This rank's share of x . y: each of its rows that it owns. */
+    private double ownedDot(DeviceVector x, DeviceVector y) {
         if (x.length() != size || y.length() != size) {
             throw new IllegalArgumentException("distributed dot: x has length " + x.length() + " and y " + y.length()
                     + " but the assembled vectors of this rank have length " + size);
         }
-        local.pointwiseMultiply(ownerMask, x, work);
-        return local.dot(work, y);
+        if (masked()) {
+            local.pointwiseMultiply(ownerMask, x, work);
+            return local.dot(work, y);
+        }
+        return notOwned == null ? local.dot(x, y) : local.dot(x, y, notOwned);
     }
 
     private double sum(double v) {
@@ -113,6 +154,16 @@ public final class DistributedBackend implements Backend {
     }
 
     @Override
+    public PendingRead readAsync(DeviceVector source, double[] values) {
+        return local.readAsync(source, values);
+    }
+
+    @Override
+    public void writeAsync(double[] values, DeviceVector target) {
+        local.writeAsync(values, target);
+    }
+
+    @Override
     public void synchronize() {
         local.synchronize();
     }
@@ -140,23 +191,26 @@ public final class DistributedBackend implements Backend {
     /** x . y over all ranks, each shared node once. */
     @Override
     public double dot(DeviceVector x, DeviceVector y) {
-        return sum(maskedDot(x, y));
+        return sum(ownedDot(x, y));
     }
 
     /** x . x over all ranks, each shared node once. */
     @Override
     public double norm2(DeviceVector x) {
-        return sum(maskedDot(x, x));
+        return sum(ownedDot(x, x));
     }
 
-    /** The local fused update, then r . r over all ranks. */
+    /** The local fused update with r . r less the rows not owned, summed over all ranks. */
     @Override
     public double cgUpdate(double alpha, DeviceVector p, DeviceVector ap, DeviceVector x, DeviceVector r) {
-        local.cgUpdate(alpha, p, ap, x, r);
-        return sum(maskedDot(r, r));
+        if (masked()) {
+            local.cgUpdate(alpha, p, ap, x, r);
+            return sum(ownedDot(r, r));
+        }
+        return sum(notOwned == null ? local.cgUpdate(alpha, p, ap, x, r) : local.cgUpdate(alpha, p, ap, x, r, notOwned));
     }
 
-    /** The local fused update, then r . r and r . z over all ranks in one Allreduce. */
+    /** The local fused update with r . r and r . z less the rows not owned, summed over all ranks in one Allreduce. */
     @Override
     public void pcgUpdate(double alpha, DeviceVector p, DeviceVector ap, DeviceVector x, DeviceVector r,
                           DeviceVector inverseDiagonal, DeviceVector z, double[] dots) {
@@ -164,9 +218,15 @@ public final class DistributedBackend implements Backend {
             throw new IllegalArgumentException("pcgUpdate: dots must be an array of length >= 2, got "
                     + (dots == null ? "null" : "length " + dots.length));
         }
-        local.pcgUpdate(alpha, p, ap, x, r, inverseDiagonal, z, dots);
-        pair[0] = maskedDot(r, r);
-        pair[1] = maskedDot(r, z);
+        if (masked()) {
+            local.pcgUpdate(alpha, p, ap, x, r, inverseDiagonal, z, dots);
+            pair[0] = ownedDot(r, r);
+            pair[1] = ownedDot(r, z);
+        } else if (notOwned == null) {
+            local.pcgUpdate(alpha, p, ap, x, r, inverseDiagonal, z, pair);
+        } else {
+            local.pcgUpdate(alpha, p, ap, x, r, inverseDiagonal, z, notOwned, pair);
+        }
         long t0 = System.nanoTime();
         comm.allreduceSum(pair);
         reductionNanos += System.nanoTime() - t0;
@@ -244,11 +304,16 @@ public final class DistributedBackend implements Backend {
         local.chebyshevStep(a, b, inverseDiagonal, r, d, x, scratch);
     }
 
-    /** Releases the mask and work vectors; the local backend stays open (it is not this object's). */
+    /** Releases the excluded rows (or the mask and work vectors); the local backend stays open (it is not this object's). */
     @Override
     public void close() {
-        ownerMask.close();
-        work.close();
+        if (notOwned != null) {
+            notOwned.close();
+        }
+        if (ownerMask != null) {
+            ownerMask.close();
+            work.close();
+        }
     }
 
     @Override

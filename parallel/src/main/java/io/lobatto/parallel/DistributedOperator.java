@@ -19,11 +19,13 @@ import io.lobatto.operators.AssembledOperator;
  *
  * <p>With {@link Schedule#OVERLAP} (the default where the backend has element ranges,
  * {@link Backend#applyAssembledElements}) the apply follows hipBone: the elements that touch a shared node (the first
- * {@link #boundaryElements()} elements: partitions put them first) are applied, the shared rows gathered and read,
- * the exchange started, the interior elements launched, and the exchange waited for while the device computes them;
- * then the gather and the halo sum. {@link Schedule#BLOCKING} runs the same kernels but completes the exchange before
- * the interior elements (bitwise the same result); {@link Schedule#FUSED} applies the whole operator in one fused call
- * and exchanges after it (for backends without element ranges).
+ * {@link #boundaryElements()} elements: partitions put them first) are applied, the shared rows gathered and their
+ * copy to the host started ({@link Backend#readAsync}), the interior elements queued, then the host waits for that
+ * copy alone, runs the exchange while the device computes the interior, writes the received values without a wait
+ * ({@link Backend#writeAsync}) and queues the gather and the halo sum. {@link Schedule#BLOCKING} runs the same kernels
+ * but completes the exchange before it queues the interior elements (bitwise the same result); {@link Schedule#FUSED}
+ * applies the whole operator in one fused call and exchanges after it (for backends without element ranges). A rank
+ * without neighbours applies the fused operator in every schedule (bitwise the one-rank {@link AssembledOperator}).
  *
  * <p>CG's p . Ap needs no exchange: the sum over ranks of x . y before the exchange is the sum over all elements of
  * x_e^T L_e x_e = x^T A x, so the local reduction (fused into the gather) is summed with one Allreduce. Its
@@ -62,6 +64,7 @@ public final class DistributedOperator implements DeviceOperator, AutoCloseable 
     private final DeviceVector received;
     private final double[] compactHost;
     private final boolean hasNeighbours;
+    private final long globalSize;
     private Schedule schedule;
     private boolean exchange = true;
     private long applies;
@@ -105,6 +108,7 @@ public final class DistributedOperator implements DeviceOperator, AutoCloseable 
         this.rowPick = halo.uploadRowPick(device);
         this.sharedGather = halo.uploadSharedGather(device, local.scatterOperator().gatherStarts(),
                 local.scatterOperator().gatherIds(), nl);
+        this.globalSize = (long) comm.allreduceSum((double) shared.ownedCount());
     }
 
     /** 1 + the last element that touches a shared row: elements at and after it are interior. */
@@ -184,14 +188,15 @@ public final class DistributedOperator implements DeviceOperator, AutoCloseable 
         return halo;
     }
 
+    /** y = A x, complete at the shared nodes; no reduction (no return to the host for one). */
     @Override
     public void apply(DeviceVector x, DeviceVector y) {
-        applyLocal(x, y);
+        applyLocal(x, y, false);
     }
 
     @Override
     public double applyDot(DeviceVector x, DeviceVector y) {
-        return allreduce(applyLocal(x, y));
+        return allreduce(applyLocal(x, y, true));
     }
 
     /** p = z + beta p, then {@link #applyDot} (the update is not folded into the element kernels here). */
@@ -201,45 +206,65 @@ public final class DistributedOperator implements DeviceOperator, AutoCloseable 
         return applyDot(p, y);
     }
 
-    /** y = A x on this rank, complete at the shared nodes; returns this rank's x . y before the exchange. */
-    private double applyLocal(DeviceVector x, DeviceVector y) {
+    /**
+     * y = A x on this rank, complete at the shared nodes; returns this rank's x . y before the exchange. The boundary
+     * values are read without a drain of the queue ({@link Backend#readAsync}): the interior elements are queued
+     * before the host waits for them (OVERLAP), and the received values are written without a wait
+     * ({@link Backend#writeAsync}) ahead of the gather, so the device is drained once per apply (the dot with the
+     * gather), as on one rank, and the host waits once more for the boundary copy alone. The asynchronous copies'
+     * conditions hold: {@code compact} is next written by the next apply's gather, after the wait, and the previous
+     * halo sum, the only other user of {@code received}, was queued before this apply's boundary read, which waited for it.
+     */
+    private double applyLocal(DeviceVector x, DeviceVector y, boolean withDot) {
         applies++;
-        double dot;
-        if (schedule == Schedule.FUSED) {
-            dot = device.applyAssembledDot(data, z, lambda, 0, x, yL, y);
+        double dot = 0;
+        if (schedule == Schedule.FUSED || !hasNeighbours) {
+            // without neighbours every schedule is the fused operator: bitwise the one-rank AssembledOperator
+            if (withDot) {
+                dot = device.applyAssembledDot(data, z, lambda, 0, x, yL, y);
+            } else {
+                device.applyAssembled(data, z, lambda, 0, x, yL, y);
+            }
             if (!hasNeighbours) {
                 return dot;
             }
             device.scatter(rowPick, y, compact);
-            Communicator.PendingExchange p = startExchange();
+            Communicator.PendingExchange p = startExchange(device.readAsync(compact, compactHost));
             finishExchange(p);
-        } else {
-            if (!hasNeighbours) {
-                device.applyAssembledElements(data, z, lambda, 0, x, yL, 0, elements);
-                return device.gatherDot(z, yL, x, y);
-            }
-            device.applyAssembledElements(data, z, lambda, 0, x, yL, 0, boundaryElements);
-            device.gather(sharedGather, yL, compact);
-            Communicator.PendingExchange p = startExchange();
-            if (schedule == Schedule.BLOCKING) {
-                finishExchange(p);
-            }
+            long t0 = System.nanoTime();
+            device.writeAsync(halo.received(), received);
+            device.sumHalo(deviceHalo, received, y);
+            writeNanos += System.nanoTime() - t0;
+            return dot;
+        }
+        device.applyAssembledElements(data, z, lambda, 0, x, yL, 0, boundaryElements);
+        device.gather(sharedGather, yL, compact);
+        Backend.PendingRead boundary = device.readAsync(compact, compactHost);
+        if (schedule == Schedule.BLOCKING) {
+            finishExchange(startExchange(boundary));
             device.applyAssembledElements(data, z, lambda, 0, x, yL, boundaryElements, elements);
-            if (schedule == Schedule.OVERLAP) {
-                finishExchange(p);
-            }
-            dot = device.gatherDot(z, yL, x, y);
+        } else {
+            device.applyAssembledElements(data, z, lambda, 0, x, yL, boundaryElements, elements);
+            finishExchange(startExchange(boundary));
         }
         long t0 = System.nanoTime();
-        device.write(halo.received(), received);
+        device.writeAsync(halo.received(), received);
+        writeNanos += System.nanoTime() - t0;
+        if (withDot) {
+            dot = device.gatherDot(z, yL, x, y);
+        } else {
+            device.gather(z, yL, y);
+        }
+        t0 = System.nanoTime();
         device.sumHalo(deviceHalo, received, y);
         writeNanos += System.nanoTime() - t0;
         return dot;
     }
 
-    private Communicator.PendingExchange startExchange() {
+    /** Waits for the boundary values, then posts the exchange (a no-op one with the exchange off). */
+    private Communicator.PendingExchange startExchange(Backend.PendingRead boundary) {
         long t0 = System.nanoTime();
-        device.read(compact, compactHost);
+        boundary.await();
         readNanos += System.nanoTime() - t0;
         if (!exchange) {
             return () -> { };
@@ -257,11 +282,55 @@ public final class DistributedOperator implements DeviceOperator, AutoCloseable 
         return comm.allreduceSum(v);
     }
 
+    /**
+     * Completes a vector of this rank's partial sums at the shared nodes on the device (the exchange of the applies,
+     * on its own): each copy of a shared node becomes the sum over the ranks that hold it, bitwise the same on each.
+     * Collective. For the restriction of a distributed p-multigrid and for making vectors consistent.
+     */
+    public void sumShared(DeviceVector y) {
+        if (y.length() != size()) {
+            throw new IllegalArgumentException("sumShared: y has length " + y.length() + " but the operator has size " + size());
+        }
+        if (!hasNeighbours) {
+            return;
+        }
+        device.scatter(rowPick, y, compact);
+        finishExchange(startExchange(device.readAsync(compact, compactHost)));
+        device.writeAsync(halo.received(), received);
+        device.sumHalo(deviceHalo, received, y);
+    }
+
+    /** y = owner mask o x: each shared node kept where this rank owns it, else 0 ({@code x} and {@code y} may be the same). */
+    public void ownerMask(DeviceVector x, DeviceVector y) {
+        if (!hasNeighbours) {
+            if (x != y) {
+                device.copy(x, y);
+            }
+            return;
+        }
+        if (ownerMaskVector == null) {
+            ownerMaskVector = device.upload(halo.sharedNodes().ownerMask());
+        }
+        device.pointwiseMultiply(ownerMaskVector, x, y);
+    }
+
+    private DeviceVector ownerMaskVector;
+
+    /** The unknowns over all ranks, each shared node once (collective at construction). */
+    public long globalSize() {
+        return globalSize;
+    }
+
     /** diag(A) on the host, summed across ranks at the shared nodes (for Jacobi). */
     public double[] diagonal() {
         double[] d = local.diagonal();
         halo.sum(d);
         return d;
+    }
+
+    /** The rank's own operator (not owned by this one). */
+    public AssembledOperator localOperator() {
+        return local;
     }
 
     /** The rank's own backend. */
@@ -275,8 +344,9 @@ public final class DistributedOperator implements DeviceOperator, AutoCloseable 
     }
 
     /**
-     * Seconds so far in the three host steps of the applies' exchanges: reading the compact partials (which waits for
-     * the boundary elements), waiting for the exchange to finish, and writing the received values with the halo sum.
+     * Seconds so far in the three host steps of the applies' exchanges: waiting for the compact partials (the boundary
+     * elements and the copy), waiting for the exchange to finish, and queueing the write of the received values and
+     * the halo sum (no wait).
      */
     public double[] exchangeSeconds() {
         return new double[] {readNanos * 1e-9, waitNanos * 1e-9, writeNanos * 1e-9};
@@ -292,5 +362,8 @@ public final class DistributedOperator implements DeviceOperator, AutoCloseable 
         deviceHalo.close();
         rowPick.close();
         sharedGather.close();
+        if (ownerMaskVector != null) {
+            ownerMaskVector.close();
+        }
     }
 }

@@ -23,6 +23,8 @@ import io.lobatto.operators.MassOperator;
 import io.lobatto.operators.StiffnessBp35;
 import io.lobatto.solvers.ConjugateGradient;
 import io.lobatto.solvers.JacobiPreconditioner;
+import io.lobatto.solvers.PMultigrid;
+import io.lobatto.solvers.Preconditioner;
 import io.lobatto.solvers.SolveResult;
 
 /**
@@ -37,7 +39,8 @@ import io.lobatto.solvers.SolveResult;
  * </pre>
  *
  * Options: {@code -N} degree (7), {@code -e nx,ny,nz} (6,6,6), {@code --deform} (0.05), {@code --lambda} (0),
- * {@code --pc jacobi|none} (jacobi), {@code --tol} (1e-10), {@code --max-it} (5000), {@code --threads} (cores per
+ * {@code --pc jacobi|pmg|none} (jacobi; pmg: the p-multigrid V-cycle with Chebyshev-Jacobi smoothing across ranks,
+ * {@link DistributedLevels}), {@code --tol} (1e-10), {@code --max-it} (5000), {@code --threads} (cores per
  * rank on the node), {@code --comm auto|mpi|single|threads:K} (auto: MPI when started by Open MPI's mpirun; threads:K:
  * K ranks as threads of one JVM, no MPI), {@code --backend auto|cpu|aparapi} (auto: the best, one device per rank),
  * {@code --schedule overlap|blocking|fused}, {@code --profile} (ms per iteration with the exchange overlapped,
@@ -161,7 +164,9 @@ public final class DistributedPoisson {
              DeviceVector tL = backend.allocate(z.localSize()); DeviceVector sL = backend.allocate(z.localSize());
              DeviceVector b = backend.allocate(z.globalSize()); DeviceVector lift = backend.allocate(z.globalSize());
              DeviceVector x = backend.allocate(z.globalSize());
-             JacobiPreconditioner jacobi = o.jacobi ? JacobiPreconditioner.ofDiagonal(dop.backend(), dop.diagonal()) : null;
+             Preconditioner jacobi = o.jacobi ? JacobiPreconditioner.ofDiagonal(dop.backend(), dop.diagonal())
+                     : o.pmg ? PMultigrid.builder(level -> StiffnessBp35.on(level, o.lambda), mesh, backend).fineOperator(op)
+                             .distribution(new DistributedLevels(comm, part::sharedNodes, dop)).build() : null;
              ConjugateGradient cg = new ConjugateGradient(dop, jacobi).relativeTolerance(o.tol).maxIterations(o.maxIterations)) {
             backendName = backend.name();
             deviceName = backend.device().name();
@@ -216,7 +221,7 @@ public final class DistributedPoisson {
                     + "%dx%dx%d elements, deformation %.3g, λ = %.3g, %s, tol %.1e, exchange %s%n", ranks,
                     comm instanceof MpiCommunicator ? "Open MPI" : comm.getClass().getSimpleName(), backendName, deviceName,
                     backendName.equals("cpu") ? " x " + threads + " threads" : "", o.degree, o.elements[0], o.elements[1],
-                    o.elements[2], o.deform, o.lambda, o.jacobi ? "Jacobi PCG" : "CG", o.tol,
+                    o.elements[2], o.deform, o.lambda, o.jacobi ? "Jacobi PCG" : o.pmg ? "p-multigrid PCG" : "CG", o.tol,
                     o.schedule == null ? "default schedule" : o.schedule.toString().toLowerCase(Locale.ROOT));
             System.out.println("rank  layers   elements  boundary  owned_dofs  shared  solve_s  read_s  wait_s  write+sum_s"
                     + "  mpi_allreduce_s");
@@ -242,7 +247,7 @@ public final class DistributedPoisson {
      * turned off (timing only: wrong at the shared nodes), each the best of three, as milliseconds per iteration (max
      * over ranks). Restores the operator's schedule and exchange.
      */
-    private static String profile(Options o, Communicator comm, DistributedOperator dop, JacobiPreconditioner jacobi,
+    private static String profile(Options o, Communicator comm, DistributedOperator dop, Preconditioner jacobi,
                                   DeviceVector b, Backend backend, int iterations) {
         StringBuilder out = new StringBuilder();
         DistributedOperator.Schedule keep = dop.schedule();
@@ -263,20 +268,52 @@ public final class DistributedPoisson {
             }
             dop.exchange(on);
             double best = Double.MAX_VALUE;
+            long[] before = deviceCounts(backend);
+            int done = 0;
             for (int rep = 0; rep < 3; rep++) {
                 try (DeviceVector x = backend.allocate(b.length());
                      ConjugateGradient cg = new ConjugateGradient(dop, jacobi).relativeTolerance(1e-300).maxIterations(its)) {
                     comm.barrier();
                     SolveResult res = cg.solve(b, x);
+                    done += res.iterations();
                     best = Math.min(best, comm.allreduceMax(res.seconds()) / Math.max(1, res.iterations()));
                 }
             }
-            out.append(String.format(Locale.ROOT, "profile: schedule %-8s exchange %-3s %9.4f ms/iteration%n",
-                    s.toString().toLowerCase(Locale.ROOT), on ? "on" : "off", 1e3 * best));
+            long[] after = deviceCounts(backend);
+            String counts = "";
+            // per iteration, max over ranks (the solve's setup, about one iteration's worth, spread over them); collective
+            double[] per = new double[3];
+            boolean counted = before != null && after != null && done > 0;
+            for (int k = 0; k < 3 && counted; k++) {
+                per[k] = (after[k] - before[k]) / (double) done;
+            }
+            for (int k = 0; k < 3; k++) {
+                per[k] = comm.allreduceMax(counted ? per[k] : -1);
+            }
+            if (per[0] >= 0) {
+                counts = String.format(Locale.ROOT, "  (per iteration, max over ranks: %.2f launches, %.2f queue drains, "
+                        + "%.2f copy waits)", per[0], per[1], per[2]);
+            }
+            out.append(String.format(Locale.ROOT, "profile: schedule %-8s exchange %-3s %9.4f ms/iteration%s%n",
+                    s.toString().toLowerCase(Locale.ROOT), on ? "on" : "off", 1e3 * best, counts));
         }
         dop.exchange(true);
         dop.schedule(keep);
         return out.toString();
+    }
+
+    /**
+     * The backend's kernel launches, queue drains and copy waits so far where it counts them (the Aparapi backend's
+     * {@code launches()} and {@code hostWaits()}, found by reflection: this module sees it only at run time), else null.
+     */
+    static long[] deviceCounts(Backend backend) {
+        try {
+            long launches = (Long) backend.getClass().getMethod("launches").invoke(backend);
+            long[] waits = (long[]) backend.getClass().getMethod("hostWaits").invoke(backend);
+            return new long[] {launches, waits[0], waits[1]};
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            return null;
+        }
     }
 
     /** Open MPI's local rank (the rank's index among the ranks of its node), else the rank. */
@@ -374,6 +411,7 @@ public final class DistributedPoisson {
         double deform = 0.05;
         double lambda = 0;
         boolean jacobi = true;
+        boolean pmg;
         double tol = 1e-10;
         int maxIterations = 5000;
         int threads;
@@ -391,7 +429,7 @@ public final class DistributedPoisson {
                     continue;
                 }
                 if (a.equals("-h") || a.equals("--help")) {
-                    throw new IllegalArgumentException("usage: [-N 7] [-e 6,6,6] [--deform 0.05] [--lambda 0] [--pc jacobi|none] "
+                    throw new IllegalArgumentException("usage: [-N 7] [-e 6,6,6] [--deform 0.05] [--lambda 0] [--pc jacobi|pmg|none] "
                             + "[--tol 1e-10] [--max-it 5000] [--threads T] [--comm auto|mpi|single|threads:K] [--backend auto|cpu|aparapi] [--schedule overlap|blocking|fused] [--profile]");
                 }
                 if (i + 1 >= args.length) {
@@ -405,9 +443,19 @@ public final class DistributedPoisson {
                         case "--deform" -> o.deform = Double.parseDouble(v);
                         case "--lambda" -> o.lambda = Double.parseDouble(v);
                         case "--pc" -> o.jacobi = switch (v) {
-                            case "jacobi" -> true;
-                            case "none" -> false;
-                            default -> throw new IllegalArgumentException("--pc " + v + ": the distributed solve supports jacobi and none");
+                            case "jacobi" -> {
+                                o.pmg = false;
+                                yield true;
+                            }
+                            case "pmg" -> {
+                                o.pmg = true;
+                                yield false;
+                            }
+                            case "none" -> {
+                                o.pmg = false;
+                                yield false;
+                            }
+                            default -> throw new IllegalArgumentException("--pc " + v + ": the distributed solve supports jacobi, pmg and none");
                         };
                         case "--tol" -> o.tol = Double.parseDouble(v);
                         case "--max-it" -> o.maxIterations = Integer.parseInt(v);

@@ -80,25 +80,59 @@ public final class MpiCommunicator implements Communicator {
         return v[0];
     }
 
+    /** Native buffers kept for the life of the communicator: small Allreduces and the exchange's (grown as needed). */
+    private final Arena buffers = Arena.ofShared();
+    private static final int SMALL = 16;
+    private final MemorySegment reduceIn = buffers.allocate(JAVA_DOUBLE, SMALL);
+    private final MemorySegment reduceOut = buffers.allocate(JAVA_DOUBLE, SMALL);
+    private MemorySegment[] sendBuffers = new MemorySegment[0];
+    private MemorySegment[] receiveBuffers = new MemorySegment[0];
+    private MemorySegment requestBuffer;
+    private boolean exchangePending;
+
     private void allreduce(double[] values, MemorySegment op, String call) {
         requireOpen();
         if (values.length == 0) {
             return;
         }
         long t0 = System.nanoTime();
-        try (Arena a = Arena.ofConfined()) {
-            MemorySegment in = a.allocateFrom(JAVA_DOUBLE, values);
-            MemorySegment out = a.allocate(JAVA_DOUBLE, values.length);
-            int rc = (int) mpi.allreduce.invokeExact(in, out, values.length, mpi.abi.doubleType, op, mpi.abi.commWorld);
-            MpiLibrary.check(rc, call);
-            MemorySegment.copy(out, JAVA_DOUBLE, 0, values, 0, values.length);
-        } catch (MpiException e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new MpiException(call + " failed: " + t);
+        if (values.length <= SMALL) {
+            // the reductions of CG: no allocation per call (it is on the critical path, the device waits for it)
+            try {
+                MemorySegment.copy(values, 0, reduceIn, JAVA_DOUBLE, 0, values.length);
+                int rc = (int) mpi.allreduce.invokeExact(reduceIn, reduceOut, values.length, mpi.abi.doubleType, op,
+                        mpi.abi.commWorld);
+                MpiLibrary.check(rc, call);
+                MemorySegment.copy(reduceOut, JAVA_DOUBLE, 0, values, 0, values.length);
+            } catch (MpiException e) {
+                throw e;
+            } catch (Throwable t) {
+                throw new MpiException(call + " failed: " + t);
+            }
+        } else {
+            try (Arena a = Arena.ofConfined()) {
+                MemorySegment in = a.allocateFrom(JAVA_DOUBLE, values);
+                MemorySegment out = a.allocate(JAVA_DOUBLE, values.length);
+                int rc = (int) mpi.allreduce.invokeExact(in, out, values.length, mpi.abi.doubleType, op, mpi.abi.commWorld);
+                MpiLibrary.check(rc, call);
+                MemorySegment.copy(out, JAVA_DOUBLE, 0, values, 0, values.length);
+            } catch (MpiException e) {
+                throw e;
+            } catch (Throwable t) {
+                throw new MpiException(call + " failed: " + t);
+            }
         }
         allreduceNanos += System.nanoTime() - t0;
         allreduces++;
+    }
+
+    /** A kept native buffer of at least {@code count} doubles at {@code i} of {@code kept} (grown, not zeroed per use). */
+    private MemorySegment[] keep(MemorySegment[] kept, int i, int count) {
+        MemorySegment[] k = kept.length > i ? kept : java.util.Arrays.copyOf(kept, i + 1);
+        if (k[i] == null || k[i].byteSize() < 8L * Math.max(1, count)) {
+            k[i] = buffers.allocate(JAVA_DOUBLE, Math.max(1, Math.max(count, k[i] == null ? 0 : 2 * (int) (k[i].byteSize() / 8))));
+        }
+        return k;
     }
 
     @Override
@@ -108,7 +142,7 @@ public final class MpiCommunicator implements Communicator {
 
     /**
      * MPI_Irecv from and MPI_Isend to every neighbour, from buffers in native memory (the send values are copied there
-     * now, so {@code send} may change at once); {@link PendingExchange#finish()} is MPI_Waitall and copies the received
+     * now, so {@code send} may change at once; the buffers are kept from one exchange to the next); {@link PendingExchange#finish()} is MPI_Waitall and copies the received
      * values into {@code receive}. The time between the two is not counted in {@link #exchangeSeconds()}.
      */
     @Override
@@ -120,28 +154,48 @@ public final class MpiCommunicator implements Communicator {
             return () -> { };
         }
         long t0 = System.nanoTime();
-        Arena a = Arena.ofConfined();
+        // the kept buffers unless another exchange is still pending (then buffers of its own, freed by its finish)
+        boolean kept = !exchangePending;
+        Arena a = kept ? null : Arena.ofConfined();
         MemorySegment requests;
         MemorySegment[] in = new MemorySegment[n];
+        MemorySegment[] out = new MemorySegment[n];
         try {
-            requests = a.allocate(OpenMpiAbi.REQUEST, 2L * n);
+            if (kept) {
+                if (requestBuffer == null || requestBuffer.byteSize() < OpenMpiAbi.REQUEST.byteSize() * 2L * n) {
+                    requestBuffer = buffers.allocate(OpenMpiAbi.REQUEST, 2L * n);
+                }
+                requests = requestBuffer;
+                for (int i = 0; i < n; i++) {
+                    receiveBuffers = keep(receiveBuffers, i, receive[i].length);
+                    sendBuffers = keep(sendBuffers, i, send[i].length);
+                    in[i] = receiveBuffers[i];
+                    out[i] = sendBuffers[i];
+                    MemorySegment.copy(send[i], 0, out[i], JAVA_DOUBLE, 0, send[i].length);
+                }
+                exchangePending = true;
+            } else {
+                requests = a.allocate(OpenMpiAbi.REQUEST, 2L * n);
+                for (int i = 0; i < n; i++) {
+                    in[i] = a.allocate(JAVA_DOUBLE, Math.max(1, receive[i].length));
+                    out[i] = send[i].length == 0 ? a.allocate(JAVA_DOUBLE) : a.allocateFrom(JAVA_DOUBLE, send[i]);
+                }
+            }
             for (int i = 0; i < n; i++) {
-                in[i] = a.allocate(JAVA_DOUBLE, Math.max(1, receive[i].length));
                 int rc = (int) mpi.irecv.invokeExact(in[i], receive[i].length, mpi.abi.doubleType, neighbours[i], EXCHANGE_TAG,
                         mpi.abi.commWorld, requests.asSlice(i * OpenMpiAbi.REQUEST.byteSize()));
                 MpiLibrary.check(rc, "MPI_Irecv from rank " + neighbours[i]);
             }
             for (int i = 0; i < n; i++) {
-                MemorySegment out = send[i].length == 0 ? a.allocate(JAVA_DOUBLE) : a.allocateFrom(JAVA_DOUBLE, send[i]);
-                int rc = (int) mpi.isend.invokeExact(out, send[i].length, mpi.abi.doubleType, neighbours[i], EXCHANGE_TAG,
+                int rc = (int) mpi.isend.invokeExact(out[i], send[i].length, mpi.abi.doubleType, neighbours[i], EXCHANGE_TAG,
                         mpi.abi.commWorld, requests.asSlice((n + i) * OpenMpiAbi.REQUEST.byteSize()));
                 MpiLibrary.check(rc, "MPI_Isend to rank " + neighbours[i]);
             }
         } catch (MpiException e) {
-            a.close();
+            release(a, kept);
             throw e;
         } catch (Throwable t) {
-            a.close();
+            release(a, kept);
             throw new MpiException("exchange with ranks " + java.util.Arrays.toString(neighbours) + " failed: " + t);
         }
         exchangeNanos += System.nanoTime() - t0;
@@ -156,7 +210,7 @@ public final class MpiCommunicator implements Communicator {
                 }
                 done = true;
                 long t1 = System.nanoTime();
-                try (a) {
+                try {
                     MpiLibrary.check((int) mpi.waitall.invokeExact(2 * n, reqs, OpenMpiAbi.STATUSES_IGNORE), "MPI_Waitall");
                     for (int i = 0; i < n; i++) {
                         MemorySegment.copy(in[i], JAVA_DOUBLE, 0, receive[i], 0, receive[i].length);
@@ -165,11 +219,21 @@ public final class MpiCommunicator implements Communicator {
                     throw e;
                 } catch (Throwable t) {
                     throw new MpiException("exchange with ranks " + java.util.Arrays.toString(neighbours) + " failed: " + t);
+                } finally {
+                    release(a, kept);
                 }
                 exchangeNanos += System.nanoTime() - t1;
                 exchanges++;
             }
         };
+    }
+
+    private void release(Arena a, boolean kept) {
+        if (kept) {
+            exchangePending = false;
+        } else {
+            a.close();
+        }
     }
 
     @Override
@@ -211,7 +275,7 @@ public final class MpiCommunicator implements Communicator {
             return;
         }
         closed = true;
-        try (Arena a = Arena.ofConfined()) {
+        try (Arena a = Arena.ofConfined(); Arena kept = buffers) {
             MemorySegment flag = a.allocate(JAVA_INT);
             MpiLibrary.check((int) mpi.finalized.invokeExact(flag), "MPI_Finalized");
             if (flag.get(JAVA_INT, 0) == 0) {

@@ -1,15 +1,16 @@
 package io.lobatto.parallel;
 
-import java.util.concurrent.BrokenBarrierException;
-import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import io.lobatto.core.parallel.Communicator;
 
 /**
  * Ranks as threads of one JVM, without MPI: sums in rank order (deterministic), exchange through one FIFO mailbox per
  * ordered pair of ranks. {@link #group(int)} makes the ranks of one job. For tests, and for several GPUs of one host
- * where no MPI is installed ({@code DistributedPoisson --comm threads:K}: rank r takes device r).
+ * where no MPI is installed ({@code DistributedPoisson --comm threads:K}: rank r takes device r). The barrier of the
+ * reductions and the mailboxes spin for a while before they yield (a CG iteration crosses a barrier four times: a
+ * parked thread's wake-up costs tens of microseconds, MPI's shared-memory reductions poll too).
  */
 public final class ThreadCommunicator implements Communicator {
 
@@ -18,14 +19,14 @@ public final class ThreadCommunicator implements Communicator {
 
     private static final class Shared {
         final int size;
-        final CyclicBarrier barrier;
+        final AtomicInteger arrived = new AtomicInteger();
+        volatile int generation;
         final double[][] slots;
         final LinkedBlockingQueue<double[]>[][] mail;
 
         @SuppressWarnings("unchecked")
         Shared(int size) {
             this.size = size;
-            this.barrier = new CyclicBarrier(size);
             this.slots = new double[size][];
             this.mail = new LinkedBlockingQueue[size][size];
             for (int i = 0; i < size; i++) {
@@ -89,23 +90,40 @@ public final class ThreadCommunicator implements Communicator {
 
     @Override
     public void exchange(int[] neighbours, double[][] send, double[][] receive) {
+        startExchange(neighbours, send, receive).finish();
+    }
+
+    /** Posts copies of the sends in the neighbours' mailboxes now; {@code finish} takes the received values. */
+    @Override
+    public PendingExchange startExchange(int[] neighbours, double[][] send, double[][] receive) {
         Communicator.checkExchange(rank, shared.size, neighbours, send, receive);
         for (int i = 0; i < neighbours.length; i++) {
             shared.mail[rank][neighbours[i]].add(send[i].clone());
         }
-        try {
-            for (int i = 0; i < neighbours.length; i++) {
-                double[] m = shared.mail[neighbours[i]][rank].take();
-                if (m.length != receive[i].length) {
-                    throw new IllegalStateException("rank " + rank + " expected " + receive[i].length + " values from rank "
-                            + neighbours[i] + ", got " + m.length);
+        return new PendingExchange() {
+            private boolean done;
+
+            @Override
+            public void finish() {
+                if (done) {
+                    return;
                 }
-                System.arraycopy(m, 0, receive[i], 0, m.length);
+                done = true;
+                try {
+                    for (int i = 0; i < neighbours.length; i++) {
+                        double[] m = receive(shared.mail[neighbours[i]][rank]);
+                        if (m.length != receive[i].length) {
+                            throw new IllegalStateException("rank " + rank + " expected " + receive[i].length
+                                    + " values from rank " + neighbours[i] + ", got " + m.length);
+                        }
+                        System.arraycopy(m, 0, receive[i], 0, m.length);
+                    }
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IllegalStateException(e);
+                }
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        };
     }
 
     @Override
@@ -113,12 +131,40 @@ public final class ThreadCommunicator implements Communicator {
         await();
     }
 
+    /** Spins this long (calls of {@link Thread#onSpinWait()}) before it yields, at a barrier or a mailbox. */
+    private static final int SPINS = 1 << 14;
+
+    /** A sense-reversing barrier of the ranks: spins, then yields; interruptible. */
     private void await() {
-        try {
-            shared.barrier.await();
-        } catch (InterruptedException | BrokenBarrierException e) {
-            throw new IllegalStateException("rank " + rank + ": barrier broken", e);
+        Shared s = shared;
+        int gen = s.generation;
+        if (s.arrived.incrementAndGet() == s.size) {
+            s.arrived.set(0);
+            s.generation = gen + 1;
+            return;
         }
+        int spins = 0;
+        while (s.generation == gen) {
+            if (++spins < SPINS) {
+                Thread.onSpinWait();
+            } else {
+                Thread.yield();
+                if (Thread.currentThread().isInterrupted()) {
+                    throw new IllegalStateException("rank " + rank + ": interrupted at a barrier");
+                }
+            }
+        }
+    }
+
+    private static double[] receive(LinkedBlockingQueue<double[]> box) throws InterruptedException {
+        for (int spins = 0; spins < SPINS; spins++) {
+            double[] m = box.poll();
+            if (m != null) {
+                return m;
+            }
+            Thread.onSpinWait();
+        }
+        return box.take();
     }
 
     @Override

@@ -13,13 +13,14 @@
  * rank), also run by the {@code lobatto poisson} command line under mpirun ({@link io.lobatto.parallel.DistributedPoissonCommand});
  * and {@link io.lobatto.parallel.ScalingModel}, the per-iteration time model.
  *
- * <p>Not yet distributed: p-multigrid. {@link io.lobatto.solvers.PMultigrid} builds its levels as
- * {@link io.lobatto.operators.AssembledOperator}s from one mesh and calls the transfers and smoothers on them directly.
- * Across ranks it would need (1) a {@link io.lobatto.parallel.DistributedOperator} per level (the slabs' shared nodes
- * exist at any degree, so this part is reachable); (2) the transfers' inverse degree W_f counted across ranks (a halo
- * sum of the degree counts), else R = P^T counts a shared node once per rank, and a halo sum after each restriction;
- * (3) the Chebyshev bounds from distributed dot products (the level's operator backend, as CG has); (4) a distributed
- * coarse solve (Chebyshev on the N = 1 level, or CG on a DistributedOperator). That means PMultigrid taking its level
- * operators and transfers from a factory instead of binding them itself.
+ * <p>p-multigrid across ranks: {@link io.lobatto.solvers.PMultigrid.Builder#distribution} with
+ * {@link io.lobatto.parallel.DistributedLevels}: (1) a {@link io.lobatto.parallel.DistributedOperator} per level on the
+ * shared nodes of the level's mesh; (2) the restriction R = P^T as the local restriction of the owner-masked fine residual
+ * (each shared fine node restricted once, through its owner's weights, which sum to 1) followed by a halo sum on the
+ * coarse level, and the prolongation local (already complete: the interpolated value at a shared fine node is the same
+ * from every element), so W is never counted across ranks; (3) the Chebyshev bounds from Lanczos on the distributed
+ * operator (reductions across ranks), from a start vector made consistent (owner mask and halo sum) and with step counts
+ * of the global unknowns, so every rank has the same smoother; (4) the coarse Chebyshev solve on the distributed N = 1
+ * operator. The Schwarz smoothers are not distributed (their local problems would need the neighbour's elements).
  */
 package io.lobatto.parallel;

@@ -7,6 +7,7 @@ import java.util.Objects;
 import java.util.function.Function;
 
 import io.lobatto.core.backend.Backend;
+import io.lobatto.core.backend.DeviceOperator;
 import io.lobatto.core.backend.DeviceTransfer;
 import io.lobatto.core.backend.DeviceVector;
 import io.lobatto.core.mesh.SpectralElementMesh;
@@ -37,6 +38,45 @@ public final class PMultigrid implements Preconditioner {
     public record LevelInfo(int degree, int dofs, int elements, double lambdaMin, double lambdaMax, double smootherLower,
                             double smootherUpper, int smootherOrder, int appliesPerCycle, double seconds, long cycles,
                             String smoother) {
+    }
+
+    /**
+     * How the levels of a V-cycle whose mesh is one rank's part of a distributed mesh are completed across the ranks
+     * (the {@code lobatto-parallel} module makes one from a partition); without one the V-cycle is that of one rank.
+     * Per level it gives the operator applied complete across ranks (whose backend reduces across ranks), the Jacobi
+     * diagonal summed across ranks, the owner mask and the halo sum. The transfers stay local: the prolongation
+     * Z_f^T W_f J Z_c with this rank's inverse degree W_f is already complete (the interpolated value at a shared fine node
+     * is the same from every element, and the local weights of a node sum to 1), and the restriction is its transpose
+     * when the fine residual is first multiplied by the fine owner mask (each shared fine node contributes on one
+     * rank, through that rank's weights, which sum to 1) and the coarse result summed across ranks.
+     */
+    public interface Distribution {
+        /** The distributed form of one level's operator {@code op} on {@code mesh} with Dirichlet mask {@code mask}; collective. */
+        DistributedLevel level(AssembledOperator op, SpectralElementMesh mesh, boolean[] mask);
+
+        /** The sum of {@code v} over the ranks; collective. */
+        long sum(long v);
+    }
+
+    /** One level across the ranks ({@link Distribution#level}); closing it releases what it made for the level. */
+    public interface DistributedLevel extends AutoCloseable {
+        /** The operator applied complete across ranks; its backend's reductions sum over the ranks. */
+        DeviceOperator operator();
+
+        /** diag(A)^-1 with the diagonal summed across ranks, on the level's backend. */
+        DeviceVector inverseDiagonal();
+
+        /** y = owner mask o x (each shared node kept on the rank that owns it); x and y may be the same vector. */
+        void ownerMask(DeviceVector x, DeviceVector y);
+
+        /** Completes a vector of partial sums at the shared nodes: each copy becomes the sum over the ranks; collective. */
+        void sumShared(DeviceVector y);
+
+        /** The number of unknowns over all ranks, each shared node once. */
+        long globalSize();
+
+        @Override
+        void close();
     }
 
     private final Backend backend;
@@ -122,6 +162,7 @@ public final class PMultigrid implements Preconditioner {
         private AssembledOperator fine;
         private boolean timed;
         private SetupPhases phases = new SetupPhases();
+        private Distribution distribution;
 
         private Builder(Function<SpectralElementMesh, ? extends ElementOperator> factory, SpectralElementMesh mesh,
                         Backend backend) {
@@ -252,6 +293,15 @@ public final class PMultigrid implements Preconditioner {
             return n;
         }
 
+        /**
+         * Distributes the levels across ranks (the mesh is this rank's part); null (default) for one rank. Needs the
+         * Jacobi relaxation (the Schwarz smoothers are not distributed).
+         */
+        public Builder distribution(Distribution d) {
+            this.distribution = d;
+            return this;
+        }
+
         /** Whether the built V-cycle times its levels ({@link PMultigrid#timeLevels}); default off. */
         public Builder timeLevels(boolean on) {
             this.timed = on;
@@ -266,6 +316,10 @@ public final class PMultigrid implements Preconditioner {
 
         /** Sets up every level on the backend (operators, diagonals, eigenvalue bounds, transfers). */
         public PMultigrid build() {
+            if (distribution != null && smoother.relaxation().isSchwarz()) {
+                throw new IllegalArgumentException("smoother " + smoother.cliName() + ": the distributed V-cycle has the Jacobi"
+                        + " relaxation only");
+            }
             if (smoother.polynomial() == Smoother.Polynomial.FOURTH_KIND_OPTIMAL && order > ChebyshevSmoother.MAX_OPTIMAL_ORDER) {
                 throw new IllegalArgumentException("smoother " + smoother.cliName() + ": the optimised weights are tabulated for"
                         + " orders 1.." + ChebyshevSmoother.MAX_OPTIMAL_ORDER + ", got order " + order);
@@ -279,7 +333,8 @@ public final class PMultigrid implements Preconditioner {
                 int degree = degrees[l];
                 SpectralElementMesh m = phases.time("p-MG numbering", () -> mesh.atDegree(degree));
                 boolean[] mk = phases.time("p-MG numbering", () -> mask.apply(m));
-                if (l > 0 && unknowns(mk) == 0) {
+                long unknowns = distribution == null ? unknowns(mk) : distribution.sum(unknowns(mk));
+                if (l > 0 && unknowns == 0) {
                     break;
                 }
                 meshes.add(m);
@@ -322,6 +377,9 @@ public final class PMultigrid implements Preconditioner {
         final DeviceVector r;
         final DeviceVector t;
         final DeviceVector workL;
+        /** The level across ranks (null on one rank) and the operator the cycle applies (its, else {@link #op}). */
+        final DistributedLevel dist;
+        final DeviceOperator apply;
         DeviceTransfer transfer;
         long nanos;
 
@@ -350,8 +408,23 @@ public final class PMultigrid implements Preconditioner {
                 throw new IllegalArgumentException("p-multigrid level N = " + mesh.degree() + " has no unknowns (every node is masked)");
             }
             AssembledOperator op0 = o;
-            this.inverseDiagonal = cfg.phases.time("diagonals",
+            try {
+                this.dist = cfg.distribution == null ? null : cfg.distribution.level(o, mesh, mask);
+            } catch (RuntimeException e) {
+                if (ownsOp) {
+                    o.close();
+                }
+                throw e;
+            }
+            this.apply = dist == null ? o : dist.operator();
+            this.inverseDiagonal = dist != null ? dist.inverseDiagonal() : cfg.phases.time("diagonals",
                     () -> op0.inverseDiagonal("p-multigrid level N = " + mesh.degree()));
+            // the Lanczos steps: the same on every rank (the global unknowns)
+            long unknowns = dist == null ? n : dist.globalSize();
+            java.util.function.Consumer<DeviceVector> consistent = dist == null ? v -> { } : v -> {
+                dist.ownerMask(v, v);
+                dist.sumShared(v);
+            };
             this.b = backend.allocate(n);
             this.x = backend.allocate(n);
             this.r = backend.allocate(n);
@@ -359,7 +432,8 @@ public final class PMultigrid implements Preconditioner {
             this.workL = backend.allocate(o.scatterOperator().localSize());
             long tBounds = System.nanoTime();
             if (coarsest) {
-                bounds = SpectrumBounds.estimate(o, inverseDiagonal, Math.min(cfg.coarseLanczosSteps, n), 0x5eed + mesh.degree());
+                bounds = SpectrumBounds.estimate(apply, inverseDiagonal, (int) Math.min(cfg.coarseLanczosSteps, unknowns),
+                        0x5eed + mesh.degree(), consistent);
                 double lo = bounds.lambdaMin();
                 double hi = cfg.bandHigh * bounds.lambdaMax();
                 if (!(lo > 0 && lo < hi)) {
@@ -368,12 +442,12 @@ public final class PMultigrid implements Preconditioner {
                 double sigma = (hi + lo) / (hi - lo);
                 int m = (int) Math.ceil(acosh(1 / cfg.coarseReduction) / acosh(sigma));
                 m = Math.max(1, Math.min(cfg.coarseMaxIterations, m));
-                smoother = new ChebyshevSmoother(o, inverseDiagonal, lo, hi, m);
+                smoother = new ChebyshevSmoother(apply, inverseDiagonal, lo, hi, m);
                 schwarz = null;
                 smootherName = "coarse Chebyshev(Jacobi)";
             } else {
                 Smoother kind = cfg.smoother;
-                int steps = Math.min(cfg.lanczosSteps, n);
+                int steps = (int) Math.min(cfg.lanczosSteps, unknowns);
                 long seed = 0x5eed + mesh.degree();
                 if (kind.relaxation().isSchwarz()) {
                     long tSchwarz = System.nanoTime();
@@ -384,9 +458,9 @@ public final class PMultigrid implements Preconditioner {
                             : SpectrumBounds.arnoldi(o, schwarz, steps, seed);
                 } else {
                     schwarz = null;
-                    bounds = SpectrumBounds.estimate(o, inverseDiagonal, steps, seed);
+                    bounds = SpectrumBounds.estimate(apply, inverseDiagonal, steps, seed, consistent);
                 }
-                smoother = new ChebyshevSmoother(o, inverseDiagonal, schwarz, cfg.bandLow * bounds.lambdaMax(),
+                smoother = new ChebyshevSmoother(apply, inverseDiagonal, schwarz, cfg.bandLow * bounds.lambdaMax(),
                         cfg.bandHigh * bounds.lambdaMax(), cfg.order, kind.polynomial());
                 smootherName = kind.describe();
             }
@@ -407,7 +481,11 @@ public final class PMultigrid implements Preconditioner {
             if (schwarz != null) {
                 schwarz.close();
             }
-            inverseDiagonal.close();
+            if (dist != null) {
+                dist.close(); // its inverse diagonal too
+            } else {
+                inverseDiagonal.close();
+            }
             b.close();
             x.close();
             r.close();
@@ -454,12 +532,19 @@ public final class PMultigrid implements Preconditioner {
         }
         Level coarse = levels.get(l + 1);
         level.smoother.smooth(level.r, x, true, level.t);
-        backend.restrict(level.transfer, level.op.deviceScatter(), coarse.op.deviceScatter(), level.r, coarse.workL, coarse.b);
+        if (level.dist == null) {
+            backend.restrict(level.transfer, level.op.deviceScatter(), coarse.op.deviceScatter(), level.r, coarse.workL, coarse.b);
+        } else {
+            // R = P^T across ranks: each shared fine node restricted by its owner, the coarse partials summed
+            level.dist.ownerMask(level.r, level.t);
+            backend.restrict(level.transfer, level.op.deviceScatter(), coarse.op.deviceScatter(), level.t, coarse.workL, coarse.b);
+            coarse.dist.sumShared(coarse.b);
+        }
         clock = lap(level, clock);
         clock = cycle(l + 1, coarse.b, coarse.x, clock);
         backend.prolongate(level.transfer, coarse.op.deviceScatter(), level.op.deviceScatter(), coarse.x, level.workL, level.t);
         backend.axpby(1, level.t, 1, x);
-        level.op.apply(x, level.t);
+        level.apply.apply(x, level.t);
         backend.copy(b, level.r);
         backend.axpby(-1, level.t, 1, level.r);
         level.smoother.smooth(level.r, x, false, level.t);

@@ -24,13 +24,23 @@ public record SpectrumBounds(double lambdaMin, double lambdaMax, int steps) {
      * @throws IllegalArgumentException if {@code steps < 1} or the lengths differ
      */
     public static SpectrumBounds estimate(DeviceOperator operator, DeviceVector inverseDiagonal, int steps, long seed) {
+        return estimate(operator, inverseDiagonal, steps, seed, v -> { });
+    }
+
+    /**
+     * {@link #estimate(DeviceOperator, DeviceVector, int, long)} whose pseudo-random start vector is passed through
+     * {@code consistent} on the device first: a distributed operator makes the copies of a shared node equal there
+     * (each rank draws its own numbers), so that every rank runs the same Lanczos process.
+     */
+    public static SpectrumBounds estimate(DeviceOperator operator, DeviceVector inverseDiagonal, int steps, long seed,
+                                          java.util.function.Consumer<DeviceVector> consistent) {
         int n = operator.size();
         if (inverseDiagonal.length() != n) {
             throw new IllegalArgumentException("inverseDiagonal has length " + inverseDiagonal.length()
                     + " but the operator has size " + n);
         }
         Backend backend = operator.backend();
-        return lanczos(operator, (r, z) -> backend.pointwiseMultiply(inverseDiagonal, r, z), steps, seed);
+        return lanczos(operator, (r, z) -> backend.pointwiseMultiply(inverseDiagonal, r, z), steps, seed, consistent);
     }
 
     /**
@@ -38,7 +48,7 @@ public record SpectrumBounds(double lambdaMin, double lambdaMax, int steps) {
      * Schwarz, say): {@code steps} PCG steps read as Lanczos, as {@link #estimate(DeviceOperator, DeviceVector, int, long)}.
      */
     public static SpectrumBounds estimate(DeviceOperator operator, Preconditioner preconditioner, int steps, long seed) {
-        return lanczos(operator, preconditioner::apply, steps, seed);
+        return lanczos(operator, preconditioner::apply, steps, seed, v -> { });
     }
 
     /**
@@ -98,7 +108,7 @@ public record SpectrumBounds(double lambdaMin, double lambdaMax, int steps) {
 
     /** PCG with z = M^-1 r by {@code precondition}, read as Lanczos. */
     private static SpectrumBounds lanczos(DeviceOperator operator, java.util.function.BiConsumer<DeviceVector, DeviceVector> precondition,
-                                          int steps, long seed) {
+                                          int steps, long seed, java.util.function.Consumer<DeviceVector> consistent) {
         if (steps < 1) {
             throw new IllegalArgumentException("Lanczos steps must be >= 1, got " + steps);
         }
@@ -111,6 +121,7 @@ public record SpectrumBounds(double lambdaMin, double lambdaMax, int steps) {
         try (DeviceVector r = backend.upload(start); DeviceVector z = backend.allocate(n);
              DeviceVector p = backend.allocate(n); DeviceVector ap = backend.allocate(n);
              DeviceVector x = backend.allocate(n)) {
+            consistent.accept(r);
             precondition.accept(r, z);
             double rz = backend.dot(r, z);
             backend.copy(z, p);

@@ -17,6 +17,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 import io.lobatto.core.backend.Backend;
 import io.lobatto.core.backend.DeviceHalo;
+import io.lobatto.core.backend.DeviceIntVector;
 import io.lobatto.core.backend.DeviceVector;
 import io.lobatto.core.backend.ElementKernel;
 import io.lobatto.core.backend.HostHalo;
@@ -29,7 +30,9 @@ import io.lobatto.operators.ElementOperator;
  * Conformance of the kernels a distributed operator overlaps its exchange with: the fused operator's element half
  * on element ranges ({@link Backend#applyAssembledElements}) followed by {@link Backend#gatherDot} gives bitwise the
  * same y_G for every split point, leaves the other elements' y_L alone and agrees with {@link Backend#applyAssembledDot}
- * to round-off; {@link Backend#sumHalo} is bitwise {@link HostHalo#sum}.
+ * to round-off; {@link Backend#sumHalo} is bitwise {@link HostHalo#sum}; the reductions less excluded rows (a rank's
+ * rows that a neighbour owns) are the masked reductions to round-off, deterministic, and their updates bitwise those of
+ * the plain ones; {@link Backend#readAsync} and {@link Backend#writeAsync} copy what the queue order says.
  */
 public abstract class DistributedKernelsConformance {
 
@@ -133,5 +136,101 @@ public abstract class DistributedKernelsConformance {
                 new int[] {-1, -1}, 0, 10), "a row listed twice");
         assertThrows(IllegalArgumentException.class, () -> be.uploadHalo(new int[] {3}, new int[] {0, 1},
                 new int[] {5}, 5, 10), "a source out of range");
+    }
+
+    @ParameterizedTest(name = "n={0}")
+    @org.junit.jupiter.params.provider.ValueSource(ints = {1, 1000, 200_003})
+    void reductionsLessExcludedRowsAreTheMaskedReductions(int n) {
+        Backend be = backend();
+        // every 7th row and a block at the end: the rows a neighbour owns
+        int[] rows = IntStream.range(0, n).filter(i -> i % 7 == 3 || i >= n - n / 10).toArray();
+        double[] mask = new double[n];
+        Arrays.fill(mask, 1);
+        for (int e : rows) {
+            mask[e] = 0;
+        }
+        double[] x = random(n, 41), y = random(n, 42), p = random(n, 43), ap = random(n, 44), d = random(n, 45);
+        for (int i = 0; i < n; i++) {
+            d[i] = 1 + Math.abs(d[i]);
+        }
+        double alpha = 0.37;
+        double[] r1 = y.clone();
+        double[] z1 = new double[n];
+        double mxy = 0, mxx = 0, mrr = 0, mrz = 0, axy = 0, arr = 0;
+        for (int i = 0; i < n; i++) {
+            r1[i] = -alpha * ap[i] + r1[i];
+            z1[i] = d[i] * r1[i];
+            mxy += mask[i] * x[i] * y[i];
+            mxx += mask[i] * x[i] * x[i];
+            mrr += mask[i] * r1[i] * r1[i];
+            mrz += mask[i] * r1[i] * z1[i];
+            axy += Math.abs(x[i] * y[i]);
+            arr += r1[i] * r1[i] + Math.abs(r1[i] * z1[i]);
+        }
+        try (DeviceIntVector ex = be.upload(rows); DeviceIntVector none = be.upload(new int[0]);
+             DeviceVector dx = be.upload(x); DeviceVector dy = be.upload(y)) {
+            double dot = be.dot(dx, dy, ex);
+            assertEquals(mxy, dot, 1e-13 * axy, "x . y less the excluded rows");
+            assertEquals(dot, be.dot(dx, dy, ex), 0.0, "deterministic");
+            assertEquals(mxx, be.dot(dx, dx, ex), 1e-13 * mxx + 1e-300, "x . x less the excluded rows");
+            assertEquals(be.dot(dx, dy), be.dot(dx, dy, none), 0.0, "no excluded rows: bitwise dot");
+            assertThrows(IllegalArgumentException.class, () -> {
+                try (DeviceIntVector bad = be.upload(new int[] {n})) {
+                    be.dot(dx, dy, bad);
+                }
+            }, "an excluded row out of range");
+        }
+        for (boolean jacobi : new boolean[] {false, true}) {
+            try (DeviceIntVector ex = be.upload(rows); DeviceVector dp = be.upload(p); DeviceVector dap = be.upload(ap);
+                 DeviceVector dd = be.upload(d); DeviceVector xa = be.upload(x); DeviceVector ra = be.upload(y);
+                 DeviceVector za = be.allocate(n); DeviceVector xb = be.upload(x); DeviceVector rb = be.upload(y);
+                 DeviceVector zb = be.allocate(n)) {
+                double[] dots = new double[2];
+                double[] plain = new double[2];
+                if (jacobi) {
+                    be.pcgUpdate(alpha, dp, dap, xa, ra, dd, za, ex, dots);
+                    be.pcgUpdate(alpha, dp, dap, xb, rb, dd, zb, plain);
+                    assertEquals(mrz, dots[1], 1e-13 * arr, "r . z less the excluded rows");
+                    assertArrayEquals(be.download(zb), be.download(za), 0.0, "z: the update covers every row");
+                } else {
+                    dots[0] = be.cgUpdate(alpha, dp, dap, xa, ra, ex);
+                    plain[0] = be.cgUpdate(alpha, dp, dap, xb, rb);
+                }
+                assertEquals(mrr, dots[0], 1e-13 * arr, "r . r less the excluded rows");
+                assertArrayEquals(be.download(xb), be.download(xa), 0.0, "x: the update covers every row");
+                assertArrayEquals(be.download(rb), be.download(ra), 0.0, "r: the update covers every row");
+            }
+        }
+    }
+
+    @Test
+    void asyncCopiesFollowTheQueueOrder() {
+        Backend be = backend();
+        int n = 5000;
+        double[] a = random(n, 51), b = random(n, 52), w = random(n, 53);
+        try (DeviceVector v = be.upload(a); DeviceVector dw = be.upload(w); DeviceVector u = be.upload(a)) {
+            double[] sent = b.clone();
+            be.writeAsync(sent, v);
+            Arrays.fill(sent, -1); // may change at once
+            be.axpby(1, dw, 1, v); // sees the written values
+            double[] got = new double[n];
+            Backend.PendingRead read = be.readAsync(v, got);
+            be.axpby(2, dw, 1, u); // work queued after the read, on another vector
+            read.await();
+            read.await();
+            for (int i = 0; i < n; i++) {
+                assertEquals(b[i] + w[i], got[i], 0.0, "v[" + i + "]");
+            }
+            double[] again = new double[n];
+            be.writeAsync(a, v);
+            be.readAsync(v, again).await();
+            assertArrayEquals(a, again, 0.0, "a second write through the same staging");
+            double[] uh = be.download(u);
+            for (int i = 0; i < n; i++) {
+                assertEquals(2 * w[i] + a[i], uh[i], 0.0, "u[" + i + "]");
+            }
+            assertThrows(IllegalArgumentException.class, () -> be.readAsync(v, new double[n + 1]));
+            assertThrows(IllegalArgumentException.class, () -> be.writeAsync(new double[n - 1], v));
+        }
     }
 }

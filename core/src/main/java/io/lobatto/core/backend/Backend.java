@@ -52,6 +52,39 @@ public interface Backend extends AutoCloseable {
         return values;
     }
 
+    /**
+     * Starts copying {@code source} (as the work queued before this call leaves it) into {@code values} and returns
+     * without waiting for that work: {@code values} holds the copy once {@link PendingRead#await()} of the returned
+     * read has returned, and must not be used before. Work queued after this call is not delayed by the wait (a backend
+     * with a copy engine runs it during the copy), so a distributed operator reads its boundary values and keeps the
+     * device busy with its interior. {@code source} must
+     * not be written by work queued before {@code await} returns. The default reads at once ({@link #read}).
+     */
+    default PendingRead readAsync(DeviceVector source, double[] values) {
+        read(source, values);
+        return PendingRead.DONE;
+    }
+
+    /**
+     * Queues {@code target = values} without waiting for the work queued before it ({@link #write} may wait for it):
+     * {@code values} may be changed as soon as this returns, and work queued after it sees the new values. The copy may
+     * run while the work queued before this call still runs (a backend with a copy engine overlaps them), so that work
+     * must not use {@code target}. The default is {@link #write}.
+     */
+    default void writeAsync(double[] values, DeviceVector target) {
+        write(values, target);
+    }
+
+    /** A copy to the host started by {@link #readAsync}. */
+    @FunctionalInterface
+    interface PendingRead {
+        /** A read that is complete. */
+        PendingRead DONE = () -> { };
+
+        /** Waits until the values are on the host (only for this copy and the work queued before it); idempotent. */
+        void await();
+    }
+
     /** Waits until all queued work of this backend has finished. */
     void synchronize();
 
@@ -98,6 +131,38 @@ public interface Backend extends AutoCloseable {
         pointwiseMultiply(inverseDiagonal, r, z);
         dots[0] = rr;
         dots[1] = dot(r, z);
+    }
+
+    // ---------------------------------------------------------------- reductions less some rows (distributed solves)
+
+    /**
+     * {@link #dot} less the terms at the rows {@code excluded} (distinct, each in [0, n)): x . y - sum over k of
+     * x_e y_e with e = excluded[k], each of the two sums taken in the backend's fixed order (deterministic). A rank of
+     * a distributed solve counts the nodes it shares but does not own this way, with no pass over an owner mask: the
+     * correction reads only the excluded rows. {@code excluded} of length 0 gives {@link #dot}. The default throws
+     * {@link UnsupportedOperationException}.
+     */
+    default double dot(DeviceVector x, DeviceVector y, DeviceIntVector excluded) {
+        throw new UnsupportedOperationException("backend " + name() + " has no reductions less excluded rows");
+    }
+
+    /**
+     * {@link #cgUpdate} whose r . r leaves out the rows {@code excluded} (as {@link #dot(DeviceVector, DeviceVector,
+     * DeviceIntVector)}); the update covers every row. The default throws {@link UnsupportedOperationException}.
+     */
+    default double cgUpdate(double alpha, DeviceVector p, DeviceVector ap, DeviceVector x, DeviceVector r,
+                            DeviceIntVector excluded) {
+        throw new UnsupportedOperationException("backend " + name() + " has no reductions less excluded rows");
+    }
+
+    /**
+     * {@link #pcgUpdate} whose r . r and r . z leave out the rows {@code excluded} (as {@link #dot(DeviceVector,
+     * DeviceVector, DeviceIntVector)}); the update covers every row. One return to the host, like {@link #pcgUpdate}, where
+     * the backend can. The default throws {@link UnsupportedOperationException}.
+     */
+    default void pcgUpdate(double alpha, DeviceVector p, DeviceVector ap, DeviceVector x, DeviceVector r,
+                           DeviceVector inverseDiagonal, DeviceVector z, DeviceIntVector excluded, double[] dots) {
+        throw new UnsupportedOperationException("backend " + name() + " has no reductions less excluded rows");
     }
 
     /** Checks the result array of {@link #pcgUpdate}. */

@@ -203,6 +203,11 @@ public final class AparapiBackend implements Backend {
         return n;
     }
 
+    /** Host waits so far, as {@link ClContext#hostWaits()}: blocking copies and finishes, then waits for async copies. */
+    public synchronized long[] hostWaits() {
+        return cl.hostWaits();
+    }
+
     /** Switches per-launch OpenCL event profiling on (collecting {@link #statistics()} from now) or off. */
     public synchronized void collectStatistics(boolean on) {
         if (on) {
@@ -319,6 +324,41 @@ public final class AparapiBackend implements Backend {
     public synchronized DeviceScatter uploadScatter(int[] scatterIds, int[] gatherStarts, int[] gatherIds, int[] blockStarts,
                                                     double[] inverseDegree, int globalSize) {
         return gatherScatter.uploadScatter(scatterIds, gatherStarts, gatherIds, blockStarts, inverseDegree, globalSize);
+    }
+
+    /** A non-blocking read through the vector's pinned staging on the copy queue ({@link Vectors#readAsync}). */
+    @Override
+    public synchronized PendingRead readAsync(DeviceVector source, double[] values) {
+        return vectors.readAsync(source, values, this);
+    }
+
+    /** A non-blocking write through the vector's pinned staging on the copy queue ({@link Vectors#writeAsync}). */
+    @Override
+    public synchronized void writeAsync(double[] values, DeviceVector target) {
+        vectors.writeAsync(values, target);
+    }
+
+    /** Waits for the vector's pending copies and releases its staging buffers (when it is closed). */
+    synchronized void releaseStaging(ClVector v) {
+        vectors.releaseStaging(v);
+    }
+
+    @Override
+    public synchronized double dot(DeviceVector x, DeviceVector y, DeviceIntVector excluded) {
+        return vectors.dot(x, y, excluded);
+    }
+
+    @Override
+    public synchronized double cgUpdate(double alpha, DeviceVector p, DeviceVector ap, DeviceVector x, DeviceVector r,
+                                        DeviceIntVector excluded) {
+        return vectors.cgUpdate(alpha, p, ap, x, r, excluded);
+    }
+
+    /** {@link #pcgUpdate} less the rows {@code excluded}: one more launch over them, the same single read-back. */
+    @Override
+    public synchronized void pcgUpdate(double alpha, DeviceVector p, DeviceVector ap, DeviceVector x, DeviceVector r,
+                                       DeviceVector inverseDiagonal, DeviceVector z, DeviceIntVector excluded, double[] dots) {
+        vectors.pcgUpdate(alpha, p, ap, x, r, inverseDiagonal, z, excluded, dots);
     }
 
     /** Z with W made on the device from the degrees ({@link GatherScatter#uploadScatterByDegree}). */

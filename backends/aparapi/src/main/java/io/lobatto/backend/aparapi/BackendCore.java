@@ -53,8 +53,8 @@ final class BackendCore {
         this.info = device.info();
         this.localMemBytes = Math.min(device.localMemBytes(), localMemoryCap);
         try {
-            this.partials = cl.allocate(16L * AparapiBackend.REDUCE_GROUPS, "reduction partials");
-            this.partialsHost = cl.pinnedHostBuffer(16L * AparapiBackend.REDUCE_GROUPS, "reduction partials");
+            this.partials = cl.allocate(32L * AparapiBackend.REDUCE_GROUPS, "reduction partials");
+            this.partialsHost = cl.pinnedHostBuffer(32L * AparapiBackend.REDUCE_GROUPS, "reduction partials");
             this.unused = cl.allocate(8, "unused arguments");
             this.reduceGroup = powerOfTwoGroup(ReductionKernel.class);
             this.gatherGroup = powerOfTwoGroup(GatherScatterKernel.class);

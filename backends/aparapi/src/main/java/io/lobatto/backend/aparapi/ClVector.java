@@ -34,8 +34,24 @@ final class ClVector implements DeviceVector, DeviceIntVector {
         return buffer.isClosed();
     }
 
+    /** For an index vector: its smallest and largest entry (set at upload; checked where a kernel indexes with it). */
+    int minIndex;
+    int maxIndex = -1;
+
+    /** Pinned host staging of {@link AparapiBackend#readAsync} and {@link AparapiBackend#writeAsync}, made on first use. */
+    java.nio.ByteBuffer readStage;
+    java.nio.ByteBuffer writeStage;
+    /** The last copies through them, until awaited. */
+    io.lobatto.backend.aparapi.runtime.ClContext.Transfer pendingRead;
+    io.lobatto.backend.aparapi.runtime.ClContext.Transfer pendingWrite;
+
     @Override
     public void close() {
+        if (!buffer.isClosed()) {
+            if (backend instanceof AparapiBackend a) {
+                a.releaseStaging(this);
+            }
+        }
         buffer.close();
     }
 

@@ -18,6 +18,7 @@ import io.lobatto.backend.aparapi.kernels.PointwiseKernel;
 import io.lobatto.backend.aparapi.kernels.PointwiseLineKernel;
 import io.lobatto.backend.aparapi.kernels.PointwiseMapKernel;
 import io.lobatto.backend.aparapi.kernels.ReductionKernel;
+import io.lobatto.backend.aparapi.kernels.RowDotKernel;
 import io.lobatto.backend.aparapi.kernels.StiffnessBp30ColumnKernel;
 import io.lobatto.backend.aparapi.kernels.StiffnessBp30Kernel;
 import io.lobatto.backend.aparapi.kernels.StiffnessBp35ColumnKernel;
@@ -255,6 +256,11 @@ public final class KernelBuilds {
             default -> "pcgUpdate";
         };
         return new Spec(ReductionKernel.class, ordered("op", op, "group", group), label, group);
+    }
+
+    /** The correction of a reduction less some rows ({@link RowDotKernel}), {@code pairs} sums, groups of {@code group}. */
+    static Spec rowDot(int pairs, int group) {
+        return new Spec(RowDotKernel.class, ordered("pairs", pairs, "group", group), pairs == 2 ? "rowDot x2" : "rowDot", group);
     }
 
     /** The gather/scatter {@code op} of {@link GatherScatterKernel} for groups of {@code group} (the scatter: any). */

@@ -1,9 +1,12 @@
 package io.lobatto.backend.aparapi;
 
 import io.lobatto.backend.aparapi.kernels.ReductionKernel;
+import io.lobatto.backend.aparapi.kernels.RowDotKernel;
 import io.lobatto.backend.aparapi.kernels.StreamKernel;
 import io.lobatto.backend.aparapi.runtime.ClBuffer;
+import io.lobatto.backend.aparapi.runtime.ClContext;
 import io.lobatto.backend.aparapi.runtime.ClKernel;
+import io.lobatto.core.backend.Backend;
 import io.lobatto.core.backend.DeviceIntVector;
 import io.lobatto.core.backend.DeviceVector;
 
@@ -76,7 +79,99 @@ final class Vectors {
         core.ensureOpen();
         ClVector v = new ClVector(core.owner, core.buffer(values.length, 4, "an index vector of " + values.length + " ints"), values.length);
         core.cl.write(values, 0, values.length, v.buffer, 0);
+        int min = Integer.MAX_VALUE, max = Integer.MIN_VALUE;
+        for (int i : values) {
+            min = Math.min(min, i);
+            max = Math.max(max, i);
+        }
+        v.minIndex = values.length == 0 ? 0 : min;
+        v.maxIndex = values.length == 0 ? -1 : max;
         return v;
+    }
+
+    /**
+     * A non-blocking read into the vector's pinned staging buffer on the context's copy queue, behind a marker of the
+     * kernel queue ({@link ClContext#readAsync}); {@code await} waits for that copy only (the kernels queued after this
+     * call run during it) and copies the staging into {@code values}. {@code lock} is the backend's lock.
+     */
+    Backend.PendingRead readAsync(DeviceVector source, double[] values, Object lock) {
+        ClVector s = core.vec(source, "source");
+        if (values.length != s.length()) {
+            throw new IllegalArgumentException("readAsync: values has length " + values.length + " but source has length "
+                    + s.length());
+        }
+        if (s.pendingRead != null) {
+            s.pendingRead.await();
+        }
+        if (s.readStage == null) {
+            s.readStage = core.cl.pinnedHostBuffer(Math.max(8, 8L * s.length()), "the host staging of a vector's reads");
+        }
+        ClContext.Transfer t = core.cl.readAsync(s.buffer, s.readStage, s.length());
+        s.pendingRead = t;
+        java.nio.ByteBuffer stage = s.readStage;
+        return new Backend.PendingRead() {
+            private boolean done;
+
+            @Override
+            public void await() {
+                synchronized (lock) {
+                    if (done) {
+                        return;
+                    }
+                    done = true;
+                    t.await();
+                    if (s.pendingRead == t) {
+                        s.pendingRead = null;
+                    }
+                    stage.asDoubleBuffer().get(0, values, 0, values.length);
+                }
+            }
+        };
+    }
+
+    /**
+     * Copies {@code values} into the vector's pinned staging buffer (after the previous write from it has completed)
+     * and queues a non-blocking write from it on the copy queue, which the kernels queued after it wait for
+     * ({@link ClContext#writeAsync}): no wait for the queued work.
+     */
+    void writeAsync(double[] values, DeviceVector target) {
+        ClVector t = core.vec(target, "target");
+        if (values.length != t.length()) {
+            throw new IllegalArgumentException("writeAsync: values has length " + values.length + " but target has length "
+                    + t.length());
+        }
+        if (t.pendingWrite != null) {
+            t.pendingWrite.await();
+            t.pendingWrite = null;
+        }
+        if (t.writeStage == null) {
+            t.writeStage = core.cl.pinnedHostBuffer(Math.max(8, 8L * t.length()), "the host staging of a vector's writes");
+        }
+        t.writeStage.asDoubleBuffer().put(0, values, 0, values.length);
+        t.pendingWrite = core.cl.writeAsync(t.writeStage, t.length(), t.buffer);
+    }
+
+    /** Waits for the vector's pending copies and releases its staging buffers (when it is closed). */
+    void releaseStaging(ClVector v) {
+        if (core.isClosed()) {
+            return;
+        }
+        if (v.pendingRead != null) {
+            v.pendingRead.await();
+            v.pendingRead = null;
+        }
+        if (v.pendingWrite != null) {
+            v.pendingWrite.await();
+            v.pendingWrite = null;
+        }
+        if (v.readStage != null) {
+            core.cl.releasePinned(v.readStage);
+            v.readStage = null;
+        }
+        if (v.writeStage != null) {
+            core.cl.releasePinned(v.writeStage);
+            v.writeStage = null;
+        }
     }
 
     void write(double[] values, DeviceVector target) {
@@ -179,6 +274,17 @@ final class Vectors {
      */
     void pcgUpdate(double alpha, DeviceVector p, DeviceVector ap, DeviceVector x, DeviceVector r,
                    DeviceVector inverseDiagonal, DeviceVector z, double[] dots) {
+        pcgUpdate(alpha, p, ap, x, r, inverseDiagonal, z, (ClVector) null, dots);
+    }
+
+    /** {@link #pcgUpdate} less the rows {@code excluded}: one more launch over them, the same single read-back. */
+    void pcgUpdate(double alpha, DeviceVector p, DeviceVector ap, DeviceVector x, DeviceVector r,
+                   DeviceVector inverseDiagonal, DeviceVector z, DeviceIntVector excluded, double[] dots) {
+        pcgUpdate(alpha, p, ap, x, r, inverseDiagonal, z, rows(excluded, r.length()), dots);
+    }
+
+    private void pcgUpdate(double alpha, DeviceVector p, DeviceVector ap, DeviceVector x, DeviceVector r,
+                           DeviceVector inverseDiagonal, DeviceVector z, ClVector excluded, double[] dots) {
         ClVector pv = core.vec(p, "p");
         ClVector apv = core.vec(ap, "ap");
         ClVector xv = core.vec(x, "x");
@@ -204,7 +310,7 @@ final class Vectors {
             }
         }
         reduce(ReductionKernel.PCG_UPDATE, pv.buffer, apv.buffer, xv.buffer, rv.buffer, dv.buffer, zv.buffer, alpha,
-                pv.length(), dots);
+                pv.length(), dots, excluded, rv.buffer, zv.buffer);
     }
 
     /** y = 1 / x and the count of entries not positive and finite, in one reduction ({@link ReductionKernel#RECIPROCAL}). */
@@ -220,31 +326,104 @@ final class Vectors {
     /** Launches a reduction and sums its partials (two per group into {@code dots} for the PCG update). */
     private double reduce(int op, ClBuffer p, ClBuffer ap, ClBuffer x, ClBuffer r, ClBuffer d, ClBuffer z, double alpha,
                           int n, double[] dots) {
-        if (n == 0) {
+        return reduce(op, p, ap, x, r, d, z, alpha, n, dots, null, null, null);
+    }
+
+    /**
+     * {@link #reduce} less the rows {@code excluded} (null: none): after the reduction, {@link RowDotKernel} sums
+     * cx_e cy_e (one sum; for the PCG update cx_e cx_e and cx_e cy_e) over the excluded rows into the partials after the
+     * reduction's, both are read back at once and the correction is subtracted, each summed in group order.
+     */
+    private double reduce(int op, ClBuffer p, ClBuffer ap, ClBuffer x, ClBuffer r, ClBuffer d, ClBuffer z, double alpha,
+                          int n, double[] dots, ClVector excluded, ClBuffer cx, ClBuffer cy) {
+        int width = dots == null ? 1 : 2;
+        int reduceGroup = core.reduceGroup;
+        int groups = n == 0 ? 0 : core.reductionGroups(n);
+        if (n > 0) {
+            ClKernel k = reduction(op);
+            k.set("p", p).set("ap", ap).set("x", x).set("r", r).set("d", d).set("z", z).set("partials", core.partials)
+                    .set("alpha", alpha).set("n", n).local("lds", KernelBuilds.reductionLocalBytes(reduceGroup));
+            k.launch(groups, reduceGroup);
+        }
+        int m = excluded == null ? 0 : excluded.length();
+        int rowGroups = m == 0 ? 0 : core.reductionGroups(m);
+        if (rowGroups > 0) {
+            ClKernel k = rowDotKernels[width];
+            if (k == null) {
+                k = core.kernel(KernelBuilds.rowDot(width, reduceGroup));
+                rowDotKernels[width] = k;
+            }
+            k.set("rows", excluded.buffer).set("x", cx).set("y", cy).set("partials", core.partials).set("n", m)
+                    .set("offset", width * groups).local("lds", KernelBuilds.reductionLocalBytes(reduceGroup));
+            k.launch(rowGroups, reduceGroup);
+        }
+        if (groups + rowGroups == 0) {
             if (dots != null) {
                 dots[0] = 0;
                 dots[1] = 0;
             }
             return 0;
         }
-        int groups = core.reductionGroups(n);
-        int reduceGroup = core.reduceGroup;
-        ClKernel k = reduction(op);
-        k.set("p", p).set("ap", ap).set("x", x).set("r", r).set("d", d).set("z", z).set("partials", core.partials)
-                .set("alpha", alpha).set("n", n).local("lds", KernelBuilds.reductionLocalBytes(reduceGroup));
-        k.launch(groups, reduceGroup);
-        if (dots == null) {
-            return core.sumPartials(groups);
-        }
-        core.cl.read(core.partials, 0, core.partialsHost, 2 * groups);
-        double rr = 0;
-        double rz = 0;
+        core.cl.read(core.partials, 0, core.partialsHost, width * (groups + rowGroups));
+        double[] sums = new double[2];
+        double[] less = new double[2];
         for (int g = 0; g < groups; g++) {
-            rr += core.partialsHost.getDouble(16 * g);
-            rz += core.partialsHost.getDouble(16 * g + 8);
+            for (int c = 0; c < width; c++) {
+                sums[c] += core.partialsHost.getDouble(8 * (width * g + c));
+            }
         }
-        dots[0] = rr;
-        dots[1] = rz;
-        return rr;
+        for (int g = groups; g < groups + rowGroups; g++) {
+            for (int c = 0; c < width; c++) {
+                less[c] += core.partialsHost.getDouble(8 * (width * g + c));
+            }
+        }
+        if (dots != null) {
+            dots[0] = sums[0] - less[0];
+            dots[1] = sums[1] - less[1];
+        }
+        return sums[0] - less[0];
+    }
+
+    private final ClKernel[] rowDotKernels = new ClKernel[3];
+
+    /** The index vector of excluded rows, checked to belong to this backend and to index rows [0, n). */
+    private ClVector rows(DeviceIntVector excluded, int n) {
+        core.ensureOpen();
+        java.util.Objects.requireNonNull(excluded, "excluded");
+        if (!(excluded instanceof ClVector a) || a.backend() != core.owner) {
+            throw new IllegalArgumentException("excluded is not an index vector of this aparapi backend: " + excluded);
+        }
+        if (a.isClosed()) {
+            throw new IllegalStateException("excluded is closed");
+        }
+        if (a.length() > 0 && (a.minIndex < 0 || a.maxIndex >= n)) {
+            throw new IllegalArgumentException("excluded rows lie in [" + a.minIndex + ", " + a.maxIndex + "], not in [0, " + n + ")");
+        }
+        return a;
+    }
+
+    /** x . y less the rows {@code excluded}. */
+    double dot(DeviceVector x, DeviceVector y, DeviceIntVector excluded) {
+        ClVector xv = core.vec(x, "x");
+        ClVector yv = core.vec(y, "y");
+        sameLength("dot", x, "x", y, "y");
+        ClVector ex = rows(excluded, xv.length());
+        ClBuffer u = core.unused;
+        return reduce(ReductionKernel.DOT, yv.buffer, u, xv.buffer, u, u, u, 0, xv.length(), null, ex, xv.buffer, yv.buffer);
+    }
+
+    /** BS5 less the rows {@code excluded} in r . r. */
+    double cgUpdate(double alpha, DeviceVector p, DeviceVector ap, DeviceVector x, DeviceVector r, DeviceIntVector excluded) {
+        ClVector pv = core.vec(p, "p");
+        ClVector apv = core.vec(ap, "ap");
+        ClVector xv = core.vec(x, "x");
+        ClVector rv = core.vec(r, "r");
+        ClVector ex = rows(excluded, rv.length());
+        sameLength("cgUpdate", p, "p", ap, "ap");
+        sameLength("cgUpdate", p, "p", x, "x");
+        sameLength("cgUpdate", p, "p", r, "r");
+        ClBuffer u = core.unused;
+        return reduce(ReductionKernel.CG_UPDATE, pv.buffer, apv.buffer, xv.buffer, rv.buffer, u, u, alpha, pv.length(), null,
+                ex, rv.buffer, rv.buffer);
     }
 }

@@ -242,6 +242,62 @@ public final class CpuBackend implements Backend {
         });
     }
 
+    @Override
+    public double dot(DeviceVector x, DeviceVector y, DeviceIntVector excluded) {
+        int[] rows = rows(excluded, vec(x, "x").length);
+        double[] xx = vec(x, "x");
+        double[] yy = vec(y, "y");
+        return dot(x, y) - rowDot(rows, xx, yy);
+    }
+
+    @Override
+    public double cgUpdate(double alpha, DeviceVector p, DeviceVector ap, DeviceVector x, DeviceVector r,
+                           DeviceIntVector excluded) {
+        int[] rows = rows(excluded, vec(r, "r").length);
+        double rr = cgUpdate(alpha, p, ap, x, r);
+        double[] res = vec(r, "r");
+        return rr - rowDot(rows, res, res);
+    }
+
+    @Override
+    public void pcgUpdate(double alpha, DeviceVector p, DeviceVector ap, DeviceVector x, DeviceVector r,
+                          DeviceVector inverseDiagonal, DeviceVector z, DeviceIntVector excluded, double[] dots) {
+        int[] rows = rows(excluded, vec(r, "r").length);
+        pcgUpdate(alpha, p, ap, x, r, inverseDiagonal, z, dots);
+        double[] rr = vec(r, "r");
+        double[] zz = vec(z, "z");
+        dots[0] -= rowDot(rows, rr, rr);
+        dots[1] -= rowDot(rows, rr, zz);
+    }
+
+    /** The ids of {@code excluded}, checked to lie in [0, n). */
+    private int[] rows(DeviceIntVector excluded, int n) {
+        ensureOpen();
+        Objects.requireNonNull(excluded, "excluded must not be null");
+        if (!(excluded instanceof CpuIntVector iv) || iv.backend() != this) {
+            throw new IllegalArgumentException("excluded is not an index vector of this cpu backend");
+        }
+        int[] rows = iv.data();
+        if (rows == null) {
+            throw new IllegalStateException("excluded: vector is closed");
+        }
+        for (int e : rows) {
+            if (e < 0 || e >= n) {
+                throw new IllegalArgumentException("excluded row " + e + " is not in [0, " + n + ")");
+            }
+        }
+        return rows;
+    }
+
+    /** Sum over k of x[rows[k]] y[rows[k]], in k order. */
+    private static double rowDot(int[] rows, double[] x, double[] y) {
+        double s = 0;
+        for (int e : rows) {
+            s += x[e] * y[e];
+        }
+        return s;
+    }
+
     /**
      * Fused Jacobi PCG update, one pass per chunk: x += alpha p; r -= alpha Ap; z = inverseDiagonal o r;
      * dots = (r . r, r . z), each summed exactly as {@link #dot} sums (so bitwise equal to

@@ -39,7 +39,9 @@ import java.util.Objects;
  * The OpenCL runtime of the backend (site/src/site/markdown/design.md, "Aparapi compiles, Lobatto runs"): one context and one
  * in-order command queue on one device, the {@link ClBuffer}s allocated in it with the bytes they hold,
  * the built programs ({@link ProgramCache}) and the launches of their kernels. Launches and
- * device-to-device work are enqueued and never waited for; only {@link #read} and {@link #finish} wait.
+ * device-to-device work are enqueued and never waited for; only {@link #read} and {@link #finish} wait. The
+ * asynchronous host copies ({@link #readAsync}, {@link #writeAsync}) run on a second queue, ordered against the kernel
+ * queue by events, so that they overlap the kernels.
  * When profiling is on, every launch carries an event whose device time is summed per kernel label.
  */
 public final class ClContext implements AutoCloseable {
@@ -61,6 +63,9 @@ public final class ClContext implements AutoCloseable {
     private final List<String> pendingLabels = new ArrayList<>();
     private final Map<String, KernelTime> profile = new LinkedHashMap<>();
     private boolean closed;
+    /** Host waits: blocking copies and finishes (each drains the queue), and waits for one async copy. */
+    private long drains;
+    private long transferWaits;
 
     /** A context and an in-order queue (with profiling support) on {@code device}. */
     public ClContext(ClDevice device) {
@@ -154,6 +159,7 @@ public final class ClContext implements AutoCloseable {
     public synchronized void write(double[] src, int from, int count, ClBuffer target, long at) {
         checkRange(target, at * 8, count * 8L, "write");
         if (count > 0) {
+            drains++;
             clEnqueueWriteBuffer(queue, target.mem, CL_TRUE, at * 8, count * 8L,
                     Pointer.to(src).withByteOffset(from * 8L), 0, null, null);
         }
@@ -163,6 +169,7 @@ public final class ClContext implements AutoCloseable {
     public synchronized void write(int[] src, int from, int count, ClBuffer target, long at) {
         checkRange(target, at * 4, count * 4L, "write");
         if (count > 0) {
+            drains++;
             clEnqueueWriteBuffer(queue, target.mem, CL_TRUE, at * 4, count * 4L,
                     Pointer.to(src).withByteOffset(from * 4L), 0, null, null);
         }
@@ -172,6 +179,7 @@ public final class ClContext implements AutoCloseable {
     public synchronized void read(ClBuffer source, long at, double[] dst, int to, int count) {
         checkRange(source, at * 8, count * 8L, "read");
         if (count > 0) {
+            drains++;
             clEnqueueReadBuffer(queue, source.mem, CL_TRUE, at * 8, count * 8L,
                     Pointer.to(dst).withByteOffset(to * 8L), 0, null, null);
         }
@@ -188,6 +196,7 @@ public final class ClContext implements AutoCloseable {
             throw new IllegalArgumentException("read: dst must be a direct buffer of at least " + count * 8L + " bytes");
         }
         if (count > 0) {
+            drains++;
             clEnqueueReadBuffer(queue, source.mem, CL_TRUE, at * 8, count * 8L, Pointer.to(dst), 0, null, null);
         }
     }
@@ -223,10 +232,165 @@ public final class ClContext implements AutoCloseable {
         }
     }
 
+    /** The second in-order queue of the asynchronous copies (made on first use), so that they overlap the kernels. */
+    private cl_command_queue transfers;
+
+    /**
+     * Whether the asynchronous copies get their own queue: system property {@code lobatto.opencl.copyQueue} (default
+     * true); false puts them on the kernel queue, in order (no overlap of the copies with the kernels, still no drain).
+     */
+    static final boolean COPY_QUEUE = !"false".equalsIgnoreCase(System.getProperty("lobatto.opencl.copyQueue", "true"));
+
+    private cl_command_queue transfers() {
+        if (!COPY_QUEUE) {
+            return queue;
+        }
+        if (transfers == null) {
+            try {
+                @SuppressWarnings("deprecation")
+                cl_command_queue q = clCreateCommandQueue(context, device.id, 0, null);
+                transfers = q;
+            } catch (CLException e) {
+                throw new BackendException("aparapi: creating the copy queue on " + device + " failed: " + e.getMessage(), e);
+            }
+        }
+        return transfers;
+    }
+
+    /**
+     * Queues a copy of {@code count} doubles of {@code source}, as the work queued before this call leaves it, into the
+     * direct (best: pinned, {@link #pinnedHostBuffer}) buffer {@code dst} and returns without waiting. The copy runs on
+     * a second queue behind a marker of the kernel queue, so the kernels queued after this call run while it copies;
+     * both queues are flushed. {@code dst} holds the values once {@link Transfer#await()} returns; {@code source} must
+     * not be written by kernels queued before then.
+     */
+    public synchronized Transfer readAsync(ClBuffer source, java.nio.ByteBuffer dst, int count) {
+        checkRange(source, 0, count * 8L, "readAsync");
+        if (!dst.isDirect() || dst.capacity() < count * 8L) {
+            throw new IllegalArgumentException("readAsync: dst must be a direct buffer of at least " + count * 8L + " bytes");
+        }
+        if (count == 0) {
+            return new Transfer(null);
+        }
+        cl_command_queue t = transfers();
+        cl_event e = new cl_event();
+        if (t == queue) {
+            clEnqueueReadBuffer(queue, source.mem, org.jocl.CL.CL_FALSE, 0, count * 8L, Pointer.to(dst), 0, null, e);
+            org.jocl.CL.clFlush(queue);
+            return new Transfer(e);
+        }
+        cl_event before = new cl_event();
+        org.jocl.CL.clEnqueueMarkerWithWaitList(queue, 0, null, before);
+        org.jocl.CL.clFlush(queue);
+        try {
+            clEnqueueReadBuffer(t, source.mem, org.jocl.CL.CL_FALSE, 0, count * 8L, Pointer.to(dst), 1,
+                    new cl_event[] {before}, e);
+        } finally {
+            clReleaseEvent(before);
+        }
+        org.jocl.CL.clFlush(t);
+        return new Transfer(e);
+    }
+
+    /**
+     * Queues a copy of {@code count} doubles from the direct (best: pinned) buffer {@code src} into {@code target} on the
+     * copy queue and returns without waiting; the kernel queue waits for it (a barrier) before the work queued after
+     * this call, but the work queued before may still run while it copies, so that work must not use {@code target}.
+     * {@code src} must not change until {@link Transfer#await()} of the result returns.
+     */
+    public synchronized Transfer writeAsync(java.nio.ByteBuffer src, int count, ClBuffer target) {
+        checkRange(target, 0, count * 8L, "writeAsync");
+        if (!src.isDirect() || src.capacity() < count * 8L) {
+            throw new IllegalArgumentException("writeAsync: src must be a direct buffer of at least " + count * 8L + " bytes");
+        }
+        if (count == 0) {
+            return new Transfer(null);
+        }
+        cl_command_queue t = transfers();
+        cl_event e = new cl_event();
+        clEnqueueWriteBuffer(t, target.mem, org.jocl.CL.CL_FALSE, 0, count * 8L, Pointer.to(src), 0, null, e);
+        if (t != queue) {
+            org.jocl.CL.clFlush(t);
+            org.jocl.CL.clEnqueueBarrierWithWaitList(queue, 1, new cl_event[] {e}, null);
+        }
+        return new Transfer(e);
+    }
+
+    private static boolean complete(cl_event e) {
+        int[] status = new int[1];
+        org.jocl.CL.clGetEventInfo(e, org.jocl.CL.CL_EVENT_COMMAND_EXECUTION_STATUS, Sizeof.cl_int, Pointer.to(status), null);
+        return status[0] == org.jocl.CL.CL_COMPLETE;
+    }
+
+    /** A copy queued by {@link #readAsync} or {@link #writeAsync}. */
+    public final class Transfer {
+        private cl_event event;
+
+        Transfer(cl_event event) {
+            this.event = event;
+        }
+
+        /**
+         * Waits for the copy (and the work queued before it, not after it), flushing the queue first so that the work
+         * queued since starts; idempotent. A copy already complete is only released (not counted as a wait).
+         */
+        public void await() {
+            synchronized (ClContext.this) {
+                if (event == null) {
+                    return;
+                }
+                cl_event e = event;
+                event = null;
+                if (!closed) {
+                    // the work queued since the copy goes to the device now, whether or not the copy is done
+                    org.jocl.CL.clFlush(queue);
+                    if (transfers != null) {
+                        org.jocl.CL.clFlush(transfers);
+                    }
+                    if (!complete(e)) {
+                        transferWaits++;
+                        org.jocl.CL.clWaitForEvents(1, new cl_event[] {e});
+                    }
+                }
+                clReleaseEvent(e);
+            }
+        }
+    }
+
+    /**
+     * Host waits so far: {@code [0]} blocking copies and finishes, each of which drains the queue (the device idles
+     * until the host queues more); {@code [1]} waits for one copy of {@link #readAsync} or {@link #writeAsync}, which
+     * leave the work queued after it running.
+     */
+    public synchronized long[] hostWaits() {
+        return new long[] {drains, transferWaits};
+    }
+
+    /** Releases a buffer of {@link #pinnedHostBuffer} (no copy may be using it). */
+    public synchronized void releasePinned(java.nio.ByteBuffer buffer) {
+        for (int i = 0; i < pinnedMaps.size(); i++) {
+            java.nio.ByteBuffer m = pinnedMaps.get(i);
+            if (m == buffer) {
+                if (!closed) {
+                    org.jocl.CL.clEnqueueUnmapMemObject(queue, pinned.get(i), m, 0, null, null);
+                    clFinish(queue);
+                    clReleaseMemObject(pinned.get(i));
+                }
+                pinned.remove(i);
+                pinnedMaps.remove(i);
+                return;
+            }
+        }
+    }
+
     /** Waits for all queued work. */
     public synchronized void finish() {
         ensureOpen();
+        drains++;
         clFinish(queue);
+        if (transfers != null) {
+            clFinish(transfers);
+        }
     }
 
     /** Switches per-launch event profiling on or off (off by default: events cost host time). */
@@ -295,6 +459,9 @@ public final class ClContext implements AutoCloseable {
         }
         try {
             clFinish(queue);
+            if (transfers != null) {
+                clFinish(transfers);
+            }
         } finally {
             for (cl_event e : pendingEvents) {
                 clReleaseEvent(e);
@@ -315,6 +482,9 @@ public final class ClContext implements AutoCloseable {
             pinned.clear();
             pinnedMaps.clear();
             programs.release();
+            if (transfers != null) {
+                clReleaseCommandQueue(transfers);
+            }
             clReleaseCommandQueue(queue);
             clReleaseContext(context);
             closed = true;

@@ -1,0 +1,92 @@
+package io.lobatto.parallel;
+
+import java.util.Objects;
+import java.util.function.BiFunction;
+
+import io.lobatto.core.backend.DeviceOperator;
+import io.lobatto.core.backend.DeviceVector;
+import io.lobatto.core.mesh.SpectralElementMesh;
+import io.lobatto.core.parallel.Communicator;
+import io.lobatto.gs.ScatterOperator;
+import io.lobatto.operators.AssembledOperator;
+import io.lobatto.solvers.PMultigrid;
+
+/**
+ * The levels of a p-multigrid V-cycle across ranks ({@link PMultigrid.Builder#distribution}): each level's operator
+ * becomes a {@link DistributedOperator} on the shared nodes of the level's mesh (a partition's shared nodes exist at
+ * every degree: {@code sharedNodes} gives them, e.g. {@link SlabPartition#sharedNodes}), with its Jacobi diagonal summed
+ * across ranks, its owner mask and its halo sum for the restriction, and reductions across ranks for the Chebyshev
+ * bounds (Lanczos) and the coarse solve. The fine level reuses the distributed operator that CG solves with.
+ */
+public final class DistributedLevels implements PMultigrid.Distribution {
+
+    private final Communicator comm;
+    private final BiFunction<SpectralElementMesh, ScatterOperator, SharedNodes> sharedNodes;
+    private final DistributedOperator fine;
+
+    /**
+     * The levels over {@code comm} with the shared nodes of a level's mesh and numbering from {@code sharedNodes};
+     * {@code fine} (may be null) is used as the level of its own local operator.
+     */
+    public DistributedLevels(Communicator comm, BiFunction<SpectralElementMesh, ScatterOperator, SharedNodes> sharedNodes,
+                             DistributedOperator fine) {
+        this.comm = Objects.requireNonNull(comm, "comm");
+        this.sharedNodes = Objects.requireNonNull(sharedNodes, "sharedNodes");
+        this.fine = fine;
+    }
+
+    @Override
+    public PMultigrid.DistributedLevel level(AssembledOperator op, SpectralElementMesh mesh, boolean[] mask) {
+        boolean reuse = fine != null && fine.localOperator() == op;
+        DistributedOperator d = reuse ? fine : new DistributedOperator(op, sharedNodes.apply(mesh, op.scatterOperator()), comm);
+        DeviceVector inverse;
+        try {
+            // the device diagonal (the backend's element-diagonal kernel and gather) summed across ranks, then inverted
+            inverse = op.inverseDiagonal("p-multigrid level N = " + mesh.degree(), d::sumShared);
+        } catch (RuntimeException e) {
+            if (!reuse) {
+                d.close();
+            }
+            throw e;
+        }
+        return new PMultigrid.DistributedLevel() {
+            @Override
+            public DeviceOperator operator() {
+                return d;
+            }
+
+            @Override
+            public DeviceVector inverseDiagonal() {
+                return inverse;
+            }
+
+            @Override
+            public void ownerMask(DeviceVector x, DeviceVector y) {
+                d.ownerMask(x, y);
+            }
+
+            @Override
+            public void sumShared(DeviceVector y) {
+                d.sumShared(y);
+            }
+
+            @Override
+            public long globalSize() {
+                return d.globalSize();
+            }
+
+            @Override
+            public void close() {
+                inverse.close();
+                if (!reuse) {
+                    d.close();
+                }
+            }
+        };
+    }
+
+    @Override
+    public long sum(long v) {
+        return (long) comm.allreduceSum((double) v);
+    }
+}
