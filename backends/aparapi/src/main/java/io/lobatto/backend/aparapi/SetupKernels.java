@@ -267,7 +267,7 @@ final class SetupKernels {
         }
         ClKernel k = core.kernel(src);
         int per = KernelBuilds.errorScratch(basis.degree());
-        int slots = (int) Math.min(Math.min(ne, errorSlotCap), Math.max(1, KernelBuilds.ERROR_SCRATCH_DOUBLES / per));
+        int slots = Math.min(Math.min(ne, errorSlotCap), Math.max(1, KernelBuilds.ERROR_SCRATCH_DOUBLES / per));
         double[] c = exact.coefficients();
         double[] im = basis.interpolation();
         try (DeviceVector wj = geometricFactors(geometry, basis, Quadrature.GAUSS, 1);
