@@ -786,27 +786,7 @@ public final class KernelBuilds {
         int q = degree + 1;
         c.put("nodesPer", (order + 1) * (order + 1) * (order + 1));
         c.put("np", q * q * q);
-        c.put("mapped", map == null ? 0 : 1);
-        c.put("ncoef", map == null ? 0 : map.coefficientCount());
-        c.put("nout", f.outputs());
-        c.put("fcoef", f.coefficientCount());
-        String label = "evaluate " + f.getClass().getSimpleName() + " N=" + degree + " hex" + (order == 1 ? "8" : "27")
-                + (map == null ? "" : " " + map.getClass().getSimpleName());
-        PointwiseTranslator.Translation ft = PointwiseTranslator.translatePoint(f.getClass());
-        PointwiseTranslator.Translation mt = map == null ? null : PointwiseTranslator.translatePoint(map.getClass());
-        String fph = placeholder(EvaluateKernel.class, "function");
-        String mph = placeholder(EvaluateKernel.class, "mapPoint");
-        return KernelSource.of(EvaluateKernel.class, c, label, 0, generic -> {
-            String s = spliceCall(generic, fph, "// the function, translated from its bytecode by Aparapi\n" + ft.functions(),
-                    ft.entry() + "(this, this->px, this->qc, this->qout);");
-            if (mt != null) {
-                // one class as both map and function: its functions are in the text once
-                String functions = map.getClass() == f.getClass() ? ""
-                        : "// the point map, translated from its bytecode by Aparapi\n" + mt.functions();
-                s = spliceCall(s, mph, functions, mt.entry() + "(this, this->px, this->pc, this->pout);");
-            }
-            return noContraction(s);
-        });
+        return withPointFunctions(EvaluateKernel.class, c, "evaluate", degree, order, map, f);
     }
 
     /** Doubles of {@link ErrorKernel}'s scratch per launch at most (its element slots: this / {@link #errorScratch}). */
@@ -829,20 +809,31 @@ public final class KernelBuilds {
         c.put("nq", degree + 1);
         c.put("pts", degree + 2);
         c.put("nodesPer", (order + 1) * (order + 1) * (order + 1));
+        return withPointFunctions(ErrorKernel.class, c, "errors", degree, order, map, f);
+    }
+
+    /**
+     * A kernel of position with the placeholders {@code mapPoint()} and {@code function()} (EvaluateKernel,
+     * ErrorKernel): the constants {@code c} plus the map's and the function's counts, and both placeholders replaced by
+     * the translated {@code evaluate(x, c, out)} of {@code map} (null: the identity, {@code mapped} = 0) and of {@code f}.
+     */
+    private static KernelSource withPointFunctions(Class<? extends Kernel> family, Map<String, Integer> c, String what,
+                                                   int degree, int order, PointMap map, PointFunction f) {
         c.put("mapped", map == null ? 0 : 1);
         c.put("ncoef", map == null ? 0 : map.coefficientCount());
         c.put("nout", f.outputs());
         c.put("fcoef", f.coefficientCount());
-        String label = "errors " + f.getClass().getSimpleName() + " N=" + degree + " hex" + (order == 1 ? "8" : "27")
+        String label = what + " " + f.getClass().getSimpleName() + " N=" + degree + " hex" + (order == 1 ? "8" : "27")
                 + (map == null ? "" : " " + map.getClass().getSimpleName());
         PointwiseTranslator.Translation ft = PointwiseTranslator.translatePoint(f.getClass());
         PointwiseTranslator.Translation mt = map == null ? null : PointwiseTranslator.translatePoint(map.getClass());
-        String fph = placeholder(ErrorKernel.class, "function");
-        String mph = placeholder(ErrorKernel.class, "mapPoint");
-        return KernelSource.of(ErrorKernel.class, c, label, 0, generic -> {
+        String fph = placeholder(family, "function");
+        String mph = placeholder(family, "mapPoint");
+        return KernelSource.of(family, c, label, 0, generic -> {
             String s = spliceCall(generic, fph, "// the function, translated from its bytecode by Aparapi\n" + ft.functions(),
                     ft.entry() + "(this, this->px, this->qc, this->qout);");
             if (mt != null) {
+                // one class as both map and function: its functions are in the text once
                 String functions = map.getClass() == f.getClass() ? ""
                         : "// the point map, translated from its bytecode by Aparapi\n" + mt.functions();
                 s = spliceCall(s, mph, functions, mt.entry() + "(this, this->px, this->pc, this->pout);");
