@@ -182,6 +182,7 @@ final class PoissonCommand implements Callable<Integer> {
             CliChecks.requireWritable(vtu, "--vtu");
         }
         ManufacturedSolution exact = ManufacturedSolution.unitCube(lambda);
+        io.lobatto.solvers.SetupWarmup.start(lo);    // the host setup's loops compile while the backend opens its device
         try (Backend backend = backendOptions.create()) {
             CliChecks.requireDegree(hi, backend);
             out.println("lobatto poisson: " + Backends.describe(backend));
