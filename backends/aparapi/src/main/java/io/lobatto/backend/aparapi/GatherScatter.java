@@ -89,11 +89,6 @@ final class GatherScatter {
         if (globalSize < 0) {
             throw new IllegalArgumentException("globalSize " + globalSize + " < 0");
         }
-        for (int n = 0; n < nl; n++) {
-            if (scatterIds[n] < -1 || scatterIds[n] >= globalSize) {
-                throw new IllegalArgumentException("scatterIds[" + n + "] = " + scatterIds[n] + " not in [-1, " + globalSize + ")");
-            }
-        }
         if (gatherStarts.length != globalSize + 1 || gatherStarts[0] != 0 || gatherStarts[globalSize] != gatherIds.length) {
             throw new IllegalArgumentException("gatherStarts must have length globalSize + 1 = " + (globalSize + 1)
                     + ", start at 0 and end at gatherIds.length = " + gatherIds.length);
@@ -101,11 +96,6 @@ final class GatherScatter {
         for (int g = 0; g < globalSize; g++) {
             if (gatherStarts[g + 1] < gatherStarts[g]) {
                 throw new IllegalArgumentException("gatherStarts not ascending at row " + g);
-            }
-        }
-        for (int i = 0; i < gatherIds.length; i++) {
-            if (gatherIds[i] < 0 || gatherIds[i] >= nl) {
-                throw new IllegalArgumentException("gatherIds[" + i + "] = " + gatherIds[i] + " not in [0, " + nl + ")");
             }
         }
         if (inverseDegree != null && inverseDegree.length != nl) {
@@ -125,15 +115,48 @@ final class GatherScatter {
             }
             maxEntries = Math.max(maxEntries, gatherStarts[blocks[b + 1]] - gatherStarts[blocks[b]]);
         }
-        ClVector w = (ClVector) (inverseDegree != null ? vectors.upload(inverseDegree) : vectors.allocate(nl));
-        ClScatter z = new ClScatter(this, (ClVector) vectors.upload(scatterIds), (ClVector) vectors.upload(gatherStarts),
-                (ClVector) vectors.upload(gatherIds), (ClVector) vectors.upload(blocks), w, blocks.length - 1, globalSize);
+        // the ids are range-checked by the min and max their upload finds (one pass each); the first bad one is
+        // looked for only when a range is wrong
+        java.util.List<ClVector> made = new java.util.ArrayList<>(5);
+        ClScatter z;
+        try {
+            ClVector sIds = keep(made, vectors.upload(scatterIds));
+            requireIdsIn("scatterIds", scatterIds, sIds, -1, globalSize);
+            ClVector gIds = keep(made, vectors.upload(gatherIds));
+            requireIdsIn("gatherIds", gatherIds, gIds, 0, nl);
+            ClVector starts = keep(made, vectors.upload(gatherStarts));
+            ClVector blockVector = keep(made, vectors.upload(blocks));
+            ClVector w = keep(made, inverseDegree != null ? vectors.upload(inverseDegree) : vectors.allocate(nl));
+            z = new ClScatter(this, sIds, starts, gIds, blockVector, w, blocks.length - 1, globalSize);
+        } catch (RuntimeException e) {
+            for (ClVector v : made) {
+                v.close();
+            }
+            throw e;
+        }
         if (inverseDegreeG != null) {
             try (DeviceVector g = vectors.upload(inverseDegreeG)) {
-                scatter(z, g, w);
+                scatter(z, g, z.inverseDegree);
             }
         }
         return z;
+    }
+
+    private static ClVector keep(java.util.List<ClVector> made, Object v) {
+        made.add((ClVector) v);
+        return (ClVector) v;
+    }
+
+    /** The uploaded {@code ids} lie in {@code [lo, hi)} by their min and max, else the error naming the first that does not. */
+    private static void requireIdsIn(String name, int[] ids, ClVector uploaded, int lo, int hi) {
+        if (ids.length == 0 || (uploaded.minIndex >= lo && uploaded.maxIndex < hi)) {
+            return;
+        }
+        for (int i = 0; i < ids.length; i++) {
+            if (ids[i] < lo || ids[i] >= hi) {
+                throw new IllegalArgumentException(name + "[" + i + "] = " + ids[i] + " not in [" + lo + ", " + hi + ")");
+            }
+        }
     }
 
     /** Rows blocked so that each block has at most {@link AparapiBackend#GATHER_CACHE} CSR entries (or one long row). */

@@ -184,6 +184,23 @@ class AparapiBackendTest {
                 () -> b.uploadScatter(new int[] {0, 5}, new int[] {0, 1}, new int[] {0}, null, new double[] {1, 1}, 1));
     }
 
+    @Test
+    void outOfRangeIdsAreNamedAndTheirUploadsFreed() {
+        AparapiBackend b = b();
+        long held = b.runtime().bytesHeld();
+        // Z of two local nodes on one assembled node: ids found wrong by the min and max of their upload
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> b.uploadScatter(new int[] {0, 0, 1, 0}, new int[] {0, 3}, new int[] {0, 1, 3}, null, new double[4], 1));
+        assertEquals("scatterIds[2] = 1 not in [-1, 1)", e.getMessage());
+        e = assertThrows(IllegalArgumentException.class,
+                () -> b.uploadScatter(new int[] {0, 0, -1, 0}, new int[] {0, 3}, new int[] {0, 4, 3}, null, new double[4], 1));
+        assertEquals("gatherIds[1] = 4 not in [0, 4)", e.getMessage());
+        e = assertThrows(IllegalArgumentException.class,
+                () -> b.uploadScatterByDegree(new int[] {0, -2, 0}, new int[] {0, 2}, new int[] {0, 2}, null, new int[] {2}, 1));
+        assertEquals("scatterIds[1] = -2 not in [-1, 1)", e.getMessage());
+        assertEquals(held, b.runtime().bytesHeld(), "a rejected upload keeps no buffer");
+    }
+
     static Stream<Arguments> elementCases() {
         Stream.Builder<Arguments> s = Stream.builder();
         for (ElementKernel k : ElementKernel.values()) {
