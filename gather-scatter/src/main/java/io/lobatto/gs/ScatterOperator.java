@@ -46,7 +46,6 @@ public final class ScatterOperator {
     private final int[] gatherStarts;
     private final int[] gatherIds;
     private final int[] blockStarts;
-    private final int[] degree;
     private final int[] assembledOfOriginal;
     /** The inverse of {@link #assembledOfOriginal} on the unmasked nodes, made on first use. */
     private volatile int[] originalOfAssembled;
@@ -54,7 +53,7 @@ public final class ScatterOperator {
     private final int maxBlockEntries;
 
     private ScatterOperator(int localSize, int globalSize, int originalNodeCount, int nodesPerBlock, int[] scatterIds,
-                            int[] gatherStarts, int[] gatherIds, int[] blockStarts, int[] degree,
+                            int[] gatherStarts, int[] gatherIds, int[] blockStarts,
                             int[] assembledOfOriginal, int[] originalOfAssembled, int maxRowLength, int maxBlockEntries) {
         this.localSize = localSize;
         this.globalSize = globalSize;
@@ -64,7 +63,6 @@ public final class ScatterOperator {
         this.gatherStarts = gatherStarts;
         this.gatherIds = gatherIds;
         this.blockStarts = blockStarts;
-        this.degree = degree;
         this.assembledOfOriginal = assembledOfOriginal;
         this.originalOfAssembled = originalOfAssembled;
         this.maxRowLength = maxRowLength;
@@ -184,10 +182,12 @@ public final class ScatterOperator {
             entryOffset[c + 1] = entryOffset[c] + (int) (perChunk[c] >>> 32);
         }
         final int nG = rowOffset[chunksG];
-        int[] assembledOfOriginal = new int[globalNodeCount];
-        int[] degree = new int[nG];
+        // the counts become the assembled ids of the original nodes (one array of N_G fewer: a fresh array costs its
+        // page faults on first touch, about 1 GB/s on one thread)
+        final int[] assembledOfOriginal = count;
         // CSR of Z^T: rows = assembled nodes, entries = local ids, ascending within each row (filled in parallel with
-        // atomic row cursors, then each row sorted: the same arrays as a sequential fill)
+        // atomic row cursors, then each row sorted: the same arrays as a sequential fill). The cursors are the row
+        // starts themselves: after the fill each holds the next row's start, and one shift restores them.
         int[] starts = new int[nG + 1];
         int maxRow = parallelChunks(globalNodeCount).map(c -> {
             int a = rowOffset[c];
@@ -199,9 +199,7 @@ public final class ScatterOperator {
                 } else {
                     int d = count[g];
                     assembledOfOriginal[g] = a;
-                    degree[a] = d;
                     starts[a] = entry;
-                    count[g] = entry;          // from here on the cursor of the row's fill
                     entry += d;
                     m = Math.max(m, d);
                     a++;
@@ -209,20 +207,21 @@ public final class ScatterOperator {
             }
             return m;
         }).max().orElse(0);
-        starts[nG] = entryOffset[chunksG];
-        int nnz = starts[nG];
+        int nnz = entryOffset[chunksG];
+        starts[nG] = nnz;
         int[] ids = new int[nnz];
         int[] scatterIds = new int[nL];
         parallelChunks(nL).forEach(c -> {
             for (int n = chunkStart(c), end = chunkEnd(c, nL); n < end; n++) {
-                int g = l2g[n];
-                int a = assembledOfOriginal[g];
+                int a = assembledOfOriginal[l2g[n]];
                 scatterIds[n] = a;
                 if (a >= 0) {
-                    ids[(int) COUNTS.getAndAdd(count, g, 1)] = n;
+                    ids[(int) COUNTS.getAndAdd(starts, a, 1)] = n;
                 }
             }
         });
+        System.arraycopy(starts, 0, starts, 1, nG);     // starts[a] had become starts[a + 1]
+        starts[0] = 0;
         parallelChunks(nG).forEach(c -> {
             for (int r = chunkStart(c), end = chunkEnd(c, nG); r < end; r++) {
                 for (int i = starts[r] + 1; i < starts[r + 1]; i++) {
@@ -246,9 +245,11 @@ public final class ScatterOperator {
             int m = 0;
             int k = 0;
             for (int row = chunkStart(c), end = chunkEnd(c, nG); row < end; k++) {
-                int entries = degree[row++];
-                while (row < end && entries + degree[row] <= nodesPerBlock) {
-                    entries += degree[row++];
+                int entries = starts[row + 1] - starts[row];
+                row++;
+                while (row < end && entries + starts[row + 1] - starts[row] <= nodesPerBlock) {
+                    entries += starts[row + 1] - starts[row];
+                    row++;
                 }
                 m = Math.max(m, entries);
             }
@@ -263,15 +264,17 @@ public final class ScatterOperator {
             int b = blocksPerRun[c];
             for (int row = chunkStart(c), end = chunkEnd(c, nG); row < end; ) {
                 blockStarts[b++] = row;
-                int entries = degree[row++];
-                while (row < end && entries + degree[row] <= nodesPerBlock) {
-                    entries += degree[row++];
+                int entries = starts[row + 1] - starts[row];
+                row++;
+                while (row < end && entries + starts[row + 1] - starts[row] <= nodesPerBlock) {
+                    entries += starts[row + 1] - starts[row];
+                    row++;
                 }
             }
         });
         blockStarts[blocksPerRun[runs]] = nG;
 
-        return new ScatterOperator(nL, nG, globalNodeCount, nodesPerBlock, scatterIds, starts, ids, blockStarts, degree,
+        return new ScatterOperator(nL, nG, globalNodeCount, nodesPerBlock, scatterIds, starts, ids, blockStarts,
                 assembledOfOriginal, null, maxRow, maxBlock);
     }
 
@@ -363,12 +366,12 @@ public final class ScatterOperator {
 
     /** Diagonal of Z^T Z, length N_G: the number of local copies of each assembled node. Copy. */
     public int[] degree() {
-        return degree.clone();
+        return rowLengths(gatherStarts, globalSize);
     }
 
     /** W at the local nodes, length N_L: 1 / degree of the node's assembled id, 0 where masked. Copy. */
     public double[] inverseDegree() {
-        return inverseDegree(scatterIds, degree);
+        return inverseDegree(scatterIds, rowLengths(gatherStarts, globalSize));
     }
 
     /** Assembled id of an original global node, or -1 if it is masked. */
@@ -410,7 +413,18 @@ public final class ScatterOperator {
         if (backend == null) {
             throw new NullPointerException("backend is null");
         }
-        return backend.uploadScatterByDegree(scatterIds, gatherStarts, gatherIds, blockStarts, degree, globalSize);
+        return backend.uploadScatterByDegree(scatterIds, gatherStarts, gatherIds, blockStarts, null, globalSize);
+    }
+
+    /** The row lengths of Z^T's CSR, which are the degrees (made on each call, in parallel). */
+    private static int[] rowLengths(int[] starts, int rows) {
+        int[] d = new int[rows];
+        parallelChunks(rows).forEach(c -> {
+            for (int a = chunkStart(c), end = chunkEnd(c, rows); a < end; a++) {
+                d[a] = starts[a + 1] - starts[a];
+            }
+        });
+        return d;
     }
 
     /** W = 1 / degree of each local node's assembled id, 0 where masked (made on each call, in parallel). */

@@ -123,10 +123,17 @@ public abstract class FusedOperationsConformance {
                      z.inverseDegree(), z.globalSize());
              DeviceScatter byDegree = be.uploadScatterByDegree(z.scatterIds(), z.gatherStarts(), z.gatherIds(),
                      z.blockStarts(), z.degree(), z.globalSize());
+             DeviceScatter byRows = be.uploadScatterByDegree(z.scatterIds(), z.gatherStarts(), z.gatherIds(),
+                     z.blockStarts(), null, z.globalSize());
+             DeviceScatter ownUpload = z.upload(be);
              DeviceVector dx = be.upload(x); DeviceVector yl = be.allocate(z.localSize());
              DeviceVector y1 = be.allocate(z.globalSize()); DeviceVector y2 = be.allocate(z.globalSize())) {
             be.applyAssembled(bound.data(), withW, 0.7, 1.3, dx, yl, y1);
             be.applyAssembled(bound.data(), byDegree, 0.7, 1.3, dx, yl, y2);
+            assertArrayEquals(be.download(y1), be.download(y2), 0.0);
+            be.applyAssembled(bound.data(), byRows, 0.7, 1.3, dx, yl, y2);      // null degree: the CSR's row lengths
+            assertArrayEquals(be.download(y1), be.download(y2), 0.0);
+            be.applyAssembled(bound.data(), ownUpload, 0.7, 1.3, dx, yl, y2);
             assertArrayEquals(be.download(y1), be.download(y2), 0.0);
             be.applyAssembled(bound.data(), byDegree, 0.7, 0.0, dx, yl, y2);
             double[] noShift = be.download(y2);

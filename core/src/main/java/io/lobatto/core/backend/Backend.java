@@ -255,10 +255,18 @@ public interface Backend extends AutoCloseable {
      * {@code globalSize}) instead of W: the backend makes W = 1 / degree(scatterIds) itself ({@link ScatterWeights}), so
      * that no array of N_L doubles is made on the host or crosses to the device. The default makes W on the host.
      *
+     * @param degree the degrees, or null for the row lengths of {@code gatherStarts} (the degrees of this Z itself; a
+     *               distributed Z passes the degrees over all ranks instead)
      * @throws IllegalArgumentException as {@link #uploadScatter}, or naming a degree below 1
      */
     default DeviceScatter uploadScatterByDegree(int[] scatterIds, int[] gatherStarts, int[] gatherIds, int[] blockStarts,
                                                 int[] degree, int globalSize) {
+        if (degree == null && gatherStarts != null && gatherStarts.length == globalSize + 1) {
+            degree = new int[globalSize];
+            for (int a = 0; a < globalSize; a++) {
+                degree[a] = gatherStarts[a + 1] - gatherStarts[a];
+            }
+        }
         if (degree == null || degree.length != globalSize) {
             throw new IllegalArgumentException("degree has length " + (degree == null ? "null" : degree.length)
                     + " but globalSize = " + globalSize);

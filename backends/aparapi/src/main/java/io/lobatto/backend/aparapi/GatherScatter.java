@@ -60,23 +60,28 @@ final class GatherScatter {
     DeviceScatter uploadScatterByDegree(int[] scatterIds, int[] gatherStarts, int[] gatherIds, int[] blockStarts,
                                         int[] degree, int globalSize) {
         core.ensureOpen();
-        if (degree == null || degree.length != globalSize) {
-            throw new IllegalArgumentException("degree has length " + (degree == null ? "null" : degree.length)
-                    + " but globalSize = " + globalSize);
+        boolean rows = degree == null;          // the row lengths of the CSR
+        if (rows ? gatherStarts == null || gatherStarts.length != globalSize + 1 : degree.length != globalSize) {
+            throw new IllegalArgumentException(rows ? "degree is null and gatherStarts has length "
+                    + (gatherStarts == null ? "null" : gatherStarts.length) + ", not globalSize + 1 = " + (globalSize + 1)
+                    : "degree has length " + degree.length + " but globalSize = " + globalSize);
         }
         double[] inverse = new double[globalSize];
         int chunk = 1 << 16;
         long bad = java.util.stream.IntStream.range(0, (globalSize + chunk - 1) / chunk).parallel().mapToLong(c -> {
             for (int a = c * chunk, end = Math.min(globalSize, (c + 1) * chunk); a < end; a++) {
-                if (degree[a] < 1) {
+                int d = rows ? gatherStarts[a + 1] - gatherStarts[a] : degree[a];
+                if (d < 1) {
                     return a;
                 }
-                inverse[a] = 1.0 / degree[a];
+                inverse[a] = 1.0 / d;
             }
             return Long.MAX_VALUE;
         }).min().orElse(Long.MAX_VALUE);
         if (bad != Long.MAX_VALUE) {
-            throw new IllegalArgumentException("degree[" + bad + "] = " + degree[(int) bad] + " must be >= 1");
+            int a = (int) bad;
+            throw new IllegalArgumentException("degree[" + a + "] = " + (rows ? gatherStarts[a + 1] - gatherStarts[a] : degree[a])
+                    + " must be >= 1" + (rows ? " (the length of row " + a + " of gatherStarts)" : ""));
         }
         return upload(scatterIds, gatherStarts, gatherIds, blockStarts, null, inverse, globalSize);
     }
