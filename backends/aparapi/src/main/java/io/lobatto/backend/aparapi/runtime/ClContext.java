@@ -158,10 +158,7 @@ public final class ClContext implements AutoCloseable {
     /** Copies {@code count} doubles from {@code src[from..]} to {@code target} at double index {@code at}; waits. */
     public synchronized void write(double[] src, int from, int count, ClBuffer target, long at) {
         checkRange(target, at * 8, count * 8L, "write");
-        if (count * 8L >= STAGED_MIN_BYTES) {
-            drains++;
-            stagedWrite(target, at * 8, count, 8, (stage, offset, n) -> stage.asDoubleBuffer().put(src, from + offset, n));
-        } else if (count > 0) {
+        if (count > 0) {
             drains++;
             clEnqueueWriteBuffer(queue, target.mem, CL_TRUE, at * 8, count * 8L,
                     Pointer.to(src).withByteOffset(from * 8L), 0, null, null);
@@ -171,10 +168,7 @@ public final class ClContext implements AutoCloseable {
     /** Copies {@code count} ints from {@code src[from..]} to {@code target} at int index {@code at}; waits. */
     public synchronized void write(int[] src, int from, int count, ClBuffer target, long at) {
         checkRange(target, at * 4, count * 4L, "write");
-        if (count * 4L >= STAGED_MIN_BYTES) {
-            drains++;
-            stagedWrite(target, at * 4, count, 4, (stage, offset, n) -> stage.asIntBuffer().put(src, from + offset, n));
-        } else if (count > 0) {
+        if (count > 0) {
             drains++;
             clEnqueueWriteBuffer(queue, target.mem, CL_TRUE, at * 4, count * 4L,
                     Pointer.to(src).withByteOffset(from * 4L), 0, null, null);
@@ -184,10 +178,7 @@ public final class ClContext implements AutoCloseable {
     /** Copies {@code count} doubles of {@code source} from double index {@code at} into {@code dst[to..]}; waits. */
     public synchronized void read(ClBuffer source, long at, double[] dst, int to, int count) {
         checkRange(source, at * 8, count * 8L, "read");
-        if (count * 8L >= STAGED_MIN_BYTES) {
-            drains++;
-            stagedRead(source, at * 8, dst, to, count);
-        } else if (count > 0) {
+        if (count > 0) {
             drains++;
             clEnqueueReadBuffer(queue, source.mem, CL_TRUE, at * 8, count * 8L,
                     Pointer.to(dst).withByteOffset(to * 8L), 0, null, null);
@@ -207,85 +198,6 @@ public final class ClContext implements AutoCloseable {
         if (count > 0) {
             drains++;
             clEnqueueReadBuffer(queue, source.mem, CL_TRUE, at * 8, count * 8L, Pointer.to(dst), 0, null, null);
-        }
-    }
-
-    /** Copies of at least this many bytes go through {@link #STAGE_BYTES} pinned staging buffers. */
-    static final long STAGED_MIN_BYTES = 8L << 20;
-    /** Bytes of each of the two pinned staging buffers of the large copies. */
-    static final int STAGE_BYTES = 16 << 20;
-    /** The two staging buffers (page-locked, made on the first large copy) and the copy each last took part in. */
-    private java.nio.ByteBuffer[] stages;
-    private final cl_event[] stageCopies = new cl_event[2];
-
-    /** Fills a staging buffer (from its position 0) with {@code n} elements of the source from element {@code offset}. */
-    @FunctionalInterface
-    private interface StageFill {
-        void fill(java.nio.ByteBuffer stage, int offset, int n);
-    }
-
-    private java.nio.ByteBuffer stage(int k) {
-        if (stages == null) {
-            stages = new java.nio.ByteBuffer[] {pinnedHostBuffer(STAGE_BYTES, "the staging of large copies"),
-                    pinnedHostBuffer(STAGE_BYTES, "the staging of large copies")};
-        }
-        awaitStage(k);
-        return stages[k].clear();
-    }
-
-    private void awaitStage(int k) {
-        cl_event e = stageCopies[k];
-        if (e != null) {
-            stageCopies[k] = null;
-            org.jocl.CL.clWaitForEvents(1, new cl_event[] {e});
-            clReleaseEvent(e);
-        }
-    }
-
-    /**
-     * A large write from a Java array through the two pinned staging buffers, alternately: the host fills one while the
-     * device copies from the other. A Java array handed to the driver directly is copied at pageable speed (about
-     * 2.5 GB/s for Z's ids on the H100 host); from page-locked memory the copy runs at the link's rate. Waits.
-     */
-    private void stagedWrite(ClBuffer target, long atBytes, int count, int elementBytes, StageFill fill) {
-        int perStage = STAGE_BYTES / elementBytes;
-        int k = 0;
-        for (int done = 0; done < count; done += perStage, k ^= 1) {
-            int n = Math.min(perStage, count - done);
-            java.nio.ByteBuffer stage = stage(k);
-            fill.fill(stage, done, n);
-            cl_event copy = new cl_event();
-            clEnqueueWriteBuffer(queue, target.mem, org.jocl.CL.CL_FALSE, atBytes + (long) done * elementBytes,
-                    (long) n * elementBytes, Pointer.to(stage), 0, null, copy);
-            stageCopies[k] = copy;
-        }
-        awaitStage(0);
-        awaitStage(1);
-    }
-
-    /** A large read into a Java array through the two staging buffers: the device fills one while the host empties the other. Waits. */
-    private void stagedRead(ClBuffer source, long atBytes, double[] dst, int to, int count) {
-        int perStage = STAGE_BYTES / 8;
-        int chunks = (count + perStage - 1) / perStage;
-        for (int c = 0; c <= chunks; c++) {
-            if (c < chunks) {                                    // queue chunk c into stage c % 2
-                int k = c & 1;
-                java.nio.ByteBuffer stage = stage(k);
-                long done = (long) c * perStage;
-                int n = (int) Math.min(perStage, count - done);
-                cl_event copy = new cl_event();
-                clEnqueueReadBuffer(queue, source.mem, org.jocl.CL.CL_FALSE, atBytes + done * 8, n * 8L, Pointer.to(stage),
-                        0, null, copy);
-                stageCopies[k] = copy;
-            }
-            if (c > 0) {                                         // empty chunk c - 1 while chunk c copies
-                int k = (c - 1) & 1;
-                awaitStage(k);
-                long done = (long) (c - 1) * perStage;
-                int n = (int) Math.min(perStage, count - done);
-                stages[k].clear();
-                stages[k].asDoubleBuffer().get(dst, to + (int) done, n);
-            }
         }
     }
 
@@ -555,13 +467,6 @@ public final class ClContext implements AutoCloseable {
                 clReleaseEvent(e);
             }
             pendingEvents.clear();
-            for (int k = 0; k < stageCopies.length; k++) {
-                if (stageCopies[k] != null) {
-                    clReleaseEvent(stageCopies[k]);
-                    stageCopies[k] = null;
-                }
-            }
-            stages = null;
             for (ClBuffer b : buffers) {
                 clReleaseMemObject(b.mem);
                 bytesHeld -= b.bytes();
