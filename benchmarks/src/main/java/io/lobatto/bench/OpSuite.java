@@ -76,14 +76,13 @@ public final class OpSuite {
         SweepProgress sweep = SweepProgress.start("op", nMax - nMin + 1);
         for (int n = nMin; n <= nMax; n++) {
             sweep.next(String.join(", ", problems) + " at N = " + n);
-            // N_G = (K N + 1)^3 without a mask
-            int k = Math.max(1, (int) Math.round((Math.cbrt((double) dofs) - 1) / n));
+            int k = elementsPerSide(dofs, n);
             SpectralElementMesh mesh;
             ScatterOperator z;
             try {
                 long t0 = System.nanoTime();
-                mesh = SpectralElementMesh.of(HexMesh.box(k, k, k, 0, 1, 0, 1, 0, 1), n);
-                z = ScatterOperator.build(mesh.localToGlobal(), mesh.globalNodeCount(), null);
+                mesh = mesh(k, n);
+                z = scatter(mesh);
                 out.printf(Locale.ROOT, "N = %d: mesh and Z of %d elements in %.1f s%n", n, mesh.elementCount(), (System.nanoTime() - t0) * 1e-9);
             } catch (RuntimeException | OutOfMemoryError ex) {
                 for (String name : problems) {
@@ -92,11 +91,7 @@ public final class OpSuite {
                 continue;
             }
             for (String name : problems) {
-                ElementKernel kernel = switch (name) {
-                    case "BP1" -> ElementKernel.MASS_BP10;
-                    case "BP3" -> ElementKernel.STIFFNESS_BP30;
-                    default -> ElementKernel.STIFFNESS_BP35;
-                };
+                ElementKernel kernel = kernel(name);
                 for (FactorStorage storage : kernel == ElementKernel.STIFFNESS_BP35 ? storages : List.of(FactorStorage.STORED)) {
                     try {
                         point(be, name, kernel, storage, mesh, z, k, reps, report);
@@ -106,6 +101,40 @@ public final class OpSuite {
                 }
             }
         }
+    }
+
+    /** Elements per side K of the box for about {@code dofs} global DOFs at degree n: N_G = (K N + 1)^3 without a mask. */
+    static int elementsPerSide(long dofs, int n) {
+        return Math.max(1, (int) Math.round((Math.cbrt((double) dofs) - 1) / n));
+    }
+
+    /** The suite's mesh: the undeformed K x K x K box of the unit cube at degree n. */
+    static SpectralElementMesh mesh(int k, int n) {
+        return SpectralElementMesh.of(HexMesh.box(k, k, k, 0, 1, 0, 1, 0, 1), n);
+    }
+
+    /** The suite's Z: every node of the mesh a DOF (no Dirichlet mask). */
+    static ScatterOperator scatter(SpectralElementMesh mesh) {
+        return ScatterOperator.build(mesh.localToGlobal(), mesh.globalNodeCount(), null);
+    }
+
+    /** The element kernel of a problem: BP1 mass (BP1.0), BP3 stiffness (BP3.0), BP5 stiffness (BP3.5). */
+    static ElementKernel kernel(String problem) {
+        return switch (problem) {
+            case "BP1" -> ElementKernel.MASS_BP10;
+            case "BP3" -> ElementKernel.STIFFNESS_BP30;
+            case "BP5" -> ElementKernel.STIFFNESS_BP35;
+            default -> throw new IllegalArgumentException("problem must be BP1, BP3 or BP5, got " + problem);
+        };
+    }
+
+    /**
+     * The operator a point times, A = Z^T L Z with lambda = 0 and no shift, bound as a solver binds it: its {@code apply}
+     * and {@code updateApplyDot} are the calls the suite times, the latter the one {@code ConjugateGradient} makes.
+     */
+    static AssembledOperator bind(ElementKernel kernel, FactorStorage storage, SpectralElementMesh mesh, ScatterOperator z,
+                                  Backend be) {
+        return AssembledOperator.bind(ElementOperator.of(kernel, mesh, 0.0, storage), z, be);
     }
 
     /** Records a point that could not run, with the reason. */
@@ -141,7 +170,7 @@ public final class OpSuite {
         double warmupSeconds;
         long jitDuringSamples;
         boolean onTheFly;
-        try (AssembledOperator a = AssembledOperator.bind(ElementOperator.of(kernel, mesh, 0.0, storage), z, be);
+        try (AssembledOperator a = bind(kernel, storage, mesh, z, be);
              DeviceVector x = be.upload(x0); DeviceVector y = be.allocate(a.size());
              DeviceVector dir = be.upload(z0); DeviceVector p = be.upload(x0); DeviceVector ap = be.allocate(a.size())) {
             onTheFly = a.boundElementOperator().data().factorsOnTheFly();
