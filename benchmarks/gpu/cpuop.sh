@@ -7,8 +7,8 @@
 #
 # Two runs, one after the other, each pinned to two CPUs on different physical cores (taskset) with the JVM told it
 # has 2 processors (-XX:ActiveProcessorCount=2: 2 backend threads and a 2-CPU JIT, as on the 2-core machine).
-# Each run is limited to 175 s by the sweep itself (--time-limit: a point it could not finish is not started and the
-# JSON then says "cut": true) and to 200 s by timeout; the whole script ends in about 6.5 minutes at most.
+# Each run is limited by the sweep itself (--time-limit 175: it starts no degree that would probably end later, judged
+# by the longest degree so far; the JSON then says "cut": true) and to 200 s by timeout; the script ends within 7 minutes.
 #
 # Stage (on the development machine, from the repository root):
 #   ./mvnw -q -o install -DskipTests -Dmaven.javadoc.skip=true      # builds benchmarks/target/lobatto-bench.jar
