@@ -36,7 +36,7 @@ import io.lobatto.operators.FactorStorage;
  * both alike. A sample is back-to-back calls for about {@value #SAMPLE_TARGET_S} s and one
  * {@link Backend#synchronize()}, divided by the calls. Each row has the median, min and max per call, the
  * relative spread (max - min) / median, the GDOF/s of the fastest sample ({@code best_GDOF_per_s}: on a busy
- * machine the least disturbed), every sample, the warm-up time, the JIT compilation that finished while the samples
+ * machine the least disturbed) and of the slowest ({@code worst_GDOF_per_s}), every sample, the warm-up time, the JIT compilation that finished while the samples
  * ran (0 when the warm-up did its job) and the 1-minute load average at the end of the point. A point the backend cannot run is recorded with the reason, not left out.
  */
 public final class OpSuite {
@@ -69,21 +69,20 @@ public final class OpSuite {
         report.meta("timing", "apply (AssembledOperator.apply) and cg (updateApplyDot, CG's call) alternated until the time "
                 + "per call settles (Timing.warmUp), then reps samples of each, interleaved; a sample is back-to-back calls "
                 + "for >= " + SAMPLE_TARGET_S + " s and one synchronize, divided; median, min, max, (max - min) / median");
-        out.printf(Locale.ROOT, "%-13s %3s %5s %9s %11s %10s %8s %8s %7s %10s %8s %8s %7s %6s %5s %5s%n", "op", "N", "K", "E", "N_G",
-                "us/apply", "GDOF/s", "best", "spread", "us/cg", "GDOF/s", "best", "spread", "warm", "jit", "load");
-        out.printf(Locale.ROOT, "%61s%s%n", "", "(apply: median, from the fastest sample, (max - min) / median; cg: CG's call, the same; "
+        out.printf(Locale.ROOT, "%-13s %3s %5s %9s %11s %10s %8s %8s %8s %7s %10s %8s %8s %8s %7s %6s %5s %5s%n", "op", "N", "K", "E",
+                "N_G", "us/apply", "GDOF/s", "best", "worst", "spread", "us/cg", "GDOF/s", "best", "worst", "spread", "warm", "jit", "load");
+        out.printf(Locale.ROOT, "%61s%s%n", "", "(apply: median, from the fastest and the slowest sample, (max - min) / median; cg: CG's call, the same; "
                 + "warm-up s; JIT ms during the samples; load average)");
         SweepProgress sweep = SweepProgress.start("op", nMax - nMin + 1);
         for (int n = nMin; n <= nMax; n++) {
             sweep.next(String.join(", ", problems) + " at N = " + n);
-            // N_G = (K N + 1)^3 without a mask
-            int k = Math.max(1, (int) Math.round((Math.cbrt((double) dofs) - 1) / n));
+            int k = elementsPerSide(dofs, n);
             SpectralElementMesh mesh;
             ScatterOperator z;
             try {
                 long t0 = System.nanoTime();
-                mesh = SpectralElementMesh.of(HexMesh.box(k, k, k, 0, 1, 0, 1, 0, 1), n);
-                z = ScatterOperator.build(mesh.localToGlobal(), mesh.globalNodeCount(), null);
+                mesh = mesh(k, n);
+                z = scatter(mesh);
                 out.printf(Locale.ROOT, "N = %d: mesh and Z of %d elements in %.1f s%n", n, mesh.elementCount(), (System.nanoTime() - t0) * 1e-9);
             } catch (RuntimeException | OutOfMemoryError ex) {
                 for (String name : problems) {
@@ -92,11 +91,7 @@ public final class OpSuite {
                 continue;
             }
             for (String name : problems) {
-                ElementKernel kernel = switch (name) {
-                    case "BP1" -> ElementKernel.MASS_BP10;
-                    case "BP3" -> ElementKernel.STIFFNESS_BP30;
-                    default -> ElementKernel.STIFFNESS_BP35;
-                };
+                ElementKernel kernel = kernel(name);
                 for (FactorStorage storage : kernel == ElementKernel.STIFFNESS_BP35 ? storages : List.of(FactorStorage.STORED)) {
                     try {
                         point(be, name, kernel, storage, mesh, z, k, reps, report);
@@ -106,6 +101,40 @@ public final class OpSuite {
                 }
             }
         }
+    }
+
+    /** Elements per side K of the box for about {@code dofs} global DOFs at degree n: N_G = (K N + 1)^3 without a mask. */
+    static int elementsPerSide(long dofs, int n) {
+        return Math.max(1, (int) Math.round((Math.cbrt((double) dofs) - 1) / n));
+    }
+
+    /** The suite's mesh: the undeformed K x K x K box of the unit cube at degree n. */
+    static SpectralElementMesh mesh(int k, int n) {
+        return SpectralElementMesh.of(HexMesh.box(k, k, k, 0, 1, 0, 1, 0, 1), n);
+    }
+
+    /** The suite's Z: every node of the mesh a DOF (no Dirichlet mask). */
+    static ScatterOperator scatter(SpectralElementMesh mesh) {
+        return ScatterOperator.build(mesh.localToGlobal(), mesh.globalNodeCount(), null);
+    }
+
+    /** The element kernel of a problem: BP1 mass (BP1.0), BP3 stiffness (BP3.0), BP5 stiffness (BP3.5). */
+    static ElementKernel kernel(String problem) {
+        return switch (problem) {
+            case "BP1" -> ElementKernel.MASS_BP10;
+            case "BP3" -> ElementKernel.STIFFNESS_BP30;
+            case "BP5" -> ElementKernel.STIFFNESS_BP35;
+            default -> throw new IllegalArgumentException("problem must be BP1, BP3 or BP5, got " + problem);
+        };
+    }
+
+    /**
+     * The operator a point times, A = Z^T L Z with lambda = 0 and no shift, bound as a solver binds it: its {@code apply}
+     * and {@code updateApplyDot} are the calls the suite times, the latter the one {@code ConjugateGradient} makes.
+     */
+    static AssembledOperator bind(ElementKernel kernel, FactorStorage storage, SpectralElementMesh mesh, ScatterOperator z,
+                                  Backend be) {
+        return AssembledOperator.bind(ElementOperator.of(kernel, mesh, 0.0, storage), z, be);
     }
 
     /** Records a point that could not run, with the reason. */
@@ -141,7 +170,7 @@ public final class OpSuite {
         double warmupSeconds;
         long jitDuringSamples;
         boolean onTheFly;
-        try (AssembledOperator a = AssembledOperator.bind(ElementOperator.of(kernel, mesh, 0.0, storage), z, be);
+        try (AssembledOperator a = bind(kernel, storage, mesh, z, be);
              DeviceVector x = be.upload(x0); DeviceVector y = be.allocate(a.size());
              DeviceVector dir = be.upload(z0); DeviceVector p = be.upload(x0); DeviceVector ap = be.allocate(a.size())) {
             onTheFly = a.boundElementOperator().data().factorsOnTheFly();
@@ -187,6 +216,7 @@ public final class OpSuite {
         row.put("relative_spread", spread(s));
         row.put("GDOF_per_s", ng / t * 1e-9);
         row.put("best_GDOF_per_s", ng / s.min() * 1e-9);
+        row.put("worst_GDOF_per_s", ng / s.max() * 1e-9);
         row.put("samples_s", s.seconds());
         row.put("cg_calls_per_sample", cgCalls);
         row.put("cg_seconds_per_call", tc);
@@ -195,6 +225,7 @@ public final class OpSuite {
         row.put("cg_relative_spread", spread(c));
         row.put("cg_GDOF_per_s", ng / tc * 1e-9);
         row.put("cg_best_GDOF_per_s", ng / c.min() * 1e-9);
+        row.put("cg_worst_GDOF_per_s", ng / c.max() * 1e-9);
         row.put("cg_samples_s", c.seconds());
         row.put("warmup_s", warmupSeconds);
         // JIT compilation that finished while the samples ran (0 when the warm-up did its job)
@@ -203,9 +234,10 @@ public final class OpSuite {
             row.put("load_average_1min", load);
         }
         report.row(row);
-        report.out().printf(Locale.ROOT, "%-13s %3d %5d %9d %11d %10.1f %8.4f %8.4f %6.1f%% %10.1f %8.4f %8.4f %6.1f%% %6.1f %5d %5.2f%n",
-                label(name, storage), n, k, mesh.elementCount(), ng, t * 1e6, ng / t * 1e-9, ng / s.min() * 1e-9, 100 * spread(s), tc * 1e6,
-                ng / tc * 1e-9, ng / c.min() * 1e-9, 100 * spread(c), warmupSeconds, jitDuringSamples, load);
+        report.out().printf(Locale.ROOT, "%-13s %3d %5d %9d %11d %10.1f %8.4f %8.4f %8.4f %6.1f%% %10.1f %8.4f %8.4f %8.4f %6.1f%% %6.1f %5d %5.2f%n",
+                label(name, storage), n, k, mesh.elementCount(), ng, t * 1e6, ng / t * 1e-9, ng / s.min() * 1e-9, ng / s.max() * 1e-9,
+                100 * spread(s), tc * 1e6, ng / tc * 1e-9, ng / c.min() * 1e-9, ng / c.max() * 1e-9, 100 * spread(c), warmupSeconds,
+                jitDuringSamples, load);
     }
 
     /** (max - min) / median of the samples. */

@@ -97,11 +97,19 @@ class BenchCliTest {
             double min = ((Number) r.get("min_s")).doubleValue(), max = ((Number) r.get("max_s")).doubleValue();
             assertTrue(min <= t && t <= max, String.valueOf(r));
             assertEquals((max - min) / t, ((Number) r.get("relative_spread")).doubleValue(), 1e-12);
+            double ng = ((Number) r.get("N_G")).doubleValue();
+            assertEquals(ng / min * 1e-9, ((Number) r.get("best_GDOF_per_s")).doubleValue(), 1e-12);
+            assertEquals(ng / max * 1e-9, ((Number) r.get("worst_GDOF_per_s")).doubleValue(), 1e-12);
+            List<Object> samples = (List<Object>) r.get("samples_s");
+            assertEquals(min, samples.stream().mapToDouble(v -> ((Number) v).doubleValue()).min().orElseThrow(), 0.0);
+            assertEquals(max, samples.stream().mapToDouble(v -> ((Number) v).doubleValue()).max().orElseThrow(), 0.0);
             double tc = ((Number) r.get("cg_seconds_per_call")).doubleValue();
             assertTrue(tc > 0, String.valueOf(r));
             assertEquals(((Number) r.get("N_G")).doubleValue() / tc * 1e-9, ((Number) r.get("cg_GDOF_per_s")).doubleValue(), 1e-12);
             assertEquals(2, ((List<Object>) r.get("cg_samples_s")).size());
             assertTrue(((Number) r.get("cg_relative_spread")).doubleValue() >= 0, String.valueOf(r));
+            assertEquals(ng / ((Number) r.get("cg_max_s")).doubleValue() * 1e-9, ((Number) r.get("cg_worst_GDOF_per_s")).doubleValue(),
+                    1e-12);
             assertTrue(((Number) r.get("warmup_s")).doubleValue() >= Timing.WARMUP_SECONDS, String.valueOf(r));
         }
     }
