@@ -211,8 +211,11 @@ public final class ScatterOperator {
         starts[nG] = nnz;
         int[] ids = new int[nnz];
         int[] scatterIds = new int[nL];
+        // each chunk fills downwards, so a row's ids arrive mostly in descending order and the sort below always moves
+        // some: a process whose first build was small and single-chunk (SetupWarmup) then compiled the sort's move too,
+        // instead of a trap that every thread of the first large build would fall into
         parallelChunks(nL).forEach(c -> {
-            for (int n = chunkStart(c), end = chunkEnd(c, nL); n < end; n++) {
+            for (int n = chunkEnd(c, nL) - 1, start = chunkStart(c); n >= start; n--) {
                 int a = assembledOfOriginal[l2g[n]];
                 scatterIds[n] = a;
                 if (a >= 0) {
