@@ -54,8 +54,10 @@ final class GatherScatter {
     }
 
     /**
-     * Z with W made on the device: 1 / degree per assembled node (N_G doubles, made on the host in parallel) uploaded,
-     * then scattered to the local nodes by the scatter kernel itself (W = Z (1 / degree), 0 where masked).
+     * Z with W made on the device. Given the degrees: 1 / degree per assembled node (N_G doubles, made on the host in
+     * parallel) uploaded, then scattered to the local nodes by the scatter kernel itself (W = Z (1 / degree), 0 where
+     * masked). Without them (null: Z's own row lengths) nothing is made on the host: the degrees are Z^T 1 (the gather
+     * of ones), inverted by the reciprocal kernel and scattered, W = Z (1 / Z^T 1).
      */
     DeviceScatter uploadScatterByDegree(int[] scatterIds, int[] gatherStarts, int[] gatherIds, int[] blockStarts,
                                         int[] degree, int globalSize) {
@@ -65,6 +67,9 @@ final class GatherScatter {
             throw new IllegalArgumentException(rows ? "degree is null and gatherStarts has length "
                     + (gatherStarts == null ? "null" : gatherStarts.length) + ", not globalSize + 1 = " + (globalSize + 1)
                     : "degree has length " + degree.length + " but globalSize = " + globalSize);
+        }
+        if (rows) {
+            return withRowDegrees(scatterIds, gatherStarts, gatherIds, blockStarts, globalSize);
         }
         double[] inverse = new double[globalSize];
         int chunk = 1 << 16;
@@ -145,6 +150,36 @@ final class GatherScatter {
             }
         }
         return z;
+    }
+
+    /** Z uploaded with W = Z (1 / Z^T 1), all of it made on the device (see {@link #uploadScatterByDegree}). */
+    private DeviceScatter withRowDegrees(int[] scatterIds, int[] gatherStarts, int[] gatherIds, int[] blockStarts,
+                                         int globalSize) {
+        ClScatter z = (ClScatter) upload(scatterIds, gatherStarts, gatherIds, blockStarts, null, null, globalSize);
+        try {
+            if (globalSize == 0) {
+                vectors.fill(z.inverseDegree, 0.0);
+                return z;
+            }
+            try (DeviceVector degreeG = vectors.allocate(globalSize)) {
+                vectors.fill(z.inverseDegree, 1.0);
+                gather(z, z.inverseDegree, degreeG);            // Z^T 1: each row's length, exactly (small integers)
+                if (vectors.reciprocal(degreeG, degreeG) != 0) {
+                    for (int a = 0; a < globalSize; a++) {
+                        if (gatherStarts[a + 1] - gatherStarts[a] < 1) {
+                            throw new IllegalArgumentException("degree[" + a + "] = " + (gatherStarts[a + 1] - gatherStarts[a])
+                                    + " must be >= 1 (the length of row " + a + " of gatherStarts)");
+                        }
+                    }
+                    throw new IllegalStateException("aparapi: the gather of ones gave a degree below 1 where gatherStarts has none");
+                }
+                scatter(z, degreeG, z.inverseDegree);
+            }
+            return z;
+        } catch (RuntimeException e) {
+            z.close();
+            throw e;
+        }
     }
 
     private static ClVector keep(java.util.List<ClVector> made, Object v) {

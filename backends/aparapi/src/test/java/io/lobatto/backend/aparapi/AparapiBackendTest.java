@@ -1,5 +1,6 @@
 package io.lobatto.backend.aparapi;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -199,6 +200,30 @@ class AparapiBackendTest {
                 () -> b.uploadScatterByDegree(new int[] {0, -2, 0}, new int[] {0, 2}, new int[] {0, 2}, null, new int[] {2}, 1));
         assertEquals("scatterIds[1] = -2 not in [-1, 1)", e.getMessage());
         assertEquals(held, b.runtime().bytesHeld(), "a rejected upload keeps no buffer");
+    }
+
+    @Test
+    void wFromTheRowLengthsIsMadeOnTheDevice() {
+        AparapiBackend b = b();
+        long held = b.runtime().bytesHeld();
+        // rows of lengths 2 and 1 (local nodes 0, 2 and 3), node 1 masked: W = (1/2, 0, 1/2, 1)
+        try (io.lobatto.core.backend.DeviceScatter z = b.uploadScatterByDegree(new int[] {0, -1, 0, 1}, new int[] {0, 2, 3},
+                new int[] {0, 2, 3}, null, null, 2);
+             DeviceVector ones = b.upload(new double[] {1, 1}); DeviceVector w = b.allocate(4)) {
+            b.scatter(z, ones, w);
+            assertArrayEquals(new double[] {1, 0, 1, 1}, b.download(w), 0.0);
+            assertArrayEquals(new double[] {0.5, 0, 0.5, 1}, b.download(((ClScatter) z).inverseDegree), 0.0);
+        }
+        // every node masked: N_G = 0
+        try (io.lobatto.core.backend.DeviceScatter z = b.uploadScatterByDegree(new int[] {-1, -1}, new int[] {0}, new int[0],
+                null, null, 0)) {
+            assertEquals(0, z.globalSize());
+        }
+        // an empty row is refused by name (its upload freed)
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> b.uploadScatterByDegree(
+                new int[] {0, 0}, new int[] {0, 2, 2}, new int[] {0, 1}, null, null, 2));
+        assertEquals("degree[1] = 0 must be >= 1 (the length of row 1 of gatherStarts)", e.getMessage());
+        assertEquals(held, b.runtime().bytesHeld());
     }
 
     static Stream<Arguments> elementCases() {
