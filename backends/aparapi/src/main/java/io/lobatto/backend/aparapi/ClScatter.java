@@ -16,10 +16,12 @@ final class ClScatter implements DeviceScatter {
     final ClVector blockStarts;
     final ClVector inverseDegree;
     final int blocks;
+    /** The plain gather and scatter run the rows kernels (else the block kernels): {@code -Dlobatto.aparapi.gatherScatter}. */
+    final boolean rows;
     private final int globalSize;
 
     ClScatter(GatherScatter owner, ClVector scatterIds, ClVector gatherStarts, ClVector gatherIds,
-              ClVector blockStarts, ClVector inverseDegree, int blocks, int globalSize) {
+              ClVector blockStarts, ClVector inverseDegree, int blocks, int globalSize, boolean rows) {
         this.owner = owner;
         this.scatterIds = scatterIds;
         this.gatherStarts = gatherStarts;
@@ -28,6 +30,7 @@ final class ClScatter implements DeviceScatter {
         this.inverseDegree = inverseDegree;
         this.blocks = blocks;
         this.globalSize = globalSize;
+        this.rows = rows;
     }
 
     @Override

@@ -1,6 +1,7 @@
 package io.lobatto.backend.aparapi;
 
 import io.lobatto.backend.aparapi.kernels.GatherScatterKernel;
+import io.lobatto.backend.aparapi.kernels.GatherScatterRowsKernel;
 import io.lobatto.backend.aparapi.kernels.HaloKernel;
 import io.lobatto.backend.aparapi.kernels.StreamKernel;
 import io.lobatto.backend.aparapi.runtime.ClKernel;
@@ -20,6 +21,12 @@ import static io.lobatto.backend.aparapi.BackendCore.checkLen;
  * ({@link ClScatter}), the scatter x_L = Z x_G and the gather x_G = Z^T x_L by {@link GatherScatterKernel} (the gather
  * with x_G . y_G reduced in its pass, and CG's p update folded in), and the halo sums of a distributed gather
  * ({@link ClHalo}, {@link HaloKernel}).
+ *
+ * <p>Two kinds of plain gather and scatter, picked for each Z when it is uploaded by {@value #KIND_PROPERTY}:
+ * {@code blocks} (the default: the block gather of {@link GatherScatterKernel}, one local node per work-item in the
+ * scatter) and {@code rows} ({@link GatherScatterRowsKernel}: one work-item per row of Z^T, four local nodes per
+ * work-item in the scatter, no local memory). Both give the same bits. The fused gathers (with the dot, with CG's p
+ * update, several components) are the block kernels in either kind.
  */
 final class GatherScatter {
 
@@ -27,6 +34,11 @@ final class GatherScatter {
     private final Vectors vectors;
     /** The built kernels of the gather/scatter ops by op code (no map lookup per launch). */
     private final ClKernel[] gatherKernels = new ClKernel[4];
+    /** The built kernels of {@link GatherScatterRowsKernel} by op code. */
+    private final ClKernel[] rowsKernels = new ClKernel[2];
+
+    /** The system property that picks the plain gather/scatter kernels of a Z at its upload: blocks or rows. */
+    static final String KIND_PROPERTY = "lobatto.aparapi.gatherScatter";
     private ClKernel haloKernel;
 
     GatherScatter(BackendCore core, Vectors vectors) {
@@ -46,6 +58,29 @@ final class GatherScatter {
 
     private ClKernel buildGather(int op, int group) {
         return core.kernel(KernelBuilds.gather(op, group));
+    }
+
+    /** The {@link GatherScatterRowsKernel} {@code op}, built on first use. */
+    private ClKernel rowsKernel(int op) {
+        ClKernel k = rowsKernels[op];
+        if (k == null) {
+            k = core.kernel(KernelBuilds.gatherRows(op));
+            rowsKernels[op] = k;
+        }
+        return k;
+    }
+
+    /**
+     * Whether a Z uploaded now uses the rows kernels: {@value #KIND_PROPERTY} is {@code rows}; false for {@code blocks}
+     * or no value; any other value is an error naming it.
+     */
+    static boolean rowsKind() {
+        String v = System.getProperty(KIND_PROPERTY, "blocks").trim();
+        return switch (v) {
+            case "blocks" -> false;
+            case "rows" -> true;
+            default -> throw new IllegalArgumentException("-D" + KIND_PROPERTY + "=" + v + ": expected blocks or rows");
+        };
     }
 
     DeviceScatter uploadScatter(int[] scatterIds, int[] gatherStarts, int[] gatherIds, int[] blockStarts,
@@ -125,6 +160,11 @@ final class GatherScatter {
             }
             maxEntries = Math.max(maxEntries, gatherStarts[blocks[b + 1]] - gatherStarts[blocks[b]]);
         }
+        boolean rows = rowsKind();
+        if (rows && (long) nl + (long) GatherScatterRowsKernel.ENTRIES * AparapiBackend.STREAM_GROUP > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("-D" + KIND_PROPERTY + "=rows: N_L = " + nl + " is above the rows scatter's limit "
+                    + (Integer.MAX_VALUE - GatherScatterRowsKernel.ENTRIES * AparapiBackend.STREAM_GROUP) + " (int work-item ids)");
+        }
         // the ids are range-checked by the min and max their upload finds (one pass each); the first bad one is
         // looked for only when a range is wrong
         java.util.List<ClVector> made = new java.util.ArrayList<>(5);
@@ -137,7 +177,7 @@ final class GatherScatter {
             ClVector starts = keep(made, vectors.upload(gatherStarts));
             ClVector blockVector = keep(made, vectors.upload(blocks));
             ClVector w = keep(made, inverseDegree != null ? vectors.upload(inverseDegree) : vectors.allocate(nl));
-            z = new ClScatter(this, sIds, starts, gIds, blockVector, w, blocks.length - 1, globalSize);
+            z = new ClScatter(this, sIds, starts, gIds, blockVector, w, blocks.length - 1, globalSize, rows);
         } catch (RuntimeException e) {
             for (ClVector v : made) {
                 v.close();
@@ -237,6 +277,15 @@ final class GatherScatter {
         if (l.length() == 0) {
             return;
         }
+        if (s.rows) {
+            ClKernel k = rowsKernel(GatherScatterRowsKernel.SCATTER);
+            k.set("scatterIds", s.scatterIds.buffer).set("starts", core.unused).set("ids", core.unused).set("xG", g.buffer)
+                    .set("xL", l.buffer).set("yG", core.unused).set("n", l.length());
+            int group = KernelBuilds.perEntryGroup(k.workGroupSize());
+            long perGroup = (long) GatherScatterRowsKernel.ENTRIES * group;
+            k.launch((l.length() + perGroup - 1) / perGroup, group);
+            return;
+        }
         ClKernel k = gatherKernel(GatherScatterKernel.SCATTER);
         bindScatter(k, s);
         k.set("xG", g.buffer).set("xL", l.buffer).set("yG", core.unused).set("dirG", core.unused).set("beta", 0.0)
@@ -256,6 +305,15 @@ final class GatherScatter {
         ClVector g = core.vec(xG, "xG");
         checkLen("gather", "xL", l.length(), s.localSize());
         checkLen("gather", "xG", g.length(), s.globalSize());
+        if (s.rows) {
+            if (s.globalSize() > 0) {
+                ClKernel k = rowsKernel(GatherScatterRowsKernel.GATHER);
+                k.set("scatterIds", core.unused).set("starts", s.gatherStarts.buffer).set("ids", s.gatherIds.buffer)
+                        .set("xG", core.unused).set("xL", l.buffer).set("yG", g.buffer).set("n", s.globalSize());
+                core.launchPerEntry(k, s.globalSize());
+            }
+            return;
+        }
         runGather(s, l, g, null, null, 0);
     }
 

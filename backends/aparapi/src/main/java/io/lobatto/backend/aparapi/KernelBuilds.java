@@ -10,6 +10,7 @@ import io.lobatto.backend.aparapi.kernels.FactorSplitKernel;
 import io.lobatto.backend.aparapi.kernels.GeometryKernel;
 import io.lobatto.backend.aparapi.kernels.FdmKernel;
 import io.lobatto.backend.aparapi.kernels.GatherScatterKernel;
+import io.lobatto.backend.aparapi.kernels.GatherScatterRowsKernel;
 import io.lobatto.backend.aparapi.kernels.HaloKernel;
 import io.lobatto.backend.aparapi.kernels.MassBp10Kernel;
 import io.lobatto.backend.aparapi.kernels.MassBp10LineKernel;
@@ -281,6 +282,16 @@ public final class KernelBuilds {
         c.put("comps", comps);
         return new Spec(GatherScatterKernel.class, c, label + (comps > 1 ? " x" + comps : ""),
                 op == GatherScatterKernel.SCATTER ? 0 : group);
+    }
+
+    /**
+     * The gather/scatter {@code op} of {@link GatherScatterRowsKernel} (the {@code rows} kind of Z on the device): any
+     * group, no local memory; the scatter takes {@link GatherScatterRowsKernel#ENTRIES} local nodes per work-item.
+     */
+    static Spec gatherRows(int op) {
+        Map<String, Integer> c = new LinkedHashMap<>();
+        c.put("op", op);
+        return new Spec(GatherScatterRowsKernel.class, c, op == GatherScatterRowsKernel.SCATTER ? "scatter (rows)" : "gather (rows)", 0);
     }
 
     /** The element kernel of {@code plan}; {@code fromGlobal} 0: x_L, 1: x_G through Z, 2: dir + beta x_G through Z. */
