@@ -113,6 +113,23 @@ public final class BenchCli implements Runnable {
         double timeLimit;
         @Option(names = "--iterations", defaultValue = "50", description = "bp: CG iterations. Default: ${DEFAULT-VALUE}")
         int iterations;
+        @Option(names = "--tests", split = ",", defaultValue = "BS1,BS2,BS3,BS4,BS5,BS6,BS7", description = "bs: which "
+                + "streaming tests (BS6 and BS7 are measured together). Default: ${DEFAULT-VALUE}")
+        List<String> tests;
+        @Option(names = "--gs-degrees", defaultValue = "1..7", description = "bs: the degrees N of BS6/BS7: one (7), a range (1..7) "
+                + "or a list (1,3,7). Default: ${DEFAULT-VALUE}")
+        String gsDegrees;
+        @Option(names = "--gs-kinds", split = ",", description = "bs, aparapi backend: the kinds of gather/scatter kernels BS6/BS7 "
+                + "measure, one row each: blocks, rows (-D" + io.lobatto.backend.aparapi.AparapiBackend.GATHER_SCATTER_PROPERTY
+                + " per Z). Default: the backend's own")
+        List<String> gsKinds;
+        @Option(names = "--reference-bytes", defaultValue = "0", description = "bytes per vector of each reference copy; 0: "
+                + "1 GiB on a GPU (at most a quarter of its memory), else min(--max-bytes / 16, 2^27) doubles. Default: ${DEFAULT-VALUE}")
+        long referenceBytes;
+        @Option(names = "--reference-copies", defaultValue = "5", description = "reference copies at least: one before the "
+                + "suite, one between its parts (bs), more after it until there are this many; every ratio is against the best, "
+                + "and a ratio above " + Reference.FLAG_ABOVE + " is flagged. Default: ${DEFAULT-VALUE}")
+        int referenceCopies;
 
         Backend create() {
             check();
@@ -127,6 +144,12 @@ public final class BenchCli implements Runnable {
             return be;
         }
 
+        /** The bs suite's choices of tests, BS6/BS7 degrees and gather/scatter kinds, checked. */
+        StreamingSuite.Options streaming() {
+            return StreamingSuite.Options.of(tests, DegreeList.parse(gsDegrees, "--gs-degrees", io.lobatto.backend.aparapi.AparapiBackend.MAX_DEGREE),
+                    gsKinds == null ? List.of() : gsKinds);
+        }
+
         /** The options that need no backend, checked before any work. */
         void check() {
             if (nMin < 1 || nMin > nMax || nMax > io.lobatto.core.basis.Basis1D.MAX_DEGREE) {
@@ -138,25 +161,37 @@ public final class BenchCli implements Runnable {
             if (maxBytes < 1024 || dofs < 1 || gsNodes < 1 || cacheBytes < 0) {
                 throw new IllegalArgumentException("--max-bytes must be >= 1024, --dofs and --gs-nodes >= 1, --cache-bytes >= 0");
             }
+            if (referenceBytes != 0 && (referenceBytes < 8 || referenceBytes / 8 > Integer.MAX_VALUE - 8)) {
+                throw new IllegalArgumentException("--reference-bytes " + referenceBytes + ": need 0 (automatic) or 8.."
+                        + 8L * (Integer.MAX_VALUE - 8));
+            }
+            streaming();
+            if (referenceCopies < 1 || referenceCopies > 100) {
+                throw new IllegalArgumentException("--reference-copies " + referenceCopies + ": need 1..100");
+            }
         }
 
-        /** The reference bandwidth (bytes/s) in {@code report}: raw OpenCL copy, else Java copy. */
-        double reference(Backend be, Report report) {
-            long doubles = Math.max(1 << 16, Math.min(maxBytes / 16, 1L << 27));
-            RawOpenClCopy.Result r = be.device().platform().startsWith("Java") ? null
-                    : RawOpenClCopy.measure(be.device().name(), doubles, Math.max(5, reps));
-            if (r == null) {
-                r = RawOpenClCopy.javaCopy(doubles, Math.max(5, reps));
-                report.meta("reference", "java-copy");
-            } else {
-                report.meta("reference", "raw-opencl-copy");
+        /**
+         * The reference of a run with its first copy measured ("before"): raw OpenCL copies, else Java copies, of
+         * {@link #referenceDoubles} doubles. {@link Reference#finish} completes it after the suite.
+         */
+        Reference reference(Backend be, Report report) {
+            Reference ref = new Reference(be, referenceDoubles(be), reps, report.out());
+            ref.measure("before");
+            report.meta("referenceBandwidth_GBs", ref.first() * 1e-9);
+            return ref;
+        }
+
+        /** Doubles per vector of a reference copy: --reference-bytes / 8, else 1 GiB on a GPU, else the old bound. */
+        long referenceDoubles(Backend be) {
+            if (referenceBytes > 0) {
+                return referenceBytes / 8;
             }
-            report.meta("referenceDevice", r.device());
-            report.meta("driver", r.driver());
-            report.meta("referenceDoubles", r.doubles());
-            report.meta("referenceBandwidth_GBs", r.bandwidth() * 1e-9);
-            report.out().printf(Locale.ROOT, "reference: %s, %d doubles: %.1f GB/s%n", r.device(), r.doubles(), r.bandwidth() * 1e-9);
-            return r.bandwidth();
+            if (be.device().isGpu()) {
+                long quarter = be.device().memoryBytes() / 4 / 8;
+                return Math.max(1 << 16, Math.min(1L << 27, quarter));
+            }
+            return Math.max(1 << 16, Math.min(maxBytes / 16, 1L << 27));
         }
 
         Report report(String suite, Backend be) {
@@ -172,32 +207,42 @@ public final class BenchCli implements Runnable {
         }
     }
 
-    /** One suite: what it measures, given the backend, its report and the reference bandwidth (bytes/s). */
+    /**
+     * One suite: what it measures, given the backend, its report and the reference (its first copy measured; null for
+     * suites without one). A suite computes its ratios against {@link Reference#first()}; the run rescales them to the
+     * best copy afterwards.
+     */
     interface Suite {
-        void run(Common c, Backend be, Report report, double reference);
+        void run(Common c, Backend be, Report report, Reference reference);
     }
 
     static final Suite BS = (c, be, r, ref) -> {
-        ModelFit bs1 = StreamingSuite.run(be, c.maxBytes, c.reps, c.gsNodes, c.cacheBytes, ref, r);
+        ModelFit bs1 = StreamingSuite.run(be, c.maxBytes, c.reps, c.gsNodes, c.cacheBytes, ref, r, c.streaming());
+        if (bs1 == null) {
+            return;
+        }
         r.meta("BS1_fit_ok", bs1.ok());
         if (bs1.ok()) {
             r.meta("BS1_Wmax_GBs", bs1.wmax() * 1e-9);
-            r.meta("BS1_Wmax_over_reference", bs1.wmax() / ref);
+            r.meta("BS1_Wmax_over_reference", bs1.wmax() / ref.first());
         } else {
             r.meta("BS1_fit_problem", bs1.problem());
         }
     };
     static final Suite OP = (c, be, r, ref) -> OpSuite.run(be, c.nMin, c.nMax, c.dofs, c.reps, r);
-    static final Suite BK = (c, be, r, ref) -> KernelSuite.run(be, c.nMin, c.nMax, c.dofs, c.reps, ref, r);
+    static final Suite BK = (c, be, r, ref) -> KernelSuite.run(be, c.nMin, c.nMax, c.dofs, c.reps, ref.first(), r);
     static final Suite BP = (c, be, r, ref) ->
-            SolveSuite.bp(be, c.nMin, c.nMax, c.nStep, c.dofs, c.iterations, Math.max(1, c.reps / 3), ref, r);
+            SolveSuite.bp(be, c.nMin, c.nMax, c.nStep, c.dofs, c.iterations, Math.max(1, c.reps / 3), ref.first(), r);
 
     /** Runs {@code suite} on a new backend with its own reference measurement and writes its results. */
     static int runOne(Common c, String name, Suite suite) throws Exception {
         return runOne(c, name, suite, true);
     }
 
-    /** As {@link #runOne(Common, String, Suite)}; without {@code reference} the suite gets NaN as its reference bandwidth. */
+    /**
+     * As {@link #runOne(Common, String, Suite)}; without {@code reference} the suite gets null as its reference. With it, the
+     * reference is measured before the suite and completed after it ({@link Reference#finish}), also when the suite was cut.
+     */
     static int runOne(Common c, String name, Suite suite, boolean reference) throws Exception {
         SweepProgress.timeLimit(c.timeLimit);
         long t0 = System.nanoTime();
@@ -207,11 +252,15 @@ public final class BenchCli implements Runnable {
                 r.meta("time_limit_s", c.timeLimit);
             }
             r.checkpoint(c.out.resolve(name + "-" + be.name()));
+            Reference ref = reference ? c.reference(be, r) : null;
             try {
-                suite.run(c, be, r, reference ? c.reference(be, r) : Double.NaN);
+                suite.run(c, be, r, ref);
             } catch (SweepProgress.Cut cut) {
                 r.cut(cut.getMessage());
                 System.out.println("cut: " + cut.getMessage());
+            }
+            if (ref != null) {
+                ref.finish(r, c.referenceCopies);
             }
             r.meta("elapsed_s", Math.round((System.nanoTime() - t0) * 1e-8) / 10.0);
             c.write(r, name, be);
@@ -246,7 +295,7 @@ public final class BenchCli implements Runnable {
         @Override
         public Integer call() throws Exception {
             List<String> selected = PointwiseKernel.select(kernels, KernelSuite.ALL, "--kernels");
-            return runOne(c, "bk", (cc, be, r, ref) -> KernelSuite.run(be, cc.nMin, cc.nMax, cc.dofs, cc.reps, ref, r, selected));
+            return runOne(c, "bk", (cc, be, r, ref) -> KernelSuite.run(be, cc.nMin, cc.nMax, cc.dofs, cc.reps, ref.first(), r, selected));
         }
     }
 
@@ -270,7 +319,7 @@ public final class BenchCli implements Runnable {
         public Integer call() throws Exception {
             List<String> selected = PointwiseKernel.select(problems, SolveSuite.ALL, "--problems");
             return runOne(c, "bp", (cc, be, r, ref) -> SolveSuite.bp(be, cc.nMin, cc.nMax, cc.nStep, cc.dofs, cc.iterations,
-                    Math.max(1, cc.reps / 3), ref, r, selected, geometry));
+                    Math.max(1, cc.reps / 3), ref.first(), r, selected, geometry));
         }
     }
 
@@ -289,7 +338,7 @@ public final class BenchCli implements Runnable {
     }
 
     static Suite nekbone(double lambda) {
-        return (c, be, r, ref) -> SolveSuite.nekbone(be, c.nMin, c.nMax, c.nStep, c.dofs, Math.max(1, c.reps / 3), lambda, ref, r);
+        return (c, be, r, ref) -> SolveSuite.nekbone(be, c.nMin, c.nMax, c.nStep, c.dofs, Math.max(1, c.reps / 3), lambda, ref.first(), r);
     }
 
     @Command(name = "op", mixinStandardHelpOptions = true, versionProvider = BenchCli.Version.class,
@@ -442,7 +491,8 @@ public final class BenchCli implements Runnable {
     }
 
     @Command(name = "all", mixinStandardHelpOptions = true, versionProvider = BenchCli.Version.class,
-            description = "bs, bk, bp, nekbone and op in one run, sharing one reference measurement")
+            description = "bs, bk, bp, nekbone and op in one run, sharing one reference (a copy before the run and after each "
+            + "suite; each suite's ratios against the best copy so far, the last suite's against the best of --reference-copies)")
     static final class All implements Callable<Integer> {
         @Mixin
         Common c = new Common();
@@ -459,21 +509,17 @@ public final class BenchCli implements Runnable {
                 Quick.apply(c, spec.commandLine().getParseResult());
             }
             try (Backend be = c.create()) {
-                Report first = null;
-                double ref = Double.NaN;
+                Reference ref = null;
                 String[] names = {"bs", "bk", "bp", "nekbone", "op"};
                 Suite[] suites = {BS, BK, BP, nekbone(0.1), OP};
                 for (int i = 0; i < names.length; i++) {
                     Report r = c.report(names[i], be);
-                    if (first == null) {
+                    if (ref == null) {
                         ref = c.reference(be, r);
-                        first = r;
-                    } else {
-                        for (String k : new String[] {"reference", "referenceDevice", "driver", "referenceDoubles", "referenceBandwidth_GBs"}) {
-                            r.meta(k, first.meta(k));
-                        }
                     }
                     suites[i].run(c, be, r, ref);
+                    ref.measure("after " + names[i]);
+                    ref.finish(r, names[i].equals(names[names.length - 1]) ? c.referenceCopies : 1);
                     c.write(r, names[i], be);
                 }
             }

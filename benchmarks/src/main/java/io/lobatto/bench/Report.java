@@ -49,6 +49,11 @@ public final class Report {
         return meta.get(key);
     }
 
+    /** The metadata itself (live: {@link Reference#finish} rescales its ratios in place). */
+    Map<String, Object> metaMap() {
+        return meta;
+    }
+
     public void row(Map<String, Object> row) {
         rows.add(row);
         if (checkpoint != null) {

@@ -18,11 +18,14 @@ import io.lobatto.gs.ScatterOperator;
  * BS4 dot (16), BS5 fused CG update (48: reads p, Ap, x, r, writes x, r) over sizes from about 1 KB per
  * vector up to {@code maxBytes} moved, each fitted with T(B) = T0 + B/Wmax over the sizes where that
  * model applies ({@link ModelFit#fitStreaming}); and BS6 gather (12 N_L + 12 N_G bytes) and BS7 scatter
- * (12 N_L + 8 N_G bytes) on K x K x K box meshes for N = 1..7.
+ * (12 N_L + 8 N_G bytes) on K x K x K box meshes for N = 1..7 (or the degrees asked for), on the aparapi backend for
+ * each kind of gather/scatter kernels asked for ({@link Options}). Every ratio is to the {@link Reference}: a copy is
+ * measured after each test and after each kind of BS6/BS7, and the run rescales the ratios to the best copy.
  *
  * <p>Timed as streamParanumal times them: BS1 and BS2 return nothing, so a sample is many launches
  * followed by one {@link Backend#synchronize()}, divided by the count (what a backend that enqueues
- * without waiting costs per launch); BS3-BS5 return a scalar to the host, so a sample is one call.
+ * without waiting costs per launch), and so are BS6 and BS7; BS3-BS5 return a scalar to the host, so a sample is one
+ * call.
  * On an OpenCL device the same run times the raw-JOCL equivalents ({@link RawOpenClStreams}: copy,
  * axpby, and a dot standing for BS3 and BS4) the same way, and every row and fit carries the raw figure
  * and the ratio to it.
@@ -39,6 +42,44 @@ public final class StreamingSuite {
     private StreamingSuite() {
     }
 
+    /**
+     * What the bs suite runs: {@code tests} among BS1..BS7 (BS6 and BS7 together), the degrees of BS6/BS7, and the
+     * aparapi backend's gather/scatter kinds to measure them with (empty: the backend's default kind only).
+     */
+    public record Options(java.util.Set<String> tests, List<Integer> gsDegrees, List<String> gsKinds) {
+
+        /** Everything: BS1..BS7, N = 1..7, the default kind. */
+        public static final Options ALL = new Options(java.util.Set.of("BS1", "BS2", "BS3", "BS4", "BS5", "BS6", "BS7"),
+                List.of(1, 2, 3, 4, 5, 6, 7), List.of());
+
+        /** Checked options: test names BS1..BS7 (any case), kinds blocks or rows; the errors name the value. */
+        public static Options of(List<String> tests, List<Integer> gsDegrees, List<String> gsKinds) {
+            java.util.Set<String> t = new java.util.LinkedHashSet<>();
+            for (String name : tests) {
+                String u = name.strip().toUpperCase(Locale.ROOT);
+                if (!u.matches("BS[1-7]")) {
+                    throw new IllegalArgumentException("--tests " + String.join(",", tests) + ": '" + name + "' is not one of BS1..BS7");
+                }
+                t.add(u);
+            }
+            List<String> k = new ArrayList<>();
+            for (String kind : gsKinds) {
+                String v = kind.strip().toLowerCase(Locale.ROOT);
+                if (!v.equals("blocks") && !v.equals("rows")) {
+                    throw new IllegalArgumentException("--gs-kinds " + String.join(",", gsKinds) + ": '" + kind + "' is not blocks or rows");
+                }
+                if (!k.contains(v)) {
+                    k.add(v);
+                }
+            }
+            return new Options(java.util.Set.copyOf(t), List.copyOf(gsDegrees), List.copyOf(k));
+        }
+
+        boolean gatherScatter() {
+            return tests.contains("BS6") || tests.contains("BS7");
+        }
+    }
+
     private record Test(String name, int bytesPerEntry, int vectors, boolean pipelined, RawOpenClStreams.Op raw) {
     }
 
@@ -51,13 +92,20 @@ public final class StreamingSuite {
     };
 
     /**
-     * Runs the suite; every row carries its bandwidth over {@code reference} (bytes/s, the raw copy);
-     * {@code cacheBytes} is the last-level cache the fits step over. Returns the fit of BS1 (check
-     * {@link ModelFit#ok()} before using it).
+     * Runs the suite; every row carries its bandwidth over the reference's first copy (rescaled to the best by the run),
+     * and a reference copy is measured after each test; {@code cacheBytes} is the last-level cache the fits step over.
+     * Returns the fit of BS1 (check {@link ModelFit#ok()} before using it), null when BS1 was not run.
      */
-    public static ModelFit run(Backend be, long maxBytes, int reps, long gsLocalNodes, long cacheBytes, double reference,
-                               Report report) {
+    public static ModelFit run(Backend be, long maxBytes, int reps, long gsLocalNodes, long cacheBytes, Reference ref,
+                               Report report, Options options) {
         var out = report.out();
+        boolean aparapi = be instanceof io.lobatto.backend.aparapi.AparapiBackend;
+        if (!options.gsKinds().isEmpty() && !aparapi) {
+            throw new IllegalArgumentException("--gs-kinds " + String.join(",", options.gsKinds()) + " needs the aparapi backend, not "
+                    + be.name());
+        }
+        double reference = ref.first();
+        report.meta("tests", new ArrayList<>(new java.util.TreeSet<>(options.tests())));
         report.meta("fitCacheBytes", cacheBytes);
         report.meta("fitMinR2", ModelFit.MIN_R2);
         RawOpenClStreams raw = null;
@@ -72,21 +120,30 @@ public final class StreamingSuite {
         try {
             out.printf(Locale.ROOT, "%-14s %12s %12s %8s %12s %10s %12s %9s%n", "test", "entries", "bytes", "launches",
                     "median[us]", "GB/s", "raw[us]", "t/raw");
-            SweepProgress sweep = SweepProgress.start("bs", TESTS.length);
-            for (Test t : TESTS) {
+            List<Test> chosen = java.util.Arrays.stream(TESTS).filter(t -> options.tests().contains(t.name().substring(0, 3))).toList();
+            SweepProgress sweep = SweepProgress.start("bs", chosen.size());
+            for (Test t : chosen) {
                 sweep.next(t.name());
                 ModelFit f = runTest(be, t, maxBytes, reps, cacheBytes, reference, raw, report);
-                if (bs1 == null) {
+                if (t.name().startsWith("BS1")) {
                     bs1 = f;
                 }
+                ref.measure("after " + t.name());
             }
         } finally {
             if (raw != null) {
                 raw.close();
             }
         }
-        SweepProgress.start("bs", 1).next("BS6/BS7 gather and scatter, N = 1..7");
-        gatherScatter(be, reps, gsLocalNodes, reference, report);
+        if (options.gatherScatter()) {
+            List<String> kinds = options.gsKinds().isEmpty() ? java.util.Collections.singletonList(null) : options.gsKinds();
+            SweepProgress sweep = SweepProgress.start("bs", kinds.size());
+            for (String kind : kinds) {
+                sweep.next("BS6/BS7 gather and scatter, N = " + options.gsDegrees() + (kind == null ? "" : ", " + kind + " kernels"));
+                gatherScatter(be, reps, gsLocalNodes, options.gsDegrees(), kind, reference, report);
+                ref.measure("after BS6/BS7" + (kind == null ? "" : " " + kind));
+            }
+        }
         return bs1;
     }
 
@@ -247,33 +304,49 @@ public final class StreamingSuite {
         return l.stream().mapToDouble(Double::doubleValue).toArray();
     }
 
-    static void gatherScatter(Backend be, int reps, long localNodes, double reference, Report report) {
+    /**
+     * BS6 and BS7 at each degree of {@code degrees} on a box of about {@code localNodes} local nodes, pipelined as BS1
+     * (launches per sample for about {@link #PIPELINE_TARGET_S}, one synchronize); on the aparapi backend with Z
+     * uploaded under {@code kind} ({@code -Dlobatto.aparapi.gatherScatter}) unless it is null.
+     */
+    static void gatherScatter(Backend be, int reps, long localNodes, List<Integer> degrees, String kind, double reference,
+                              Report report) {
         var out = report.out();
-        out.printf(Locale.ROOT, "%-10s %3s %4s %12s %12s %12s %10s%n", "test", "N", "K", "N_L", "N_G", "median[us]", "GB/s");
-        for (int n = 1; n <= 7; n++) {
+        out.printf(Locale.ROOT, "%-10s %-7s %3s %4s %12s %12s %8s %12s %10s %8s%n", "test", "kind", "N", "K", "N_L", "N_G", "launches",
+                "median[us]", "GB/s", "ratio");
+        for (int n : degrees) {
             int np = (n + 1) * (n + 1) * (n + 1);
             int k = Math.max(1, (int) Math.round(Math.cbrt((double) localNodes / np)));
             SpectralElementMesh mesh = SpectralElementMesh.of(HexMesh.box(k, k, k, 0, 1, 0, 1, 0, 1), n);
             ScatterOperator z = ScatterOperator.build(mesh.localToGlobal(), mesh.globalNodeCount(), null);
-            try (DeviceScatter dz = be.uploadScatter(z.scatterIds(), z.gatherStarts(), z.gatherIds(), z.blockStarts(),
-                    z.inverseDegree(), z.globalSize()); DeviceVector xl = be.allocate(z.localSize());
+            try (DeviceScatter dz = upload(be, z, kind); DeviceVector xl = be.allocate(z.localSize());
                  DeviceVector xg = be.allocate(z.globalSize())) {
                 be.fill(xl, 1);
                 be.fill(xg, 1);
                 double nl = z.localSize(), ng = z.globalSize();
-                Timing.Samples g = Timing.measure(be, 3, reps, 1, () -> be.gather(dz, xl, xg));
-                Timing.Samples s = Timing.measure(be, 3, reps, 1, () -> be.scatter(dz, xg, xl));
+                Runnable gather = () -> be.gather(dz, xl, xg);
+                Runnable scatter = () -> be.scatter(dz, xg, xl);
+                int gl = Math.max(10, Timing.innerFor(Timing.measure(be, 3, 1, 10, gather).median(), PIPELINE_TARGET_S));
+                Timing.Samples g = Timing.measure(be, 3, reps, gl, gather);
+                int sl = Math.max(10, Timing.innerFor(Timing.measure(be, 3, 1, 10, scatter).median(), PIPELINE_TARGET_S));
+                Timing.Samples s = Timing.measure(be, 3, reps, sl, scatter);
                 for (int t = 0; t < 2; t++) {
                     Timing.Samples ss = t == 0 ? g : s;
+                    int launches = t == 0 ? gl : sl;
                     double bytes = t == 0 ? 12 * nl + 12 * ng : 12 * nl + 8 * ng;
                     String name = t == 0 ? "BS6 gather" : "BS7 scatter";
                     Map<String, Object> row = new LinkedHashMap<>();
                     row.put("test", name);
+                    if (kind != null) {
+                        row.put("kind", kind);
+                    }
                     row.put("N", n);
                     row.put("K", k);
                     row.put("N_L", (long) nl);
                     row.put("N_G", (long) ng);
                     row.put("bytes", bytes);
+                    row.put("timing", "pipelined: launches per sample, one synchronize, divided");
+                    row.put("launches_per_sample", launches);
                     row.put("median_s", ss.median());
                     row.put("min_s", ss.min());
                     row.put("max_s", ss.max());
@@ -281,9 +354,29 @@ public final class StreamingSuite {
                     row.put("ratio_to_reference", bytes / ss.median() / reference);
                     row.put("samples_s", ss.seconds());
                     report.row(row);
-                    out.printf(Locale.ROOT, "%-10s %3d %4d %12d %12d %12.2f %10.2f%n", name, n, k, (long) nl, (long) ng,
-                            ss.median() * 1e6, bytes / ss.median() * 1e-9);
+                    out.printf(Locale.ROOT, "%-10s %-7s %3d %4d %12d %12d %8d %12.2f %10.2f %8.3f%n", name, kind == null ? "-" : kind,
+                            n, k, (long) nl, (long) ng, launches, ss.median() * 1e6, bytes / ss.median() * 1e-9,
+                            bytes / ss.median() / reference);
                 }
+            }
+        }
+    }
+
+    /** Z on {@code be}, uploaded with {@code -Dlobatto.aparapi.gatherScatter=kind} when {@code kind} is not null. */
+    private static DeviceScatter upload(Backend be, ScatterOperator z, String kind) {
+        String property = io.lobatto.backend.aparapi.AparapiBackend.GATHER_SCATTER_PROPERTY;
+        String before = System.getProperty(property);
+        if (kind != null) {
+            System.setProperty(property, kind);
+        }
+        try {
+            return be.uploadScatter(z.scatterIds(), z.gatherStarts(), z.gatherIds(), z.blockStarts(), z.inverseDegree(),
+                    z.globalSize());
+        } finally {
+            if (before == null) {
+                System.clearProperty(property);
+            } else {
+                System.setProperty(property, before);
             }
         }
     }

@@ -61,6 +61,11 @@ public final class AparapiBackend implements Backend {
     public static final int MAX_DEGREE = 15;
     /** Most work-groups of a reduction (partials hold two doubles per group). */
     static final int REDUCE_GROUPS = 1024;
+    /**
+     * The system property that picks the plain gather/scatter kernels of each Z at its upload: {@code blocks} (the
+     * default) or {@code rows} (one work-item per row of Z^T; {@code GatherScatterRowsKernel}).
+     */
+    public static final String GATHER_SCATTER_PROPERTY = "lobatto.aparapi.gatherScatter";
     /** Local cache of one gather block, in doubles. */
     static final int GATHER_CACHE = 2048;
     /**

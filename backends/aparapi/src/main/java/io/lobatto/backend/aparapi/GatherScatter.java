@@ -38,7 +38,7 @@ final class GatherScatter {
     private final ClKernel[] rowsKernels = new ClKernel[2];
 
     /** The system property that picks the plain gather/scatter kernels of a Z at its upload: blocks or rows. */
-    static final String KIND_PROPERTY = "lobatto.aparapi.gatherScatter";
+    static final String KIND_PROPERTY = AparapiBackend.GATHER_SCATTER_PROPERTY;
     private ClKernel haloKernel;
 
     GatherScatter(BackendCore core, Vectors vectors) {
