@@ -120,7 +120,7 @@ public final class BenchCli implements Runnable {
                 + "or a list (1,3,7). Default: ${DEFAULT-VALUE}")
         String gsDegrees;
         @Option(names = "--gs-kinds", split = ",", description = "bs, aparapi backend: the kinds of gather/scatter kernels BS6/BS7 "
-                + "measure, one row each: blocks, rows (-D" + io.lobatto.backend.aparapi.AparapiBackend.GATHER_SCATTER_PROPERTY
+                + "measure, one row each: blocks, rows, tiles (-D" + io.lobatto.backend.aparapi.AparapiBackend.GATHER_SCATTER_PROPERTY
                 + " per Z). Default: the backend's own")
         List<String> gsKinds;
         @Option(names = "--reference-bytes", defaultValue = "0", description = "bytes per vector of each reference copy; 0: "

@@ -65,8 +65,9 @@ public final class StreamingSuite {
             List<String> k = new ArrayList<>();
             for (String kind : gsKinds) {
                 String v = kind.strip().toLowerCase(Locale.ROOT);
-                if (!v.equals("blocks") && !v.equals("rows")) {
-                    throw new IllegalArgumentException("--gs-kinds " + String.join(",", gsKinds) + ": '" + kind + "' is not blocks or rows");
+                if (!v.equals("blocks") && !v.equals("rows") && !v.equals("tiles")) {
+                    throw new IllegalArgumentException("--gs-kinds " + String.join(",", gsKinds) + ": '" + kind
+                            + "' is not blocks, rows or tiles");
                 }
                 if (!k.contains(v)) {
                     k.add(v);

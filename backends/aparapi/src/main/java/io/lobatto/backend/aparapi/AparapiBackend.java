@@ -63,7 +63,8 @@ public final class AparapiBackend implements Backend {
     static final int REDUCE_GROUPS = 1024;
     /**
      * The system property that picks the plain gather/scatter kernels of each Z at its upload: {@code blocks} (the
-     * default) or {@code rows} (one work-item per row of Z^T; {@code GatherScatterRowsKernel}).
+     * default), {@code rows} (one work-item per row of Z^T; {@code GatherScatterRowsKernel}) or {@code tiles} (rows with
+     * 16-bit indices where a tile of 32 entries allows them; {@code CompactTiles}).
      */
     public static final String GATHER_SCATTER_PROPERTY = "lobatto.aparapi.gatherScatter";
     /** Local cache of one gather block, in doubles. */

@@ -16,12 +16,20 @@ final class ClScatter implements DeviceScatter {
     final ClVector blockStarts;
     final ClVector inverseDegree;
     final int blocks;
-    /** The plain gather and scatter run the rows kernels (else the block kernels): {@code -Dlobatto.aparapi.gatherScatter}. */
-    final boolean rows;
+    /**
+     * The kind of the plain gather and scatter ({@code -Dlobatto.aparapi.gatherScatter}): {@link GatherScatter#BLOCKS},
+     * {@link GatherScatter#ROWS} or {@link GatherScatter#TILES}.
+     */
+    final int kind;
+    /** The tiles kind's compact indices ({@link CompactTiles}) of the scatter and of the gather; null for the other kinds. */
+    ClVector scatterTiles;
+    ClVector scatterOffsets;
+    ClVector gatherTiles;
+    ClVector gatherOffsets;
     private final int globalSize;
 
     ClScatter(GatherScatter owner, ClVector scatterIds, ClVector gatherStarts, ClVector gatherIds,
-              ClVector blockStarts, ClVector inverseDegree, int blocks, int globalSize, boolean rows) {
+              ClVector blockStarts, ClVector inverseDegree, int blocks, int globalSize, int kind) {
         this.owner = owner;
         this.scatterIds = scatterIds;
         this.gatherStarts = gatherStarts;
@@ -30,7 +38,7 @@ final class ClScatter implements DeviceScatter {
         this.inverseDegree = inverseDegree;
         this.blocks = blocks;
         this.globalSize = globalSize;
-        this.rows = rows;
+        this.kind = kind;
     }
 
     @Override
@@ -55,5 +63,10 @@ final class ClScatter implements DeviceScatter {
         gatherIds.close();
         blockStarts.close();
         inverseDegree.close();
+        for (ClVector v : new ClVector[] {scatterTiles, scatterOffsets, gatherTiles, gatherOffsets}) {
+            if (v != null) {
+                v.close();
+            }
+        }
     }
 }

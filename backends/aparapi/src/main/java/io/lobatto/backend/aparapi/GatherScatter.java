@@ -22,10 +22,11 @@ import static io.lobatto.backend.aparapi.BackendCore.checkLen;
  * with x_G . y_G reduced in its pass, and CG's p update folded in), and the halo sums of a distributed gather
  * ({@link ClHalo}, {@link HaloKernel}).
  *
- * <p>Two kinds of plain gather and scatter, picked for each Z when it is uploaded by {@value #KIND_PROPERTY}:
- * {@code blocks} (the default: the block gather of {@link GatherScatterKernel}, one local node per work-item in the
- * scatter) and {@code rows} ({@link GatherScatterRowsKernel}: one work-item per row of Z^T, four local nodes per
- * work-item in the scatter, no local memory). Both give the same bits. The fused gathers (with the dot, with CG's p
+ * <p>Three kinds of plain gather and scatter, picked for each Z when it is uploaded by
+ * {@code -Dlobatto.aparapi.gatherScatter}: {@code blocks} (the default: the block gather of {@link GatherScatterKernel},
+ * one local node per work-item in the scatter), {@code rows} ({@link GatherScatterRowsKernel}: one work-item per row of
+ * Z^T, four local nodes per work-item in the scatter, no local memory) and {@code tiles} (rows with the compact 16-bit
+ * indices of {@link CompactTiles} where a tile has them). All give the same bits. The fused gathers (with the dot, with CG's p
  * update, several components) are the block kernels in either kind.
  */
 final class GatherScatter {
@@ -34,8 +35,13 @@ final class GatherScatter {
     private final Vectors vectors;
     /** The built kernels of the gather/scatter ops by op code (no map lookup per launch). */
     private final ClKernel[] gatherKernels = new ClKernel[4];
-    /** The built kernels of {@link GatherScatterRowsKernel} by op code. */
-    private final ClKernel[] rowsKernels = new ClKernel[2];
+    /** The built kernels of {@link GatherScatterRowsKernel} by op code + 2 tiles. */
+    private final ClKernel[] rowsKernels = new ClKernel[4];
+
+    /** The kinds of Z on the device: block gather, rows, rows with compact tiles. */
+    static final int BLOCKS = 0;
+    static final int ROWS = 1;
+    static final int TILES = 2;
 
     /** The system property that picks the plain gather/scatter kernels of a Z at its upload: blocks or rows. */
     static final String KIND_PROPERTY = AparapiBackend.GATHER_SCATTER_PROPERTY;
@@ -60,26 +66,28 @@ final class GatherScatter {
         return core.kernel(KernelBuilds.gather(op, group));
     }
 
-    /** The {@link GatherScatterRowsKernel} {@code op}, built on first use. */
-    private ClKernel rowsKernel(int op) {
-        ClKernel k = rowsKernels[op];
+    /** The {@link GatherScatterRowsKernel} {@code op}, with the compact tiles or not, built on first use. */
+    private ClKernel rowsKernel(int op, boolean tiles) {
+        int i = op + (tiles ? 2 : 0);
+        ClKernel k = rowsKernels[i];
         if (k == null) {
-            k = core.kernel(KernelBuilds.gatherRows(op));
-            rowsKernels[op] = k;
+            k = core.kernel(KernelBuilds.gatherRows(op, tiles));
+            rowsKernels[i] = k;
         }
         return k;
     }
 
     /**
-     * Whether a Z uploaded now uses the rows kernels: {@value #KIND_PROPERTY} is {@code rows}; false for {@code blocks}
-     * or no value; any other value is an error naming it.
+     * The kind a Z uploaded now takes: {@code -Dlobatto.aparapi.gatherScatter} blocks (or no value), rows or tiles; any
+     * other value is an error naming it.
      */
-    static boolean rowsKind() {
+    static int kind() {
         String v = System.getProperty(KIND_PROPERTY, "blocks").trim();
         return switch (v) {
-            case "blocks" -> false;
-            case "rows" -> true;
-            default -> throw new IllegalArgumentException("-D" + KIND_PROPERTY + "=" + v + ": expected blocks or rows");
+            case "blocks" -> BLOCKS;
+            case "rows" -> ROWS;
+            case "tiles" -> TILES;
+            default -> throw new IllegalArgumentException("-D" + KIND_PROPERTY + "=" + v + ": expected blocks, rows or tiles");
         };
     }
 
@@ -160,14 +168,15 @@ final class GatherScatter {
             }
             maxEntries = Math.max(maxEntries, gatherStarts[blocks[b + 1]] - gatherStarts[blocks[b]]);
         }
-        boolean rows = rowsKind();
-        if (rows && (long) nl + (long) GatherScatterRowsKernel.ENTRIES * AparapiBackend.STREAM_GROUP > Integer.MAX_VALUE) {
-            throw new IllegalArgumentException("-D" + KIND_PROPERTY + "=rows: N_L = " + nl + " is above the rows scatter's limit "
+        int kind = kind();
+        if (kind != BLOCKS && (long) nl + (long) GatherScatterRowsKernel.ENTRIES * AparapiBackend.STREAM_GROUP > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("-D" + KIND_PROPERTY + "=" + (kind == ROWS ? "rows" : "tiles") + ": N_L = " + nl
+                    + " is above the rows scatter's limit "
                     + (Integer.MAX_VALUE - GatherScatterRowsKernel.ENTRIES * AparapiBackend.STREAM_GROUP) + " (int work-item ids)");
         }
         // the ids are range-checked by the min and max their upload finds (one pass each); the first bad one is
         // looked for only when a range is wrong
-        java.util.List<ClVector> made = new java.util.ArrayList<>(5);
+        java.util.List<ClVector> made = new java.util.ArrayList<>(9);
         ClScatter z;
         try {
             ClVector sIds = keep(made, vectors.upload(scatterIds));
@@ -177,7 +186,15 @@ final class GatherScatter {
             ClVector starts = keep(made, vectors.upload(gatherStarts));
             ClVector blockVector = keep(made, vectors.upload(blocks));
             ClVector w = keep(made, inverseDegree != null ? vectors.upload(inverseDegree) : vectors.allocate(nl));
-            z = new ClScatter(this, sIds, starts, gIds, blockVector, w, blocks.length - 1, globalSize, rows);
+            z = new ClScatter(this, sIds, starts, gIds, blockVector, w, blocks.length - 1, globalSize, kind);
+            if (kind == TILES) {
+                CompactTiles l = CompactTiles.ofScatter(scatterIds);
+                CompactTiles g = CompactTiles.ofGather(gatherStarts, gatherIds, globalSize);
+                z.scatterTiles = keep(made, vectors.upload(l.bases()));
+                z.scatterOffsets = keep(made, vectors.upload(l.offsets()));
+                z.gatherTiles = keep(made, vectors.upload(g.bases()));
+                z.gatherOffsets = keep(made, vectors.upload(g.offsets()));
+            }
         } catch (RuntimeException e) {
             for (ClVector v : made) {
                 v.close();
@@ -277,10 +294,13 @@ final class GatherScatter {
         if (l.length() == 0) {
             return;
         }
-        if (s.rows) {
-            ClKernel k = rowsKernel(GatherScatterRowsKernel.SCATTER);
+        if (s.kind != BLOCKS) {
+            boolean tiles = s.kind == TILES;
+            ClKernel k = rowsKernel(GatherScatterRowsKernel.SCATTER, tiles);
             k.set("scatterIds", s.scatterIds.buffer).set("starts", core.unused).set("ids", core.unused).set("xG", g.buffer)
-                    .set("xL", l.buffer).set("yG", core.unused).set("n", l.length());
+                    .set("xL", l.buffer).set("yG", core.unused).set("n", l.length())
+                    .set("tileBase", tiles ? s.scatterTiles.buffer : core.unused)
+                    .set("offsets", tiles ? s.scatterOffsets.buffer : core.unused);
             int group = KernelBuilds.perEntryGroup(k.workGroupSize());
             long perGroup = (long) GatherScatterRowsKernel.ENTRIES * group;
             k.launch((l.length() + perGroup - 1) / perGroup, group);
@@ -305,11 +325,14 @@ final class GatherScatter {
         ClVector g = core.vec(xG, "xG");
         checkLen("gather", "xL", l.length(), s.localSize());
         checkLen("gather", "xG", g.length(), s.globalSize());
-        if (s.rows) {
+        if (s.kind != BLOCKS) {
             if (s.globalSize() > 0) {
-                ClKernel k = rowsKernel(GatherScatterRowsKernel.GATHER);
+                boolean tiles = s.kind == TILES;
+                ClKernel k = rowsKernel(GatherScatterRowsKernel.GATHER, tiles);
                 k.set("scatterIds", core.unused).set("starts", s.gatherStarts.buffer).set("ids", s.gatherIds.buffer)
-                        .set("xG", core.unused).set("xL", l.buffer).set("yG", g.buffer).set("n", s.globalSize());
+                        .set("xG", core.unused).set("xL", l.buffer).set("yG", g.buffer).set("n", s.globalSize())
+                        .set("tileBase", tiles ? s.gatherTiles.buffer : core.unused)
+                        .set("offsets", tiles ? s.gatherOffsets.buffer : core.unused);
                 core.launchPerEntry(k, s.globalSize());
             }
             return;

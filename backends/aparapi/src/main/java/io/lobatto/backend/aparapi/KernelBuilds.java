@@ -285,13 +285,16 @@ public final class KernelBuilds {
     }
 
     /**
-     * The gather/scatter {@code op} of {@link GatherScatterRowsKernel} (the {@code rows} kind of Z on the device): any
-     * group, no local memory; the scatter takes {@link GatherScatterRowsKernel#ENTRIES} local nodes per work-item.
+     * The gather/scatter {@code op} of {@link GatherScatterRowsKernel} (the {@code rows} kind of Z on the device, or with
+     * {@code tiles} the {@code tiles} kind): any group, no local memory; the scatter takes
+     * {@link GatherScatterRowsKernel#ENTRIES} local nodes per work-item.
      */
-    static Spec gatherRows(int op) {
+    static Spec gatherRows(int op, boolean tiles) {
         Map<String, Integer> c = new LinkedHashMap<>();
         c.put("op", op);
-        return new Spec(GatherScatterRowsKernel.class, c, op == GatherScatterRowsKernel.SCATTER ? "scatter (rows)" : "gather (rows)", 0);
+        c.put("tiles", tiles ? 1 : 0);
+        return new Spec(GatherScatterRowsKernel.class, c, (op == GatherScatterRowsKernel.SCATTER ? "scatter" : "gather")
+                + (tiles ? " (tiles)" : " (rows)"), 0);
     }
 
     /** The element kernel of {@code plan}; {@code fromGlobal} 0: x_L, 1: x_G through Z, 2: dir + beta x_G through Z. */

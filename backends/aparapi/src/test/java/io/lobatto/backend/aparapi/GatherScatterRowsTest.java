@@ -19,9 +19,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * The rows kind of Z on the device ({@code -Dlobatto.aparapi.gatherScatter=rows}, {@link
- * io.lobatto.backend.aparapi.kernels.GatherScatterRowsKernel}) against the Java backend and the block kernels, bit for
- * bit: x_L = Z x_G and x_G = Z^T x_L summed in the same order.
+ * The rows and tiles kinds of Z on the device ({@code -Dlobatto.aparapi.gatherScatter=rows|tiles}, {@link
+ * io.lobatto.backend.aparapi.kernels.GatherScatterRowsKernel}, {@link CompactTiles}) against the Java backend and the
+ * block kernels, bit for bit: x_L = Z x_G and x_G = Z^T x_L summed in the same order.
  */
 @ExtendWith(io.lobatto.backend.aparapi.conformance.SkipWithoutOpenCl.class)
 class GatherScatterRowsTest {
@@ -57,7 +57,7 @@ class GatherScatterRowsTest {
             refL = cpu.download(cyl);
             refG = cpu.download(cyg);
         }
-        for (String kind : new String[] {"rows", "blocks"}) {
+        for (String kind : new String[] {"rows", "tiles", "blocks"}) {
             try (DeviceScatter dz = upload(gpu, z, kind); DeviceVector dg = gpu.upload(xg); DeviceVector dl = gpu.upload(xl);
                  DeviceVector yl = gpu.allocate(z.localSize()); DeviceVector yg = gpu.allocate(z.globalSize())) {
                 gpu.fill(yl, 7);
@@ -124,6 +124,38 @@ class GatherScatterRowsTest {
         }
     }
 
+    /**
+     * The compact tiles of a mesh's Z: at N = 7 most tiles of rows (element interiors) and of local nodes are compact, and
+     * each compact tile's base + offset is the index it stands for.
+     */
+    @Test
+    void compactTilesStandForTheirIndices() {
+        ScatterOperator z = TestProblems.unmasked(TestProblems.deformedBox(4, 4, 4, 7));
+        int[] ids = z.scatterIds();
+        CompactTiles l = CompactTiles.ofScatter(ids);
+        CompactTiles g = CompactTiles.ofGather(z.gatherStarts(), z.gatherIds(), z.globalSize());
+        int tile = io.lobatto.backend.aparapi.kernels.GatherScatterRowsKernel.TILE;
+        for (int i = 0; i < ids.length; i++) {
+            int base = l.bases()[i / tile];
+            if (base >= 0) {
+                assertEquals(ids[i], base + ((l.offsets()[i >> 1] >> ((i & 1) * 16)) & 0xFFFF), "local node " + i);
+            }
+        }
+        int[] starts = z.gatherStarts();
+        int[] gids = z.gatherIds();
+        for (int r = 0; r < z.globalSize(); r++) {
+            int base = g.bases()[r / tile];
+            if (base >= 0) {
+                assertEquals(1, starts[r + 1] - starts[r], "row " + r);
+                assertEquals(gids[starts[r]], base + ((g.offsets()[r >> 1] >> ((r & 1) * 16)) & 0xFFFF), "row " + r);
+            }
+        }
+        int tilesL = (ids.length + tile - 1) / tile;
+        int tilesG = (z.globalSize() + tile - 1) / tile;
+        assertTrue(l.compactTiles() > tilesL / 2, l.compactTiles() + " of " + tilesL + " local tiles compact");
+        assertTrue(g.compactTiles() > tilesG / 3, g.compactTiles() + " of " + tilesG + " row tiles compact");
+    }
+
     @Test
     void anUnknownKindIsNamed() {
         Backend gpu = AparapiFixture.backend();
@@ -131,6 +163,6 @@ class GatherScatterRowsTest {
         System.setProperty(GatherScatter.KIND_PROPERTY, "fast");
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> gpu.uploadScatter(z.scatterIds(),
                 z.gatherStarts(), z.gatherIds(), z.blockStarts(), z.inverseDegree(), z.globalSize()));
-        assertEquals("-Dlobatto.aparapi.gatherScatter=fast: expected blocks or rows", e.getMessage());
+        assertEquals("-Dlobatto.aparapi.gatherScatter=fast: expected blocks, rows or tiles", e.getMessage());
     }
 }

@@ -12,6 +12,13 @@ import io.lobatto.backend.aparapi.runtime.BuildConstant;
  * one, each coalesced across the group. {@link #GATHER}: y_G = Z^T x_L, one work-item per CSR row of Z^T: its
  * starts, then its local ids four (two, one) at a time with the values loaded before they are added, in ascending
  * local-id order from 0, which is the Java backend's sum bit for bit.
+ *
+ * <p>With {@link #tiles} (the {@code tiles} kind) both first look up their {@link #TILE} consecutive entries' tile: a
+ * tile of local nodes whose scatter ids all lie in [base, base + 65535] (interior and nearby shared nodes), or of rows
+ * of Z^T that all have degree 1 with their local ids so (an element's interior nodes), holds its base and one 16-bit
+ * offset per entry, two to an int; such a tile reads 2 bytes of index per entry instead of 4 (scatter) or 8 (gather:
+ * starts and ids), and the gather's degree-1 row is 0 + x_L[base + offset], the same bits. A tile with base -1 takes
+ * the index arrays as above. A tile is 32 entries, one NVIDIA warp: the branch is uniform within a warp.
  */
 public final class GatherScatterRowsKernel extends Kernel {
 
@@ -21,8 +28,16 @@ public final class GatherScatterRowsKernel extends Kernel {
     public static final int GATHER = 1;
     /** Local nodes per work-item of the scatter. */
     public static final int ENTRIES = 4;
+    /** Entries per tile of the compact indices (a power of two). */
+    public static final int TILE = 32;
+    /** log2 of {@link #TILE}. */
+    public static final int TILE_SHIFT = 5;
+    /** Largest offset from a tile's base (16 bits). */
+    public static final int MAX_OFFSET = 0xFFFF;
 
     @BuildConstant int op;
+    /** 1: look up the compact tiles first ({@link #tileBase}, {@link #offsets}); 0: the index arrays only. */
+    @BuildConstant int tiles;
 
     int[] scatterIds = new int[1];
     int[] starts = new int[1];
@@ -30,6 +45,10 @@ public final class GatherScatterRowsKernel extends Kernel {
     double[] xG = new double[1];
     double[] xL = new double[1];
     double[] yG = new double[1];
+    /** Per tile of {@link #TILE} entries (local nodes for the scatter, rows for the gather): the base, or -1. */
+    int[] tileBase = new int[1];
+    /** Per entry, its 16-bit offset from its tile's base, entry 2k in the low and 2k+1 in the high half of int k. */
+    int[] offsets = new int[1];
     /** Scatter: local nodes N_L. Gather: rows N_G. */
     int n;
 
@@ -45,7 +64,12 @@ public final class GatherScatterRowsKernel extends Kernel {
             int a1 = -1;
             int a2 = -1;
             int a3 = -1;
-            if (i3 < n) {
+            if (tiles == 1 && i3 < n) {
+                a0 = scatterId(i0);
+                a1 = scatterId(i1);
+                a2 = scatterId(i2);
+                a3 = scatterId(i3);
+            } else if (i3 < n) {
                 a0 = scatterIds[i0];
                 a1 = scatterIds[i1];
                 a2 = scatterIds[i2];
@@ -91,7 +115,15 @@ public final class GatherScatterRowsKernel extends Kernel {
             }
         } else {
             int row = getGlobalId();
-            if (row < n) {
+            int base = -1;
+            if (tiles == 1 && row < n) {
+                base = tileBase[row >> TILE_SHIFT];
+            }
+            if (base >= 0) {
+                double h = 0;
+                h += xL[base + offset(row)];
+                yG[row] = h;
+            } else if (row < n) {
                 int c = starts[row];
                 int end = starts[row + 1];
                 double g = 0;
@@ -125,5 +157,22 @@ public final class GatherScatterRowsKernel extends Kernel {
                 yG[row] = g;
             }
         }
+    }
+
+    /** The 16-bit offset of entry {@code i} from its tile's base. */
+    private int offset(int i) {
+        return (offsets[i >> 1] >> ((i & 1) * 16)) & MAX_OFFSET;
+    }
+
+    /** Scatter id of local node {@code i}: base + offset in a compact tile, else from {@link #scatterIds}. */
+    private int scatterId(int i) {
+        int base = tileBase[i >> TILE_SHIFT];
+        int a = 0;
+        if (base >= 0) {
+            a = base + offset(i);
+        } else {
+            a = scatterIds[i];
+        }
+        return a;
     }
 }
