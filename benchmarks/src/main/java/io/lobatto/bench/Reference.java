@@ -198,7 +198,7 @@ public final class Reference {
         for (Map<String, Object> row : report.rows()) {
             Object r = row.containsKey("ratio_to_reference") ? row.get("ratio_to_reference")
                     : row.containsKey("ratio_to_roofline") ? row.get("ratio_to_roofline") : row.get("Wmax_over_reference");
-            if (r instanceof Number n) {
+            if (r instanceof Number n && !Double.isNaN(n.doubleValue())) {
                 out.printf(Locale.ROOT, "  %-44s %7.3f%s%n", label(row), n.doubleValue(),
                         row.containsKey("flag") ? "  <- " + FLAG + " (" + row.get("flag_detail") + ")" : "");
             }

@@ -313,7 +313,7 @@ public final class StreamingSuite {
     static void gatherScatter(Backend be, int reps, long localNodes, List<Integer> degrees, String kind, double reference,
                               Report report) {
         var out = report.out();
-        out.printf(Locale.ROOT, "%-10s %-7s %3s %4s %12s %12s %8s %12s %10s %8s%n", "test", "kind", "N", "K", "N_L", "N_G", "launches",
+        out.printf(Locale.ROOT, "%-11s %-7s %3s %4s %12s %12s %8s %12s %10s %8s%n", "test", "kind", "N", "K", "N_L", "N_G", "launches",
                 "median[us]", "GB/s", "ratio");
         for (int n : degrees) {
             int np = (n + 1) * (n + 1) * (n + 1);
@@ -355,7 +355,7 @@ public final class StreamingSuite {
                     row.put("ratio_to_reference", bytes / ss.median() / reference);
                     row.put("samples_s", ss.seconds());
                     report.row(row);
-                    out.printf(Locale.ROOT, "%-10s %-7s %3d %4d %12d %12d %8d %12.2f %10.2f %8.3f%n", name, kind == null ? "-" : kind,
+                    out.printf(Locale.ROOT, "%-11s %-7s %3d %4d %12d %12d %8d %12.2f %10.2f %8.3f%n", name, kind == null ? "-" : kind,
                             n, k, (long) nl, (long) ng, launches, ss.median() * 1e6, bytes / ss.median() * 1e-9,
                             bytes / ss.median() / reference);
                 }
