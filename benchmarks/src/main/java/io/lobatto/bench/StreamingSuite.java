@@ -139,9 +139,10 @@ public final class StreamingSuite {
         if (options.gatherScatter()) {
             List<String> kinds = options.gsKinds().isEmpty() ? java.util.Collections.singletonList(null) : options.gsKinds();
             SweepProgress sweep = SweepProgress.start("bs", kinds.size());
+            Map<Integer, ScatterOperator> built = new java.util.HashMap<>();
             for (String kind : kinds) {
                 sweep.next("BS6/BS7 gather and scatter, N = " + options.gsDegrees() + (kind == null ? "" : ", " + kind + " kernels"));
-                gatherScatter(be, reps, gsLocalNodes, options.gsDegrees(), kind, reference, report);
+                gatherScatter(be, reps, gsLocalNodes, options.gsDegrees(), kind, reference, report, built);
                 ref.measure("after BS6/BS7" + (kind == null ? "" : " " + kind));
             }
         }
@@ -308,18 +309,20 @@ public final class StreamingSuite {
     /**
      * BS6 and BS7 at each degree of {@code degrees} on a box of about {@code localNodes} local nodes, pipelined as BS1
      * (launches per sample for about {@link #PIPELINE_TARGET_S}, one synchronize); on the aparapi backend with Z
-     * uploaded under {@code kind} ({@code -Dlobatto.aparapi.gatherScatter}) unless it is null.
+     * uploaded under {@code kind} ({@code -Dlobatto.aparapi.gatherScatter}) unless it is null. Each row also checks its
+     * operation on random vectors against the host's {@link ScatterOperator} bit for bit ({@code host_mismatches}; an
+     * error line when any entry differs). {@code built} keeps the box's Z per degree for the next kind.
      */
     static void gatherScatter(Backend be, int reps, long localNodes, List<Integer> degrees, String kind, double reference,
-                              Report report) {
+                              Report report, Map<Integer, ScatterOperator> built) {
         var out = report.out();
-        out.printf(Locale.ROOT, "%-11s %-7s %3s %4s %12s %12s %8s %12s %10s %8s%n", "test", "kind", "N", "K", "N_L", "N_G", "launches",
-                "median[us]", "GB/s", "ratio");
+        out.printf(Locale.ROOT, "%-11s %-7s %3s %4s %12s %12s %8s %12s %10s %8s %6s%n", "test", "kind", "N", "K", "N_L", "N_G",
+                "launches", "median[us]", "GB/s", "ratio", "host");
         for (int n : degrees) {
             int np = (n + 1) * (n + 1) * (n + 1);
             int k = Math.max(1, (int) Math.round(Math.cbrt((double) localNodes / np)));
-            SpectralElementMesh mesh = SpectralElementMesh.of(HexMesh.box(k, k, k, 0, 1, 0, 1, 0, 1), n);
-            ScatterOperator z = ScatterOperator.build(mesh.localToGlobal(), mesh.globalNodeCount(), null);
+            ScatterOperator z = built.computeIfAbsent(n, d -> ScatterOperator.of(
+                    SpectralElementMesh.of(HexMesh.box(k, k, k, 0, 1, 0, 1, 0, 1), d), null));
             try (DeviceScatter dz = upload(be, z, kind); DeviceVector xl = be.allocate(z.localSize());
                  DeviceVector xg = be.allocate(z.globalSize())) {
                 be.fill(xl, 1);
@@ -331,6 +334,7 @@ public final class StreamingSuite {
                 Timing.Samples g = Timing.measure(be, 3, reps, gl, gather);
                 int sl = Math.max(10, Timing.innerFor(Timing.measure(be, 3, 1, 10, scatter).median(), PIPELINE_TARGET_S));
                 Timing.Samples s = Timing.measure(be, 3, reps, sl, scatter);
+                long[] mismatches = checkAgainstHost(be, z, dz);
                 for (int t = 0; t < 2; t++) {
                     Timing.Samples ss = t == 0 ? g : s;
                     int launches = t == 0 ? gl : sl;
@@ -354,10 +358,16 @@ public final class StreamingSuite {
                     row.put("bandwidth_GBs", bytes / ss.median() * 1e-9);
                     row.put("ratio_to_reference", bytes / ss.median() / reference);
                     row.put("samples_s", ss.seconds());
+                    row.put("host_check", "random x, bit for bit against the host ScatterOperator");
+                    row.put("host_mismatches", mismatches[t]);
                     report.row(row);
-                    out.printf(Locale.ROOT, "%-11s %-7s %3d %4d %12d %12d %8d %12.2f %10.2f %8.3f%n", name, kind == null ? "-" : kind,
+                    out.printf(Locale.ROOT, "%-11s %-7s %3d %4d %12d %12d %8d %12.2f %10.2f %8.3f %6s%n", name, kind == null ? "-" : kind,
                             n, k, (long) nl, (long) ng, launches, ss.median() * 1e6, bytes / ss.median() * 1e-9,
-                            bytes / ss.median() / reference);
+                            bytes / ss.median() / reference, mismatches[t] == 0 ? "same" : "DIFF");
+                    if (mismatches[t] != 0) {
+                        out.printf(Locale.ROOT, "error: %s %s N = %d: %d of %d entries differ from the host's%n", name,
+                                kind == null ? "" : kind, n, mismatches[t], t == 0 ? (long) ng : (long) nl);
+                    }
                 }
             }
         }
@@ -380,5 +390,45 @@ public final class StreamingSuite {
                 System.setProperty(property, before);
             }
         }
+    }
+
+    /**
+     * The gather and the scatter of {@code dz} on random x_L and x_G against the host's ({@link ScatterOperator#gather},
+     * {@link ScatterOperator#scatter}, the same summation order): the entries whose bits differ, {gather, scatter}.
+     */
+    static long[] checkAgainstHost(Backend be, ScatterOperator z, DeviceScatter dz) {
+        java.util.SplittableRandom rnd = new java.util.SplittableRandom(26);
+        double[] xl = new double[z.localSize()];
+        double[] xg = new double[z.globalSize()];
+        for (int i = 0; i < xl.length; i++) {
+            xl[i] = rnd.nextDouble(-1, 1);
+        }
+        for (int i = 0; i < xg.length; i++) {
+            xg[i] = rnd.nextDouble(-1, 1);
+        }
+        double[] wantG = new double[xg.length];
+        double[] wantL = new double[xl.length];
+        z.gather(xl, wantG);
+        z.scatter(xg, wantL);
+        double[] gotG;
+        double[] gotL;
+        try (DeviceVector dl = be.upload(xl); DeviceVector dg = be.upload(xg); DeviceVector yl = be.allocate(xl.length);
+             DeviceVector yg = be.allocate(xg.length)) {
+            be.gather(dz, dl, yg);
+            be.scatter(dz, dg, yl);
+            gotG = be.download(yg);
+            gotL = be.download(yl);
+        }
+        return new long[] {differ(wantG, gotG), differ(wantL, gotL)};
+    }
+
+    private static long differ(double[] a, double[] b) {
+        long d = 0;
+        for (int i = 0; i < a.length; i++) {
+            if (Double.doubleToRawLongBits(a[i]) != Double.doubleToRawLongBits(b[i])) {
+                d++;
+            }
+        }
+        return d;
     }
 }

@@ -105,20 +105,21 @@ class ReferenceTest {
         boolean required = "1".equals(System.getenv("LOBATTO_REQUIRE_OPENCL"));
         org.junit.jupiter.api.Assumptions.assumeTrue(required || !io.lobatto.backend.aparapi.OpenClDevices.list().isEmpty(),
                 "no OpenCL device");
-        Map<String, Object> root = run(dir, "aparapi", "--tests", "BS1,BS6", "--gs-degrees", "2,7", "--gs-kinds", "blocks,rows",
-                "--reference-bytes", "4194304", "--reference-copies", "6");
+        Map<String, Object> root = run(dir, "aparapi", "--tests", "BS1,BS6", "--gs-degrees", "2,7", "--gs-kinds", "blocks,rows,tiles",
+                "--reference-bytes", "4194304", "--reference-copies", "7");
         assertEquals("raw-opencl-copy", root.get("reference"));
         assertEquals(524288, ((Number) root.get("referenceDoubles")).intValue());
-        assertHonest(root, 6);
+        assertHonest(root, 7);
         List<Map<String, Object>> copies = (List<Map<String, Object>>) root.get("reference_copies");
-        assertEquals(List.of("before", "after BS1 copy", "after BS6/BS7 blocks", "after BS6/BS7 rows"),
-                copies.subList(0, 4).stream().map(c -> c.get("when")).toList());
-        assertEquals("after", copies.get(4).get("when"), "topped up after the suite");
+        assertEquals(List.of("before", "after BS1 copy", "after BS6/BS7 blocks", "after BS6/BS7 rows", "after BS6/BS7 tiles"),
+                copies.subList(0, 5).stream().map(c -> c.get("when")).toList());
+        assertEquals("after", copies.get(5).get("when"), "topped up after the suite");
         List<Map<String, Object>> gs = ((List<Map<String, Object>>) root.get("rows")).stream().filter(r -> r.containsKey("kind")).toList();
-        assertEquals(8, gs.size(), "BS6 and BS7 x N = 2, 7 x blocks, rows");
+        assertEquals(12, gs.size(), "BS6 and BS7 x N = 2, 7 x blocks, rows, tiles");
         for (Map<String, Object> r : gs) {
             assertTrue(((Number) r.get("launches_per_sample")).intValue() >= 10, String.valueOf(r));
             assertEquals(num(r.get("bytes")) / num(r.get("median_s")) * 1e-9, num(r.get("bandwidth_GBs")), 1e-9 * num(r.get("bandwidth_GBs")));
+            assertEquals(0, ((Number) r.get("host_mismatches")).intValue(), "bit for bit the host's: " + r);
         }
         assertEquals(List.of("BS1", "BS6"), root.get("tests"));
     }
