@@ -156,11 +156,7 @@ public final class SchwarzPreconditioner implements Preconditioner {
             throw new IllegalArgumentException("Schwarz acts on vectors of length " + size + ", got r of length " + r.length()
                     + " and z of length " + z.length());
         }
-        backend.scatter(zExt, r, rExt);
-        backend.applyFdm(fdm, rExt, uExt);
-        if (restricted) {
-            backend.pointwiseMultiply(weights, uExt, uExt);
-        }
+        backend.applySchwarzLocal(zExt, fdm, restricted ? weights : null, r, rExt, uExt);
         backend.gather(zExt, uExt, z);
     }
 

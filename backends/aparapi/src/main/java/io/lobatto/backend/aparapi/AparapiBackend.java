@@ -76,6 +76,12 @@ public final class AparapiBackend implements Backend {
      */
     static final boolean FOLD_SEARCH_DIRECTION = Boolean.parseBoolean(
             System.getProperty("lobatto.aparapi.foldSearchDirection", "false"));
+    /**
+     * Whether {@link #applySchwarzLocal} runs the fused {@link io.lobatto.backend.aparapi.kernels.FdmElementKernel} (one
+     * launch) or the scatter, the six {@link FdmKernel} passes and the weighting (eight launches):
+     * {@code -Dlobatto.aparapi.fusedSchwarz}, else true. An A/B switch for the GPU runbook.
+     */
+    static final boolean FUSED_SCHWARZ = Boolean.parseBoolean(System.getProperty("lobatto.aparapi.fusedSchwarz", "true"));
     /** Largest work-group of the streaming, reduction and gather kernels (capped by the built kernel). */
     static final int STREAM_GROUP = Integer.getInteger("lobatto.aparapi.streamGroup", 1024);
 
@@ -470,6 +476,53 @@ public final class AparapiBackend implements Backend {
         fdmPass(FdmKernel.BACKWARD_T, f, f.workA.buffer, f.workB.buffer, block);
         fdmPass(FdmKernel.BACKWARD_S, f, f.workB.buffer, f.workA.buffer, block);
         fdmPass(FdmKernel.BACKWARD_R, f, f.workA.buffer, yv.buffer, block);
+    }
+
+    /**
+     * The Schwarz local solves in one launch of {@link io.lobatto.backend.aparapi.kernels.FdmElementKernel} (scatter,
+     * the six passes in local memory, the RAS weights), one work-group per extended element; {@code work} is not used.
+     * Falls back to the unfused passes when the block does not fit the device's local memory (n &gt; 14 on 48 KiB) or
+     * when {@code -Dlobatto.aparapi.fusedSchwarz=false}.
+     */
+    @Override
+    public synchronized void applySchwarzLocal(DeviceScatter zExt, DeviceFdm fdm, DeviceVector weights, DeviceVector xG,
+                                               DeviceVector work, DeviceVector yExt) {
+        Objects.requireNonNull(fdm, "fdm");
+        if (!(fdm instanceof ClFdm f) || f.backend != this) {
+            throw new IllegalArgumentException("fdm is not a fast diagonalisation of this aparapi backend: " + fdm);
+        }
+        if (f.isClosed()) {
+            throw new IllegalStateException("fdm is closed");
+        }
+        ClScatter z = gatherScatter.scat(zExt);
+        ClVector xv = vec(xG, "xG");
+        ClVector yv = vec(yExt, "yExt");
+        ClVector wv = weights == null ? null : vec(weights, "weights");
+        vec(work, "work");
+        if (work == yExt) {
+            throw new IllegalArgumentException("applySchwarzLocal: work and yExt must be distinct vectors");
+        }
+        int n = f.points();
+        int block = f.elements() * n * n * n;
+        checkLen("applySchwarzLocal", "zExt.localSize()", z.localSize(), block);
+        checkLen("applySchwarzLocal", "xG", xv.length(), z.globalSize());
+        checkLen("applySchwarzLocal", "work", work.length(), block);
+        checkLen("applySchwarzLocal", "yExt", yv.length(), block);
+        if (wv != null) {
+            checkLen("applySchwarzLocal", "weights", wv.length(), block);
+        }
+        long bytes = KernelBuilds.fdmElementLocalBytes(n);
+        if (!FUSED_SCHWARZ || bytes > core.localMemBytes) {
+            Backend.super.applySchwarzLocal(zExt, fdm, weights, xG, work, yExt);
+            return;
+        }
+        if (block == 0) {
+            return;
+        }
+        ClKernel k = kernel(KernelBuilds.fdmElement(n, wv != null));
+        k.set("vm", f.vectors.buffer).set("lm", f.values.buffer).set("x", xv.buffer).set("ids", z.scatterIds.buffer)
+                .set("w", wv != null ? wv.buffer : f.values.buffer).set("y", yv.buffer).local("lds", bytes);
+        k.launch(f.elements(), KernelBuilds.fdmElementGroup(n, k.workGroupSize()));
     }
 
     /** One sum-factorised pass of {@link FdmKernel}: {@code n} outputs into {@code out}. */
