@@ -191,6 +191,35 @@ public abstract class SchwarzConformance {
         }
     }
 
+    /**
+     * {@link Backend#gatherChebyshevStep} (the Aparapi backend folds the update into the gather) equals the reference's
+     * gather and two axpby: d = a d + b Z^T u, x += beta d, to 1e-12 relative.
+     */
+    @Test
+    void gatherChebyshevStepEqualsTheReference() {
+        Backend be = backend();
+        Backend ref = BackendFixture.reference();
+        SpectralElementMesh mesh = TestProblems.deformedBox(3, 2, 2, 5);
+        ScatterOperator z = TestProblems.dirichlet(mesh);
+        double[] u = random(z.localSize(), 31), d0 = random(z.globalSize(), 32), x0 = random(z.globalSize(), 33);
+        double a = 0.3, b = -1.7, beta = 1.26;
+        double[] d = new double[d0.length], x = new double[x0.length];
+        try (var dz = z.upload(ref); DeviceVector du = ref.upload(u); DeviceVector g = ref.allocate(z.globalSize())) {
+            ref.gather(dz, du, g);
+            double[] gh = ref.download(g);
+            for (int i = 0; i < d.length; i++) {
+                d[i] = a * d0[i] + b * gh[i];
+                x[i] = x0[i] + beta * d[i];
+            }
+        }
+        try (var dz = z.upload(be); DeviceVector du = be.upload(u); DeviceVector dd = be.upload(d0); DeviceVector dx = be.upload(x0);
+             DeviceVector scratch = be.allocate(z.globalSize())) {
+            be.gatherChebyshevStep(dz, du, a, b, beta, dd, dx, scratch);
+            assertTrue(TestProblems.relativeError(be.download(dd), d) < 1e-12, "d on " + be.name());
+            assertTrue(TestProblems.relativeError(be.download(dx), x) < 1e-12, "x on " + be.name());
+        }
+    }
+
     private static double applyDot(Backend be, SchwarzPreconditioner m, double[] x, double[] y) {
         try (DeviceVector dx = be.upload(x); DeviceVector dy = be.upload(y); DeviceVector my = be.allocate(y.length)) {
             m.apply(dy, my);

@@ -590,6 +590,19 @@ public interface Backend extends AutoCloseable {
         }
     }
 
+    /**
+     * A Chebyshev step whose relaxation ends in a gather (the sum of a Schwarz method's local solves): d = a d + b Z^T uL,
+     * then x += beta d. {@code d} and {@code x} have length {@code z.globalSize()} and are distinct, {@code uL}
+     * {@code z.localSize()}. The default composes {@link #gather} into {@code scratch} (same length as d) and
+     * {@link #axpby} twice; a backend may fold the update into the gather (one pass, no scratch).
+     */
+    default void gatherChebyshevStep(DeviceScatter z, DeviceVector uL, double a, double b, double beta, DeviceVector d,
+                                     DeviceVector x, DeviceVector scratch) {
+        gather(z, uL, scratch);
+        axpby(b, scratch, a, d);
+        axpby(beta, d, 1, x);
+    }
+
     /** Releases every resource of this backend (device memory, threads); idempotent. */
     @Override
     void close();

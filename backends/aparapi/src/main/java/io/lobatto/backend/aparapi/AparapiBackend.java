@@ -525,6 +525,21 @@ public final class AparapiBackend implements Backend {
         k.launch(f.elements(), KernelBuilds.fdmElementGroup(n, k.workGroupSize()));
     }
 
+    /**
+     * The gather of the Schwarz local solves folded into the Chebyshev step (one launch of
+     * {@link io.lobatto.backend.aparapi.kernels.GatherScatterKernel#GATHER_CHEBYSHEV}); {@code scratch} is not used.
+     * With {@code -Dlobatto.aparapi.fusedSchwarz=false}, the gather and two axpby launches.
+     */
+    @Override
+    public synchronized void gatherChebyshevStep(DeviceScatter z, DeviceVector uL, double a, double b, double beta,
+                                                 DeviceVector d, DeviceVector x, DeviceVector scratch) {
+        if (!FUSED_SCHWARZ) {
+            Backend.super.gatherChebyshevStep(z, uL, a, b, beta, d, x, scratch);
+            return;
+        }
+        gatherScatter.gatherChebyshevStep(z, uL, a, b, beta, d, x);
+    }
+
     /** One sum-factorised pass of {@link FdmKernel}: {@code n} outputs into {@code out}. */
     private void fdmPass(int op, ClFdm f, ClBuffer in, ClBuffer out, int n) {
         ClKernel k = kernel(KernelBuilds.fdm(op, f.points()));
