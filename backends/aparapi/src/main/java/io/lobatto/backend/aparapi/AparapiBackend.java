@@ -442,6 +442,9 @@ public final class AparapiBackend implements Backend {
             made.add((ClVector) upload(eigenvalues));
             made.add((ClVector) allocate(block));
             made.add((ClVector) allocate(block));
+            if (FUSED_SCHWARZ && KernelBuilds.fdmElementLocalBytes(points) <= core.localMemBytes) {
+                builds.prepareSchwarz(points);
+            }
             return new ClFdm(this, made.get(0), made.get(1), made.get(2), made.get(3), points, elements);
         } catch (RuntimeException ex) {
             made.forEach(ClVector::close);
@@ -519,8 +522,8 @@ public final class AparapiBackend implements Backend {
         if (block == 0) {
             return;
         }
-        ClKernel k = kernel(KernelBuilds.fdmElement(n, wv != null));
-        k.set("vm", f.vectors.buffer).set("lm", f.values.buffer).set("x", xv.buffer).set("ids", z.scatterIds.buffer)
+        ClKernel k = kernel(KernelBuilds.fdmElement(n));
+        k.set("weighted", wv != null ? 1 : 0).set("vm", f.vectors.buffer).set("lm", f.values.buffer).set("x", xv.buffer).set("ids", z.scatterIds.buffer)
                 .set("w", wv != null ? wv.buffer : f.values.buffer).set("y", yv.buffer).local("lds", bytes);
         k.launch(f.elements(), KernelBuilds.fdmElementGroup(n, k.workGroupSize()));
     }

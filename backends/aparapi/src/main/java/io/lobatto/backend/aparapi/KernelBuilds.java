@@ -212,13 +212,11 @@ public final class KernelBuilds {
         return new Spec(FdmKernel.class, ordered("op", op, "nb", points), label, 0);
     }
 
-    /**
-     * The fused Schwarz local solve of {@link FdmElementKernel} on blocks of {@code points}^3, with the RAS weights when
-     * {@code weighted}.
-     */
-    static Spec fdmElement(int points, boolean weighted) {
-        return new Spec(FdmElementKernel.class, ordered("nb", points, "weighted", weighted ? 1 : 0),
-                weighted ? "schwarz-local-ras" : "schwarz-local", 0);
+    /** The fused Schwarz local solve of {@link FdmElementKernel} on blocks of {@code points}^3 (ASM and RAS). */
+    static Spec fdmElement(int points) {
+        Map<String, Integer> c = new LinkedHashMap<>();
+        c.put("nb", points);
+        return new Spec(FdmElementKernel.class, c, "schwarz-local", 0);
     }
 
     /** Local memory of {@link FdmElementKernel}: two n^3 grids, V_r, V_s, V_t and the 3n eigenvalues. */

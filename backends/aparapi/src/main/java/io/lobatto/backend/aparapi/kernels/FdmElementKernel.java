@@ -20,8 +20,6 @@ public final class FdmElementKernel extends Kernel {
 
     /** n, the 1D points of a block. */
     @BuildConstant int nb;
-    /** 1: multiply the output by {@code w} (restricted Schwarz), 0: not. */
-    @BuildConstant int weighted;
 
     /** Eigenvectors [E][3][n][n] (V_d[a][i], node a of eigenvector i). */
     double[] vm = new double[1];
@@ -35,6 +33,8 @@ public final class FdmElementKernel extends Kernel {
     double[] w = new double[1];
     /** The output [E][n^3]. */
     double[] y = new double[1];
+    /** 1: multiply the output by {@code w} (restricted Schwarz), 0: not (one kernel serves ASM and RAS). */
+    int weighted;
     @Local double[] lds = new double[1];
 
     @Override
