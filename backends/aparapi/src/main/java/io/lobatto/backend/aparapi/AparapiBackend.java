@@ -435,17 +435,14 @@ public final class AparapiBackend implements Backend {
         if (points < 2 || points > MAX_DEGREE + 3) {
             throw new IllegalArgumentException("fdm: points must be in [2, " + (MAX_DEGREE + 3) + "], got " + points);
         }
-        int block = elements * points * points * points;
         java.util.List<ClVector> made = new java.util.ArrayList<>();
         try {
             made.add((ClVector) upload(eigenvectors));
             made.add((ClVector) upload(eigenvalues));
-            made.add((ClVector) allocate(block));
-            made.add((ClVector) allocate(block));
             if (FUSED_SCHWARZ && KernelBuilds.fdmElementLocalBytes(points) <= core.localMemBytes) {
                 builds.prepareSchwarz(points);
             }
-            return new ClFdm(this, made.get(0), made.get(1), made.get(2), made.get(3), points, elements);
+            return new ClFdm(this, made.get(0), made.get(1), points, elements);
         } catch (RuntimeException ex) {
             made.forEach(ClVector::close);
             throw ex;
@@ -473,12 +470,15 @@ public final class AparapiBackend implements Backend {
         if (block == 0) {
             return;
         }
-        fdmPass(FdmKernel.FORWARD_R, f, xv.buffer, f.workA.buffer, block);
-        fdmPass(FdmKernel.FORWARD_S, f, f.workA.buffer, f.workB.buffer, block);
-        fdmPass(FdmKernel.FORWARD_T, f, f.workB.buffer, f.workA.buffer, block);
-        fdmPass(FdmKernel.BACKWARD_T, f, f.workA.buffer, f.workB.buffer, block);
-        fdmPass(FdmKernel.BACKWARD_S, f, f.workB.buffer, f.workA.buffer, block);
-        fdmPass(FdmKernel.BACKWARD_R, f, f.workA.buffer, yv.buffer, block);
+        ClVector[] w = f.work();
+        ClBuffer a = w[0].buffer;
+        ClBuffer b = w[1].buffer;
+        fdmPass(FdmKernel.FORWARD_R, f, xv.buffer, a, block);
+        fdmPass(FdmKernel.FORWARD_S, f, a, b, block);
+        fdmPass(FdmKernel.FORWARD_T, f, b, a, block);
+        fdmPass(FdmKernel.BACKWARD_T, f, a, b, block);
+        fdmPass(FdmKernel.BACKWARD_S, f, b, a, block);
+        fdmPass(FdmKernel.BACKWARD_R, f, a, yv.buffer, block);
     }
 
     /**
