@@ -436,10 +436,7 @@ public final class BenchCli implements Runnable {
             }
             if (meshes.contains(PoissonSolveSuite.MeshKind.KERSHAW)) {
                 for (int k : ks) {
-                    if (k % 6 != 0) {
-                        throw new IllegalArgumentException("--meshes kershaw needs -e K a multiple of 6 (the map's kinks at x = i/6 "
-                                + "and y, z = 1/2 must lie on element faces, else elements can invert), got " + k);
-                    }
+                    io.lobatto.core.mesh.NodeMap.requireKershawElements("--meshes kershaw: -e", k, k, k);
                 }
             }
             if (!(kershaw > 0 && kershaw <= 1)) {

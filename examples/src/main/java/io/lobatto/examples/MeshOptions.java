@@ -46,6 +46,9 @@ final class MeshOptions {
                 readMap = read.nodeMap();
             } else {
                 CliChecks.requireElements(elements, "--elements");
+                if (kershaw != null) {
+                    NodeMap.requireKershawElements("--elements", elements[0], elements[1], elements[2]);
+                }
                 hexMesh = HexMesh.box(elements[0], elements[1], elements[2], 0, 1, 0, 1, 0, 1);
             }
         }

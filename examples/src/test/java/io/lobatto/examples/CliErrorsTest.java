@@ -68,6 +68,14 @@ class CliErrorsTest {
     }
 
     @Test
+    void kershawElementCountsFollowItsKinks() {
+        String line = fails("--elements 8,8,8 does not fit Kershaw's map", "poisson", "-b", "cpu", "--kershaw", "0.3", "-e", "8,8,8");
+        assertTrue(line.contains("nx a multiple of 6 and ny, nz even"), line);
+        fails("--elements 6,3,6 does not fit Kershaw's map", "poisson", "-b", "cpu", "--kershaw", "0.3", "-e", "6,3,6");
+        fails("--elements 4,4,4 does not fit Kershaw's map", "poisson", "-b", "cpu", "--kershaw", "1", "-e", "4,4,4");
+    }
+
+    @Test
     void coarseSolveSettings() {
         fails("--coarse-reduction must be in (0, 1), got 1.0", "poisson", "-b", "cpu", "--coarse-reduction", "1");
         fails("--coarse-reduction must be in (0, 1), got 0.0", "poisson", "-b", "cpu", "--coarse-reduction", "0");

@@ -119,10 +119,14 @@ final class ChebyshevSmoother implements AutoCloseable {
         return polynomial;
     }
 
-    /** One step: d = a d + b M^-1 r; x += beta d. */
+    /** One step: d = a d + b M^-1 r; x += beta d (with Schwarz: the local solves, then the gather folded into the update). */
     private void step(double a, double b, double beta, DeviceVector r, DeviceVector x, DeviceVector scratch) {
         if (relaxation == null && beta == 1) {
             backend.chebyshevStep(a, b, inverseDiagonal, r, d, x, scratch);
+            return;
+        }
+        if (relaxation instanceof SchwarzPreconditioner schwarz) {
+            schwarz.chebyshevStep(a, b, beta, r, d, x, mr);
             return;
         }
         if (relaxation == null) {

@@ -156,12 +156,23 @@ public final class SchwarzPreconditioner implements Preconditioner {
             throw new IllegalArgumentException("Schwarz acts on vectors of length " + size + ", got r of length " + r.length()
                     + " and z of length " + z.length());
         }
-        backend.scatter(zExt, r, rExt);
-        backend.applyFdm(fdm, rExt, uExt);
-        if (restricted) {
-            backend.pointwiseMultiply(weights, uExt, uExt);
-        }
+        backend.applySchwarzLocal(zExt, fdm, restricted ? weights : null, r, rExt, uExt);
         backend.gather(zExt, uExt, z);
+    }
+
+    /**
+     * The Chebyshev step with this relaxation, d = a d + b M^-1 r and x += beta d, as two backend passes: the local
+     * solves ({@link Backend#applySchwarzLocal}) and their gather folded into the update
+     * ({@link Backend#gatherChebyshevStep}). {@code scratch} has this operator's size (used by backends that do not
+     * fold the update).
+     */
+    void chebyshevStep(double a, double b, double beta, DeviceVector r, DeviceVector d, DeviceVector x, DeviceVector scratch) {
+        if (r.length() != size || d.length() != size || x.length() != size) {
+            throw new IllegalArgumentException("Schwarz acts on vectors of length " + size + ", got r, d, x of lengths "
+                    + r.length() + ", " + d.length() + ", " + x.length());
+        }
+        backend.applySchwarzLocal(zExt, fdm, restricted ? weights : null, r, rExt, uExt);
+        backend.gatherChebyshevStep(zExt, uExt, a, b, beta, d, x, scratch);
     }
 
     @Override

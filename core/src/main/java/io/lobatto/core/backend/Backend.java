@@ -581,6 +581,36 @@ public interface Backend extends AutoCloseable {
         throw new UnsupportedOperationException("backend " + name() + " has no fast-diagonalisation kernels");
     }
 
+    /**
+     * The local solves of an overlapping Schwarz method on the extended elements, before their sum:
+     * y_ext = W (V_t (x) V_s (x) V_r) D^-1 (V_t (x) V_s (x) V_r)^T Z_ext x_G ({@link #applyFdm} on the scatter of
+     * {@code xG} through {@code zExt}), times the RAS weights {@code weights} pointwise unless that is null (additive
+     * Schwarz). {@code work} and {@code yExt} have length E n^3 = {@code zExt.localSize()} and are distinct; {@code work}
+     * may be left with any values. The default composes {@link #scatter}, {@link #applyFdm} and
+     * {@link #pointwiseMultiply}; a backend may fuse them into one pass over the elements.
+     */
+    default void applySchwarzLocal(DeviceScatter zExt, DeviceFdm fdm, DeviceVector weights, DeviceVector xG,
+                                   DeviceVector work, DeviceVector yExt) {
+        scatter(zExt, xG, work);
+        applyFdm(fdm, work, yExt);
+        if (weights != null) {
+            pointwiseMultiply(weights, yExt, yExt);
+        }
+    }
+
+    /**
+     * A Chebyshev step whose relaxation ends in a gather (the sum of a Schwarz method's local solves): d = a d + b Z^T uL,
+     * then x += beta d. {@code d} and {@code x} have length {@code z.globalSize()} and are distinct, {@code uL}
+     * {@code z.localSize()}. The default composes {@link #gather} into {@code scratch} (same length as d) and
+     * {@link #axpby} twice; a backend may fold the update into the gather (one pass, no scratch).
+     */
+    default void gatherChebyshevStep(DeviceScatter z, DeviceVector uL, double a, double b, double beta, DeviceVector d,
+                                     DeviceVector x, DeviceVector scratch) {
+        gather(z, uL, scratch);
+        axpby(b, scratch, a, d);
+        axpby(beta, d, 1, x);
+    }
+
     /** Releases every resource of this backend (device memory, threads); idempotent. */
     @Override
     void close();

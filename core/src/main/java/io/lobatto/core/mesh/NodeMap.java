@@ -91,6 +91,23 @@ public interface NodeMap {
         }
         return new KershawMap(epsilon);
     }
+
+    /**
+     * Checks that a box of {@code nx x ny x nz} elements on the unit cube reproduces {@link #kershaw Kershaw's map}:
+     * its kinks at x = i/6 and y, z = 1/2 lie on element faces only when nx is a multiple of 6 and ny, nz are even.
+     * Elsewhere an element straddles a kink, its trilinear image is not the map's, and at small epsilon elements can
+     * invert. The check the commands share ({@code poisson --kershaw}, {@code lobatto-bench solve --meshes kershaw}).
+     *
+     * @param option the command-line option (or argument) that gave the counts, named in the message
+     * @throws IllegalArgumentException unless nx % 6 == 0, ny % 2 == 0 and nz % 2 == 0 (all >= 1)
+     */
+    static void requireKershawElements(String option, int nx, int ny, int nz) {
+        if (nx < 1 || ny < 1 || nz < 1 || nx % 6 != 0 || ny % 2 != 0 || nz % 2 != 0) {
+            throw new IllegalArgumentException(option + " " + nx + "," + ny + "," + nz + " does not fit Kershaw's map: it needs nx a "
+                    + "multiple of 6 and ny, nz even (the map's kinks at x = i/6 and y, z = 1/2 must lie on element faces, else "
+                    + "elements can invert), e.g. 6,6,6 or 12,12,12");
+        }
+    }
 }
 
 /** The identity map x = x0 (one instance). */

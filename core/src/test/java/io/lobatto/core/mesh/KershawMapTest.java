@@ -62,4 +62,16 @@ class KershawMapTest {
         assertThrows(IllegalArgumentException.class, () -> NodeMap.kershaw(0));
         assertThrows(IllegalArgumentException.class, () -> NodeMap.kershaw(1.5));
     }
+
+    @Test
+    void elementCountsMustPutTheKinksOnFaces() {
+        NodeMap.requireKershawElements("-e", 6, 2, 2);
+        NodeMap.requireKershawElements("-e", 30, 30, 30);
+        NodeMap.requireKershawElements("-e", 12, 4, 8);
+        for (int[] bad : new int[][] {{8, 8, 8}, {3, 2, 2}, {6, 3, 2}, {6, 2, 5}, {0, 2, 2}, {9, 6, 6}}) {
+            IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
+                    () -> NodeMap.requireKershawElements("--elements", bad[0], bad[1], bad[2]));
+            assertTrue(ex.getMessage().startsWith("--elements " + bad[0] + "," + bad[1] + "," + bad[2] + " does not fit"), ex.getMessage());
+        }
+    }
 }

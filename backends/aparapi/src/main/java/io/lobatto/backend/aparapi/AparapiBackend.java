@@ -82,6 +82,12 @@ public final class AparapiBackend implements Backend {
      */
     static final boolean FOLD_SEARCH_DIRECTION = Boolean.parseBoolean(
             System.getProperty("lobatto.aparapi.foldSearchDirection", "false"));
+    /**
+     * Whether {@link #applySchwarzLocal} runs the fused {@link io.lobatto.backend.aparapi.kernels.FdmElementKernel} (one
+     * launch) or the scatter, the six {@link FdmKernel} passes and the weighting (eight launches):
+     * {@code -Dlobatto.aparapi.fusedSchwarz}, else true. An A/B switch for the GPU runbook.
+     */
+    static final boolean FUSED_SCHWARZ = Boolean.parseBoolean(System.getProperty("lobatto.aparapi.fusedSchwarz", "true"));
     /** Largest work-group of the streaming, reduction and gather kernels (capped by the built kernel). */
     static final int STREAM_GROUP = Integer.getInteger("lobatto.aparapi.streamGroup", 1024);
 
@@ -435,14 +441,14 @@ public final class AparapiBackend implements Backend {
         if (points < 2 || points > MAX_DEGREE + 3) {
             throw new IllegalArgumentException("fdm: points must be in [2, " + (MAX_DEGREE + 3) + "], got " + points);
         }
-        int block = elements * points * points * points;
         java.util.List<ClVector> made = new java.util.ArrayList<>();
         try {
             made.add((ClVector) upload(eigenvectors));
             made.add((ClVector) upload(eigenvalues));
-            made.add((ClVector) allocate(block));
-            made.add((ClVector) allocate(block));
-            return new ClFdm(this, made.get(0), made.get(1), made.get(2), made.get(3), points, elements);
+            if (FUSED_SCHWARZ && KernelBuilds.fdmElementLocalBytes(points) <= core.localMemBytes) {
+                builds.prepareSchwarz(points);
+            }
+            return new ClFdm(this, made.get(0), made.get(1), points, elements);
         } catch (RuntimeException ex) {
             made.forEach(ClVector::close);
             throw ex;
@@ -470,12 +476,77 @@ public final class AparapiBackend implements Backend {
         if (block == 0) {
             return;
         }
-        fdmPass(FdmKernel.FORWARD_R, f, xv.buffer, f.workA.buffer, block);
-        fdmPass(FdmKernel.FORWARD_S, f, f.workA.buffer, f.workB.buffer, block);
-        fdmPass(FdmKernel.FORWARD_T, f, f.workB.buffer, f.workA.buffer, block);
-        fdmPass(FdmKernel.BACKWARD_T, f, f.workA.buffer, f.workB.buffer, block);
-        fdmPass(FdmKernel.BACKWARD_S, f, f.workB.buffer, f.workA.buffer, block);
-        fdmPass(FdmKernel.BACKWARD_R, f, f.workA.buffer, yv.buffer, block);
+        ClVector[] w = f.work();
+        ClBuffer a = w[0].buffer;
+        ClBuffer b = w[1].buffer;
+        fdmPass(FdmKernel.FORWARD_R, f, xv.buffer, a, block);
+        fdmPass(FdmKernel.FORWARD_S, f, a, b, block);
+        fdmPass(FdmKernel.FORWARD_T, f, b, a, block);
+        fdmPass(FdmKernel.BACKWARD_T, f, a, b, block);
+        fdmPass(FdmKernel.BACKWARD_S, f, b, a, block);
+        fdmPass(FdmKernel.BACKWARD_R, f, a, yv.buffer, block);
+    }
+
+    /**
+     * The Schwarz local solves in one launch of {@link io.lobatto.backend.aparapi.kernels.FdmElementKernel} (scatter,
+     * the six passes in local memory, the RAS weights), one work-group per extended element; {@code work} is not used.
+     * Falls back to the unfused passes when the block does not fit the device's local memory (n &gt; 14 on 48 KiB) or
+     * when {@code -Dlobatto.aparapi.fusedSchwarz=false}.
+     */
+    @Override
+    public synchronized void applySchwarzLocal(DeviceScatter zExt, DeviceFdm fdm, DeviceVector weights, DeviceVector xG,
+                                               DeviceVector work, DeviceVector yExt) {
+        Objects.requireNonNull(fdm, "fdm");
+        if (!(fdm instanceof ClFdm f) || f.backend != this) {
+            throw new IllegalArgumentException("fdm is not a fast diagonalisation of this aparapi backend: " + fdm);
+        }
+        if (f.isClosed()) {
+            throw new IllegalStateException("fdm is closed");
+        }
+        ClScatter z = gatherScatter.scat(zExt);
+        ClVector xv = vec(xG, "xG");
+        ClVector yv = vec(yExt, "yExt");
+        ClVector wv = weights == null ? null : vec(weights, "weights");
+        vec(work, "work");
+        if (work == yExt) {
+            throw new IllegalArgumentException("applySchwarzLocal: work and yExt must be distinct vectors");
+        }
+        int n = f.points();
+        int block = f.elements() * n * n * n;
+        checkLen("applySchwarzLocal", "zExt.localSize()", z.localSize(), block);
+        checkLen("applySchwarzLocal", "xG", xv.length(), z.globalSize());
+        checkLen("applySchwarzLocal", "work", work.length(), block);
+        checkLen("applySchwarzLocal", "yExt", yv.length(), block);
+        if (wv != null) {
+            checkLen("applySchwarzLocal", "weights", wv.length(), block);
+        }
+        long bytes = KernelBuilds.fdmElementLocalBytes(n);
+        if (!FUSED_SCHWARZ || bytes > core.localMemBytes) {
+            Backend.super.applySchwarzLocal(zExt, fdm, weights, xG, work, yExt);
+            return;
+        }
+        if (block == 0) {
+            return;
+        }
+        ClKernel k = kernel(KernelBuilds.fdmElement(n));
+        k.set("weighted", wv != null ? 1 : 0).set("vm", f.vectors.buffer).set("lm", f.values.buffer).set("x", xv.buffer).set("ids", z.scatterIds.buffer)
+                .set("w", wv != null ? wv.buffer : f.values.buffer).set("y", yv.buffer).local("lds", bytes);
+        k.launch(f.elements(), KernelBuilds.fdmElementGroup(n, k.workGroupSize()));
+    }
+
+    /**
+     * The gather of the Schwarz local solves folded into the Chebyshev step (one launch of
+     * {@link io.lobatto.backend.aparapi.kernels.GatherScatterKernel#GATHER_CHEBYSHEV}); {@code scratch} is not used.
+     * With {@code -Dlobatto.aparapi.fusedSchwarz=false}, the gather and two axpby launches.
+     */
+    @Override
+    public synchronized void gatherChebyshevStep(DeviceScatter z, DeviceVector uL, double a, double b, double beta,
+                                                 DeviceVector d, DeviceVector x, DeviceVector scratch) {
+        if (!FUSED_SCHWARZ) {
+            Backend.super.gatherChebyshevStep(z, uL, a, b, beta, d, x, scratch);
+            return;
+        }
+        gatherScatter.gatherChebyshevStep(z, uL, a, b, beta, d, x);
     }
 
     /** One sum-factorised pass of {@link FdmKernel}: {@code n} outputs into {@code out}. */

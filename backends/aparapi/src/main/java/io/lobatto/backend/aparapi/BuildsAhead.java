@@ -58,6 +58,26 @@ final class BuildsAhead {
         core.ensureOpen();
         Objects.requireNonNull(kernel, "kernel");
         Objects.requireNonNull(degrees, "degrees");
+        for (Runnable task : preparations(kernel, degrees, geometry, functions == null ? new PointFunction[0] : functions)) {
+            submit(task);
+        }
+    }
+
+    /**
+     * Submits the builds of the Schwarz smoother's kernels on blocks of {@code points}^3 (the fused local solve and the
+     * gather folded into the Chebyshev step) when a level uploads its fast diagonalisation, so that they build during the
+     * rest of the setup (eigenvalue bounds, coarser levels) and not in the first V-cycle.
+     */
+    void prepareSchwarz(int points) {
+        core.ensureOpen();
+        ProgramCache programs = core.cl.programs();
+        int gatherGroup = core.gatherGroup;
+        submit(() -> programs.build(KernelBuilds.fdmElement(points).source()));
+        submit(() -> programs.build(KernelBuilds.gather(GatherScatterKernel.GATHER_CHEBYSHEV, gatherGroup).source()));
+    }
+
+    /** Runs {@code task} on the build pool (started at the first call); a failure is logged, its operation throws. */
+    private void submit(Runnable task) {
         if (builder == null) {
             AtomicInteger n = new AtomicInteger();
             builder = Executors.newFixedThreadPool(BUILD_THREADS, r -> {
@@ -66,15 +86,13 @@ final class BuildsAhead {
                 return t;
             });
         }
-        for (Runnable task : preparations(kernel, degrees, geometry, functions == null ? new PointFunction[0] : functions)) {
-            prepared.add(builder.submit(() -> {
-                try {
-                    task.run();
-                } catch (RuntimeException e) {
-                    LOG.log(Level.FINE, "aparapi: a build ahead of use failed (its operation will throw)", e);
-                }
-            }));
-        }
+        prepared.add(builder.submit(() -> {
+            try {
+                task.run();
+            } catch (RuntimeException e) {
+                LOG.log(Level.FINE, "aparapi: a build ahead of use failed (its operation will throw)", e);
+            }
+        }));
     }
 
     /** The builds submitted so far (the caller holds the backend's lock while it copies them). */

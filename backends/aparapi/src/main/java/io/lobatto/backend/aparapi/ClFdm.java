@@ -4,26 +4,41 @@ import io.lobatto.core.backend.DeviceFdm;
 
 /**
  * The fast diagonalisation on the device: the eigenvectors [E][3][n][n], the eigenvalues [E][3][n] and two work
- * blocks of E n^3 entries for the sum-factorised passes of {@link io.lobatto.backend.aparapi.kernels.FdmKernel}.
+ * blocks of E n^3 entries for the sum-factorised passes of {@link io.lobatto.backend.aparapi.kernels.FdmKernel},
+ * allocated at the first unfused apply (the fused Schwarz kernel keeps its blocks in local memory and needs none).
  */
 final class ClFdm implements DeviceFdm {
 
     final AparapiBackend backend;
     final ClVector vectors;
     final ClVector values;
-    final ClVector workA;
-    final ClVector workB;
+    private ClVector workA;
+    private ClVector workB;
     private final int points;
     private final int elements;
 
-    ClFdm(AparapiBackend backend, ClVector vectors, ClVector values, ClVector workA, ClVector workB, int points, int elements) {
+    ClFdm(AparapiBackend backend, ClVector vectors, ClVector values, int points, int elements) {
         this.backend = backend;
         this.vectors = vectors;
         this.values = values;
-        this.workA = workA;
-        this.workB = workB;
         this.points = points;
         this.elements = elements;
+    }
+
+    /** The two work blocks of the unfused passes, allocated at the first call (the caller holds the backend's lock). */
+    ClVector[] work() {
+        if (workA == null) {
+            int block = elements * points * points * points;
+            ClVector a = (ClVector) backend.allocate(block);
+            try {
+                workB = (ClVector) backend.allocate(block);
+            } catch (RuntimeException e) {
+                a.close();
+                throw e;
+            }
+            workA = a;
+        }
+        return new ClVector[] {workA, workB};
     }
 
     @Override
@@ -45,8 +60,10 @@ final class ClFdm implements DeviceFdm {
     public void close() {
         vectors.close();
         values.close();
-        workA.close();
-        workB.close();
+        if (workA != null) {
+            workA.close();
+            workB.close();
+        }
     }
 
     @Override

@@ -34,7 +34,7 @@ final class GatherScatter {
     private final BackendCore core;
     private final Vectors vectors;
     /** The built kernels of the gather/scatter ops by op code (no map lookup per launch). */
-    private final ClKernel[] gatherKernels = new ClKernel[4];
+    private final ClKernel[] gatherKernels = new ClKernel[5];
     /** The built kernels of {@link GatherScatterRowsKernel} by op code + 2 tiles. */
     private final ClKernel[] rowsKernels = new ClKernel[4];
 
@@ -316,7 +316,7 @@ final class GatherScatter {
     /** Binds the arguments of a gather/scatter kernel that come from Z (and the partials; strides 0). */
     void bindScatter(ClKernel k, ClScatter s) {
         k.set("scatterIds", s.scatterIds.buffer).set("starts", s.gatherStarts.buffer).set("ids", s.gatherIds.buffer)
-                .set("blocks", s.blockStarts.buffer).set("partials", core.partials).set("strideL", 0).set("strideG", 0);
+                .set("blocks", s.blockStarts.buffer).set("partials", core.partials).set("strideL", 0).set("strideG", 0).set("ca", 0.0).set("cb", 0.0);
     }
 
     void gather(DeviceScatter z, DeviceVector xL, DeviceVector xG) {
@@ -364,6 +364,32 @@ final class GatherScatter {
                 .local("lds", KernelBuilds.gatherLocalBytes(op, core.gatherGroup));
         k.launch(groups, core.gatherGroup);
         return x == null ? 0 : core.sumPartials(groups);
+    }
+
+    /**
+     * The gather folded into a Chebyshev step ({@link GatherScatterKernel#GATHER_CHEBYSHEV}): d = a d + b Z^T uL, then
+     * x += beta d, one launch.
+     */
+    void gatherChebyshevStep(DeviceScatter z, DeviceVector uL, double a, double b, double beta, DeviceVector d, DeviceVector x) {
+        ClScatter s = scat(z);
+        ClVector l = core.vec(uL, "uL");
+        ClVector dv = core.vec(d, "d");
+        ClVector xv = core.vec(x, "x");
+        checkLen("gatherChebyshevStep", "uL", l.length(), s.localSize());
+        checkLen("gatherChebyshevStep", "d", dv.length(), s.globalSize());
+        checkLen("gatherChebyshevStep", "x", xv.length(), s.globalSize());
+        if (d == x) {
+            throw new IllegalArgumentException("gatherChebyshevStep: d and x must be distinct");
+        }
+        if (s.blocks == 0) {
+            return;
+        }
+        int op = GatherScatterKernel.GATHER_CHEBYSHEV;
+        ClKernel k = gatherKernel(op);
+        bindScatter(k, s);
+        k.set("xG", xv.buffer).set("xL", l.buffer).set("yG", dv.buffer).set("n", s.blocks).set("dirG", core.unused)
+                .set("beta", beta).set("ca", a).set("cb", b).local("lds", KernelBuilds.gatherLocalBytes(op, core.gatherGroup));
+        k.launch(Math.min(REDUCE_GROUPS, s.blocks), core.gatherGroup);
     }
 
     /** The gather with x_G . y_G reduced in its pass (one launch, one read-back), as in the fused operator. */

@@ -8,6 +8,7 @@ import io.lobatto.backend.aparapi.kernels.ErrorKernel;
 import io.lobatto.backend.aparapi.kernels.EvaluateKernel;
 import io.lobatto.backend.aparapi.kernels.FactorSplitKernel;
 import io.lobatto.backend.aparapi.kernels.GeometryKernel;
+import io.lobatto.backend.aparapi.kernels.FdmElementKernel;
 import io.lobatto.backend.aparapi.kernels.FdmKernel;
 import io.lobatto.backend.aparapi.kernels.GatherScatterKernel;
 import io.lobatto.backend.aparapi.kernels.GatherScatterRowsKernel;
@@ -212,6 +213,29 @@ public final class KernelBuilds {
         return new Spec(FdmKernel.class, ordered("op", op, "nb", points), label, 0);
     }
 
+    /** The fused Schwarz local solve of {@link FdmElementKernel} on blocks of {@code points}^3 (ASM and RAS). */
+    static Spec fdmElement(int points) {
+        Map<String, Integer> c = new LinkedHashMap<>();
+        c.put("nb", points);
+        return new Spec(FdmElementKernel.class, c, "schwarz-local", 0);
+    }
+
+    /** Local memory of {@link FdmElementKernel}: two n^3 grids, V_r, V_s, V_t and the 3n eigenvalues. */
+    static long fdmElementLocalBytes(int points) {
+        long n = points;
+        return 8 * (2 * n * n * n + 3 * n * n + 3 * n);
+    }
+
+    /**
+     * The work-group of {@link FdmElementKernel}: n^3 rounded up to a multiple of 32, at most 256 (the plans' limit,
+     * DESIGN.md) and what the built kernel allows.
+     */
+    static int fdmElementGroup(int points, int allowed) {
+        int n3 = points * points * points;
+        int g = Math.min(256, (n3 + 31) / 32 * 32);
+        return Math.max(1, Math.min(g, allowed));
+    }
+
     /** The fused Chebyshev step of {@link ChebyshevKernel}. */
     static Spec chebyshev() {
         return new Spec(ChebyshevKernel.class, Map.of(), "chebyshevStep", 0);
@@ -275,6 +299,7 @@ public final class KernelBuilds {
             case GatherScatterKernel.SCATTER -> "scatter";
             case GatherScatterKernel.GATHER -> "gather";
             case GatherScatterKernel.GATHER_DOT -> "gather+dot";
+            case GatherScatterKernel.GATHER_CHEBYSHEV -> "gather+chebyshev";
             default -> "gather+dot+update";
         };
         Map<String, Integer> c = ordered("op", op, "group", group);

@@ -13,7 +13,9 @@ import io.lobatto.backend.aparapi.runtime.BuildConstant;
  * updates the row's x_G = dirG + beta x_G (CG's p = z + beta p, which the element kernel has already
  * applied on the fly) and writes it back. The gathers act on {@link #comps} component blocks (user operators'
  * [ncomp][N_L] and [ncomp][N_G] vectors, Z applied to each block): block c of x_L starts at c strideL, of
- * y_G and x_G at c strideG, and the dot sums over all blocks.
+ * y_G and x_G at c strideG, and the dot sums over all blocks. {@link #GATHER_CHEBYSHEV} is the Chebyshev step of a
+ * Schwarz-smoothed level folded into the gather of the local solves: with g = Z^T x_L, y_G = ca y_G + cb g (the
+ * direction d) and x_G += beta y_G (the iterate).
  */
 public final class GatherScatterKernel extends Kernel {
 
@@ -25,6 +27,8 @@ public final class GatherScatterKernel extends Kernel {
     public static final int GATHER_DOT = 2;
     /** BS6 with x_G = dirG + beta x_G written back and the partials of y_G . x_G (CG's p update). */
     public static final int GATHER_DOT_UPDATE = 3;
+    /** BS6 folded into a Chebyshev step: d = y_G = ca y_G + cb Z^T x_L, then x_G += beta d. */
+    public static final int GATHER_CHEBYSHEV = 4;
 
     @BuildConstant int op;
     /** Work-items per group, a power of two. */
@@ -44,6 +48,9 @@ public final class GatherScatterKernel extends Kernel {
     double[] partials = new double[1];
     double[] dirG = new double[1];
     double beta;
+    /** The Chebyshev step's coefficients of d and of Z^T x_L ({@link #GATHER_CHEBYSHEV}). */
+    double ca;
+    double cb;
     /** Scatter: local nodes. Gather: blocks of rows. */
     int n;
     /** Component stride of x_L (N_L) and of y_G, x_G and dirG (N_G) when {@link #comps} > 1. */
@@ -73,7 +80,7 @@ public final class GatherScatterKernel extends Kernel {
                     localBarrier();
                 }
             }
-            if (op >= GATHER_DOT) {
+            if (op == GATHER_DOT || op == GATHER_DOT_UPDATE) {
                 lds[lid] = d;
                 localBarrier();
                 for (int h = group / 2; h > 0; h = h / 2) {
@@ -102,6 +109,16 @@ public final class GatherScatterKernel extends Kernel {
         return d;
     }
 
+    /** What the gather writes to y_G[row]: g, or the Chebyshev direction ca y_G + cb g (with x_G[row] += beta of it). */
+    private double rowOut(int row, double g) {
+        double out = g;
+        if (op == GATHER_CHEBYSHEV) {
+            out = ca * yG[row] + cb * g;
+            xG[row] = xG[row] + beta * out;
+        }
+        return out;
+    }
+
     private double gatherBlock(int b, int lid, int offL, int offG) {
         double d = 0;
         int rowStart = blocks[b];
@@ -119,7 +136,7 @@ public final class GatherScatterKernel extends Kernel {
                 for (int c = starts[row] - s0; c < c1; c++) {
                     g += lds[c];
                 }
-                yG[offG + row] = g;
+                yG[offG + row] = rowOut(offG + row, g);
                 d += rowDot(offG + row, g);
             }
         } else {
@@ -129,7 +146,7 @@ public final class GatherScatterKernel extends Kernel {
                 for (int c = starts[row]; c < c1; c++) {
                     g += xL[offL + ids[c]];
                 }
-                yG[offG + row] = g;
+                yG[offG + row] = rowOut(offG + row, g);
                 d += rowDot(offG + row, g);
             }
         }

@@ -1,0 +1,129 @@
+package io.lobatto.backend.aparapi.kernels;
+
+import com.aparapi.Kernel;
+import io.lobatto.backend.aparapi.runtime.BuildConstant;
+
+/**
+ * The local solves of the overlapping Schwarz method in one launch, one work-group per extended element e:
+ * <pre>
+ *   y_e = W_e (V_t (x) V_s (x) V_r) D_e^-1 (V_t (x) V_s (x) V_r)^T (Z_ext x_G)_e
+ * </pre>
+ * (fast diagonalisation, Lynch, Rice &amp; Thomas; Fischer &amp; Lottes for the spectral element method). The group reads
+ * its n^3 block of x_G through the extended scatter ids (-1 reads 0), stages V_r, V_s, V_t and the eigenvalues in local
+ * memory, runs the three forward contractions (the third also divides by D_ijk = lambda_r,i + lambda_s,j + lambda_t,k,
+ * 0 where D_ijk &lt;= 0) and the three backward ones between two n^3 grids in local memory, and writes y_e, times the RAS
+ * weights W_e when {@link #weighted} is 1. The six passes are those of {@link FdmKernel} with the same index arithmetic
+ * and summation order, one output point per work-item per round; the block never goes to global memory in between.
+ * Local memory: 8 (2 n^3 + 3 n^2 + 3 n) bytes ({@code lds}).
+ */
+public final class FdmElementKernel extends Kernel {
+
+    /** n, the 1D points of a block. */
+    @BuildConstant int nb;
+
+    /** Eigenvectors [E][3][n][n] (V_d[a][i], node a of eigenvector i). */
+    double[] vm = new double[1];
+    /** Eigenvalues [E][3][n]. */
+    double[] lm = new double[1];
+    /** The assembled input x_G. */
+    double[] x = new double[1];
+    /** The extended scatter ids [E][n^3] (-1: no unknown). */
+    int[] ids = new int[1];
+    /** The RAS weights [E][n^3] (read when {@link #weighted} is 1). */
+    double[] w = new double[1];
+    /** The output [E][n^3]. */
+    double[] y = new double[1];
+    /** 1: multiply the output by {@code w} (restricted Schwarz), 0: not (one kernel serves ASM and RAS). */
+    int weighted;
+    @Local double[] lds = new double[1];
+
+    @Override
+    public void run() {
+        int e = getGroupId();
+        int lid = getLocalId();
+        int T = getLocalSize();
+        int n = nb;
+        int n3 = n * n * n;
+        int nv = 3 * n * n;
+        int mV = 2 * n3;
+        int mL = mV + nv;
+        for (int q = lid; q < nv; q += T) {
+            lds[mV + q] = vm[e * nv + q];
+        }
+        for (int q = lid; q < 3 * n; q += T) {
+            lds[mL + q] = lm[e * 3 * n + q];
+        }
+        for (int p = lid; p < n3; p += T) {
+            int id = ids[e * n3 + p];
+            double u = 0;
+            if (id >= 0) {
+                u = x[id];
+            }
+            lds[p] = u;
+        }
+        localBarrier();
+        // one call site in a loop (PoCL compiles each inlined copy of a loop with barriers separately)
+        for (int op = 0; op < 6; op++) {
+            int src = (op % 2) * n3;
+            pass(op, src, n3 - src, lid, T, mV, mL);
+            localBarrier();
+        }
+        for (int p = lid; p < n3; p += T) {
+            double v = lds[p];
+            if (weighted == 1) {
+                v = v * w[e * n3 + p];
+            }
+            y[e * n3 + p] = v;
+        }
+    }
+
+    /** Pass {@code op} of {@link FdmKernel} from the grid at {@code src} to the grid at {@code dst} of {@code lds}. */
+    private void pass(int op, int src, int dst, int lid, int T, int mV, int mL) {
+        int n = nb;
+        int n3 = n * n * n;
+        int dir = 0;
+        if (op == FdmKernel.FORWARD_S || op == FdmKernel.BACKWARD_S) {
+            dir = 1;
+        } else if (op == FdmKernel.FORWARD_T || op == FdmKernel.BACKWARD_T) {
+            dir = 2;
+        }
+        int stride = 1;
+        if (dir == 1) {
+            stride = n;
+        } else if (dir == 2) {
+            stride = n * n;
+        }
+        int v = mV + dir * n * n;
+        for (int p = lid; p < n3; p += T) {
+            int i = p % n;
+            int j = (p / n) % n;
+            int k = p / (n * n);
+            int idx = i;
+            if (dir == 1) {
+                idx = j;
+            } else if (dir == 2) {
+                idx = k;
+            }
+            int line = src + p - idx * stride;
+            double s = 0;
+            if (op <= FdmKernel.FORWARD_T) {
+                for (int q = 0; q < n; q++) {
+                    s += lds[v + q * n + idx] * lds[line + q * stride];
+                }
+            } else {
+                for (int q = 0; q < n; q++) {
+                    s += lds[v + idx * n + q] * lds[line + q * stride];
+                }
+            }
+            if (op == FdmKernel.FORWARD_T) {
+                double d = lds[mL + i] + lds[mL + n + j] + lds[mL + 2 * n + k];
+                if (d > 0) {
+                    s = s / d;
+                } else {
+                    s = 0;
+                }
+            }
+            lds[dst + p] = s;
+        }
+    }
+}
