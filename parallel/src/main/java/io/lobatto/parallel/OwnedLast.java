@@ -6,10 +6,12 @@ import java.util.function.Function;
 import io.lobatto.gs.ScatterOperator;
 
 /**
- * A rank's assembled numbering (Z) with the rows it shares but does not own numbered last: the original global ids are
- * renumbered, stably, so that the nodes a neighbour owns come after all others, and Z is built on that numbering. The
- * rows a distributed reduction leaves out ({@link DistributedBackend}) are then one range [owned, size), which the
- * backend's reduction skips in its own pass: no second launch over the excluded rows per reduction.
+ * A rank's assembled numbering (Z) with its shared rows numbered last, and of those the rows a neighbour owns last of
+ * all: the original global ids are renumbered, stably, into the classes not shared, shared and owned, owned by a
+ * neighbour, and Z is built on that numbering. Then the rows a distributed reduction leaves out
+ * ({@link DistributedBackend}) are one range, which the backend's reduction skips in its own pass, and the halo's rows
+ * ({@link HaloExchange#sharedRows()}, ascending) are the last rows, whose halo sums the backend folds into the gather
+ * ({@link io.lobatto.core.backend.Backend#gatherDotHalo}): two launches fewer per iteration.
  *
  * @param z                  Z on the renumbered original ids
  * @param shared             the shared nodes in z's assembled ids (the same nodes, keys and order per neighbour)
@@ -28,30 +30,35 @@ public record OwnedLast(ScatterOperator z, SharedNodes shared, int[] originalToN
         ScatterOperator z0 = ScatterOperator.build(localToGlobal, count, masked);
         SharedNodes s0 = sharedOf.apply(z0);
         double[] mask0 = s0.ownerMask();
-        boolean[] last = new boolean[count];
-        int notOwned = 0;
+        // 0: not shared, 1: shared and owned, 2: owned by a neighbour; numbered in that order, stably
+        byte[] rank = new byte[count];
+        int shared = 0;
+        for (int[] ids : s0.ids()) {
+            for (int a : ids) {
+                if (rank[z0.originalId(a)] == 0) {
+                    rank[z0.originalId(a)] = 1;
+                    shared++;
+                }
+            }
+        }
         for (int a = 0; a < mask0.length; a++) {
             if (mask0[a] == 0) {
-                last[z0.originalId(a)] = true;
-                notOwned++;
+                rank[z0.originalId(a)] = 2;
             }
         }
         int[] perm = new int[count];
-        if (notOwned == 0) {
+        if (shared == 0) {
             for (int o = 0; o < count; o++) {
                 perm[o] = o;
             }
             return new OwnedLast(z0, s0, perm);
         }
         int next = 0;
-        for (int o = 0; o < count; o++) {
-            if (!last[o]) {
-                perm[o] = next++;
-            }
-        }
-        for (int o = 0; o < count; o++) {
-            if (last[o]) {
-                perm[o] = next++;
+        for (byte c = 0; c < 3; c++) {
+            for (int o = 0; o < count; o++) {
+                if (rank[o] == c) {
+                    perm[o] = next++;
+                }
             }
         }
         int[] l2g = new int[localToGlobal.length];

@@ -274,6 +274,7 @@ public final class KernelBuilds {
             case GatherScatterKernel.SCATTER -> "scatter";
             case GatherScatterKernel.GATHER -> "gather";
             case GatherScatterKernel.GATHER_DOT -> "gather+dot";
+            case GatherScatterKernel.GATHER_DOT_HALO -> "gather+dot+halo";
             default -> "gather+dot+update";
         };
         Map<String, Integer> c = ordered("op", op, "group", group);

@@ -13,7 +13,11 @@ import io.lobatto.backend.aparapi.runtime.BuildConstant;
  * updates the row's x_G = dirG + beta x_G (CG's p = z + beta p, which the element kernel has already
  * applied on the fly) and writes it back. The gathers act on {@link #comps} component blocks (user operators'
  * [ncomp][N_L] and [ncomp][N_G] vectors, Z applied to each block): block c of x_L starts at c strideL, of
- * y_G and x_G at c strideG, and the dot sums over all blocks.
+ * y_G and x_G at c strideG, and the dot sums over all blocks. {@link #GATHER_DOT_HALO} is {@link #GATHER_DOT} that
+ * also completes a distributed gather at the halo rows, which are the last rows [{@code haloLo}, N_G) in order: y_G[row]
+ * = the sum, from 0 and in the order of {@code haloSources[haloStarts[u] .. haloStarts[u+1])} (u = row - haloLo), of
+ * the rank's partial (source -1) and {@code received[j]} (as {@link HaloKernel}, bitwise), while the dot takes the
+ * partial (a distributed CG's p . Ap before the exchange).
  */
 public final class GatherScatterKernel extends Kernel {
 
@@ -25,6 +29,8 @@ public final class GatherScatterKernel extends Kernel {
     public static final int GATHER_DOT = 2;
     /** BS6 with x_G = dirG + beta x_G written back and the partials of y_G . x_G (CG's p update). */
     public static final int GATHER_DOT_UPDATE = 3;
+    /** BS6 with the partials of y_G . x_G (y_G before the halo) and the halo sums at rows [haloLo, N_G). */
+    public static final int GATHER_DOT_HALO = 4;
 
     @BuildConstant int op;
     /** Work-items per group, a power of two. */
@@ -49,6 +55,11 @@ public final class GatherScatterKernel extends Kernel {
     /** Component stride of x_L (N_L) and of y_G, x_G and dirG (N_G) when {@link #comps} > 1. */
     int strideL;
     int strideG;
+    /** {@link #GATHER_DOT_HALO}: the first halo row, the halo's CSR over sources, and the received partials. */
+    int haloLo;
+    int[] haloStarts = new int[1];
+    int[] haloSources = new int[1];
+    double[] received = new double[1];
     @Local double[] lds = new double[1];
 
     @Override
@@ -92,7 +103,7 @@ public final class GatherScatterKernel extends Kernel {
     /** y_G[row] x_G[row] for the dot variants (after the update of x_G[row]), else 0. */
     private double rowDot(int row, double g) {
         double d = 0;
-        if (op == GATHER_DOT) {
+        if (op == GATHER_DOT || op == GATHER_DOT_HALO) {
             d = g * xG[row];
         } else if (op == GATHER_DOT_UPDATE) {
             double p = dirG[row] + beta * xG[row];
@@ -100,6 +111,26 @@ public final class GatherScatterKernel extends Kernel {
             d = g * p;
         }
         return d;
+    }
+
+    /** y_G[row] with the halo sums of {@link #GATHER_DOT_HALO} at rows from haloLo on; else the partial {@code own}. */
+    private double completed(int row, double own) {
+        double s = own;
+        if (op == GATHER_DOT_HALO) {
+            if (row >= haloLo) {
+                int u = row - haloLo;
+                s = 0;
+                for (int k = haloStarts[u]; k < haloStarts[u + 1]; k++) {
+                    int j = haloSources[k];
+                    if (j < 0) {
+                        s += own;
+                    } else {
+                        s += received[j];
+                    }
+                }
+            }
+        }
+        return s;
     }
 
     private double gatherBlock(int b, int lid, int offL, int offG) {
@@ -119,7 +150,7 @@ public final class GatherScatterKernel extends Kernel {
                 for (int c = starts[row] - s0; c < c1; c++) {
                     g += lds[c];
                 }
-                yG[offG + row] = g;
+                yG[offG + row] = completed(row, g);
                 d += rowDot(offG + row, g);
             }
         } else {
@@ -129,7 +160,7 @@ public final class GatherScatterKernel extends Kernel {
                 for (int c = starts[row]; c < c1; c++) {
                     g += xL[offL + ids[c]];
                 }
-                yG[offG + row] = g;
+                yG[offG + row] = completed(row, g);
                 d += rowDot(offG + row, g);
             }
         }
