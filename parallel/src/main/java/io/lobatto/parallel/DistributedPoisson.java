@@ -12,6 +12,8 @@ import io.lobatto.core.backend.DeviceVector;
 import io.lobatto.core.basis.Basis1D;
 import io.lobatto.core.basis.TensorInterpolation;
 import io.lobatto.core.geometry.GeometricFactors;
+import io.lobatto.core.mesh.GmshReader;
+import io.lobatto.core.mesh.HexMesh;
 import io.lobatto.core.mesh.NodeMap;
 import io.lobatto.core.mesh.SpectralElementMesh;
 import io.lobatto.core.parallel.Communicator;
@@ -29,7 +31,7 @@ import io.lobatto.solvers.SolveResult;
 
 /**
  * The main job's Poisson problem, -Δu + λu = f on the deformed unit cube with u = sin πx sin πy sin πz (BP3.5, the
- * right-hand side through BP1.0), solved by CG (Jacobi or none) on the slabs of {@link SlabPartition}, one per MPI
+ * right-hand side through BP1.0), solved by CG (Jacobi, p-multigrid or none) on the parts of a {@link MeshPartition}, one per MPI
  * rank, on the rank's backend (one device per rank, {@link io.lobatto.core.backend.Backends#forLocalRank}). Rank 0 prints the per-rank balance (elements, owned DOFs, shared nodes, solve, halo
  * exchange and Allreduce time) and one {@code RESULT} line with the iterations and errors, which {@code mpi-test.sh}
  * compares across rank counts.
@@ -43,8 +45,10 @@ import io.lobatto.solvers.SolveResult;
  * {@link DistributedLevels}), {@code --tol} (1e-10), {@code --max-it} (5000), {@code --threads} (cores per
  * rank on the node), {@code --comm auto|mpi|single|threads:K} (auto: MPI when started by Open MPI's mpirun; threads:K:
  * K ranks as threads of one JVM, no MPI), {@code --backend auto|cpu|aparapi} (auto: the best, one device per rank),
- * {@code --schedule overlap|blocking|fused}, {@code --profile} (ms per iteration with the exchange overlapped,
- * blocking, fused and off).
+ * {@code --schedule overlap|blocking|fused}, {@code --partition auto|slabs|rcb} (auto: z-slabs where nz divides by
+ * the ranks, else recursive coordinate bisection, {@link BisectionPartition}), {@code --mesh file.msh} (a Gmsh mesh
+ * instead of the box, cut by bisection), {@code --profile} (ms per iteration with the exchange overlapped, blocking,
+ * fused and off; launches per iteration; each rank's surface-to-volume).
  */
 public final class DistributedPoisson {
 
@@ -116,10 +120,10 @@ public final class DistributedPoisson {
     static Result solve(Options o, Communicator comm) {
         int r = comm.rank(), ranks = comm.size();
         long t0 = System.nanoTime();
-        SlabPartition part;
+        MeshPartition part;
         try {
-            part = SlabPartition.of(o.elements[0], o.elements[1], o.elements[2], ranks, r).boundaryFirst();
-        } catch (IllegalArgumentException e) {
+            part = partition(o, ranks, r);
+        } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
             if (r == 0) {
                 System.err.println("distributed-poisson: " + e.getMessage());
             }
@@ -208,10 +212,12 @@ public final class DistributedPoisson {
         double l2Squared = l2ErrorSquared(mesh, u, zFull, gl);
 
         // balance table: each rank fills its row, the sum over ranks gathers them on every rank
-        int cols = 12;
+        int cols = 14;
         double[] table = new double[cols * ranks];
-        double[] row = {part.firstLayer(), part.layers(), part.elementCount(), shared.ownedCount(), shared.sharedCount(),
-            result.seconds(), hostSteps[0], hostSteps[1], hostSteps[2], commReduce, boundaryElements, commExchange};
+        SlabPartition slab = part instanceof SlabPartition sp ? sp : null;
+        double[] row = {slab == null ? -1 : slab.firstLayer(), slab == null ? -1 : slab.layers(), part.elementCount(),
+            shared.ownedCount(), shared.sharedCount(), result.seconds(), hostSteps[0], hostSteps[1], hostSteps[2], commReduce,
+            boundaryElements, commExchange, surfaceToVolume(shared), shared.sharedNodeCount()};
         System.arraycopy(row, 0, table, cols * r, cols);
         comm.allreduceSum(table);
         double dofs = comm.allreduceSum((double) shared.ownedCount());
@@ -225,23 +231,51 @@ public final class DistributedPoisson {
                     backendName.equals("cpu") ? " x " + threads + " threads" : "", o.degree, o.elements[0], o.elements[1],
                     o.elements[2], o.deform, o.lambda, o.jacobi ? "Jacobi PCG" : o.pmg ? "p-multigrid PCG" : "CG", o.tol,
                     o.schedule == null ? "default schedule" : o.schedule.toString().toLowerCase(Locale.ROOT));
-            System.out.println("rank  layers   elements  boundary  owned_dofs  shared  solve_s  read_s  wait_s  write+sum_s"
-                    + "  mpi_allreduce_s");
+            System.out.println("rank  layers   elements  boundary  owned_dofs  shared  shared/owned  solve_s  read_s  wait_s"
+                    + "  write+sum_s  mpi_allreduce_s");
             for (int k = 0; k < ranks; k++) {
                 double[] t = Arrays.copyOfRange(table, cols * k, cols * k + cols);
-                System.out.printf(Locale.ROOT, "%4d  %2d..%-3d  %8d  %8d  %10d  %6d  %7.3f  %6.3f  %6.3f  %11.3f  %15.3f%n", k,
-                        (int) t[0], (int) (t[0] + t[1] - 1), (int) t[2], (int) t[10], (int) t[3], (int) t[4], t[5], t[6], t[7],
-                        t[8], t[9]);
+                String layers = t[0] < 0 ? "rcb    " : String.format(Locale.ROOT, "%2d..%-3d", (int) t[0], (int) (t[0] + t[1] - 1));
+                System.out.printf(Locale.ROOT, "%4d  %s  %8d  %8d  %10d  %6d  %12.4f  %7.3f  %6.3f  %6.3f  %11.3f  %15.3f%n", k,
+                        layers, (int) t[2], (int) t[10], (int) t[3], (int) t[4], t[12], t[5], t[6], t[7], t[8], t[9]);
             }
             System.out.printf(Locale.ROOT, "setup %.2f s (max over ranks); %s%n", setupMax, result);
             if (profile != null) {
                 System.out.print(profile);
+                for (int k = 0; k < ranks; k++) {
+                    System.out.printf(Locale.ROOT, "profile: rank %d surface-to-volume %.4f (shared nodes per owned node: %d / %d)%n",
+                            k, table[cols * k + 12], (int) table[cols * k + 13], (int) table[cols * k + 3]);
+                }
             }
             System.out.printf(Locale.ROOT, "RESULT ranks=%d dofs=%d iterations=%d converged=%s max_error=%.17e l2_error=%.17e "
                     + "solve_s=%.4f per_iteration_ms=%.4f%n", ranks, (long) dofs, result.iterations(), result.converged(),
                     globalMax, l2, result.seconds(), 1e3 * result.seconds() / Math.max(1, result.iterations()));
         }
         return new Result((long) dofs, result.iterations(), result.converged(), globalMax, l2, uG);
+    }
+
+    /**
+     * The rank's partition: slabs along z (rank r's layers, boundary layers first) or recursive coordinate bisection of
+     * the box or of the Gmsh mesh of {@code --mesh}; {@code auto}: slabs where the box's z count divides by the ranks,
+     * else bisection, and bisection for a Gmsh mesh.
+     */
+    static MeshPartition partition(Options o, int ranks, int rank) {
+        boolean box = o.mesh == null;
+        String how = o.partition.equals("auto") ? (box && o.elements[2] % ranks == 0 ? "slabs" : "rcb") : o.partition;
+        if (how.equals("slabs")) {
+            if (!box) {
+                throw new IllegalArgumentException("--partition slabs: a Gmsh mesh (--mesh " + o.mesh + ") is cut by rcb only");
+            }
+            return SlabPartition.of(o.elements[0], o.elements[1], o.elements[2], ranks, rank).boundaryFirst();
+        }
+        HexMesh mesh = box ? HexMesh.box(o.elements[0], o.elements[1], o.elements[2], 0, 1, 0, 1, 0, 1)
+                : GmshReader.read(java.nio.file.Path.of(o.mesh));
+        return BisectionPartition.of(mesh, ranks, rank);
+    }
+
+    /** Shared nodes (each once) per owned node: the surface-to-volume ratio of the rank's part. */
+    static double surfaceToVolume(SharedNodes shared) {
+        return shared.sharedNodeCount() / (double) Math.max(1, shared.ownedCount());
     }
 
     /**
@@ -421,6 +455,8 @@ public final class DistributedPoisson {
         String backend = "auto";
         DistributedOperator.Schedule schedule;
         boolean profile;
+        String partition = "auto";
+        String mesh;
 
         static Options parse(String[] args) {
             Options o = new Options();
@@ -432,7 +468,8 @@ public final class DistributedPoisson {
                 }
                 if (a.equals("-h") || a.equals("--help")) {
                     throw new IllegalArgumentException("usage: [-N 7] [-e 6,6,6] [--deform 0.05] [--lambda 0] [--pc jacobi|pmg|none] "
-                            + "[--tol 1e-10] [--max-it 5000] [--threads T] [--comm auto|mpi|single|threads:K] [--backend auto|cpu|aparapi] [--schedule overlap|blocking|fused] [--profile]");
+                            + "[--tol 1e-10] [--max-it 5000] [--threads T] [--comm auto|mpi|single|threads:K] [--backend auto|cpu|aparapi] [--schedule overlap|blocking|fused] "
+                            + "[--partition auto|slabs|rcb] [--mesh file.msh] [--profile]");
                 }
                 if (i + 1 >= args.length) {
                     throw new IllegalArgumentException(a + " needs a value (or is unknown; --help lists the options)");
@@ -463,6 +500,13 @@ public final class DistributedPoisson {
                         case "--max-it" -> o.maxIterations = Integer.parseInt(v);
                         case "--threads" -> o.threads = Integer.parseInt(v);
                         case "--comm" -> o.comm = v;
+                        case "--partition" -> {
+                            if (!v.equals("auto") && !v.equals("slabs") && !v.equals("rcb")) {
+                                throw new IllegalArgumentException("--partition " + v + ": must be auto, slabs or rcb");
+                            }
+                            o.partition = v;
+                        }
+                        case "--mesh" -> o.mesh = v;
                         case "--backend" -> o.backend = v.toLowerCase(Locale.ROOT);
                         case "--schedule" -> o.schedule = switch (v) {
                             case "overlap" -> DistributedOperator.Schedule.OVERLAP;
