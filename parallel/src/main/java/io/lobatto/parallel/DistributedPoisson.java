@@ -395,9 +395,9 @@ public final class DistributedPoisson {
             }
             metrics.put("ms_per_iteration", min);
         }
-        kernelTimes(comm, dop, jacobi, b, backend, its, out, metrics);
         dop.exchange(true);
         dop.schedule(keep);
+        kernelTimes(comm, dop, jacobi, b, backend, its, out, metrics);
         return out.toString();
     }
 
