@@ -12,6 +12,8 @@ import io.lobatto.core.backend.DeviceVector;
 import io.lobatto.core.basis.Basis1D;
 import io.lobatto.core.basis.TensorInterpolation;
 import io.lobatto.core.geometry.GeometricFactors;
+import io.lobatto.core.mesh.GmshReader;
+import io.lobatto.core.mesh.HexMesh;
 import io.lobatto.core.mesh.NodeMap;
 import io.lobatto.core.mesh.SpectralElementMesh;
 import io.lobatto.core.parallel.Communicator;
@@ -29,7 +31,7 @@ import io.lobatto.solvers.SolveResult;
 
 /**
  * The main job's Poisson problem, -Δu + λu = f on the deformed unit cube with u = sin πx sin πy sin πz (BP3.5, the
- * right-hand side through BP1.0), solved by CG (Jacobi or none) on the slabs of {@link SlabPartition}, one per MPI
+ * right-hand side through BP1.0), solved by CG (Jacobi, p-multigrid or none) on the parts of a {@link MeshPartition}, one per MPI
  * rank, on the rank's backend (one device per rank, {@link io.lobatto.core.backend.Backends#forLocalRank}). Rank 0 prints the per-rank balance (elements, owned DOFs, shared nodes, solve, halo
  * exchange and Allreduce time) and one {@code RESULT} line with the iterations and errors, which {@code mpi-test.sh}
  * compares across rank counts.
@@ -43,8 +45,14 @@ import io.lobatto.solvers.SolveResult;
  * {@link DistributedLevels}), {@code --tol} (1e-10), {@code --max-it} (5000), {@code --threads} (cores per
  * rank on the node), {@code --comm auto|mpi|single|threads:K} (auto: MPI when started by Open MPI's mpirun; threads:K:
  * K ranks as threads of one JVM, no MPI), {@code --backend auto|cpu|aparapi} (auto: the best, one device per rank),
- * {@code --schedule overlap|blocking|fused}, {@code --profile} (ms per iteration with the exchange overlapped,
- * blocking, fused and off).
+ * {@code --schedule overlap|blocking|fused}, {@code --partition auto|slabs|rcb} (auto: z-slabs where nz divides by
+ * the ranks, else recursive coordinate bisection, {@link BisectionPartition}), {@code --mesh file.msh} (a Gmsh mesh
+ * instead of the box, cut by bisection), {@code --profile} (ms per iteration with the exchange overlapped, blocking,
+ * fused and off; launches per iteration; the kernels' device times; each rank's surface-to-volume),
+ * {@code --profile-json file} (rank 0 writes the profile's numbers), {@code --measure-network} ({@link NetworkProbe}),
+ * {@code --model one-rank.json} (implies both: {@link ScalingModel} fitted from a one-rank profile JSON and this run's
+ * network, its prediction for this run beside the measurement) and {@code --model-curve curve.json} (its weak-scaling
+ * curve to 1000 ranks with hipBone's published points).
  */
 public final class DistributedPoisson {
 
@@ -116,10 +124,10 @@ public final class DistributedPoisson {
     static Result solve(Options o, Communicator comm) {
         int r = comm.rank(), ranks = comm.size();
         long t0 = System.nanoTime();
-        SlabPartition part;
+        MeshPartition part;
         try {
-            part = SlabPartition.of(o.elements[0], o.elements[1], o.elements[2], ranks, r).boundaryFirst();
-        } catch (IllegalArgumentException e) {
+            part = partition(o, ranks, r);
+        } catch (IllegalArgumentException | java.io.UncheckedIOException e) {
             if (r == 0) {
                 System.err.println("distributed-poisson: " + e.getMessage());
             }
@@ -128,9 +136,11 @@ public final class DistributedPoisson {
         NodeMap map = o.deform == 0 ? NodeMap.identity() : NodeMap.sinusoidal(o.deform, 0, 1, 0, 1, 0, 1);
         SpectralElementMesh mesh = SpectralElementMesh.of(part.localMesh(), o.degree, map);
         boolean[] mask = mesh.boundaryMaskAllTagged();
-        ScatterOperator z = ScatterOperator.build(mesh.localToGlobal(), mesh.globalNodeCount(), mask);
+        // the rows a neighbour owns numbered last: the reductions leave out one range, in their own pass
+        OwnedLast numbering = OwnedLast.of(mesh.localToGlobal(), mesh.globalNodeCount(), mask, zm -> part.sharedNodes(mesh, zm));
+        ScatterOperator z = numbering.z();
         ScatterOperator zFull = ScatterOperator.build(mesh.localToGlobal(), mesh.globalNodeCount(), null);
-        SharedNodes shared = part.sharedNodes(mesh, z);
+        SharedNodes shared = numbering.shared();
         GeometricFactors gl = GeometricFactors.atGauss(mesh);
         MassOperator m = new MassOperator(mesh.basis(), gl);
 
@@ -154,6 +164,9 @@ public final class DistributedPoisson {
         String backendName;
         String deviceName;
         String profile = null;
+        String network = null;
+        String model = null;
+        java.util.Map<String, Double> metrics = new java.util.LinkedHashMap<>();
         double[] hostSteps;
         int boundaryElements;
         try (Backend backend = rankBackend(o.backend, localRank(comm), threads);
@@ -171,6 +184,16 @@ public final class DistributedPoisson {
             backendName = backend.name();
             deviceName = backend.device().name();
             boundaryElements = dop.boundaryElements();
+            metrics.put("ranks", (double) ranks);
+            metrics.put("degree", (double) o.degree);
+            metrics.put("elements_per_rank", comm.allreduceMax(part.elementCount()));
+            metrics.put("boundary_fraction", comm.allreduceMax(boundaryElements / (double) Math.max(1, part.elementCount())));
+            metrics.put("shared_nodes", comm.allreduceMax(shared.sharedNodeCount()));
+            int largest = 0;
+            for (int[] ids : shared.ids()) {
+                largest = Math.max(largest, ids.length);
+            }
+            metrics.put("largest_message", comm.allreduceMax(largest));
             if (o.schedule != null) {
                 dop.schedule(o.schedule);
             }
@@ -192,10 +215,23 @@ public final class DistributedPoisson {
             commReduce = mpi1[1] - mpi0[1];
             uG = backend.download(x);
             if (o.profile) {
-                profile = profile(o, comm, dop, jacobi, b, backend, result.iterations());
+                profile = profile(o, comm, dop, jacobi, b, backend, result.iterations(), metrics);
+            }
+            if (o.measureNetwork) {
+                NetworkProbe net = NetworkProbe.measure(comm, backend, 2000);
+                network = net.toString();
+                metrics.put("exchange_latency_us", 1e6 * net.exchangeLatency());
+                metrics.put("exchange_GBps", net.exchangeBandwidth() / 1e9);
+                metrics.put("allreduce_us", 1e6 * net.allreduceSeconds());
+                metrics.put("read_latency_us", 1e6 * net.readLatency());
+                metrics.put("read_GBps", net.readBandwidth() / 1e9);
+                metrics.put("launch_us", 1e6 * net.launchSeconds());
+                if (o.model != null && o.profile) {
+                    model = fitModel(o, net, metrics);
+                }
             }
         }
-        double[] u = z.fromAssembled(uG, 0);
+        double[] u = numbering.toOriginal(z.fromAssembled(uG, 0));
         double maxErr = 0;
         for (int g = 0; g < nOrig; g++) {
             if (mask[g]) {
@@ -206,10 +242,12 @@ public final class DistributedPoisson {
         double l2Squared = l2ErrorSquared(mesh, u, zFull, gl);
 
         // balance table: each rank fills its row, the sum over ranks gathers them on every rank
-        int cols = 12;
+        int cols = 14;
         double[] table = new double[cols * ranks];
-        double[] row = {part.firstLayer(), part.layers(), part.elementCount(), shared.ownedCount(), shared.sharedCount(),
-            result.seconds(), hostSteps[0], hostSteps[1], hostSteps[2], commReduce, boundaryElements, commExchange};
+        SlabPartition slab = part instanceof SlabPartition sp ? sp : null;
+        double[] row = {slab == null ? -1 : slab.firstLayer(), slab == null ? -1 : slab.layers(), part.elementCount(),
+            shared.ownedCount(), shared.sharedCount(), result.seconds(), hostSteps[0], hostSteps[1], hostSteps[2], commReduce,
+            boundaryElements, commExchange, surfaceToVolume(shared), shared.sharedNodeCount()};
         System.arraycopy(row, 0, table, cols * r, cols);
         comm.allreduceSum(table);
         double dofs = comm.allreduceSum((double) shared.ownedCount());
@@ -223,23 +261,62 @@ public final class DistributedPoisson {
                     backendName.equals("cpu") ? " x " + threads + " threads" : "", o.degree, o.elements[0], o.elements[1],
                     o.elements[2], o.deform, o.lambda, o.jacobi ? "Jacobi PCG" : o.pmg ? "p-multigrid PCG" : "CG", o.tol,
                     o.schedule == null ? "default schedule" : o.schedule.toString().toLowerCase(Locale.ROOT));
-            System.out.println("rank  layers   elements  boundary  owned_dofs  shared  solve_s  read_s  wait_s  write+sum_s"
-                    + "  mpi_allreduce_s");
+            System.out.println("rank  layers   elements  boundary  owned_dofs  shared  shared/owned  solve_s  read_s  wait_s"
+                    + "  write+sum_s  mpi_allreduce_s");
             for (int k = 0; k < ranks; k++) {
                 double[] t = Arrays.copyOfRange(table, cols * k, cols * k + cols);
-                System.out.printf(Locale.ROOT, "%4d  %2d..%-3d  %8d  %8d  %10d  %6d  %7.3f  %6.3f  %6.3f  %11.3f  %15.3f%n", k,
-                        (int) t[0], (int) (t[0] + t[1] - 1), (int) t[2], (int) t[10], (int) t[3], (int) t[4], t[5], t[6], t[7],
-                        t[8], t[9]);
+                String layers = t[0] < 0 ? "rcb    " : String.format(Locale.ROOT, "%2d..%-3d", (int) t[0], (int) (t[0] + t[1] - 1));
+                System.out.printf(Locale.ROOT, "%4d  %s  %8d  %8d  %10d  %6d  %12.4f  %7.3f  %6.3f  %6.3f  %11.3f  %15.3f%n", k,
+                        layers, (int) t[2], (int) t[10], (int) t[3], (int) t[4], t[12], t[5], t[6], t[7], t[8], t[9]);
             }
             System.out.printf(Locale.ROOT, "setup %.2f s (max over ranks); %s%n", setupMax, result);
+            if (network != null) {
+                System.out.println(network);
+            }
+            if (model != null) {
+                System.out.print(model);
+            }
             if (profile != null) {
                 System.out.print(profile);
+                for (int k = 0; k < ranks; k++) {
+                    System.out.printf(Locale.ROOT, "profile: rank %d surface-to-volume %.4f (shared nodes per owned node: %d / %d)%n",
+                            k, table[cols * k + 12], (int) table[cols * k + 13], (int) table[cols * k + 3]);
+                }
             }
             System.out.printf(Locale.ROOT, "RESULT ranks=%d dofs=%d iterations=%d converged=%s max_error=%.17e l2_error=%.17e "
                     + "solve_s=%.4f per_iteration_ms=%.4f%n", ranks, (long) dofs, result.iterations(), result.converged(),
                     globalMax, l2, result.seconds(), 1e3 * result.seconds() / Math.max(1, result.iterations()));
         }
+        if (r == 0 && o.profileJson != null) {
+            metrics.put("dofs", dofs);
+            metrics.put("iterations", (double) result.iterations());
+            writeJson(o.profileJson, metrics);
+        }
         return new Result((long) dofs, result.iterations(), result.converged(), globalMax, l2, uG);
+    }
+
+    /**
+     * The rank's partition: slabs along z (rank r's layers, boundary layers first) or recursive coordinate bisection of
+     * the box or of the Gmsh mesh of {@code --mesh}; {@code auto}: slabs where the box's z count divides by the ranks,
+     * else bisection, and bisection for a Gmsh mesh.
+     */
+    static MeshPartition partition(Options o, int ranks, int rank) {
+        boolean box = o.mesh == null;
+        String how = o.partition.equals("auto") ? (box && o.elements[2] % ranks == 0 ? "slabs" : "rcb") : o.partition;
+        if (how.equals("slabs")) {
+            if (!box) {
+                throw new IllegalArgumentException("--partition slabs: a Gmsh mesh (--mesh " + o.mesh + ") is cut by rcb only");
+            }
+            return SlabPartition.of(o.elements[0], o.elements[1], o.elements[2], ranks, rank).boundaryFirst();
+        }
+        HexMesh mesh = box ? HexMesh.box(o.elements[0], o.elements[1], o.elements[2], 0, 1, 0, 1, 0, 1)
+                : GmshReader.read(java.nio.file.Path.of(o.mesh));
+        return BisectionPartition.of(mesh, ranks, rank);
+    }
+
+    /** Shared nodes (each once) per owned node: the surface-to-volume ratio of the rank's part. */
+    static double surfaceToVolume(SharedNodes shared) {
+        return shared.sharedNodeCount() / (double) Math.max(1, shared.ownedCount());
     }
 
     /**
@@ -248,7 +325,7 @@ public final class DistributedPoisson {
      * over ranks). Restores the operator's schedule and exchange.
      */
     private static String profile(Options o, Communicator comm, DistributedOperator dop, Preconditioner jacobi,
-                                  DeviceVector b, Backend backend, int iterations) {
+                                  DeviceVector b, Backend backend, int iterations, java.util.Map<String, Double> metrics) {
         StringBuilder out = new StringBuilder();
         DistributedOperator.Schedule keep = dop.schedule();
         int its = Math.max(1, iterations);
@@ -296,10 +373,191 @@ public final class DistributedPoisson {
             }
             out.append(String.format(Locale.ROOT, "profile: schedule %-8s exchange %-3s %9.4f ms/iteration%s%n",
                     s.toString().toLowerCase(Locale.ROOT), on ? "on" : "off", 1e3 * best, counts));
+            String key = s.toString().toLowerCase(Locale.ROOT) + (on ? "" : "_exchange_off");
+            metrics.put("ms_" + key, 1e3 * best);
+            if (per[0] >= 0) {
+                metrics.put("launches_" + key, per[0]);
+            }
+            if (s == keep && on) {
+                metrics.put("ms_per_iteration", 1e3 * best);
+                if (per[0] >= 0) {
+                    metrics.put("launches_per_iteration", per[0]);
+                }
+            }
+        }
+        if (comm.size() == 1) {
+            // one rank runs the same fused operator in every schedule: the best of them all
+            double min = Double.MAX_VALUE;
+            for (java.util.Map.Entry<String, Double> e : metrics.entrySet()) {
+                if (e.getKey().startsWith("ms_") && !e.getKey().equals("ms_per_iteration")) {
+                    min = Math.min(min, e.getValue());
+                }
+            }
+            metrics.put("ms_per_iteration", min);
         }
         dop.exchange(true);
         dop.schedule(keep);
+        kernelTimes(comm, dop, jacobi, b, backend, its, out, metrics);
         return out.toString();
+    }
+
+    /**
+     * The device time per iteration of each kernel (OpenCL event profiling, the Aparapi backend's
+     * {@code collectStatistics} and {@code statistics}, found by reflection) over one solve of {@code its} iterations in
+     * the operator's schedule, max over ranks; the element kernels' sum goes to {@code metrics} as
+     * {@code element_kernel_ms}. Nothing where the backend does not profile. Collective.
+     */
+    private static void kernelTimes(Communicator comm, DistributedOperator dop, Preconditioner jacobi, DeviceVector b,
+                                    Backend backend, int its, StringBuilder out, java.util.Map<String, Double> metrics) {
+        java.util.Map<String, double[]> ops = new java.util.TreeMap<>();
+        boolean ok;
+        try {
+            java.lang.reflect.Method collect = backend.getClass().getMethod("collectStatistics", boolean.class);
+            java.lang.reflect.Method stats = backend.getClass().getMethod("statistics");
+            int done;
+            collect.invoke(backend, true);
+            try (DeviceVector x = backend.allocate(b.length());
+                 ConjugateGradient cg = new ConjugateGradient(dop, jacobi).relativeTolerance(1e-300).maxIterations(its)) {
+                comm.barrier();
+                done = Math.max(1, cg.solve(b, x).iterations());
+            }
+            for (Object st : (List<?>) stats.invoke(backend)) {
+                String op = (String) st.getClass().getMethod("op").invoke(st);
+                long launches = (Long) st.getClass().getMethod("launches").invoke(st);
+                long nanos = (Long) st.getClass().getMethod("kernelNanos").invoke(st);
+                ops.put(op, new double[] {nanos * 1e-3 / done, launches / (double) done});
+            }
+            collect.invoke(backend, false);
+            ok = true;
+        } catch (ReflectiveOperationException | RuntimeException e) {
+            ok = false;
+        }
+        // every rank takes part in the same reductions: the ops of rank 0, in order, max over ranks
+        if (comm.allreduceMax(ok ? 0 : 1) > 0) {
+            return;
+        }
+        double elements = 0;
+        for (java.util.Map.Entry<String, double[]> e : ops.entrySet()) {
+            if (e.getKey().startsWith("BP")) {
+                elements += e.getValue()[0];
+            }
+        }
+        elements = comm.allreduceMax(elements);
+        metrics.put("element_kernel_ms", elements / 1e3);
+        for (java.util.Map.Entry<String, double[]> e : ops.entrySet()) {
+            out.append(String.format(Locale.ROOT, "profile: kernel %-40s %9.2f us per iteration, %.2f launches (rank %d)%n",
+                    e.getKey(), e.getValue()[0], e.getValue()[1], comm.rank()));
+        }
+        out.append(String.format(Locale.ROOT, "profile: element kernels %.2f us per iteration (max over ranks)%n", elements));
+    }
+
+    /**
+     * The scaling model fitted from the one-rank profile of {@code --model} (its {@code ms_per_iteration},
+     * {@code element_kernel_ms} and {@code launches_per_iteration}) and this run's network, partition and launches:
+     * its prediction for this run beside the measurement, and, with {@code --model-curve}, the weak-scaling curve to
+     * 1000 ranks as JSON.
+     */
+    static String fitModel(Options o, NetworkProbe net, java.util.Map<String, Double> metrics) {
+        java.util.Map<String, Double> one = readJson(o.model);
+        double t1 = one.getOrDefault("ms_per_iteration", Double.NaN) * 1e-3;
+        double te = one.getOrDefault("element_kernel_ms", Double.NaN) * 1e-3;
+        if (!(t1 > 0) || !(te > 0)) {
+            throw new IllegalArgumentException("--model " + o.model + ": needs ms_per_iteration and element_kernel_ms of a "
+                    + "one-rank --profile --profile-json run");
+        }
+        ScalingModel m = ScalingModel.fit(t1, te, net);
+        int ranks = metrics.getOrDefault("ranks", 0.0).intValue();
+        double extra = metrics.getOrDefault("launches_per_iteration", 0.0) - one.getOrDefault("launches_per_iteration", 0.0);
+        double b = metrics.get("boundary_fraction");
+        long shared = metrics.get("shared_nodes").longValue();
+        long message = metrics.get("largest_message").longValue();
+        double predicted = m.iterationSeconds(Math.max(2, ranks), b, shared, message, Math.max(0, extra));
+        double measured = metrics.getOrDefault("ms_per_iteration", Double.NaN) * 1e-3;
+        metrics.put("model_one_rank_ms", 1e3 * t1);
+        metrics.put("model_element_kernel_ms", 1e3 * te);
+        metrics.put("model_extra_launches", extra);
+        metrics.put("model_ms", 1e3 * predicted);
+        metrics.put("model_efficiency", t1 / predicted);
+        metrics.put("measured_efficiency", t1 / measured);
+        metrics.put("model_error", predicted / measured - 1);
+        StringBuilder out = new StringBuilder();
+        out.append(String.format(Locale.ROOT, "model: fitted from %s (1 rank %.4f ms, element kernels %.4f ms) and the "
+                + "network above; boundary fraction %.4f, %d shared nodes, largest message %d, %.2f launches more%n", o.model,
+                1e3 * t1, 1e3 * te, b, shared, message, extra));
+        out.append(String.format(Locale.ROOT, "model: %d ranks predicted %.4f ms/iteration (%.1f %%), measured %.4f ms/iteration "
+                + "(%.1f %%): prediction %+.1f %% of the measurement%n", ranks, 1e3 * predicted, 100 * t1 / predicted,
+                1e3 * measured, 100 * t1 / measured, 100 * (predicted / measured - 1)));
+        if (o.modelCurve != null) {
+            int side = (int) Math.round(Math.cbrt(one.getOrDefault("elements_per_rank", 0.0)));
+            int[] counts = {1, 2, 4, 8, 16, 32, 48, 64, 128, 256, 512, 1000};
+            double[][] curve = m.cubeCurve(side, o.degree, Math.max(0, extra), counts);
+            StringBuilder j = new StringBuilder();
+            j.append("{\n  \"model\": \"ScalingModel.cubeCurve: ").append(side).append("^3 elements of N = ").append(o.degree)
+                    .append(" per rank on a near-cubic grid of ranks, fitted on ").append(ranks).append(" ranks\",\n");
+            j.append("  \"inputs\": {");
+            String sep = "";
+            for (java.util.Map.Entry<String, Double> e : metrics.entrySet()) {
+                j.append(sep).append("\n    \"").append(e.getKey()).append("\": ").append(jsonNumber(e.getValue()));
+                sep = ",";
+            }
+            j.append("\n  },\n  \"curve\": [");
+            for (int i = 0; i < curve.length; i++) {
+                j.append(i == 0 ? "" : ",").append(String.format(Locale.ROOT,
+                        "\n    {\"gpus\": %d, \"ms_per_iteration\": %.5f, \"efficiency\": %.4f}", (int) curve[i][0],
+                        1e3 * curve[i][1], curve[i][2]));
+            }
+            j.append("\n  ],\n  \"hipbone_published\": [\n    {\"gpus\": 48, \"hardware\": \"V100\", \"efficiency\": 0.897},"
+                    + "\n    {\"gpus\": 64, \"hardware\": \"MI250X GCD\", \"efficiency\": 0.929}\n  ]\n}\n");
+            try {
+                java.nio.file.Files.writeString(java.nio.file.Path.of(o.modelCurve), j.toString());
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException("--model-curve " + o.modelCurve + ": " + e.getMessage(), e);
+            }
+            out.append("model: weak scaling (near-cubic grids of ").append(side).append("^3-element ranks):");
+            for (double[] row : curve) {
+                out.append(String.format(Locale.ROOT, " %d: %.1f %%", (int) row[0], 100 * row[2]));
+            }
+            out.append(String.format(Locale.ROOT, "; hipBone published 89.7 %% (48 V100), 92.9 %% (64 MI250X GCDs); curve in %s%n",
+                    o.modelCurve));
+        }
+        return out.toString();
+    }
+
+    private static String jsonNumber(double v) {
+        return Double.isFinite(v) ? String.format(Locale.ROOT, "%.6g", v) : "null";
+    }
+
+    /** Writes {@code values} as one flat JSON object of numbers. */
+    static void writeJson(String file, java.util.Map<String, Double> values) {
+        StringBuilder j = new StringBuilder("{");
+        String sep = "";
+        for (java.util.Map.Entry<String, Double> e : values.entrySet()) {
+            j.append(sep).append("\n  \"").append(e.getKey()).append("\": ").append(jsonNumber(e.getValue()));
+            sep = ",";
+        }
+        j.append("\n}\n");
+        try {
+            java.nio.file.Files.writeString(java.nio.file.Path.of(file), j.toString());
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("--profile-json " + file + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The numbers of a flat JSON object as {@link #writeJson} writes it. */
+    static java.util.Map<String, Double> readJson(String file) {
+        String text;
+        try {
+            text = java.nio.file.Files.readString(java.nio.file.Path.of(file));
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException("--model " + file + ": " + e.getMessage(), e);
+        }
+        java.util.Map<String, Double> out = new java.util.LinkedHashMap<>();
+        java.util.regex.Matcher m = java.util.regex.Pattern
+                .compile("\"([A-Za-z0-9_]+)\"\\s*:\\s*(-?[0-9.eE+-]+)").matcher(text);
+        while (m.find()) {
+            out.put(m.group(1), Double.parseDouble(m.group(2)));
+        }
+        return out;
     }
 
     /**
@@ -419,6 +677,12 @@ public final class DistributedPoisson {
         String backend = "auto";
         DistributedOperator.Schedule schedule;
         boolean profile;
+        String partition = "auto";
+        String mesh;
+        boolean measureNetwork;
+        String profileJson;
+        String model;
+        String modelCurve;
 
         static Options parse(String[] args) {
             Options o = new Options();
@@ -428,9 +692,15 @@ public final class DistributedPoisson {
                     o.profile = true;
                     continue;
                 }
+                if (a.equals("--measure-network")) {
+                    o.measureNetwork = true;
+                    continue;
+                }
                 if (a.equals("-h") || a.equals("--help")) {
                     throw new IllegalArgumentException("usage: [-N 7] [-e 6,6,6] [--deform 0.05] [--lambda 0] [--pc jacobi|pmg|none] "
-                            + "[--tol 1e-10] [--max-it 5000] [--threads T] [--comm auto|mpi|single|threads:K] [--backend auto|cpu|aparapi] [--schedule overlap|blocking|fused] [--profile]");
+                            + "[--tol 1e-10] [--max-it 5000] [--threads T] [--comm auto|mpi|single|threads:K] [--backend auto|cpu|aparapi] [--schedule overlap|blocking|fused] "
+                            + "[--partition auto|slabs|rcb] [--mesh file.msh] [--profile] [--profile-json file] [--measure-network] "
+                            + "[--model one-rank-profile.json] [--model-curve curve.json]");
                 }
                 if (i + 1 >= args.length) {
                     throw new IllegalArgumentException(a + " needs a value (or is unknown; --help lists the options)");
@@ -461,6 +731,20 @@ public final class DistributedPoisson {
                         case "--max-it" -> o.maxIterations = Integer.parseInt(v);
                         case "--threads" -> o.threads = Integer.parseInt(v);
                         case "--comm" -> o.comm = v;
+                        case "--partition" -> {
+                            if (!v.equals("auto") && !v.equals("slabs") && !v.equals("rcb")) {
+                                throw new IllegalArgumentException("--partition " + v + ": must be auto, slabs or rcb");
+                            }
+                            o.partition = v;
+                        }
+                        case "--mesh" -> o.mesh = v;
+                        case "--profile-json" -> o.profileJson = v;
+                        case "--model" -> {
+                            o.model = v;
+                            o.measureNetwork = true;
+                            o.profile = true;
+                        }
+                        case "--model-curve" -> o.modelCurve = v;
                         case "--backend" -> o.backend = v.toLowerCase(Locale.ROOT);
                         case "--schedule" -> o.schedule = switch (v) {
                             case "overlap" -> DistributedOperator.Schedule.OVERLAP;

@@ -15,9 +15,8 @@ import io.lobatto.core.mesh.HexReference;
  * element. Deterministic: ties are broken by element index. {@link #stats} reports the balance and the
  * surface-to-volume ratio (faces shared with other parts per element), which sets the halo exchange's size.
  *
- * <p>Not yet wired into the distributed solve: {@link SlabPartition} still cuts the box for it. What a general
- * partition needs there is a global key for every shared GLL node that both ranks compute alike (SlabPartition uses the
- * global GLL lattice of the box).
+ * <p>{@link BisectionPartition} gives a rank its part for the distributed solve ({@code DistributedPoisson
+ * --partition rcb}).
  */
 public final class RecursiveBisection {
 

@@ -12,7 +12,10 @@ import java.util.Locale;
  * shared nodes per neighbour of a z-slab (one GLL plane) and T_elements, T_rest the operator's and the rest of the
  * iteration's time measured on one device at the same DOFs per device (weak scaling). The exchange is hidden when it
  * is shorter than the interior elements; the two Allreduces (CG's p.Ap and the fused r.r, r.z) are not.
- * {@link #main} prints the prediction for 1, 2, 4 and 8 ranks.
+ * {@link #main} prints the prediction for 1, 2, 4 and 8 ranks. {@link #fit} takes the inputs from a one-rank
+ * {@code --profile} (the element kernels' device time) and a {@link NetworkProbe};
+ * {@link #iterationSeconds(int, double, long, long, double)} is the model of the schedule as it now runs, and
+ * {@link #cubeCurve} its weak-scaling curve on a 3D grid of ranks.
  */
 public record ScalingModel(double elementsSeconds, double restSeconds, double pcieLatency, double pcieBandwidth,
                            double mpiLatency, double mpiBandwidth, double launchSeconds, double allreduceSeconds) {
@@ -29,6 +32,90 @@ public record ScalingModel(double elementsSeconds, double restSeconds, double pc
         double exchange = 2 * (launchSeconds + pcie) + mpi;
         return elementsSeconds * boundary + Math.max(elementsSeconds * (1 - boundary), exchange) + launchSeconds
                 + restSeconds + 2 * allreduceSeconds;
+    }
+
+    /**
+     * The predicted seconds per iteration of the slowest rank of {@code ranks}, in the schedule of
+     * {@link DistributedOperator} after the folds of the halo sums and the owned reductions:
+     * <pre>
+     *   T = T_e b + max(T_e (1 - b), t_launch + 2 (L_pcie + 8 S / B_pcie) + L_mpi + 8 S_msg / B_mpi)
+     *       + extra t_launch + T_rest + 2 ceil(log2 R) t_allreduce
+     * </pre>
+     * with b the fraction of the rank's elements applied before the exchange ({@code boundaryFraction}), S its shared
+     * nodes (read to the host and written back), S_msg the largest message (the neighbours' messages travel at once),
+     * {@code extraLaunches} the launches per iteration beyond one rank's (the element split and the compact gather) and
+     * the Allreduce growing with the rounds of recursive doubling from its measured 2-rank cost.
+     */
+    public double iterationSeconds(int ranks, double boundaryFraction, long sharedNodes, long largestMessage,
+                                   double extraLaunches) {
+        if (ranks == 1) {
+            return elementsSeconds + restSeconds;
+        }
+        double pcie = pcieLatency + 8.0 * sharedNodes / pcieBandwidth;
+        double mpi = mpiLatency + 8.0 * largestMessage / mpiBandwidth;
+        double exchange = launchSeconds + 2 * pcie + mpi;
+        int rounds = 32 - Integer.numberOfLeadingZeros(ranks - 1); // ceil(log2 R)
+        return elementsSeconds * boundaryFraction + Math.max(elementsSeconds * (1 - boundaryFraction), exchange)
+                + extraLaunches * launchSeconds + restSeconds + 2 * rounds * allreduceSeconds;
+    }
+
+    /**
+     * The model fitted from measurements: one rank's seconds per iteration and its element kernels' device seconds per
+     * iteration (the rest is everything else of the iteration), and the ranks' {@link NetworkProbe}.
+     */
+    public static ScalingModel fit(double oneRankSeconds, double elementKernelSeconds, NetworkProbe net) {
+        if (!(elementKernelSeconds > 0 && elementKernelSeconds <= oneRankSeconds)) {
+            throw new IllegalArgumentException("element kernels " + elementKernelSeconds + " s per iteration must be in (0, "
+                    + oneRankSeconds + "] (the one-rank iteration)");
+        }
+        return new ScalingModel(elementKernelSeconds, oneRankSeconds - elementKernelSeconds, net.readLatency(),
+                net.readBandwidth(), net.exchangeLatency(), net.exchangeBandwidth(), net.launchSeconds(),
+                net.allreduceSeconds());
+    }
+
+    /**
+     * The weak-scaling curve on a near-cubic grid of R ranks, each a cube of m^3 elements of degree N (the 1-rank
+     * problem repeated): the slowest rank has min(2, p_d - 1) face neighbours along each axis d of the p_x x p_y x p_z
+     * grid, shares (mN + 1)^2 nodes per face, applies first the elements in its face layers, and launches
+     * {@code extraLaunches} more kernels than one rank. Returns rows {R, seconds per iteration, efficiency T(1)/T(R)}.
+     */
+    public double[][] cubeCurve(int m, int degree, double extraLaunches, int[] rankCounts) {
+        double t1 = elementsSeconds + restSeconds;
+        double[][] out = new double[rankCounts.length][];
+        long face = ((long) m * degree + 1) * ((long) m * degree + 1);
+        for (int i = 0; i < rankCounts.length; i++) {
+            int r = rankCounts[i];
+            int[] p = grid(r);
+            double interior = 1;
+            int faces = 0;
+            for (int d : p) {
+                int k = Math.min(2, d - 1);
+                faces += k;
+                interior *= Math.max(0, m - k) / (double) m;
+            }
+            double t = r == 1 ? t1 : iterationSeconds(r, 1 - interior, faces * face, face, extraLaunches);
+            out[i] = new double[] {r, t, t1 / t};
+        }
+        return out;
+    }
+
+    /** The near-cubic factorisation p_x <= p_y <= p_z of {@code r} (the one with the smallest largest factor). */
+    static int[] grid(int r) {
+        int[] best = {1, 1, r};
+        for (int a = 1; (long) a * a * a <= r; a++) {
+            if (r % a != 0) {
+                continue;
+            }
+            for (int b = a; (long) b * b <= r / a; b++) {
+                if ((r / a) % b == 0) {
+                    int c = r / a / b;
+                    if (c < best[2]) {
+                        best = new int[] {a, b, c};
+                    }
+                }
+            }
+        }
+        return best;
     }
 
     /**

@@ -18,6 +18,17 @@ public record SharedNodes(int[] neighbours, int[][] ids, long[][] keys, double[]
         return n;
     }
 
+    /** The number of distinct shared nodes (a node shared with k neighbours counts once). */
+    public int sharedNodeCount() {
+        java.util.BitSet seen = new java.util.BitSet(ownerMask.length);
+        for (int[] a : ids) {
+            for (int i : a) {
+                seen.set(i);
+            }
+        }
+        return seen.cardinality();
+    }
+
     /** The number of nodes this rank owns (its share of the global unknowns). */
     public int ownedCount() {
         int n = 0;

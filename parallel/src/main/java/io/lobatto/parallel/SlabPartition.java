@@ -14,7 +14,7 @@ import io.lobatto.gs.ScatterOperator;
  * slab with rank r-1 and of the plane above with rank r+1. The plane between r and r+1 is owned by r (the lower
  * rank), so each shared node is counted once in dot products ({@link SharedNodes#ownerMask()}).
  */
-public final class SlabPartition {
+public final class SlabPartition implements MeshPartition {
 
     private final int nx;
     private final int ny;
@@ -104,6 +104,7 @@ public final class SlabPartition {
     }
 
     /** The number of elements of this slab. */
+    @Override
     public int elementCount() {
         return nx * ny * layers;
     }
@@ -123,6 +124,7 @@ public final class SlabPartition {
      * [firstLayer, firstLayer + layers), in the same order, with the same vertex positions (bitwise) and face tags
      * (so only the faces on the cube's boundary are tagged; the cut planes are not).
      */
+    @Override
     public HexMesh localMesh() {
         HexMesh global = HexMesh.box(nx, ny, nz, 0, 1, 0, 1, 0, 1);
         int vPlane = (nx + 1) * (ny + 1);
@@ -151,6 +153,7 @@ public final class SlabPartition {
      * @param mesh the spectral-element mesh of {@link #localMesh()} (any node map)
      * @param z    its scatter operator (Dirichlet nodes masked)
      */
+    @Override
     public SharedNodes sharedNodes(SpectralElementMesh mesh, ScatterOperator z) {
         if (mesh.elementCount() != elementCount()) {
             throw new IllegalArgumentException("mesh has " + mesh.elementCount() + " elements but slab " + rank + " has "
@@ -203,6 +206,12 @@ public final class SlabPartition {
             keys[i] = upper.keySet().stream().mapToLong(Long::longValue).toArray();
         }
         return new SharedNodes(neighbours, ids, keys, mask);
+    }
+
+    /** "layers a..b" (z indices of the element layers). */
+    @Override
+    public String describe() {
+        return "layers " + firstLayer + ".." + (firstLayer + layers - 1);
     }
 
     @Override

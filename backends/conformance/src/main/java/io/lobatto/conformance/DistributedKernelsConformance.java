@@ -98,6 +98,46 @@ public abstract class DistributedKernelsConformance {
         }
     }
 
+    /**
+     * {@link Backend#gatherDotHalo} is bitwise {@link Backend#gatherDot} then {@link Backend#sumHalo} (the dot of the
+     * partial y_G), with the halo's rows the last rows (where a backend folds the halo into the gather) and elsewhere.
+     */
+    @ParameterizedTest(name = "halo rows last: {0}")
+    @org.junit.jupiter.params.provider.ValueSource(booleans = {true, false})
+    void gatherDotHaloIsBitwiseTheGatherThenTheHaloSums(boolean last) {
+        Backend be = backend();
+        SpectralElementMesh mesh = TestProblems.deformedBox(3, 2, 3, 3);
+        ScatterOperator z = TestProblems.dirichlet(mesh);
+        int g = z.globalSize();
+        int rows = Math.min(60, g / 2);
+        int[] rowIds = new int[rows];
+        int[] starts = new int[rows + 1];
+        java.util.List<Integer> src = new java.util.ArrayList<>();
+        int received = 0;
+        for (int u = 0; u < rows; u++) {
+            rowIds[u] = last ? g - rows + u : 2 * u + 1;
+            int count = 1 + u % 3;
+            for (int c = 0; c < count; c++) {
+                src.add(c == u % count ? -1 : received++);
+            }
+            starts[u + 1] = src.size();
+        }
+        int[] sources = src.stream().mapToInt(Integer::intValue).toArray();
+        double[] yl = random(z.localSize(), 41);
+        double[] x = random(g, 42);
+        double[] r = random(received, 43);
+        try (io.lobatto.core.backend.DeviceScatter dz = z.upload(be);
+             DeviceHalo h = be.uploadHalo(rowIds, starts, sources, received, g); DeviceVector dyl = be.upload(yl);
+             DeviceVector dx = be.upload(x); DeviceVector dr = be.upload(r); DeviceVector y1 = be.allocate(g);
+             DeviceVector y2 = be.allocate(g)) {
+            double dot1 = be.gatherDot(dz, dyl, dx, y1);
+            be.sumHalo(h, dr, y1);
+            double dot2 = be.gatherDotHalo(dz, dyl, dx, y2, h, dr);
+            assertEquals(dot1, dot2, 0.0, "x . y of the partial y_G");
+            assertArrayEquals(be.download(y1), be.download(y2), 0.0);
+        }
+    }
+
     @Test
     void sumHaloIsBitwiseTheHostSumInSourceOrder() {
         Backend be = backend();

@@ -324,6 +324,19 @@ public interface Backend extends AutoCloseable {
         write(y, yG);
     }
 
+    /**
+     * {@link #gatherDot} and then {@link #sumHalo} at once: y_G = Z^T y_L completed at the halo's rows by the
+     * received partials, and x_G . y_G of this rank's partial y_G (before the halo sums, as a distributed CG's p . Ap
+     * needs it). The values are bitwise those of the two calls in turn; a backend that can does both in the gather's
+     * pass (one launch fewer per distributed apply). The default makes the two calls.
+     */
+    default double gatherDotHalo(DeviceScatter z, DeviceVector yL, DeviceVector xG, DeviceVector yG, DeviceHalo halo,
+                                 DeviceVector received) {
+        double dot = gatherDot(z, yL, xG, yG);
+        sumHalo(halo, received, yG);
+        return dot;
+    }
+
     // ---------------------------------------------------------------- element kernels
 
     /**

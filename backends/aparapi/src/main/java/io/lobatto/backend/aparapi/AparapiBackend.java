@@ -396,6 +396,16 @@ public final class AparapiBackend implements Backend {
         return gatherScatter.gatherDot(z, yL, xG, yG);
     }
 
+    /**
+     * The gather with x_G . y_G and the halo sums in one launch where the halo's rows are the last rows, ascending
+     * (a rank's shared rows numbered last); else {@link #gatherDot} and {@link #sumHalo}. Bitwise the same values.
+     */
+    @Override
+    public synchronized double gatherDotHalo(DeviceScatter z, DeviceVector yL, DeviceVector xG, DeviceVector yG,
+                                             DeviceHalo halo, DeviceVector received) {
+        return gatherScatter.gatherDotHalo(z, yL, xG, yG, halo, received);
+    }
+
     @Override
     public synchronized DeviceHalo uploadHalo(int[] rows, int[] starts, int[] sources, int receivedSize, int globalSize) {
         return gatherScatter.uploadHalo(rows, starts, sources, receivedSize, globalSize);

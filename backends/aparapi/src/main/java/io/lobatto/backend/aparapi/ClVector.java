@@ -37,6 +37,8 @@ final class ClVector implements DeviceVector, DeviceIntVector {
     /** For an index vector: its smallest and largest entry (set at upload; checked where a kernel indexes with it). */
     int minIndex;
     int maxIndex = -1;
+    /** For an index vector: its values are one ascending run lo, lo + 1, ..., hi (uploaded so; never written after). */
+    boolean contiguous;
 
     /** Pinned host staging of {@link AparapiBackend#readAsync} and {@link AparapiBackend#writeAsync}, made on first use. */
     java.nio.ByteBuffer readStage;

@@ -34,7 +34,7 @@ final class GatherScatter {
     private final BackendCore core;
     private final Vectors vectors;
     /** The built kernels of the gather/scatter ops by op code (no map lookup per launch). */
-    private final ClKernel[] gatherKernels = new ClKernel[5];
+    private final ClKernel[] gatherKernels = new ClKernel[6];
     /** The built kernels of {@link GatherScatterRowsKernel} by op code + 2 tiles. */
     private final ClKernel[] rowsKernels = new ClKernel[4];
 
@@ -316,7 +316,9 @@ final class GatherScatter {
     /** Binds the arguments of a gather/scatter kernel that come from Z (and the partials; strides 0). */
     void bindScatter(ClKernel k, ClScatter s) {
         k.set("scatterIds", s.scatterIds.buffer).set("starts", s.gatherStarts.buffer).set("ids", s.gatherIds.buffer)
-                .set("blocks", s.blockStarts.buffer).set("partials", core.partials).set("strideL", 0).set("strideG", 0).set("ca", 0.0).set("cb", 0.0);
+                .set("blocks", s.blockStarts.buffer).set("partials", core.partials).set("strideL", 0).set("strideG", 0).set("ca", 0.0).set("cb", 0.0)
+                .bindIfUsed("haloLo", s.globalSize()).bindIfUsed("haloStarts", core.unused)
+                .bindIfUsed("haloSources", core.unused).bindIfUsed("received", core.unused);
     }
 
     void gather(DeviceScatter z, DeviceVector xL, DeviceVector xG) {
@@ -390,6 +392,49 @@ final class GatherScatter {
         k.set("xG", xv.buffer).set("xL", l.buffer).set("yG", dv.buffer).set("n", s.blocks).set("dirG", core.unused)
                 .set("beta", beta).set("ca", a).set("cb", b).local("lds", KernelBuilds.gatherLocalBytes(op, core.gatherGroup));
         k.launch(Math.min(REDUCE_GROUPS, s.blocks), core.gatherGroup);
+    }
+
+    /**
+     * {@link #gatherDot}, then {@link #sumHalo}, in one launch of {@link GatherScatterKernel#GATHER_DOT_HALO} where the
+     * halo's rows are the last rows of y_G in ascending order (a distributed rank's shared rows numbered last); else
+     * the two launches. Bitwise the same values either way.
+     */
+    double gatherDotHalo(DeviceScatter z, DeviceVector yL, DeviceVector xG, DeviceVector yG, DeviceHalo halo,
+                         DeviceVector received) {
+        Objects.requireNonNull(halo, "halo");
+        if (!(halo instanceof ClHalo h) || h.owner != this || h.isClosed()) {
+            throw new IllegalArgumentException("halo is not an open halo of this aparapi backend");
+        }
+        ClScatter s = scat(z);
+        ClVector l = core.vec(yL, "yL");
+        ClVector x = core.vec(xG, "xG");
+        ClVector g = core.vec(yG, "yG");
+        ClVector r = core.vec(received, "received");
+        checkLen("gatherDotHalo", "yL", l.length(), s.localSize());
+        checkLen("gatherDotHalo", "xG", x.length(), s.globalSize());
+        checkLen("gatherDotHalo", "yG", g.length(), s.globalSize());
+        checkLen("gatherDotHalo", "received", r.length(), h.receivedSize());
+        checkLen("gatherDotHalo", "halo.globalSize", h.globalSize(), s.globalSize());
+        if (x == g) {
+            throw new IllegalArgumentException("gatherDotHalo: xG and yG must be distinct");
+        }
+        boolean last = h.rows() > 0 && h.rowIds.contiguous && h.rowIds.maxIndex == s.globalSize() - 1;
+        if (!last || s.blocks == 0) {
+            double dot = runGather(s, l, g, x, null, 0);
+            sumHalo(halo, received, yG);
+            return dot;
+        }
+        int groups = Math.min(REDUCE_GROUPS, s.blocks);
+        int op = GatherScatterKernel.GATHER_DOT_HALO;
+        ClKernel k = gatherKernel(op);
+        bindScatter(k, s);
+        k.set("xG", x.buffer).set("xL", l.buffer).set("yG", g.buffer).set("n", s.blocks)
+                .bindIfUsed("dirG", core.unused).bindIfUsed("beta", 0.0)
+                .set("haloLo", h.rowIds.minIndex).set("haloStarts", h.starts.buffer).set("haloSources", h.sources.buffer)
+                .set("received", r.length() == 0 ? core.unused : r.buffer)
+                .local("lds", KernelBuilds.gatherLocalBytes(op, core.gatherGroup));
+        k.launch(groups, core.gatherGroup);
+        return core.sumPartials(groups);
     }
 
     /** The gather with x_G . y_G reduced in its pass (one launch, one read-back), as in the fused operator. */

@@ -300,6 +300,7 @@ public final class KernelBuilds {
             case GatherScatterKernel.GATHER -> "gather";
             case GatherScatterKernel.GATHER_DOT -> "gather+dot";
             case GatherScatterKernel.GATHER_CHEBYSHEV -> "gather+chebyshev";
+            case GatherScatterKernel.GATHER_DOT_HALO -> "gather+dot+halo";
             default -> "gather+dot+update";
         };
         Map<String, Integer> c = ordered("op", op, "group", group);

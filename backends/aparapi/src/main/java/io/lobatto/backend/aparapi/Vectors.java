@@ -86,6 +86,11 @@ final class Vectors {
         }
         v.minIndex = values.length == 0 ? 0 : min;
         v.maxIndex = values.length == 0 ? -1 : max;
+        boolean consecutive = true;
+        for (int i = 1; i < values.length && consecutive; i++) {
+            consecutive = values[i] == values[i - 1] + 1;
+        }
+        v.contiguous = values.length > 0 && consecutive;
         return v;
     }
 
@@ -330,7 +335,8 @@ final class Vectors {
     }
 
     /**
-     * {@link #reduce} less the rows {@code excluded} (null: none): after the reduction, {@link RowDotKernel} sums
+     * {@link #reduce} less the rows {@code excluded} (null: none). Rows that are one ascending range [lo, hi) are left
+     * out of the reduction's own sums (one launch, as without rows). Otherwise, after the reduction, {@link RowDotKernel} sums
      * cx_e cy_e (one sum; for the PCG update cx_e cx_e and cx_e cy_e) over the excluded rows into the partials after the
      * reduction's, both are read back at once and the correction is subtracted, each summed in group order.
      */
@@ -339,13 +345,18 @@ final class Vectors {
         int width = dots == null ? 1 : 2;
         int reduceGroup = core.reduceGroup;
         int groups = n == 0 ? 0 : core.reductionGroups(n);
+        // excluded rows that form one range are left out in the reduction's own pass (no second launch)
+        boolean range = excluded != null && excluded.contiguous;
+        int skipLo = range ? excluded.minIndex : 0;
+        int skipHi = range ? excluded.maxIndex + 1 : 0;
         if (n > 0) {
             ClKernel k = reduction(op);
             k.set("p", p).set("ap", ap).set("x", x).set("r", r).set("d", d).set("z", z).set("partials", core.partials)
-                    .set("alpha", alpha).set("n", n).local("lds", KernelBuilds.reductionLocalBytes(reduceGroup));
+                    .set("alpha", alpha).set("n", n).bindIfUsed("skipLo", skipLo).bindIfUsed("skipHi", skipHi)
+                    .local("lds", KernelBuilds.reductionLocalBytes(reduceGroup));
             k.launch(groups, reduceGroup);
         }
-        int m = excluded == null ? 0 : excluded.length();
+        int m = excluded == null || range ? 0 : excluded.length();
         int rowGroups = m == 0 ? 0 : core.reductionGroups(m);
         if (rowGroups > 0) {
             ClKernel k = rowDotKernels[width];

@@ -15,7 +15,11 @@ import io.lobatto.backend.aparapi.runtime.BuildConstant;
  * [ncomp][N_L] and [ncomp][N_G] vectors, Z applied to each block): block c of x_L starts at c strideL, of
  * y_G and x_G at c strideG, and the dot sums over all blocks. {@link #GATHER_CHEBYSHEV} is the Chebyshev step of a
  * Schwarz-smoothed level folded into the gather of the local solves: with g = Z^T x_L, y_G = ca y_G + cb g (the
- * direction d) and x_G += beta y_G (the iterate).
+ * direction d) and x_G += beta y_G (the iterate). {@link #GATHER_DOT_HALO} is {@link #GATHER_DOT} that
+ * also completes a distributed gather at the halo rows, which are the last rows [{@code haloLo}, N_G) in order: y_G[row]
+ * = the sum, from 0 and in the order of {@code haloSources[haloStarts[u] .. haloStarts[u+1])} (u = row - haloLo), of
+ * the rank's partial (source -1) and {@code received[j]} (as {@link HaloKernel}, bitwise), while the dot takes the
+ * partial (a distributed CG's p . Ap before the exchange).
  */
 public final class GatherScatterKernel extends Kernel {
 
@@ -29,6 +33,8 @@ public final class GatherScatterKernel extends Kernel {
     public static final int GATHER_DOT_UPDATE = 3;
     /** BS6 folded into a Chebyshev step: d = y_G = ca y_G + cb Z^T x_L, then x_G += beta d. */
     public static final int GATHER_CHEBYSHEV = 4;
+    /** BS6 with the partials of y_G . x_G (y_G before the halo) and the halo sums at rows [haloLo, N_G). */
+    public static final int GATHER_DOT_HALO = 5;
 
     @BuildConstant int op;
     /** Work-items per group, a power of two. */
@@ -56,6 +62,11 @@ public final class GatherScatterKernel extends Kernel {
     /** Component stride of x_L (N_L) and of y_G, x_G and dirG (N_G) when {@link #comps} > 1. */
     int strideL;
     int strideG;
+    /** {@link #GATHER_DOT_HALO}: the first halo row, the halo's CSR over sources, and the received partials. */
+    int haloLo;
+    int[] haloStarts = new int[1];
+    int[] haloSources = new int[1];
+    double[] received = new double[1];
     @Local double[] lds = new double[1];
 
     @Override
@@ -80,7 +91,7 @@ public final class GatherScatterKernel extends Kernel {
                     localBarrier();
                 }
             }
-            if (op == GATHER_DOT || op == GATHER_DOT_UPDATE) {
+            if (op == GATHER_DOT || op == GATHER_DOT_UPDATE || op == GATHER_DOT_HALO) {
                 lds[lid] = d;
                 localBarrier();
                 for (int h = group / 2; h > 0; h = h / 2) {
@@ -99,7 +110,7 @@ public final class GatherScatterKernel extends Kernel {
     /** y_G[row] x_G[row] for the dot variants (after the update of x_G[row]), else 0. */
     private double rowDot(int row, double g) {
         double d = 0;
-        if (op == GATHER_DOT) {
+        if (op == GATHER_DOT || op == GATHER_DOT_HALO) {
             d = g * xG[row];
         } else if (op == GATHER_DOT_UPDATE) {
             double p = dirG[row] + beta * xG[row];
@@ -119,6 +130,26 @@ public final class GatherScatterKernel extends Kernel {
         return out;
     }
 
+    /** y_G[row] with the halo sums of {@link #GATHER_DOT_HALO} at rows from haloLo on; else the partial {@code own}. */
+    private double completed(int row, double own) {
+        double s = own;
+        if (op == GATHER_DOT_HALO) {
+            if (row >= haloLo) {
+                int u = row - haloLo;
+                s = 0;
+                for (int k = haloStarts[u]; k < haloStarts[u + 1]; k++) {
+                    int j = haloSources[k];
+                    if (j < 0) {
+                        s += own;
+                    } else {
+                        s += received[j];
+                    }
+                }
+            }
+        }
+        return s;
+    }
+
     private double gatherBlock(int b, int lid, int offL, int offG) {
         double d = 0;
         int rowStart = blocks[b];
@@ -136,7 +167,7 @@ public final class GatherScatterKernel extends Kernel {
                 for (int c = starts[row] - s0; c < c1; c++) {
                     g += lds[c];
                 }
-                yG[offG + row] = rowOut(offG + row, g);
+                yG[offG + row] = rowOut(offG + row, completed(row, g));
                 d += rowDot(offG + row, g);
             }
         } else {
@@ -146,7 +177,7 @@ public final class GatherScatterKernel extends Kernel {
                 for (int c = starts[row]; c < c1; c++) {
                     g += xL[offL + ids[c]];
                 }
-                yG[offG + row] = rowOut(offG + row, g);
+                yG[offG + row] = rowOut(offG + row, completed(row, g));
                 d += rowDot(offG + row, g);
             }
         }

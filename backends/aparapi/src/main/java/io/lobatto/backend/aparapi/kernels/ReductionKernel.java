@@ -10,6 +10,10 @@ import io.lobatto.backend.aparapi.runtime.BuildConstant;
  * (deterministic). {@link #DOT} x . y (BS3/BS4); {@link #CG_UPDATE} x += alpha p, r -= alpha Ap,
  * partial r . r (BS5); {@link #PCG_UPDATE} the same with z = d o r (Jacobi) and partials r . r, r . z;
  * {@link #RECIPROCAL} z = 1 / x and the count of entries of x that are not positive and finite.
+ *
+ * <p>The sums of {@link #DOT}, {@link #CG_UPDATE} and {@link #PCG_UPDATE} leave out the rows in [{@code skipLo},
+ * {@code skipHi}) (the update still covers them): on a rank of a distributed solve, the rows it shares but a
+ * neighbour owns, when they are one contiguous range, so that the owned reduction needs no second launch.
  */
 public final class ReductionKernel extends Kernel {
 
@@ -35,6 +39,10 @@ public final class ReductionKernel extends Kernel {
     double[] partials = new double[1];
     double alpha;
     int n;
+    /** The first row left out of the sums. */
+    int skipLo;
+    /** One past the last row left out of the sums ({@code skipLo} = {@code skipHi}: none). */
+    int skipHi;
     @Local double[] lds = new double[1];
 
     @Override
@@ -43,8 +51,11 @@ public final class ReductionKernel extends Kernel {
         double s = 0;
         double t = 0;
         for (int i = getGlobalId(); i < n; i += stride) {
+            boolean counted = i < skipLo || i >= skipHi;
             if (op == DOT) {
-                s += x[i] * p[i];
+                if (counted) {
+                    s += x[i] * p[i];
+                }
             } else if (op == RECIPROCAL) {
                 double v = x[i];
                 z[i] = 1 / v;
@@ -59,11 +70,15 @@ public final class ReductionKernel extends Kernel {
                 x[i] += alpha * p[i];
                 double ri = r[i] - alpha * ap[i];
                 r[i] = ri;
-                s += ri * ri;
+                if (counted) {
+                    s += ri * ri;
+                }
                 if (op == PCG_UPDATE) {
                     double zi = d[i] * ri;
                     z[i] = zi;
-                    t += ri * zi;
+                    if (counted) {
+                        t += ri * zi;
+                    }
                 }
             }
         }
