@@ -106,21 +106,13 @@ final class PoissonCommand implements Callable<Integer> {
             "--smoother-order"}) {
             if (parsed.hasMatchedOption(unsupported)) {
                 throw new IllegalArgumentException(unsupported + " is not supported by the distributed solve on " + ranks
-                        + " ranks (it takes -N, -e, --deform, --lambda, --pc jacobi|none, --tol, --max-it, --backend, --profile)");
+                        + " ranks (it takes -N, -e, --deform, --lambda, --pc pmg|jacobi|none, --tol, --max-it, --backend, --profile)");
             }
         }
         if (operator != PoissonProblem.Operator.BP35) {
             throw new IllegalArgumentException("--operator " + operator + ": the distributed solve applies BP35 only");
         }
-        String pc = preconditioner.toString().toLowerCase(java.util.Locale.ROOT);
-        if (pc.equals("pmg")) {
-            if (parsed.hasMatchedOption("--pc")) {
-                throw new IllegalArgumentException("--pc pmg: p-multigrid across ranks is not implemented yet; use --pc jacobi "
-                        + "or none on " + ranks + " ranks");
-            }
-            pc = "jacobi";
-            out.println("lobatto poisson: " + ranks + " MPI ranks: Jacobi PCG (p-multigrid across ranks is not implemented yet)");
-        }
+        String pc = preconditioner.toString().toLowerCase(java.util.Locale.ROOT);   // jacobi, none or pmg: all distributed
         int[] e = meshOptions.elements;
         java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("-N", Integer.toString(degree),
                 "-e", e[0] + "," + e[1] + "," + e[2], "--deform", Double.toString(meshOptions.deform),

@@ -169,9 +169,18 @@ final class BuildsAhead {
         for (int op : new int[] {StreamKernel.FILL, StreamKernel.COPY, StreamKernel.AXPBY, StreamKernel.PMUL}) {
             vectors.add(KernelBuilds.stream(op));
         }
-        for (int op : new int[] {GatherScatterKernel.SCATTER, GatherScatterKernel.GATHER, GatherScatterKernel.GATHER_DOT}) {
-            vectors.add(KernelBuilds.gather(op, gatherGroup));
+        int kind = GatherScatter.kind();
+        if (kind == GatherScatter.BLOCKS) {
+            vectors.add(KernelBuilds.gather(GatherScatterKernel.SCATTER, gatherGroup));
+            vectors.add(KernelBuilds.gather(GatherScatterKernel.GATHER, gatherGroup));
+        } else {                                       // the plain scatter and gather of the rows or tiles kind
+            vectors.add(KernelBuilds.gatherRows(io.lobatto.backend.aparapi.kernels.GatherScatterRowsKernel.SCATTER,
+                    kind == GatherScatter.TILES));
+            vectors.add(KernelBuilds.gatherRows(io.lobatto.backend.aparapi.kernels.GatherScatterRowsKernel.GATHER,
+                    kind == GatherScatter.TILES));
+            vectors.add(KernelBuilds.gather(GatherScatterKernel.GATHER, gatherGroup));   // the operator's own gather
         }
+        vectors.add(KernelBuilds.gather(GatherScatterKernel.GATHER_DOT, gatherGroup));
         if (fold) {
             vectors.add(KernelBuilds.gather(GatherScatterKernel.GATHER_DOT_UPDATE, gatherGroup));
         }

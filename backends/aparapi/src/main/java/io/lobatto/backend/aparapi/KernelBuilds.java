@@ -124,8 +124,19 @@ public final class KernelBuilds {
             out.add(new Build(reduction(op, reduce).source(), reduce, reductionLocalBytes(reduce), "tree of " + reduce));
         }
         int gather = powerOfTwoGroup(GatherScatterKernel.class, maxWorkGroupSize, localMemBytes, allowed);
-        for (int op : new int[] {GatherScatterKernel.SCATTER, GatherScatterKernel.GATHER, GatherScatterKernel.GATHER_DOT,
-            GatherScatterKernel.GATHER_DOT_UPDATE}) {
+        int kind = GatherScatter.kind();
+        if (kind != GatherScatter.BLOCKS) {          // the plain scatter and gather of the rows or tiles kind
+            for (int op : new int[] {GatherScatterRowsKernel.SCATTER, GatherScatterRowsKernel.GATHER}) {
+                Spec s = gatherRows(op, kind == GatherScatter.TILES);
+                out.add(new Build(s.source(), perEntryGroup(allowed.applyAsInt(s)), 0,
+                        op == GatherScatterRowsKernel.SCATTER ? "four local nodes per work-item" : "one work-item per row"));
+            }
+        }
+        int[] blockOps = kind == GatherScatter.BLOCKS
+                ? new int[] {GatherScatterKernel.SCATTER, GatherScatterKernel.GATHER, GatherScatterKernel.GATHER_DOT,
+                    GatherScatterKernel.GATHER_DOT_UPDATE}
+                : new int[] {GatherScatterKernel.GATHER_DOT, GatherScatterKernel.GATHER_DOT_UPDATE};
+        for (int op : blockOps) {
             Spec s = gather(op, gather);
             boolean perEntry = op == GatherScatterKernel.SCATTER;
             out.add(new Build(s.source(), perEntry ? perEntryGroup(allowed.applyAsInt(s)) : gather, gatherLocalBytes(op, gather),
