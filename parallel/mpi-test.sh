@@ -52,10 +52,10 @@ for np in 1 2 4; do
 done
 runs="np2 np4"
 # the lobatto command line under mpirun (lobatto-examples' shaded jar, Java 17 code, with this module on the class path):
-# it finds the distributed solve through ServiceLoader
+# it finds the distributed solve through ServiceLoader; --pc jacobi, since the CLI's default is p-MG and the runs above are Jacobi
 if [ -e examples/target/lobatto.jar ]; then
   if ! timeout 600 mpirun --allow-run-as-root --oversubscribe -np 2 "$JAVA22_HOME/bin/java" --enable-native-access=ALL-UNNAMED \
-      -cp "examples/target/lobatto.jar:parallel/target/classes" io.lobatto.examples.LobattoCli poisson "${ARGS[@]}" \
+      -cp "examples/target/lobatto.jar:parallel/target/classes" io.lobatto.examples.LobattoCli poisson "${ARGS[@]}" --pc jacobi \
       --backend cpu >"$OUT/cli2.txt" 2>&1; then
     echo "mpi-test: 'mpirun -np 2 lobatto poisson' failed:" >&2; cat "$OUT/cli2.txt" >&2; exit 1
   fi
