@@ -161,7 +161,7 @@ public final class PoissonProblem {
         double before = phases.totalSeconds();
         long t0 = System.nanoTime();
         boolean[] mask = phases.time("mask", mesh::boundaryMaskAllTagged);
-        ScatterOperator z = phases.time("Z", () -> ScatterOperator.of(mesh, mask));
+        DeviceScatter z = phases.time("Z", () -> ScatterOperator.buildOn(backend, mesh, mask));   // where the operator runs
         double lambda = exact.lambda();
         ElementOperator a = operator == Operator.BP35 ? StiffnessBp35.on(mesh, lambda) : StiffnessBp30.on(mesh, lambda);
         MassOperator m = MassOperator.on(mesh);
@@ -171,8 +171,15 @@ public final class PoissonProblem {
         double setup;
         double pcSetup;
         java.util.List<PMultigrid.LevelInfo> levels;
-        try (DeviceGeometry geometry = onDevice ? backend.uploadGeometry(mesh.elementGeometry().orElseThrow()) : null;
-             AssembledOperator op = phases.time("geometry", () -> AssembledOperator.bind(a, z, backend));
+        DeviceGeometry geometry;
+        try {
+            geometry = onDevice ? backend.uploadGeometry(mesh.elementGeometry().orElseThrow()) : null;
+        } catch (RuntimeException e) {
+            z.close();
+            throw e;
+        }
+        try (geometry;
+             AssembledOperator op = phases.time("geometry", () -> AssembledOperator.bind(a, z, mesh, mask, backend));
              BoundElementOperator mb = phases.time("geometry", () -> m.bind(backend));
              DeviceVector dfL = backend.allocate(z.localSize()); DeviceVector dgL = backend.allocate(z.localSize());
              DeviceVector tL = backend.allocate(z.localSize()); DeviceVector sL = backend.allocate(z.localSize());
@@ -187,7 +194,7 @@ public final class PoissonProblem {
                 if (onDevice) {
                     devicePointData(backend, geometry, op.deviceScatter(), dfL, dgL, tL);
                 } else {
-                    hostPointData(backend, z, mask, dfL, dgL);
+                    hostPointData(backend, op.scatterOperator(), mask, dfL, dgL);
                 }
                 mb.apply(dfL, tL);                                       // M f
                 backend.gather(op.deviceScatter(), tL, b);               // Z^T M f
@@ -212,11 +219,11 @@ public final class PoissonProblem {
                 backend.scatter(op.deviceScatter(), x, tL);                 // Z u
                 backend.axpby(1, dgL, 1, tL);                               // u_L = Z u + g
                 ErrorNorms norms = backend.errorNorms(geometry, mesh.basis(), tL, exact.solution());
-                NodalFields fields = new NodalFields(() -> nodalFields(uG, z, mask));
+                NodalFields fields = new NodalFields(() -> nodalFields(uG, ScatterOperator.of(mesh, mask), mask));
                 return new Solution(fields, result, norms.max(), norms.l2(), z.globalSize(), mesh.elementCount(), setup,
                         pcSetup, levels);
             }
-            return errors(uG, z, mask, m, result, setup, pcSetup, levels);
+            return errors(uG, op.scatterOperator(), mask, m, result, setup, pcSetup, levels);
         }
     }
 

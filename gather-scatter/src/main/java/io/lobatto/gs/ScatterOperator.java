@@ -129,6 +129,29 @@ public final class ScatterOperator {
         return assemble(mesh.localToGlobal(), globalNodeCount, masked, DEFAULT_NODES_PER_BLOCK);
     }
 
+    /**
+     * Z of a mesh's numbering where {@code backend} runs: built by the backend itself where it can
+     * ({@link io.lobatto.core.backend.Backend#buildScatter}: the map and the masked nodes cross, nothing of N_L entries is
+     * made on the host), else built here ({@link #of}) and uploaded. Either way the same arrays.
+     *
+     * @param masked length {@code mesh.globalNodeCount()}, true for Dirichlet nodes, or null for none
+     * @throws IllegalArgumentException as {@link #build(int[], int, boolean[], int)} does
+     */
+    public static io.lobatto.core.backend.DeviceScatter buildOn(io.lobatto.core.backend.Backend backend,
+                                                                io.lobatto.core.mesh.SpectralElementMesh mesh, boolean[] masked) {
+        if (backend == null) {
+            throw new NullPointerException("backend is null");
+        }
+        if (mesh == null) {
+            throw new NullPointerException("mesh is null");
+        }
+        if (masked != null && masked.length != mesh.globalNodeCount()) {
+            throw new IllegalArgumentException("masked has length " + masked.length + " but globalNodeCount = " + mesh.globalNodeCount());
+        }
+        return backend.buildScatter(mesh.localToGlobalView(), mesh.globalNodeCount(), masked)
+                .orElseGet(() -> of(mesh, masked).upload(backend));
+    }
+
     /** The build of an {@code l2g} this class owns (checked arguments apart from its ids). */
     private static ScatterOperator assemble(int[] l2g, int globalNodeCount, boolean[] masked, int nodesPerBlock) {
         final int nL = l2g.length;

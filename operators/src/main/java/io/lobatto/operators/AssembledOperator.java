@@ -19,7 +19,9 @@ import io.lobatto.gs.ScatterOperator;
 public final class AssembledOperator implements DeviceOperator, AutoCloseable {
 
     private final ElementOperator operator;
-    private final ScatterOperator z;
+    /** The host Z: given, or made from {@link #hostZSource} on the first {@link #scatterOperator()}. */
+    private ScatterOperator z;
+    private final java.util.function.Supplier<ScatterOperator> hostZSource;
     private final double shift;
     private final Backend backend;
     private final BoundElementOperator bound;
@@ -30,6 +32,7 @@ public final class AssembledOperator implements DeviceOperator, AutoCloseable {
     private AssembledOperator(ElementOperator operator, ScatterOperator z, Backend backend, double shift) {
         this.operator = Objects.requireNonNull(operator, "operator");
         this.z = Objects.requireNonNull(z, "scatter operator Z");
+        this.hostZSource = null;
         this.backend = Objects.requireNonNull(backend, "backend");
         if (z.localSize() != operator.localSize()) {
             throw new IllegalArgumentException("Z has " + z.localSize() + " local nodes but the operator acts on "
@@ -55,6 +58,63 @@ public final class AssembledOperator implements DeviceOperator, AutoCloseable {
         this.deviceZ = dz;
     }
 
+    /** A = Z^T L Z with Z already on the device ({@code deviceZ}, owned from now on); the host Z comes from {@code hostZ} when asked for. */
+    private AssembledOperator(ElementOperator operator, DeviceScatter deviceZ, java.util.function.Supplier<ScatterOperator> hostZ,
+                              Backend backend) {
+        this.operator = Objects.requireNonNull(operator, "operator");
+        this.hostZSource = hostZ;
+        this.backend = Objects.requireNonNull(backend, "backend");
+        this.shift = 0.0;
+        try {
+            Objects.requireNonNull(deviceZ, "deviceZ");
+            if (deviceZ.localSize() != operator.localSize()) {
+                throw new IllegalArgumentException("Z has " + deviceZ.localSize() + " local nodes but the operator acts on "
+                        + operator.localSize() + " (E = " + operator.elementCount() + ", N = " + operator.degree() + ")");
+            }
+            this.workL = backend.allocate(deviceZ.localSize());
+        } catch (RuntimeException ex) {
+            if (deviceZ != null) {
+                deviceZ.close();
+            }
+            throw ex;
+        }
+        BoundElementOperator b;
+        try {
+            b = operator.bind(backend);
+        } catch (RuntimeException ex) {
+            workL.close();
+            deviceZ.close();
+            throw ex;
+        }
+        this.bound = b;
+        this.deviceZ = deviceZ;
+    }
+
+    /**
+     * A = Z^T L Z on {@code backend} with Z of {@code mesh}'s numbering and {@code masked} built where the backend runs
+     * ({@link ScatterOperator#buildOn}): no host Z exists unless {@link #scatterOperator()} is called, which then builds
+     * it from the same mesh and mask.
+     *
+     * @param masked length {@code mesh.globalNodeCount()}, true for Dirichlet nodes, or null; retained (for the host Z on
+     *               demand), so it must not change afterwards
+     * @throws IllegalArgumentException as {@link ScatterOperator#buildOn}, or if the operator acts on another N_L
+     */
+    public static AssembledOperator bind(ElementOperator operator, io.lobatto.core.mesh.SpectralElementMesh mesh,
+                                         boolean[] masked, Backend backend) {
+        return bind(operator, ScatterOperator.buildOn(backend, mesh, masked), mesh, masked, backend);
+    }
+
+    /**
+     * As {@link #bind(ElementOperator, io.lobatto.core.mesh.SpectralElementMesh, boolean[], Backend)} with Z built
+     * already ({@link ScatterOperator#buildOn} of the same mesh and mask, so that its build can be timed apart); this
+     * operator owns {@code deviceZ} from now on and closes it, also when this method throws.
+     */
+    public static AssembledOperator bind(ElementOperator operator, DeviceScatter deviceZ,
+                                         io.lobatto.core.mesh.SpectralElementMesh mesh, boolean[] masked, Backend backend) {
+        Objects.requireNonNull(mesh, "mesh");
+        return new AssembledOperator(operator, deviceZ, () -> ScatterOperator.of(mesh, masked), backend);
+    }
+
     /** A = Z^T L Z on {@code backend}. */
     public static AssembledOperator bind(ElementOperator operator, ScatterOperator z, Backend backend) {
         return new AssembledOperator(operator, z, backend, 0.0);
@@ -78,7 +138,7 @@ public final class AssembledOperator implements DeviceOperator, AutoCloseable {
 
     @Override
     public int size() {
-        return z.globalSize();
+        return deviceZ.globalSize();
     }
 
     /** The element operator L. */
@@ -86,8 +146,11 @@ public final class AssembledOperator implements DeviceOperator, AutoCloseable {
         return operator;
     }
 
-    /** The scatter operator Z. */
-    public ScatterOperator scatterOperator() {
+    /** The scatter operator Z on the host: the one bound, or (Z built on the device) built now from the mesh, once. */
+    public synchronized ScatterOperator scatterOperator() {
+        if (z == null) {
+            z = hostZSource.get();
+        }
         return z;
     }
 
@@ -146,8 +209,9 @@ public final class AssembledOperator implements DeviceOperator, AutoCloseable {
      */
     public double[] diagonal() {
         double[] local = operator.elementDiagonal();
-        double[] diag = new double[z.globalSize()];
-        z.gather(local, diag);
+        ScatterOperator hostZ = scatterOperator();
+        double[] diag = new double[hostZ.globalSize()];
+        hostZ.gather(local, diag);
         if (shift != 0) {
             for (int g = 0; g < diag.length; g++) {
                 diag[g] += shift;

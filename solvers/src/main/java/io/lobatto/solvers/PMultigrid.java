@@ -388,9 +388,18 @@ public final class PMultigrid implements Preconditioner {
             Backend backend = cfg.backend;
             AssembledOperator o = given;
             if (o == null) {
-                ScatterOperator z = cfg.phases.time("p-MG Z",
-                        () -> ScatterOperator.of(mesh, mask));
-                o = cfg.phases.time("p-MG geometry", () -> AssembledOperator.bind(cfg.factory.apply(mesh), z, backend));
+                io.lobatto.core.backend.DeviceScatter z = cfg.phases.time("p-MG Z",
+                        () -> ScatterOperator.buildOn(backend, mesh, mask));         // where the levels run
+                o = cfg.phases.time("p-MG geometry", () -> {
+                    io.lobatto.operators.ElementOperator e;
+                    try {
+                        e = cfg.factory.apply(mesh);
+                    } catch (RuntimeException ex) {
+                        z.close();
+                        throw ex;
+                    }
+                    return AssembledOperator.bind(e, z, mesh, mask, backend);
+                });
                 ownsOp = true;
             } else {
                 if (o.elementOperator().degree() != mesh.degree() || o.backend() != backend) {
@@ -429,7 +438,7 @@ public final class PMultigrid implements Preconditioner {
             this.x = backend.allocate(n);
             this.r = backend.allocate(n);
             this.t = backend.allocate(n);
-            this.workL = backend.allocate(o.scatterOperator().localSize());
+            this.workL = backend.allocate(o.deviceScatter().localSize());
             long tBounds = System.nanoTime();
             if (coarsest) {
                 bounds = SpectrumBounds.estimate(apply, inverseDiagonal, (int) Math.min(cfg.coarseLanczosSteps, unknowns),

@@ -275,6 +275,25 @@ public interface Backend extends AutoCloseable {
                 globalSize);
     }
 
+    /**
+     * Builds Z where it runs, from the element-local to original-global map (setup on the device): the assembled
+     * numbering (the unmasked original nodes in ascending order), the scatter ids, the CSR of Z^T with each row's local
+     * ids ascending, the row blocks and W, the same arrays as the host's {@code ScatterOperator.of} with its default
+     * block bound. The host uploads the map and the masked nodes and makes no array of N_L entries.
+     *
+     * @param localToGlobal     entries 0 .. limit: the original global id of each local node; read, not retained
+     * @param originalNodeCount the number of original global nodes, masked ones included
+     * @param masked            length {@code originalNodeCount}, true for Dirichlet nodes, or null for none; read, not retained
+     * @return Z on this backend, or empty where this backend does not build Z itself (the caller builds it on the host
+     *         and uploads it); the default is empty
+     * @throws IllegalArgumentException as the host build: an id out of range, a mask of the wrong length, an unmasked
+     *                                  node that no local node references
+     */
+    default java.util.Optional<DeviceScatter> buildScatter(java.nio.IntBuffer localToGlobal, int originalNodeCount,
+                                                           boolean[] masked) {
+        return java.util.Optional.empty();
+    }
+
     /** BS7: x_L = Z x_G, with x_L = 0 at masked nodes (scatter id -1). */
     void scatter(DeviceScatter z, DeviceVector xG, DeviceVector xL);
 

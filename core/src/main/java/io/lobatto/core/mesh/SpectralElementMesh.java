@@ -614,6 +614,14 @@ public final class SpectralElementMesh {
         return l2g.clone();
     }
 
+    /**
+     * The local-to-global map as {@link #localToGlobal()} orders it, read-only and without a copy (for uploads: a copy
+     * of E * Np ints costs its page faults on the host).
+     */
+    public java.nio.IntBuffer localToGlobalView() {
+        return java.nio.IntBuffer.wrap(l2g).asReadOnlyBuffer();
+    }
+
     /** Global id of local node {@code n} of element {@code e}. */
     public int globalId(int e, int n) {
         return l2g[localIndex(e, n)];

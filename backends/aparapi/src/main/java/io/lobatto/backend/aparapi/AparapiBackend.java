@@ -104,6 +104,7 @@ public final class AparapiBackend implements Backend {
     private final DeviceInfo info;
     private final Vectors vectors;
     private final GatherScatter gatherScatter;
+    private final ScatterBuild scatterBuild;
     private final Multigrid multigrid;
     private final SetupKernels setup;
     private final ElementOperators elements;
@@ -144,6 +145,7 @@ public final class AparapiBackend implements Backend {
         this.info = core.info;
         this.vectors = new Vectors(core);
         this.gatherScatter = new GatherScatter(core, vectors);
+        this.scatterBuild = new ScatterBuild(core, gatherScatter, vectors);
         this.multigrid = new Multigrid(core, vectors, gatherScatter);
         this.setup = new SetupKernels(core, vectors);
         this.elements = new ElementOperators(core, vectors, gatherScatter, setup);
@@ -371,6 +373,21 @@ public final class AparapiBackend implements Backend {
     public synchronized void pcgUpdate(double alpha, DeviceVector p, DeviceVector ap, DeviceVector x, DeviceVector r,
                                        DeviceVector inverseDiagonal, DeviceVector z, DeviceIntVector excluded, double[] dots) {
         vectors.pcgUpdate(alpha, p, ap, x, r, inverseDiagonal, z, excluded, dots);
+    }
+
+    /**
+     * Z built on the device ({@link ScatterBuild}) in the blocks or rows kind; empty in the tiles kind, whose compact
+     * indices are made on the host.
+     */
+    @Override
+    public synchronized java.util.Optional<DeviceScatter> buildScatter(java.nio.IntBuffer localToGlobal, int originalNodeCount,
+                                                                       boolean[] masked) {
+        java.util.Objects.requireNonNull(localToGlobal, "localToGlobal");
+        int kind = GatherScatter.kind();
+        if (kind == GatherScatter.TILES) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(scatterBuild.build(localToGlobal, originalNodeCount, masked, kind));
     }
 
     /** Z with W made on the device from the degrees ({@link GatherScatter#uploadScatterByDegree}). */

@@ -159,6 +159,9 @@ final class BuildsAhead {
         // in the order of first use by a setup that binds the fine operator and the mass, then the p-MG levels (factors,
         // diagonals, eigenvalue bounds), then f and g: an operation whose build has not started builds it itself
         List<KernelBuilds.Spec> vectors = new ArrayList<>();
+        if (GatherScatter.kind() != GatherScatter.TILES) {
+            vectors.add(ScatterBuild.spec());                // Z, built first
+        }
         if (kernel.factorsPerPoint() > 1) {
             vectors.add(KernelBuilds.factorSplit());
         }

@@ -175,6 +175,16 @@ public final class ClContext implements AutoCloseable {
         }
     }
 
+    /** Copies {@code count} ints of {@code source} from int index {@code at} into {@code dst[to..]}; waits. */
+    public synchronized void read(ClBuffer source, long at, int[] dst, int to, int count) {
+        checkRange(source, at * 4, count * 4L, "read");
+        if (count > 0) {
+            drains++;
+            clEnqueueReadBuffer(queue, source.mem, CL_TRUE, at * 4, count * 4L,
+                    Pointer.to(dst).withByteOffset(to * 4L), 0, null, null);
+        }
+    }
+
     /** Copies {@code count} doubles of {@code source} from double index {@code at} into {@code dst[to..]}; waits. */
     public synchronized void read(ClBuffer source, long at, double[] dst, int to, int count) {
         checkRange(source, at * 8, count * 8L, "read");
