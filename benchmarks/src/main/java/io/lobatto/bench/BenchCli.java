@@ -452,6 +452,9 @@ public final class BenchCli implements Runnable {
             final double[] eps = epsilons;
             final List<io.lobatto.examples.PoissonProblem.Preconditioning> chosen = pcs;
             final List<PoissonSolveSuite.MeshKind> kinds = meshes;
+            if (c.nMin >= 1 && c.nMin <= io.lobatto.core.basis.Basis1D.MAX_DEGREE) {
+                io.lobatto.solvers.SetupWarmup.start(c.nMin);   // as the CLI: the host setup's loops compile while the device opens
+            }
             return runOne(c, "solve", (cc, be, r, ref) -> PoissonSolveSuite.run(be, cc.nMin, cc.nMax, cc.nStep, ks, kinds, chosen,
                     smoothers, operator, lambda, tol, maxIt, order, eps, solveReps, r), false);
         }
