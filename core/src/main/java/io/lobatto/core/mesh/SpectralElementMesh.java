@@ -96,7 +96,7 @@ public final class SpectralElementMesh {
     }
 
     /** 64-bit finaliser of MurmurHash3: a well-mixed hash of a long. */
-    private static long mix(long z) {
+    static long mix(long z) {
         z = (z ^ (z >>> 33)) * 0xff51afd7ed558ccdL;
         z = (z ^ (z >>> 33)) * 0xc4ceb9fe1a85ec53L;
         return z ^ (z >>> 33);
@@ -192,7 +192,7 @@ public final class SpectralElementMesh {
     }
 
     /** Sorts 4 ints in place (a sorting network). */
-    private static void sort4(int[] s) {
+    static void sort4(int[] s) {
         swapIfGreater(s, 0, 1);
         swapIfGreater(s, 2, 3);
         swapIfGreater(s, 0, 2);
@@ -286,8 +286,28 @@ public final class SpectralElementMesh {
     record Topology(byte[] kinds, int[] corner, int[] edge, boolean[] edgeReversed, int[] face, byte[] faceFrame,
                     int[] interior) {
 
-        /** The walk over {@code mesh}'s elements (sequential, hash tables of primitive keys). */
+        /**
+         * Meshes of at least this many elements get {@link ParallelTopology} (an 8^3 box does: the solvers' setup warm-up
+         * compiles its loops on one thread before a large mesh runs them on every core).
+         */
+        static final int PARALLEL_ELEMENTS = 256;
+
+        /**
+         * The topology of {@code mesh}: {@link ParallelTopology} from {@link #PARALLEL_ELEMENTS} elements on, else (and
+         * where a face is not conforming, for the error naming it) {@link #walk}.
+         */
         static Topology of(HexMesh mesh) {
+            if (mesh.elementCount() >= PARALLEL_ELEMENTS) {
+                Topology t = ParallelTopology.of(mesh);
+                if (t != null) {
+                    return t;
+                }
+            }
+            return walk(mesh);
+        }
+
+        /** The walk over {@code mesh}'s elements (sequential, hash tables of primitive keys). */
+        static Topology walk(HexMesh mesh) {
             int ne = mesh.elementCount();
             int[] elements = mesh.elements();
             int[] vertexOrd = new int[mesh.vertexCount()];
