@@ -59,8 +59,7 @@ public final class SetupWarmup {
     }
 
     /**
-     * Runs the tiny setup {@code rounds} times on the calling thread: the topology of a fresh 8 x 8 x 8 box (the parallel
-     * topology's loops), a fresh 2 x 2 x 2 box, its numbering at N and at
+     * Runs the tiny setup {@code rounds} times on the calling thread: a fresh 2 x 2 x 2 box, its numbering at N and at
      * each degree of {@link PMultigrid#halving(int)} and {@link PMultigrid#stepsOfTwo(int)}, the Dirichlet mask, Z, and a
      * start vector. At high N fewer rounds run: as many as fit {@value #NODE_BUDGET} local nodes, and at least 20
      * (or {@code rounds}, if fewer).
@@ -78,7 +77,6 @@ public final class SetupWarmup {
         long sum = 0;
         for (int r = 0; r < budgeted; r++) {
             HexMesh box = HexMesh.box(2, 2, 2, 0, 1, 0, 1, 0, 1);
-            sum += SpectralElementMesh.of(HexMesh.box(8, 8, 8, 0, 1, 0, 1, 0, 1), 1).globalNodeCount();   // the parallel topology
             for (int n : degrees) {
                 SpectralElementMesh mesh = SpectralElementMesh.of(box, n);
                 ScatterOperator z = ScatterOperator.of(mesh, mesh.boundaryMaskAllTagged());

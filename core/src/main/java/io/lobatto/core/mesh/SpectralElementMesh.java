@@ -287,17 +287,19 @@ public final class SpectralElementMesh {
                     int[] interior) {
 
         /**
-         * Meshes of at least this many elements get {@link ParallelTopology} (an 8^3 box does: the solvers' setup warm-up
-         * compiles its loops on one thread before a large mesh runs them on every core).
+         * {@code -Dlobatto.mesh.parallelTopology=true}: meshes of at least {@link #PARALLEL_ELEMENTS} elements get
+         * {@link ParallelTopology}. Off by default: on the H100 machine's 16 cores it is 2.6-4x faster in a warm JVM (32^3
+         * elements 17 ms against 43-60, 67^3 143-194 ms against 583-818), but in a fresh one (the CLI) it made "mesh and
+         * numbering" slower (0.24-0.28 s against 0.18 at 32^3, 1.08 against 0.85 at 67^3), its atomics and tables running
+         * unoptimised code on every core; so it is for programs that build many large meshes in one JVM.
          */
-        static final int PARALLEL_ELEMENTS = 256;
+        static final String PARALLEL_PROPERTY = "lobatto.mesh.parallelTopology";
+        /** The smallest mesh that {@link #PARALLEL_PROPERTY} sends to {@link ParallelTopology}. */
+        static final int PARALLEL_ELEMENTS = 4096;
 
-        /**
-         * The topology of {@code mesh}: {@link ParallelTopology} from {@link #PARALLEL_ELEMENTS} elements on, else (and
-         * where a face is not conforming, for the error naming it) {@link #walk}.
-         */
+        /** The topology of {@code mesh}: {@link #walk}, or {@link ParallelTopology} where {@link #PARALLEL_PROPERTY} asks. */
         static Topology of(HexMesh mesh) {
-            if (mesh.elementCount() >= PARALLEL_ELEMENTS) {
+            if (mesh.elementCount() >= PARALLEL_ELEMENTS && Boolean.getBoolean(PARALLEL_PROPERTY)) {
                 Topology t = ParallelTopology.of(mesh);
                 if (t != null) {
                     return t;
