@@ -62,12 +62,13 @@ public record SpectrumBounds(double lambdaMin, double lambdaMax, int steps) {
         }
         int n = operator.size();
         Backend backend = operator.backend();
-        double[] start = randomStart(n, seed);
         double[][] h = new double[steps + 1][steps];
         DeviceVector[] v = new DeviceVector[steps + 1];
         int m = 0;
         try (DeviceVector av = backend.allocate(n)) {
-            v[0] = backend.upload(start);
+            v[0] = backend.allocate(n);
+            backend.fillRandom(v[0], seed);                 // made where it lives: no host array of n
+
             backend.axpby(0, v[0], 1 / Math.sqrt(backend.norm2(v[0])), v[0]);
             for (int j = 0; j < steps; j++) {
                 operator.apply(v[j], av);
@@ -114,13 +115,13 @@ public record SpectrumBounds(double lambdaMin, double lambdaMax, int steps) {
         }
         int n = operator.size();
         Backend backend = operator.backend();
-        double[] start = randomStart(n, seed);
         double[] alpha = new double[steps];
         double[] beta = new double[steps];
         int done = 0;
-        try (DeviceVector r = backend.upload(start); DeviceVector z = backend.allocate(n);
+        try (DeviceVector r = backend.allocate(n); DeviceVector z = backend.allocate(n);
              DeviceVector p = backend.allocate(n); DeviceVector ap = backend.allocate(n);
              DeviceVector x = backend.allocate(n)) {
+            backend.fillRandom(r, seed);                    // made where it lives: no host array of n
             consistent.accept(r);
             precondition.accept(r, z);
             double rz = backend.dot(r, z);
@@ -207,17 +208,6 @@ public record SpectrumBounds(double lambdaMin, double lambdaMax, int steps) {
      * DOFs the sequential loop was most of the eigenvalue-bound setup.
      */
     static double[] randomStart(int n, long seed) {
-        double[] start = new double[n];
-        int chunk = 1 << 16;
-        java.util.stream.IntStream.range(0, (n + chunk - 1) / chunk).parallel().forEach(c -> {
-            for (int i = c * chunk, end = Math.min(n, (c + 1) * chunk); i < end; i++) {
-                long z = seed + (i + 1L) * 0x9e3779b97f4a7c15L;
-                z = (z ^ (z >>> 30)) * 0xbf58476d1ce4e5b9L;
-                z = (z ^ (z >>> 27)) * 0x94d049bb133111ebL;
-                z = z ^ (z >>> 31);
-                start[i] = (z >>> 11) * 0x1.0p-53 - 0.5;
-            }
-        });
-        return start;
+        return io.lobatto.core.backend.RandomFill.of(n, seed);
     }
 }

@@ -93,6 +93,15 @@ public interface Backend extends AutoCloseable {
     /** y_i = value. */
     void fill(DeviceVector y, double value);
 
+    /**
+     * y = the reproducible random vector of {@code seed} ({@link RandomFill}: entries in [-1/2, 1/2), the same bits on
+     * every backend), made where y lives: the start vectors of the eigenvalue estimates without a host array of their
+     * size. The default makes it on the host and writes it.
+     */
+    default void fillRandom(DeviceVector y, long seed) {
+        write(RandomFill.of(y.length(), seed), y);
+    }
+
     /** BS1: y = x. */
     void copy(DeviceVector x, DeviceVector y);
 

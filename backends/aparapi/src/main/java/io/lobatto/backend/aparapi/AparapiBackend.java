@@ -375,6 +375,22 @@ public final class AparapiBackend implements Backend {
         vectors.pcgUpdate(alpha, p, ap, x, r, inverseDiagonal, z, excluded, dots);
     }
 
+    /** The build of {@link io.lobatto.backend.aparapi.kernels.RandomFillKernel}. */
+    static final KernelBuilds.Spec RANDOM_FILL = new KernelBuilds.Spec(io.lobatto.backend.aparapi.kernels.RandomFillKernel.class,
+            java.util.Map.of(), "fillRandom", 0);
+
+    /** y = the random vector of {@code seed}, one work-item per entry (the bits of {@link io.lobatto.core.backend.RandomFill}). */
+    @Override
+    public synchronized void fillRandom(DeviceVector y, long seed) {
+        ClVector v = core.vec(y, "y");
+        if (v.length() == 0) {
+            return;
+        }
+        io.lobatto.backend.aparapi.runtime.ClKernel k = core.kernel(RANDOM_FILL);
+        k.set("x", v.buffer).set("seedHi", (int) (seed >>> 32)).set("seedLo", (int) seed).set("n", v.length());
+        core.launchPerEntry(k, v.length());
+    }
+
     /**
      * Z built on the device ({@link ScatterBuild}) in the blocks or rows kind; empty in the tiles kind, whose compact
      * indices are made on the host.

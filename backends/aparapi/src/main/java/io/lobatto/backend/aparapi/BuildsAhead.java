@@ -162,6 +162,7 @@ final class BuildsAhead {
         if (GatherScatter.kind() != GatherScatter.TILES) {
             vectors.add(ScatterBuild.spec());                // Z, built first
         }
+        vectors.add(AparapiBackend.RANDOM_FILL);             // the eigenvalue bounds' start vectors
         if (kernel.factorsPerPoint() > 1) {
             vectors.add(KernelBuilds.factorSplit());
         }

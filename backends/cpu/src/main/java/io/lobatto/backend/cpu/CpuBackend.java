@@ -161,6 +161,13 @@ public final class CpuBackend implements Backend {
         forChunks(yy.length, (from, to) -> java.util.Arrays.fill(yy, from, to, value));
     }
 
+    /** y = the random vector of {@code seed}, in place, in parallel chunks ({@link io.lobatto.core.backend.RandomFill}). */
+    @Override
+    public void fillRandom(DeviceVector y, long seed) {
+        double[] yy = vec(y, "y");
+        forChunks(yy.length, (from, to) -> io.lobatto.core.backend.RandomFill.fill(yy, from, to, seed));
+    }
+
     @Override
     public void copy(DeviceVector x, DeviceVector y) {
         double[] xx = vec(x, "x");
