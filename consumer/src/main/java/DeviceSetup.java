@@ -9,7 +9,6 @@ import io.lobatto.core.mesh.HexMesh;
 import io.lobatto.core.mesh.PointMap;
 import io.lobatto.core.mesh.SpectralElementMesh;
 import io.lobatto.core.pointwise.PointFunction;
-import io.lobatto.gs.ScatterOperator;
 import io.lobatto.operators.AssembledOperator;
 import io.lobatto.operators.BoundElementOperator;
 import io.lobatto.operators.MassOperator;
@@ -73,16 +72,16 @@ public class DeviceSetup {
             hex = GmshReader.load(in).hexMesh();
         }
         SpectralElementMesh mesh = SpectralElementMesh.of(hex, 6, new Twist(0.4));
-        // 2. Z with the Dirichlet nodes (every tagged face) masked
-        ScatterOperator z = ScatterOperator.build(mesh.localToGlobal(), mesh.globalNodeCount(), mesh.boundaryMaskAllTagged());
+        // 2. the Dirichlet nodes (every tagged face) masked
+        boolean[] mask = mesh.boundaryMaskAllTagged();
         try (Backend backend = Backends.best();
-             // 3. operators: their geometric factors are computed by the backend at bind
-             AssembledOperator a = AssembledOperator.bind(StiffnessBp35.on(mesh, 0), z, backend);
+             // 3. operators: Z is built by the backend from the mesh's numbering, the geometric factors at bind
+             AssembledOperator a = AssembledOperator.bind(StiffnessBp35.on(mesh, 0), mesh, mask, backend);
              BoundElementOperator m = MassOperator.on(mesh).bind(backend);
              // 4. the geometry on the backend, for the functions of position
              DeviceGeometry geometry = backend.uploadGeometry(mesh.elementGeometry().orElseThrow());
-             DeviceVector fL = backend.allocate(z.localSize()); DeviceVector gL = backend.allocate(z.localSize());
-             DeviceVector uL = backend.allocate(z.localSize()); DeviceVector t = backend.allocate(z.localSize());
+             DeviceVector fL = backend.allocate(mesh.localSize()); DeviceVector gL = backend.allocate(mesh.localSize());
+             DeviceVector uL = backend.allocate(mesh.localSize()); DeviceVector t = backend.allocate(mesh.localSize());
              DeviceVector ones = backend.allocate(a.size()); DeviceVector b = backend.allocate(a.size());
              DeviceVector lift = backend.allocate(a.size()); DeviceVector x = backend.allocate(a.size());
              // 5. p-multigrid preconditioner: its levels are set up on the backend too
