@@ -72,17 +72,9 @@ final class ParallelTopology {
                     edgeReversed[12 * e + ed] = a > b;
                 }
                 for (int f = 0; f < 6; f++) {
-                    int o = 0;
-                    for (int m = 0; m < 4; m++) {
-                        w[m] = elements[ve + HexReference.faceCorner(f, m)];
-                        sorted[m] = w[m];
-                        if (w[m] < w[o]) {
-                            o = m;
-                        }
-                    }
-                    int nb1 = (o + 1) % 4, nb3 = (o + 3) % 4;
-                    int first = w[nb1] < w[nb3] ? nb1 : nb3;
-                    SpectralElementMesh.sort4(sorted);
+                    int frame = SpectralElementMesh.faceCorners(elements, e, f, w, sorted);
+                    int o = frame & 3;
+                    int first = frame >>> 2;
                     int s = faceSlot(faceKeys, ((sorted[0] + 1L) << 32) | (sorted[1] + 1L),
                             ((sorted[2] + 1L) << 32) | (sorted[3] + 1L));
                     minimum(faceFirst, s, p + FACE0 + f);
@@ -191,16 +183,8 @@ final class ParallelTopology {
     /** The face's smallest vertex and the smaller of its two neighbours on the face, packed. */
     private static long frameVertices(int[] elements, int e, int f) {
         int[] w = new int[4];
-        int o = 0;
-        for (int m = 0; m < 4; m++) {
-            w[m] = elements[8 * e + HexReference.faceCorner(f, m)];
-            if (w[m] < w[o]) {
-                o = m;
-            }
-        }
-        int nb1 = (o + 1) % 4, nb3 = (o + 3) % 4;
-        int first = w[nb1] < w[nb3] ? nb1 : nb3;
-        return ((long) w[o] << 32) | (w[first] & 0xffffffffL);
+        int frame = SpectralElementMesh.faceCorners(elements, e, f, w, new int[4]);
+        return ((long) w[frame & 3] << 32) | (w[frame >>> 2] & 0xffffffffL);
     }
 
     private static void markFirsts(int[] first, boolean[] isFirst) {

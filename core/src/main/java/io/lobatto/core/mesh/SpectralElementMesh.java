@@ -191,6 +191,26 @@ public final class SpectralElementMesh {
         return ((long) lo << 32) | (hi & 0xffffffffL);
     }
 
+    /**
+     * The corners of face {@code f} of element {@code e}: their vertex ids into {@code w} (in the face's corner order) and
+     * ascending into {@code sorted}; returns the face frame's origin corner o (the smallest vertex) and the corner its
+     * first axis points to (the smaller of o's two neighbours on the face) as {@code o | first << 2}.
+     */
+    static int faceCorners(int[] elements, int e, int f, int[] w, int[] sorted) {
+        int o = 0;
+        for (int m = 0; m < 4; m++) {
+            w[m] = elements[8 * e + HexReference.faceCorner(f, m)];
+            sorted[m] = w[m];
+            if (w[m] < w[o]) {
+                o = m;
+            }
+        }
+        int nb1 = (o + 1) % 4, nb3 = (o + 3) % 4;
+        int first = w[nb1] < w[nb3] ? nb1 : nb3;
+        sort4(sorted);
+        return o | first << 2;
+    }
+
     /** Sorts 4 ints in place (a sorting network). */
     static void sort4(int[] s) {
         swapIfGreater(s, 0, 1);
@@ -357,17 +377,9 @@ public final class SpectralElementMesh {
                     edgeReversed[12 * e + ed] = a > b;
                 }
                 for (int f = 0; f < 6; f++) {
-                    int o = 0;
-                    for (int m = 0; m < 4; m++) {
-                        w[m] = elements[ve + HexReference.faceCorner(f, m)];
-                        sorted[m] = w[m];
-                        if (w[m] < w[o]) {
-                            o = m;
-                        }
-                    }
-                    int nb1 = (o + 1) % 4, nb3 = (o + 3) % 4;
-                    int first = w[nb1] < w[nb3] ? nb1 : nb3;
-                    sort4(sorted);
+                    int frame = faceCorners(elements, e, f, w, sorted);
+                    int o = frame & 3;
+                    int first = frame >>> 2;
                     int slot = faces.findOrInsert(((long) sorted[0] << 32) | (sorted[1] & 0xffffffffL),
                         ((long) sorted[2] << 32) | (sorted[3] & 0xffffffffL));
                     int ord;
