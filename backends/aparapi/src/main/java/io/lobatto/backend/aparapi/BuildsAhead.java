@@ -71,9 +71,12 @@ final class BuildsAhead {
     void prepareSchwarz(int points) {
         core.ensureOpen();
         ProgramCache programs = core.cl.programs();
-        int gatherGroup = core.gatherGroup;
         submit(() -> programs.build(KernelBuilds.fdmElement(points).source()));
-        submit(() -> programs.build(KernelBuilds.gather(GatherScatterKernel.GATHER_CHEBYSHEV, gatherGroup).source()));
+        int kind = GatherScatter.kind();
+        KernelBuilds.Spec chebyshev = kind == GatherScatter.BLOCKS
+                ? KernelBuilds.gather(GatherScatterKernel.GATHER_CHEBYSHEV, core.gatherGroup())
+                : KernelBuilds.gatherRowsFused(GatherScatterKernel.GATHER_CHEBYSHEV, 1, kind == GatherScatter.TILES);
+        submit(() -> programs.build(chebyshev.source()));
     }
 
     /** Runs {@code task} on the build pool (started at the first call); a failure is logged, its operation throws. */
@@ -148,7 +151,6 @@ final class BuildsAhead {
         boolean geometryGlobal = setup.geometryGlobalGrids();
         boolean diagonalGlobal = elements.diagonalGlobalGrids();
         int reduceGroup = core.reduceGroup;
-        int gatherGroup = core.gatherGroup;
         List<Runnable> tasks = new ArrayList<>();
         List<Integer> valid = new ArrayList<>();
         for (int d : degrees) {
@@ -174,18 +176,21 @@ final class BuildsAhead {
         }
         int kind = GatherScatter.kind();
         if (kind == GatherScatter.BLOCKS) {
+            int gatherGroup = core.gatherGroup();
             vectors.add(KernelBuilds.gather(GatherScatterKernel.SCATTER, gatherGroup));
             vectors.add(KernelBuilds.gather(GatherScatterKernel.GATHER, gatherGroup));
-        } else {                                       // the plain scatter and gather of the rows or tiles kind
-            vectors.add(KernelBuilds.gatherRows(io.lobatto.backend.aparapi.kernels.GatherScatterRowsKernel.SCATTER,
-                    kind == GatherScatter.TILES));
-            vectors.add(KernelBuilds.gatherRows(io.lobatto.backend.aparapi.kernels.GatherScatterRowsKernel.GATHER,
-                    kind == GatherScatter.TILES));
-            vectors.add(KernelBuilds.gather(GatherScatterKernel.GATHER, gatherGroup));   // the operator's own gather
-        }
-        vectors.add(KernelBuilds.gather(GatherScatterKernel.GATHER_DOT, gatherGroup));
-        if (fold) {
-            vectors.add(KernelBuilds.gather(GatherScatterKernel.GATHER_DOT_UPDATE, gatherGroup));
+            vectors.add(KernelBuilds.gather(GatherScatterKernel.GATHER_DOT, gatherGroup));
+            if (fold) {
+                vectors.add(KernelBuilds.gather(GatherScatterKernel.GATHER_DOT_UPDATE, gatherGroup));
+            }
+        } else {                                       // the scatter, gather and CG's fused gathers of the rows or tiles kind
+            boolean tiles = kind == GatherScatter.TILES;
+            vectors.add(KernelBuilds.gatherRows(io.lobatto.backend.aparapi.kernels.GatherScatterRowsKernel.SCATTER, tiles));
+            vectors.add(KernelBuilds.gatherRows(io.lobatto.backend.aparapi.kernels.GatherScatterRowsKernel.GATHER, tiles));
+            vectors.add(KernelBuilds.gatherRowsFused(GatherScatterKernel.GATHER_DOT, 1, tiles));
+            if (fold) {
+                vectors.add(KernelBuilds.gatherRowsFused(GatherScatterKernel.GATHER_DOT_UPDATE, 1, tiles));
+            }
         }
         vectors.add(KernelBuilds.chebyshev());
         int order = geometry == null ? 0 : geometry.order();
