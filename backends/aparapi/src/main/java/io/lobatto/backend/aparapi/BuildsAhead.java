@@ -148,6 +148,7 @@ final class BuildsAhead {
         String device = core.info.name();
         ElementVariant forced = core.variant;
         boolean fold = elements.foldSearchDirection();
+        boolean direct = GatherScatter.kind() != GatherScatter.BLOCKS && Boolean.getBoolean(AparapiBackend.ONE_KERNEL_PROPERTY);
         boolean geometryGlobal = setup.geometryGlobalGrids();
         boolean diagonalGlobal = elements.diagonalGlobalGrids();
         int reduceGroup = core.reduceGroup;
@@ -191,6 +192,10 @@ final class BuildsAhead {
             if (fold) {
                 vectors.add(KernelBuilds.gatherRowsFused(GatherScatterKernel.GATHER_DOT_UPDATE, 1, tiles));
             }
+            if (direct) {                              // the one-kernel operator's gathers
+                vectors.add(KernelBuilds.gatherRowsFused(GatherScatterKernel.GATHER, 1, false, true));
+                vectors.add(KernelBuilds.gatherRowsFused(GatherScatterKernel.GATHER_DOT, 1, false, true));
+            }
         }
         vectors.add(KernelBuilds.chebyshev());
         int order = geometry == null ? 0 : geometry.order();
@@ -215,6 +220,10 @@ final class BuildsAhead {
                     ElementPlan plan = KernelBuilds.plan(k, Basis1D.of(degree), maxGroup, local, device, v, allowedSpec);
                     if (fold) {
                         programs.build(KernelBuilds.element(k, degree, plan, 2).source());
+                    }
+                    if (direct) {
+                        programs.build(KernelBuilds.element(k, degree, plan,
+                                io.lobatto.backend.aparapi.kernels.ElementOperands.DIRECT).source());
                     }
                 });
             }

@@ -1,5 +1,6 @@
 package io.lobatto.backend.aparapi;
 
+import io.lobatto.backend.aparapi.kernels.ElementOperands;
 import io.lobatto.backend.aparapi.kernels.GatherRowsFusedKernel;
 import io.lobatto.backend.aparapi.kernels.GatherScatterKernel;
 import io.lobatto.backend.aparapi.kernels.GatherScatterRowsKernel;
@@ -95,11 +96,11 @@ final class GatherScatter {
             int i = op + (tiles ? 6 : 0);
             k = fusedKernels[i];
             if (k == null) {
-                k = core.kernel(KernelBuilds.gatherRowsFused(op, 1, tiles));
+                k = core.kernel(KernelBuilds.gatherRowsFused(op, 1, tiles, false));
                 fusedKernels[i] = k;
             }
         } else {
-            k = core.kernel(KernelBuilds.gatherRowsFused(op, comps, tiles));
+            k = core.kernel(KernelBuilds.gatherRowsFused(op, comps, tiles, false));
         }
         return k.set("starts", s.gatherStarts.buffer).set("ids", s.gatherIds.buffer)
                 .set("tileBase", tiles ? s.gatherTiles.buffer : core.unused)
@@ -238,6 +239,9 @@ final class GatherScatter {
             ClVector blockVector = keep(made, vectors.upload(blocks));
             ClVector w = keep(made, inverseDegree != null ? vectors.upload(inverseDegree) : vectors.allocate(nl));
             z = new ClScatter(this, sIds, starts, gIds, blockVector, w, blocks.length - 1, globalSize, kind);
+            if (kind != BLOCKS && Boolean.getBoolean(AparapiBackend.ONE_KERNEL_PROPERTY)) {
+                z.directIds = keep(made, vectors.upload(directIds(scatterIds, gatherStarts, globalSize)));
+            }
             if (kind == TILES) {
                 CompactTiles l = CompactTiles.ofScatter(scatterIds);
                 CompactTiles g = CompactTiles.ofGather(gatherStarts, gatherIds, globalSize);
@@ -288,6 +292,23 @@ final class GatherScatter {
             z.close();
             throw e;
         }
+    }
+
+    /**
+     * The one-kernel operator's scatter ids: scatterIds[i] + {@link ElementOperands#DIRECT_FLAG} where local node i is
+     * the only entry of its row of Z^T, else scatterIds[i].
+     */
+    static int[] directIds(int[] scatterIds, int[] gatherStarts, int globalSize) {
+        if (globalSize > ElementOperands.DIRECT_FLAG) {
+            throw new IllegalArgumentException("-D" + AparapiBackend.ONE_KERNEL_PROPERTY + "=true: globalSize " + globalSize
+                    + " is above the one-kernel operator's limit " + ElementOperands.DIRECT_FLAG);
+        }
+        int[] out = new int[scatterIds.length];
+        for (int i = 0; i < out.length; i++) {
+            int a = scatterIds[i];
+            out[i] = a >= 0 && gatherStarts[a + 1] - gatherStarts[a] == 1 ? a + ElementOperands.DIRECT_FLAG : a;
+        }
+        return out;
     }
 
     private static ClVector keep(java.util.List<ClVector> made, Object v) {
@@ -530,6 +551,25 @@ final class GatherScatter {
             throw new IllegalArgumentException("gatherDot: xG and yG must be distinct");
         }
         return runGather(s, l, g, x, null, 0);
+    }
+
+    /**
+     * The gather of the one-kernel operator ({@link ClScatter#directIds}): the shared rows summed from x_L into y_G, the
+     * rows of degree 1 already there (the element kernel wrote them); with {@code x} not null the dot x_G . y_G over all
+     * rows, returned (else 0).
+     */
+    double directGather(ClScatter s, ClVector l, ClVector g, ClVector x) {
+        if (s.globalSize() == 0) {
+            return 0;
+        }
+        int op = x == null ? GatherScatterKernel.GATHER : GatherScatterKernel.GATHER_DOT;
+        ClKernel k = core.kernel(KernelBuilds.gatherRowsFused(op, 1, false, true));
+        k.set("starts", s.gatherStarts.buffer).set("ids", s.gatherIds.buffer).set("tileBase", core.unused)
+                .set("offsets", core.unused).set("partials", core.partials).set("n", s.globalSize()).set("strideL", 0)
+                .set("strideG", 0).set("dirG", core.unused).set("beta", 0.0).set("ca", 0.0).set("cb", 0.0)
+                .set("haloLo", s.globalSize()).set("haloStarts", core.unused).set("haloSources", core.unused)
+                .set("received", core.unused).set("xG", x == null ? core.unused : x.buffer).set("xL", l.buffer).set("yG", g.buffer);
+        return launchFused(k, op, s.globalSize());
     }
 
     /**

@@ -346,6 +346,14 @@ public final class KernelBuilds {
      * multi-component gathers; any group (a power of two, {@link #fusedRowsGroup}).
      */
     static Spec gatherRowsFused(int op, int comps, boolean tiles) {
+        return gatherRowsFused(op, comps, tiles, false);
+    }
+
+    /**
+     * {@link #gatherRowsFused(int, int, boolean)}, or with {@code direct} the one-kernel operator's gather (rows of degree
+     * 1 already in y_G; no tiles, one component, {@link GatherScatterKernel#GATHER} or GATHER_DOT).
+     */
+    static Spec gatherRowsFused(int op, int comps, boolean tiles, boolean direct) {
         String label = switch (op) {
             case GatherScatterKernel.GATHER -> "gather";
             case GatherScatterKernel.GATHER_DOT -> "gather+dot";
@@ -357,7 +365,9 @@ public final class KernelBuilds {
         };
         Map<String, Integer> c = ordered("op", op, "comps", comps);
         c.put("tiles", tiles ? 1 : 0);
-        return new Spec(GatherRowsFusedKernel.class, c, label + (comps > 1 ? " x" + comps : "") + (tiles ? " (tiles)" : " (rows)"), 0);
+        c.put("direct", direct ? 1 : 0);
+        return new Spec(GatherRowsFusedKernel.class, c, label + (comps > 1 ? " x" + comps : "")
+                + (direct ? " (one kernel)" : tiles ? " (tiles)" : " (rows)"), 0);
     }
 
     /**
@@ -374,7 +384,8 @@ public final class KernelBuilds {
         if (plan.onTheFly()) {
             return new Spec(StiffnessBp35TrilinearKernel.class, plan.constants(kernel, degree + 1, fromGlobal),
                     "BP3.5 N=" + degree + " (factors on the fly" + (fromGlobal == 1 ? ", assembled)"
-                            : fromGlobal == 2 ? ", assembled, p update)" : ")"), plan.groupSize());
+                            : fromGlobal == 2 ? ", assembled, p update)" : fromGlobal == 3 ? ", one kernel)" : ")"),
+                    plan.groupSize());
         }
         boolean registers = plan.variant() == ElementVariant.REGISTERS;
         Class<? extends Kernel> family = switch (kernel) {
@@ -388,7 +399,8 @@ public final class KernelBuilds {
             case STIFFNESS_BP30 -> "BP3.0";
         };
         return new Spec(family, plan.constants(kernel, degree + 1, fromGlobal),
-                name + " N=" + degree + (fromGlobal == 1 ? " (assembled)" : fromGlobal == 2 ? " (assembled, p update)" : ""),
+                name + " N=" + degree + (fromGlobal == 1 ? " (assembled)" : fromGlobal == 2 ? " (assembled, p update)"
+                        : fromGlobal == 3 ? " (one kernel)" : ""),
                 plan.groupSize());
     }
 

@@ -16,7 +16,8 @@ import io.lobatto.backend.aparapi.runtime.BuildConstant;
  * {@link GatherScatterKernel#GATHER_DOT_HALO} (the halo sums at rows [haloLo, N_G), the dot of the rank's partial) and,
  * over {@link #comps} component blocks, {@link GatherScatterKernel#GATHER}. The dots are summed per work-item over its
  * rows, then by a tree in local memory over the work-group (its size a power of two), one partial per group; their
- * order differs from the block kernels' (the same value to rounding).
+ * order differs from the block kernels' (the same value to rounding). With {@link #direct} (the one-kernel operator,
+ * {@link GatherScatterKernel#GATHER} and GATHER_DOT only) the rows of degree 1 are already in y_G.
  */
 public final class GatherRowsFusedKernel extends Kernel {
 
@@ -29,6 +30,11 @@ public final class GatherRowsFusedKernel extends Kernel {
     @BuildConstant int comps;
     /** 1: look up the compact tiles first ({@link #tileBase}, {@link #offsets}); 0: the CSR only. */
     @BuildConstant int tiles;
+    /**
+     * 1: the one-kernel operator's gather ({@link ElementOperands#DIRECT}): a row of degree 1 already holds its value
+     * in y_G (the element kernel wrote it), which is read, not written; 0: every row is summed from x_L.
+     */
+    @BuildConstant int direct;
 
     int[] starts = new int[1];
     int[] ids = new int[1];
@@ -59,11 +65,15 @@ public final class GatherRowsFusedKernel extends Kernel {
         int stride = getGlobalSize();
         double d = 0;
         for (int row = getGlobalId(); row < n; row += stride) {
-            for (int c = 0; c < comps; c++) {
-                double g = rowSum(row, c * strideL);
-                int r = c * strideG + row;
-                yG[r] = rowOut(r, completed(row, g));
-                d += rowDot(r, g);
+            if (direct == 1 && starts[row + 1] - starts[row] == 1) {
+                d += rowDot(row, yG[row]);
+            } else {
+                for (int c = 0; c < comps; c++) {
+                    double g = rowSum(row, c * strideL);
+                    int r = c * strideG + row;
+                    yG[r] = rowOut(r, completed(row, g));
+                    d += rowDot(r, g);
+                }
             }
         }
         if (op == GatherScatterKernel.GATHER_DOT || op == GatherScatterKernel.GATHER_DOT_UPDATE
