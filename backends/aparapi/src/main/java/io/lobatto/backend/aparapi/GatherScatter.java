@@ -295,6 +295,26 @@ final class GatherScatter {
     }
 
     /**
+     * Attaches the one-kernel operator's flagged ids ({@link ClScatter#directIds}) to {@code z} built on the device
+     * ({@link ScatterBuild}) when {@link AparapiBackend#ONE_KERNEL_PROPERTY} is true and z is not of the blocks kind:
+     * its scatter ids and row starts read back, flagged on the host, uploaded (an A/B switch's setup, not a fast one).
+     */
+    void attachDirectIds(ClScatter z) {
+        if (z.kind == BLOCKS || !Boolean.getBoolean(AparapiBackend.ONE_KERNEL_PROPERTY)) {
+            return;
+        }
+        int nl = z.localSize();
+        int ng = z.globalSize();
+        int[] ids = new int[nl];
+        int[] starts = new int[ng + 1];
+        if (nl > 0) {
+            core.cl.read(z.scatterIds.buffer, 0, ids, 0, nl);
+        }
+        core.cl.read(z.gatherStarts.buffer, 0, starts, 0, ng + 1);
+        z.directIds = (ClVector) vectors.upload(directIds(ids, starts, ng));
+    }
+
+    /**
      * The one-kernel operator's scatter ids: scatterIds[i] + {@link ElementOperands#DIRECT_FLAG} where local node i is
      * the only entry of its row of Z^T, else scatterIds[i].
      */

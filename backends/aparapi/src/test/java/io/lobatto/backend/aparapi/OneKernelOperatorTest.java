@@ -105,6 +105,34 @@ class OneKernelOperatorTest {
         }
     }
 
+    /** Z built on the device ({@link ScatterBuild}, the main job's path) takes the flagged ids too. */
+    @Test
+    void zBuiltOnTheDevice() {
+        AparapiBackend be = OpenClAvailability.backend();
+        for (int degree : new int[] {3, 7}) {
+            SpectralElementMesh mesh = TestProblems.deformedBox(3, 2, 2, degree);
+            boolean[] mask = mesh.boundaryMaskAllTagged();
+            ElementOperator op = ElementOperator.of(ElementKernel.STIFFNESS_BP35, mesh, 0);
+            AssembledOperator two = AssembledOperator.bind(op, mesh, mask, be);
+            System.setProperty(AparapiBackend.ONE_KERNEL_PROPERTY, "true");
+            AssembledOperator one;
+            try {
+                one = AssembledOperator.bind(op, mesh, mask, be);
+            } finally {
+                System.clearProperty(AparapiBackend.ONE_KERNEL_PROPERTY);
+            }
+            try (two; one; DeviceVector x = be.upload(TestProblems.random(two.size(), degree));
+                 DeviceVector y2 = be.allocate(two.size()); DeviceVector y1 = be.allocate(two.size())) {
+                double d2 = two.applyDot(x, y2);
+                double[] d1 = new double[1];
+                List<String> ops = launched(be, () -> d1[0] = one.applyDot(x, y1));
+                assertTrue(ops.contains("gather+dot (one kernel)"), "N = " + degree + ": " + ops);
+                assertArrayEquals(be.download(y2), be.download(y1), 0.0, "N = " + degree + ": y_G");
+                assertEquals(d2, d1[0], 1e-14 * Math.abs(d2), "N = " + degree + ": the dot");
+            }
+        }
+    }
+
     /** Jacobi PCG to 1e-10 takes the same iterations and gives the same solution either way. */
     @Test
     void cgTakesTheSameIterations() {
