@@ -62,11 +62,19 @@ public final class AparapiBackend implements Backend {
     /** Most work-groups of a reduction (partials hold two doubles per group). */
     static final int REDUCE_GROUPS = 1024;
     /**
-     * The system property that picks the plain gather/scatter kernels of each Z at its upload: {@code blocks} (the
-     * default), {@code rows} (one work-item per row of Z^T; {@code GatherScatterRowsKernel}) or {@code tiles} (rows with
-     * 16-bit indices where a tile of 32 entries allows them; {@code CompactTiles}).
+     * The system property that picks the gather/scatter kernels of each Z at its upload: {@code blocks} (the block
+     * kernels), {@code rows} (the default: one work-item per row of Z^T; {@code GatherScatterRowsKernel},
+     * {@code GatherRowsFusedKernel}) or {@code tiles} (rows with 16-bit indices where a tile of 32 entries allows them;
+     * {@code CompactTiles}).
      */
     public static final String GATHER_SCATTER_PROPERTY = "lobatto.aparapi.gatherScatter";
+    /**
+     * The system property, read at each Z's upload, that makes the fused assembled operator of that Z one element kernel
+     * plus a smaller gather ({@code true}; rows and tiles kinds only, default {@code false}): the element kernel writes
+     * the rows of Z^T of degree 1 (element interiors) to y_G itself and only the shared nodes to y_L, which the gather
+     * then sums ({@link io.lobatto.backend.aparapi.kernels.ElementOperands#DIRECT}). An A/B switch for the GPU runbook.
+     */
+    public static final String ONE_KERNEL_PROPERTY = "lobatto.aparapi.oneKernelOperator";
     /** Local cache of one gather block, in doubles. */
     static final int GATHER_CACHE = 2048;
     /**

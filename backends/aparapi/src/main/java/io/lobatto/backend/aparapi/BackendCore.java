@@ -41,7 +41,8 @@ final class BackendCore {
     /** Bound to the buffer arguments a variant does not read (OpenCL wants every argument set). */
     final ClBuffer unused;
     final int reduceGroup;
-    final int gatherGroup;
+    /** The block gathers' group ({@link #gatherGroup()}), 0 until a blocks-kind op or build needs it. */
+    private int gatherGroup;
     private final Map<String, ClKernel> kernels = new HashMap<>();
     private boolean closed;
 
@@ -57,11 +58,21 @@ final class BackendCore {
             this.partialsHost = cl.pinnedHostBuffer(32L * AparapiBackend.REDUCE_GROUPS, "reduction partials");
             this.unused = cl.allocate(8, "unused arguments");
             this.reduceGroup = powerOfTwoGroup(ReductionKernel.class);
-            this.gatherGroup = powerOfTwoGroup(GatherScatterKernel.class);
         } catch (RuntimeException e) {
             cl.close();
             throw e;
         }
+    }
+
+    /**
+     * The group of the block gathers of {@link GatherScatterKernel}, chosen (by building one) at first use: a backend
+     * whose Z are all of the rows or tiles kind builds no block kernel.
+     */
+    int gatherGroup() {
+        if (gatherGroup == 0) {
+            gatherGroup = powerOfTwoGroup(GatherScatterKernel.class);
+        }
+        return gatherGroup;
     }
 
     /** The reduction or gather group the backend launches (the choice is {@link KernelBuilds#powerOfTwoGroup}). */

@@ -71,9 +71,12 @@ final class BuildsAhead {
     void prepareSchwarz(int points) {
         core.ensureOpen();
         ProgramCache programs = core.cl.programs();
-        int gatherGroup = core.gatherGroup;
         submit(() -> programs.build(KernelBuilds.fdmElement(points).source()));
-        submit(() -> programs.build(KernelBuilds.gather(GatherScatterKernel.GATHER_CHEBYSHEV, gatherGroup).source()));
+        int kind = GatherScatter.kind();
+        KernelBuilds.Spec chebyshev = kind == GatherScatter.BLOCKS
+                ? KernelBuilds.gather(GatherScatterKernel.GATHER_CHEBYSHEV, core.gatherGroup())
+                : KernelBuilds.gatherRowsFused(GatherScatterKernel.GATHER_CHEBYSHEV, 1, kind == GatherScatter.TILES);
+        submit(() -> programs.build(chebyshev.source()));
     }
 
     /** Runs {@code task} on the build pool (started at the first call); a failure is logged, its operation throws. */
@@ -145,10 +148,10 @@ final class BuildsAhead {
         String device = core.info.name();
         ElementVariant forced = core.variant;
         boolean fold = elements.foldSearchDirection();
+        boolean direct = GatherScatter.kind() != GatherScatter.BLOCKS && Boolean.getBoolean(AparapiBackend.ONE_KERNEL_PROPERTY);
         boolean geometryGlobal = setup.geometryGlobalGrids();
         boolean diagonalGlobal = elements.diagonalGlobalGrids();
         int reduceGroup = core.reduceGroup;
-        int gatherGroup = core.gatherGroup;
         List<Runnable> tasks = new ArrayList<>();
         List<Integer> valid = new ArrayList<>();
         for (int d : degrees) {
@@ -175,18 +178,25 @@ final class BuildsAhead {
         }
         int kind = GatherScatter.kind();
         if (kind == GatherScatter.BLOCKS) {
+            int gatherGroup = core.gatherGroup();
             vectors.add(KernelBuilds.gather(GatherScatterKernel.SCATTER, gatherGroup));
             vectors.add(KernelBuilds.gather(GatherScatterKernel.GATHER, gatherGroup));
-        } else {                                       // the plain scatter and gather of the rows or tiles kind
-            vectors.add(KernelBuilds.gatherRows(io.lobatto.backend.aparapi.kernels.GatherScatterRowsKernel.SCATTER,
-                    kind == GatherScatter.TILES));
-            vectors.add(KernelBuilds.gatherRows(io.lobatto.backend.aparapi.kernels.GatherScatterRowsKernel.GATHER,
-                    kind == GatherScatter.TILES));
-            vectors.add(KernelBuilds.gather(GatherScatterKernel.GATHER, gatherGroup));   // the operator's own gather
-        }
-        vectors.add(KernelBuilds.gather(GatherScatterKernel.GATHER_DOT, gatherGroup));
-        if (fold) {
-            vectors.add(KernelBuilds.gather(GatherScatterKernel.GATHER_DOT_UPDATE, gatherGroup));
+            vectors.add(KernelBuilds.gather(GatherScatterKernel.GATHER_DOT, gatherGroup));
+            if (fold) {
+                vectors.add(KernelBuilds.gather(GatherScatterKernel.GATHER_DOT_UPDATE, gatherGroup));
+            }
+        } else {                                       // the scatter, gather and CG's fused gathers of the rows or tiles kind
+            boolean tiles = kind == GatherScatter.TILES;
+            vectors.add(KernelBuilds.gatherRows(io.lobatto.backend.aparapi.kernels.GatherScatterRowsKernel.SCATTER, tiles));
+            vectors.add(KernelBuilds.gatherRows(io.lobatto.backend.aparapi.kernels.GatherScatterRowsKernel.GATHER, tiles));
+            vectors.add(KernelBuilds.gatherRowsFused(GatherScatterKernel.GATHER_DOT, 1, tiles));
+            if (fold) {
+                vectors.add(KernelBuilds.gatherRowsFused(GatherScatterKernel.GATHER_DOT_UPDATE, 1, tiles));
+            }
+            if (direct) {                              // the one-kernel operator's gathers
+                vectors.add(KernelBuilds.gatherRowsFused(GatherScatterKernel.GATHER, 1, false, true));
+                vectors.add(KernelBuilds.gatherRowsFused(GatherScatterKernel.GATHER_DOT, 1, false, true));
+            }
         }
         vectors.add(KernelBuilds.chebyshev());
         int order = geometry == null ? 0 : geometry.order();
@@ -211,6 +221,10 @@ final class BuildsAhead {
                     ElementPlan plan = KernelBuilds.plan(k, Basis1D.of(degree), maxGroup, local, device, v, allowedSpec);
                     if (fold) {
                         programs.build(KernelBuilds.element(k, degree, plan, 2).source());
+                    }
+                    if (direct) {
+                        programs.build(KernelBuilds.element(k, degree, plan,
+                                io.lobatto.backend.aparapi.kernels.ElementOperands.DIRECT).source());
                     }
                 });
             }

@@ -32,8 +32,12 @@ final class ClElementData implements DeviceElementData {
     final ClGeometry trilinear;
     final ClBuffer gll;
     private volatile boolean closed;
-    /** The built element kernels of this plan by input mode (x_L, x_G through Z, dir + beta x_G through Z), once used. */
-    final io.lobatto.backend.aparapi.runtime.ClKernel[] kernels = new io.lobatto.backend.aparapi.runtime.ClKernel[KernelBuilds.ELEMENT_MODES];
+    /**
+     * The built element kernels of this plan by input mode (x_L, x_G through Z, dir + beta x_G through Z, the one-kernel
+     * operator), once used.
+     */
+    final io.lobatto.backend.aparapi.runtime.ClKernel[] kernels =
+            new io.lobatto.backend.aparapi.runtime.ClKernel[KernelBuilds.ELEMENT_MODES + 1];
 
     ClElementData(ElementOperators owner, ElementKernel kernel, int degree, int elements, ElementPlan plan,
                   ClBuffer interp, ClBuffer diff, List<ClBuffer> factors, ClBuffer scratch) {

@@ -26,6 +26,12 @@ final class ClScatter implements DeviceScatter {
     ClVector scatterOffsets;
     ClVector gatherTiles;
     ClVector gatherOffsets;
+    /**
+     * The one-kernel operator's scatter ids ({@link AparapiBackend#ONE_KERNEL_PROPERTY}): the scatter id, plus
+     * {@link io.lobatto.backend.aparapi.kernels.ElementOperands#DIRECT_FLAG} where the local node is its row's only
+     * entry; null when the operator of this Z is the element kernel and the gather.
+     */
+    ClVector directIds;
     private final int globalSize;
 
     ClScatter(GatherScatter owner, ClVector scatterIds, ClVector gatherStarts, ClVector gatherIds,
@@ -63,7 +69,7 @@ final class ClScatter implements DeviceScatter {
         gatherIds.close();
         blockStarts.close();
         inverseDegree.close();
-        for (ClVector v : new ClVector[] {scatterTiles, scatterOffsets, gatherTiles, gatherOffsets}) {
+        for (ClVector v : new ClVector[] {scatterTiles, scatterOffsets, gatherTiles, gatherOffsets, directIds}) {
             if (v != null) {
                 v.close();
             }

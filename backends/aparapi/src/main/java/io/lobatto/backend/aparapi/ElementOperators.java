@@ -1,5 +1,6 @@
 package io.lobatto.backend.aparapi;
 
+import io.lobatto.backend.aparapi.kernels.ElementOperands;
 import io.lobatto.backend.aparapi.runtime.ClBuffer;
 import io.lobatto.backend.aparapi.runtime.ClKernel;
 import io.lobatto.backend.aparapi.runtime.KernelSource;
@@ -265,16 +266,20 @@ final class ElementOperators {
 
     private void runElements(ClElementData d, double lambda, ClBuffer x, ClScatter z, double shift, ClBuffer y,
                              ClBuffer dir, double beta) {
-        runElements(d, lambda, x, z, shift, y, dir, beta, 0, d.elements);
+        runElements(d, lambda, x, z, shift, y, dir, beta, 0, d.elements, null);
     }
 
-    /** The element kernel on elements [first, end) (the kernel adds {@code firstElem} to its element index). */
+    /**
+     * The element kernel on elements [first, end) (the kernel adds {@code firstElem} to its element index); with
+     * {@code yG} not null the one-kernel operator's ({@link ElementOperands#DIRECT}: Z's flagged ids, degree-1 rows
+     * written to yG).
+     */
     private void runElements(ClElementData d, double lambda, ClBuffer x, ClScatter z, double shift, ClBuffer y,
-                             ClBuffer dir, double beta, int first, int end) {
+                             ClBuffer dir, double beta, int first, int end, ClBuffer yG) {
         if (end <= first) {
             return;
         }
-        int mode = z == null ? 0 : dir == null ? 1 : 2;
+        int mode = yG != null ? ElementOperands.DIRECT : z == null ? 0 : dir == null ? 1 : 2;
         ClKernel k = d.kernels[mode];
         if (k == null) {
             k = elementKernel(d.kernel, d.degree, d.plan, mode);
@@ -283,7 +288,8 @@ final class ElementOperators {
         boolean stiff = d.kernel != ElementKernel.MASS_BP10;
         ClBuffer unused = core.unused;
         k.set("x", x).set("y", y)
-                .bindIfUsed("ids", z == null ? unused : z.scatterIds.buffer)
+                .bindIfUsed("ids", z == null ? unused : yG != null ? z.directIds.buffer : z.scatterIds.buffer)
+                .bindIfUsed("yG", yG == null ? unused : yG)
                 .bindIfUsed("w", z == null ? unused : z.inverseDegree.buffer)
                 .bindIfUsed("matI", d.interp == null ? unused : d.interp)
                 .bindIfUsed("matD", d.diff == null ? unused : d.diff)
@@ -358,7 +364,7 @@ final class ElementOperators {
             throw new IllegalArgumentException("applyAssembledElements: elements [" + first + ", " + end + ") not within [0, "
                     + d.elements + ")");
         }
-        runElements(d, lambda, x.buffer, s, shift, yl.buffer, null, 0, first, end);
+        runElements(d, lambda, x.buffer, s, shift, yl.buffer, null, 0, first, end, null);
     }
 
     /** hipBone's fused operator: the element kernel reads x_G through the scatter ids, then the gather. */
@@ -378,6 +384,11 @@ final class ElementOperators {
         }
         if (dir != null) {
             checkLen(what, "zG", dir.length(), s.globalSize());
+        }
+        if (s.directIds != null && dir == null) {
+            // the one-kernel operator: the interiors straight to y_G, the shared nodes through y_L and a smaller gather
+            runElements(d, lambda, x.buffer, s, shift, yl.buffer, null, 0, 0, d.elements, yg.buffer);
+            return gatherScatter.directGather(s, yl, yg, withDot ? x : null);
         }
         runElements(d, lambda, x.buffer, s, shift, yl.buffer, dir == null ? null : dir.buffer, beta);
         return gatherScatter.runGather(s, yl, yg, withDot ? x : null, dir, beta);

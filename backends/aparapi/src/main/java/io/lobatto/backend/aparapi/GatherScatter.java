@@ -1,5 +1,7 @@
 package io.lobatto.backend.aparapi;
 
+import io.lobatto.backend.aparapi.kernels.ElementOperands;
+import io.lobatto.backend.aparapi.kernels.GatherRowsFusedKernel;
 import io.lobatto.backend.aparapi.kernels.GatherScatterKernel;
 import io.lobatto.backend.aparapi.kernels.GatherScatterRowsKernel;
 import io.lobatto.backend.aparapi.kernels.HaloKernel;
@@ -29,7 +31,9 @@ import static io.lobatto.backend.aparapi.BackendCore.checkLen;
  * {@link GatherScatterRowsKernel}: one work-item per row of
  * Z^T, four local nodes per work-item in the scatter, no local memory) and {@code tiles} (rows with the compact 16-bit
  * indices of {@link CompactTiles} where a tile has them). All give the same bits. The fused gathers (with the dot, with CG's p
- * update, several components) are the block kernels in either kind.
+ * update, the Chebyshev step, the halo sums, several components) are the block kernels of {@link GatherScatterKernel} in
+ * the blocks kind and {@link GatherRowsFusedKernel} (one work-item per row, the same bits of y_G) in the rows and tiles
+ * kinds; so is the gather of p-multigrid's transfers and of the fused operator.
  */
 final class GatherScatter {
 
@@ -39,6 +43,8 @@ final class GatherScatter {
     private final ClKernel[] gatherKernels = new ClKernel[6];
     /** The built kernels of {@link GatherScatterRowsKernel} by op code + 2 tiles. */
     private final ClKernel[] rowsKernels = new ClKernel[4];
+    /** The built one-component kernels of {@link GatherRowsFusedKernel} by op code + 6 tiles. */
+    private final ClKernel[] fusedKernels = new ClKernel[12];
 
     /** The kinds of Z on the device: block gather, rows, rows with compact tiles. */
     static final int BLOCKS = 0;
@@ -58,7 +64,7 @@ final class GatherScatter {
     private ClKernel gatherKernel(int op) {
         ClKernel k = gatherKernels[op];
         if (k == null) {
-            k = buildGather(op, core.gatherGroup);
+            k = buildGather(op, core.gatherGroup());
             gatherKernels[op] = k;
         }
         return k;
@@ -77,6 +83,50 @@ final class GatherScatter {
             rowsKernels[i] = k;
         }
         return k;
+    }
+
+    /**
+     * The {@link GatherRowsFusedKernel} {@code op} over {@code comps} component blocks for Z {@code s} (its tiles when
+     * it has them), built on first use, with Z's arguments, the partials and the arguments the op does not read bound.
+     */
+    private ClKernel fusedKernel(ClScatter s, int op, int comps) {
+        boolean tiles = s.kind == TILES;
+        ClKernel k;
+        if (comps == 1) {
+            int i = op + (tiles ? 6 : 0);
+            k = fusedKernels[i];
+            if (k == null) {
+                k = core.kernel(KernelBuilds.gatherRowsFused(op, 1, tiles, false));
+                fusedKernels[i] = k;
+            }
+        } else {
+            k = core.kernel(KernelBuilds.gatherRowsFused(op, comps, tiles, false));
+        }
+        return k.set("starts", s.gatherStarts.buffer).set("ids", s.gatherIds.buffer)
+                .set("tileBase", tiles ? s.gatherTiles.buffer : core.unused)
+                .set("offsets", tiles ? s.gatherOffsets.buffer : core.unused)
+                .set("partials", core.partials).set("n", s.globalSize()).set("strideL", 0).set("strideG", 0)
+                .set("xG", core.unused).set("dirG", core.unused).set("beta", 0.0).set("ca", 0.0).set("cb", 0.0)
+                .set("haloLo", s.globalSize()).set("haloStarts", core.unused).set("haloSources", core.unused)
+                .set("received", core.unused);
+    }
+
+    /**
+     * Launches {@code k} of {@link GatherRowsFusedKernel} over {@code rows} rows: one work-item per row, at most
+     * {@link AparapiBackend#REDUCE_GROUPS} groups (striding over the rows) for the dot ops, whose partials are then
+     * summed on the host in group order and returned; else 0.
+     */
+    private double launchFused(ClKernel k, int op, int rows) {
+        int group = KernelBuilds.fusedRowsGroup(k.workGroupSize(), core.localMemBytes);
+        boolean dot = op == GatherScatterKernel.GATHER_DOT || op == GatherScatterKernel.GATHER_DOT_UPDATE
+                || op == GatherScatterKernel.GATHER_DOT_HALO;
+        long groups = ((long) rows + group - 1) / group;
+        if (dot) {
+            groups = Math.min(groups, REDUCE_GROUPS);
+        }
+        k.local("lds", 8L * group);
+        k.launch(groups, group);
+        return dot ? core.sumPartials((int) groups) : 0;
     }
 
     /**
@@ -189,6 +239,9 @@ final class GatherScatter {
             ClVector blockVector = keep(made, vectors.upload(blocks));
             ClVector w = keep(made, inverseDegree != null ? vectors.upload(inverseDegree) : vectors.allocate(nl));
             z = new ClScatter(this, sIds, starts, gIds, blockVector, w, blocks.length - 1, globalSize, kind);
+            if (kind != BLOCKS && Boolean.getBoolean(AparapiBackend.ONE_KERNEL_PROPERTY)) {
+                z.directIds = keep(made, vectors.upload(directIds(scatterIds, gatherStarts, globalSize)));
+            }
             if (kind == TILES) {
                 CompactTiles l = CompactTiles.ofScatter(scatterIds);
                 CompactTiles g = CompactTiles.ofGather(gatherStarts, gatherIds, globalSize);
@@ -239,6 +292,43 @@ final class GatherScatter {
             z.close();
             throw e;
         }
+    }
+
+    /**
+     * Attaches the one-kernel operator's flagged ids ({@link ClScatter#directIds}) to {@code z} built on the device
+     * ({@link ScatterBuild}) when {@link AparapiBackend#ONE_KERNEL_PROPERTY} is true and z is not of the blocks kind:
+     * its scatter ids and row starts read back, flagged on the host, uploaded (an A/B switch's setup, not a fast one).
+     */
+    void attachDirectIds(ClScatter z) {
+        if (z.kind == BLOCKS || !Boolean.getBoolean(AparapiBackend.ONE_KERNEL_PROPERTY)) {
+            return;
+        }
+        int nl = z.localSize();
+        int ng = z.globalSize();
+        int[] ids = new int[nl];
+        int[] starts = new int[ng + 1];
+        if (nl > 0) {
+            core.cl.read(z.scatterIds.buffer, 0, ids, 0, nl);
+        }
+        core.cl.read(z.gatherStarts.buffer, 0, starts, 0, ng + 1);
+        z.directIds = (ClVector) vectors.upload(directIds(ids, starts, ng));
+    }
+
+    /**
+     * The one-kernel operator's scatter ids: scatterIds[i] + {@link ElementOperands#DIRECT_FLAG} where local node i is
+     * the only entry of its row of Z^T, else scatterIds[i].
+     */
+    static int[] directIds(int[] scatterIds, int[] gatherStarts, int globalSize) {
+        if (globalSize > ElementOperands.DIRECT_FLAG) {
+            throw new IllegalArgumentException("-D" + AparapiBackend.ONE_KERNEL_PROPERTY + "=true: globalSize " + globalSize
+                    + " is above the one-kernel operator's limit " + ElementOperands.DIRECT_FLAG);
+        }
+        int[] out = new int[scatterIds.length];
+        for (int i = 0; i < out.length; i++) {
+            int a = scatterIds[i];
+            out[i] = a >= 0 && gatherStarts[a + 1] - gatherStarts[a] == 1 ? a + ElementOperands.DIRECT_FLAG : a;
+        }
+        return out;
     }
 
     private static ClVector keep(java.util.List<ClVector> made, Object v) {
@@ -311,7 +401,7 @@ final class GatherScatter {
         ClKernel k = gatherKernel(GatherScatterKernel.SCATTER);
         bindScatter(k, s);
         k.set("xG", g.buffer).set("xL", l.buffer).set("yG", core.unused).set("dirG", core.unused).set("beta", 0.0)
-                .set("n", l.length()).local("lds", KernelBuilds.gatherLocalBytes(GatherScatterKernel.SCATTER, core.gatherGroup));
+                .set("n", l.length()).local("lds", KernelBuilds.gatherLocalBytes(GatherScatterKernel.SCATTER, core.gatherGroup()));
         core.launchPerEntry(k, l.length());
     }
 
@@ -329,29 +419,45 @@ final class GatherScatter {
         ClVector g = core.vec(xG, "xG");
         checkLen("gather", "xL", l.length(), s.localSize());
         checkLen("gather", "xG", g.length(), s.globalSize());
-        if (s.kind != BLOCKS) {
-            if (s.globalSize() > 0) {
-                boolean tiles = s.kind == TILES;
-                ClKernel k = rowsKernel(GatherScatterRowsKernel.GATHER, tiles);
-                k.set("scatterIds", core.unused).set("starts", s.gatherStarts.buffer).set("ids", s.gatherIds.buffer)
-                        .set("xG", core.unused).set("xL", l.buffer).set("yG", g.buffer).set("n", s.globalSize())
-                        .set("tileBase", tiles ? s.gatherTiles.buffer : core.unused)
-                        .set("offsets", tiles ? s.gatherOffsets.buffer : core.unused);
-                core.launchPerEntry(k, s.globalSize());
-            }
-            return;
-        }
         runGather(s, l, g, null, null, 0);
     }
 
+    /** The plain gather of the rows and tiles kinds ({@link GatherScatterRowsKernel#GATHER}). */
+    private void rowsGather(ClScatter s, ClVector l, ClVector g) {
+        if (s.globalSize() > 0) {
+            boolean tiles = s.kind == TILES;
+            ClKernel k = rowsKernel(GatherScatterRowsKernel.GATHER, tiles);
+            k.set("scatterIds", core.unused).set("starts", s.gatherStarts.buffer).set("ids", s.gatherIds.buffer)
+                    .set("xG", core.unused).set("xL", l.buffer).set("yG", g.buffer).set("n", s.globalSize())
+                    .set("tileBase", tiles ? s.gatherTiles.buffer : core.unused)
+                    .set("offsets", tiles ? s.gatherOffsets.buffer : core.unused);
+            core.launchPerEntry(k, s.globalSize());
+        }
+    }
+
     /**
-     * The gather: at most {@link AparapiBackend#REDUCE_GROUPS} work-groups stride over the row blocks. With {@code x}
-     * not null each group also reduces its rows' g[row] x[row] into one partial, summed on the host in
-     * group order (deterministic: the grid depends only on the number of blocks), and that sum is
+     * The gather. Blocks kind: at most {@link AparapiBackend#REDUCE_GROUPS} work-groups stride over the row blocks; rows
+     * and tiles kinds: one work-item per row ({@link GatherScatterRowsKernel}, with a dot {@link GatherRowsFusedKernel}).
+     * With {@code x} not null each group also reduces its rows' g[row] x[row] into one partial, summed on the host in
+     * group order (deterministic: the grid depends only on the number of blocks or rows), and that sum is
      * returned; else 0 and nothing is read back. With {@code dir} not null each row first updates
      * x[row] = dir[row] + beta x[row] (CG's p update, folded in).
      */
     double runGather(ClScatter s, ClVector l, ClVector g, ClVector x, ClVector dir, double beta) {
+        if (s.kind != BLOCKS) {
+            if (x == null) {
+                rowsGather(s, l, g);
+                return 0;
+            }
+            if (s.globalSize() == 0) {
+                return 0;
+            }
+            int op = dir == null ? GatherScatterKernel.GATHER_DOT : GatherScatterKernel.GATHER_DOT_UPDATE;
+            ClKernel k = fusedKernel(s, op, 1);
+            k.set("xG", x.buffer).set("xL", l.buffer).set("yG", g.buffer).set("dirG", dir == null ? core.unused : dir.buffer)
+                    .set("beta", beta);
+            return launchFused(k, op, s.globalSize());
+        }
         if (s.blocks == 0) {
             if (dir != null) {
                 vectors.runStream(StreamKernel.AXPBY, dir.buffer, core.unused, x, 1, beta);
@@ -365,8 +471,8 @@ final class GatherScatter {
         bindScatter(k, s);
         k.set("xG", x == null ? core.unused : x.buffer).set("xL", l.buffer).set("yG", g.buffer).set("n", s.blocks)
                 .set("dirG", dir == null ? core.unused : dir.buffer).set("beta", beta)
-                .local("lds", KernelBuilds.gatherLocalBytes(op, core.gatherGroup));
-        k.launch(groups, core.gatherGroup);
+                .local("lds", KernelBuilds.gatherLocalBytes(op, core.gatherGroup()));
+        k.launch(groups, core.gatherGroup());
         return x == null ? 0 : core.sumPartials(groups);
     }
 
@@ -385,15 +491,21 @@ final class GatherScatter {
         if (d == x) {
             throw new IllegalArgumentException("gatherChebyshevStep: d and x must be distinct");
         }
-        if (s.blocks == 0) {
+        if (s.blocks == 0 || s.globalSize() == 0) {
             return;
         }
         int op = GatherScatterKernel.GATHER_CHEBYSHEV;
+        if (s.kind != BLOCKS) {
+            ClKernel k = fusedKernel(s, op, 1);
+            k.set("xG", xv.buffer).set("xL", l.buffer).set("yG", dv.buffer).set("beta", beta).set("ca", a).set("cb", b);
+            launchFused(k, op, s.globalSize());
+            return;
+        }
         ClKernel k = gatherKernel(op);
         bindScatter(k, s);
         k.set("xG", xv.buffer).set("xL", l.buffer).set("yG", dv.buffer).set("n", s.blocks).set("dirG", core.unused)
-                .set("beta", beta).set("ca", a).set("cb", b).local("lds", KernelBuilds.gatherLocalBytes(op, core.gatherGroup));
-        k.launch(Math.min(REDUCE_GROUPS, s.blocks), core.gatherGroup);
+                .set("beta", beta).set("ca", a).set("cb", b).local("lds", KernelBuilds.gatherLocalBytes(op, core.gatherGroup()));
+        k.launch(Math.min(REDUCE_GROUPS, s.blocks), core.gatherGroup());
     }
 
     /**
@@ -426,16 +538,23 @@ final class GatherScatter {
             sumHalo(halo, received, yG);
             return dot;
         }
-        int groups = Math.min(REDUCE_GROUPS, s.blocks);
         int op = GatherScatterKernel.GATHER_DOT_HALO;
+        if (s.kind != BLOCKS) {
+            ClKernel k = fusedKernel(s, op, 1);
+            k.set("xG", x.buffer).set("xL", l.buffer).set("yG", g.buffer)
+                    .set("haloLo", h.rowIds.minIndex).set("haloStarts", h.starts.buffer).set("haloSources", h.sources.buffer)
+                    .set("received", r.length() == 0 ? core.unused : r.buffer);
+            return launchFused(k, op, s.globalSize());
+        }
+        int groups = Math.min(REDUCE_GROUPS, s.blocks);
         ClKernel k = gatherKernel(op);
         bindScatter(k, s);
         k.set("xG", x.buffer).set("xL", l.buffer).set("yG", g.buffer).set("n", s.blocks)
                 .bindIfUsed("dirG", core.unused).bindIfUsed("beta", 0.0)
                 .set("haloLo", h.rowIds.minIndex).set("haloStarts", h.starts.buffer).set("haloSources", h.sources.buffer)
                 .set("received", r.length() == 0 ? core.unused : r.buffer)
-                .local("lds", KernelBuilds.gatherLocalBytes(op, core.gatherGroup));
-        k.launch(groups, core.gatherGroup);
+                .local("lds", KernelBuilds.gatherLocalBytes(op, core.gatherGroup()));
+        k.launch(groups, core.gatherGroup());
         return core.sumPartials(groups);
     }
 
@@ -452,6 +571,54 @@ final class GatherScatter {
             throw new IllegalArgumentException("gatherDot: xG and yG must be distinct");
         }
         return runGather(s, l, g, x, null, 0);
+    }
+
+    /**
+     * The gather of the one-kernel operator ({@link ClScatter#directIds}): the shared rows summed from x_L into y_G, the
+     * rows of degree 1 already there (the element kernel wrote them); with {@code x} not null the dot x_G . y_G over all
+     * rows, returned (else 0).
+     */
+    double directGather(ClScatter s, ClVector l, ClVector g, ClVector x) {
+        if (s.globalSize() == 0) {
+            return 0;
+        }
+        int op = x == null ? GatherScatterKernel.GATHER : GatherScatterKernel.GATHER_DOT;
+        ClKernel k = core.kernel(KernelBuilds.gatherRowsFused(op, 1, false, true));
+        k.set("starts", s.gatherStarts.buffer).set("ids", s.gatherIds.buffer).set("tileBase", core.unused)
+                .set("offsets", core.unused).set("partials", core.partials).set("n", s.globalSize()).set("strideL", 0)
+                .set("strideG", 0).set("dirG", core.unused).set("beta", 0.0).set("ca", 0.0).set("cb", 0.0)
+                .set("haloLo", s.globalSize()).set("haloStarts", core.unused).set("haloSources", core.unused)
+                .set("received", core.unused).set("xG", x == null ? core.unused : x.buffer).set("xL", l.buffer).set("yG", g.buffer);
+        return launchFused(k, op, s.globalSize());
+    }
+
+    /**
+     * The gather of {@code comps} component blocks ([comps][N_L] to [comps][N_G], Z applied to each; user operators),
+     * with the dot of y_G and x_G over all blocks when {@code x} is not null (returned; else 0): the block kernel of
+     * {@link GatherScatterKernel} or {@link GatherRowsFusedKernel} by Z's kind.
+     */
+    double gatherComponents(ClScatter s, int comps, ClVector l, ClVector g, ClVector x) {
+        if (s.blocks == 0 || s.globalSize() == 0) {
+            // no rows, or no local nodes: Z^T of nothing is zero
+            vectors.fill(g, 0);
+            return 0;
+        }
+        boolean withDot = x != null;
+        int op = withDot ? GatherScatterKernel.GATHER_DOT : GatherScatterKernel.GATHER;
+        if (s.kind != BLOCKS) {
+            ClKernel k = fusedKernel(s, op, comps);
+            k.set("xG", withDot ? x.buffer : core.unused).set("xL", l.buffer).set("yG", g.buffer)
+                    .set("strideL", s.localSize()).set("strideG", s.globalSize());
+            return launchFused(k, op, s.globalSize());
+        }
+        int groups = Math.min(REDUCE_GROUPS, s.blocks);
+        ClKernel k = core.kernel(KernelBuilds.gather(op, core.gatherGroup(), comps));
+        bindScatter(k, s);
+        k.set("xG", withDot ? x.buffer : core.unused).set("xL", l.buffer).set("yG", g.buffer).set("n", s.blocks)
+                .set("dirG", core.unused).set("beta", 0.0).set("strideL", s.localSize()).set("strideG", s.globalSize())
+                .local("lds", KernelBuilds.gatherLocalBytes(op, core.gatherGroup()));
+        k.launch(groups, core.gatherGroup());
+        return withDot ? core.sumPartials(groups) : 0;
     }
 
     // ------------------------------------------------------------------ distributed gather (HaloKernel)

@@ -10,6 +10,7 @@ import io.lobatto.backend.aparapi.kernels.FactorSplitKernel;
 import io.lobatto.backend.aparapi.kernels.GeometryKernel;
 import io.lobatto.backend.aparapi.kernels.FdmElementKernel;
 import io.lobatto.backend.aparapi.kernels.FdmKernel;
+import io.lobatto.backend.aparapi.kernels.GatherRowsFusedKernel;
 import io.lobatto.backend.aparapi.kernels.GatherScatterKernel;
 import io.lobatto.backend.aparapi.kernels.GatherScatterRowsKernel;
 import io.lobatto.backend.aparapi.kernels.HaloKernel;
@@ -123,7 +124,6 @@ public final class KernelBuilds {
         for (int op : new int[] {ReductionKernel.DOT, ReductionKernel.CG_UPDATE, ReductionKernel.PCG_UPDATE}) {
             out.add(new Build(reduction(op, reduce).source(), reduce, reductionLocalBytes(reduce), "tree of " + reduce));
         }
-        int gather = powerOfTwoGroup(GatherScatterKernel.class, maxWorkGroupSize, localMemBytes, allowed);
         int kind = GatherScatter.kind();
         if (kind != GatherScatter.BLOCKS) {          // the plain scatter and gather of the rows or tiles kind
             for (int op : new int[] {GatherScatterRowsKernel.SCATTER, GatherScatterRowsKernel.GATHER}) {
@@ -132,11 +132,17 @@ public final class KernelBuilds {
                         op == GatherScatterRowsKernel.SCATTER ? "four local nodes per work-item" : "one work-item per row"));
             }
         }
-        int[] blockOps = kind == GatherScatter.BLOCKS
-                ? new int[] {GatherScatterKernel.SCATTER, GatherScatterKernel.GATHER, GatherScatterKernel.GATHER_DOT,
-                    GatherScatterKernel.GATHER_DOT_UPDATE}
-                : new int[] {GatherScatterKernel.GATHER_DOT, GatherScatterKernel.GATHER_DOT_UPDATE};
-        for (int op : blockOps) {
+        if (kind != GatherScatter.BLOCKS) {          // the fused gathers of the rows or tiles kind (CG's)
+            for (int op : new int[] {GatherScatterKernel.GATHER_DOT, GatherScatterKernel.GATHER_DOT_UPDATE}) {
+                Spec s = gatherRowsFused(op, 1, kind == GatherScatter.TILES);
+                int g = fusedRowsGroup(allowed.applyAsInt(s), localMemBytes);
+                out.add(new Build(s.source(), g, 8L * g, "one work-item per row, groups of " + g + " strided over the rows"));
+            }
+            return out;
+        }
+        int gather = powerOfTwoGroup(GatherScatterKernel.class, maxWorkGroupSize, localMemBytes, allowed);
+        for (int op : new int[] {GatherScatterKernel.SCATTER, GatherScatterKernel.GATHER, GatherScatterKernel.GATHER_DOT,
+            GatherScatterKernel.GATHER_DOT_UPDATE}) {
             Spec s = gather(op, gather);
             boolean perEntry = op == GatherScatterKernel.SCATTER;
             out.add(new Build(s.source(), perEntry ? perEntryGroup(allowed.applyAsInt(s)) : gather, gatherLocalBytes(op, gather),
@@ -334,12 +340,52 @@ public final class KernelBuilds {
                 + (tiles ? " (tiles)" : " (rows)"), 0);
     }
 
+    /**
+     * The fused gather {@code op} (a code of {@link GatherScatterKernel}) of {@link GatherRowsFusedKernel} over
+     * {@code comps} component blocks, with the compact tiles or not: the rows and tiles kinds' CG, Chebyshev, halo and
+     * multi-component gathers; any group (a power of two, {@link #fusedRowsGroup}).
+     */
+    static Spec gatherRowsFused(int op, int comps, boolean tiles) {
+        return gatherRowsFused(op, comps, tiles, false);
+    }
+
+    /**
+     * {@link #gatherRowsFused(int, int, boolean)}, or with {@code direct} the one-kernel operator's gather (rows of degree
+     * 1 already in y_G; no tiles, one component, {@link GatherScatterKernel#GATHER} or GATHER_DOT).
+     */
+    static Spec gatherRowsFused(int op, int comps, boolean tiles, boolean direct) {
+        String label = switch (op) {
+            case GatherScatterKernel.GATHER -> "gather";
+            case GatherScatterKernel.GATHER_DOT -> "gather+dot";
+            case GatherScatterKernel.GATHER_CHEBYSHEV -> "gather+chebyshev";
+            case GatherScatterKernel.GATHER_DOT_HALO -> "gather+dot+halo";
+            case GatherScatterKernel.GATHER_DOT_UPDATE -> "gather+dot+update";
+            default -> throw new IllegalArgumentException("fused rows gather op " + op + " not in "
+                    + GatherScatterKernel.GATHER + ".." + GatherScatterKernel.GATHER_DOT_HALO);
+        };
+        Map<String, Integer> c = ordered("op", op, "comps", comps);
+        c.put("tiles", tiles ? 1 : 0);
+        c.put("direct", direct ? 1 : 0);
+        return new Spec(GatherRowsFusedKernel.class, c, label + (comps > 1 ? " x" + comps : "")
+                + (direct ? " (one kernel)" : tiles ? " (tiles)" : " (rows)"), 0);
+    }
+
+    /**
+     * The group of a {@link GatherRowsFusedKernel} launch whose build allows {@code allowed}: the largest power of two
+     * at most {@link AparapiBackend#STREAM_GROUP}, {@code allowed} and one double of local memory per work-item.
+     */
+    static int fusedRowsGroup(int allowed, long localMemBytes) {
+        long cap = Math.min(Math.min(AparapiBackend.STREAM_GROUP, allowed), Math.max(1, localMemBytes / 8));
+        return Integer.highestOneBit((int) Math.max(1, cap));
+    }
+
     /** The element kernel of {@code plan}; {@code fromGlobal} 0: x_L, 1: x_G through Z, 2: dir + beta x_G through Z. */
     static Spec element(ElementKernel kernel, int degree, ElementPlan plan, int fromGlobal) {
         if (plan.onTheFly()) {
             return new Spec(StiffnessBp35TrilinearKernel.class, plan.constants(kernel, degree + 1, fromGlobal),
                     "BP3.5 N=" + degree + " (factors on the fly" + (fromGlobal == 1 ? ", assembled)"
-                            : fromGlobal == 2 ? ", assembled, p update)" : ")"), plan.groupSize());
+                            : fromGlobal == 2 ? ", assembled, p update)" : fromGlobal == 3 ? ", one kernel)" : ")"),
+                    plan.groupSize());
         }
         boolean registers = plan.variant() == ElementVariant.REGISTERS;
         Class<? extends Kernel> family = switch (kernel) {
@@ -353,7 +399,8 @@ public final class KernelBuilds {
             case STIFFNESS_BP30 -> "BP3.0";
         };
         return new Spec(family, plan.constants(kernel, degree + 1, fromGlobal),
-                name + " N=" + degree + (fromGlobal == 1 ? " (assembled)" : fromGlobal == 2 ? " (assembled, p update)" : ""),
+                name + " N=" + degree + (fromGlobal == 1 ? " (assembled)" : fromGlobal == 2 ? " (assembled, p update)"
+                        : fromGlobal == 3 ? " (one kernel)" : ""),
                 plan.groupSize());
     }
 

@@ -147,6 +147,7 @@ final class ScatterBuild {
             kept.add(w);
             ClScatter z = new ClScatter(gatherScatter, scatterIds, starts, ids, blockStarts, w, blockCount, ng, kind);
             weights(z);
+            gatherScatter.attachDirectIds(z);
             return z;
         } catch (RuntimeException e) {
             for (ClVector v : kept) {

@@ -1,6 +1,5 @@
 package io.lobatto.backend.aparapi;
 
-import io.lobatto.backend.aparapi.kernels.GatherScatterKernel;
 import io.lobatto.backend.aparapi.runtime.ClBuffer;
 import io.lobatto.backend.aparapi.runtime.ClKernel;
 import io.lobatto.backend.aparapi.runtime.KernelSource;
@@ -16,7 +15,6 @@ import java.util.Objects;
 
 import static io.lobatto.backend.aparapi.AparapiBackend.ELEMENT_GROUP;
 import static io.lobatto.backend.aparapi.AparapiBackend.MAX_DEGREE;
-import static io.lobatto.backend.aparapi.AparapiBackend.REDUCE_GROUPS;
 import static io.lobatto.backend.aparapi.BackendCore.checkLen;
 
 /**
@@ -24,7 +22,7 @@ import static io.lobatto.backend.aparapi.BackendCore.checkLen;
  * y^e = B^T f(B x^e): the function translated by {@link PointwiseTranslator} into its element kernel
  * ({@link io.lobatto.backend.aparapi.kernels.PointwiseKernel} and its values-only and column shapes, planned by
  * {@link KernelBuilds#pointwisePlan}), the operator's data ({@link ClPointwiseData}), element-local and assembled
- * applies, the latter followed by the {@link GatherScatterKernel} gather over the ncomp component blocks.
+ * applies, the latter followed by the gather over the ncomp component blocks ({@link GatherScatter#gatherComponents}).
  */
 final class UserOperators {
 
@@ -260,19 +258,6 @@ final class UserOperators {
             throw new IllegalArgumentException(what + ": xG, yL and yG must be distinct");
         }
         runPointwise(d, x.buffer, s, yl.buffer);
-        if (s.blocks == 0) {
-            // no local nodes: Z^T of nothing is zero
-            vectors.fill(yg, 0);
-            return 0;
-        }
-        int groups = Math.min(REDUCE_GROUPS, s.blocks);
-        int op = withDot ? GatherScatterKernel.GATHER_DOT : GatherScatterKernel.GATHER;
-        ClKernel k = core.kernel(KernelBuilds.gather(op, core.gatherGroup, nc));
-        gatherScatter.bindScatter(k, s);
-        k.set("xG", withDot ? x.buffer : core.unused).set("xL", yl.buffer).set("yG", yg.buffer).set("n", s.blocks)
-                .set("dirG", core.unused).set("beta", 0.0).set("strideL", s.localSize()).set("strideG", s.globalSize())
-                .local("lds", KernelBuilds.gatherLocalBytes(op, core.gatherGroup));
-        k.launch(groups, core.gatherGroup);
-        return withDot ? core.sumPartials(groups) : 0;
+        return gatherScatter.gatherComponents(s, nc, yl, yg, withDot ? x : null);
     }
 }

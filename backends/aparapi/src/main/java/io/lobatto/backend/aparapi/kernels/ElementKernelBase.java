@@ -149,7 +149,7 @@ public abstract class ElementKernelBase extends ElementOperands {
                 if (fromGlobal >= 1) {
                     v += shift * w[e * np + p] * readU(e * np + p);
                 }
-                y[e * np + p] = v;
+                store(e * np + p, v);
             }
         }
     }

@@ -18,9 +18,16 @@ public abstract class ElementOperands extends Kernel {
     @BuildConstant int elemsPerGroup;
     /**
      * 1 when u is read from x_G through the scatter ids and y_L += shift W u (hipBone's fused operator);
-     * 2 when u is read as dirG + beta x_G (CG's p = z + beta p folded into the operator).
+     * 2 when u is read as dirG + beta x_G (CG's p = z + beta p folded into the operator);
+     * {@link #DIRECT} as 1 with the ids of Z flagged ({@link #DIRECT_FLAG}) where the local node is the only entry of its
+     * row of Z^T: the kernel writes that row of y_G itself, and only the shared nodes' y_L (the one-kernel operator).
      */
     @BuildConstant int fromGlobal;
+
+    /** {@link #fromGlobal} of the one-kernel operator: degree-1 rows written to y_G by the element kernel. */
+    public static final int DIRECT = 3;
+    /** Added to the scatter id of a local node that is the only entry of its row (ids below it: N_G <= 2^30). */
+    public static final int DIRECT_FLAG = 1 << 30;
 
     double[] x = new double[1];
     double[] y = new double[1];
@@ -36,6 +43,8 @@ public abstract class ElementOperands extends Kernel {
     double[] G22 = new double[1];
     double[] wJ = new double[1];
     double[] dirG = new double[1];
+    /** y_G of the one-kernel operator ({@link #DIRECT}). */
+    double[] yG = new double[1];
     double beta;
     /** The first element of this launch (element ranges of the fused operator); elements [firstElem, elems) run. */
     int firstElem;
@@ -50,6 +59,9 @@ public abstract class ElementOperands extends Kernel {
         double u = 0;
         if (fromGlobal >= 1) {
             int id = ids[li];
+            if (fromGlobal == DIRECT && id >= DIRECT_FLAG) {
+                id = id - DIRECT_FLAG;
+            }
             if (id >= 0) {
                 u = x[id];
                 if (fromGlobal == 2) {
@@ -74,6 +86,23 @@ public abstract class ElementOperands extends Kernel {
                 out += shift * w[li] * u;
             }
         }
-        y[li] = out;
+        store(li, out);
+    }
+
+    /**
+     * The element's output at local node li: y_L[li], or with {@link #DIRECT} y_G at its row where li is the row's only
+     * entry (0 + v is v: the gather's sum of a degree-1 row).
+     */
+    protected final void store(int li, double v) {
+        if (fromGlobal == DIRECT) {
+            int id = ids[li];
+            if (id >= DIRECT_FLAG) {
+                yG[id - DIRECT_FLAG] = v;
+            } else {
+                y[li] = v;
+            }
+        } else {
+            y[li] = v;
+        }
     }
 }
