@@ -35,6 +35,8 @@ public final class ExtendedElements {
     private final double[] neighbourLength;
     /** [E][3]: the element's mean length in direction d. */
     private final double[] length;
+    /** True once {@link #toAssembledIds} has reused the map. */
+    private volatile boolean spent;
 
     private ExtendedElements(int degree, int elements, int globalNodeCount, int[] localToGlobal, double[] neighbourLength,
                              double[] length) {
@@ -73,12 +75,41 @@ public final class ExtendedElements {
 
     /** [E][n^3] original global ids, {@link #globalNodeCount()} where no node is there (a copy). */
     public int[] localToGlobal() {
-        return localToGlobal.clone();
+        return sharedLocalToGlobal().clone();
     }
 
     /** The map itself, not a copy, for this package's setup code, which does not modify it. */
     int[] sharedLocalToGlobal() {
+        if (spent) {
+            throw new IllegalStateException("the extended elements' map was turned into assembled ids");
+        }
         return localToGlobal;
+    }
+
+    /**
+     * The map turned, in place, into the assembled ids of {@code z} (a scatter operator on the mesh's numbering): each
+     * extended point's assembled id, -1 where its node is masked in z or where no node is there. No array is made; this
+     * object's map is gone afterwards (its accessors throw {@link IllegalStateException}), so only setup code that
+     * owns the object and needs nothing else from its map calls this.
+     *
+     * @throws IllegalArgumentException if z's original node count is not the mesh's global node count
+     */
+    int[] toAssembledIds(io.lobatto.gs.ScatterOperator z) {
+        if (z.originalNodeCount() != globalNodeCount) {
+            throw new IllegalArgumentException("z numbers " + z.originalNodeCount() + " original nodes but the mesh has "
+                    + globalNodeCount);
+        }
+        int[] ids = sharedLocalToGlobal();
+        spent = true;
+        int missing = globalNodeCount;
+        int chunk = 1 << 16;
+        IntStream.range(0, (ids.length + chunk - 1) / chunk).parallel().forEach(c -> {
+            for (int p = c * chunk, end = Math.min(ids.length, (c + 1) * chunk); p < end; p++) {
+                int g = ids[p];
+                ids[p] = g == missing ? -1 : z.assembledId(g);
+            }
+        });
+        return ids;
     }
 
     /** Element e's mean length in direction d (0 = r, 1 = s, 2 = t). */

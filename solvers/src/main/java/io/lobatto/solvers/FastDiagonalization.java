@@ -55,9 +55,9 @@ public record FastDiagonalization(int points, int elements, double[] eigenvector
             for (int e = 64 * c, end = Math.min(e3, 64 * (c + 1)); e < end; e++) {
                 for (int d = 0; d < 3; d++) {
                     Line line = line(ext, l2g, masked, sh, w, e, d);
-                    int kept = 0;
+                    long kept = 0;
                     for (int i = 0; i < n; i++) {
-                        kept |= line.kept()[i] ? 1 << i : 0;
+                        kept |= line.kept()[i] ? 1L << i : 0;
                     }
                     LineKey key = new LineKey(ext.length(e, d), ext.neighbourLength(e, 2 * d),
                             ext.neighbourLength(e, 2 * d + 1), kept);
@@ -74,8 +74,102 @@ public record FastDiagonalization(int points, int elements, double[] eigenvector
         return new FastDiagonalization(n, e3, vectors, values);
     }
 
+    /**
+     * The fast diagonalisation as a table of its distinct 1D problems: {@code vectors} [L][n][n] and {@code values}
+     * [L][n] as in {@link FastDiagonalization}, and {@code lineOf} [E][3], the line of element e in direction d. A line
+     * is determined by the element's mean length, its neighbours' and the points kept, so equal lines share one entry
+     * (Kershaw's mesh at 12^3: 1566 distinct of 5184). The lines are numbered in the order of their first (e, d), so
+     * the table does not depend on the threads.
+     */
+    public record Table(int points, int elements, double[] vectors, double[] values, int[] lineOf) {
+
+        /** L, the distinct lines. */
+        public int lines() {
+            return values.length / points;
+        }
+
+        /** The dense arrays of element e and direction d: the same numbers as {@link FastDiagonalization#of}. */
+        public FastDiagonalization expand() {
+            int n = points, n2 = n * n;
+            double[] v = new double[Math.multiplyExact(3 * n2, elements)];
+            double[] l = new double[3 * n * elements];
+            for (int q = 0; q < lineOf.length; q++) {
+                System.arraycopy(vectors, lineOf[q] * n2, v, q * n2, n2);
+                System.arraycopy(values, lineOf[q] * n, l, q * n, n);
+            }
+            return new FastDiagonalization(n, elements, v, l);
+        }
+    }
+
+    /**
+     * The fast diagonalisation of {@code ext} as a {@link Table}: the same eigenpairs as {@link #of}, but each distinct
+     * line is built and diagonalised once and only L (n^2 + n) + 3 E numbers are stored (no [E][3][n][n] array).
+     */
+    public static Table table(ExtendedElements ext, boolean[] masked, double lambda) {
+        int n = ext.points();
+        int e3 = ext.elements();
+        int[] l2g = ext.sharedLocalToGlobal();
+        // the points kept per (e, d), elements in parallel (only a face without neighbour reads the mask)
+        long[] kept = new long[3 * e3];
+        java.util.stream.IntStream.range(0, (e3 + 255) / 256).parallel().forEach(c -> {
+            for (int e = 256 * c, end = Math.min(e3, 256 * (c + 1)); e < end; e++) {
+                for (int d = 0; d < 3; d++) {
+                    kept[3 * e + d] = keptBits(ext, l2g, masked, e, d);
+                }
+            }
+        });
+        // number the distinct lines in (e, d) order
+        java.util.HashMap<LineKey, Integer> index = new java.util.HashMap<>();
+        int[] lineOf = new int[3 * e3];
+        int[] first = new int[Math.max(16, 3 * e3 / 8)];
+        for (int q = 0; q < 3 * e3; q++) {
+            int e = q / 3, d = q % 3;
+            LineKey key = new LineKey(ext.length(e, d), ext.neighbourLength(e, 2 * d), ext.neighbourLength(e, 2 * d + 1), kept[q]);
+            int next = index.size();
+            Integer at = index.putIfAbsent(key, next);
+            if (at == null) {
+                if (next == first.length) {
+                    first = java.util.Arrays.copyOf(first, 2 * next);
+                }
+                first[next] = q;
+                lineOf[q] = next;
+            } else {
+                lineOf[q] = at;
+            }
+        }
+        int lines = index.size();
+        int[] firstOf = first;
+        double[] vectors = new double[Math.multiplyExact(lines, n * n)];
+        double[] values = new double[lines * n];
+        Basis1D basis = Basis1D.of(ext.degree());
+        double[][] sh = referenceStiffness(basis);
+        double[] w = basis.gll().weights();
+        java.util.stream.IntStream.range(0, lines).parallel().forEach(l -> {
+            Line line = line(ext, l2g, masked, sh, w, firstOf[l] / 3, firstOf[l] % 3);
+            diagonalise(line, n, vectors, l * n * n, values, l * n, lambda / 3);
+        });
+        return new Table(n, e3, vectors, values, lineOf);
+    }
+
+    /** The points {@link #line} keeps for element e and direction d, as bits (point i: bit i). */
+    private static long keptBits(ExtendedElements ext, int[] l2g, boolean[] masked, int e, int d) {
+        int n = ext.points(), nDeg = ext.degree();
+        long bits = ((1L << (nDeg + 1)) - 1) << 1;
+        if (ext.hasNeighbour(e, 2 * d)) {
+            bits |= 1;
+        } else if (faceMasked(ext, l2g, masked, e, d, 0)) {
+            bits &= ~2L;
+        }
+        if (ext.hasNeighbour(e, 2 * d + 1)) {
+            bits |= 1L << (n - 1);
+        } else if (faceMasked(ext, l2g, masked, e, d, nDeg)) {
+            bits &= ~(1L << (n - 2));
+        }
+        return bits;
+    }
+
     /** What determines a {@link Line}: the element's length, its neighbours' (0: none) and the points kept (bits). */
-    private record LineKey(double length, double left, double right, int kept) {
+    private record LineKey(double length, double left, double right, long kept) {
     }
 
     /** Sh = D^T W D on the reference element [-1, 1]. */

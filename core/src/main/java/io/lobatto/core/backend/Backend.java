@@ -586,6 +586,51 @@ public interface Backend extends AutoCloseable {
     }
 
     /**
+     * Uploads the fast diagonalisation of {@code elements} local problems as a table of L distinct 1D problems:
+     * {@code lineVectors} is {@code [L][n][n]} and {@code lineValues} {@code [L][n]} (one V_d and lambda_d each, as in
+     * {@link #uploadFdm(int, int, double[], double[])}), and {@code lineOf} is {@code [E][3]}: the line of element e in
+     * direction d. The same local inverse as the dense upload of the expanded arrays, with L (n^2 + n) + 3 E numbers
+     * instead of 3 E (n^2 + n). Checked by {@link DeviceFdm#checkTable}. The default expands the table and calls the
+     * dense upload.
+     */
+    default DeviceFdm uploadFdm(int points, int elements, double[] lineVectors, double[] lineValues, int[] lineOf) {
+        DeviceFdm.checkTable(points, elements, lineVectors, lineValues, lineOf);
+        int n = points, n2 = n * n;
+        double[] vectors = new double[3 * elements * n2];
+        double[] values = new double[3 * elements * n];
+        for (int q = 0; q < lineOf.length; q++) {
+            System.arraycopy(lineVectors, lineOf[q] * n2, vectors, q * n2, n2);
+            System.arraycopy(lineValues, lineOf[q] * n, values, q * n, n);
+        }
+        return uploadFdm(points, elements, vectors, values);
+    }
+
+    /**
+     * The local solves of the restricted additive Schwarz method kept on each element's own nodes, ready for the
+     * gather of the mesh's own Z: for every element e,
+     * <pre>
+     *   yL_e = W_e [ (V_t (x) V_s (x) V_r) D_e^-1 (V_t (x) V_s (x) V_r)^T xG[extIds_e] ]_own
+     * </pre>
+     * where {@code extIds} ({@code [E][n^3]}) holds the assembled id of each extended point (-1: no unknown there, read
+     * as 0), "own" keeps the inner (n-2)^3 points of the extended block (the element's own nodes, in z's local order)
+     * and W is z's inverse degree (1/multiplicity, 0 where masked). {@code z.localSize()} is E (n-2)^3 and
+     * {@code gather(z, yL)} then gives RAS's sum_e R_e^T W_e A~_e^-1 R_e r without a scatter operator on the extended
+     * points: the extension's values have weight 0 in RAS. The default throws {@link UnsupportedOperationException}.
+     */
+    default void applyRestrictedSchwarzLocal(DeviceIntVector extIds, DeviceFdm fdm, DeviceScatter z, DeviceVector xG,
+                                             DeviceVector yL) {
+        throw new UnsupportedOperationException("backend " + name() + " has no restricted Schwarz kernel");
+    }
+
+    /**
+     * Whether {@link #applyRestrictedSchwarzLocal} runs here for blocks of {@code points}^3; where it does not, a
+     * restricted Schwarz method keeps the scatter operator on the extended points. The default is false.
+     */
+    default boolean hasRestrictedSchwarzLocal(int points) {
+        return false;
+    }
+
+    /**
      * y = (V_t (x) V_s (x) V_r) D^-1 (V_t (x) V_s (x) V_r)^T x block by block (n^3 entries per element, r fastest), with
      * D_ijk = lambda_r,i + lambda_s,j + lambda_t,k, and 0 where D_ijk &lt;= 0: the local solves of an overlapping Schwarz
      * method. {@code x} and {@code y} have length E n^3 and must be distinct.

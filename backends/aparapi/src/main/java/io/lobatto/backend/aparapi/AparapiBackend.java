@@ -451,14 +451,32 @@ public final class AparapiBackend implements Backend {
         if (points < 2 || points > MAX_DEGREE + 3) {
             throw new IllegalArgumentException("fdm: points must be in [2, " + (MAX_DEGREE + 3) + "], got " + points);
         }
+        int[] identity = new int[3 * elements];
+        java.util.Arrays.setAll(identity, q -> q);
+        return uploadFdmTable(points, elements, eigenvectors, eigenvalues, identity);
+    }
+
+    @Override
+    public synchronized DeviceFdm uploadFdm(int points, int elements, double[] lineVectors, double[] lineValues,
+                                            int[] lineOf) {
+        ensureOpen();
+        DeviceFdm.checkTable(points, elements, lineVectors, lineValues, lineOf);
+        if (points < 2 || points > MAX_DEGREE + 3) {
+            throw new IllegalArgumentException("fdm: points must be in [2, " + (MAX_DEGREE + 3) + "], got " + points);
+        }
+        return uploadFdmTable(points, elements, lineVectors, lineValues, lineOf);
+    }
+
+    private ClFdm uploadFdmTable(int points, int elements, double[] vectors, double[] values, int[] lineOf) {
         java.util.List<ClVector> made = new java.util.ArrayList<>();
         try {
-            made.add((ClVector) upload(eigenvectors));
-            made.add((ClVector) upload(eigenvalues));
+            made.add((ClVector) upload(vectors));
+            made.add((ClVector) upload(values));
+            made.add((ClVector) upload(lineOf));
             if (FUSED_SCHWARZ && KernelBuilds.fdmElementLocalBytes(points) <= core.localMemBytes) {
                 builds.prepareSchwarz(points);
             }
-            return new ClFdm(this, made.get(0), made.get(1), points, elements);
+            return new ClFdm(this, made.get(0), made.get(1), made.get(2), points, elements);
         } catch (RuntimeException ex) {
             made.forEach(ClVector::close);
             throw ex;
@@ -539,9 +557,58 @@ public final class AparapiBackend implements Backend {
             return;
         }
         ClKernel k = kernel(KernelBuilds.fdmElement(n));
-        k.set("weighted", wv != null ? 1 : 0).set("vm", f.vectors.buffer).set("lm", f.values.buffer).set("x", xv.buffer).set("ids", z.scatterIds.buffer)
+        k.set("weighted", wv != null ? 1 : 0).set("vm", f.vectors.buffer).set("lm", f.values.buffer).set("lines", f.lines.buffer)
+                .set("x", xv.buffer).set("ids", z.scatterIds.buffer)
                 .set("w", wv != null ? wv.buffer : f.values.buffer).set("y", yv.buffer).local("lds", bytes);
         k.launch(f.elements(), KernelBuilds.fdmElementGroup(n, k.workGroupSize()));
+    }
+
+    /**
+     * The restricted Schwarz local solves on the elements' own nodes in one launch of
+     * {@link io.lobatto.backend.aparapi.kernels.FdmElementKernel} (mode 2: the block read through {@code extIds}, the
+     * inner (n-2)^3 points written times z's inverse degree). Needs the fused kernel: with
+     * {@code -Dlobatto.aparapi.fusedSchwarz=false} or a block beyond the local memory it throws
+     * {@link UnsupportedOperationException} (the caller then keeps the extended scatter operator).
+     */
+    @Override
+    public synchronized void applyRestrictedSchwarzLocal(DeviceIntVector extIds, DeviceFdm fdm, DeviceScatter z,
+                                                         DeviceVector xG, DeviceVector yL) {
+        Objects.requireNonNull(fdm, "fdm");
+        if (!(fdm instanceof ClFdm f) || f.backend != this) {
+            throw new IllegalArgumentException("fdm is not a fast diagonalisation of this aparapi backend: " + fdm);
+        }
+        if (f.isClosed()) {
+            throw new IllegalStateException("fdm is closed");
+        }
+        ClScatter s = gatherScatter.scat(z);
+        ClVector ids = vec(extIds, "extIds");
+        ClVector xv = vec(xG, "xG");
+        ClVector yv = vec(yL, "yL");
+        int n = f.points();
+        int m = n - 2;
+        checkLen("applyRestrictedSchwarzLocal", "extIds", ids.length(), f.elements() * n * n * n);
+        checkLen("applyRestrictedSchwarzLocal", "z.localSize()", s.localSize(), f.elements() * m * m * m);
+        checkLen("applyRestrictedSchwarzLocal", "xG", xv.length(), s.globalSize());
+        checkLen("applyRestrictedSchwarzLocal", "yL", yv.length(), s.localSize());
+        long bytes = KernelBuilds.fdmElementLocalBytes(n);
+        if (!hasRestrictedSchwarzLocal(n)) {
+            throw new UnsupportedOperationException("applyRestrictedSchwarzLocal: needs the fused Schwarz kernel (n = " + n
+                    + ", " + bytes + " bytes of local memory of " + core.localMemBytes + ", fusedSchwarz " + FUSED_SCHWARZ + ")");
+        }
+        if (f.elements() == 0) {
+            return;
+        }
+        ClKernel k = kernel(KernelBuilds.fdmElement(n));
+        k.set("weighted", 2).set("vm", f.vectors.buffer).set("lm", f.values.buffer).set("lines", f.lines.buffer)
+                .set("x", xv.buffer).set("ids", ids.buffer).set("w", s.inverseDegree.buffer).set("y", yv.buffer)
+                .local("lds", bytes);
+        k.launch(f.elements(), KernelBuilds.fdmElementGroup(n, k.workGroupSize()));
+    }
+
+    /** The fused kernel, where its block fits the local memory and {@code lobatto.aparapi.fusedSchwarz} is not false. */
+    @Override
+    public boolean hasRestrictedSchwarzLocal(int points) {
+        return FUSED_SCHWARZ && points >= 3 && KernelBuilds.fdmElementLocalBytes(points) <= core.localMemBytes;
     }
 
     /**
@@ -562,7 +629,8 @@ public final class AparapiBackend implements Backend {
     /** One sum-factorised pass of {@link FdmKernel}: {@code n} outputs into {@code out}. */
     private void fdmPass(int op, ClFdm f, ClBuffer in, ClBuffer out, int n) {
         ClKernel k = kernel(KernelBuilds.fdm(op, f.points()));
-        k.set("vm", f.vectors.buffer).set("lm", f.values.buffer).set("ta", in).set("tb", out).set("n", n);
+        k.set("vm", f.vectors.buffer).set("lm", f.values.buffer).set("lines", f.lines.buffer).set("ta", in).set("tb", out)
+                .set("n", n);
         launchPerEntry(k, n);
     }
 
