@@ -1,8 +1,5 @@
 package io.lobatto.solvers;
 
-import java.util.Arrays;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.stream.IntStream;
 
 import io.lobatto.core.mesh.ElementGeometry;
@@ -318,26 +315,13 @@ public final class ExtendedElements {
             };
         }
 
-        private record FaceKey(int a, int b, int c, int d) {
-        }
-
+        /**
+         * The face neighbours from the mesh's degree-independent numbering ({@link SpectralElementMesh#faceNeighbours},
+         * made once per mesh), checked against this degree's corner ids: the walk's face maps need them to agree.
+         */
         private void findNeighbours() {
-            Arrays.fill(neighbour, -1);
-            Map<FaceKey, Integer> open = new HashMap<>();
-            for (int e = 0; e < elements; e++) {
-                for (int f = 0; f < 6; f++) {
-                    int[] v = {corner(e, f, 0, 0), corner(e, f, 1, 0), corner(e, f, 0, 1), corner(e, f, 1, 1)};
-                    Arrays.sort(v);
-                    FaceKey key = new FaceKey(v[0], v[1], v[2], v[3]);
-                    Integer other = open.remove(key);
-                    if (other == null) {
-                        open.put(key, 6 * e + f);
-                    } else {
-                        neighbour[6 * e + f] = other;
-                        neighbour[other] = 6 * e + f;
-                    }
-                }
-            }
+            int[] nb = mesh.faceNeighbours();
+            System.arraycopy(nb, 0, neighbour, 0, nb.length);
         }
 
         /** The global node id of corner c = u + 2 v (u, v in {0, 1}, in-face coordinates) of face f of element e. */

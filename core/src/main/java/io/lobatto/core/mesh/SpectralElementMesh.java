@@ -282,9 +282,10 @@ public final class SpectralElementMesh {
      * @param face        [6E] the ordinal of each element's face
      * @param faceFrame   [6E] bit 0 / bit 1: the face frame's origin at u = 1 / v = 1; bit 2: its first axis is u
      * @param interior    [E] the ordinal of each element's interior
+     * @param faceNeighbour [6E] 6 e' + f' of the element e' and its face f' across face f of element e, -1 on the boundary
      */
     record Topology(byte[] kinds, int[] corner, int[] edge, boolean[] edgeReversed, int[] face, byte[] faceFrame,
-                    int[] interior) {
+                    int[] interior, int[] faceNeighbour) {
 
         /** The walk over {@code mesh}'s elements (sequential, hash tables of primitive keys). */
         static Topology of(HexMesh mesh) {
@@ -376,7 +377,23 @@ public final class SpectralElementMesh {
                 interior[e] = next;
                 kinds[next++] = 3;
             }
-            return new Topology(Arrays.copyOf(kinds, next), corner, edge, edgeReversed, face, faceFrame, interior);
+            // face neighbours: the two uses of each face entity (an array over the entities, no hash)
+            int[] firstUse = new int[next];
+            Arrays.fill(firstUse, -1);
+            int[] faceNeighbour = new int[6 * ne];
+            Arrays.fill(faceNeighbour, -1);
+            for (int q = 0; q < 6 * ne; q++) {
+                int ord = face[q];
+                int other = firstUse[ord];
+                if (other < 0) {
+                    firstUse[ord] = q;
+                } else {
+                    faceNeighbour[q] = other;
+                    faceNeighbour[other] = q;
+                }
+            }
+            return new Topology(Arrays.copyOf(kinds, next), corner, edge, edgeReversed, face, faceFrame, interior,
+                    faceNeighbour);
         }
     }
 
@@ -559,6 +576,16 @@ public final class SpectralElementMesh {
             return java.util.Optional.of(h.elementGeometry());
         }
         return java.util.Optional.empty();
+    }
+
+    /**
+     * The face neighbours of the elements, the same at every degree: {@code [E][6]}, for face f = 2 axis + side of
+     * element e ({@link HexReference}) the value 6 e' + f' of the element e' sharing that face and its face f', or -1
+     * on the boundary. From the degree-independent numbering of the {@link HexMesh} (made once per mesh, shared by
+     * the p-multigrid levels); a copy.
+     */
+    public int[] faceNeighbours() {
+        return topology(mesh).faceNeighbour().clone();
     }
 
     /** The underlying hexahedral mesh. */
