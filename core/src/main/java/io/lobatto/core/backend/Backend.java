@@ -457,6 +457,23 @@ public interface Backend extends AutoCloseable {
     }
 
     /**
+     * A smoother's residual update with the operator apply: y_L = (L + shift W) Z x_G, y_G = Z^T y_L (as
+     * {@link #applyAssembled}), then r_G = c1 y_G + r_G and, where {@code sG} is not null, s_G = c2 y_G + s_G (r -= A d
+     * with c1 = -1). {@code xG}, {@code rG}, {@code sG} and {@code yG} are distinct; {@code yG} may be left with any
+     * values. The default composes {@link #applyAssembled} and {@link #axpby}; a backend may fold the updates into the
+     * gather (no y_G written).
+     */
+    default void applyAssembledResidual(DeviceElementData data, DeviceScatter z, double lambda, double shift,
+                                        DeviceVector xG, DeviceVector yL, DeviceVector yG, double c1, DeviceVector rG,
+                                        double c2, DeviceVector sG) {
+        applyAssembled(data, z, lambda, shift, xG, yL, yG);
+        axpby(c1, yG, 1, rG);
+        if (sG != null) {
+            axpby(c2, yG, 1, sG);
+        }
+    }
+
+    /**
      * The element half of {@link #applyAssembled} on the elements [{@code first}, {@code end}) only: y_L = (L + shift W)
      * Z x_G at those elements' local nodes (x_G read through Z's scatter ids), every other entry of {@code yL} left as
      * it is. Each element's values do not depend on the range it was applied in, so [0, b) and [b, E) followed by

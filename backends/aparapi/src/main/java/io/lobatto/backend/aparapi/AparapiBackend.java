@@ -88,6 +88,11 @@ public final class AparapiBackend implements Backend {
      * {@code -Dlobatto.aparapi.fusedSchwarz}, else true. An A/B switch for the GPU runbook.
      */
     static final boolean FUSED_SCHWARZ = Boolean.parseBoolean(System.getProperty("lobatto.aparapi.fusedSchwarz", "true"));
+    /**
+     * Whether {@link #applyAssembledResidual} folds the smoothers' residual updates into the operator's gather (one
+     * launch per update vector fewer): {@code -Dlobatto.aparapi.foldResidual}, else true. An A/B switch for the runbook.
+     */
+    static final boolean FOLD_RESIDUAL = Boolean.parseBoolean(System.getProperty("lobatto.aparapi.foldResidual", "true"));
     /** Largest work-group of the streaming, reduction and gather kernels (capped by the built kernel). */
     static final int STREAM_GROUP = Integer.getInteger("lobatto.aparapi.streamGroup", 1024);
 
@@ -710,6 +715,21 @@ public final class AparapiBackend implements Backend {
     public synchronized void applyAssembled(DeviceElementData data, DeviceScatter z, double lambda, double shift,
                                             DeviceVector xG, DeviceVector yL, DeviceVector yG) {
         elements.applyAssembled(data, z, lambda, shift, xG, yL, yG);
+    }
+
+    /**
+     * {@link #applyAssembled} with the residual update folded into the gather (two launches, no y_G written):
+     * {@code -Dlobatto.aparapi.foldResidual=false} composes the apply and the axpby launches instead.
+     */
+    @Override
+    public synchronized void applyAssembledResidual(DeviceElementData data, DeviceScatter z, double lambda, double shift,
+                                                    DeviceVector xG, DeviceVector yL, DeviceVector yG, double c1,
+                                                    DeviceVector rG, double c2, DeviceVector sG) {
+        if (!FOLD_RESIDUAL) {
+            Backend.super.applyAssembledResidual(data, z, lambda, shift, xG, yL, yG, c1, rG, c2, sG);
+            return;
+        }
+        elements.applyAssembledResidual(data, z, lambda, shift, xG, yL, c1, rG, c2, sG);
     }
 
     /** {@link #applyAssembled} with x_G . y_G reduced in the gather: two launches, one read-back. */

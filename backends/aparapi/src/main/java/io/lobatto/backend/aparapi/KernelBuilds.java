@@ -312,6 +312,8 @@ public final class KernelBuilds {
             case GatherScatterKernel.GATHER_DOT -> "gather+dot";
             case GatherScatterKernel.GATHER_CHEBYSHEV -> "gather+chebyshev";
             case GatherScatterKernel.GATHER_DOT_HALO -> "gather+dot+halo";
+            case GatherScatterKernel.GATHER_RESIDUAL -> "gather+residual";
+            case GatherScatterKernel.GATHER_RESIDUAL2 -> "gather+residual x2";
             default -> "gather+dot+update";
         };
         Map<String, Integer> c = ordered("op", op, "group", group);
