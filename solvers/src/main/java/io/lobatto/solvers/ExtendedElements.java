@@ -133,7 +133,6 @@ public final class ExtendedElements {
         private final int nq;
         private final int np;
         private final int elements;
-        private final int[] l2g;
         /** [E][6]: 6 e' + f' of the neighbour across face f, or -1. */
         private final int[] neighbour;
         /** For (e, f) with a neighbour, the neighbour's local index of each face node (in-face coordinates u + nq v). */
@@ -151,7 +150,6 @@ public final class ExtendedElements {
             this.nq = n + 1;
             this.np = nq * nq * nq;
             this.elements = mesh.elementCount();
-            this.l2g = mesh.localToGlobal();
             this.neighbour = new int[6 * elements];
             this.faceMap = new int[6 * elements][];
             this.frame = new int[6 * elements][];
@@ -215,7 +213,7 @@ public final class ExtendedElements {
                             p[2] = k;
                             local = outside == 1 ? acrossFace(e, p) : walk(e, p, w);
                         }
-                        ext[row + i + 1] = local < 0 ? missing : l2g[local];
+                        ext[row + i + 1] = local < 0 ? missing : mesh.globalId(local / np, local % np);
                     }
                 }
             }
@@ -303,7 +301,7 @@ public final class ExtendedElements {
             c[d] = fixed;
             c[otherAxis(d, 0)] = u * n;
             c[otherAxis(d, 1)] = v * n;
-            return l2g[e * np + c[0] + nq * (c[1] + nq * c[2])];
+            return mesh.globalId(e, c[0] + nq * (c[1] + nq * c[2]));
         }
 
         /** The {@code which}-th (0 or 1) axis other than d, in increasing order. */
@@ -362,7 +360,7 @@ public final class ExtendedElements {
                 c2[a2] = n * u0 + du1 * u + du2 * v;
                 c2[b2] = n * v0 + dv1 * u + dv2 * v;
                 int l2 = c2[0] + nq * (c2[1] + nq * c2[2]);
-                if (l2g[e * np + l] != l2g[e2 * np + l2]) {
+                if (mesh.globalId(e, l) != mesh.globalId(e2, l2)) {
                     throw new IllegalArgumentException("mesh is not conforming: element " + e + " face " + f
                             + " shares its corners with element " + e2 + " face " + f2 + " but not its node " + l);
                 }

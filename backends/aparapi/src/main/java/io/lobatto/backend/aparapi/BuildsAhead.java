@@ -184,6 +184,10 @@ final class BuildsAhead {
         if (fold) {
             vectors.add(KernelBuilds.gather(GatherScatterKernel.GATHER_DOT_UPDATE, gatherGroup));
         }
+        if (AparapiBackend.FOLD_RESIDUAL) {                 // the smoothers' residual updates (applyAssembledResidual)
+            vectors.add(KernelBuilds.gather(GatherScatterKernel.GATHER_RESIDUAL, gatherGroup));
+            vectors.add(KernelBuilds.gather(GatherScatterKernel.GATHER_RESIDUAL2, gatherGroup));
+        }
         vectors.add(KernelBuilds.chebyshev());
         int order = geometry == null ? 0 : geometry.order();
         PointMap map = geometry == null ? null : geometry.map();

@@ -134,8 +134,10 @@ public final class KernelBuilds {
         }
         int[] blockOps = kind == GatherScatter.BLOCKS
                 ? new int[] {GatherScatterKernel.SCATTER, GatherScatterKernel.GATHER, GatherScatterKernel.GATHER_DOT,
-                    GatherScatterKernel.GATHER_DOT_UPDATE}
-                : new int[] {GatherScatterKernel.GATHER_DOT, GatherScatterKernel.GATHER_DOT_UPDATE};
+                    GatherScatterKernel.GATHER_DOT_UPDATE, GatherScatterKernel.GATHER_RESIDUAL,
+                    GatherScatterKernel.GATHER_RESIDUAL2}
+                : new int[] {GatherScatterKernel.GATHER_DOT, GatherScatterKernel.GATHER_DOT_UPDATE,
+                    GatherScatterKernel.GATHER_RESIDUAL, GatherScatterKernel.GATHER_RESIDUAL2};
         for (int op : blockOps) {
             Spec s = gather(op, gather);
             boolean perEntry = op == GatherScatterKernel.SCATTER;
