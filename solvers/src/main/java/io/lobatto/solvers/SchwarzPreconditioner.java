@@ -167,6 +167,14 @@ public final class SchwarzPreconditioner implements Preconditioner {
             throw new IllegalArgumentException("operator's Z has " + z.localSize() + " local nodes but the mesh has E (N+1)^3 = "
                     + (long) ext.elements() * (n - 2) * (n - 2) * (n - 2));
         }
+        int unmasked = 0;
+        for (int g = 0; g < extMask.length - 1; g++) {
+            unmasked += extMask[g] ? 0 : 1;
+        }
+        if (unmasked != operator.size()) {
+            throw new IllegalArgumentException("operator has size " + operator.size() + " but the mesh and mask give "
+                    + unmasked + " unknowns");
+        }
         FastDiagonalization.Table t = phases.time("Schwarz FDM",
                 () -> FastDiagonalization.table(ext, extMask, operator.elementOperator().lambda()));
         int[] ids = phases.time("Schwarz Z", () -> ext.toAssembledIds(z));
