@@ -27,27 +27,71 @@ public final class ExtendedElements {
     private final int degree;
     private final int elements;
     private final int globalNodeCount;
+    /** The map, or null for extended elements made from their faces only ({@link #faces}). */
     private final int[] localToGlobal;
+    private final SpectralElementMesh mesh;
+    /** [E][6]: 6 e' + f' of the neighbour across face f, or -1. */
+    private final int[] faceNeighbour;
+    /** [E][6]: the face code of {@link io.lobatto.core.backend.ExtendedElementWalk} (0 where no neighbour). */
+    private final int[] faceCode;
     /** [E][6]: the neighbour's mean length across face f, or 0 where there is none. */
     private final double[] neighbourLength;
     /** [E][3]: the element's mean length in direction d. */
     private final double[] length;
-    /** True once {@link #toAssembledIds} has reused the map. */
-    private volatile boolean spent;
 
-    private ExtendedElements(int degree, int elements, int globalNodeCount, int[] localToGlobal, double[] neighbourLength,
-                             double[] length) {
-        this.degree = degree;
-        this.elements = elements;
-        this.globalNodeCount = globalNodeCount;
+    private ExtendedElements(SpectralElementMesh mesh, int[] localToGlobal, int[] faceNeighbour, int[] faceCode,
+                             double[] neighbourLength, double[] length) {
+        this.mesh = mesh;
+        this.degree = mesh.degree();
+        this.elements = mesh.elementCount();
+        this.globalNodeCount = mesh.globalNodeCount();
         this.localToGlobal = localToGlobal;
+        this.faceNeighbour = faceNeighbour;
+        this.faceCode = faceCode;
         this.neighbourLength = neighbourLength;
         this.length = length;
     }
 
     /** The extended elements of {@code mesh}. */
     public static ExtendedElements of(SpectralElementMesh mesh) {
-        return new Builder(mesh).build();
+        return new Builder(mesh).build(true);
+    }
+
+    /**
+     * The extended elements of {@code mesh} without their map: the face neighbours, the face codes and the lengths,
+     * O(E) numbers. A backend walks to the extended points from these ({@link io.lobatto.core.backend.Backend#extendedIds});
+     * {@link #localToGlobal()} throws {@link IllegalStateException}.
+     */
+    public static ExtendedElements faces(SpectralElementMesh mesh) {
+        return new Builder(mesh).build(false);
+    }
+
+    /** Whether the map of the E (N+3)^3 points is here ({@link #of}) or not ({@link #faces}). */
+    public boolean hasMap() {
+        return localToGlobal != null;
+    }
+
+    /** [E][6] face neighbours, 6 e' + f' or -1 (a copy). */
+    public int[] faceNeighbours() {
+        return faceNeighbour.clone();
+    }
+
+    /** [E][6] face codes of {@link io.lobatto.core.backend.ExtendedElementWalk} (a copy). */
+    public int[] faceCodes() {
+        return faceCode.clone();
+    }
+
+    int[] sharedFaceNeighbours() {
+        return faceNeighbour;
+    }
+
+    int[] sharedFaceCodes() {
+        return faceCode;
+    }
+
+    /** The global id of element e's own node (index in 0..(N+1)^3), as the map holds it at e's inner points. */
+    int ownGlobalId(int e, int node) {
+        return mesh.globalId(e, node);
     }
 
     /** N, the mesh's degree. */
@@ -77,37 +121,12 @@ public final class ExtendedElements {
 
     /** The map itself, not a copy, for this package's setup code, which does not modify it. */
     int[] sharedLocalToGlobal() {
-        if (spent) {
-            throw new IllegalStateException("the extended elements' map was turned into assembled ids");
+        if (localToGlobal == null) {
+            throw new IllegalStateException("the extended elements were made from their faces only (ExtendedElements.faces)");
         }
         return localToGlobal;
     }
 
-    /**
-     * The map turned, in place, into the assembled ids of {@code z} (a scatter operator on the mesh's numbering): each
-     * extended point's assembled id, -1 where its node is masked in z or where no node is there. No array is made; this
-     * object's map is gone afterwards (its accessors throw {@link IllegalStateException}), so only setup code that
-     * owns the object and needs nothing else from its map calls this.
-     *
-     * @throws IllegalArgumentException if z's original node count is not the mesh's global node count
-     */
-    int[] toAssembledIds(io.lobatto.gs.ScatterOperator z) {
-        if (z.originalNodeCount() != globalNodeCount) {
-            throw new IllegalArgumentException("z numbers " + z.originalNodeCount() + " original nodes but the mesh has "
-                    + globalNodeCount);
-        }
-        int[] ids = sharedLocalToGlobal();
-        spent = true;
-        int missing = globalNodeCount;
-        int chunk = 1 << 16;
-        IntStream.range(0, (ids.length + chunk - 1) / chunk).parallel().forEach(c -> {
-            for (int p = c * chunk, end = Math.min(ids.length, (c + 1) * chunk); p < end; p++) {
-                int g = ids[p];
-                ids[p] = g == missing ? -1 : z.assembledId(g);
-            }
-        });
-        return ids;
-    }
 
     /** Element e's mean length in direction d (0 = r, 1 = s, 2 = t). */
     public double length(int e, int d) {
@@ -137,6 +156,8 @@ public final class ExtendedElements {
         private final int[] neighbour;
         /** For (e, f) with a neighbour, the neighbour's local index of each face node (in-face coordinates u + nq v). */
         private final int[][] faceMap;
+        /** [E][6] the face codes of {@link io.lobatto.core.backend.ExtendedElementWalk}. */
+        private final int[] code;
         /**
          * For (e, f) with a neighbour, where each of e's axes x goes in the neighbour: {@code frame[6e+f][x] = 2 x' + s}
          * with x' the neighbour's axis and s = 1 for the same sense, 0 for the opposite (for the face's normal axis: a
@@ -153,9 +174,11 @@ public final class ExtendedElements {
             this.neighbour = new int[6 * elements];
             this.faceMap = new int[6 * elements][];
             this.frame = new int[6 * elements][];
+            this.code = new int[6 * elements];
         }
 
-        ExtendedElements build() {
+        /** With the map of all points ({@code withMap}), or the faces only (no face-node maps, no E (N+3)^3 array). */
+        ExtendedElements build(boolean withMap) {
             findNeighbours();
             int chunks = (elements + CHUNK - 1) / CHUNK;
             // face maps first (read-only afterwards, so the walks below may run in parallel)
@@ -163,7 +186,7 @@ public final class ExtendedElements {
                 for (int e = c * CHUNK, end = Math.min(elements, (c + 1) * CHUNK); e < end; e++) {
                     for (int f = 0; f < 6; f++) {
                         if (neighbour[6 * e + f] >= 0) {
-                            faceMap[6 * e + f] = buildFaceMap(e, f); // and frame[6 e + f]
+                            faceMap[6 * e + f] = buildFaceMap(e, f, withMap); // and frame[6 e + f], code[6 e + f]
                         }
                     }
                 }
@@ -176,6 +199,9 @@ public final class ExtendedElements {
                     nbLength[6 * e + f] = nb < 0 ? 0 : length[3 * (nb / 6) + (nb % 6) / 2];
                 }
             }
+            if (!withMap) {
+                return new ExtendedElements(mesh, null, neighbour, code, nbLength, length);
+            }
             int ne = n + 3;
             int ne3 = ne * ne * ne;
             int missing = mesh.globalNodeCount();
@@ -187,7 +213,7 @@ public final class ExtendedElements {
                     fillElement(e, ext, e * ne3, missing, p, w);
                 }
             });
-            return new ExtendedElements(n, elements, missing, ext, nbLength, length);
+            return new ExtendedElements(mesh, ext, neighbour, code, nbLength, length);
         }
 
         /**
@@ -329,9 +355,10 @@ public final class ExtendedElements {
 
         /**
          * For face f of e (with a neighbour), the neighbour's local index of each face node, indexed u + nq v: the
-         * orientation from the shared corners, then every node checked against the neighbour's.
+         * orientation from the shared corners, then every node checked against the neighbour's; with {@code nodes}
+         * false only the orientation (frame and code), and null.
          */
-        private int[] buildFaceMap(int e, int f) {
+        private int[] buildFaceMap(int e, int f, boolean nodes) {
             int nb = neighbour[6 * e + f];
             int e2 = nb / 6, f2 = nb % 6;
             // where e's face corners (0,0), (1,0), (0,1) sit on the neighbour's face, as bits u2 + 2 v2
@@ -353,6 +380,17 @@ public final class ExtendedElements {
             int du1 = (at[1] & 1) - u0, dv1 = (at[1] >> 1) - v0;
             int du2 = (at[2] & 1) - u0, dv2 = (at[2] >> 1) - v0;
             int d2 = f2 / 2, a2 = otherAxis(d2, 0), b2 = otherAxis(d2, 1);
+            int d = f / 2;
+            int[] t = new int[3];
+            int normalSign = (f % 2 == 1 ? 1 : -1) * (f2 % 2 == 0 ? 1 : -1);
+            t[d] = 2 * d2 + (normalSign > 0 ? 1 : 0);
+            t[otherAxis(d, 0)] = du1 != 0 ? 2 * a2 + (du1 > 0 ? 1 : 0) : 2 * b2 + (dv1 > 0 ? 1 : 0);
+            t[otherAxis(d, 1)] = du2 != 0 ? 2 * a2 + (du2 > 0 ? 1 : 0) : 2 * b2 + (dv2 > 0 ? 1 : 0);
+            frame[6 * e + f] = t;
+            code[6 * e + f] = io.lobatto.core.backend.ExtendedElementWalk.code(u0, v0, du1, dv1, du2, dv2, t[0], t[1], t[2]);
+            if (!nodes) {
+                return null;
+            }
             int[] c2 = new int[3];
             c2[d2] = (f2 % 2) * n;
             int[] out = new int[nq * nq];
@@ -366,13 +404,6 @@ public final class ExtendedElements {
                 }
                 out[u + nq * v] = l2;
             });
-            int d = f / 2;
-            int[] t = new int[3];
-            int normalSign = (f % 2 == 1 ? 1 : -1) * (f2 % 2 == 0 ? 1 : -1);
-            t[d] = 2 * d2 + (normalSign > 0 ? 1 : 0);
-            t[otherAxis(d, 0)] = du1 != 0 ? 2 * a2 + (du1 > 0 ? 1 : 0) : 2 * b2 + (dv1 > 0 ? 1 : 0);
-            t[otherAxis(d, 1)] = du2 != 0 ? 2 * a2 + (du2 > 0 ? 1 : 0) : 2 * b2 + (dv2 > 0 ? 1 : 0);
-            frame[6 * e + f] = t;
             return out;
         }
 

@@ -104,13 +104,16 @@ public final class SchwarzPreconditioner implements Preconditioner {
         if (mask != null && mask.length != g) {
             throw new IllegalArgumentException("mask has length " + mask.length + " but the mesh has " + g + " global nodes");
         }
-        ExtendedElements ext = phases.time("Schwarz topology", () -> ExtendedElements.of(mesh));
+        // compact RAS: the extended elements from their faces only, their points walked to on the backend
+        boolean compactRas = compact && restricted && operator.backend().hasRestrictedSchwarzLocal(mesh.degree() + 3);
+        ExtendedElements ext = phases.time("Schwarz topology",
+                () -> compactRas ? ExtendedElements.faces(mesh) : ExtendedElements.of(mesh));
         boolean[] extMask = new boolean[g + 1];
         if (mask != null) {
             System.arraycopy(mask, 0, extMask, 0, g);
         }
         extMask[g] = true;
-        if (compact && restricted && operator.backend().hasRestrictedSchwarzLocal(ext.points())) {
+        if (compactRas) {
             return bindRestricted(operator, ext, extMask, phases);
         }
         int[] l2g = ext.sharedLocalToGlobal();
@@ -156,8 +159,9 @@ public final class SchwarzPreconditioner implements Preconditioner {
     }
 
     /**
-     * RAS without Z_ext: the extended map turned into assembled ids ("Schwarz Z"), the FDM table ("Schwarz FDM"), and
-     * on the backend the ids, the table and one vector of the mesh's local size ("Schwarz upload").
+     * RAS without Z_ext: the FDM table ("Schwarz FDM"), the extended points' assembled ids walked to on the backend
+     * from the face neighbours and codes ({@link Backend#extendedIds}, "Schwarz Z"), and on the backend the table and
+     * one vector of the mesh's local size ("Schwarz upload").
      */
     private static SchwarzPreconditioner bindRestricted(AssembledOperator operator, ExtendedElements ext,
                                                         boolean[] extMask, SetupPhases phases) {
@@ -177,13 +181,13 @@ public final class SchwarzPreconditioner implements Preconditioner {
         }
         FastDiagonalization.Table t = phases.time("Schwarz FDM",
                 () -> FastDiagonalization.table(ext, extMask, operator.elementOperator().lambda()));
-        int[] ids = phases.time("Schwarz Z", () -> ext.toAssembledIds(z));
         Backend backend = operator.backend();
         DeviceIntVector di = null;
         DeviceFdm df = null;
-        long tUpload = System.nanoTime();
         try {
-            di = backend.upload(ids);
+            di = phases.time("Schwarz Z", () -> backend.extendedIds(operator.deviceScatter(), ext.degree(),
+                    ext.sharedFaceNeighbours(), ext.sharedFaceCodes()));
+            long tUpload = System.nanoTime();
             df = backend.uploadFdm(t.points(), t.elements(), t.vectors(), t.values(), t.lineOf());
             DeviceVector u = backend.allocate(z.localSize());
             backend.synchronize();

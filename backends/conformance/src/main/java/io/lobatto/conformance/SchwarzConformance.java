@@ -203,13 +203,23 @@ public abstract class SchwarzConformance {
      * The compact RAS setup (extended ids, FDM table, {@link Backend#applyRestrictedSchwarzLocal} and the mesh's own
      * gather) gives the same M^-1 r as the full setup (Z_ext, dense FDM, weights on the extended points), bit for bit:
      * the same products, and the gather sums the same nonzero terms in the same order (the full setup adds zeros of
-     * the extension in between). On Kershaw's mesh, so that the table has fewer lines than 3 E, with Dirichlet nodes.
+     * the extension in between). On Kershaw's mesh, so that the table has fewer lines than 3 E, with Dirichlet nodes;
+     * -3: N = 3 with every element in a random frame (the extended ids walked to on the backend through rotated faces).
      */
     @ParameterizedTest
-    @ValueSource(ints = {2, 4, 7})
-    void compactRasEqualsTheFullSetupBitForBit(int degree) {
+    @ValueSource(ints = {2, 4, 7, -3})
+    void compactRasEqualsTheFullSetupBitForBit(int degreeOrRotated) {
         Backend be = backend();
-        SpectralElementMesh mesh = SpectralElementMesh.of(HexMesh.box(6, 2, 2, 0, 1, 0, 1, 0, 1), degree, NodeMap.kershaw(0.3));
+        int degree = Math.abs(degreeOrRotated);
+        HexMesh box = HexMesh.box(6, 2, 2, 0, 1, 0, 1, 0, 1);
+        if (degreeOrRotated < 0) {        // every element in a random frame: the device walk through rotated faces
+            int[][] rot = io.lobatto.core.mesh.HexReference.cubeRotations();
+            java.util.Random rnd = new java.util.Random(7);
+            for (int e = 0; e < box.elementCount(); e++) {
+                box = box.rotateElementVertices(e, rot[rnd.nextInt(rot.length)]);
+            }
+        }
+        SpectralElementMesh mesh = SpectralElementMesh.of(box, degree, NodeMap.kershaw(0.3));
         boolean[] mask = mesh.boundaryMaskAllTagged();
         ScatterOperator z = ScatterOperator.of(mesh, mask);
         double[] r = random(z.globalSize(), 41);

@@ -640,6 +640,19 @@ public interface Backend extends AutoCloseable {
     }
 
     /**
+     * The assembled ids of the extended elements' points, {@code [E][(N+3)^3]} (N = {@code degree}, r fastest, indices
+     * -1..N+1 stored as 0..N+2): the point reached by {@link ExtendedElementWalk#local} from {@code faceNeighbour} and
+     * {@code faceCode} (both [E][6]), then z's scatter id of that local node; -1 where the walk leaves the mesh or the
+     * node is masked. {@code z.localSize()} is E (N+1)^3. Made on the backend: no host array of the E (N+3)^3 points.
+     * Backends with {@link #hasRestrictedSchwarzLocal} have it; the default throws {@link UnsupportedOperationException}.
+     *
+     * @throws IllegalArgumentException naming the array whose length is not 6 E
+     */
+    default DeviceIntVector extendedIds(DeviceScatter z, int degree, int[] faceNeighbour, int[] faceCode) {
+        throw new UnsupportedOperationException("backend " + name() + " has no extended-element walk");
+    }
+
+    /**
      * Whether {@link #applyRestrictedSchwarzLocal} runs here for blocks of {@code points}^3; where it does not, a
      * restricted Schwarz method keeps the scatter operator on the extended points. The default is false.
      */

@@ -610,6 +610,46 @@ public final class AparapiBackend implements Backend {
         k.launch(f.elements(), KernelBuilds.fdmElementGroup(n, k.workGroupSize()));
     }
 
+    /**
+     * The extended elements' assembled ids on the device ({@link io.lobatto.backend.aparapi.kernels.ExtendedIdsKernel},
+     * one work-item per point): only the 6 E face neighbours and codes cross from the host.
+     */
+    @Override
+    public synchronized DeviceIntVector extendedIds(DeviceScatter z, int degree, int[] faceNeighbour, int[] faceCode) {
+        ensureOpen();
+        ClScatter s = gatherScatter.scat(z);
+        if (degree < 1 || degree > MAX_DEGREE) {
+            throw new IllegalArgumentException("extendedIds: degree must be in [1, " + MAX_DEGREE + "], got " + degree);
+        }
+        int nq = degree + 1, np = nq * nq * nq, ne = degree + 3;
+        if (s.localSize() % np != 0) {
+            throw new IllegalArgumentException("extendedIds: z.localSize() = " + s.localSize() + " is not E (N+1)^3 for N = " + degree);
+        }
+        int elements = s.localSize() / np;
+        io.lobatto.core.backend.ExtendedElementWalk.check(elements, faceNeighbour, faceCode);
+        long count = (long) elements * ne * ne * ne;
+        if (count > Integer.MAX_VALUE - 8) {
+            throw new IllegalArgumentException("extendedIds: E (N+3)^3 = " + count + " must stay below 2^31 - 8");
+        }
+        ClVector ids = new ClVector(this, core.buffer(count, 4, "the extended ids, " + count + " ints"), (int) count);
+        if (count == 0) {
+            return ids;
+        }
+        try (ClVector nb = (ClVector) upload(faceNeighbour); ClVector cd = (ClVector) upload(faceCode)) {
+            ClKernel k = kernel(KernelBuilds.extendedIds(degree));
+            k.set("nbr", nb.buffer).set("code", cd.buffer).set("sid", s.scatterIds.buffer).set("ids", ids.buffer)
+                    .set("n", (int) count);
+            launchPerEntry(k, count);
+            synchronize();
+            ids.minIndex = -1;
+            ids.maxIndex = s.globalSize() - 1;
+        } catch (RuntimeException ex) {
+            ids.close();
+            throw ex;
+        }
+        return ids;
+    }
+
     /** The fused kernel, where its block fits the local memory and {@code lobatto.aparapi.fusedSchwarz} is not false. */
     @Override
     public boolean hasRestrictedSchwarzLocal(int points) {

@@ -226,6 +226,13 @@ public final class KernelBuilds {
         return new Spec(FdmKernel.class, ordered("op", op, "nb", points), label, 0);
     }
 
+    /** The extended elements' assembled ids of {@link io.lobatto.backend.aparapi.kernels.ExtendedIdsKernel} at degree N. */
+    static Spec extendedIds(int degree) {
+        Map<String, Integer> c = new LinkedHashMap<>();
+        c.put("nd", degree);
+        return new Spec(io.lobatto.backend.aparapi.kernels.ExtendedIdsKernel.class, c, "extended ids", 0);
+    }
+
     /** The fused Schwarz local solve of {@link FdmElementKernel} on blocks of {@code points}^3 (ASM and RAS). */
     static Spec fdmElement(int points) {
         Map<String, Integer> c = new LinkedHashMap<>();

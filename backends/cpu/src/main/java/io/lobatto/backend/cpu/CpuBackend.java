@@ -1216,6 +1216,34 @@ public final class CpuBackend implements Backend {
         return new CpuFdm(this, points, elements, lineVectors, lineValues, lineOf, threads);
     }
 
+    /** The walk of {@link io.lobatto.core.backend.ExtendedElementWalk} per extended point, elements in parallel. */
+    @Override
+    public DeviceIntVector extendedIds(DeviceScatter z, int degree, int[] faceNeighbour, int[] faceCode) {
+        ensureOpen();
+        CpuScatter zz = scatterOf(z);
+        int nq = degree + 1, np = nq * nq * nq, ne = degree + 3, ne3 = ne * ne * ne;
+        if (degree < 1 || zz.localSize % np != 0) {
+            throw new IllegalArgumentException("extendedIds: z.localSize() = " + zz.localSize + " is not E (N+1)^3 for N = " + degree);
+        }
+        int elements = zz.localSize / np;
+        io.lobatto.core.backend.ExtendedElementWalk.check(elements, faceNeighbour, faceCode);
+        int[] sid = zz.scatterIds;
+        int[] nb = faceNeighbour.clone();
+        int[] code = faceCode.clone();
+        int[] ids = new int[Math.multiplyExact(elements, ne3)];
+        final int per = elementsPerChunk(elements);
+        pool.run(chunks(elements, per), (worker, ch) -> {
+            for (int e = ch * per, end = Math.min(elements, (ch + 1) * per); e < end; e++) {
+                for (int p = 0; p < ne3; p++) {
+                    int local = io.lobatto.core.backend.ExtendedElementWalk.local(e, p % ne - 1, (p / ne) % ne - 1,
+                            p / (ne * ne) - 1, degree, nb, code);
+                    ids[e * ne3 + p] = local < 0 ? -1 : sid[local];
+                }
+            }
+        });
+        return new CpuIntVector(this, ids);
+    }
+
     /** Always, for blocks of at least 3 points per direction. */
     @Override
     public boolean hasRestrictedSchwarzLocal(int points) {
