@@ -20,7 +20,9 @@ import io.lobatto.core.mesh.SpectralElementMesh;
  * and, per side, whether a neighbour is there and its mean length across the shared face: the 1D data of the fast
  * diagonalisation ({@link FastDiagonalization}). Immutable; built on the host from the topology (elements in parallel,
  * O(E n^3): an element's own nodes and the points across its faces by face maps, only its edge and corner points by a
- * walk from face to face) and the face centroids (from the element geometry at the face nodes).
+ * walk from face to face) and the face centroids (from the element geometry at the face nodes). {@link #faces} makes
+ * the O(E) part only (face neighbours, face codes, lengths): a backend walks to the points itself
+ * ({@link io.lobatto.core.backend.Backend#extendedIds}).
  */
 public final class ExtendedElements {
 

@@ -24,8 +24,9 @@ import io.lobatto.operators.AssembledOperator;
  * Dirichlet nodes masked), so the exchange with the neighbours is Z_ext's scatter and gather on the backend; nothing
  * moves to the host. RAS needs only Z_ext's scatter: W_e is 0 on the extension, so its sum is the gather of the mesh's
  * own Z over the elements' own nodes, with W_e = W, Z's inverse degree. So where the backend has
- * {@link Backend#applyRestrictedSchwarzLocal} RAS keeps just the extended points' assembled ids, the local problems as
- * a table of their distinct 1D lines ({@link FastDiagonalization#table}) and one vector of Z's local size; no Z_ext,
+ * {@link Backend#applyRestrictedSchwarzLocal} RAS keeps just the extended points' assembled ids (walked to on the
+ * backend from the face neighbours, {@link Backend#extendedIds}), the local problems as a table of their distinct 1D
+ * lines ({@link FastDiagonalization#table}) and one vector of Z's local size; no extended map on the host, no Z_ext,
  * no weights array and no extended vectors ({@code -Dlobatto.schwarz.compact=false} restores the full Z_ext setup, for
  * an A/B). Owns its device memory (release with {@link #close()}).
  */

@@ -34,10 +34,10 @@ public final class ExtendedIdsKernel extends Kernel {
             int ne3 = ne * ne * ne;
             int e = t / ne3;
             int p = t % ne3;
-            int local = walk(e, p % ne - 1, (p / ne) % ne - 1, p / (ne * ne) - 1);
+            int at = walk(e, p % ne - 1, (p / ne) % ne - 1, p / (ne * ne) - 1);
             int id = -1;
-            if (local >= 0) {
-                id = sid[local];
+            if (at >= 0) {
+                id = sid[at];
             }
             ids[t] = id;
         }
