@@ -170,7 +170,7 @@ public abstract class SchwarzConformance {
         double[] w = random(z.localSize(), 22);
         double[] expected;
         try (var dz = z.upload(ref); DeviceFdm fdm = ref.uploadFdm(f.points(), f.elements(), f.eigenvectors(), f.eigenvalues());
-             DeviceVector dr = ref.upload(r); DeviceVector dw = ref.upload(w); DeviceVector rExt = ref.allocate(z.localSize());
+             DeviceVector dr = ref.upload(r); DeviceVector rExt = ref.allocate(z.localSize());
              DeviceVector uExt = ref.allocate(z.localSize())) {
             ref.scatter(dz, dr, rExt);
             ref.applyFdm(fdm, rExt, uExt);
