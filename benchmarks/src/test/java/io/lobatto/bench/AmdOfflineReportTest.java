@@ -87,8 +87,9 @@ class AmdOfflineReportTest {
         List<String> noPlan = new java.util.ArrayList<>();
         List<AmdTarget.Degree> all = AmdTarget.GFX90A.builds(List.of(1, 7, 15), AmdTarget.LDS_BYTES, noPlan);
         assertTrue(noPlan.isEmpty(), noPlan.toString());
-        // 13 vector kernels: fill, copy, axpby, pmul, the halo sum, the Chebyshev step, 3 reductions, 4 gather/scatter
-        assertEquals(13 + 2 * 6 + 3 * 3 * 3, all.size(), "vector kernels, transfers at N = 7 and 15, element kernels");
+        // 15 vector kernels: fill, copy, axpby, pmul, the halo sum, the Chebyshev step, 3 reductions, 6 gather/scatter
+        // (scatter, gather, gather+dot, gather+dot+update, gather+residual and its two-vector form)
+        assertEquals(15 + 2 * 6 + 3 * 3 * 3, all.size(), "vector kernels, transfers at N = 7 and 15, element kernels");
         for (AmdTarget.Degree d : all) {
             assertTrue(d.build().localBytes() <= AmdTarget.LDS_BYTES, d.build().source().label());
             assertTrue(d.build().groupSize() <= AmdTarget.kernelGroup(d.build().source()), d.build().source().label());

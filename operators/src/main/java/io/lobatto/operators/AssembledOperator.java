@@ -178,6 +178,15 @@ public final class AssembledOperator implements DeviceOperator, AutoCloseable {
         backend.applyAssembled(bound.data(), deviceZ, operator.lambda(), shift, x, workL, y);
     }
 
+    /** r = c1 A x + r (and s = c2 A x + s), folded into the gather where the backend can ({@link Backend#applyAssembledResidual}). */
+    @Override
+    public void applyResidual(DeviceVector x, DeviceVector y, double c1, DeviceVector r, double c2, DeviceVector s) {
+        if (checkInputs) {
+            VectorChecks.requireFinite(backend, x, "x_G");
+        }
+        backend.applyAssembledResidual(bound.data(), deviceZ, operator.lambda(), shift, x, workL, y, c1, r, c2, s);
+    }
+
     /**
      * y_G = A x_G and returns x_G . y_G, with the dot product fused into the gather
      * ({@link Backend#applyAssembledDot}).

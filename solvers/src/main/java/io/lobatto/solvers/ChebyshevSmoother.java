@@ -153,21 +153,16 @@ final class ChebyshevSmoother implements AutoCloseable {
             }
             step(0, 4 / (3 * upper), beta == null ? 1 : beta[0], r, x, scratch);
             for (int k = 1; k < order; k++) {
-                operator.apply(d, ad);
-                backend.axpby(-1, ad, 1, r);
-                if (carry) {
-                    backend.axpby(-beta[k - 1], ad, 1, rTrue);
-                }
+                operator.applyResidual(d, ad, -1, r, carry ? -beta[k - 1] : 0, carry ? rTrue : null);
                 step((2.0 * k - 1) / (2.0 * k + 3), (8.0 * k + 4) / ((2.0 * k + 3) * upper), beta == null ? 1 : beta[k], r, x,
                         scratch);
             }
             if (updateResidual) {
-                operator.apply(d, ad);
                 if (carry) {
-                    backend.axpby(-beta[order - 1], ad, 1, rTrue);
+                    operator.applyResidual(d, ad, -beta[order - 1], rTrue, 0, null);
                     backend.copy(rTrue, r);
                 } else {
-                    backend.axpby(-1, ad, 1, r);
+                    operator.applyResidual(d, ad, -1, r, 0, null);
                 }
             }
             return;
@@ -178,15 +173,13 @@ final class ChebyshevSmoother implements AutoCloseable {
         double rho = 1 / sigma;
         step(0, 1 / theta, 1, r, x, scratch);
         for (int k = 1; k < order; k++) {
-            operator.apply(d, ad);
-            backend.axpby(-1, ad, 1, r);
+            operator.applyResidual(d, ad, -1, r, 0, null);
             double rhoNew = 1 / (2 * sigma - rho);
             step(rhoNew * rho, 2 * rhoNew / delta, 1, r, x, scratch);
             rho = rhoNew;
         }
         if (updateResidual) {
-            operator.apply(d, ad);
-            backend.axpby(-1, ad, 1, r);
+            operator.applyResidual(d, ad, -1, r, 0, null);
         }
     }
 

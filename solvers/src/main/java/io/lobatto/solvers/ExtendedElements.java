@@ -1,8 +1,5 @@
 package io.lobatto.solvers;
 
-import java.util.Arrays;
-import java.util.HashMap;
-import java.util.Map;
 import java.util.stream.IntStream;
 
 import io.lobatto.core.mesh.ElementGeometry;
@@ -23,32 +20,80 @@ import io.lobatto.core.mesh.SpectralElementMesh;
  * and, per side, whether a neighbour is there and its mean length across the shared face: the 1D data of the fast
  * diagonalisation ({@link FastDiagonalization}). Immutable; built on the host from the topology (elements in parallel,
  * O(E n^3): an element's own nodes and the points across its faces by face maps, only its edge and corner points by a
- * walk from face to face) and the face centroids (from the element geometry at the face nodes).
+ * walk from face to face) and the face centroids (from the element geometry at the face nodes). {@link #faces} makes
+ * the O(E) part only (face neighbours, face codes, lengths): a backend walks to the points itself
+ * ({@link io.lobatto.core.backend.Backend#extendedIds}).
  */
 public final class ExtendedElements {
 
     private final int degree;
     private final int elements;
     private final int globalNodeCount;
+    /** The map, or null for extended elements made from their faces only ({@link #faces}). */
     private final int[] localToGlobal;
+    private final SpectralElementMesh mesh;
+    /** [E][6]: 6 e' + f' of the neighbour across face f, or -1. */
+    private final int[] faceNeighbour;
+    /** [E][6]: the face code of {@link io.lobatto.core.backend.ExtendedElementWalk} (0 where no neighbour). */
+    private final int[] faceCode;
     /** [E][6]: the neighbour's mean length across face f, or 0 where there is none. */
     private final double[] neighbourLength;
     /** [E][3]: the element's mean length in direction d. */
     private final double[] length;
 
-    private ExtendedElements(int degree, int elements, int globalNodeCount, int[] localToGlobal, double[] neighbourLength,
-                             double[] length) {
-        this.degree = degree;
-        this.elements = elements;
-        this.globalNodeCount = globalNodeCount;
+    private ExtendedElements(SpectralElementMesh mesh, int[] localToGlobal, int[] faceNeighbour, int[] faceCode,
+                             double[] neighbourLength, double[] length) {
+        this.mesh = mesh;
+        this.degree = mesh.degree();
+        this.elements = mesh.elementCount();
+        this.globalNodeCount = mesh.globalNodeCount();
         this.localToGlobal = localToGlobal;
+        this.faceNeighbour = faceNeighbour;
+        this.faceCode = faceCode;
         this.neighbourLength = neighbourLength;
         this.length = length;
     }
 
     /** The extended elements of {@code mesh}. */
     public static ExtendedElements of(SpectralElementMesh mesh) {
-        return new Builder(mesh).build();
+        return new Builder(mesh).build(true);
+    }
+
+    /**
+     * The extended elements of {@code mesh} without their map: the face neighbours, the face codes and the lengths,
+     * O(E) numbers. A backend walks to the extended points from these ({@link io.lobatto.core.backend.Backend#extendedIds});
+     * {@link #localToGlobal()} throws {@link IllegalStateException}.
+     */
+    public static ExtendedElements faces(SpectralElementMesh mesh) {
+        return new Builder(mesh).build(false);
+    }
+
+    /** Whether the map of the E (N+3)^3 points is here ({@link #of}) or not ({@link #faces}). */
+    public boolean hasMap() {
+        return localToGlobal != null;
+    }
+
+    /** [E][6] face neighbours, 6 e' + f' or -1 (a copy). */
+    public int[] faceNeighbours() {
+        return faceNeighbour.clone();
+    }
+
+    /** [E][6] face codes of {@link io.lobatto.core.backend.ExtendedElementWalk} (a copy). */
+    public int[] faceCodes() {
+        return faceCode.clone();
+    }
+
+    int[] sharedFaceNeighbours() {
+        return faceNeighbour;
+    }
+
+    int[] sharedFaceCodes() {
+        return faceCode;
+    }
+
+    /** The global id of element e's own node (index in 0..(N+1)^3), as the map holds it at e's inner points. */
+    int ownGlobalId(int e, int node) {
+        return mesh.globalId(e, node);
     }
 
     /** N, the mesh's degree. */
@@ -73,13 +118,17 @@ public final class ExtendedElements {
 
     /** [E][n^3] original global ids, {@link #globalNodeCount()} where no node is there (a copy). */
     public int[] localToGlobal() {
-        return localToGlobal.clone();
+        return sharedLocalToGlobal().clone();
     }
 
     /** The map itself, not a copy, for this package's setup code, which does not modify it. */
     int[] sharedLocalToGlobal() {
+        if (localToGlobal == null) {
+            throw new IllegalStateException("the extended elements were made from their faces only (ExtendedElements.faces)");
+        }
         return localToGlobal;
     }
+
 
     /** Element e's mean length in direction d (0 = r, 1 = s, 2 = t). */
     public double length(int e, int d) {
@@ -105,11 +154,12 @@ public final class ExtendedElements {
         private final int nq;
         private final int np;
         private final int elements;
-        private final int[] l2g;
         /** [E][6]: 6 e' + f' of the neighbour across face f, or -1. */
         private final int[] neighbour;
         /** For (e, f) with a neighbour, the neighbour's local index of each face node (in-face coordinates u + nq v). */
         private final int[][] faceMap;
+        /** [E][6] the face codes of {@link io.lobatto.core.backend.ExtendedElementWalk}. */
+        private final int[] code;
         /**
          * For (e, f) with a neighbour, where each of e's axes x goes in the neighbour: {@code frame[6e+f][x] = 2 x' + s}
          * with x' the neighbour's axis and s = 1 for the same sense, 0 for the opposite (for the face's normal axis: a
@@ -123,13 +173,14 @@ public final class ExtendedElements {
             this.nq = n + 1;
             this.np = nq * nq * nq;
             this.elements = mesh.elementCount();
-            this.l2g = mesh.localToGlobal();
             this.neighbour = new int[6 * elements];
             this.faceMap = new int[6 * elements][];
             this.frame = new int[6 * elements][];
+            this.code = new int[6 * elements];
         }
 
-        ExtendedElements build() {
+        /** With the map of all points ({@code withMap}), or the faces only (no face-node maps, no E (N+3)^3 array). */
+        ExtendedElements build(boolean withMap) {
             findNeighbours();
             int chunks = (elements + CHUNK - 1) / CHUNK;
             // face maps first (read-only afterwards, so the walks below may run in parallel)
@@ -137,7 +188,7 @@ public final class ExtendedElements {
                 for (int e = c * CHUNK, end = Math.min(elements, (c + 1) * CHUNK); e < end; e++) {
                     for (int f = 0; f < 6; f++) {
                         if (neighbour[6 * e + f] >= 0) {
-                            faceMap[6 * e + f] = buildFaceMap(e, f); // and frame[6 e + f]
+                            faceMap[6 * e + f] = buildFaceMap(e, f, withMap); // and frame[6 e + f], code[6 e + f]
                         }
                     }
                 }
@@ -150,6 +201,9 @@ public final class ExtendedElements {
                     nbLength[6 * e + f] = nb < 0 ? 0 : length[3 * (nb / 6) + (nb % 6) / 2];
                 }
             }
+            if (!withMap) {
+                return new ExtendedElements(mesh, null, neighbour, code, nbLength, length);
+            }
             int ne = n + 3;
             int ne3 = ne * ne * ne;
             int missing = mesh.globalNodeCount();
@@ -161,7 +215,7 @@ public final class ExtendedElements {
                     fillElement(e, ext, e * ne3, missing, p, w);
                 }
             });
-            return new ExtendedElements(n, elements, missing, ext, nbLength, length);
+            return new ExtendedElements(mesh, ext, neighbour, code, nbLength, length);
         }
 
         /**
@@ -187,7 +241,7 @@ public final class ExtendedElements {
                             p[2] = k;
                             local = outside == 1 ? acrossFace(e, p) : walk(e, p, w);
                         }
-                        ext[row + i + 1] = local < 0 ? missing : l2g[local];
+                        ext[row + i + 1] = local < 0 ? missing : mesh.globalId(local / np, local % np);
                     }
                 }
             }
@@ -275,7 +329,7 @@ public final class ExtendedElements {
             c[d] = fixed;
             c[otherAxis(d, 0)] = u * n;
             c[otherAxis(d, 1)] = v * n;
-            return l2g[e * np + c[0] + nq * (c[1] + nq * c[2])];
+            return mesh.globalId(e, c[0] + nq * (c[1] + nq * c[2]));
         }
 
         /** The {@code which}-th (0 or 1) axis other than d, in increasing order. */
@@ -287,26 +341,13 @@ public final class ExtendedElements {
             };
         }
 
-        private record FaceKey(int a, int b, int c, int d) {
-        }
-
+        /**
+         * The face neighbours from the mesh's degree-independent numbering ({@link SpectralElementMesh#faceNeighbours},
+         * made once per mesh), checked against this degree's corner ids: the walk's face maps need them to agree.
+         */
         private void findNeighbours() {
-            Arrays.fill(neighbour, -1);
-            Map<FaceKey, Integer> open = new HashMap<>();
-            for (int e = 0; e < elements; e++) {
-                for (int f = 0; f < 6; f++) {
-                    int[] v = {corner(e, f, 0, 0), corner(e, f, 1, 0), corner(e, f, 0, 1), corner(e, f, 1, 1)};
-                    Arrays.sort(v);
-                    FaceKey key = new FaceKey(v[0], v[1], v[2], v[3]);
-                    Integer other = open.remove(key);
-                    if (other == null) {
-                        open.put(key, 6 * e + f);
-                    } else {
-                        neighbour[6 * e + f] = other;
-                        neighbour[other] = 6 * e + f;
-                    }
-                }
-            }
+            int[] nb = mesh.faceNeighbours();
+            System.arraycopy(nb, 0, neighbour, 0, nb.length);
         }
 
         /** The global node id of corner c = u + 2 v (u, v in {0, 1}, in-face coordinates) of face f of element e. */
@@ -316,9 +357,10 @@ public final class ExtendedElements {
 
         /**
          * For face f of e (with a neighbour), the neighbour's local index of each face node, indexed u + nq v: the
-         * orientation from the shared corners, then every node checked against the neighbour's.
+         * orientation from the shared corners, then every node checked against the neighbour's; with {@code nodes}
+         * false only the orientation (frame and code), and null.
          */
-        private int[] buildFaceMap(int e, int f) {
+        private int[] buildFaceMap(int e, int f, boolean nodes) {
             int nb = neighbour[6 * e + f];
             int e2 = nb / 6, f2 = nb % 6;
             // where e's face corners (0,0), (1,0), (0,1) sit on the neighbour's face, as bits u2 + 2 v2
@@ -340,19 +382,6 @@ public final class ExtendedElements {
             int du1 = (at[1] & 1) - u0, dv1 = (at[1] >> 1) - v0;
             int du2 = (at[2] & 1) - u0, dv2 = (at[2] >> 1) - v0;
             int d2 = f2 / 2, a2 = otherAxis(d2, 0), b2 = otherAxis(d2, 1);
-            int[] c2 = new int[3];
-            c2[d2] = (f2 % 2) * n;
-            int[] out = new int[nq * nq];
-            forFaceNodes(f, (u, v, l) -> {
-                c2[a2] = n * u0 + du1 * u + du2 * v;
-                c2[b2] = n * v0 + dv1 * u + dv2 * v;
-                int l2 = c2[0] + nq * (c2[1] + nq * c2[2]);
-                if (l2g[e * np + l] != l2g[e2 * np + l2]) {
-                    throw new IllegalArgumentException("mesh is not conforming: element " + e + " face " + f
-                            + " shares its corners with element " + e2 + " face " + f2 + " but not its node " + l);
-                }
-                out[u + nq * v] = l2;
-            });
             int d = f / 2;
             int[] t = new int[3];
             int normalSign = (f % 2 == 1 ? 1 : -1) * (f2 % 2 == 0 ? 1 : -1);
@@ -360,6 +389,23 @@ public final class ExtendedElements {
             t[otherAxis(d, 0)] = du1 != 0 ? 2 * a2 + (du1 > 0 ? 1 : 0) : 2 * b2 + (dv1 > 0 ? 1 : 0);
             t[otherAxis(d, 1)] = du2 != 0 ? 2 * a2 + (du2 > 0 ? 1 : 0) : 2 * b2 + (dv2 > 0 ? 1 : 0);
             frame[6 * e + f] = t;
+            code[6 * e + f] = io.lobatto.core.backend.ExtendedElementWalk.code(u0, v0, du1, dv1, du2, dv2, t[0], t[1], t[2]);
+            if (!nodes) {
+                return null;
+            }
+            int[] c2 = new int[3];
+            c2[d2] = (f2 % 2) * n;
+            int[] out = new int[nq * nq];
+            forFaceNodes(f, (u, v, l) -> {
+                c2[a2] = n * u0 + du1 * u + du2 * v;
+                c2[b2] = n * v0 + dv1 * u + dv2 * v;
+                int l2 = c2[0] + nq * (c2[1] + nq * c2[2]);
+                if (mesh.globalId(e, l) != mesh.globalId(e2, l2)) {
+                    throw new IllegalArgumentException("mesh is not conforming: element " + e + " face " + f
+                            + " shares its corners with element " + e2 + " face " + f2 + " but not its node " + l);
+                }
+                out[u + nq * v] = l2;
+            });
             return out;
         }
 

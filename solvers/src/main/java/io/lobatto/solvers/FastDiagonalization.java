@@ -44,7 +44,6 @@ public record FastDiagonalization(int points, int elements, double[] eigenvector
         int e3 = ext.elements();
         double[] vectors = new double[Math.multiplyExact(3 * n * n, e3)];
         double[] values = new double[3 * n * e3];
-        int[] l2g = ext.sharedLocalToGlobal();
         Basis1D basis = Basis1D.of(ext.degree());
         double[][] sh = referenceStiffness(basis);
         double[] w = basis.gll().weights();
@@ -54,10 +53,10 @@ public record FastDiagonalization(int points, int elements, double[] eigenvector
         java.util.stream.IntStream.range(0, (e3 + 63) / 64).parallel().forEach(c -> {
             for (int e = 64 * c, end = Math.min(e3, 64 * (c + 1)); e < end; e++) {
                 for (int d = 0; d < 3; d++) {
-                    Line line = line(ext, l2g, masked, sh, w, e, d);
-                    int kept = 0;
+                    Line line = line(ext, masked, sh, w, e, d);
+                    long kept = 0;
                     for (int i = 0; i < n; i++) {
-                        kept |= line.kept()[i] ? 1 << i : 0;
+                        kept |= line.kept()[i] ? 1L << i : 0;
                     }
                     LineKey key = new LineKey(ext.length(e, d), ext.neighbourLength(e, 2 * d),
                             ext.neighbourLength(e, 2 * d + 1), kept);
@@ -74,8 +73,101 @@ public record FastDiagonalization(int points, int elements, double[] eigenvector
         return new FastDiagonalization(n, e3, vectors, values);
     }
 
+    /**
+     * The fast diagonalisation as a table of its distinct 1D problems: {@code vectors} [L][n][n] and {@code values}
+     * [L][n] as in {@link FastDiagonalization}, and {@code lineOf} [E][3], the line of element e in direction d. A line
+     * is determined by the element's mean length, its neighbours' and the points kept, so equal lines share one entry
+     * (Kershaw's mesh at 12^3: 1566 distinct of 5184). The lines are numbered in the order of their first (e, d), so
+     * the table does not depend on the threads.
+     */
+    public record Table(int points, int elements, double[] vectors, double[] values, int[] lineOf) {
+
+        /** L, the distinct lines. */
+        public int lines() {
+            return values.length / points;
+        }
+
+        /** The dense arrays of element e and direction d: the same numbers as {@link FastDiagonalization#of}. */
+        public FastDiagonalization expand() {
+            int n = points, n2 = n * n;
+            double[] v = new double[Math.multiplyExact(3 * n2, elements)];
+            double[] l = new double[3 * n * elements];
+            for (int q = 0; q < lineOf.length; q++) {
+                System.arraycopy(vectors, lineOf[q] * n2, v, q * n2, n2);
+                System.arraycopy(values, lineOf[q] * n, l, q * n, n);
+            }
+            return new FastDiagonalization(n, elements, v, l);
+        }
+    }
+
+    /**
+     * The fast diagonalisation of {@code ext} as a {@link Table}: the same eigenpairs as {@link #of}, but each distinct
+     * line is built and diagonalised once and only L (n^2 + n) + 3 E numbers are stored (no [E][3][n][n] array).
+     */
+    public static Table table(ExtendedElements ext, boolean[] masked, double lambda) {
+        int n = ext.points();
+        int e3 = ext.elements();
+        // the points kept per (e, d), elements in parallel (only a face without neighbour reads the mask)
+        long[] kept = new long[3 * e3];
+        java.util.stream.IntStream.range(0, (e3 + 255) / 256).parallel().forEach(c -> {
+            for (int e = 256 * c, end = Math.min(e3, 256 * (c + 1)); e < end; e++) {
+                for (int d = 0; d < 3; d++) {
+                    kept[3 * e + d] = keptBits(ext, masked, e, d);
+                }
+            }
+        });
+        // number the distinct lines in (e, d) order
+        java.util.HashMap<LineKey, Integer> index = new java.util.HashMap<>();
+        int[] lineOf = new int[3 * e3];
+        int[] first = new int[Math.max(16, 3 * e3 / 8)];
+        for (int q = 0; q < 3 * e3; q++) {
+            int e = q / 3, d = q % 3;
+            LineKey key = new LineKey(ext.length(e, d), ext.neighbourLength(e, 2 * d), ext.neighbourLength(e, 2 * d + 1), kept[q]);
+            int next = index.size();
+            Integer at = index.putIfAbsent(key, next);
+            if (at == null) {
+                if (next == first.length) {
+                    first = java.util.Arrays.copyOf(first, 2 * next);
+                }
+                first[next] = q;
+                lineOf[q] = next;
+            } else {
+                lineOf[q] = at;
+            }
+        }
+        int lines = index.size();
+        int[] firstOf = first;
+        double[] vectors = new double[Math.multiplyExact(lines, n * n)];
+        double[] values = new double[lines * n];
+        Basis1D basis = Basis1D.of(ext.degree());
+        double[][] sh = referenceStiffness(basis);
+        double[] w = basis.gll().weights();
+        java.util.stream.IntStream.range(0, lines).parallel().forEach(l -> {
+            Line line = line(ext, masked, sh, w, firstOf[l] / 3, firstOf[l] % 3);
+            diagonalise(line, n, vectors, l * n * n, values, l * n, lambda / 3);
+        });
+        return new Table(n, e3, vectors, values, lineOf);
+    }
+
+    /** The points {@link #line} keeps for element e and direction d, as bits (point i: bit i). */
+    private static long keptBits(ExtendedElements ext, boolean[] masked, int e, int d) {
+        int n = ext.points(), nDeg = ext.degree();
+        long bits = ((1L << (nDeg + 1)) - 1) << 1;
+        if (ext.hasNeighbour(e, 2 * d)) {
+            bits |= 1;
+        } else if (faceMasked(ext, masked, e, d, 0)) {
+            bits &= ~2L;
+        }
+        if (ext.hasNeighbour(e, 2 * d + 1)) {
+            bits |= 1L << (n - 1);
+        } else if (faceMasked(ext, masked, e, d, nDeg)) {
+            bits &= ~(1L << (n - 2));
+        }
+        return bits;
+    }
+
     /** What determines a {@link Line}: the element's length, its neighbours' (0: none) and the points kept (bits). */
-    private record LineKey(double length, double left, double right, int kept) {
+    private record LineKey(double length, double left, double right, long kept) {
     }
 
     /** Sh = D^T W D on the reference element [-1, 1]. */
@@ -98,10 +190,10 @@ public record FastDiagonalization(int points, int elements, double[] eigenvector
     /** The 1D matrices of element e in direction d, as {@link #of} builds them (for tests and reports). */
     public static Line line(ExtendedElements ext, boolean[] masked, int e, int d) {
         Basis1D basis = Basis1D.of(ext.degree());
-        return line(ext, ext.localToGlobal(), masked, referenceStiffness(basis), basis.gll().weights(), e, d);
+        return line(ext, masked, referenceStiffness(basis), basis.gll().weights(), e, d);
     }
 
-    static Line line(ExtendedElements ext, int[] l2g, boolean[] masked, double[][] sh, double[] w, int e, int d) {
+    static Line line(ExtendedElements ext, boolean[] masked, double[][] sh, double[] w, int e, int d) {
         int nDeg = ext.degree();
         int n = nDeg + 3;
         double[][] a = new double[n][n];
@@ -124,7 +216,7 @@ public record FastDiagonalization(int points, int elements, double[] eigenvector
             b[0] += ll / 2 * w[nDeg - 1];
             b[1] += ll / 2 * w[nDeg];
             kept[0] = true;
-        } else if (faceMasked(ext, l2g, masked, e, d, 0)) {
+        } else if (faceMasked(ext, masked, e, d, 0)) {
             kept[1] = false;
         }
         if (ext.hasNeighbour(e, 2 * d + 1)) {
@@ -136,15 +228,15 @@ public record FastDiagonalization(int points, int elements, double[] eigenvector
             b[n - 1] += lr / 2 * w[1];
             b[n - 2] += lr / 2 * w[0];
             kept[n - 1] = true;
-        } else if (faceMasked(ext, l2g, masked, e, d, nDeg)) {
+        } else if (faceMasked(ext, masked, e, d, nDeg)) {
             kept[n - 2] = false;
         }
         return new Line(a, b, kept);
     }
 
     /** Whether every node of e's face at coordinate {@code at} (0 or N) in direction d is masked. */
-    private static boolean faceMasked(ExtendedElements ext, int[] l2g, boolean[] masked, int e, int d, int at) {
-        int n = ext.points(), nDeg = ext.degree();
+    private static boolean faceMasked(ExtendedElements ext, boolean[] masked, int e, int d, int at) {
+        int nDeg = ext.degree();
         int[] c = new int[3];
         c[d] = at + 1;
         int a = d == 0 ? 1 : 0, b = d == 2 ? 1 : 2;
@@ -152,7 +244,7 @@ public record FastDiagonalization(int points, int elements, double[] eigenvector
             for (int u = 1; u <= nDeg + 1; u++) {
                 c[a] = u;
                 c[b] = v;
-                if (!masked[l2g[e * n * n * n + c[0] + n * (c[1] + n * c[2])]]) {
+                if (!masked[ext.ownGlobalId(e, (c[0] - 1) + (nDeg + 1) * ((c[1] - 1) + (nDeg + 1) * (c[2] - 1)))]) {
                     return false;
                 }
             }

@@ -553,9 +553,8 @@ public final class PMultigrid implements Preconditioner {
         clock = cycle(l + 1, coarse.b, coarse.x, clock);
         backend.prolongate(level.transfer, coarse.op.deviceScatter(), level.op.deviceScatter(), coarse.x, level.workL, level.t);
         backend.axpby(1, level.t, 1, x);
-        level.apply.apply(x, level.t);
         backend.copy(b, level.r);
-        backend.axpby(-1, level.t, 1, level.r);
+        level.apply.applyResidual(x, level.t, -1, level.r, 0, null);
         level.smoother.smooth(level.r, x, false, level.t);
         return lap(level, clock);
     }

@@ -4,6 +4,7 @@ import java.util.Objects;
 
 import io.lobatto.core.backend.Backend;
 import io.lobatto.core.backend.DeviceFdm;
+import io.lobatto.core.backend.DeviceIntVector;
 import io.lobatto.core.backend.DeviceScatter;
 import io.lobatto.core.backend.DeviceVector;
 import io.lobatto.core.mesh.SpectralElementMesh;
@@ -21,21 +22,41 @@ import io.lobatto.operators.AssembledOperator;
  * </pre>
  * R_e is a second scatter operator Z_ext on the E (N+3)^3 extended points (extension points without a node and
  * Dirichlet nodes masked), so the exchange with the neighbours is Z_ext's scatter and gather on the backend; nothing
- * moves to the host. Owns its device memory (release with {@link #close()}).
+ * moves to the host. RAS needs only Z_ext's scatter: W_e is 0 on the extension, so its sum is the gather of the mesh's
+ * own Z over the elements' own nodes, with W_e = W, Z's inverse degree. So where the backend has
+ * {@link Backend#applyRestrictedSchwarzLocal} RAS keeps just the extended points' assembled ids (walked to on the
+ * backend from the face neighbours, {@link Backend#extendedIds}), the local problems as a table of their distinct 1D
+ * lines ({@link FastDiagonalization#table}) and one vector of Z's local size; no extended map on the host, no Z_ext,
+ * no weights array and no extended vectors ({@code -Dlobatto.schwarz.compact=false} restores the full Z_ext setup, for
+ * an A/B). Owns its device memory (release with {@link #close()}).
  */
 public final class SchwarzPreconditioner implements Preconditioner {
+
+    /**
+     * Whether RAS is set up without Z_ext (extended ids, FDM table, the mesh's gather) where the backend can, and ASM
+     * with the FDM table: {@code -Dlobatto.schwarz.compact}, else true.
+     */
+    static final boolean COMPACT = Boolean.parseBoolean(System.getProperty("lobatto.schwarz.compact", "true"));
 
     private final Backend backend;
     private final boolean restricted;
     private final int size;
+    /** Z_ext, or null in the compact RAS setup. */
     private final DeviceScatter zExt;
     private final DeviceFdm fdm;
+    /** The RAS weights on the extended points (full setup), else null. */
     private final DeviceVector weights;
     private final DeviceVector rExt;
+    /** The local solves: on the extended points, or on the mesh's local nodes in the compact RAS setup. */
     private final DeviceVector uExt;
+    /** Compact RAS: the extended points' assembled ids [E][(N+3)^3]; else null. */
+    private final DeviceIntVector extIds;
+    /** Compact RAS: the mesh's own Z (the operator's, not owned here); else null. */
+    private final DeviceScatter zOwn;
 
     private SchwarzPreconditioner(Backend backend, boolean restricted, int size, DeviceScatter zExt, DeviceFdm fdm,
-                                  DeviceVector weights, DeviceVector rExt, DeviceVector uExt) {
+                                  DeviceVector weights, DeviceVector rExt, DeviceVector uExt, DeviceIntVector extIds,
+                                  DeviceScatter zOwn) {
         this.backend = backend;
         this.restricted = restricted;
         this.size = size;
@@ -44,6 +65,8 @@ public final class SchwarzPreconditioner implements Preconditioner {
         this.weights = weights;
         this.rExt = rExt;
         this.uExt = uExt;
+        this.extIds = extIds;
+        this.zOwn = zOwn;
     }
 
     /**
@@ -64,6 +87,17 @@ public final class SchwarzPreconditioner implements Preconditioner {
      */
     public static SchwarzPreconditioner bind(AssembledOperator operator, SpectralElementMesh mesh, boolean[] mask,
                                              boolean restricted, SetupPhases phases) {
+        return bind(operator, mesh, mask, restricted, phases, COMPACT);
+    }
+
+    /**
+     * As {@link #bind(AssembledOperator, SpectralElementMesh, boolean[], boolean, SetupPhases)}, with the setup chosen
+     * here instead of by {@code -Dlobatto.schwarz.compact}: {@code compact} true sets RAS up without Z_ext where the
+     * backend can, and the FDM as a table; false keeps the full setup (Z_ext, dense FDM, weights on the extended points).
+     * Both give the same preconditioner.
+     */
+    public static SchwarzPreconditioner bind(AssembledOperator operator, SpectralElementMesh mesh, boolean[] mask,
+                                             boolean restricted, SetupPhases phases, boolean compact) {
         Objects.requireNonNull(operator, "operator");
         Objects.requireNonNull(phases, "phases");
         Objects.requireNonNull(mesh, "mesh");
@@ -71,20 +105,28 @@ public final class SchwarzPreconditioner implements Preconditioner {
         if (mask != null && mask.length != g) {
             throw new IllegalArgumentException("mask has length " + mask.length + " but the mesh has " + g + " global nodes");
         }
-        ExtendedElements ext = phases.time("Schwarz topology", () -> ExtendedElements.of(mesh));
+        // compact RAS: the extended elements from their faces only, their points walked to on the backend
+        boolean compactRas = compact && restricted && operator.backend().hasRestrictedSchwarzLocal(mesh.degree() + 3);
+        ExtendedElements ext = phases.time("Schwarz topology",
+                () -> compactRas ? ExtendedElements.faces(mesh) : ExtendedElements.of(mesh));
         boolean[] extMask = new boolean[g + 1];
         if (mask != null) {
             System.arraycopy(mask, 0, extMask, 0, g);
         }
         extMask[g] = true;
+        if (compactRas) {
+            return bindRestricted(operator, ext, extMask, phases);
+        }
         int[] l2g = ext.sharedLocalToGlobal();
         ScatterOperator z = phases.time("Schwarz Z", () -> ScatterOperator.build(l2g, g + 1, extMask));
         if (z.globalSize() != operator.size()) {
             throw new IllegalArgumentException("operator has size " + operator.size() + " but the mesh and mask give "
                     + z.globalSize() + " unknowns");
         }
-        FastDiagonalization f = phases.time("Schwarz FDM",
-                () -> FastDiagonalization.of(ext, extMask, operator.elementOperator().lambda()));
+        double lambda = operator.elementOperator().lambda();
+        FastDiagonalization f = compact ? null : phases.time("Schwarz FDM", () -> FastDiagonalization.of(ext, extMask, lambda));
+        FastDiagonalization.Table t = !compact ? null
+                : phases.time("Schwarz FDM", () -> FastDiagonalization.table(ext, extMask, lambda));
         Backend backend = operator.backend();
         DeviceScatter dz = null;
         DeviceFdm df = null;
@@ -93,7 +135,8 @@ public final class SchwarzPreconditioner implements Preconditioner {
         long tUpload = System.nanoTime();
         try {
             dz = z.upload(backend);
-            df = backend.uploadFdm(f.points(), f.elements(), f.eigenvectors(), f.eigenvalues());
+            df = f != null ? backend.uploadFdm(f.points(), f.elements(), f.eigenvectors(), f.eigenvalues())
+                    : backend.uploadFdm(t.points(), t.elements(), t.vectors(), t.values(), t.lineOf());
             if (restricted) {
                 w = backend.upload(restrictionWeights(ext, l2g, extMask, mesh));
             }
@@ -101,9 +144,59 @@ public final class SchwarzPreconditioner implements Preconditioner {
             DeviceVector b = backend.allocate(z.localSize());
             backend.synchronize();
             phases.add("Schwarz upload", System.nanoTime() - tUpload);
-            return new SchwarzPreconditioner(backend, restricted, operator.size(), dz, df, w, a, b);
+            return new SchwarzPreconditioner(backend, restricted, operator.size(), dz, df, w, a, b, null, null);
         } catch (RuntimeException ex) {
             for (AutoCloseable c : new AutoCloseable[] {dz, df, w, a}) {
+                try {
+                    if (c != null) {
+                        c.close();
+                    }
+                } catch (Exception suppressed) {
+                    ex.addSuppressed(suppressed);
+                }
+            }
+            throw ex;
+        }
+    }
+
+    /**
+     * RAS without Z_ext: the FDM table ("Schwarz FDM"), the extended points' assembled ids walked to on the backend
+     * from the face neighbours and codes ({@link Backend#extendedIds}, "Schwarz Z"), and on the backend the table and
+     * one vector of the mesh's local size ("Schwarz upload").
+     */
+    private static SchwarzPreconditioner bindRestricted(AssembledOperator operator, ExtendedElements ext,
+                                                        boolean[] extMask, SetupPhases phases) {
+        ScatterOperator z = operator.scatterOperator();
+        int n = ext.points();
+        if (z.localSize() != (long) ext.elements() * (n - 2) * (n - 2) * (n - 2)) {
+            throw new IllegalArgumentException("operator's Z has " + z.localSize() + " local nodes but the mesh has E (N+1)^3 = "
+                    + (long) ext.elements() * (n - 2) * (n - 2) * (n - 2));
+        }
+        int unmasked = 0;
+        for (int g = 0; g < extMask.length - 1; g++) {
+            unmasked += extMask[g] ? 0 : 1;
+        }
+        if (unmasked != operator.size()) {
+            throw new IllegalArgumentException("operator has size " + operator.size() + " but the mesh and mask give "
+                    + unmasked + " unknowns");
+        }
+        FastDiagonalization.Table t = phases.time("Schwarz FDM",
+                () -> FastDiagonalization.table(ext, extMask, operator.elementOperator().lambda()));
+        Backend backend = operator.backend();
+        DeviceIntVector di = null;
+        DeviceFdm df = null;
+        try {
+            di = phases.time("Schwarz Z", () -> backend.extendedIds(operator.deviceScatter(), ext.degree(),
+                    ext.sharedFaceNeighbours(), ext.sharedFaceCodes()));
+            long tUpload = System.nanoTime();
+            df = backend.uploadFdm(t.points(), t.elements(), t.vectors(), t.values(), t.lineOf());
+            DeviceVector u = backend.allocate(z.localSize());
+            backend.synchronize();
+            phases.add("Schwarz upload", System.nanoTime() - tUpload);
+            return new SchwarzPreconditioner(backend, true, operator.size(), null, df, null, null, u, di,
+                    operator.deviceScatter());
+        } catch (RuntimeException ex) {
+            for (AutoCloseable c : new AutoCloseable[] {di, df}) {
                 try {
                     if (c != null) {
                         c.close();
@@ -156,6 +249,11 @@ public final class SchwarzPreconditioner implements Preconditioner {
             throw new IllegalArgumentException("Schwarz acts on vectors of length " + size + ", got r of length " + r.length()
                     + " and z of length " + z.length());
         }
+        if (extIds != null) {
+            backend.applyRestrictedSchwarzLocal(extIds, fdm, zOwn, r, uExt);
+            backend.gather(zOwn, uExt, z);
+            return;
+        }
         backend.applySchwarzLocal(zExt, fdm, restricted ? weights : null, r, rExt, uExt);
         backend.gather(zExt, uExt, z);
     }
@@ -171,18 +269,25 @@ public final class SchwarzPreconditioner implements Preconditioner {
             throw new IllegalArgumentException("Schwarz acts on vectors of length " + size + ", got r, d, x of lengths "
                     + r.length() + ", " + d.length() + ", " + x.length());
         }
+        if (extIds != null) {
+            backend.applyRestrictedSchwarzLocal(extIds, fdm, zOwn, r, uExt);
+            backend.gatherChebyshevStep(zOwn, uExt, a, b, beta, d, x, scratch);
+            return;
+        }
         backend.applySchwarzLocal(zExt, fdm, restricted ? weights : null, r, rExt, uExt);
         backend.gatherChebyshevStep(zExt, uExt, a, b, beta, d, x, scratch);
     }
 
     @Override
     public void close() {
-        zExt.close();
-        fdm.close();
-        if (weights != null) {
-            weights.close();
+        for (AutoCloseable c : new AutoCloseable[] {zExt, fdm, weights, rExt, uExt, extIds}) {
+            if (c != null) {
+                try {
+                    c.close();
+                } catch (Exception e) {
+                    throw new IllegalStateException("closing the Schwarz method's device memory", e);
+                }
+            }
         }
-        rExt.close();
-        uExt.close();
     }
 }

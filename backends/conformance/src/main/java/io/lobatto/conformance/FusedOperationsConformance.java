@@ -83,6 +83,49 @@ public abstract class FusedOperationsConformance {
     }
 
     /** One CSR row per gather block: more blocks than a GPU backend has reduction work-groups. */
+    /**
+     * {@link DeviceOperator#applyResidual} (the Aparapi backend folds r = c1 A x + r and s = c2 A x + s into the
+     * operator's gather) equals {@code apply} then {@code axpby} on the same backend, with one and two updated vectors,
+     * to 1e-14 relative (the same expression; a compiler may contract it differently).
+     */
+    @ParameterizedTest(name = "N={0}")
+    @org.junit.jupiter.params.provider.ValueSource(ints = {1, 3, 7})
+    void applyResidualEqualsApplyThenAxpby(int degree) {
+        Backend be = backend();
+        SpectralElementMesh mesh = TestProblems.deformedBox(3, 2, 2, degree);
+        ScatterOperator z = TestProblems.partlyMasked(mesh);
+        ElementOperator op = ElementOperator.of(ElementKernel.STIFFNESS_BP35, mesh, 0.7);
+        int n = z.globalSize();
+        double[] x = random(n, 51), r0 = random(n, 52), s0 = random(n, 53);
+        double c1 = -1, c2 = -1.2640890537108;
+        try (AssembledOperator a = AssembledOperator.bind(op, z, be, 0.0); DeviceVector dx = be.upload(x);
+             DeviceVector y = be.allocate(n); DeviceVector r = be.upload(r0); DeviceVector s = be.upload(s0);
+             DeviceVector rf = be.upload(r0); DeviceVector sf = be.upload(s0)) {
+            a.apply(dx, y);
+            be.axpby(c1, y, 1, r);
+            be.axpby(c2, y, 1, s);
+            double[] ax = be.download(y);
+            double scale = 0;
+            for (double v : ax) {
+                scale = Math.max(scale, Math.abs(v));
+            }
+            assertTrue(scale > 0);
+            a.applyResidual(dx, y, c1, rf, c2, sf);
+            double[] er = be.download(r), es = be.download(s), gr = be.download(rf), gs = be.download(sf);
+            for (int i = 0; i < n; i++) {
+                assertEquals(er[i], gr[i], 1e-14 * scale, "N=" + degree + " r[" + i + "] on " + be.name());
+                assertEquals(es[i], gs[i], 1e-14 * scale, "N=" + degree + " s[" + i + "] on " + be.name());
+            }
+            // one vector: s untouched
+            be.write(r0, rf);
+            a.applyResidual(dx, y, c1, rf, 0, null);
+            gr = be.download(rf);
+            for (int i = 0; i < n; i++) {
+                assertEquals(er[i], gr[i], 1e-14 * scale, "N=" + degree + " r[" + i + "] alone on " + be.name());
+            }
+        }
+    }
+
     @Test
     void applyAssembledDotWithManySmallGatherBlocks() {
         Backend be = backend();

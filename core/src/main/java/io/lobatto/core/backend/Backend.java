@@ -485,6 +485,23 @@ public interface Backend extends AutoCloseable {
     }
 
     /**
+     * A smoother's residual update with the operator apply: y_L = (L + shift W) Z x_G, y_G = Z^T y_L (as
+     * {@link #applyAssembled}), then r_G = c1 y_G + r_G and, where {@code sG} is not null, s_G = c2 y_G + s_G (r -= A d
+     * with c1 = -1). {@code xG}, {@code rG}, {@code sG} and {@code yG} are distinct; {@code yG} may be left with any
+     * values. The default composes {@link #applyAssembled} and {@link #axpby}; a backend may fold the updates into the
+     * gather (no y_G written).
+     */
+    default void applyAssembledResidual(DeviceElementData data, DeviceScatter z, double lambda, double shift,
+                                        DeviceVector xG, DeviceVector yL, DeviceVector yG, double c1, DeviceVector rG,
+                                        double c2, DeviceVector sG) {
+        applyAssembled(data, z, lambda, shift, xG, yL, yG);
+        axpby(c1, yG, 1, rG);
+        if (sG != null) {
+            axpby(c2, yG, 1, sG);
+        }
+    }
+
+    /**
      * The element half of {@link #applyAssembled} on the elements [{@code first}, {@code end}) only: y_L = (L + shift W)
      * Z x_G at those elements' local nodes (x_G read through Z's scatter ids), every other entry of {@code yL} left as
      * it is. Each element's values do not depend on the range it was applied in, so [0, b) and [b, E) followed by
@@ -611,6 +628,64 @@ public interface Backend extends AutoCloseable {
      */
     default DeviceFdm uploadFdm(int points, int elements, double[] eigenvectors, double[] eigenvalues) {
         throw new UnsupportedOperationException("backend " + name() + " has no fast-diagonalisation kernels");
+    }
+
+    /**
+     * Uploads the fast diagonalisation of {@code elements} local problems as a table of L distinct 1D problems:
+     * {@code lineVectors} is {@code [L][n][n]} and {@code lineValues} {@code [L][n]} (one V_d and lambda_d each, as in
+     * {@link #uploadFdm(int, int, double[], double[])}), and {@code lineOf} is {@code [E][3]}: the line of element e in
+     * direction d. The same local inverse as the dense upload of the expanded arrays, with L (n^2 + n) + 3 E numbers
+     * instead of 3 E (n^2 + n). Checked by {@link DeviceFdm#checkTable}. The default expands the table and calls the
+     * dense upload.
+     */
+    default DeviceFdm uploadFdm(int points, int elements, double[] lineVectors, double[] lineValues, int[] lineOf) {
+        DeviceFdm.checkTable(points, elements, lineVectors, lineValues, lineOf);
+        int n = points, n2 = n * n;
+        double[] vectors = new double[3 * elements * n2];
+        double[] values = new double[3 * elements * n];
+        for (int q = 0; q < lineOf.length; q++) {
+            System.arraycopy(lineVectors, lineOf[q] * n2, vectors, q * n2, n2);
+            System.arraycopy(lineValues, lineOf[q] * n, values, q * n, n);
+        }
+        return uploadFdm(points, elements, vectors, values);
+    }
+
+    /**
+     * The local solves of the restricted additive Schwarz method kept on each element's own nodes, ready for the
+     * gather of the mesh's own Z: for every element e,
+     * <pre>
+     *   yL_e = W_e [ (V_t (x) V_s (x) V_r) D_e^-1 (V_t (x) V_s (x) V_r)^T xG[extIds_e] ]_own
+     * </pre>
+     * where {@code extIds} ({@code [E][n^3]}) holds the assembled id of each extended point (-1: no unknown there, read
+     * as 0), "own" keeps the inner (n-2)^3 points of the extended block (the element's own nodes, in z's local order)
+     * and W is z's inverse degree (1/multiplicity, 0 where masked). {@code z.localSize()} is E (n-2)^3 and
+     * {@code gather(z, yL)} then gives RAS's sum_e R_e^T W_e A~_e^-1 R_e r without a scatter operator on the extended
+     * points: the extension's values have weight 0 in RAS. The default throws {@link UnsupportedOperationException}.
+     */
+    default void applyRestrictedSchwarzLocal(DeviceIntVector extIds, DeviceFdm fdm, DeviceScatter z, DeviceVector xG,
+                                             DeviceVector yL) {
+        throw new UnsupportedOperationException("backend " + name() + " has no restricted Schwarz kernel");
+    }
+
+    /**
+     * The assembled ids of the extended elements' points, {@code [E][(N+3)^3]} (N = {@code degree}, r fastest, indices
+     * -1..N+1 stored as 0..N+2): the point reached by {@link ExtendedElementWalk#local} from {@code faceNeighbour} and
+     * {@code faceCode} (both [E][6]), then z's scatter id of that local node; -1 where the walk leaves the mesh or the
+     * node is masked. {@code z.localSize()} is E (N+1)^3. Made on the backend: no host array of the E (N+3)^3 points.
+     * Backends with {@link #hasRestrictedSchwarzLocal} have it; the default throws {@link UnsupportedOperationException}.
+     *
+     * @throws IllegalArgumentException naming the array whose length is not 6 E
+     */
+    default DeviceIntVector extendedIds(DeviceScatter z, int degree, int[] faceNeighbour, int[] faceCode) {
+        throw new UnsupportedOperationException("backend " + name() + " has no extended-element walk");
+    }
+
+    /**
+     * Whether {@link #applyRestrictedSchwarzLocal} runs here for blocks of {@code points}^3; where it does not, a
+     * restricted Schwarz method keeps the scatter operator on the extended points. The default is false.
+     */
+    default boolean hasRestrictedSchwarzLocal(int points) {
+        return false;
     }
 
     /**

@@ -10,7 +10,9 @@ package io.lobatto.core.backend;
  *       = (V_t (x) V_s (x) V_r) (I (x) I (x) Lambda_r + I (x) Lambda_s (x) I + Lambda_t (x) I (x) I)^-1 (V_t (x) V_s (x) V_r)^T
  * </pre>
  * three tensor contractions, a pointwise scaling and three contractions back ({@link Backend#applyFdm}). Created by
- * {@link Backend#uploadFdm}; released by {@link #close()}.
+ * {@link Backend#uploadFdm}, either dense (V_d and lambda_d per element and direction) or as a table of the L distinct
+ * 1D problems with the index of each element's line per direction (most elements share their lines); released by
+ * {@link #close()}.
  */
 public interface DeviceFdm extends AutoCloseable {
 
@@ -55,6 +57,51 @@ public interface DeviceFdm extends AutoCloseable {
                 throw new IllegalArgumentException("fdm: eigenvalues[" + i + "] = " + eigenvalues[i] + " is not finite");
             }
         }
+    }
+
+    /**
+     * The argument checks of {@link Backend#uploadFdm(int, int, double[], double[], int[])}, the table form: L = the
+     * length of {@code lineValues} / n distinct 1D problems, {@code lineVectors} of length L n^2, {@code lineOf} of
+     * length 3 E with entries in [0, L), finite eigenvalues.
+     *
+     * @return L
+     * @throws IllegalArgumentException naming the argument, its value and the limit
+     */
+    static int checkTable(int points, int elements, double[] lineVectors, double[] lineValues, int[] lineOf) {
+        if (points < 1 || points > 64) {
+            throw new IllegalArgumentException("fdm: points must be in [1, 64], got " + points);
+        }
+        if (elements < 0) {
+            throw new IllegalArgumentException("fdm: elements must be >= 0, got " + elements);
+        }
+        if ((long) elements * points * points * points > Integer.MAX_VALUE - 8 || 3L * elements > Integer.MAX_VALUE - 8) {
+            throw new IllegalArgumentException("fdm: E n^3 = " + (long) elements * points * points * points
+                    + " must stay below 2^31 - 8");
+        }
+        if (lineValues == null || lineValues.length % points != 0) {
+            throw new IllegalArgumentException("fdm: lineValues must have a length L n (n = " + points + "), got "
+                    + (lineValues == null ? "null" : lineValues.length));
+        }
+        int lines = lineValues.length / points;
+        if (lineVectors == null || lineVectors.length != (long) lines * points * points) {
+            throw new IllegalArgumentException("fdm: lineVectors must have length L n^2 = " + (long) lines * points * points
+                    + ", got " + (lineVectors == null ? "null" : lineVectors.length));
+        }
+        if (lineOf == null || lineOf.length != 3 * elements) {
+            throw new IllegalArgumentException("fdm: lineOf must have length 3 E = " + 3L * elements + ", got "
+                    + (lineOf == null ? "null" : lineOf.length));
+        }
+        for (int i = 0; i < lineOf.length; i++) {
+            if (lineOf[i] < 0 || lineOf[i] >= lines) {
+                throw new IllegalArgumentException("fdm: lineOf[" + i + "] = " + lineOf[i] + " is out of range [0, " + lines + ")");
+            }
+        }
+        for (int i = 0; i < lineValues.length; i++) {
+            if (!Double.isFinite(lineValues[i])) {
+                throw new IllegalArgumentException("fdm: lineValues[" + i + "] = " + lineValues[i] + " is not finite");
+            }
+        }
+        return lines;
     }
 
     /** Releases the memory; idempotent. */

@@ -26,6 +26,19 @@ public interface DeviceOperator {
     }
 
     /**
+     * A smoother's residual update: r = c1 A x + r and, where {@code s} is not null, s = c2 A x + s ({@code y} is
+     * scratch of {@link #size()}, left with A x or any values). All vectors distinct. The default applies into
+     * {@code y} and calls {@link Backend#axpby}; the assembled operator folds the updates into its gather.
+     */
+    default void applyResidual(DeviceVector x, DeviceVector y, double c1, DeviceVector r, double c2, DeviceVector s) {
+        apply(x, y);
+        backend().axpby(c1, y, 1, r);
+        if (s != null) {
+            backend().axpby(c2, y, 1, s);
+        }
+    }
+
+    /**
      * CG's search-direction update fused with the apply: p = z + beta p, then y = A p, and returns
      * p . y (hipBone's Algorithm 1 with the update folded into the operator, so a CG iteration needs no
      * separate pass over p). {@code z}, {@code p} and {@code y} must be distinct. The default updates,

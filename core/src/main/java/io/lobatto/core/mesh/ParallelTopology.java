@@ -172,7 +172,8 @@ final class ParallelTopology {
             }
             return 0;
         });
-        return new SpectralElementMesh.Topology(kinds, corner, edge, edgeReversed, face, faceFrame, interior);
+        return new SpectralElementMesh.Topology(kinds, corner, edge, edgeReversed, face, faceFrame, interior,
+                SpectralElementMesh.Topology.faceNeighbours(face, entities));
     }
 
     /** Face f of element e and face f2 of element e2 have the same frame origin and first-axis vertex. */

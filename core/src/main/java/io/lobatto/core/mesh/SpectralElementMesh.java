@@ -302,9 +302,10 @@ public final class SpectralElementMesh {
      * @param face        [6E] the ordinal of each element's face
      * @param faceFrame   [6E] bit 0 / bit 1: the face frame's origin at u = 1 / v = 1; bit 2: its first axis is u
      * @param interior    [E] the ordinal of each element's interior
+     * @param faceNeighbour [6E] 6 e' + f' of the element e' and its face f' across face f of element e, -1 on the boundary
      */
     record Topology(byte[] kinds, int[] corner, int[] edge, boolean[] edgeReversed, int[] face, byte[] faceFrame,
-                    int[] interior) {
+                    int[] interior, int[] faceNeighbour) {
 
         /**
          * {@code -Dlobatto.mesh.parallelTopology=true}: meshes of at least {@link #PARALLEL_ELEMENTS} elements get
@@ -410,7 +411,30 @@ public final class SpectralElementMesh {
                 interior[e] = next;
                 kinds[next++] = 3;
             }
-            return new Topology(Arrays.copyOf(kinds, next), corner, edge, edgeReversed, face, faceFrame, interior);
+            return new Topology(Arrays.copyOf(kinds, next), corner, edge, edgeReversed, face, faceFrame, interior,
+                    faceNeighbours(face, next));
+        }
+
+        /**
+         * The face neighbours from the faces' ordinals ({@code entities} of them at most): the two uses of each face
+         * entity pair up (an array over the entities, no hash), -1 where a face has one use.
+         */
+        static int[] faceNeighbours(int[] face, int entities) {
+            int[] firstUse = new int[entities];
+            Arrays.fill(firstUse, -1);
+            int[] faceNeighbour = new int[face.length];
+            Arrays.fill(faceNeighbour, -1);
+            for (int q = 0; q < face.length; q++) {
+                int ord = face[q];
+                int other = firstUse[ord];
+                if (other < 0) {
+                    firstUse[ord] = q;
+                } else {
+                    faceNeighbour[q] = other;
+                    faceNeighbour[other] = q;
+                }
+            }
+            return faceNeighbour;
         }
     }
 
@@ -593,6 +617,16 @@ public final class SpectralElementMesh {
             return java.util.Optional.of(h.elementGeometry());
         }
         return java.util.Optional.empty();
+    }
+
+    /**
+     * The face neighbours of the elements, the same at every degree: {@code [E][6]}, for face f = 2 axis + side of
+     * element e ({@link HexReference}) the value 6 e' + f' of the element e' sharing that face and its face f', or -1
+     * on the boundary. From the degree-independent numbering of the {@link HexMesh} (made once per mesh, shared by
+     * the p-multigrid levels); a copy.
+     */
+    public int[] faceNeighbours() {
+        return topology(mesh).faceNeighbour().clone();
     }
 
     /** The underlying hexahedral mesh. */

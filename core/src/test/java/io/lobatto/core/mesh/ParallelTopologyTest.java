@@ -29,6 +29,7 @@ class ParallelTopologyTest {
         assertArrayEquals(walk.face(), par.face(), what + ": faces");
         assertArrayEquals(walk.faceFrame(), par.faceFrame(), what + ": face frames");
         assertArrayEquals(walk.interior(), par.interior(), what + ": interiors");
+        assertArrayEquals(walk.faceNeighbour(), par.faceNeighbour(), what + ": face neighbours");
     }
 
     @Test

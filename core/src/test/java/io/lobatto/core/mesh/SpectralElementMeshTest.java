@@ -229,4 +229,41 @@ class SpectralElementMeshTest {
     /** Elements in x, y and z of one case (one generator: QuickTheories takes at most four). */
     private record Box(int nx, int ny, int nz) {
     }
+
+    /**
+     * The face neighbours of a box: every interior face pairs with the neighbour's face across the same axis on the
+     * other side, sharing its four corner vertices; the boundary faces (-1) number 2 (nx ny + ny nz + nz nx); the
+     * same array at every degree.
+     */
+    @org.junit.jupiter.api.Test
+    void faceNeighboursPairTheFacesThatShareTheirCorners() {
+        int nx = 3, ny = 4, nz = 2;
+        HexMesh box = HexMesh.box(nx, ny, nz, 0, 1, 0, 1, 0, 1);
+        SpectralElementMesh mesh = SpectralElementMesh.of(box, 3);
+        int[] nb = mesh.faceNeighbours();
+        int[] el = box.elements();
+        assertEquals(6 * box.elementCount(), nb.length);
+        int boundary = 0;
+        for (int q = 0; q < nb.length; q++) {
+            if (nb[q] < 0) {
+                boundary++;
+                continue;
+            }
+            int e = q / 6, f = q % 6, e2 = nb[q] / 6, f2 = nb[q] % 6;
+            assertEquals(q, nb[nb[q]], "symmetric at " + q);
+            assertNotEquals(e, e2);
+            assertEquals(HexReference.faceAxis(f), HexReference.faceAxis(f2), "axis of face " + q);
+            assertEquals(1 - HexReference.faceSide(f), HexReference.faceSide(f2), "side of face " + q);
+            int[] a = new int[4], b = new int[4];
+            for (int m = 0; m < 4; m++) {
+                a[m] = el[8 * e + HexReference.faceCorner(f, m)];
+                b[m] = el[8 * e2 + HexReference.faceCorner(f2, m)];
+            }
+            Arrays.sort(a);
+            Arrays.sort(b);
+            assertTrue(Arrays.equals(a, b), "corners of face " + q);
+        }
+        assertEquals(2 * (nx * ny + ny * nz + nz * nx), boundary);
+        assertTrue(Arrays.equals(nb, SpectralElementMesh.of(box, 1).faceNeighbours()));
+    }
 }

@@ -96,6 +96,11 @@ public final class AparapiBackend implements Backend {
      * {@code -Dlobatto.aparapi.fusedSchwarz}, else true. An A/B switch for the GPU runbook.
      */
     static final boolean FUSED_SCHWARZ = Boolean.parseBoolean(System.getProperty("lobatto.aparapi.fusedSchwarz", "true"));
+    /**
+     * Whether {@link #applyAssembledResidual} folds the smoothers' residual updates into the operator's gather (one
+     * launch per update vector fewer): {@code -Dlobatto.aparapi.foldResidual}, else true. An A/B switch for the runbook.
+     */
+    static final boolean FOLD_RESIDUAL = Boolean.parseBoolean(System.getProperty("lobatto.aparapi.foldResidual", "true"));
     /** Largest work-group of the streaming, reduction and gather kernels (capped by the built kernel). */
     static final int STREAM_GROUP = Integer.getInteger("lobatto.aparapi.streamGroup", 1024);
 
@@ -492,14 +497,32 @@ public final class AparapiBackend implements Backend {
         if (points < 2 || points > MAX_DEGREE + 3) {
             throw new IllegalArgumentException("fdm: points must be in [2, " + (MAX_DEGREE + 3) + "], got " + points);
         }
+        int[] identity = new int[3 * elements];
+        java.util.Arrays.setAll(identity, q -> q);
+        return uploadFdmTable(points, elements, eigenvectors, eigenvalues, identity);
+    }
+
+    @Override
+    public synchronized DeviceFdm uploadFdm(int points, int elements, double[] lineVectors, double[] lineValues,
+                                            int[] lineOf) {
+        ensureOpen();
+        DeviceFdm.checkTable(points, elements, lineVectors, lineValues, lineOf);
+        if (points < 2 || points > MAX_DEGREE + 3) {
+            throw new IllegalArgumentException("fdm: points must be in [2, " + (MAX_DEGREE + 3) + "], got " + points);
+        }
+        return uploadFdmTable(points, elements, lineVectors, lineValues, lineOf);
+    }
+
+    private ClFdm uploadFdmTable(int points, int elements, double[] vectors, double[] values, int[] lineOf) {
         java.util.List<ClVector> made = new java.util.ArrayList<>();
         try {
-            made.add((ClVector) upload(eigenvectors));
-            made.add((ClVector) upload(eigenvalues));
+            made.add((ClVector) upload(vectors));
+            made.add((ClVector) upload(values));
+            made.add((ClVector) upload(lineOf));
             if (FUSED_SCHWARZ && KernelBuilds.fdmElementLocalBytes(points) <= core.localMemBytes) {
                 builds.prepareSchwarz(points);
             }
-            return new ClFdm(this, made.get(0), made.get(1), points, elements);
+            return new ClFdm(this, made.get(0), made.get(1), made.get(2), points, elements);
         } catch (RuntimeException ex) {
             made.forEach(ClVector::close);
             throw ex;
@@ -580,9 +603,98 @@ public final class AparapiBackend implements Backend {
             return;
         }
         ClKernel k = kernel(KernelBuilds.fdmElement(n));
-        k.set("weighted", wv != null ? 1 : 0).set("vm", f.vectors.buffer).set("lm", f.values.buffer).set("x", xv.buffer).set("ids", z.scatterIds.buffer)
+        k.set("weighted", wv != null ? 1 : 0).set("vm", f.vectors.buffer).set("lm", f.values.buffer).set("lines", f.lines.buffer)
+                .set("x", xv.buffer).set("ids", z.scatterIds.buffer)
                 .set("w", wv != null ? wv.buffer : f.values.buffer).set("y", yv.buffer).local("lds", bytes);
         k.launch(f.elements(), KernelBuilds.fdmElementGroup(n, k.workGroupSize()));
+    }
+
+    /**
+     * The restricted Schwarz local solves on the elements' own nodes in one launch of
+     * {@link io.lobatto.backend.aparapi.kernels.FdmElementKernel} (mode 2: the block read through {@code extIds}, the
+     * inner (n-2)^3 points written times z's inverse degree). Needs the fused kernel: with
+     * {@code -Dlobatto.aparapi.fusedSchwarz=false} or a block beyond the local memory it throws
+     * {@link UnsupportedOperationException} (the caller then keeps the extended scatter operator).
+     */
+    @Override
+    public synchronized void applyRestrictedSchwarzLocal(DeviceIntVector extIds, DeviceFdm fdm, DeviceScatter z,
+                                                         DeviceVector xG, DeviceVector yL) {
+        Objects.requireNonNull(fdm, "fdm");
+        if (!(fdm instanceof ClFdm f) || f.backend != this) {
+            throw new IllegalArgumentException("fdm is not a fast diagonalisation of this aparapi backend: " + fdm);
+        }
+        if (f.isClosed()) {
+            throw new IllegalStateException("fdm is closed");
+        }
+        ClScatter s = gatherScatter.scat(z);
+        ClVector ids = vec(extIds, "extIds");
+        ClVector xv = vec(xG, "xG");
+        ClVector yv = vec(yL, "yL");
+        int n = f.points();
+        int m = n - 2;
+        checkLen("applyRestrictedSchwarzLocal", "extIds", ids.length(), f.elements() * n * n * n);
+        checkLen("applyRestrictedSchwarzLocal", "z.localSize()", s.localSize(), f.elements() * m * m * m);
+        checkLen("applyRestrictedSchwarzLocal", "xG", xv.length(), s.globalSize());
+        checkLen("applyRestrictedSchwarzLocal", "yL", yv.length(), s.localSize());
+        long bytes = KernelBuilds.fdmElementLocalBytes(n);
+        if (!hasRestrictedSchwarzLocal(n)) {
+            throw new UnsupportedOperationException("applyRestrictedSchwarzLocal: needs the fused Schwarz kernel (n = " + n
+                    + ", " + bytes + " bytes of local memory of " + core.localMemBytes + ", fusedSchwarz " + FUSED_SCHWARZ + ")");
+        }
+        if (f.elements() == 0) {
+            return;
+        }
+        ClKernel k = kernel(KernelBuilds.fdmElement(n));
+        k.set("weighted", 2).set("vm", f.vectors.buffer).set("lm", f.values.buffer).set("lines", f.lines.buffer)
+                .set("x", xv.buffer).set("ids", ids.buffer).set("w", s.inverseDegree.buffer).set("y", yv.buffer)
+                .local("lds", bytes);
+        k.launch(f.elements(), KernelBuilds.fdmElementGroup(n, k.workGroupSize()));
+    }
+
+    /**
+     * The extended elements' assembled ids on the device ({@link io.lobatto.backend.aparapi.kernels.ExtendedIdsKernel},
+     * one work-item per point): only the 6 E face neighbours and codes cross from the host.
+     */
+    @Override
+    public synchronized DeviceIntVector extendedIds(DeviceScatter z, int degree, int[] faceNeighbour, int[] faceCode) {
+        ensureOpen();
+        ClScatter s = gatherScatter.scat(z);
+        if (degree < 1 || degree > MAX_DEGREE) {
+            throw new IllegalArgumentException("extendedIds: degree must be in [1, " + MAX_DEGREE + "], got " + degree);
+        }
+        int nq = degree + 1, np = nq * nq * nq, ne = degree + 3;
+        if (s.localSize() % np != 0) {
+            throw new IllegalArgumentException("extendedIds: z.localSize() = " + s.localSize() + " is not E (N+1)^3 for N = " + degree);
+        }
+        int elements = s.localSize() / np;
+        io.lobatto.core.backend.ExtendedElementWalk.check(elements, faceNeighbour, faceCode);
+        long count = (long) elements * ne * ne * ne;
+        if (count > Integer.MAX_VALUE - 8) {
+            throw new IllegalArgumentException("extendedIds: E (N+3)^3 = " + count + " must stay below 2^31 - 8");
+        }
+        ClVector ids = new ClVector(this, core.buffer(count, 4, "the extended ids, " + count + " ints"), (int) count);
+        if (count == 0) {
+            return ids;
+        }
+        try (ClVector nb = (ClVector) upload(faceNeighbour); ClVector cd = (ClVector) upload(faceCode)) {
+            ClKernel k = kernel(KernelBuilds.extendedIds(degree));
+            k.set("nbr", nb.buffer).set("code", cd.buffer).set("sid", s.scatterIds.buffer).set("ids", ids.buffer)
+                    .set("n", (int) count);
+            launchPerEntry(k, count);
+            synchronize();
+            ids.minIndex = -1;
+            ids.maxIndex = s.globalSize() - 1;
+        } catch (RuntimeException ex) {
+            ids.close();
+            throw ex;
+        }
+        return ids;
+    }
+
+    /** The fused kernel, where its block fits the local memory and {@code lobatto.aparapi.fusedSchwarz} is not false. */
+    @Override
+    public boolean hasRestrictedSchwarzLocal(int points) {
+        return FUSED_SCHWARZ && points >= 3 && KernelBuilds.fdmElementLocalBytes(points) <= core.localMemBytes;
     }
 
     /**
@@ -603,7 +715,8 @@ public final class AparapiBackend implements Backend {
     /** One sum-factorised pass of {@link FdmKernel}: {@code n} outputs into {@code out}. */
     private void fdmPass(int op, ClFdm f, ClBuffer in, ClBuffer out, int n) {
         ClKernel k = kernel(KernelBuilds.fdm(op, f.points()));
-        k.set("vm", f.vectors.buffer).set("lm", f.values.buffer).set("ta", in).set("tb", out).set("n", n);
+        k.set("vm", f.vectors.buffer).set("lm", f.values.buffer).set("lines", f.lines.buffer).set("ta", in).set("tb", out)
+                .set("n", n);
         launchPerEntry(k, n);
     }
 
@@ -683,6 +796,21 @@ public final class AparapiBackend implements Backend {
     public synchronized void applyAssembled(DeviceElementData data, DeviceScatter z, double lambda, double shift,
                                             DeviceVector xG, DeviceVector yL, DeviceVector yG) {
         elements.applyAssembled(data, z, lambda, shift, xG, yL, yG);
+    }
+
+    /**
+     * {@link #applyAssembled} with the residual update folded into the gather (two launches, no y_G written):
+     * {@code -Dlobatto.aparapi.foldResidual=false} composes the apply and the axpby launches instead.
+     */
+    @Override
+    public synchronized void applyAssembledResidual(DeviceElementData data, DeviceScatter z, double lambda, double shift,
+                                                    DeviceVector xG, DeviceVector yL, DeviceVector yG, double c1,
+                                                    DeviceVector rG, double c2, DeviceVector sG) {
+        if (!FOLD_RESIDUAL) {
+            Backend.super.applyAssembledResidual(data, z, lambda, shift, xG, yL, yG, c1, rG, c2, sG);
+            return;
+        }
+        elements.applyAssembledResidual(data, z, lambda, shift, xG, yL, c1, rG, c2, sG);
     }
 
     /** {@link #applyAssembled} with x_G . y_G reduced in the gather: two launches, one read-back. */

@@ -198,6 +198,10 @@ final class BuildsAhead {
                 vectors.add(KernelBuilds.gatherRowsFused(GatherScatterKernel.GATHER_DOT, 1, false, true));
             }
         }
+        if (AparapiBackend.FOLD_RESIDUAL) {                 // the smoothers' residual updates (applyAssembledResidual)
+            vectors.add(KernelBuilds.gather(GatherScatterKernel.GATHER_RESIDUAL, core.gatherGroup()));
+            vectors.add(KernelBuilds.gather(GatherScatterKernel.GATHER_RESIDUAL2, core.gatherGroup()));
+        }
         vectors.add(KernelBuilds.chebyshev());
         int order = geometry == null ? 0 : geometry.order();
         PointMap map = geometry == null ? null : geometry.map();

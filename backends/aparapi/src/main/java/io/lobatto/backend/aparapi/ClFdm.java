@@ -3,7 +3,8 @@ package io.lobatto.backend.aparapi;
 import io.lobatto.core.backend.DeviceFdm;
 
 /**
- * The fast diagonalisation on the device: the eigenvectors [E][3][n][n], the eigenvalues [E][3][n] and two work
+ * The fast diagonalisation on the device: the eigenvectors [L][n][n], the eigenvalues [L][n] of L distinct 1D problems
+ * (L = 3 E for a dense upload), the line of each element and direction [E][3] and two work
  * blocks of E n^3 entries for the sum-factorised passes of {@link io.lobatto.backend.aparapi.kernels.FdmKernel},
  * allocated at the first unfused apply (the fused Schwarz kernel keeps its blocks in local memory and needs none).
  */
@@ -12,15 +13,18 @@ final class ClFdm implements DeviceFdm {
     final AparapiBackend backend;
     final ClVector vectors;
     final ClVector values;
+    /** [E][3] ints: the line of element e in direction d. */
+    final ClVector lines;
     private ClVector workA;
     private ClVector workB;
     private final int points;
     private final int elements;
 
-    ClFdm(AparapiBackend backend, ClVector vectors, ClVector values, int points, int elements) {
+    ClFdm(AparapiBackend backend, ClVector vectors, ClVector values, ClVector lines, int points, int elements) {
         this.backend = backend;
         this.vectors = vectors;
         this.values = values;
+        this.lines = lines;
         this.points = points;
         this.elements = elements;
     }
@@ -60,6 +64,7 @@ final class ClFdm implements DeviceFdm {
     public void close() {
         vectors.close();
         values.close();
+        lines.close();
         if (workA != null) {
             workA.close();
             workB.close();

@@ -367,6 +367,33 @@ final class ElementOperators {
         runElements(d, lambda, x.buffer, s, shift, yl.buffer, null, 0, first, end, null);
     }
 
+    /**
+     * The operator apply with the residual update folded into its gather: y_L = (L + shift W) Z x_G, then
+     * r = c1 Z^T y_L + r and, where {@code sG} is not null, s = c2 Z^T y_L + s (two launches, A x_G not stored).
+     */
+    void applyAssembledResidual(DeviceElementData data, DeviceScatter z, double lambda, double shift, DeviceVector xG,
+                                DeviceVector yL, double c1, DeviceVector rG, double c2, DeviceVector sG) {
+        String what = "applyAssembledResidual";
+        ClScatter s = gatherScatter.scat(z);
+        ClVector yl = core.vec(yL, "yL");
+        ClVector r = core.vec(rG, "rG");
+        ClVector sv = sG == null ? null : core.vec(sG, "sG");
+        ClElementData d = elem(data);
+        ClVector x = core.vec(xG, "xG");
+        checkLen(what, "z.localSize", s.localSize(), d.localSize());
+        checkLen(what, "xG", x.length(), s.globalSize());
+        checkLen(what, "yL", yl.length(), d.localSize());
+        checkLen(what, "rG", r.length(), s.globalSize());
+        if (sv != null) {
+            checkLen(what, "sG", sv.length(), s.globalSize());
+        }
+        if (x == r || x == sv || r == sv) {
+            throw new IllegalArgumentException(what + ": xG, rG and sG must be distinct");
+        }
+        runElements(d, lambda, x.buffer, s, shift, yl.buffer, null, 0);
+        gatherScatter.runGatherResidual(s, yl, c1, r, c2, sv);
+    }
+
     /** hipBone's fused operator: the element kernel reads x_G through the scatter ids, then the gather. */
     private double runAssembled(String what, DeviceElementData data, DeviceScatter z, double lambda, double shift,
                                 DeviceVector xG, DeviceVector yL, DeviceVector yG, boolean withDot, ClVector dir, double beta) {

@@ -40,7 +40,7 @@ final class GatherScatter {
     private final BackendCore core;
     private final Vectors vectors;
     /** The built kernels of the gather/scatter ops by op code (no map lookup per launch). */
-    private final ClKernel[] gatherKernels = new ClKernel[6];
+    private final ClKernel[] gatherKernels = new ClKernel[8];
     /** The built kernels of {@link GatherScatterRowsKernel} by op code + 2 tiles. */
     private final ClKernel[] rowsKernels = new ClKernel[4];
     /** The built one-component kernels of {@link GatherRowsFusedKernel} by op code + 6 tiles. */
@@ -474,6 +474,24 @@ final class GatherScatter {
                 .local("lds", KernelBuilds.gatherLocalBytes(op, core.gatherGroup()));
         k.launch(groups, core.gatherGroup());
         return x == null ? 0 : core.sumPartials(groups);
+    }
+
+    /**
+     * The gather of an operator apply folded into a residual update ({@link GatherScatterKernel#GATHER_RESIDUAL}, or
+     * {@link GatherScatterKernel#GATHER_RESIDUAL2} when {@code s} is not null): with g = Z^T yL, r = c1 g + r and
+     * s = c2 g + s, one launch; g is not stored.
+     */
+    void runGatherResidual(ClScatter z, ClVector yL, double c1, ClVector r, double c2, ClVector s) {
+        if (z.blocks == 0) {
+            return;
+        }
+        int op = s == null ? GatherScatterKernel.GATHER_RESIDUAL : GatherScatterKernel.GATHER_RESIDUAL2;
+        ClKernel k = gatherKernel(op);
+        bindScatter(k, z);
+        k.set("xG", core.unused).set("xL", yL.buffer).set("yG", r.buffer).set("n", z.blocks)
+                .set("dirG", s == null ? core.unused : s.buffer).set("beta", c2).set("ca", c1).set("cb", 1.0)
+                .local("lds", KernelBuilds.gatherLocalBytes(op, core.gatherGroup()));
+        k.launch(Math.min(REDUCE_GROUPS, z.blocks), core.gatherGroup());
     }
 
     /**

@@ -138,11 +138,15 @@ public final class KernelBuilds {
                 int g = fusedRowsGroup(allowed.applyAsInt(s), localMemBytes);
                 out.add(new Build(s.source(), g, 8L * g, "one work-item per row, groups of " + g + " strided over the rows"));
             }
-            return out;
         }
         int gather = powerOfTwoGroup(GatherScatterKernel.class, maxWorkGroupSize, localMemBytes, allowed);
-        for (int op : new int[] {GatherScatterKernel.SCATTER, GatherScatterKernel.GATHER, GatherScatterKernel.GATHER_DOT,
-            GatherScatterKernel.GATHER_DOT_UPDATE}) {
+        // the Chebyshev smoothers' gathers with the residual folded in have block forms only (in every kind)
+        int[] blockOps = kind == GatherScatter.BLOCKS
+                ? new int[] {GatherScatterKernel.SCATTER, GatherScatterKernel.GATHER, GatherScatterKernel.GATHER_DOT,
+                    GatherScatterKernel.GATHER_DOT_UPDATE, GatherScatterKernel.GATHER_RESIDUAL,
+                    GatherScatterKernel.GATHER_RESIDUAL2}
+                : new int[] {GatherScatterKernel.GATHER_RESIDUAL, GatherScatterKernel.GATHER_RESIDUAL2};
+        for (int op : blockOps) {
             Spec s = gather(op, gather);
             boolean perEntry = op == GatherScatterKernel.SCATTER;
             out.add(new Build(s.source(), perEntry ? perEntryGroup(allowed.applyAsInt(s)) : gather, gatherLocalBytes(op, gather),
@@ -228,6 +232,13 @@ public final class KernelBuilds {
             default -> "fdm-backward-r";
         };
         return new Spec(FdmKernel.class, ordered("op", op, "nb", points), label, 0);
+    }
+
+    /** The extended elements' assembled ids of {@link io.lobatto.backend.aparapi.kernels.ExtendedIdsKernel} at degree N. */
+    static Spec extendedIds(int degree) {
+        Map<String, Integer> c = new LinkedHashMap<>();
+        c.put("nd", degree);
+        return new Spec(io.lobatto.backend.aparapi.kernels.ExtendedIdsKernel.class, c, "extended ids", 0);
     }
 
     /** The fused Schwarz local solve of {@link FdmElementKernel} on blocks of {@code points}^3 (ASM and RAS). */
@@ -318,6 +329,8 @@ public final class KernelBuilds {
             case GatherScatterKernel.GATHER_DOT -> "gather+dot";
             case GatherScatterKernel.GATHER_CHEBYSHEV -> "gather+chebyshev";
             case GatherScatterKernel.GATHER_DOT_HALO -> "gather+dot+halo";
+            case GatherScatterKernel.GATHER_RESIDUAL -> "gather+residual";
+            case GatherScatterKernel.GATHER_RESIDUAL2 -> "gather+residual x2";
             default -> "gather+dot+update";
         };
         Map<String, Integer> c = ordered("op", op, "group", group);

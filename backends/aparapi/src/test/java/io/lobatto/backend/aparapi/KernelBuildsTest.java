@@ -64,6 +64,8 @@ class KernelBuildsTest {
                             b.applyElements(data, 1, x, y);
                             b.applyAssembledDot(data, s, 1, 0, x, y, z);
                             b.applyAssembledDotUpdate(data, s, 1, 0, w, 0.5, x, y, z);
+                            b.applyAssembledResidual(data, s, 1, 0, x, y, z, -1, w, 0, null);
+                            b.applyAssembledResidual(data, s, 1, 0, x, y, z, -1, w, -0.5, d);
                         }
                     }
                 }

@@ -1213,7 +1213,87 @@ public final class CpuBackend implements Backend {
     public DeviceFdm uploadFdm(int points, int elements, double[] eigenvectors, double[] eigenvalues) {
         ensureOpen();
         DeviceFdm.checkUpload(points, elements, eigenvectors, eigenvalues);
-        return new CpuFdm(this, points, elements, eigenvectors, eigenvalues, threads);
+        return new CpuFdm(this, points, elements, eigenvectors, eigenvalues, null, threads);
+    }
+
+    @Override
+    public DeviceFdm uploadFdm(int points, int elements, double[] lineVectors, double[] lineValues, int[] lineOf) {
+        ensureOpen();
+        DeviceFdm.checkTable(points, elements, lineVectors, lineValues, lineOf);
+        return new CpuFdm(this, points, elements, lineVectors, lineValues, lineOf, threads);
+    }
+
+    /** The walk of {@link io.lobatto.core.backend.ExtendedElementWalk} per extended point, elements in parallel. */
+    @Override
+    public DeviceIntVector extendedIds(DeviceScatter z, int degree, int[] faceNeighbour, int[] faceCode) {
+        ensureOpen();
+        CpuScatter zz = scatterOf(z);
+        int nq = degree + 1, np = nq * nq * nq, ne = degree + 3, ne3 = ne * ne * ne;
+        if (degree < 1 || zz.localSize % np != 0) {
+            throw new IllegalArgumentException("extendedIds: z.localSize() = " + zz.localSize + " is not E (N+1)^3 for N = " + degree);
+        }
+        int elements = zz.localSize / np;
+        io.lobatto.core.backend.ExtendedElementWalk.check(elements, faceNeighbour, faceCode);
+        int[] sid = zz.scatterIds;
+        int[] nb = faceNeighbour.clone();
+        int[] code = faceCode.clone();
+        int[] ids = new int[Math.multiplyExact(elements, ne3)];
+        final int per = elementsPerChunk(elements);
+        pool.run(chunks(elements, per), (worker, ch) -> {
+            for (int e = ch * per, end = Math.min(elements, (ch + 1) * per); e < end; e++) {
+                for (int p = 0; p < ne3; p++) {
+                    int local = io.lobatto.core.backend.ExtendedElementWalk.local(e, p % ne - 1, (p / ne) % ne - 1,
+                            p / (ne * ne) - 1, degree, nb, code);
+                    ids[e * ne3 + p] = local < 0 ? -1 : sid[local];
+                }
+            }
+        });
+        return new CpuIntVector(this, ids);
+    }
+
+    /** Always, for blocks of at least 3 points per direction. */
+    @Override
+    public boolean hasRestrictedSchwarzLocal(int points) {
+        return points >= 3;
+    }
+
+    @Override
+    public void applyRestrictedSchwarzLocal(DeviceIntVector extIds, DeviceFdm fdm, DeviceScatter z, DeviceVector xG,
+                                            DeviceVector yL) {
+        ensureOpen();
+        if (!(fdm instanceof CpuFdm f) || f.backend != this) {
+            throw new IllegalArgumentException("fdm is not a fast diagonalisation uploaded to this cpu backend (" + fdm + ")");
+        }
+        if (f.isClosed()) {
+            throw new IllegalStateException("fdm: fast diagonalisation is closed");
+        }
+        Objects.requireNonNull(extIds, "extIds must not be null");
+        if (!(extIds instanceof CpuIntVector iv) || iv.backend() != this) {
+            throw new IllegalArgumentException("extIds is not an index vector of this cpu backend");
+        }
+        int[] ids = iv.data();
+        if (ids == null) {
+            throw new IllegalStateException("extIds: vector is closed");
+        }
+        CpuScatter zz = scatterOf(z);
+        double[] x = vec(xG, "xG");
+        double[] y = vec(yL, "yL");
+        int n = f.points();
+        int m = n - 2;
+        checkLength("extIds", ids.length, "E n^3 of the fast diagonalisation", f.elements() * n * n * n);
+        checkLength("z.localSize()", zz.localSize, "E (n-2)^3 of the fast diagonalisation", f.elements() * m * m * m);
+        checkLength("xG", x.length, "z.globalSize()", zz.globalSize);
+        checkLength("yL", y.length, "z.localSize()", zz.localSize);
+        for (int i = 0; i < ids.length; i++) {
+            if (ids[i] >= x.length) {
+                throw new IllegalArgumentException("extIds[" + i + "] = " + ids[i] + " is out of range [-1, " + x.length + ")");
+            }
+        }
+        final double[] w = zz.inverseDegree;
+        final int per = elementsPerChunk(f.elements());
+        final int elements = f.elements();
+        pool.run(chunks(elements, per), (worker, ch) -> f.applyRestricted(worker, ch * per,
+                Math.min(elements, (ch + 1) * per), ids, x, w, y));
     }
 
     @Override

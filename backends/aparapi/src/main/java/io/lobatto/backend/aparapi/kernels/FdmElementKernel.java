@@ -11,8 +11,10 @@ import io.lobatto.backend.aparapi.runtime.BuildConstant;
  * (fast diagonalisation, Lynch, Rice &amp; Thomas; Fischer &amp; Lottes for the spectral element method). The group reads
  * its n^3 block of x_G through the extended scatter ids (-1 reads 0), stages V_r, V_s, V_t and the eigenvalues in local
  * memory, runs the three forward contractions (the third also divides by D_ijk = lambda_r,i + lambda_s,j + lambda_t,k,
- * 0 where D_ijk &lt;= 0) and the three backward ones between two n^3 grids in local memory, and writes y_e, times the RAS
- * weights W_e when {@link #weighted} is 1. The six passes are those of {@link FdmKernel} with the same index arithmetic
+ * 0 where D_ijk &lt;= 0) and the three backward ones between two n^3 grids in local memory, and writes y_e: all n^3
+ * points ({@link #weighted} 0, additive Schwarz), times the RAS weights W_e on [E][n^3] (1), or only the inner (n-2)^3
+ * points, the element's own nodes, times W on [E][(n-2)^3] (2: RAS summed by the mesh's own gather). V_d and lambda_d
+ * come from a table of distinct 1D problems through {@link #lines}. The six passes are those of {@link FdmKernel} with the same index arithmetic
  * and summation order, one output point per work-item per round; the block never goes to global memory in between.
  * Local memory: 8 (2 n^3 + 3 n^2 + 3 n) bytes ({@code lds}).
  */
@@ -21,19 +23,24 @@ public final class FdmElementKernel extends Kernel {
     /** n, the 1D points of a block. */
     @BuildConstant int nb;
 
-    /** Eigenvectors [E][3][n][n] (V_d[a][i], node a of eigenvector i). */
+    /** Eigenvectors of the distinct 1D problems [L][n][n] (V[a][i], node a of eigenvector i). */
     double[] vm = new double[1];
-    /** Eigenvalues [E][3][n]. */
+    /** Their eigenvalues [L][n]. */
     double[] lm = new double[1];
+    /** [E][3]: the line of element e in direction d. */
+    int[] lines = new int[1];
     /** The assembled input x_G. */
     double[] x = new double[1];
     /** The extended scatter ids [E][n^3] (-1: no unknown). */
     int[] ids = new int[1];
-    /** The RAS weights [E][n^3] (read when {@link #weighted} is 1). */
+    /** The RAS weights: [E][n^3] when {@link #weighted} is 1, [E][(n-2)^3] when 2. */
     double[] w = new double[1];
-    /** The output [E][n^3]. */
+    /** The output: [E][n^3], or [E][(n-2)^3] when {@link #weighted} is 2. */
     double[] y = new double[1];
-    /** 1: multiply the output by {@code w} (restricted Schwarz), 0: not (one kernel serves ASM and RAS). */
+    /**
+     * 0: write the block (additive Schwarz); 1: the block times {@code w} (restricted); 2: the inner points times
+     * {@code w}, in the element's own layout (restricted, summed by the mesh's gather). One kernel serves all three.
+     */
     int weighted;
     @Local double[] lds = new double[1];
 
@@ -47,11 +54,14 @@ public final class FdmElementKernel extends Kernel {
         int nv = 3 * n * n;
         int mV = 2 * n3;
         int mL = mV + nv;
+        int n2 = n * n;
         for (int q = lid; q < nv; q += T) {
-            lds[mV + q] = vm[e * nv + q];
+            int d = q / n2;
+            lds[mV + q] = vm[lines[3 * e + d] * n2 + q - d * n2];
         }
         for (int q = lid; q < 3 * n; q += T) {
-            lds[mL + q] = lm[e * 3 * n + q];
+            int d = q / n;
+            lds[mL + q] = lm[lines[3 * e + d] * n + q - d * n];
         }
         for (int p = lid; p < n3; p += T) {
             int id = ids[e * n3 + p];
@@ -68,12 +78,23 @@ public final class FdmElementKernel extends Kernel {
             pass(op, src, n3 - src, lid, T, mV, mL);
             localBarrier();
         }
-        for (int p = lid; p < n3; p += T) {
-            double v = lds[p];
-            if (weighted == 1) {
-                v = v * w[e * n3 + p];
+        if (weighted == 2) {
+            int m = n - 2;
+            int m3 = m * m * m;
+            for (int q = lid; q < m3; q += T) {
+                int i = q % m;
+                int j = (q / m) % m;
+                int k = q / (m * m);
+                y[e * m3 + q] = lds[(i + 1) + n * ((j + 1) + n * (k + 1))] * w[e * m3 + q];
             }
-            y[e * n3 + p] = v;
+        } else {
+            for (int p = lid; p < n3; p += T) {
+                double v = lds[p];
+                if (weighted == 1) {
+                    v = v * w[e * n3 + p];
+                }
+                y[e * n3 + p] = v;
+            }
         }
     }
 

@@ -6,8 +6,9 @@ import io.lobatto.backend.aparapi.runtime.BuildConstant;
 /**
  * The fast diagonalisation method (Lynch, Rice &amp; Thomas; Fischer &amp; Lottes for the spectral element method) on
  * E blocks of n^3 entries (r fastest), y = (V_t (x) V_s (x) V_r) D^-1 (V_t (x) V_s (x) V_r)^T x, by sum factorisation:
- * six launches, one work-item per output entry, one 1D contraction each. {@code vm} holds the per-element eigenvectors
- * [E][3][n][n] (V_d[a][i], node a of eigenvector i), {@code lm} the eigenvalues [E][3][n]. {@link #FORWARD_R},
+ * six launches, one work-item per output entry, one 1D contraction each. {@code vm} holds the eigenvectors of the
+ * distinct 1D problems [L][n][n] (V[a][i], node a of eigenvector i), {@code lm} their eigenvalues [L][n] and
+ * {@code lines} [E][3] the line of element e in direction d. {@link #FORWARD_R},
  * {@link #FORWARD_S} and {@link #FORWARD_T} contract with V^T ({@link #FORWARD_T} also divides by
  * D_ijk = lambda_r,i + lambda_s,j + lambda_t,k, 0 where D_ijk &lt;= 0); {@link #BACKWARD_T}, {@link #BACKWARD_S} and
  * {@link #BACKWARD_R} contract with V. Input {@code ta}, output {@code tb}.
@@ -33,6 +34,7 @@ public final class FdmKernel extends Kernel {
 
     double[] vm = new double[1];
     double[] lm = new double[1];
+    int[] lines = new int[1];
     double[] ta = new double[1];
     double[] tb = new double[1];
     /** Entries of this pass (E n^3). */
@@ -64,7 +66,7 @@ public final class FdmKernel extends Kernel {
                 idx = k;
             }
             int line = e * block + p - idx * stride;
-            int v = (3 * e + dir) * nb * nb;
+            int v = lines[3 * e + dir] * nb * nb;
             double s = 0;
             if (op <= FORWARD_T) {
                 for (int q = 0; q < nb; q++) {
@@ -76,8 +78,7 @@ public final class FdmKernel extends Kernel {
                 }
             }
             if (op == FORWARD_T) {
-                int l = 3 * e * nb;
-                double d = lm[l + i] + lm[l + nb + j] + lm[l + 2 * nb + k];
+                double d = lm[lines[3 * e] * nb + i] + lm[lines[3 * e + 1] * nb + j] + lm[lines[3 * e + 2] * nb + k];
                 if (d > 0) {
                     s = s / d;
                 } else {

@@ -19,7 +19,10 @@ import io.lobatto.backend.aparapi.runtime.BuildConstant;
  * also completes a distributed gather at the halo rows, which are the last rows [{@code haloLo}, N_G) in order: y_G[row]
  * = the sum, from 0 and in the order of {@code haloSources[haloStarts[u] .. haloStarts[u+1])} (u = row - haloLo), of
  * the rank's partial (source -1) and {@code received[j]} (as {@link HaloKernel}, bitwise), while the dot takes the
- * partial (a distributed CG's p . Ap before the exchange).
+ * partial (a distributed CG's p . Ap before the exchange). {@link #GATHER_RESIDUAL} folds a smoother's residual update
+ * into the gather of its operator apply: with g = Z^T x_L, y_G = ca g + cb y_G (r -= A d with ca = -1, cb = 1, the
+ * expression of the streaming axpby), and {@link #GATHER_RESIDUAL2} also dirG = beta g + cb dirG (the carried true
+ * residual of the optimised fourth kind); A d itself is not written.
  */
 public final class GatherScatterKernel extends Kernel {
 
@@ -35,6 +38,10 @@ public final class GatherScatterKernel extends Kernel {
     public static final int GATHER_CHEBYSHEV = 4;
     /** BS6 with the partials of y_G . x_G (y_G before the halo) and the halo sums at rows [haloLo, N_G). */
     public static final int GATHER_DOT_HALO = 5;
+    /** BS6 folded into a residual update: y_G = ca Z^T x_L + cb y_G. */
+    public static final int GATHER_RESIDUAL = 6;
+    /** {@link #GATHER_RESIDUAL} and dirG = beta Z^T x_L + cb dirG. */
+    public static final int GATHER_RESIDUAL2 = 7;
 
     @BuildConstant int op;
     /** Work-items per group, a power of two. */
@@ -126,6 +133,11 @@ public final class GatherScatterKernel extends Kernel {
         if (op == GATHER_CHEBYSHEV) {
             out = ca * yG[row] + cb * g;
             xG[row] = xG[row] + beta * out;
+        } else if (op == GATHER_RESIDUAL || op == GATHER_RESIDUAL2) {
+            out = ca * g + cb * yG[row];
+            if (op == GATHER_RESIDUAL2) {
+                dirG[row] = beta * g + cb * dirG[row];
+            }
         }
         return out;
     }
