@@ -140,12 +140,14 @@ public final class KernelBuilds {
             }
         }
         int gather = powerOfTwoGroup(GatherScatterKernel.class, maxWorkGroupSize, localMemBytes, allowed);
-        // the Chebyshev smoothers' gathers with the residual folded in have block forms only (in every kind)
+        // the Chebyshev smoothers' gathers with the residual folded in have block forms only (in every kind), and the
+        // block group is chosen by building the block gather+dot (powerOfTwoGroup), so the rows kinds build that too
         int[] blockOps = kind == GatherScatter.BLOCKS
                 ? new int[] {GatherScatterKernel.SCATTER, GatherScatterKernel.GATHER, GatherScatterKernel.GATHER_DOT,
                     GatherScatterKernel.GATHER_DOT_UPDATE, GatherScatterKernel.GATHER_RESIDUAL,
                     GatherScatterKernel.GATHER_RESIDUAL2}
-                : new int[] {GatherScatterKernel.GATHER_RESIDUAL, GatherScatterKernel.GATHER_RESIDUAL2};
+                : new int[] {GatherScatterKernel.GATHER_DOT, GatherScatterKernel.GATHER_RESIDUAL,
+                    GatherScatterKernel.GATHER_RESIDUAL2};
         for (int op : blockOps) {
             Spec s = gather(op, gather);
             boolean perEntry = op == GatherScatterKernel.SCATTER;
