@@ -61,14 +61,7 @@ class ParallelTopologyTest {
 
     @Test
     void nonConformingFaceGivesNullAndTheWalksError() {
-        double[] v = new double[3 * 16];
-        for (int i = 0; i < 16; i++) {
-            v[3 * i] = i % 2;
-            v[3 * i + 1] = (i / 2) % 2;
-            v[3 * i + 2] = i / 4;
-        }
-        int[] el = {0, 1, 3, 2, 4, 5, 7, 6, 0, 1, 3, 2, 8, 9, 11, 10, 0, 1, 3, 2, 12, 13, 15, 14};
-        HexMesh m = new HexMesh(v, el, new int[18]);
+        HexMesh m = TestMeshes.faceSharedByThree();
         assertNull(ParallelTopology.of(m));
         IllegalArgumentException ex = assertThrows(IllegalArgumentException.class, () -> SpectralElementMesh.Topology.of(m));
         assertTrue(ex.getMessage().contains("element 2") && ex.getMessage().contains("more than two"), ex.getMessage());

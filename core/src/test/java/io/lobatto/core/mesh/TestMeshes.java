@@ -22,6 +22,18 @@ public final class TestMeshes {
         return relabelVertices(m, rnd);
     }
 
+    /** A non-conforming mesh: three elements stacked on the same face (vertices 0..3 shared by all three). */
+    public static HexMesh faceSharedByThree() {
+        double[] v = new double[3 * 16];
+        for (int i = 0; i < 16; i++) {
+            v[3 * i] = i % 2;
+            v[3 * i + 1] = (i / 2) % 2;
+            v[3 * i + 2] = i / 4;
+        }
+        int[] el = {0, 1, 3, 2, 4, 5, 7, 6, 0, 1, 3, 2, 8, 9, 11, 10, 0, 1, 3, 2, 12, 13, 15, 14};
+        return new HexMesh(v, el, new int[18]);
+    }
+
     /** Randomly renumbers the vertices (positions follow their ids). */
     public static HexMesh relabelVertices(HexMesh m, Random rnd) {
         int nv = m.vertexCount();
