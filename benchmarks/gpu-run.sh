@@ -8,8 +8,10 @@
 # it stops starting points it could not finish and writes its JSON with "cut": true and the last completed row (a
 # command killed by its timeout leaves the JSON of the rows it completed, also "cut": true), and every command and part
 # prints its elapsed time (also in $OUT/<part>.tgz: times.log):
-#   kernels  SelfCheck (correctness first, buffers above 2^31 bytes) + launch + bs + bk      (~7 min)
-#   solves   op (y_G = A x_G, 8M DOFs) + bp (CG, 8M DOFs) + nekbone, N = 1..15               (~9 min)
+#   kernels  SelfCheck (correctness first, buffers above 2^31 bytes) + launch + bs + bk BK1, BK3 (~7 min)
+#   kernels-bk5  bk BK5, N = 1..15 (one part of its own: at 9c68c10 one bk sweep of all three was cut before BK5)  (~2 min)
+#   solves   op (y_G = A x_G, 8M DOFs) + bp (CG, 8M DOFs), N = 1..11, + nekbone               (~7 min)
+#   solves-high  op and bp at N = 12..15 (at 9c68c10 one sweep over N = 1..15 was cut before N = 12)  (~6 min)
 #   size     the README's main job at 32^3 elements twice (setup with a warm build cache, --profile),
 #            then a BP3.5 Poisson solve at N = 7 with 67^3 elements (102.5M DOFs)             (~5 min)
 #   pmg      lobatto-bench solve: p-multigrid against Jacobi PCG, time to solution, at
@@ -56,11 +58,16 @@ case "$part" in
     timed selfcheck timeout 180 bash .gpu/run -Xmx16g ${JOPTS:-} -cp "$jar" io.lobatto.backend.aparapi.SelfCheck 2>&1 | tee "$out/selfcheck.log" | grep -v '^PASS'
     timed launch j 60 launch --reps 15 2>&1 | tee "$out/launch.log"
     timed bs j 150 bs --max-bytes 2000000000 --gs-nodes 16000000 --reps 6 2>&1 | tee "$out/bs.log"
-    timed bk j 180 bk --dofs 20000000 --n-min 1 --n-max 15 --reps 4 2>&1 | tee "$out/bk.log" ;;
+    timed bk j 180 bk --kernels BK1,BK3 --dofs 20000000 --n-min 1 --n-max 15 --reps 4 2>&1 | tee "$out/bk.log" ;;
+  kernels-bk5)
+    timed bk j 200 bk --kernels BK5 --dofs 20000000 --n-min 1 --n-max 15 --reps 4 2>&1 | tee "$out/bk5.log" ;;
   solves)
-    timed op j 260 op --dofs 8000000 --n-min 1 --n-max 15 --reps 6 2>&1 | tee "$out/op.log"
-    timed bp j 200 bp --dofs 8000000 --n-min 1 --n-max 15 --iterations 50 --reps 3 2>&1 | tee "$out/bp.log"
+    timed op j 260 op --dofs 8000000 --n-min 1 --n-max 11 --reps 6 2>&1 | tee "$out/op.log"
+    timed bp j 200 bp --dofs 8000000 --n-min 1 --n-max 11 --iterations 50 --reps 3 2>&1 | tee "$out/bp.log"
     timed nekbone j 100 nekbone --dofs 8000000 --n-min 3 --n-max 15 --n-step 2 --reps 3 2>&1 | tee "$out/nekbone.log" ;;
+  solves-high)
+    timed op j 260 op --dofs 8000000 --n-min 12 --n-max 15 --reps 6 2>&1 | tee "$out/op-high.log"
+    timed bp j 200 bp --dofs 8000000 --n-min 12 --n-max 15 --iterations 50 --reps 3 2>&1 | tee "$out/bp-high.log" ;;
   size)
     for i in 1 2; do
       timed poisson-32-run$i timeout 100 bash .gpu/run -Xmx60g "${app[@]}" poisson -b aparapi -N 7 -e 32,32,32 --profile 2>&1 | tee "$out/poisson-32-run$i.log" | grep -v 'CG iteration'
@@ -89,7 +96,7 @@ case "$part" in
     fi
     ;;
   *)
-    echo "unknown part '$part'; expected kernels, solves, size, pointwise, pointwise-vector, onfly, pmg or pmg-sweep" >&2
+    echo "unknown part '$part'; expected kernels, kernels-bk5, solves, solves-high, size, pointwise, pointwise-vector, onfly, pmg or pmg-sweep" >&2
     exit 2 ;;
 esac
 echo "== $part: $((SECONDS - part_start)) s in all" | tee -a "$out/times.log"
