@@ -26,7 +26,7 @@ public abstract class ElementOperands extends Kernel {
 
     /** {@link #fromGlobal} of the one-kernel operator: degree-1 rows written to y_G by the element kernel. */
     public static final int DIRECT = 3;
-    /** Added to the scatter id of a local node that is the only entry of its row (ids below it: N_G <= 2^30). */
+    /** Added to the scatter id of a local node that is the only entry of its row (ids below it: {@code N_G <= 2^30}). */
     public static final int DIRECT_FLAG = 1 << 30;
 
     double[] x = new double[1];
