@@ -42,9 +42,10 @@ import java.util.logging.Logger;
  * device's program binaries, keyed by the SHA-256 of the source, the build options, the device name,
  * platform and driver version, so that a second run (or a CI rerun) does not compile again. The disk
  * cache lives in {@code LOBATTO_CACHE_DIR} (or {@code -Dlobatto.cache.dir}), else {@code ~/.cache/lobatto};
- * {@code none} switches it off. A build error throws with the kernel, the device and the build log; a build that
- * succeeds with a log (compiler warnings) logs it at {@link Level#FINE} on the {@code io.lobatto.backend.aparapi}
- * logger, never on the terminal of a healthy run.
+ * {@code none} switches it off. A build error throws with the kernel, the device and the build log. Programs build
+ * with {@code -w} (no compiler warnings, which some drivers print on stderr themselves) unless the
+ * {@code io.lobatto.backend.aparapi} logger is at {@link Level#FINE}; then a build that succeeds with warnings logs them
+ * there, never on the terminal of a healthy run.
  *
  * <p>Thread-safe, and builds of different programs run concurrently (OpenCL 1.2 allows {@code clBuildProgram} on
  * different programs of one context from several threads): each key holds a future of its program, created by the
@@ -58,6 +59,12 @@ public final class ProgramCache {
     public static final String ENV = "LOBATTO_CACHE_DIR";
     /** System property naming the disk cache directory (wins over {@link #ENV}). */
     public static final String PROPERTY = "lobatto.cache.dir";
+    /**
+     * System property naming a directory into which every program compiled from source is written as
+     * {@code <n>-<label>.cl} (a diagnostic: the compile-cost benchmark rebuilds them); unset: nothing is written.
+     */
+    public static final String SOURCE_DIR_PROPERTY = "lobatto.opencl.sourceDir";
+    private static final AtomicInteger DUMPED = new AtomicInteger();
 
     static final Logger LOG = Logger.getLogger("io.lobatto.backend.aparapi");
 
@@ -148,7 +155,8 @@ public final class ProgramCache {
     }
 
     /** The program of {@code source}: built here by the first thread that asks, waited for by the others. */
-    private cl_program program(KernelSource source, String options) {
+    private cl_program program(KernelSource source, String requested) {
+        String options = quiet(requested);
         if (released) {
             throw new IllegalStateException("the program cache of " + context.device() + " is released");
         }
@@ -172,6 +180,19 @@ public final class ProgramCache {
             // thrown again for this caller, with the message (and build log) of the failed build
             throw new BackendException(cause.getMessage(), cause);
         }
+    }
+
+    /**
+     * {@code options} plus {@code -w} (the OpenCL option that inhibits warnings) unless this logger is at {@link Level#FINE}:
+     * NVIDIA's and PoCL's compilers print "N warnings generated." to the process's stderr themselves, which no build log
+     * can catch, and a healthy run prints nothing. With FINE on, the warnings are compiled in and logged (see
+     * {@link #logWarnings}).
+     */
+    static String quiet(String options) {
+        if (LOG.isLoggable(Level.FINE) || options.matches("(^|.*\\s)-w(\\s.*|$)")) {
+            return options;
+        }
+        return options.isEmpty() ? "-w" : options + " -w";
     }
 
     private String key(String source, String options) {
@@ -231,10 +252,28 @@ public final class ProgramCache {
         }
         compiled.incrementAndGet();
         logWarnings(source, p, devices[0]);
+        dumpSource(source, options);
         if (file != null) {
             store(p, file);
         }
         return p;
+    }
+
+    /** Writes {@code source} to {@link #SOURCE_DIR_PROPERTY}'s directory, when it is set. */
+    private static void dumpSource(KernelSource source, String options) {
+        String d = System.getProperty(SOURCE_DIR_PROPERTY);
+        if (d == null || d.isBlank()) {
+            return;
+        }
+        try {
+            Path dir = Path.of(d.trim());
+            Files.createDirectories(dir);
+            String name = String.format("%03d-%s.cl", DUMPED.incrementAndGet(), source.label().replaceAll("[^A-Za-z0-9.=_-]+", "_"));
+            String text = options.isEmpty() ? source.source() : "// options: " + options + "\n" + source.source();
+            Files.writeString(dir.resolve(name), text);
+        } catch (IOException | RuntimeException e) {
+            LOG.fine("aparapi: could not write the source of '" + source.label() + "': " + e);
+        }
     }
 
     /** Writes the program's binary atomically; a cache that cannot be written is simply not used. */
