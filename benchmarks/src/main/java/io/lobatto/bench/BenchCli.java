@@ -25,7 +25,7 @@ import picocli.CommandLine.Parameters;
  */
 @Command(name = "lobatto-bench", mixinStandardHelpOptions = true, versionProvider = BenchCli.Version.class,
         description = "Lobatto benchmarks: BS1-BS7, BK1/BK3/BK5, BP solves, NekBone, operator apply, launch-cost attribution.",
-        subcommands = {BenchCli.Bs.class, BenchCli.Bk.class, BenchCli.Bp.class, BenchCli.Nekbone.class, BenchCli.Op.class, BenchCli.All.class, BenchCli.Launch.class, BenchCli.Solve.class,
+        subcommands = {BenchCli.Bs.class, BenchCli.Bk.class, BenchCli.Bp.class, BenchCli.Nekbone.class, BenchCli.Op.class, BenchCli.All.class, BenchCli.Launch.class, BenchCli.Solve.class, BenchCli.BuildCostCommand.class,
             BenchCli.Plot.class, BenchCli.KernelInfo.class, CommandLine.HelpCommand.class})
 public final class BenchCli implements Runnable {
 
@@ -524,6 +524,24 @@ public final class BenchCli implements Runnable {
                 }
             }
             return 0;
+        }
+    }
+
+    @Command(name = "build-cost", mixinStandardHelpOptions = true, versionProvider = BenchCli.Version.class,
+            description = "what compiling a job's kernels costs on an OpenCL device: the .cl files that "
+            + "-Dlobatto.opencl.sourceDir=DIR wrote during the job, built as one program each on 1, 4 and 8 threads, as bundles "
+            + "of several kernels per program, and from their binaries; run with CUDA_CACHE_DISABLE=1 on NVIDIA")
+    static final class BuildCostCommand implements Callable<Integer> {
+        @Parameters(index = "0", description = "the directory of .cl files")
+        Path sources;
+        @Option(names = "--device", description = "OpenCL device name substring. Default: the first GPU")
+        String device;
+        @Option(names = "--bundles", split = ",", defaultValue = "1,4,8", description = "numbers of bundles to try. Default: ${DEFAULT-VALUE}")
+        int[] bundles;
+
+        @Override
+        public Integer call() throws Exception {
+            return BuildCost.run(sources, device, bundles, System.out);
         }
     }
 
