@@ -255,14 +255,16 @@ final class PoissonCommand implements Callable<Integer> {
         if (log.isEmpty()) {
             return;
         }
-        long compiled = log.stream().filter(b -> !b.fromDisk()).count();
+        long compiled = log.stream().filter(b -> !b.fromDisk()).mapToLong(io.lobatto.backend.aparapi.runtime.ProgramCache.Build::kernels).sum();
+        long kernels = log.stream().mapToLong(io.lobatto.backend.aparapi.runtime.ProgramCache.Build::kernels).sum();
         double sum = log.stream().mapToLong(io.lobatto.backend.aparapi.runtime.ProgramCache.Build::nanos).sum() * 1e-9;
         long first = log.stream().mapToLong(io.lobatto.backend.aparapi.runtime.ProgramCache.Build::startNanos).min().orElse(0);
         long last = log.stream().mapToLong(b -> b.startNanos() + b.nanos()).max().orElse(0);
-        out.printf("kernel builds: %d compiled, %d from the disk cache, %.3f s summed, %.3f s from the first start to the "
-                + "last end%n", compiled, log.size() - compiled, sum, (last - first) * 1e-9);
+        out.printf("kernel builds: %d compiled, %d from the disk cache, in %d programs, %.3f s summed, %.3f s from the first start "
+                + "to the last end%n", compiled, kernels - compiled, log.size(), sum, (last - first) * 1e-9);
         log.stream().sorted(java.util.Comparator.comparingLong(io.lobatto.backend.aparapi.runtime.ProgramCache.Build::nanos)
-                .reversed()).limit(5).forEach(b -> out.printf("  %8.3f s  %s%s%n", b.nanos() * 1e-9, b.label(),
+                .reversed()).limit(5).forEach(b -> out.printf("  %8.3f s  %s%s%n", b.nanos() * 1e-9,
+                b.label().length() > 110 ? b.label().substring(0, 107) + "..." : b.label(),
                 b.fromDisk() ? " (disk)" : ""));
     }
 

@@ -138,6 +138,18 @@ final class BuildsAhead {
         }
     }
 
+    /** Kernels per bundle of the streaming, reduction and gather kernels (a few, so that the bundles build on several threads). */
+    static final int VECTOR_BUNDLE = 4;
+
+    /** {@code list} in consecutive parts of at most {@code size}. */
+    static <T> List<List<T>> chunks(List<T> list, int size) {
+        List<List<T>> out = new ArrayList<>();
+        for (int i = 0; i < list.size(); i += size) {
+            out.add(List.copyOf(list.subList(i, Math.min(list.size(), i + size))));
+        }
+        return out;
+    }
+
     /** The build tasks of {@link #prepare}: each builds one source (after planning it, for the planned kernels). */
     private List<Runnable> preparations(ElementKernel kernel, int[] degrees, ElementGeometry geometry, PointFunction[] functions) {
         ProgramCache programs = core.cl.programs();
@@ -222,7 +234,18 @@ final class BuildsAhead {
             for (ElementKernel k : kinds) {
                 tasks.add(() -> {
                     ElementVariant v = forced != null ? forced : ElementVariant.of(k, degree, device);
-                    ElementPlan plan = KernelBuilds.plan(k, Basis1D.of(degree), maxGroup, local, device, v, allowedSpec);
+                    // the first plan's builds in one program (the plan below finds them built unless the registers allow less)
+                    Basis1D basis = Basis1D.of(degree);
+                    ElementPlan first = ElementPlan.of(k, basis.nq(), basis.nqGauss(), Math.min(AparapiBackend.ELEMENT_GROUP, maxGroup),
+                            local, device, v);
+                    List<KernelSource> together = new ArrayList<>();
+                    together.add(KernelBuilds.element(k, degree, first, 0).source());
+                    together.add(KernelBuilds.element(k, degree, first, 1).source());
+                    if (fold) {
+                        together.add(KernelBuilds.element(k, degree, first, 2).source());
+                    }
+                    programs.buildAll(together);
+                    ElementPlan plan = KernelBuilds.plan(k, basis, maxGroup, local, device, v, allowedSpec);
                     if (fold) {
                         programs.build(KernelBuilds.element(k, degree, plan, 2).source());
                     }
@@ -233,8 +256,14 @@ final class BuildsAhead {
                 });
             }
             if (fine) {
-                for (KernelBuilds.Spec s : vectors) {
-                    tasks.add(() -> programs.build(s.source()));
+                // Z's build alone and first (the setup waits for it before anything else); the others in bundles of a few
+                // kernels, in the order of their first use, each bundle one program on a thread of its own
+                int alone = GatherScatter.kind() != GatherScatter.TILES ? 1 : 0;
+                if (alone == 1) {
+                    tasks.add(() -> programs.build(vectors.get(0).source()));
+                }
+                for (List<KernelBuilds.Spec> part : chunks(vectors.subList(alone, vectors.size()), VECTOR_BUNDLE)) {
+                    tasks.add(() -> programs.buildAll(part.stream().map(KernelBuilds.Spec::source).toList()));
                 }
             }
             if (kernel == ElementKernel.STIFFNESS_BP35) {
@@ -247,10 +276,12 @@ final class BuildsAhead {
             int fineDegree = valid.get(i);
             int coarse = valid.get(i + 1);
             if (coarse < fineDegree) {
+                List<KernelSource> passes = new ArrayList<>();   // the six passes of a level pair in one program
                 for (int op : new int[] {TransferKernel.PROLONG_I, TransferKernel.PROLONG_J, TransferKernel.PROLONG_K,
                     TransferKernel.RESTRICT_K, TransferKernel.RESTRICT_J, TransferKernel.RESTRICT_I}) {
-                    tasks.add(() -> programs.build(KernelBuilds.transfer(op, coarse, fineDegree).source()));
+                    passes.add(KernelBuilds.transfer(op, coarse, fineDegree).source());
                 }
+                tasks.add(() -> programs.buildAll(passes));
             }
         }
         if (geometry != null && !valid.isEmpty()) {

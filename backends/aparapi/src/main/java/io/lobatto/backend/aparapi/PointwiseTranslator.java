@@ -443,13 +443,35 @@ public final class PointwiseTranslator {
             if (namesSynthesised) {
                 f = hoistLocals(f);
             }
-            out.append("static inline __attribute__((always_inline)) ").append(f.strip()).append('\n');
+            out.append(scalarTranscendental(f) ? "static __attribute__((noinline)) " : "static inline __attribute__((always_inline)) ")
+                    .append(f.strip()).append('\n');
         }
         if (entry == null) {
             throw new BackendException("aparapi: no function " + prefix + kind.method + " in Aparapi's translation of " + name
                     + ":\n" + text);
         }
         return new Translation(out.toString(), entry);
+    }
+
+    /** A call of an OpenCL built-in whose double-precision body is long (argument reduction, polynomials, slow paths). */
+    private static final Pattern TRANSCENDENTAL = Pattern.compile(
+            "\\b(sin|cos|tan|asin|acos|atan|atan2|sinh|cosh|tanh|exp|exp2|expm1|log|log2|log10|log1p|pow|cbrt|erf|erfc)\\s*\\(");
+
+    /**
+     * Whether translated function {@code f} takes only scalars and calls a transcendental built-in: such a helper (e.g. a
+     * map's sin(pi t)) is called at several points of a kernel, and inlining it there copies the built-in's long body
+     * each time, which made the map's geometry kernels the slowest builds of the main job on NVIDIA (0.5-0.7 s each). It
+     * is kept out of line (a call costs little beside the built-in); every other helper is inlined.
+     */
+    static boolean scalarTranscendental(String f) {
+        int open = f.indexOf('(');
+        int close = f.indexOf(')', open);
+        int body = f.indexOf('{');
+        if (open < 0 || close < 0 || body < close) {
+            return false;
+        }
+        String params = f.substring(open + 1, close);
+        return !params.contains("*") && !params.contains("This") && TRANSCENDENTAL.matcher(f.substring(body)).find();
     }
 
     /**

@@ -37,10 +37,10 @@ public final class ClKernel {
     private final int workGroupSize;
     private long launches;
 
-    ClKernel(ClContext context, cl_program program, KernelSource source) {
+    ClKernel(ClContext context, cl_program program, String entry, KernelSource source) {
         this.context = context;
         this.source = source;
-        this.kernel = clCreateKernel(program, KernelSource.ENTRY, null);
+        this.kernel = clCreateKernel(program, entry, null);
         for (int i = 0; i < source.args().size(); i++) {
             index.put(source.args().get(i).name(), i);
         }

@@ -21,6 +21,8 @@ public record ProgramBundle(String source, List<String> entries) {
 
     /** A function defined at file scope: a return type (words and stars) then the name and its parenthesis. */
     private static final Pattern FUNCTION = Pattern.compile("^(?:[A-Za-z_][A-Za-z_0-9]*[\\s*]+)+?([A-Za-z_][A-Za-z_0-9]*)\\s*\\(");
+    /** Storage classes and attributes in front of a function's return type. */
+    private static final Pattern QUALIFIERS = Pattern.compile("^(?:(?:static|inline)\\s+|__attribute__\\(\\((?:[^()]|\\([^()]*\\))*\\)\\)\\s*)+");
     private static final Pattern DEFINE = Pattern.compile("(?m)^\\s*#\\s*define\\s+([A-Za-z_][A-Za-z_0-9]*)");
     private static final Pattern KERNEL = Pattern.compile("(__kernel\\s+(?:__attribute__\\(\\([^)]*\\)\\)\\)\\s+)?void\\s+)"
             + KernelSource.ENTRY + "\\s*\\(");
@@ -79,7 +81,7 @@ public record ProgramBundle(String source, List<String> entries) {
         for (String line : text.split("\n", -1)) {
             String t = line.strip();
             if (depth == 0 && !t.startsWith("#") && !t.startsWith("//") && !t.startsWith("__kernel")) {
-                String head = t.startsWith("static ") ? t.replaceFirst("^static\\s+(inline\\s+)?(__attribute__\\(\\((?:[^()]|\\([^()]*\\))*\\)\\)\\s+)?", "") : t;
+                String head = QUALIFIERS.matcher(t).replaceFirst("");
                 Matcher m = FUNCTION.matcher(head);
                 if (m.find() && !head.startsWith("typedef") && !head.startsWith("return")) {
                     names.add(m.group(1));
