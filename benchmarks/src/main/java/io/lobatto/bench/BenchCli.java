@@ -538,10 +538,17 @@ public final class BenchCli implements Runnable {
         String device;
         @Option(names = "--bundles", split = ",", defaultValue = "1,4,8", description = "numbers of bundles to try. Default: ${DEFAULT-VALUE}")
         int[] bundles;
+        @Option(names = "--threads", split = ",", defaultValue = "1,4,8", description = "build threads of the one-program-per-kernel "
+                + "builds (1 always runs). Default: ${DEFAULT-VALUE}")
+        int[] threads;
+        @Option(names = "--options", defaultValue = "", description = "OpenCL build options of every build. Default: none")
+        String options;
+        @Option(names = "--no-binaries", description = "skip the builds from the binaries")
+        boolean noBinaries;
 
         @Override
         public Integer call() throws Exception {
-            return BuildCost.run(sources, device, bundles, System.out);
+            return BuildCost.run(sources, device, options, threads, bundles, !noBinaries, System.out);
         }
     }
 

@@ -46,9 +46,12 @@ final class BuildCost {
     }
 
     private static final AtomicInteger TAG = new AtomicInteger();
+    /** The build options of every build. */
+    private static volatile String options = "";
 
     /** Runs the comparisons on the sources in {@code dir} and prints a line per configuration. */
-    static int run(Path dir, String deviceName, int[] bundleCounts, PrintStream out) throws Exception {
+    static int run(Path dir, String deviceName, String options, int[] threadCounts, int[] bundleCounts, boolean binaries,
+                   PrintStream out) throws Exception {
         List<Part> parts = new ArrayList<>();
         try (Stream<Path> files = Files.list(dir)) {
             for (Path p : files.filter(f -> f.toString().endsWith(".cl")).sorted().toList()) {
@@ -67,19 +70,25 @@ final class BuildCost {
         cl_context ctx = f.context();
         cl_device_id dev = f.device();
         long chars = parts.stream().mapToLong(p -> p.source().length()).sum();
-        out.printf("build-cost: %d sources (%d characters) from %s on %s, driver %s, CUDA_CACHE_DISABLE=%s%n", parts.size(), chars,
-                dir, f.name(), f.driver(), System.getenv("CUDA_CACHE_DISABLE"));
+        out.printf("build-cost: %d sources (%d characters) from %s on %s, driver %s, options '%s', CUDA_CACHE_DISABLE=%s%n",
+                parts.size(), chars, dir, f.name(), f.driver(), options, System.getenv("CUDA_CACHE_DISABLE"));
+        BuildCost.options = options;
         try {
             build(ctx, dev, tagged("__kernel void warm(__global double *a) { a[get_global_id(0)] = 1.0; }\n"));
             out.println("configuration                              programs threads   wall[ms]  summed[ms]");
-            List<byte[]> binaries = new ArrayList<>();
-            long[] each = separate(ctx, dev, parts, 1, binaries, out, "one program per kernel");
-            separate(ctx, dev, parts, 4, null, out, "one program per kernel");
-            separate(ctx, dev, parts, 8, null, out, "one program per kernel");
+            List<byte[]> bins = new ArrayList<>();
+            long[] each = separate(ctx, dev, parts, 1, bins, out, "one program per kernel");
+            for (int t : threadCounts) {
+                if (t > 1) {
+                    separate(ctx, dev, parts, t, null, out, "one program per kernel");
+                }
+            }
             for (int b : bundleCounts) {
                 bundled(ctx, dev, parts, Math.min(b, parts.size()), out);
             }
-            fromBinaries(ctx, dev, binaries, out);
+            if (binaries) {
+                fromBinaries(ctx, dev, bins, out);
+            }
             out.println("slowest builds, one program per kernel on 1 thread:");
             List<Integer> order = new ArrayList<>();
             for (int i = 0; i < parts.size(); i++) {
@@ -104,7 +113,7 @@ final class BuildCost {
     private static long build(cl_context ctx, cl_device_id dev, String source, byte[]... binary) {
         long t0 = System.nanoTime();
         cl_program p = clCreateProgramWithSource(ctx, 1, new String[] {source}, new long[] {source.length()}, null);
-        clBuildProgram(p, 1, new cl_device_id[] {dev}, "", null, null);
+        clBuildProgram(p, 1, new cl_device_id[] {dev}, options, null, null);
         long t = System.nanoTime() - t0;
         if (binary.length > 0) {
             long[] size = new long[1];
@@ -206,7 +215,7 @@ final class BuildCost {
             int[] status = new int[1];
             cl_program p = clCreateProgramWithBinary(ctx, 1, new cl_device_id[] {dev}, new long[] {b.length}, new byte[][] {b},
                     status, null);
-            clBuildProgram(p, 1, new cl_device_id[] {dev}, "", null, null);
+            clBuildProgram(p, 1, new cl_device_id[] {dev}, options, null, null);
             clReleaseProgram(p);
         }
         long wall = System.nanoTime() - t0;
