@@ -175,7 +175,10 @@ final class PoissonCommand implements Callable<Integer> {
         }
         ManufacturedSolution exact = ManufacturedSolution.unitCube(lambda);
         io.lobatto.solvers.SetupWarmup.start(lo);    // the host setup's loops compile while the backend opens its device
-        try (Backend backend = backendOptions.create()) {
+        double opening = sinceProcessStart();
+        Backend backend = backendOptions.create();
+        double opened = sinceProcessStart();
+        try {
             CliChecks.requireDegree(hi, backend);
             out.println("lobatto poisson: " + Backends.describe(backend));
             out.println("mesh: " + meshOptions.describe() + ", operator " + operator + ", lambda " + lambda
@@ -196,6 +199,7 @@ final class PoissonCommand implements Callable<Integer> {
                 return 0;
             }
             long t0 = System.nanoTime();
+            double started = sinceProcessStart();
             PoissonProblem.Solution s;
             try (SolveProgress progress = SolveProgress.onTerminal(out, "", maxIterations)) {
                 s = solveOnce(backend, degree, exact, it -> { }, progress);
@@ -216,6 +220,8 @@ final class PoissonCommand implements Callable<Integer> {
                         (double) peak / s.assembledDofs());
             }
             if (profile) {
+                out.printf("process: backend opened %.3f s after the process started (%.3f s to open it: device, context, "
+                        + "work-group probes), the run's timer started at %.3f s%n", opened, opened - opening, started);
                 printSetup(out, lastPhases, s.assembledDofs(), s.elements());
                 printBuilds(out, backend);
                 KernelTimes.print(backend, out, s.solve().iterations() - 1, s.solve().secondsPerIteration());
@@ -230,7 +236,21 @@ final class PoissonCommand implements Callable<Integer> {
                 out.println("wrote " + vtu);
             }
             return s.solve().converged() ? 0 : 2;
+        } finally {
+            long c0 = System.nanoTime();
+            backend.close();
+            if (profile) {
+                out.printf("process: closing the backend took %.3f s (it waits for kernel builds still running), at %.3f s%n",
+                        (System.nanoTime() - c0) * 1e-9, sinceProcessStart());
+                out.flush();
+            }
         }
+    }
+
+    /** Seconds since this process started (its start instant as the OS gives it), NaN where unknown. */
+    static double sinceProcessStart() {
+        return ProcessHandle.current().info().startInstant()
+                .map(t -> java.time.Duration.between(t, java.time.Instant.now()).toNanos() * 1e-9).orElse(Double.NaN);
     }
 
     /** The setup by phase (seconds, and microseconds per element: what numbering or Z costs per element), and the host heap in use per DOF. */

@@ -14,6 +14,7 @@ import io.lobatto.core.backend.DeviceVector;
 
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
@@ -99,11 +100,29 @@ final class BackendCore {
 
     // ------------------------------------------------------------------ kernels
 
+    /**
+     * The bundles {@link BuildsAhead} plans, by the key of each kernel in them: a kernel asked for before its bundle's
+     * build started builds the whole bundle, so that the bundles, and their disk cache entries, are the same in every run.
+     */
+    final Map<String, List<KernelBuilds.Spec>> bundles = new java.util.concurrent.ConcurrentHashMap<>();
+
+    /** Plans {@code bundle} (see {@link #bundles}) and returns it. */
+    List<KernelBuilds.Spec> planBundle(List<KernelBuilds.Spec> bundle) {
+        for (KernelBuilds.Spec s : bundle) {
+            bundles.putIfAbsent(s.key(), bundle);
+        }
+        return bundle;
+    }
+
     /** The kernel of {@code spec}, built once (the choices of what to build are {@link KernelBuilds}'). */
     ClKernel kernel(KernelBuilds.Spec spec) {
         String key = spec.key();
         ClKernel k = kernels.get(key);
         if (k == null) {
+            List<KernelBuilds.Spec> bundle = bundles.get(key);
+            if (bundle != null) {   // planned in a bundle by prepare: that bundle, here if its build has not started
+                cl.programs().buildAll(bundle.stream().map(KernelBuilds.Spec::source).toList());
+            }
             k = cl.programs().kernel(spec.source());
             kernels.put(key, k);
         }

@@ -232,19 +232,20 @@ final class BuildsAhead {
             List<ElementKernel> kinds = fine && kernel != ElementKernel.MASS_BP10
                     ? List.of(kernel, ElementKernel.MASS_BP10) : List.of(kernel);
             for (ElementKernel k : kinds) {
+                ElementVariant v = forced != null ? forced : ElementVariant.of(k, degree, device);
+                // the first plan's builds in one program (the plan below finds them built unless the registers allow less)
+                Basis1D basis = Basis1D.of(degree);
+                ElementPlan first = ElementPlan.of(k, basis.nq(), basis.nqGauss(), Math.min(AparapiBackend.ELEMENT_GROUP, maxGroup),
+                        local, device, v);
+                List<KernelBuilds.Spec> together = new ArrayList<>();
+                together.add(KernelBuilds.element(k, degree, first, 0));
+                together.add(KernelBuilds.element(k, degree, first, 1));
+                if (fold) {
+                    together.add(KernelBuilds.element(k, degree, first, 2));
+                }
+                core.planBundle(together);
                 tasks.add(() -> {
-                    ElementVariant v = forced != null ? forced : ElementVariant.of(k, degree, device);
-                    // the first plan's builds in one program (the plan below finds them built unless the registers allow less)
-                    Basis1D basis = Basis1D.of(degree);
-                    ElementPlan first = ElementPlan.of(k, basis.nq(), basis.nqGauss(), Math.min(AparapiBackend.ELEMENT_GROUP, maxGroup),
-                            local, device, v);
-                    List<KernelSource> together = new ArrayList<>();
-                    together.add(KernelBuilds.element(k, degree, first, 0).source());
-                    together.add(KernelBuilds.element(k, degree, first, 1).source());
-                    if (fold) {
-                        together.add(KernelBuilds.element(k, degree, first, 2).source());
-                    }
-                    programs.buildAll(together);
+                    programs.buildAll(together.stream().map(KernelBuilds.Spec::source).toList());
                     ElementPlan plan = KernelBuilds.plan(k, basis, maxGroup, local, device, v, allowedSpec);
                     if (fold) {
                         programs.build(KernelBuilds.element(k, degree, plan, 2).source());
@@ -263,6 +264,7 @@ final class BuildsAhead {
                     tasks.add(() -> programs.build(vectors.get(0).source()));
                 }
                 for (List<KernelBuilds.Spec> part : chunks(vectors.subList(alone, vectors.size()), VECTOR_BUNDLE)) {
+                    core.planBundle(part);
                     tasks.add(() -> programs.buildAll(part.stream().map(KernelBuilds.Spec::source).toList()));
                 }
             }
@@ -276,12 +278,13 @@ final class BuildsAhead {
             int fineDegree = valid.get(i);
             int coarse = valid.get(i + 1);
             if (coarse < fineDegree) {
-                List<KernelSource> passes = new ArrayList<>();   // the six passes of a level pair in one program
+                List<KernelBuilds.Spec> passes = new ArrayList<>();   // the six passes of a level pair in one program
                 for (int op : new int[] {TransferKernel.PROLONG_I, TransferKernel.PROLONG_J, TransferKernel.PROLONG_K,
                     TransferKernel.RESTRICT_K, TransferKernel.RESTRICT_J, TransferKernel.RESTRICT_I}) {
-                    passes.add(KernelBuilds.transfer(op, coarse, fineDegree).source());
+                    passes.add(KernelBuilds.transfer(op, coarse, fineDegree));
                 }
-                tasks.add(() -> programs.buildAll(passes));
+                core.planBundle(passes);
+                tasks.add(() -> programs.buildAll(passes.stream().map(KernelBuilds.Spec::source).toList()));
             }
         }
         if (geometry != null && !valid.isEmpty()) {

@@ -453,10 +453,13 @@ public final class KernelBuilds {
         while (true) {
             Spec s = family == ReductionKernel.class ? reduction(ReductionKernel.PCG_UPDATE, g)
                     : gather(GatherScatterKernel.GATHER_DOT, g);
-            if (allowed.applyAsInt(s) >= g || g == 1) {
+            int a = allowed.applyAsInt(s);
+            if (a >= g || g == 1) {
                 return g;
             }
-            g /= 2;
+            // the next try is the largest power of two the build allowed (a build at that group rarely allows less), not
+            // simply half: each try is a compile on the critical path of the backend's start
+            g = a >= 1 ? Integer.highestOneBit(a) : g / 2;
         }
     }
 

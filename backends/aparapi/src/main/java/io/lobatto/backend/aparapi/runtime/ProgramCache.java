@@ -155,37 +155,49 @@ public final class ProgramCache {
     }
 
     /**
-     * Builds those of {@code sources} that are neither built nor being built as ONE program (a {@link ProgramBundle}), on
-     * the calling thread; for builds ahead of use. A compiler spends about a third less on a bundle than on its kernels one
-     * program each, and, where it serialises part of every build (NVIDIA's does), bundles on several threads take less wall
-     * time than as many threads building one kernel each. A later {@link #kernel} of any of them takes its kernel from the
-     * bundle's program. When the bundle does not build, each of its kernels is built alone, so that an error names its
-     * kernel and the others still build. Throws nothing; a kernel that failed throws at its {@link #kernel}.
+     * Builds {@code sources} as ONE program (a {@link ProgramBundle}) on the calling thread, for those of them not yet built
+     * or being built; for builds ahead of use. The bundle holds all of them even so, so that its text, and its disk cache
+     * entry, is the same in every run. A compiler spends less on a bundle than on its kernels one program each (NVIDIA's,
+     * H100: 51 kernels in 5.9 s as one program, 7.3 s as 51), and where it serialises part of every build (NVIDIA's
+     * does), bundles on several threads take less wall time than as many threads building one kernel each. A later
+     * {@link #kernel} of one of them takes its kernel from the bundle's program. When the bundle does not build, each
+     * kernel is built alone, so that an error names its kernel and the others still build. Throws nothing; a kernel that
+     * failed throws at its {@link #kernel}. {@code -Dlobatto.opencl.bundles=false} builds one program per kernel.
      */
     public void buildAll(java.util.List<KernelSource> sources) {
         if (released) {
             throw new IllegalStateException("the program cache of " + context.device() + " is released");
         }
         String options = quiet("");
-        java.util.List<KernelSource> mine = new java.util.ArrayList<>();
+        java.util.List<KernelSource> all = new java.util.ArrayList<>();      // the sources, each once
         java.util.List<String> keys = new java.util.ArrayList<>();
+        java.util.List<Integer> mine = new java.util.ArrayList<>();           // indices of those this call builds
         java.util.List<CompletableFuture<Built>> futures = new java.util.ArrayList<>();
         for (KernelSource s : sources) {
             String key = key(s.source(), options);
+            if (keys.contains(key)) {
+                continue;
+            }
+            all.add(s);
+            keys.add(key);
             CompletableFuture<Built> f = new CompletableFuture<>();
-            if (!keys.contains(key) && built.putIfAbsent(key, f) == null) {
-                mine.add(s);
-                keys.add(key);
+            if (built.putIfAbsent(key, f) == null) {
+                mine.add(all.size() - 1);
                 futures.add(f);
             }
         }
-        if (mine.size() > 1 && BUNDLES) {
-            ProgramBundle bundle = ProgramBundle.of(mine);
-            String label = "bundle of " + mine.size() + ": " + String.join(", ", mine.stream().map(KernelSource::label).toList());
+        if (mine.isEmpty()) {
+            return;
+        }
+        if (all.size() > 1 && BUNDLES) {
+            // the bundle of every source asked for, also those built or being built elsewhere (an operation that could
+            // not wait): its text, and so its disk cache entry, is then the same in every run
+            ProgramBundle bundle = ProgramBundle.of(all);
+            String label = "bundle of " + all.size() + ": " + String.join(", ", all.stream().map(KernelSource::label).toList());
             try {
                 cl_program p = build(label, bundle.source(), options, key(bundle.source(), options), mine.size());
                 for (int i = 0; i < mine.size(); i++) {
-                    futures.get(i).complete(new Built(p, bundle.entries().get(i)));
+                    futures.get(i).complete(new Built(p, bundle.entries().get(mine.get(i))));
                 }
                 return;
             } catch (RuntimeException e) {
@@ -193,9 +205,9 @@ public final class ProgramCache {
             }
         }
         for (int i = 0; i < mine.size(); i++) {
+            KernelSource s = all.get(mine.get(i));
             try {
-                futures.get(i).complete(new Built(build(mine.get(i).label(), mine.get(i).source(), options, keys.get(i), 1),
-                        KernelSource.ENTRY));
+                futures.get(i).complete(new Built(build(s.label(), s.source(), options, keys.get(mine.get(i)), 1), KernelSource.ENTRY));
             } catch (RuntimeException | Error e) {
                 futures.get(i).completeExceptionally(e);
             }
