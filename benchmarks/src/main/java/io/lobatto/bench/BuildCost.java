@@ -83,8 +83,12 @@ final class BuildCost {
                     separate(ctx, dev, parts, t, null, out, "one program per kernel");
                 }
             }
-            for (int b : bundleCounts) {
-                bundled(ctx, dev, parts, Math.min(b, parts.size()), out);
+            if (parts.stream().allMatch(p -> p.source().contains("void run("))) {
+                for (int b : bundleCounts) {
+                    bundled(ctx, dev, parts, Math.min(b, parts.size()), out);
+                }
+            } else {
+                out.println("(no bundles of these: some sources are bundles already)");
             }
             if (binaries) {
                 fromBinaries(ctx, dev, bins, out);

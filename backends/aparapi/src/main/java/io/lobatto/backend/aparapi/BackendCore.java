@@ -42,8 +42,12 @@ final class BackendCore {
     /** Bound to the buffer arguments a variant does not read (OpenCL wants every argument set). */
     final ClBuffer unused;
     final int reduceGroup;
-    /** The block gathers' group ({@link #gatherGroup()}), 0 until a blocks-kind op or build needs it. */
-    private int gatherGroup;
+    /**
+     * The block gathers' group ({@link #gatherGroup()}), chosen by builds on a thread of its own that starts with the
+     * backend, while this thread chooses the reductions' group: each choice builds a kernel, and on a cold start (no
+     * kernel cache) these builds are most of the time the backend takes to open.
+     */
+    private final java.util.concurrent.CompletableFuture<Integer> gatherGroup;
     private final Map<String, ClKernel> kernels = new HashMap<>();
     private boolean closed;
 
@@ -54,31 +58,41 @@ final class BackendCore {
         this.cl = new ClContext(device);
         this.info = device.info();
         this.localMemBytes = Math.min(device.localMemBytes(), localMemoryCap);
+        java.util.concurrent.CompletableFuture<Integer> gathers = null;
         try {
             this.partials = cl.allocate(32L * AparapiBackend.REDUCE_GROUPS, "reduction partials");
             this.partialsHost = cl.pinnedHostBuffer(32L * AparapiBackend.REDUCE_GROUPS, "reduction partials");
             this.unused = cl.allocate(8, "unused arguments");
+            gathers = java.util.concurrent.CompletableFuture.supplyAsync(() -> powerOfTwoGroup(GatherScatterKernel.class), r -> {
+                Thread t = new Thread(r, "lobatto-gather-group");
+                t.setDaemon(true);
+                t.start();
+            });
+            this.gatherGroup = gathers;
             this.reduceGroup = powerOfTwoGroup(ReductionKernel.class);
         } catch (RuntimeException e) {
+            if (gathers != null) {
+                gathers.exceptionally(x -> 0).join();    // its builds end before the context goes
+            }
             cl.close();
             throw e;
         }
     }
 
-    /**
-     * The group of the block gathers of {@link GatherScatterKernel}, chosen (by building one) at first use: a backend
-     * whose Z are all of the rows or tiles kind builds no block kernel.
-     */
+    /** The group of the block gathers of {@link GatherScatterKernel} (chosen by building one, see {@link #gatherGroup}). */
     int gatherGroup() {
-        if (gatherGroup == 0) {
-            gatherGroup = powerOfTwoGroup(GatherScatterKernel.class);
+        try {
+            return gatherGroup.join();
+        } catch (java.util.concurrent.CompletionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : e;
         }
-        return gatherGroup;
     }
 
     /** The reduction or gather group the backend launches (the choice is {@link KernelBuilds#powerOfTwoGroup}). */
     private int powerOfTwoGroup(Class<? extends Kernel> family) {
-        return KernelBuilds.powerOfTwoGroup(family, cl.device().maxWorkGroupSize(), localMemBytes, s -> kernel(s).workGroupSize());
+        // the program cache's query, not kernel(): this runs on two threads at once, and the kernels map is not shared
+        return KernelBuilds.powerOfTwoGroup(family, cl.device().maxWorkGroupSize(), localMemBytes,
+                s -> cl.programs().workGroupSize(s.source()));
     }
 
     // ------------------------------------------------------------------ state
@@ -90,6 +104,11 @@ final class BackendCore {
     /** Marks the backend closed (the caller then releases the builds and the context). */
     void markClosed() {
         closed = true;
+        try {
+            gatherGroup.join();       // its builds end before the context goes
+        } catch (RuntimeException e) {
+            // the probe failed: nothing to wait for
+        }
     }
 
     void ensureOpen() {

@@ -55,21 +55,19 @@ class ProgramBundleTest {
         assertTrue(empty.getMessage().contains("parts"), empty.getMessage());
     }
 
-    /** fill, copy and axpby from one program give what their own programs give; the three are one program build. */
+    /** fill, copy and axpby from one program give what their own programs give; the three are one program build, and none of them is built again alone. */
     @Test
     void theBackendsOperationsRunFromABundle() {
         Assumptions.assumeTrue(OpenClAvailability.available(), "no OpenCL device");
         try (AparapiBackend be = new AparapiBackend()) {
             ProgramCache programs = be.runtime().programs();
-            int kernels = programs.builds();
-            int compiled = programs.compiled();
-            int programsCompiled = programs.programsCompiled();
             programs.buildAll(List.of(KernelBuilds.stream(StreamKernel.FILL).source(), KernelBuilds.stream(StreamKernel.COPY).source(),
                     KernelBuilds.stream(StreamKernel.AXPBY).source()));
-            assertEquals(kernels + 3, programs.builds(), "three kernels built");
-            int fromSource = programs.compiled() - compiled;
-            assertTrue(fromSource == 0 || fromSource == 3, "kernels compiled " + fromSource);
-            assertEquals(fromSource == 3 ? 1 : 0, programs.programsCompiled() - programsCompiled, "programs compiled");
+            // (the backend's work-group probes build on a thread of their own meanwhile: the log, not the counters, tells)
+            List<ProgramCache.Build> bundles = programs.buildLog().stream().filter(b -> b.label().startsWith("bundle of 3: fill, copy, axpby"))
+                    .toList();
+            assertEquals(1, bundles.size(), "one program for the three kernels: " + programs.buildLog());
+            assertEquals(3, bundles.get(0).kernels());
             int n = 1000;
             double[] a = new double[n];
             double[] expected = new double[n];
@@ -84,7 +82,8 @@ class ProgramBundleTest {
                 assertArrayEquals(expected, be.download(y), 0.0);
                 assertArrayEquals(a, be.download(z), 0.0);
             }
-            assertEquals(kernels + 3, programs.builds(), "the operations built nothing more");
+            assertTrue(programs.buildLog().stream().noneMatch(b -> b.label().equals("fill") || b.label().equals("copy")
+                    || b.label().equals("axpby")), "fill, copy or axpby built alone: " + programs.buildLog());
         }
     }
 
