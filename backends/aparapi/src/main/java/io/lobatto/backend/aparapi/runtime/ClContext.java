@@ -446,6 +446,27 @@ public final class ClContext implements AutoCloseable {
         }
     }
 
+    /**
+     * Whether {@link Transfer#await()} polls the copy's status for up to {@link #SPIN_NANOS} before it blocks in
+     * {@code clWaitForEvents}: system property {@code lobatto.opencl.spinWait} (default false). An A/B switch for the
+     * exchanges of a distributed apply, whose short copies a blocking wait may wake up late for.
+     */
+    static final boolean SPIN_WAIT = Boolean.getBoolean("lobatto.opencl.spinWait");
+    /** The longest poll of {@link #SPIN_WAIT}: 1 ms, then the blocking wait. */
+    static final long SPIN_NANOS = 1_000_000;
+
+    /** Polls {@code e} until it is complete (true) or {@link #SPIN_NANOS} have passed (false). */
+    private static boolean spin(cl_event e) {
+        long t0 = System.nanoTime();
+        while (System.nanoTime() - t0 < SPIN_NANOS) {
+            if (complete(e)) {
+                return true;
+            }
+            Thread.onSpinWait();
+        }
+        return false;
+    }
+
     private static boolean complete(cl_event e) {
         int[] status = new int[1];
         org.jocl.CL.clGetEventInfo(e, org.jocl.CL.CL_EVENT_COMMAND_EXECUTION_STATUS, Sizeof.cl_int, Pointer.to(status), null);
@@ -479,7 +500,9 @@ public final class ClContext implements AutoCloseable {
                     }
                     if (!complete(e)) {
                         transferWaits++;
-                        org.jocl.CL.clWaitForEvents(1, new cl_event[] {e});
+                        if (!SPIN_WAIT || !spin(e)) {
+                            org.jocl.CL.clWaitForEvents(1, new cl_event[] {e});
+                        }
                     }
                 }
                 clReleaseEvent(e);
