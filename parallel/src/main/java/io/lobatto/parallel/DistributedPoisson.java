@@ -172,6 +172,7 @@ public final class DistributedPoisson {
         java.util.Map<String, Double> metrics = new java.util.LinkedHashMap<>();
         double[] hostSteps;
         int boundaryElements;
+        DistributedLevels[] levelsRef = new DistributedLevels[1];
         try (Backend backend = rankBackend(o.backend, localRank(comm), threads);
              AssembledOperator op = AssembledOperator.bind(StiffnessBp35.on(mesh, o.lambda), z, backend);
              DistributedOperator dop = new DistributedOperator(op, shared, comm);
@@ -182,7 +183,7 @@ public final class DistributedPoisson {
              DeviceVector x = backend.allocate(z.globalSize());
              Preconditioner jacobi = o.jacobi ? JacobiPreconditioner.ofDiagonal(dop.backend(), dop.diagonal())
                      : o.pmg ? PMultigrid.builder(level -> StiffnessBp35.on(level, o.lambda), mesh, backend).fineOperator(op)
-                             .distribution(new DistributedLevels(comm, part::sharedNodes, dop)).build() : null;
+                             .distribution(keep(levelsRef, new DistributedLevels(comm, part::sharedNodes, dop))).build() : null;
              ConjugateGradient cg = new ConjugateGradient(dop, jacobi).relativeTolerance(o.tol).maxIterations(o.maxIterations)) {
             backendName = backend.name();
             deviceName = backend.device().name();
@@ -221,7 +222,7 @@ public final class DistributedPoisson {
             commReduce = mpi1[1] - mpi0[1];
             uG = backend.download(x);
             if (o.profile) {
-                profile = profile(o, comm, dop, jacobi, b, backend, result.iterations(), metrics);
+                profile = profile(o, comm, dop, jacobi, levelsRef[0], b, backend, result.iterations(), metrics);
             }
             if (o.measureNetwork) {
                 NetworkProbe net = NetworkProbe.measure(comm, backend, 2000);
@@ -320,6 +321,12 @@ public final class DistributedPoisson {
         return BisectionPartition.of(mesh, ranks, rank);
     }
 
+    /** Stores {@code levels} in {@code ref[0]} and returns it (for the profile, from inside a resource declaration). */
+    private static DistributedLevels keep(DistributedLevels[] ref, DistributedLevels levels) {
+        ref[0] = levels;
+        return levels;
+    }
+
     /** Shared nodes (each once) per owned node: the surface-to-volume ratio of the rank's part. */
     static double surfaceToVolume(SharedNodes shared) {
         return shared.sharedNodeCount() / (double) Math.max(1, shared.ownedCount());
@@ -331,7 +338,8 @@ public final class DistributedPoisson {
      * over ranks). Restores the operator's schedule and exchange.
      */
     private static String profile(Options o, Communicator comm, DistributedOperator dop, Preconditioner jacobi,
-                                  DeviceVector b, Backend backend, int iterations, java.util.Map<String, Double> metrics) {
+                                  DistributedLevels levels, DeviceVector b, Backend backend, int iterations,
+                                  java.util.Map<String, Double> metrics) {
         StringBuilder out = new StringBuilder();
         DistributedOperator.Schedule keep = dop.schedule();
         int its = Math.max(1, iterations);
@@ -345,11 +353,24 @@ public final class DistributedPoisson {
         for (DistributedOperator.Split sp : o.profileSplits) {
             runs.add(new Object[] {DistributedOperator.Schedule.OVERLAP, true, sp});
         }
+        DistributedOperator.Schedule keepCoarse = levels == null ? null : levels.coarseSchedule();
+        if (levels != null) {
+            if (comm.size() > 1) {
+                // p-multigrid: the levels below the fine one fused or blocking (their interiors are too small to hide
+                // the exchange), the fine one as it is
+                runs.add(new Object[] {DistributedOperator.Schedule.OVERLAP, true, keepSplit, DistributedOperator.Schedule.FUSED});
+                runs.add(new Object[] {DistributedOperator.Schedule.OVERLAP, true, keepSplit, DistributedOperator.Schedule.BLOCKING});
+            }
+        }
         for (Object[] run : runs) {
             DistributedOperator.Schedule s = (DistributedOperator.Schedule) run[0];
             boolean on = (Boolean) run[1];
             DistributedOperator.Split split = run.length > 2 ? (DistributedOperator.Split) run[2] : keepSplit;
             dop.split(split);
+            DistributedOperator.Schedule coarseRow = run.length > 3 ? (DistributedOperator.Schedule) run[3] : null;
+            if (levels != null) {
+                levels.coarseSchedule(coarseRow != null ? coarseRow : keepCoarse);
+            }
             try {
                 dop.schedule(s);
             } catch (IllegalArgumentException e) {
@@ -383,11 +404,13 @@ public final class DistributedPoisson {
                 counts = String.format(Locale.ROOT, "  (per iteration, max over ranks: %.2f launches, %.2f queue drains, "
                         + "%.2f copy waits)", per[0], per[1], per[2]);
             }
-            String splitName = s == DistributedOperator.Schedule.OVERLAP && comm.size() > 1 ? " split " + split : "";
+            String splitName = (s == DistributedOperator.Schedule.OVERLAP && comm.size() > 1 ? " split " + split : "")
+                    + (coarseRow != null ? ", coarse levels " + coarseRow.toString().toLowerCase(Locale.ROOT) : "");
             out.append(String.format(Locale.ROOT, "profile: schedule %-8s exchange %-3s %9.4f ms/iteration%s%s%n",
                     s.toString().toLowerCase(Locale.ROOT), on ? "on" : "off", 1e3 * best, counts, splitName));
             String key = s.toString().toLowerCase(Locale.ROOT) + (on ? "" : "_exchange_off")
-                    + (run.length > 2 ? "_split_" + split.toString().replace(':', '_') : "");
+                    + (run.length > 2 ? "_split_" + split.toString().replace(':', '_') : "")
+                    + (coarseRow != null ? "_coarse_" + coarseRow.toString().toLowerCase(Locale.ROOT) : "");
             if (run.length > 2) {
                 // the splits' rows do not replace the schedule's own
                 metrics.put("ms_" + key, 1e3 * best);
@@ -420,6 +443,9 @@ public final class DistributedPoisson {
         dop.exchange(true);
         dop.schedule(keep);
         dop.split(keepSplit);
+        if (levels != null) {
+            levels.coarseSchedule(keepCoarse);
+        }
         kernelTimes(comm, dop, jacobi, b, backend, its, out, metrics);
         if (jacobi instanceof PMultigrid pm) {
             levelTimes(comm, dop, pm, b, backend, its, out, metrics);
