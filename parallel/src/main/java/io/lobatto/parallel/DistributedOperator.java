@@ -385,10 +385,10 @@ public final class DistributedOperator implements DeviceOperator, AutoCloseable 
             device.gather(sharedGather, yL, compact);
             Backend.PendingRead boundary = device.readAsync(compact, compactHost);
             device.applyAssembledElements(data, z, lambda, 0, x, yL, side, elements);
-            finishExchange(startExchange(boundary));
             if (side > first) {
-                device.joinConcurrent();
+                device.joinConcurrent();   // the gather, queued after the exchange, waits for the second queue too
             }
+            finishExchange(startExchange(boundary));
         }
         long t0 = System.nanoTime();
         device.writeAsync(halo.received(), received);
