@@ -48,7 +48,8 @@ import io.lobatto.solvers.SolveResult;
  * {@code --schedule overlap|blocking|fused}, {@code --split serial|alongside|alongside:K|alongside:all|first:K} (how the
  * overlapped apply splits its element launch, {@link DistributedOperator.Split}; default: system property
  * {@code lobatto.parallel.split}, else alongside), {@code --profile-splits s1,s2,...} (implies {@code --profile}: each split
- * timed as the schedules are, overlapped with the exchange on), {@code --partition auto|slabs|rcb} (auto: z-slabs where nz divides by
+ * timed as the schedules are, overlapped with the exchange on), {@code --level-schedule overlap|blocking|fused} (p-MG:
+ * the schedule of the levels below the fine one, {@link DistributedLevels#coarseSchedule}), {@code --partition auto|slabs|rcb} (auto: z-slabs where nz divides by
  * the ranks, else recursive coordinate bisection, {@link BisectionPartition}), {@code --mesh file.msh} (a Gmsh mesh
  * instead of the box, cut by bisection), {@code --profile} (ms per iteration with the exchange overlapped, blocking,
  * fused and off; launches per iteration; the kernels' device times; each rank's surface-to-volume),
@@ -183,7 +184,7 @@ public final class DistributedPoisson {
              DeviceVector x = backend.allocate(z.globalSize());
              Preconditioner jacobi = o.jacobi ? JacobiPreconditioner.ofDiagonal(dop.backend(), dop.diagonal())
                      : o.pmg ? PMultigrid.builder(level -> StiffnessBp35.on(level, o.lambda), mesh, backend).fineOperator(op)
-                             .distribution(keep(levelsRef, new DistributedLevels(comm, part::sharedNodes, dop))).build() : null;
+                             .distribution(keep(levelsRef, new DistributedLevels(comm, part::sharedNodes, dop), o.levelSchedule)).build() : null;
              ConjugateGradient cg = new ConjugateGradient(dop, jacobi).relativeTolerance(o.tol).maxIterations(o.maxIterations)) {
             backendName = backend.name();
             deviceName = backend.device().name();
@@ -321,9 +322,15 @@ public final class DistributedPoisson {
         return BisectionPartition.of(mesh, ranks, rank);
     }
 
-    /** Stores {@code levels} in {@code ref[0]} and returns it (for the profile, from inside a resource declaration). */
-    private static DistributedLevels keep(DistributedLevels[] ref, DistributedLevels levels) {
+    /**
+     * Stores {@code levels} in {@code ref[0]} (for the profile, from inside a resource declaration), sets the schedule of
+     * its levels below the fine one where {@code schedule} is not null, and returns it.
+     */
+    private static DistributedLevels keep(DistributedLevels[] ref, DistributedLevels levels, DistributedOperator.Schedule schedule) {
         ref[0] = levels;
+        if (schedule != null) {
+            levels.coarseSchedule(schedule);
+        }
         return levels;
     }
 
@@ -764,6 +771,7 @@ public final class DistributedPoisson {
         String backend = "auto";
         DistributedOperator.Schedule schedule;
         DistributedOperator.Split split;
+        DistributedOperator.Schedule levelSchedule;
         List<DistributedOperator.Split> profileSplits = List.of();
         boolean profile;
         String partition = "auto";
@@ -789,6 +797,7 @@ public final class DistributedPoisson {
                     throw new IllegalArgumentException("usage: [-N 7] [-e 6,6,6] [--deform 0.05] [--lambda 0] [--pc jacobi|pmg|none] "
                             + "[--tol 1e-10] [--max-it 5000] [--threads T] [--comm auto|mpi|single|threads:K] [--backend auto|cpu|aparapi] [--schedule overlap|blocking|fused] "
                             + "[--split serial|alongside|alongside:K|alongside:all|first:K] [--profile-splits split,split,...] "
+                            + "[--level-schedule overlap|blocking|fused] "
                             + "[--partition auto|slabs|rcb] [--mesh file.msh] [--profile] [--profile-json file] [--measure-network] "
                             + "[--model one-rank-profile.json] [--model-curve curve.json]");
                 }
@@ -830,6 +839,7 @@ public final class DistributedPoisson {
                         case "--mesh" -> o.mesh = v;
                         case "--profile-json" -> o.profileJson = v;
                         case "--split" -> o.split = DistributedOperator.Split.parse(v);
+                        case "--level-schedule" -> o.levelSchedule = schedule("--level-schedule", v);
                         case "--profile-splits" -> {
                             List<DistributedOperator.Split> list = new ArrayList<>();
                             for (String sp : v.split(",")) {
@@ -845,12 +855,7 @@ public final class DistributedPoisson {
                         }
                         case "--model-curve" -> o.modelCurve = v;
                         case "--backend" -> o.backend = v.toLowerCase(Locale.ROOT);
-                        case "--schedule" -> o.schedule = switch (v) {
-                            case "overlap" -> DistributedOperator.Schedule.OVERLAP;
-                            case "blocking" -> DistributedOperator.Schedule.BLOCKING;
-                            case "fused" -> DistributedOperator.Schedule.FUSED;
-                            default -> throw new IllegalArgumentException("--schedule " + v + ": must be overlap, blocking or fused");
-                        };
+                        case "--schedule" -> o.schedule = schedule("--schedule", v);
                         default -> throw new IllegalArgumentException("unknown option " + a + " (--help lists the options)");
                     }
                 } catch (NumberFormatException e) {
@@ -877,6 +882,15 @@ public final class DistributedPoisson {
                         + "threads of this JVM, rank r on device r)");
             }
             return o;
+        }
+
+        private static DistributedOperator.Schedule schedule(String option, String v) {
+            return switch (v) {
+                case "overlap" -> DistributedOperator.Schedule.OVERLAP;
+                case "blocking" -> DistributedOperator.Schedule.BLOCKING;
+                case "fused" -> DistributedOperator.Schedule.FUSED;
+                default -> throw new IllegalArgumentException(option + " " + v + ": must be overlap, blocking or fused");
+            };
         }
 
         Communicator communicator() {
