@@ -24,7 +24,7 @@
 #     -Dmaven.javadoc.skip=true
 #   GPU_JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64 ../shared/gpu/stage.sh \
 #     parallel/target/lobatto-parallel-0.1.0-SNAPSHOT.jar $(tr ':' ' ' < parallel/target/classpath.txt)
-# Run on the GPU machine from the repository root: COMMIT=<sha> bash benchmarks/gpu/dist4.sh
+# Run on the GPU machine from the repository root: COMMIT=<sha> bash benchmarks/gpu/dist4.sh (JAR= or CP= for another class path)
 # Results: $OUT/dist4.tgz (every log, one.json, two.json, curve.json, times.log, nvidia-smi) and $OUT/dist4-summary.txt,
 # plus $OUT/curve.json, $OUT/one.json and $OUT/two.json on their own (5 files).
 # Local check on PoCL at a tiny size (two ranks sharing the CPU device):
@@ -36,7 +36,7 @@ dest=${OUT:-gpu-dist4}
 out=$(mktemp -d)
 commit=${COMMIT:-unknown}
 run=${RUN:-bash .gpu/run}
-cp_=${CP:-.gpu/lib/*}
+cp_=${CP:-${JAR:-.gpu/lib/*}}   # JAR= as in the other runbooks: the class path (a jar, or the staged jars' glob)
 n=${N:-7}
 one=${ONE:-31,31,31}
 two=${TWO:-31,31,62}
