@@ -11,7 +11,8 @@
 #      first:2640 (one queue, the first launch padded to that wave); --measure-network and the model fitted from
 #      one.json and this run (--model), its curve to 1000 GPUs (--model-curve curve.json);
 #   3. p-multigrid on one rank (31^3) and on two (31x31x62) with --profile: ms per iteration best of 3 (on two ranks
-#      also with the levels below the fine one fused and blocking: their interiors are too small to hide the exchange),
+#      also with the levels below the fine one fused, blocking, and overlapped with the one-queue split: their interiors
+#      are too small to hide the exchange, and the second queue costs them one launch more per apply),
 #      and each level's time per V-cycle (levels timed), the coarse Chebyshev iterations;
 #   4. where time is left (at most 165 s gone), p-multigrid on two ranks once more with the copies on the kernel queue
 #      (-Dlobatto.opencl.copyQueue=false: the coarse levels' exchanges without the cross-queue hop), and (at most 185 s
@@ -109,7 +110,7 @@ ms() { grep -E "$2" "$out/$1.log" | head -1 | sed -E 's/.* ([0-9.]+) ms\/iterati
     echo "jacobi, split $s: $(eff "$j1" "$(ms jacobi2 "^profile: schedule overlap +exchange on .*split $s\$")")"
   done
   echo "p-MG, default split: $(eff "$p1" "$(ms pmg2 '^profile: schedule overlap +exchange on .*split alongside$')")"
-  for c in fused blocking; do
+  for c in fused blocking "overlap split serial"; do
     echo "p-MG, levels below the fine one $c: $(eff "$p1" "$(ms pmg2 "^profile: schedule overlap +exchange on .*coarse levels $c\$")")"
   done
   [ -e "$out/pmg2-noq.log" ] && echo "p-MG, copies on the kernel queue: $(eff "$p1" "$(ms pmg2-noq '^profile: schedule overlap +exchange on .*split alongside$')")"

@@ -47,6 +47,27 @@ public final class DistributedLevels implements PMultigrid.Distribution {
         }
     }
 
+    /** The split of the levels below the fine one, or null for each operator's default ({@link DistributedOperator.Split#PROPERTY}). */
+    private DistributedOperator.Split coarseSplit;
+
+    /**
+     * Sets how the levels below the fine one, made so far and made later, split their overlapped element launch
+     * ({@code null}: the default of {@link DistributedOperator.Split#PROPERTY}); returns the split they had.
+     */
+    public synchronized DistributedOperator.Split coarseSplit(DistributedOperator.Split s) {
+        DistributedOperator.Split old = coarseSplit;
+        coarseSplit = s;
+        for (DistributedOperator d : coarse) {
+            d.split(s != null ? s : DistributedOperator.Split.fromProperty());
+        }
+        return old;
+    }
+
+    /** The split of the levels below the fine one, or null for each operator's default. */
+    public synchronized DistributedOperator.Split coarseSplit() {
+        return coarseSplit;
+    }
+
     /** The schedule of the levels below the fine one, or null for each operator's default. */
     public synchronized DistributedOperator.Schedule coarseSchedule() {
         return coarseSchedule;
@@ -92,6 +113,9 @@ public final class DistributedLevels implements PMultigrid.Distribution {
             synchronized (this) {
                 if (coarseSchedule != null) {
                     d.schedule(coarseSchedule);
+                }
+                if (coarseSplit != null) {
+                    d.split(coarseSplit);
                 }
                 coarse.add(d);
             }

@@ -361,12 +361,16 @@ public final class DistributedPoisson {
             runs.add(new Object[] {DistributedOperator.Schedule.OVERLAP, true, sp});
         }
         DistributedOperator.Schedule keepCoarse = levels == null ? null : levels.coarseSchedule();
+        DistributedOperator.Split keepCoarseSplit = levels == null ? null : levels.coarseSplit();
         if (levels != null) {
             if (comm.size() > 1) {
                 // p-multigrid: the levels below the fine one fused or blocking (their interiors are too small to hide
                 // the exchange), the fine one as it is
                 runs.add(new Object[] {DistributedOperator.Schedule.OVERLAP, true, keepSplit, DistributedOperator.Schedule.FUSED});
                 runs.add(new Object[] {DistributedOperator.Schedule.OVERLAP, true, keepSplit, DistributedOperator.Schedule.BLOCKING});
+                // and overlapped with the one-queue split (a second queue's launch is one launch more per apply)
+                runs.add(new Object[] {DistributedOperator.Schedule.OVERLAP, true, keepSplit, DistributedOperator.Schedule.OVERLAP,
+                    DistributedOperator.Split.SERIAL});
             }
         }
         for (Object[] run : runs) {
@@ -375,8 +379,10 @@ public final class DistributedPoisson {
             DistributedOperator.Split split = run.length > 2 ? (DistributedOperator.Split) run[2] : keepSplit;
             dop.split(split);
             DistributedOperator.Schedule coarseRow = run.length > 3 ? (DistributedOperator.Schedule) run[3] : null;
+            DistributedOperator.Split coarseSplitRow = run.length > 4 ? (DistributedOperator.Split) run[4] : null;
             if (levels != null) {
                 levels.coarseSchedule(coarseRow != null ? coarseRow : keepCoarse);
+                levels.coarseSplit(coarseSplitRow != null ? coarseSplitRow : keepCoarseSplit);
             }
             try {
                 dop.schedule(s);
@@ -412,12 +418,14 @@ public final class DistributedPoisson {
                         + "%.2f copy waits)", per[0], per[1], per[2]);
             }
             String splitName = (s == DistributedOperator.Schedule.OVERLAP && comm.size() > 1 ? " split " + split : "")
-                    + (coarseRow != null ? ", coarse levels " + coarseRow.toString().toLowerCase(Locale.ROOT) : "");
+                    + (coarseRow != null ? ", coarse levels " + coarseRow.toString().toLowerCase(Locale.ROOT) : "")
+                    + (coarseSplitRow != null ? " split " + coarseSplitRow : "");
             out.append(String.format(Locale.ROOT, "profile: schedule %-8s exchange %-3s %9.4f ms/iteration%s%s%n",
                     s.toString().toLowerCase(Locale.ROOT), on ? "on" : "off", 1e3 * best, counts, splitName));
             String key = s.toString().toLowerCase(Locale.ROOT) + (on ? "" : "_exchange_off")
                     + (run.length > 2 ? "_split_" + split.toString().replace(':', '_') : "")
-                    + (coarseRow != null ? "_coarse_" + coarseRow.toString().toLowerCase(Locale.ROOT) : "");
+                    + (coarseRow != null ? "_coarse_" + coarseRow.toString().toLowerCase(Locale.ROOT) : "")
+                    + (coarseSplitRow != null ? "_" + coarseSplitRow.toString().replace(':', '_') : "");
             if (run.length > 2) {
                 // the splits' rows do not replace the schedule's own
                 metrics.put("ms_" + key, 1e3 * best);
@@ -452,6 +460,7 @@ public final class DistributedPoisson {
         dop.split(keepSplit);
         if (levels != null) {
             levels.coarseSchedule(keepCoarse);
+            levels.coarseSplit(keepCoarseSplit);
         }
         kernelTimes(comm, dop, jacobi, b, backend, its, out, metrics);
         if (jacobi instanceof PMultigrid pm) {
