@@ -8,7 +8,7 @@
 #   MPI_TEST_ARGS="-N 5 -e 4,4,8" parallel/mpi-test.sh   # another problem (default: the main job, -N 7 -e 6,6,6)
 #   MPI_TEST_POCL=1 parallel/mpi-test.sh  # also 2 ranks sharing PoCL (the Aparapi backend, one OpenCL device per rank,
 #                                         # overlapped exchange), checked against the Java backend's one-rank solve, and
-#                                         # bitwise against the blocking exchange
+#                                         # bitwise against the blocking exchange and the element-launch splits
 # Also p-multigrid PCG (--pc pmg) on 1, 2 and 4 ranks: iterations within ±1, max errors within 1e-10.
 #
 # Needs Open MPI (apt-get install openmpi-bin libopenmpi-dev) and a JDK 22+ (JAVA22_HOME, default Temurin 25).
@@ -90,6 +90,20 @@ if [ "${MPI_TEST_POCL:-0}" = 1 ]; then
     fi
   done
   [ $status = 0 ] && echo "mpi-test: pocl2 overlap vs blocking: iterations and errors bitwise equal: PASS"
+  # the splits of the overlapped element launch (pocl2: the default, part of the interior on a second kernel queue):
+  # the one-queue split of 187584f and 20 interior elements on the second queue (the rest after the boundary gather) give
+  # bitwise the same
+  for split in serial alongside:20; do
+    run 2 pocl2-$split aparapi --split "$split"
+    bad=0
+    for key in iterations max_error l2_error; do
+      if [ "$(field "$OUT/pocl2.txt" $key)" != "$(field "$OUT/pocl2-$split.txt" $key)" ]; then
+        echo "mpi-test: pocl2 split $split vs default: $key $(field "$OUT/pocl2-$split.txt" $key) vs $(field "$OUT/pocl2.txt" $key): FAIL" >&2
+        status=1; bad=1
+      fi
+    done
+    [ $bad = 0 ] && echo "mpi-test: pocl2 split $split vs default: iterations and errors bitwise equal: PASS"
+  done
 fi
 for name in $runs; do
   np=${name//[!0-9]/}

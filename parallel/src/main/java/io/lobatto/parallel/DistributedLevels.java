@@ -23,6 +23,76 @@ public final class DistributedLevels implements PMultigrid.Distribution {
     private final Communicator comm;
     private final BiFunction<SpectralElementMesh, ScatterOperator, SharedNodes> sharedNodes;
     private final DistributedOperator fine;
+    /** The operators this made for the levels below the fine one (open ones; closed ones are dropped on close). */
+    private final java.util.List<DistributedOperator> coarse = new java.util.ArrayList<>();
+    /** The schedule of the coarse levels' operators, or null for each operator's default. */
+    private DistributedOperator.Schedule coarseSchedule = levelScheduleProperty();
+
+    /**
+     * The system property that sets the schedule of the levels below the fine one: {@code overlap}, {@code blocking}
+     * or {@code fused} (default: each operator's own, overlap where the backend has element ranges). An A/B switch: on
+     * the coarse levels the interior is too small to hide the exchange.
+     */
+    public static final String LEVEL_SCHEDULE_PROPERTY = "lobatto.parallel.levelSchedule";
+
+    private static DistributedOperator.Schedule levelScheduleProperty() {
+        String v = System.getProperty(LEVEL_SCHEDULE_PROPERTY);
+        if (v == null || v.isBlank()) {
+            return null;
+        }
+        try {
+            return DistributedOperator.Schedule.valueOf(v.trim().toUpperCase(java.util.Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(LEVEL_SCHEDULE_PROPERTY + " is '" + v + "'; expected overlap, blocking or fused");
+        }
+    }
+
+    /** The split of the levels below the fine one, or null for each operator's default ({@link DistributedOperator.Split#PROPERTY}). */
+    private DistributedOperator.Split coarseSplit;
+
+    /**
+     * Sets how the levels below the fine one, made so far and made later, split their overlapped element launch
+     * ({@code null}: the default of {@link DistributedOperator.Split#PROPERTY}); returns the split they had.
+     */
+    public synchronized DistributedOperator.Split coarseSplit(DistributedOperator.Split s) {
+        DistributedOperator.Split old = coarseSplit;
+        coarseSplit = s;
+        for (DistributedOperator d : coarse) {
+            d.split(s != null ? s : DistributedOperator.Split.fromProperty());
+        }
+        return old;
+    }
+
+    /** The split of the levels below the fine one, or null for each operator's default. */
+    public synchronized DistributedOperator.Split coarseSplit() {
+        return coarseSplit;
+    }
+
+    /** The schedule of the levels below the fine one, or null for each operator's default. */
+    public synchronized DistributedOperator.Schedule coarseSchedule() {
+        return coarseSchedule;
+    }
+
+    /**
+     * Sets the schedule of the levels below the fine one, made so far and made later ({@code null}: each operator's
+     * default); returns the schedule they had.
+     */
+    public synchronized DistributedOperator.Schedule coarseSchedule(DistributedOperator.Schedule s) {
+        DistributedOperator.Schedule old = coarseSchedule;
+        coarseSchedule = s;
+        for (DistributedOperator d : coarse) {
+            if (s != null) {
+                d.schedule(s);
+                continue;
+            }
+            try {
+                d.schedule(DistributedOperator.Schedule.OVERLAP);   // the operator's default where it has element ranges
+            } catch (IllegalArgumentException e) {
+                d.schedule(DistributedOperator.Schedule.FUSED);
+            }
+        }
+        return old;
+    }
 
     /**
      * The levels over {@code comm} with the shared nodes of a level's mesh and numbering from {@code sharedNodes};
@@ -39,6 +109,17 @@ public final class DistributedLevels implements PMultigrid.Distribution {
     public PMultigrid.DistributedLevel level(AssembledOperator op, SpectralElementMesh mesh, boolean[] mask) {
         boolean reuse = fine != null && fine.localOperator() == op;
         DistributedOperator d = reuse ? fine : new DistributedOperator(op, sharedNodes.apply(mesh, op.scatterOperator()), comm);
+        if (!reuse) {
+            synchronized (this) {
+                if (coarseSchedule != null) {
+                    d.schedule(coarseSchedule);
+                }
+                if (coarseSplit != null) {
+                    d.split(coarseSplit);
+                }
+                coarse.add(d);
+            }
+        }
         DeviceVector inverse;
         try {
             // the device diagonal (the backend's element-diagonal kernel and gather) summed across ranks, then inverted
@@ -79,6 +160,9 @@ public final class DistributedLevels implements PMultigrid.Distribution {
             public void close() {
                 inverse.close();
                 if (!reuse) {
+                    synchronized (DistributedLevels.this) {
+                        coarse.remove(d);
+                    }
                     d.close();
                 }
             }

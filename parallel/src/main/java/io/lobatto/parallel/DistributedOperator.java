@@ -22,7 +22,10 @@ import io.lobatto.operators.AssembledOperator;
  * {@link #boundaryElements()} elements: partitions put them first) are applied, the shared rows gathered and their
  * copy to the host started ({@link Backend#readAsync}), the interior elements queued, then the host waits for that
  * copy alone, runs the exchange while the device computes the interior, writes the received values without a wait
- * ({@link Backend#writeAsync}) and queues the gather and the halo sum. {@link Schedule#BLOCKING} runs the same kernels
+ * ({@link Backend#writeAsync}) and queues the gather and the halo sum. By default ({@link Split}) the first interior
+ * elements run on the backend's second kernel queue beside the boundary launch, its gather and copy
+ * ({@link Backend#applyAssembledElementsConcurrent}), so that the small boundary launch does not leave the device
+ * idle; the queues are joined before the gather. {@link Schedule#BLOCKING} runs the same kernels
  * but completes the exchange before it queues the interior elements (bitwise the same result); {@link Schedule#FUSED}
  * applies the whole operator in one fused call and exchanges after it (for backends without element ranges). A rank
  * without neighbours applies the fused operator in every schedule (bitwise the one-rank {@link AssembledOperator}).
@@ -43,6 +46,118 @@ public final class DistributedOperator implements DeviceOperator, AutoCloseable 
         BLOCKING,
         /** The whole fused operator, then the exchange. */
         FUSED
+    }
+
+    /**
+     * How {@link Schedule#OVERLAP} splits the element launch around the exchange. {@link Kind#SERIAL}: the
+     * {@link #boundaryElements()}, their gather and copy, then the interior, all on the kernel queue (the split of commit
+     * 187584f). {@link Kind#ALONGSIDE}: the same, with {@code count} interior elements on the backend's second kernel
+     * queue ({@link Backend#applyAssembledElementsConcurrent}) beside the boundary launch, its gather and copy, so that
+     * the small boundary launch does not leave the device idle; the rest of the interior follows on the kernel queue
+     * while the exchange runs, and the queues are joined before the gather. {@link Kind#FIRST}: one queue, the first
+     * launch padded with interior elements to {@code count} elements (whole waves of the device, where known). Every
+     * split gives bitwise the same y.
+     *
+     * @param kind  the shape
+     * @param count ALONGSIDE: interior elements on the second queue ({@link #ALL} the whole interior,
+     *              {@link #PER_BOUNDARY} {@value #ALONGSIDE_PER_BOUNDARY} times the boundary elements); FIRST: elements of
+     *              the first launch (at least the boundary elements); SERIAL: 0
+     */
+    public record Split(Kind kind, int count) {
+
+        /** The shapes of a split. */
+        public enum Kind {
+            /** Boundary elements, gather, copy, interior: one queue. */
+            SERIAL,
+            /** Part of the interior on a second kernel queue beside the boundary elements. */
+            ALONGSIDE,
+            /** One queue, the first launch padded with interior elements. */
+            FIRST
+        }
+
+        /** {@code count} of ALONGSIDE for the whole interior. */
+        public static final int ALL = Integer.MAX_VALUE;
+        /** {@code count} of ALONGSIDE for {@value #ALONGSIDE_PER_BOUNDARY} times the boundary elements. */
+        public static final int PER_BOUNDARY = -1;
+        /**
+         * ALONGSIDE's default count per boundary element: the second queue's launch then outlasts the boundary launch,
+         * its gather and copy (on the H100 and H200 at 31^3 elements per rank: 3844 elements against 961, about 1.5 of
+         * the 2640 elements the device holds at once), without holding back the gather behind a whole interior still
+         * to be scheduled.
+         */
+        public static final int ALONGSIDE_PER_BOUNDARY = 4;
+        /** The system property that picks the split of new operators ({@link #parse}); default {@code alongside}. */
+        public static final String PROPERTY = "lobatto.parallel.split";
+        /** The split of commit 187584f. */
+        public static final Split SERIAL = new Split(Kind.SERIAL, 0);
+
+        public Split {
+            java.util.Objects.requireNonNull(kind, "kind");
+            if (count < 0 && !(kind == Kind.ALONGSIDE && count == PER_BOUNDARY)) {
+                throw new IllegalArgumentException("split " + kind + ": count " + count + " must be >= 0");
+            }
+        }
+
+        /**
+         * A split from its name: {@code serial}; {@code alongside} ({@value #ALONGSIDE_PER_BOUNDARY} times the boundary
+         * elements on the second queue), {@code alongside:K} or {@code alongside:all}; {@code first:K}.
+         */
+        public static Split parse(String spec) {
+            String s = spec.trim().toLowerCase(java.util.Locale.ROOT);
+            try {
+                if (s.equals("serial")) {
+                    return SERIAL;
+                }
+                if (s.equals("alongside")) {
+                    return new Split(Kind.ALONGSIDE, PER_BOUNDARY);
+                }
+                if (s.startsWith("alongside:")) {
+                    String k = s.substring("alongside:".length());
+                    return new Split(Kind.ALONGSIDE, k.equals("all") ? ALL : Integer.parseInt(k));
+                }
+                if (s.startsWith("first:")) {
+                    return new Split(Kind.FIRST, Integer.parseInt(s.substring("first:".length())));
+                }
+            } catch (NumberFormatException e) {
+                // the message below
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException("split '" + spec + "': " + e.getMessage(), e);
+            }
+            throw new IllegalArgumentException("split '" + spec + "' is not serial, alongside, alongside:K, alongside:all "
+                    + "or first:K (K >= 0 elements)");
+        }
+
+        /** The split of {@link #PROPERTY}, else {@code alongside}. */
+        static Split fromProperty() {
+            return parse(System.getProperty(PROPERTY, "alongside"));
+        }
+
+        /**
+         * {end of the first launch, end of the second queue's launch} for {@code elements} elements whose first
+         * {@code boundary} are the boundary elements.
+         */
+        int[] ends(int boundary, int elements) {
+            return switch (kind) {
+                case SERIAL -> new int[] {boundary, boundary};
+                case FIRST -> {
+                    int first = Math.max(boundary, Math.min(elements, count));
+                    yield new int[] {first, first};
+                }
+                case ALONGSIDE -> {
+                    long a = count == PER_BOUNDARY ? (long) ALONGSIDE_PER_BOUNDARY * boundary : count;
+                    yield new int[] {boundary, (int) Math.min(elements, boundary + a)};
+                }
+            };
+        }
+
+        @Override
+        public String toString() {
+            return switch (kind) {
+                case SERIAL -> "serial";
+                case FIRST -> "first:" + count;
+                case ALONGSIDE -> count == PER_BOUNDARY ? "alongside" : count == ALL ? "alongside:all" : "alongside:" + count;
+            };
+        }
     }
 
     private final AssembledOperator local;
@@ -66,6 +181,9 @@ public final class DistributedOperator implements DeviceOperator, AutoCloseable 
     private final boolean hasNeighbours;
     private final long globalSize;
     private Schedule schedule;
+    private Split split = Split.fromProperty();
+    /** The ends of the first launch and of the second queue's launch ({@link Split#ends}). */
+    private int[] ends;
     private boolean exchange = true;
     private long applies;
     private long readNanos;
@@ -96,6 +214,7 @@ public final class DistributedOperator implements DeviceOperator, AutoCloseable 
         this.elements = local.elementOperator().elementCount();
         this.hasNeighbours = shared.neighbours().length > 0;
         this.boundaryElements = boundaryPrefix(local, halo.sharedRows());
+        this.ends = split.ends(boundaryElements, elements);
         this.ranges = supportsRanges(device, data, z);
         this.schedule = ranges ? Schedule.OVERLAP : Schedule.FUSED;
         int nl = local.scatterOperator().localSize();
@@ -151,6 +270,18 @@ public final class DistributedOperator implements DeviceOperator, AutoCloseable 
     /** When the exchange runs. */
     public Schedule schedule() {
         return schedule;
+    }
+
+    /** Sets how OVERLAP splits the element launch (default: system property {@link Split#PROPERTY}, else alongside). */
+    public DistributedOperator split(Split s) {
+        this.split = Objects.requireNonNull(s, "split");
+        this.ends = s.ends(boundaryElements, elements);
+        return this;
+    }
+
+    /** How OVERLAP splits the element launch. */
+    public Split split() {
+        return split;
     }
 
     /**
@@ -237,14 +368,26 @@ public final class DistributedOperator implements DeviceOperator, AutoCloseable 
             writeNanos += System.nanoTime() - t0;
             return dot;
         }
-        device.applyAssembledElements(data, z, lambda, 0, x, yL, 0, boundaryElements);
-        device.gather(sharedGather, yL, compact);
-        Backend.PendingRead boundary = device.readAsync(compact, compactHost);
         if (schedule == Schedule.BLOCKING) {
-            finishExchange(startExchange(boundary));
+            device.applyAssembledElements(data, z, lambda, 0, x, yL, 0, boundaryElements);
+            device.gather(sharedGather, yL, compact);
+            finishExchange(startExchange(device.readAsync(compact, compactHost)));
             device.applyAssembledElements(data, z, lambda, 0, x, yL, boundaryElements, elements);
         } else {
-            device.applyAssembledElements(data, z, lambda, 0, x, yL, boundaryElements, elements);
+            int first = ends[0];
+            int side = ends[1];
+            if (side > first) {
+                // [first, side) on the second queue, beside the boundary launch, its gather and copy
+                device.applyAssembledElementsConcurrent(data, z, lambda, 0, x, yL, 0, first, side);
+            } else {
+                device.applyAssembledElements(data, z, lambda, 0, x, yL, 0, first);
+            }
+            device.gather(sharedGather, yL, compact);
+            Backend.PendingRead boundary = device.readAsync(compact, compactHost);
+            device.applyAssembledElements(data, z, lambda, 0, x, yL, side, elements);
+            if (side > first) {
+                device.joinConcurrent();   // the gather, queued after the exchange, waits for the second queue too
+            }
             finishExchange(startExchange(boundary));
         }
         long t0 = System.nanoTime();

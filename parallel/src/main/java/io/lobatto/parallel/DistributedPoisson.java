@@ -45,7 +45,11 @@ import io.lobatto.solvers.SolveResult;
  * {@link DistributedLevels}), {@code --tol} (1e-10), {@code --max-it} (5000), {@code --threads} (cores per
  * rank on the node), {@code --comm auto|mpi|single|threads:K} (auto: MPI when started by Open MPI's mpirun; threads:K:
  * K ranks as threads of one JVM, no MPI), {@code --backend auto|cpu|aparapi} (auto: the best, one device per rank),
- * {@code --schedule overlap|blocking|fused}, {@code --partition auto|slabs|rcb} (auto: z-slabs where nz divides by
+ * {@code --schedule overlap|blocking|fused}, {@code --split serial|alongside|alongside:K|alongside:all|first:K} (how the
+ * overlapped apply splits its element launch, {@link DistributedOperator.Split}; default: system property
+ * {@code lobatto.parallel.split}, else alongside), {@code --profile-splits s1,s2,...} (implies {@code --profile}: each split
+ * timed as the schedules are, overlapped with the exchange on), {@code --level-schedule overlap|blocking|fused} (p-MG:
+ * the schedule of the levels below the fine one, {@link DistributedLevels#coarseSchedule}), {@code --partition auto|slabs|rcb} (auto: z-slabs where nz divides by
  * the ranks, else recursive coordinate bisection, {@link BisectionPartition}), {@code --mesh file.msh} (a Gmsh mesh
  * instead of the box, cut by bisection), {@code --profile} (ms per iteration with the exchange overlapped, blocking,
  * fused and off; launches per iteration; the kernels' device times; each rank's surface-to-volume),
@@ -169,6 +173,7 @@ public final class DistributedPoisson {
         java.util.Map<String, Double> metrics = new java.util.LinkedHashMap<>();
         double[] hostSteps;
         int boundaryElements;
+        DistributedLevels[] levelsRef = new DistributedLevels[1];
         try (Backend backend = rankBackend(o.backend, localRank(comm), threads);
              AssembledOperator op = AssembledOperator.bind(StiffnessBp35.on(mesh, o.lambda), z, backend);
              DistributedOperator dop = new DistributedOperator(op, shared, comm);
@@ -179,7 +184,7 @@ public final class DistributedPoisson {
              DeviceVector x = backend.allocate(z.globalSize());
              Preconditioner jacobi = o.jacobi ? JacobiPreconditioner.ofDiagonal(dop.backend(), dop.diagonal())
                      : o.pmg ? PMultigrid.builder(level -> StiffnessBp35.on(level, o.lambda), mesh, backend).fineOperator(op)
-                             .distribution(new DistributedLevels(comm, part::sharedNodes, dop)).build() : null;
+                             .distribution(keep(levelsRef, new DistributedLevels(comm, part::sharedNodes, dop), o.levelSchedule)).build() : null;
              ConjugateGradient cg = new ConjugateGradient(dop, jacobi).relativeTolerance(o.tol).maxIterations(o.maxIterations)) {
             backendName = backend.name();
             deviceName = backend.device().name();
@@ -196,6 +201,9 @@ public final class DistributedPoisson {
             metrics.put("largest_message", comm.allreduceMax(largest));
             if (o.schedule != null) {
                 dop.schedule(o.schedule);
+            }
+            if (o.split != null) {
+                dop.split(o.split);
             }
             mb.apply(dfL, tL);                                   // M f
             backend.gather(op.deviceScatter(), tL, b);           // Z^T M f, this rank's elements
@@ -215,7 +223,7 @@ public final class DistributedPoisson {
             commReduce = mpi1[1] - mpi0[1];
             uG = backend.download(x);
             if (o.profile) {
-                profile = profile(o, comm, dop, jacobi, b, backend, result.iterations(), metrics);
+                profile = profile(o, comm, dop, jacobi, levelsRef[0], b, backend, result.iterations(), metrics);
             }
             if (o.measureNetwork) {
                 NetworkProbe net = NetworkProbe.measure(comm, backend, 2000);
@@ -314,6 +322,18 @@ public final class DistributedPoisson {
         return BisectionPartition.of(mesh, ranks, rank);
     }
 
+    /**
+     * Stores {@code levels} in {@code ref[0]} (for the profile, from inside a resource declaration), sets the schedule of
+     * its levels below the fine one where {@code schedule} is not null, and returns it.
+     */
+    private static DistributedLevels keep(DistributedLevels[] ref, DistributedLevels levels, DistributedOperator.Schedule schedule) {
+        ref[0] = levels;
+        if (schedule != null) {
+            levels.coarseSchedule(schedule);
+        }
+        return levels;
+    }
+
     /** Shared nodes (each once) per owned node: the surface-to-volume ratio of the rank's part. */
     static double surfaceToVolume(SharedNodes shared) {
         return shared.sharedNodeCount() / (double) Math.max(1, shared.ownedCount());
@@ -325,7 +345,8 @@ public final class DistributedPoisson {
      * over ranks). Restores the operator's schedule and exchange.
      */
     private static String profile(Options o, Communicator comm, DistributedOperator dop, Preconditioner jacobi,
-                                  DeviceVector b, Backend backend, int iterations, java.util.Map<String, Double> metrics) {
+                                  DistributedLevels levels, DeviceVector b, Backend backend, int iterations,
+                                  java.util.Map<String, Double> metrics) {
         StringBuilder out = new StringBuilder();
         DistributedOperator.Schedule keep = dop.schedule();
         int its = Math.max(1, iterations);
@@ -335,9 +356,34 @@ public final class DistributedPoisson {
             runs.add(new Object[] {s, true});
         }
         runs.add(new Object[] {keep, false});
+        DistributedOperator.Split keepSplit = dop.split();
+        for (DistributedOperator.Split sp : o.profileSplits) {
+            runs.add(new Object[] {DistributedOperator.Schedule.OVERLAP, true, sp});
+        }
+        DistributedOperator.Schedule keepCoarse = levels == null ? null : levels.coarseSchedule();
+        DistributedOperator.Split keepCoarseSplit = levels == null ? null : levels.coarseSplit();
+        if (levels != null) {
+            if (comm.size() > 1) {
+                // p-multigrid: the levels below the fine one fused or blocking (their interiors are too small to hide
+                // the exchange), the fine one as it is
+                runs.add(new Object[] {DistributedOperator.Schedule.OVERLAP, true, keepSplit, DistributedOperator.Schedule.FUSED});
+                runs.add(new Object[] {DistributedOperator.Schedule.OVERLAP, true, keepSplit, DistributedOperator.Schedule.BLOCKING});
+                // and overlapped with the one-queue split (a second queue's launch is one launch more per apply)
+                runs.add(new Object[] {DistributedOperator.Schedule.OVERLAP, true, keepSplit, DistributedOperator.Schedule.OVERLAP,
+                    DistributedOperator.Split.SERIAL});
+            }
+        }
         for (Object[] run : runs) {
             DistributedOperator.Schedule s = (DistributedOperator.Schedule) run[0];
             boolean on = (Boolean) run[1];
+            DistributedOperator.Split split = run.length > 2 ? (DistributedOperator.Split) run[2] : keepSplit;
+            dop.split(split);
+            DistributedOperator.Schedule coarseRow = run.length > 3 ? (DistributedOperator.Schedule) run[3] : null;
+            DistributedOperator.Split coarseSplitRow = run.length > 4 ? (DistributedOperator.Split) run[4] : null;
+            if (levels != null) {
+                levels.coarseSchedule(coarseRow != null ? coarseRow : keepCoarse);
+                levels.coarseSplit(coarseSplitRow != null ? coarseSplitRow : keepCoarseSplit);
+            }
             try {
                 dop.schedule(s);
             } catch (IllegalArgumentException e) {
@@ -371,9 +417,23 @@ public final class DistributedPoisson {
                 counts = String.format(Locale.ROOT, "  (per iteration, max over ranks: %.2f launches, %.2f queue drains, "
                         + "%.2f copy waits)", per[0], per[1], per[2]);
             }
-            out.append(String.format(Locale.ROOT, "profile: schedule %-8s exchange %-3s %9.4f ms/iteration%s%n",
-                    s.toString().toLowerCase(Locale.ROOT), on ? "on" : "off", 1e3 * best, counts));
-            String key = s.toString().toLowerCase(Locale.ROOT) + (on ? "" : "_exchange_off");
+            String splitName = (s == DistributedOperator.Schedule.OVERLAP && comm.size() > 1 ? " split " + split : "")
+                    + (coarseRow != null ? ", coarse levels " + coarseRow.toString().toLowerCase(Locale.ROOT) : "")
+                    + (coarseSplitRow != null ? " split " + coarseSplitRow : "");
+            out.append(String.format(Locale.ROOT, "profile: schedule %-8s exchange %-3s %9.4f ms/iteration%s%s%n",
+                    s.toString().toLowerCase(Locale.ROOT), on ? "on" : "off", 1e3 * best, counts, splitName));
+            String key = s.toString().toLowerCase(Locale.ROOT) + (on ? "" : "_exchange_off")
+                    + (run.length > 2 ? "_split_" + split.toString().replace(':', '_') : "")
+                    + (coarseRow != null ? "_coarse_" + coarseRow.toString().toLowerCase(Locale.ROOT) : "")
+                    + (coarseSplitRow != null ? "_" + coarseSplitRow.toString().replace(':', '_') : "");
+            if (run.length > 2) {
+                // the splits' rows do not replace the schedule's own
+                metrics.put("ms_" + key, 1e3 * best);
+                if (per[0] >= 0) {
+                    metrics.put("launches_" + key, per[0]);
+                }
+                continue;
+            }
             metrics.put("ms_" + key, 1e3 * best);
             if (per[0] >= 0) {
                 metrics.put("launches_" + key, per[0]);
@@ -397,8 +457,51 @@ public final class DistributedPoisson {
         }
         dop.exchange(true);
         dop.schedule(keep);
+        dop.split(keepSplit);
+        if (levels != null) {
+            levels.coarseSchedule(keepCoarse);
+            levels.coarseSplit(keepCoarseSplit);
+        }
         kernelTimes(comm, dop, jacobi, b, backend, its, out, metrics);
+        if (jacobi instanceof PMultigrid pm) {
+            levelTimes(comm, dop, pm, b, backend, its, out, metrics);
+        }
         return out.toString();
+    }
+
+    /**
+     * The p-multigrid V-cycle's levels (degree, unknowns over all ranks, applies per cycle; the coarse Chebyshev
+     * iterations) and each level's time per cycle, max over ranks, from one more solve of {@code its} iterations with
+     * the levels timed ({@link PMultigrid#timeLevels}: the backend is synchronised at each level change, so the sum is a
+     * little above the untimed cycle). Collective.
+     */
+    private static void levelTimes(Communicator comm, DistributedOperator dop, PMultigrid pm, DeviceVector b, Backend backend,
+                                   int its, StringBuilder out, java.util.Map<String, Double> metrics) {
+        pm.resetTimes();
+        pm.timeLevels(true);
+        try (DeviceVector x = backend.allocate(b.length());
+             ConjugateGradient cg = new ConjugateGradient(dop, pm).relativeTolerance(1e-300).maxIterations(its)) {
+            comm.barrier();
+            cg.solve(b, x);
+        } finally {
+            pm.timeLevels(false);
+        }
+        List<PMultigrid.LevelInfo> levels = pm.levels();
+        double total = 0;
+        for (int l = 0; l < levels.size(); l++) {
+            PMultigrid.LevelInfo i = levels.get(l);
+            boolean coarsest = l == levels.size() - 1;
+            double ms = comm.allreduceMax(1e3 * i.seconds() / Math.max(1, i.cycles()));
+            long dofs = (long) comm.allreduceSum((double) i.dofs());
+            total += ms;
+            metrics.put("pmg_level_N" + i.degree() + "_ms", ms);
+            out.append(String.format(Locale.ROOT, "profile: p-MG level N = %2d  %9.4f ms per cycle  (%d applies per cycle%s; "
+                    + "%d DOFs with shared nodes per rank summed)%n", i.degree(), ms, i.appliesPerCycle(),
+                    coarsest ? ", coarse Chebyshev of " + i.smootherOrder() + " iterations" : "", dofs));
+        }
+        out.append(String.format(Locale.ROOT, "profile: p-MG levels %.4f ms per cycle in all (levels timed: the backend "
+                + "synchronised at each level change)%n", total));
+        metrics.put("pmg_levels_ms", total);
     }
 
     /**
@@ -676,6 +779,9 @@ public final class DistributedPoisson {
         String comm = "auto";
         String backend = "auto";
         DistributedOperator.Schedule schedule;
+        DistributedOperator.Split split;
+        DistributedOperator.Schedule levelSchedule;
+        List<DistributedOperator.Split> profileSplits = List.of();
         boolean profile;
         String partition = "auto";
         String mesh;
@@ -699,6 +805,8 @@ public final class DistributedPoisson {
                 if (a.equals("-h") || a.equals("--help")) {
                     throw new IllegalArgumentException("usage: [-N 7] [-e 6,6,6] [--deform 0.05] [--lambda 0] [--pc jacobi|pmg|none] "
                             + "[--tol 1e-10] [--max-it 5000] [--threads T] [--comm auto|mpi|single|threads:K] [--backend auto|cpu|aparapi] [--schedule overlap|blocking|fused] "
+                            + "[--split serial|alongside|alongside:K|alongside:all|first:K] [--profile-splits split,split,...] "
+                            + "[--level-schedule overlap|blocking|fused] "
                             + "[--partition auto|slabs|rcb] [--mesh file.msh] [--profile] [--profile-json file] [--measure-network] "
                             + "[--model one-rank-profile.json] [--model-curve curve.json]");
                 }
@@ -739,6 +847,16 @@ public final class DistributedPoisson {
                         }
                         case "--mesh" -> o.mesh = v;
                         case "--profile-json" -> o.profileJson = v;
+                        case "--split" -> o.split = DistributedOperator.Split.parse(v);
+                        case "--level-schedule" -> o.levelSchedule = schedule("--level-schedule", v);
+                        case "--profile-splits" -> {
+                            List<DistributedOperator.Split> list = new ArrayList<>();
+                            for (String sp : v.split(",")) {
+                                list.add(DistributedOperator.Split.parse(sp));
+                            }
+                            o.profileSplits = List.copyOf(list);
+                            o.profile = true;
+                        }
                         case "--model" -> {
                             o.model = v;
                             o.measureNetwork = true;
@@ -746,12 +864,7 @@ public final class DistributedPoisson {
                         }
                         case "--model-curve" -> o.modelCurve = v;
                         case "--backend" -> o.backend = v.toLowerCase(Locale.ROOT);
-                        case "--schedule" -> o.schedule = switch (v) {
-                            case "overlap" -> DistributedOperator.Schedule.OVERLAP;
-                            case "blocking" -> DistributedOperator.Schedule.BLOCKING;
-                            case "fused" -> DistributedOperator.Schedule.FUSED;
-                            default -> throw new IllegalArgumentException("--schedule " + v + ": must be overlap, blocking or fused");
-                        };
+                        case "--schedule" -> o.schedule = schedule("--schedule", v);
                         default -> throw new IllegalArgumentException("unknown option " + a + " (--help lists the options)");
                     }
                 } catch (NumberFormatException e) {
@@ -778,6 +891,15 @@ public final class DistributedPoisson {
                         + "threads of this JVM, rank r on device r)");
             }
             return o;
+        }
+
+        private static DistributedOperator.Schedule schedule(String option, String v) {
+            return switch (v) {
+                case "overlap" -> DistributedOperator.Schedule.OVERLAP;
+                case "blocking" -> DistributedOperator.Schedule.BLOCKING;
+                case "fused" -> DistributedOperator.Schedule.FUSED;
+                default -> throw new IllegalArgumentException(option + " " + v + ": must be overlap, blocking or fused");
+            };
         }
 
         Communicator communicator() {

@@ -30,8 +30,12 @@ import io.lobatto.solvers.PMultigrid;
 class DistributedMultigridTest {
 
     private static DistributedPoisson.Options options() {
+        return options("overlap");
+    }
+
+    private static DistributedPoisson.Options options(String levelSchedule) {
         DistributedPoisson.Options o = DistributedPoisson.Options.parse(new String[]{"-N", "5", "-e", "2,3,4", "--threads", "1",
-            "--backend", "cpu", "--pc", "pmg"});
+            "--backend", "cpu", "--pc", "pmg", "--level-schedule", levelSchedule});
         o.quiet = true;
         return o;
     }
@@ -39,6 +43,17 @@ class DistributedMultigridTest {
     @ParameterizedTest
     @ValueSource(ints = {2, 4})
     void matchesTheOneRankSolve(int ranks) throws Exception {
+        matchesTheOneRankSolve(ranks, "overlap");
+    }
+
+    /** The levels below the fine one fused or blocking (an A/B of the profile) solve as the overlapped ones do. */
+    @ParameterizedTest
+    @ValueSource(strings = {"fused", "blocking"})
+    void coarseLevelSchedulesMatchTheOneRankSolve(String schedule) throws Exception {
+        matchesTheOneRankSolve(2, schedule);
+    }
+
+    private static void matchesTheOneRankSolve(int ranks, String levelSchedule) throws Exception {
         DistributedPoisson.Result one = DistributedPoisson.solve(options(), SingleRankCommunicator.INSTANCE);
         assertTrue(one.converged());
         assertTrue(one.iterations() < 20, "p-multigrid PCG took " + one.iterations() + " iterations");
@@ -49,7 +64,7 @@ class DistributedMultigridTest {
             Future<DistributedPoisson.Result>[] f = new Future[ranks];
             for (int r = 0; r < ranks; r++) {
                 ThreadCommunicator c = comms[r];
-                f[r] = pool.submit(() -> DistributedPoisson.solve(options(), c));
+                f[r] = pool.submit(() -> DistributedPoisson.solve(options(levelSchedule), c));
             }
             for (int r = 0; r < ranks; r++) {
                 DistributedPoisson.Result d = f[r].get();

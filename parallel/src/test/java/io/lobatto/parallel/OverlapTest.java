@@ -18,6 +18,10 @@ import org.junit.jupiter.params.provider.ValueSource;
 class OverlapTest {
 
     private static DistributedPoisson.Result[] solve(int ranks, String schedule) throws Exception {
+        return solve(ranks, schedule, "alongside");
+    }
+
+    private static DistributedPoisson.Result[] solve(int ranks, String schedule, String split) throws Exception {
         ThreadCommunicator[] comms = ThreadCommunicator.group(ranks);
         ExecutorService pool = Executors.newFixedThreadPool(ranks);
         try {
@@ -27,7 +31,7 @@ class OverlapTest {
                 ThreadCommunicator c = comms[r];
                 f[r] = pool.submit(() -> {
                     DistributedPoisson.Options o = DistributedPoisson.Options.parse(new String[]{"-N", "3", "-e", "2,3,7",
-                        "--threads", "1", "--backend", "cpu", "--schedule", schedule});
+                        "--threads", "1", "--backend", "cpu", "--schedule", schedule, "--split", split});
                     o.quiet = true;
                     return DistributedPoisson.solve(o, c);
                 });
@@ -56,5 +60,37 @@ class OverlapTest {
             assertTrue(Math.abs(fused[r].iterations() - overlap[r].iterations()) <= 1);
             assertEquals(fused[r].maxError(), overlap[r].maxError(), 1e-12);
         }
+    }
+
+    /** Every split of the overlapped element launch applies each element once: bitwise the blocking exchange. */
+    @ParameterizedTest
+    @ValueSource(strings = {"serial", "alongside:all", "alongside:1", "first:9", "first:1000"})
+    void everySplitIsBitwiseTheBlockingExchange(String split) throws Exception {
+        DistributedPoisson.Result[] overlap = solve(2, "overlap", split);
+        DistributedPoisson.Result[] blocking = solve(2, "blocking", split);
+        for (int r = 0; r < 2; r++) {
+            assertTrue(overlap[r].converged());
+            assertEquals(blocking[r].iterations(), overlap[r].iterations(), split);
+            assertArrayEquals(blocking[r].rankSolution(), overlap[r].rankSolution(), 0.0, split + ", rank " + r);
+        }
+    }
+
+    @org.junit.jupiter.api.Test
+    void splitsResolveToTheirLaunchEnds() {
+        // 961 boundary elements of 29791 (a 31^3 slab's layer)
+        assertArrayEquals(new int[] {961, 961}, DistributedOperator.Split.parse("serial").ends(961, 29791));
+        assertArrayEquals(new int[] {961, 961 + 4 * 961}, DistributedOperator.Split.parse("alongside").ends(961, 29791));
+        assertArrayEquals(new int[] {961, 29791}, DistributedOperator.Split.parse("alongside:all").ends(961, 29791));
+        assertArrayEquals(new int[] {961, 2640}, DistributedOperator.Split.parse("alongside:1679").ends(961, 29791));
+        assertArrayEquals(new int[] {2640, 2640}, DistributedOperator.Split.parse("first:2640").ends(961, 29791));
+        assertArrayEquals(new int[] {961, 961}, DistributedOperator.Split.parse("first:10").ends(961, 29791));
+        assertArrayEquals(new int[] {10, 12}, DistributedOperator.Split.parse("alongside").ends(10, 12));
+        assertEquals("alongside:all", DistributedOperator.Split.parse(" Alongside:ALL ").toString());
+        IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> DistributedOperator.Split.parse("first:-3"));
+        assertTrue(e.getMessage().contains("first:-3") && e.getMessage().contains("-3"), e.getMessage());
+        e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> DistributedOperator.Split.parse("halves"));
+        assertTrue(e.getMessage().contains("'halves'"), e.getMessage());
     }
 }

@@ -517,6 +517,34 @@ public interface Backend extends AutoCloseable {
         throw new UnsupportedOperationException("backend " + name() + " has no element ranges for the fused operator");
     }
 
+    /**
+     * {@link #applyAssembledElements} on [{@code first}, {@code mid}) in order, and on [{@code mid}, {@code end}) alongside
+     * the work queued after this call, until {@link #joinConcurrent()}: a backend with a second kernel queue runs the
+     * second range there, waiting only for the work queued before this call, so that the first range (a distributed
+     * operator's boundary elements) and the small launches that follow it (the boundary gather, its copy) do not leave
+     * the device idle. The work queued between this call and the join must not read or write the second range's local
+     * nodes. The values are bitwise those of the two ranges applied in turn (each element's values do not depend on
+     * its launch). The default applies both ranges in order.
+     *
+     * @throws IllegalArgumentException if {@code 0 <= first <= mid <= end <= E} does not hold or a length does not match
+     */
+    default void applyAssembledElementsConcurrent(DeviceElementData data, DeviceScatter z, double lambda, double shift,
+                                                  DeviceVector xG, DeviceVector yL, int first, int mid, int end) {
+        if (mid < first || end < mid) {
+            throw new IllegalArgumentException("applyAssembledElementsConcurrent: first " + first + ", mid " + mid + ", end "
+                    + end + " must satisfy first <= mid <= end");
+        }
+        applyAssembledElements(data, z, lambda, shift, xG, yL, first, mid);
+        applyAssembledElements(data, z, lambda, shift, xG, yL, mid, end);
+    }
+
+    /**
+     * Makes the work queued after this call wait for the launches of {@link #applyAssembledElementsConcurrent} queued
+     * alongside (the join of the two queues); no wait on the host. The default does nothing (nothing ran alongside).
+     */
+    default void joinConcurrent() {
+    }
+
     // ---------------------------------------------------------------- user operators (pointwise functions)
 
     /**

@@ -835,6 +835,26 @@ public final class AparapiBackend implements Backend {
         elements.applyAssembledElements(data, z, lambda, shift, xG, yL, first, end);
     }
 
+    /**
+     * Elements [first, mid) on the kernel queue and [mid, end) on the second kernel queue
+     * ({@link io.lobatto.backend.aparapi.runtime.ClContext#alongside}), which waits only for the work queued before
+     * this call: the two launches fill the device together, and the work queued after this call (a distributed
+     * operator's boundary gather and copy, then the rest of its interior) runs beside the second one until
+     * {@link #joinConcurrent()}.
+     */
+    @Override
+    public synchronized void applyAssembledElementsConcurrent(DeviceElementData data, DeviceScatter z, double lambda,
+                                                              double shift, DeviceVector xG, DeviceVector yL, int first,
+                                                              int mid, int end) {
+        elements.applyAssembledElementsConcurrent(data, z, lambda, shift, xG, yL, first, mid, end);
+    }
+
+    /** The kernel queue waits (a barrier, no host wait) for the launches queued alongside it. */
+    @Override
+    public synchronized void joinConcurrent() {
+        cl.join();
+    }
+
     /** The diagonal of the element matrices, by the diagonal kernels. */
     @Override
     public synchronized void elementDiagonal(DeviceElementData data, double lambda, DeviceVector diagonalL) {

@@ -368,6 +368,32 @@ final class ElementOperators {
     }
 
     /**
+     * {@link #applyAssembledElements} on [first, mid) on the kernel queue, then on [mid, end) on the second kernel queue
+     * behind a marker taken before the first launch, so that both run at once ({@link AparapiBackend#joinConcurrent}
+     * joins them). An empty range queues nothing on its queue.
+     */
+    void applyAssembledElementsConcurrent(DeviceElementData data, DeviceScatter z, double lambda, double shift,
+                                          DeviceVector xG, DeviceVector yL, int first, int mid, int end) {
+        if (first < 0 || mid < first || end < mid) {
+            throw new IllegalArgumentException("applyAssembledElementsConcurrent: first " + first + ", mid " + mid + ", end "
+                    + end + " must satisfy 0 <= first <= mid <= end");
+        }
+        // checks the lengths and end <= E before anything is queued
+        applyAssembledElements(data, z, lambda, shift, xG, yL, mid, mid);
+        if (end > elem(data).elements) {
+            throw new IllegalArgumentException("applyAssembledElementsConcurrent: elements [" + mid + ", " + end
+                    + ") not within [0, " + elem(data).elements + ")");
+        }
+        if (end == mid) {
+            applyAssembledElements(data, z, lambda, shift, xG, yL, first, mid);
+            return;
+        }
+        core.cl.fork();
+        applyAssembledElements(data, z, lambda, shift, xG, yL, first, mid);
+        core.cl.alongside(() -> applyAssembledElements(data, z, lambda, shift, xG, yL, mid, end));
+    }
+
+    /**
      * The operator apply with the residual update folded into its gather: y_L = (L + shift W) Z x_G, then
      * r = c1 Z^T y_L + r and, where {@code sG} is not null, s = c2 Z^T y_L + s (two launches, A x_G not stored).
      */

@@ -41,7 +41,8 @@ import java.util.Objects;
  * the built programs ({@link ProgramCache}) and the launches of their kernels. Launches and
  * device-to-device work are enqueued and never waited for; only {@link #read} and {@link #finish} wait. The
  * asynchronous host copies ({@link #readAsync}, {@link #writeAsync}) run on a second queue, ordered against the kernel
- * queue by events, so that they overlap the kernels.
+ * queue by events, so that they overlap the kernels. Launches between {@link #fork()} and {@link #join()} may go to a
+ * second kernel queue ({@link #alongside}), which runs them concurrently with the kernel queue.
  * When profiling is on, every launch carries an event whose device time is summed per kernel label.
  */
 public final class ClContext implements AutoCloseable {
@@ -338,6 +339,134 @@ public final class ClContext implements AutoCloseable {
         return new Transfer(e);
     }
 
+    /** The second kernel queues (plain and profiling, made on first use) of {@link #alongside}. */
+    private cl_command_queue sidePlain;
+    private cl_command_queue sideProfiling;
+    /** Where launches go: the kernel queue, or inside {@link #alongside} the side queue. */
+    private boolean onSide;
+    /** The kernel queue's marker of the last {@link #fork()}, which the side queue's launches wait for; null when none. */
+    private cl_event forkMarker;
+    /** Whether a launch went to the side queue since the last {@link #fork()}. */
+    private boolean sideUsed;
+
+    /**
+     * Marks the point of the kernel queue that the launches of the next {@link #alongside} calls start from: they wait
+     * for all work queued on the kernel queue before this call, and for nothing queued after it. Flushes the kernel
+     * queue. A fork not joined yet is joined first.
+     */
+    public synchronized void fork() {
+        ensureOpen();
+        join();
+        cl_event m = new cl_event();
+        org.jocl.CL.clEnqueueMarkerWithWaitList(queue, 0, null, m);
+        org.jocl.CL.clFlush(queue);
+        forkMarker = m;
+    }
+
+    /**
+     * Runs {@code launches} with every kernel launch they make queued on the second kernel queue behind the marker of
+     * {@link #fork()}, so that they run concurrently with what the kernel queue holds after that marker (the kernel
+     * queue is flushed first, so that the device sees its work before the side queue's). Not for copies or reads.
+     */
+    public synchronized void alongside(Runnable launches) {
+        ensureOpen();
+        if (forkMarker == null) {
+            throw new IllegalStateException("alongside: no fork() to start from");
+        }
+        if (onSide) {
+            throw new IllegalStateException("alongside: already inside alongside");
+        }
+        org.jocl.CL.clFlush(queue);
+        onSide = true;
+        try {
+            launches.run();
+        } finally {
+            onSide = false;
+        }
+        sideUsed = true;
+        org.jocl.CL.clFlush(side());
+    }
+
+    /**
+     * Makes the kernel queue wait (a barrier, no host wait) for the launches queued {@link #alongside} since the last
+     * {@link #fork()}, and ends that fork; nothing where there is none.
+     */
+    public synchronized void join() {
+        if (forkMarker == null) {
+            return;
+        }
+        cl_event m = forkMarker;
+        forkMarker = null;
+        if (sideUsed && !closed) {
+            cl_event done = new cl_event();
+            org.jocl.CL.clEnqueueMarkerWithWaitList(side(), 0, null, done);
+            org.jocl.CL.clFlush(side());
+            org.jocl.CL.clEnqueueBarrierWithWaitList(queue, 1, new cl_event[] {done}, null);
+            clReleaseEvent(done);
+        }
+        sideUsed = false;
+        clReleaseEvent(m);
+    }
+
+    /** The side queue with the kernel queue's profiling setting (made on first use). */
+    @SuppressWarnings("deprecation")
+    private cl_command_queue side() {
+        try {
+            if (profiling) {
+                if (sideProfiling == null) {
+                    sideProfiling = clCreateCommandQueue(context, device.id, CL_QUEUE_PROFILING_ENABLE, null);
+                }
+                return sideProfiling;
+            }
+            if (sidePlain == null) {
+                sidePlain = clCreateCommandQueue(context, device.id, 0, null);
+            }
+            return sidePlain;
+        } catch (CLException e) {
+            throw new BackendException("aparapi: creating the second kernel queue on " + device + " failed: " + e.getMessage(), e);
+        }
+    }
+
+    /** The queue a launch goes to now: the side queue inside {@link #alongside}, else the kernel queue. */
+    synchronized cl_command_queue launchQueue() {
+        return onSide ? side() : queue;
+    }
+
+    /** The events a launch queued now waits for: the fork's marker inside {@link #alongside}, else none (null). */
+    synchronized cl_event[] launchWaits() {
+        return onSide ? new cl_event[] {forkMarker} : null;
+    }
+
+    private void finishSide() {
+        if (sidePlain != null) {
+            clFinish(sidePlain);
+        }
+        if (sideProfiling != null) {
+            clFinish(sideProfiling);
+        }
+    }
+
+    /**
+     * Whether {@link Transfer#await()} polls the copy's status for up to {@link #SPIN_NANOS} before it blocks in
+     * {@code clWaitForEvents}: system property {@code lobatto.opencl.spinWait} (default false). An A/B switch for the
+     * exchanges of a distributed apply, whose short copies a blocking wait may wake up late for.
+     */
+    static final boolean SPIN_WAIT = Boolean.getBoolean("lobatto.opencl.spinWait");
+    /** The longest poll of {@link #SPIN_WAIT}: 1 ms, then the blocking wait. */
+    static final long SPIN_NANOS = 1_000_000;
+
+    /** Polls {@code e} until it is complete (true) or {@link #SPIN_NANOS} have passed (false). */
+    private static boolean spin(cl_event e) {
+        long t0 = System.nanoTime();
+        while (System.nanoTime() - t0 < SPIN_NANOS) {
+            if (complete(e)) {
+                return true;
+            }
+            Thread.onSpinWait();
+        }
+        return false;
+    }
+
     private static boolean complete(cl_event e) {
         int[] status = new int[1];
         org.jocl.CL.clGetEventInfo(e, org.jocl.CL.CL_EVENT_COMMAND_EXECUTION_STATUS, Sizeof.cl_int, Pointer.to(status), null);
@@ -371,7 +500,9 @@ public final class ClContext implements AutoCloseable {
                     }
                     if (!complete(e)) {
                         transferWaits++;
-                        org.jocl.CL.clWaitForEvents(1, new cl_event[] {e});
+                        if (!SPIN_WAIT || !spin(e)) {
+                            org.jocl.CL.clWaitForEvents(1, new cl_event[] {e});
+                        }
                     }
                 }
                 clReleaseEvent(e);
@@ -409,7 +540,9 @@ public final class ClContext implements AutoCloseable {
     public synchronized void finish() {
         ensureOpen();
         drains++;
+        join();
         clFinish(queue);
+        finishSide();
         if (transfers != null) {
             clFinish(transfers);
         }
@@ -425,7 +558,9 @@ public final class ClContext implements AutoCloseable {
             profiling = on;
             return;
         }
+        join();
         clFinish(queue);
+        finishSide();
         if (transfers != null) {
             clFinish(transfers);
         }
@@ -504,10 +639,15 @@ public final class ClContext implements AutoCloseable {
             if (profilingQueue != null && profilingQueue != plainQueue) {
                 clFinish(profilingQueue);
             }
+            finishSide();
             if (transfers != null) {
                 clFinish(transfers);
             }
         } finally {
+            if (forkMarker != null) {
+                clReleaseEvent(forkMarker);
+                forkMarker = null;
+            }
             for (cl_event e : pendingEvents) {
                 clReleaseEvent(e);
             }
@@ -529,6 +669,12 @@ public final class ClContext implements AutoCloseable {
             programs.release();
             if (transfers != null) {
                 clReleaseCommandQueue(transfers);
+            }
+            if (sidePlain != null) {
+                clReleaseCommandQueue(sidePlain);
+            }
+            if (sideProfiling != null) {
+                clReleaseCommandQueue(sideProfiling);
             }
             if (profilingQueue != null && profilingQueue != plainQueue) {
                 clReleaseCommandQueue(profilingQueue);

@@ -191,7 +191,9 @@ public final class ClKernel {
         localSize[0] = local;
         cl_event event = context.launchEvent(source.label());
         try {
-            clEnqueueNDRangeKernel(context.queue, kernel, 1, null, globalSize, localSize, 0, null, event);
+            org.jocl.cl_event[] waits = context.launchWaits();
+            clEnqueueNDRangeKernel(context.launchQueue(), kernel, 1, null, globalSize, localSize, waits == null ? 0 : waits.length,
+                    waits, event);
         } catch (CLException e) {
             throw new BackendException("aparapi: launching kernel '" + source.label() + "' with " + groups
                     + " work-groups of " + local + " on " + context.device().name() + " failed: " + e.getMessage(), e);
