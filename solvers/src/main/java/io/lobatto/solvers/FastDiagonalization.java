@@ -30,6 +30,18 @@ import io.lobatto.core.basis.Basis1D;
  */
 public record FastDiagonalization(int points, int elements, double[] eigenvectors, double[] eigenvalues) {
 
+    /**
+     * How the 1D eigenproblems are solved: {@link JacobiEigen} (cyclic Jacobi rotations on plain arrays, the default) or
+     * Hipparchus' {@code EigenDecompositionSymmetric} (Householder tridiagonalisation and QL, the setup of
+     * {@code 9c68c10}). Both give the eigenpairs to rounding; the bits differ.
+     */
+    public enum Eigensolver {
+        /** {@link JacobiEigen}. */
+        JACOBI,
+        /** Hipparchus' {@code EigenDecompositionSymmetric}. */
+        HIPPARCHUS
+    }
+
     /** The 1D matrices of one element and direction on the extended grid: stiffness, mass, points kept. */
     public record Line(double[][] stiffness, double[] mass, boolean[] kept) {
     }
@@ -41,14 +53,6 @@ public record FastDiagonalization(int points, int elements, double[] eigenvector
      */
     public static FastDiagonalization of(ExtendedElements ext, boolean[] masked, double lambda) {
         return table(ext, masked, lambda).expand();
-    }
-
-    /**
-     * As {@link #of(ExtendedElements, boolean[], double)} with the lines keyed by {@code lengthBits} of their lengths'
-     * mantissas ({@link #table(ExtendedElements, boolean[], double, int)}).
-     */
-    public static FastDiagonalization of(ExtendedElements ext, boolean[] masked, double lambda, int lengthBits) {
-        return table(ext, masked, lambda, lengthBits).expand();
     }
 
     /**
@@ -108,6 +112,17 @@ public record FastDiagonalization(int points, int elements, double[] eigenvector
      * @throws IllegalArgumentException unless 20 &lt;= lengthBits &lt;= 52
      */
     public static Table table(ExtendedElements ext, boolean[] masked, double lambda, int lengthBits) {
+        return table(ext, masked, lambda, lengthBits, Eigensolver.JACOBI);
+    }
+
+    /**
+     * As {@link #table(ExtendedElements, boolean[], double, int)}, with the symmetric eigenproblems solved by
+     * {@code solver}.
+     *
+     * @throws IllegalArgumentException unless 20 &lt;= lengthBits &lt;= 52
+     */
+    public static Table table(ExtendedElements ext, boolean[] masked, double lambda, int lengthBits, Eigensolver solver) {
+        java.util.Objects.requireNonNull(solver, "solver");
         if (lengthBits < 20 || lengthBits > EXACT_LENGTH_BITS) {
             throw new IllegalArgumentException("lengthBits = " + lengthBits + " must be in 20.." + EXACT_LENGTH_BITS);
         }
@@ -152,7 +167,7 @@ public record FastDiagonalization(int points, int elements, double[] eigenvector
         double[] w = basis.gll().weights();
         java.util.stream.IntStream.range(0, lines).parallel().forEach(l -> {
             Line line = line(ext, masked, sh, w, firstOf[l] / 3, firstOf[l] % 3);
-            diagonalise(line, n, vectors, l * n * n, values, l * n, lambda / 3);
+            diagonalise(line, n, vectors, l * n * n, values, l * n, lambda / 3, solver);
         });
         return new Table(n, e3, vectors, values, lineOf);
     }
@@ -273,8 +288,12 @@ public record FastDiagonalization(int points, int elements, double[] eigenvector
         return true;
     }
 
-    /** V (n x n at {@code vOff}) and lambda + shift (n at {@code lOff}) of S v = lambda M v on the kept points. */
-    private static void diagonalise(Line line, int n, double[] vectors, int vOff, double[] values, int lOff, double shift) {
+    /**
+     * V (n x n at {@code vOff}) and lambda + shift (n at {@code lOff}) of S v = lambda M v on the kept points: the
+     * symmetric C = M^-1/2 S M^-1/2 (M is diagonal) diagonalised by {@code solver}, V = M^-1/2 Q, eigenvalues descending.
+     */
+    private static void diagonalise(Line line, int n, double[] vectors, int vOff, double[] values, int lOff, double shift,
+                                    Eigensolver solver) {
         int m = 0;
         int[] index = new int[n];
         for (int i = 0; i < n; i++) {
@@ -298,6 +317,24 @@ public record FastDiagonalization(int points, int elements, double[] eigenvector
                 c[p][q] = v;
                 c[q][p] = v;
             }
+        }
+        if (solver == Eigensolver.JACOBI) {
+            double[] a = new double[m * m];
+            for (int p = 0; p < m; p++) {
+                System.arraycopy(c[p], 0, a, p * m, m);
+            }
+            double[] lambda = new double[m];
+            double[] q = new double[m * m];
+            JacobiEigen.decompose(a, m, lambda, q, new double[2 * m]);
+            for (int i = 0; i < n; i++) {
+                values[lOff + i] = i < m ? lambda[i] + shift : 1;
+            }
+            for (int p = 0; p < m; p++) {
+                for (int i = 0; i < m; i++) {
+                    vectors[vOff + index[p] * n + i] = s[p] * q[p * m + i];
+                }
+            }
+            return;
         }
         EigenDecompositionSymmetric eig = new EigenDecompositionSymmetric(new Array2DRowRealMatrix(c, false));
         double[] lambda = eig.getEigenvalues();

@@ -51,6 +51,10 @@ public final class SchwarzPreconditioner implements Preconditioner {
     private static final int LENGTH_BITS = FAST_SETUP ? FastDiagonalization.DEFAULT_LENGTH_BITS
             : FastDiagonalization.EXACT_LENGTH_BITS;
 
+    /** The FDM's eigensolver: Jacobi, or Hipparchus without {@link #FAST_SETUP}. */
+    private static final FastDiagonalization.Eigensolver SOLVER = FAST_SETUP ? FastDiagonalization.Eigensolver.JACOBI
+            : FastDiagonalization.Eigensolver.HIPPARCHUS;
+
     private final Backend backend;
     private final boolean restricted;
     private final int size;
@@ -137,9 +141,9 @@ public final class SchwarzPreconditioner implements Preconditioner {
                     + z.globalSize() + " unknowns");
         }
         double lambda = operator.elementOperator().lambda();
-        FastDiagonalization f = compact ? null : phases.time("Schwarz FDM", () -> FastDiagonalization.of(ext, extMask, lambda, LENGTH_BITS));
+        FastDiagonalization f = compact ? null : phases.time("Schwarz FDM", () -> FastDiagonalization.table(ext, extMask, lambda, LENGTH_BITS, SOLVER).expand());
         FastDiagonalization.Table t = !compact ? null
-                : phases.time("Schwarz FDM", () -> FastDiagonalization.table(ext, extMask, lambda, LENGTH_BITS));
+                : phases.time("Schwarz FDM", () -> FastDiagonalization.table(ext, extMask, lambda, LENGTH_BITS, SOLVER));
         Backend backend = operator.backend();
         DeviceScatter dz = null;
         DeviceFdm df = null;
@@ -196,7 +200,7 @@ public final class SchwarzPreconditioner implements Preconditioner {
                     + unmasked + " unknowns");
         }
         FastDiagonalization.Table t = phases.time("Schwarz FDM",
-                () -> FastDiagonalization.table(ext, extMask, operator.elementOperator().lambda(), LENGTH_BITS));
+                () -> FastDiagonalization.table(ext, extMask, operator.elementOperator().lambda(), LENGTH_BITS, SOLVER));
         Backend backend = operator.backend();
         DeviceIntVector di = null;
         DeviceFdm df = null;
