@@ -31,12 +31,12 @@ import io.lobatto.core.basis.Basis1D;
 public record FastDiagonalization(int points, int elements, double[] eigenvectors, double[] eigenvalues) {
 
     /**
-     * How the 1D eigenproblems are solved: {@link JacobiEigen} (cyclic Jacobi rotations on plain arrays, the default) or
+     * How the 1D eigenproblems are solved: {@code JacobiEigen} (cyclic Jacobi rotations on plain arrays, the default) or
      * Hipparchus' {@code EigenDecompositionSymmetric} (Householder tridiagonalisation and QL, the setup of
      * {@code 9c68c10}). Both give the eigenpairs to rounding; the bits differ.
      */
     public enum Eigensolver {
-        /** {@link JacobiEigen}. */
+        /** Cyclic Jacobi rotations ({@code JacobiEigen}, this package). */
         JACOBI,
         /** Hipparchus' {@code EigenDecompositionSymmetric}. */
         HIPPARCHUS
@@ -49,7 +49,8 @@ public record FastDiagonalization(int points, int elements, double[] eigenvector
     /**
      * The fast diagonalisation of the extended elements {@code ext}; {@code masked} (length
      * {@code ext.globalNodeCount() + 1}) marks Dirichlet nodes and the point-without-node id; {@code lambda} the
-     * screening of the Helmholtz operator (0 for Poisson).
+     * screening of the Helmholtz operator (0 for Poisson). The dense arrays of {@link #table(ExtendedElements, boolean[],
+     * double)} (lines keyed by {@link #DEFAULT_LENGTH_BITS} of their lengths, solved by Jacobi rotations).
      */
     public static FastDiagonalization of(ExtendedElements ext, boolean[] masked, double lambda) {
         return table(ext, masked, lambda).expand();
