@@ -155,4 +155,26 @@ class FastDiagonalizationTableTest {
         }
         assertTrue(keyed.lines() <= exact.lines());
     }
+
+    /**
+     * The table's parallel parts (the kept points per (e, d), the eigensolves per line) and the shared faces' centroids
+     * give the same bits on one thread as on the common pool: parallel streams started inside a one-thread ForkJoinPool
+     * run on it.
+     */
+    @org.junit.jupiter.api.Test
+    void oneThreadGivesTheSameTableBitForBit() throws Exception {
+        SpectralElementMesh mesh = SpectralElementMesh.of(HexMesh.box(12, 6, 6, 0, 1, 0, 1, 0, 1), 5, NodeMap.kershaw(0.3));
+        boolean[] masked = extMask(mesh);
+        FastDiagonalization.Table parallel = FastDiagonalization.table(ExtendedElements.faces(mesh, true), masked, 0.1);
+        java.util.concurrent.ForkJoinPool one = new java.util.concurrent.ForkJoinPool(1);
+        try {
+            FastDiagonalization.Table serial = one.submit(
+                    () -> FastDiagonalization.table(ExtendedElements.faces(mesh, true), masked, 0.1)).get();
+            assertArrayEquals(parallel.lineOf(), serial.lineOf());
+            assertArrayEquals(parallel.vectors(), serial.vectors());
+            assertArrayEquals(parallel.values(), serial.values());
+        } finally {
+            one.shutdown();
+        }
+    }
 }
