@@ -84,7 +84,7 @@ cli old2 "$OLD" -e $K,$K,$K $RAS
 cli main32 "" -e $M,$M,$M
 for r in new2 old2; do
   echo "-- $r: setup by phase and levels"
-  sed -n '/^p-multigrid:/,/^host heap/p' "$logs/$r.log"
+  [ -f "$logs/$r.log" ] && sed -n '/^p-multigrid:/,/^host heap/p' "$logs/$r.log"
 done
 tar -czf "$OUT/schwarz4-logs.tgz" -C "$logs" .
 echo "summary: $summary; logs: $OUT/schwarz4-logs.tgz"
