@@ -453,7 +453,8 @@ public final class BenchCli implements Runnable {
             final List<io.lobatto.examples.PoissonProblem.Preconditioning> chosen = pcs;
             final List<PoissonSolveSuite.MeshKind> kinds = meshes;
             if (c.nMin >= 1 && c.nMin <= io.lobatto.core.basis.Basis1D.MAX_DEGREE) {
-                io.lobatto.solvers.SetupWarmup.start(c.nMin);   // as the CLI: the host setup's loops compile while the device opens
+                // as the CLI: the host setup's loops compile while the device opens (and the Schwarz setup's, if a smoother has it)
+                io.lobatto.solvers.SetupWarmup.start(c.nMin, smoothers.stream().anyMatch(s -> s.relaxation().isSchwarz()));
             }
             return runOne(c, "solve", (cc, be, r, ref) -> PoissonSolveSuite.run(be, cc.nMin, cc.nMax, cc.nStep, ks, kinds, chosen,
                     smoothers, operator, lambda, tol, maxIt, order, eps, solveReps, r), false);

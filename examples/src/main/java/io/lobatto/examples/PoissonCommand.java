@@ -174,7 +174,8 @@ final class PoissonCommand implements Callable<Integer> {
             CliChecks.requireWritable(vtu, "--vtu");
         }
         ManufacturedSolution exact = ManufacturedSolution.unitCube(lambda);
-        io.lobatto.solvers.SetupWarmup.start(lo);    // the host setup's loops compile while the backend opens its device
+        // the host setup's loops compile while the backend opens its device (with a Schwarz smoother, its setup's too)
+        io.lobatto.solvers.SetupWarmup.start(lo, preconditioner == PoissonProblem.Preconditioning.PMG && smoother.relaxation().isSchwarz());
         double opening = sinceProcessStart();
         Backend backend = backendOptions.create();
         double opened = sinceProcessStart();

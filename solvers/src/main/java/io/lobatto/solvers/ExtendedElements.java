@@ -26,6 +26,13 @@ import io.lobatto.core.mesh.SpectralElementMesh;
  */
 public final class ExtendedElements {
 
+    /**
+     * The face codes of each hexahedral mesh the faces-only build has seen ({@link #faces}): they depend on the corners
+     * only, so the p-multigrid levels (one {@link io.lobatto.core.mesh.HexMesh} at several degrees) share them.
+     */
+    private static final java.util.Map<io.lobatto.core.mesh.HexMesh, int[]> FACE_CODES =
+            java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
+
     private final int degree;
     private final int elements;
     private final int globalNodeCount;
@@ -56,7 +63,7 @@ public final class ExtendedElements {
 
     /** The extended elements of {@code mesh}. */
     public static ExtendedElements of(SpectralElementMesh mesh) {
-        return new Builder(mesh).build(true);
+        return new Builder(mesh).build(true, SchwarzPreconditioner.FAST_SETUP);
     }
 
     /**
@@ -65,7 +72,16 @@ public final class ExtendedElements {
      * {@link #localToGlobal()} throws {@link IllegalStateException}.
      */
     public static ExtendedElements faces(SpectralElementMesh mesh) {
-        return new Builder(mesh).build(false);
+        return new Builder(mesh).build(false, SchwarzPreconditioner.FAST_SETUP);
+    }
+
+    /**
+     * {@link #faces(SpectralElementMesh)} with the setup chosen here: {@code shared} true reads the face codes of an
+     * earlier build on the same hexahedral mesh and computes each shared face's centroid once; false makes the codes
+     * afresh and the mean lengths element by element (the setup of {@code 9c68c10}).
+     */
+    static ExtendedElements faces(SpectralElementMesh mesh, boolean shared) {
+        return new Builder(mesh).build(false, shared);
     }
 
     /** Whether the map of the E (N+3)^3 points is here ({@link #of}) or not ({@link #faces}). */
@@ -179,21 +195,32 @@ public final class ExtendedElements {
             this.code = new int[6 * elements];
         }
 
-        /** With the map of all points ({@code withMap}), or the faces only (no face-node maps, no E (N+3)^3 array). */
-        ExtendedElements build(boolean withMap) {
+        /**
+         * With the map of all points ({@code withMap}), or the faces only (no face-node maps, no E (N+3)^3 array); with
+         * {@code shared}, the face codes of an earlier build on the same hexahedral mesh and the face centroids once per
+         * face ({@link #sharedFaceLengths}).
+         */
+        ExtendedElements build(boolean withMap, boolean shared) {
             findNeighbours();
             int chunks = (elements + CHUNK - 1) / CHUNK;
-            // face maps first (read-only afterwards, so the walks below may run in parallel)
-            IntStream.range(0, chunks).parallel().forEach(c -> {
-                for (int e = c * CHUNK, end = Math.min(elements, (c + 1) * CHUNK); e < end; e++) {
-                    for (int f = 0; f < 6; f++) {
-                        if (neighbour[6 * e + f] >= 0) {
-                            faceMap[6 * e + f] = buildFaceMap(e, f, withMap); // and frame[6 e + f], code[6 e + f]
+            int[] known = withMap || !shared ? null : FACE_CODES.get(mesh.hexMesh());
+            if (known != null) {
+                // the face codes come from the corners alone, so every degree of this hexahedral mesh has the same
+                System.arraycopy(known, 0, code, 0, code.length);
+            } else {
+                // face maps first (read-only afterwards, so the walks below may run in parallel)
+                IntStream.range(0, chunks).parallel().forEach(c -> {
+                    for (int e = c * CHUNK, end = Math.min(elements, (c + 1) * CHUNK); e < end; e++) {
+                        for (int f = 0; f < 6; f++) {
+                            if (neighbour[6 * e + f] >= 0) {
+                                faceMap[6 * e + f] = buildFaceMap(e, f, withMap); // and frame[6 e + f], code[6 e + f]
+                            }
                         }
                     }
-                }
-            });
-            double[] length = meanLengths(chunks);
+                });
+                FACE_CODES.put(mesh.hexMesh(), code.clone());
+            }
+            double[] length = shared ? sharedFaceLengths(chunks) : meanLengths(chunks);
             double[] nbLength = new double[6 * elements];
             for (int e = 0; e < elements; e++) {
                 for (int f = 0; f < 6; f++) {
@@ -304,6 +331,82 @@ public final class ExtendedElements {
                 }
             });
             return length;
+        }
+
+        /**
+         * The mean lengths of {@link #meanLengths} with each face centroid computed once: a face shared by two elements
+         * by the one whose (6 e + f) is smaller (the other copies it), so the element geometry is evaluated at about
+         * half the face nodes. The centroid is the plain mean of the face's nodes in its owner's order, so a length can
+         * differ from {@link #meanLengths}' in its last bits (there the difference of the two face sums is divided once).
+         */
+        private double[] sharedFaceLengths(int chunks) {
+            int m = nq * nq;
+            int[][] faceNodes = new int[6][m];
+            for (int f = 0; f < 6; f++) {
+                int[] nodes = faceNodes[f];
+                forFaceNodes(f, (u, v, l) -> nodes[u + nq * v] = l);
+            }
+            java.util.Optional<ElementGeometry> geometry = mesh.elementGeometry();
+            double[][] phi = new double[6][];
+            if (geometry.isPresent()) {
+                int nc = geometry.get().nodesPerElement();
+                double[] all = geometry.get().shapes(mesh.basis());
+                for (int f = 0; f < 6; f++) {
+                    phi[f] = new double[nc * m];
+                    for (int q = 0; q < m; q++) {
+                        System.arraycopy(all, nc * faceNodes[f][q], phi[f], nc * q, nc);
+                    }
+                }
+            }
+            double[] centroid = new double[18 * elements];
+            IntStream.range(0, chunks).parallel().forEach(c -> {
+                double[] x = new double[3 * m];
+                for (int e = c * CHUNK, end = Math.min(elements, (c + 1) * CHUNK); e < end; e++) {
+                    for (int f = 0; f < 6; f++) {
+                        int nb = neighbour[6 * e + f];
+                        if (nb >= 0 && nb < 6 * e + f) {
+                            continue; // the neighbour's
+                        }
+                        if (geometry.isPresent()) {
+                            geometry.get().positions(e, phi[f], x);
+                        } else {
+                            for (int q = 0; q < m; q++) {
+                                for (int a = 0; a < 3; a++) {
+                                    x[3 * q + a] = mesh.x(e, faceNodes[f][q], a);
+                                }
+                            }
+                        }
+                        for (int a = 0; a < 3; a++) {
+                            double sum = 0;
+                            for (int q = 0; q < m; q++) {
+                                sum += x[3 * q + a];
+                            }
+                            centroid[3 * (6 * e + f) + a] = sum / m;
+                        }
+                    }
+                }
+            });
+            double[] length = new double[3 * elements];
+            IntStream.range(0, chunks).parallel().forEach(c -> {
+                for (int e = c * CHUNK, end = Math.min(elements, (c + 1) * CHUNK); e < end; e++) {
+                    for (int d = 0; d < 3; d++) {
+                        int lo = face(centroid, 6 * e + 2 * d), hi = face(centroid, 6 * e + 2 * d + 1);
+                        double s = 0;
+                        for (int a = 0; a < 3; a++) {
+                            double dx = centroid[hi + a] - centroid[lo + a];
+                            s += dx * dx;
+                        }
+                        length[3 * e + d] = Math.sqrt(s);
+                    }
+                }
+            });
+            return length;
+        }
+
+        /** Where face {@code ef} = 6 e + f's centroid is in {@code centroid}: its own slot, or its owner's. */
+        private int face(double[] centroid, int ef) {
+            int nb = neighbour[ef];
+            return 3 * (nb >= 0 && nb < ef ? nb : ef);
         }
 
         /** The distance between the centroids (plain means of the nodes) of faces f and g in {@code x} ([6][nq^2][3]). */

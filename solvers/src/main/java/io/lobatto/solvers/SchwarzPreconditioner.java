@@ -38,6 +38,23 @@ public final class SchwarzPreconditioner implements Preconditioner {
      */
     static final boolean COMPACT = Boolean.parseBoolean(System.getProperty("lobatto.schwarz.compact", "true"));
 
+    /**
+     * Whether the Schwarz setup takes the faster paths of issue 27's setup work (branch schwarz4):
+     * {@code -Dlobatto.schwarz.fastSetup}, else true. False restores the setup of {@code 9c68c10} for an A/B in one
+     * lease: the host Z built per level to read its local size, the FDM lines keyed by their exact lengths
+     * ({@link FastDiagonalization#EXACT_LENGTH_BITS}) and diagonalised by Hipparchus, the face codes and mean lengths made
+     * at every level.
+     */
+    static final boolean FAST_SETUP = Boolean.parseBoolean(System.getProperty("lobatto.schwarz.fastSetup", "true"));
+
+    /** The FDM lines' key: {@link FastDiagonalization#DEFAULT_LENGTH_BITS}, or the exact lengths without {@link #FAST_SETUP}. */
+    private static final int LENGTH_BITS = FAST_SETUP ? FastDiagonalization.DEFAULT_LENGTH_BITS
+            : FastDiagonalization.EXACT_LENGTH_BITS;
+
+    /** The FDM's eigensolver: Jacobi, or Hipparchus without {@link #FAST_SETUP}. */
+    private static final FastDiagonalization.Eigensolver SOLVER = FAST_SETUP ? FastDiagonalization.Eigensolver.JACOBI
+            : FastDiagonalization.Eigensolver.HIPPARCHUS;
+
     private final Backend backend;
     private final boolean restricted;
     private final int size;
@@ -124,9 +141,9 @@ public final class SchwarzPreconditioner implements Preconditioner {
                     + z.globalSize() + " unknowns");
         }
         double lambda = operator.elementOperator().lambda();
-        FastDiagonalization f = compact ? null : phases.time("Schwarz FDM", () -> FastDiagonalization.of(ext, extMask, lambda));
+        FastDiagonalization f = compact ? null : phases.time("Schwarz FDM", () -> FastDiagonalization.table(ext, extMask, lambda, LENGTH_BITS, SOLVER).expand());
         FastDiagonalization.Table t = !compact ? null
-                : phases.time("Schwarz FDM", () -> FastDiagonalization.table(ext, extMask, lambda));
+                : phases.time("Schwarz FDM", () -> FastDiagonalization.table(ext, extMask, lambda, LENGTH_BITS, SOLVER));
         Backend backend = operator.backend();
         DeviceScatter dz = null;
         DeviceFdm df = null;
@@ -166,10 +183,12 @@ public final class SchwarzPreconditioner implements Preconditioner {
      */
     private static SchwarzPreconditioner bindRestricted(AssembledOperator operator, ExtendedElements ext,
                                                         boolean[] extMask, SetupPhases phases) {
-        ScatterOperator z = operator.scatterOperator();
+        // the device Z's sizes: asking the operator for its host Z would build that Z on the host (an E (N+1)^3 pass
+        // per level, about 0.5 s over the levels of Kershaw 30^3 at N = 7), which the old path did
+        int localSize = FAST_SETUP ? operator.deviceScatter().localSize() : operator.scatterOperator().localSize();
         int n = ext.points();
-        if (z.localSize() != (long) ext.elements() * (n - 2) * (n - 2) * (n - 2)) {
-            throw new IllegalArgumentException("operator's Z has " + z.localSize() + " local nodes but the mesh has E (N+1)^3 = "
+        if (localSize != (long) ext.elements() * (n - 2) * (n - 2) * (n - 2)) {
+            throw new IllegalArgumentException("operator's Z has " + localSize + " local nodes but the mesh has E (N+1)^3 = "
                     + (long) ext.elements() * (n - 2) * (n - 2) * (n - 2));
         }
         int unmasked = 0;
@@ -181,7 +200,7 @@ public final class SchwarzPreconditioner implements Preconditioner {
                     + unmasked + " unknowns");
         }
         FastDiagonalization.Table t = phases.time("Schwarz FDM",
-                () -> FastDiagonalization.table(ext, extMask, operator.elementOperator().lambda()));
+                () -> FastDiagonalization.table(ext, extMask, operator.elementOperator().lambda(), LENGTH_BITS, SOLVER));
         Backend backend = operator.backend();
         DeviceIntVector di = null;
         DeviceFdm df = null;
@@ -190,7 +209,7 @@ public final class SchwarzPreconditioner implements Preconditioner {
                     ext.sharedFaceNeighbours(), ext.sharedFaceCodes()));
             long tUpload = System.nanoTime();
             df = backend.uploadFdm(t.points(), t.elements(), t.vectors(), t.values(), t.lineOf());
-            DeviceVector u = backend.allocate(z.localSize());
+            DeviceVector u = backend.allocate(localSize);
             backend.synchronize();
             phases.add("Schwarz upload", System.nanoTime() - tUpload);
             return new SchwarzPreconditioner(backend, true, operator.size(), null, df, null, null, u, di,

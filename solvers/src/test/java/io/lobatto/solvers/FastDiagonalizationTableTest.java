@@ -100,4 +100,81 @@ class FastDiagonalizationTableTest {
             assertArrayEquals(a.vectors(), b.vectors());
         });
     }
+
+    @org.junit.jupiter.api.Test
+    void lengthKeysRoundOffTheLastMantissaBits() {
+        double l = 0.0123456789;
+        assertEquals(Double.doubleToLongBits(l), FastDiagonalization.lengthKey(l, 0));
+        assertEquals(FastDiagonalization.lengthKey(l, 16), FastDiagonalization.lengthKey(Math.nextUp(l), 16));
+        assertEquals(FastDiagonalization.lengthKey(l, 16), FastDiagonalization.lengthKey(l * (1 + 1e-14), 16));
+        assertTrue(FastDiagonalization.lengthKey(l, 16) != FastDiagonalization.lengthKey(l * (1 + 1e-9), 16));
+        assertEquals(0, FastDiagonalization.lengthKey(0, 16));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> FastDiagonalization.table(null, null, 0, 19));
+        assertTrue(e.getMessage().contains("lengthBits = 19"), e.getMessage());
+    }
+
+    /**
+     * Keyed by 36 of their lengths' mantissa bits, Kershaw's lines fall into far fewer classes than bit-for-bit equal
+     * lengths give, and each line's table entry diagonalises its own 1D problem to 1e-10 relative: V^T M V = I and
+     * V^T S V = diag(lambda) with its own S and M, though the entry was computed from its class's first line.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {2, 7})
+    void linesKeyedByTheirLeadingLengthBitsSolveTheirOwnProblems(int degree) {
+        SpectralElementMesh mesh = SpectralElementMesh.of(HexMesh.box(12, 6, 6, 0, 1, 0, 1, 0, 1), degree, NodeMap.kershaw(0.3));
+        ExtendedElements ext = ExtendedElements.faces(mesh);
+        boolean[] masked = extMask(mesh);
+        FastDiagonalization.Table exact = FastDiagonalization.table(ext, masked, 0, FastDiagonalization.EXACT_LENGTH_BITS);
+        FastDiagonalization.Table keyed = FastDiagonalization.table(ext, masked, 0);
+        assertTrue(keyed.lines() < exact.lines(), "N=" + degree + ": " + keyed.lines() + " classes, " + exact.lines() + " exact lines");
+        int n = keyed.points();
+        for (int q = 0; q < keyed.lineOf().length; q++) {
+            int l = keyed.lineOf()[q];
+            FastDiagonalization.Line line = FastDiagonalization.line(ext, masked, q / 3, q % 3);
+            int m = 0;
+            for (boolean k : line.kept()) {
+                m += k ? 1 : 0;
+            }
+            double scale = keyed.values()[l * n]; // the largest eigenvalue
+            for (int i = 0; i < m; i++) {
+                for (int j = 0; j < m; j++) {
+                    double vmv = 0, vsv = 0;
+                    for (int p = 0; p < n; p++) {
+                        double vpi = keyed.vectors()[l * n * n + p * n + i];
+                        vmv += vpi * line.mass()[p] * keyed.vectors()[l * n * n + p * n + j];
+                        for (int r = 0; r < n; r++) {
+                            vsv += vpi * line.stiffness()[p][r] * keyed.vectors()[l * n * n + r * n + j];
+                        }
+                    }
+                    assertEquals(i == j ? 1 : 0, vmv, 1e-10, "N=" + degree + " (e, d) = " + q + " V^T M V (" + i + ", " + j + ")");
+                    assertEquals(i == j ? keyed.values()[l * n + i] : 0, vsv, 1e-10 * scale,
+                            "N=" + degree + " (e, d) = " + q + " V^T S V (" + i + ", " + j + ")");
+                }
+            }
+        }
+        assertTrue(keyed.lines() <= exact.lines());
+    }
+
+    /**
+     * The table's parallel parts (the kept points per (e, d), the eigensolves per line) and the shared faces' centroids
+     * give the same bits on one thread as on the common pool: parallel streams started inside a one-thread ForkJoinPool
+     * run on it.
+     */
+    @org.junit.jupiter.api.Test
+    void oneThreadGivesTheSameTableBitForBit() throws Exception {
+        SpectralElementMesh mesh = SpectralElementMesh.of(HexMesh.box(12, 6, 6, 0, 1, 0, 1, 0, 1), 5, NodeMap.kershaw(0.3));
+        boolean[] masked = extMask(mesh);
+        FastDiagonalization.Table parallel = FastDiagonalization.table(ExtendedElements.faces(mesh, true), masked, 0.1);
+        java.util.concurrent.ForkJoinPool one = new java.util.concurrent.ForkJoinPool(1);
+        try {
+            FastDiagonalization.Table serial = one.submit(
+                    () -> FastDiagonalization.table(ExtendedElements.faces(mesh, true), masked, 0.1)).get();
+            assertArrayEquals(parallel.lineOf(), serial.lineOf());
+            assertArrayEquals(parallel.vectors(), serial.vectors());
+            assertArrayEquals(parallel.values(), serial.values());
+        } finally {
+            one.shutdown();
+        }
+    }
 }

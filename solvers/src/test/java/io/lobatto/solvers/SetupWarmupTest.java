@@ -67,4 +67,21 @@ class SetupWarmupTest {
         t.join(60_000);
         assertTrue(!t.isAlive(), "the warm-up of N = 2 ends");
     }
+
+    @Test
+    void schwarzRoundsBuildTheFacesAndFdmTablesOfTheSmoothedLevels() {
+        long expected = 0;
+        for (int n : new int[] {3, 2}) { // stepsOfTwo(3) = 3, 2, 1; the coarsest level has no smoother
+            io.lobatto.core.mesh.SpectralElementMesh mesh = io.lobatto.core.mesh.SpectralElementMesh.of(
+                    io.lobatto.core.mesh.HexMesh.box(6, 2, 2, 0, 1, 0, 1, 0, 1), n, io.lobatto.core.mesh.NodeMap.kershaw(0.3));
+            boolean[] masked = java.util.Arrays.copyOf(mesh.boundaryMaskAllTagged(), mesh.globalNodeCount() + 1);
+            masked[mesh.globalNodeCount()] = true;
+            FastDiagonalization.Table t = FastDiagonalization.table(ExtendedElements.faces(mesh), masked, 0);
+            assertTrue(t.lines() > 1 && t.lines() < 3 * 24, "N=" + n + ": " + t.lines() + " lines");
+            expected += t.lines() + Double.doubleToRawLongBits(t.values()[0]);
+        }
+        assertEquals(expected, SetupWarmup.runSchwarz(3, 1));
+        assertEquals(0, SetupWarmup.runSchwarz(3, 0));
+        assertThrows(IllegalArgumentException.class, () -> SetupWarmup.runSchwarz(3, -1));
+    }
 }
