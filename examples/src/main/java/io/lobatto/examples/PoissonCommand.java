@@ -221,7 +221,7 @@ final class PoissonCommand implements Callable<Integer> {
                         (double) peak / s.assembledDofs());
             }
             if (profile) {
-                out.printf("process: backend opened %.3f s after the process started (%.3f s to open it: device, context, "
+                out.printf("process: backend opened %.3f s after the JVM started (%.3f s to open it: device, context, "
                         + "work-group probes), the run's timer started at %.3f s%n", opened, opened - opening, started);
                 printSetup(out, lastPhases, s.assembledDofs(), s.elements());
                 printBuilds(out, backend);
@@ -248,10 +248,12 @@ final class PoissonCommand implements Callable<Integer> {
         }
     }
 
-    /** Seconds since this process started (its start instant as the OS gives it), NaN where unknown. */
+    /**
+     * Seconds since the JVM started (its uptime, to the millisecond; the OS's process start instant is only good to a
+     * second on Linux).
+     */
     static double sinceProcessStart() {
-        return ProcessHandle.current().info().startInstant()
-                .map(t -> java.time.Duration.between(t, java.time.Instant.now()).toNanos() * 1e-9).orElse(Double.NaN);
+        return java.lang.management.ManagementFactory.getRuntimeMXBean().getUptime() * 1e-3;
     }
 
     /** The setup by phase (seconds, and microseconds per element: what numbering or Z costs per element), and the host heap in use per DOF. */
@@ -287,9 +289,9 @@ final class PoissonCommand implements Callable<Integer> {
                 .reversed()).limit(5).forEach(b -> out.printf("  %8.3f s  %s%s%n", b.nanos() * 1e-9,
                 b.label().length() > 110 ? b.label().substring(0, 107) + "..." : b.label(),
                 b.fromDisk() ? " (disk)" : ""));
-        // the first builds on the process's clock: what the backend's start and the setup's first phases wait for
+        // the first builds on the JVM's clock: what the backend's start and the setup's first phases wait for
         double origin = System.nanoTime() * 1e-9 - sinceProcessStart();
-        out.println("first builds (start after the process started, seconds):");
+        out.println("first builds (start after the JVM started, seconds):");
         log.stream().sorted(java.util.Comparator.comparingLong(io.lobatto.backend.aparapi.runtime.ProgramCache.Build::startNanos))
                 .limit(8).forEach(b -> out.printf("  %8.3f s  %8.3f s  %s%s%n", b.startNanos() * 1e-9 - origin, b.nanos() * 1e-9,
                         b.label().length() > 100 ? b.label().substring(0, 97) + "..." : b.label(), b.fromDisk() ? " (disk)" : ""));
