@@ -3,7 +3,8 @@
 # (./mvnw -q -o -pl benchmarks -am package -DskipTests; ../shared/gpu/stage.sh benchmarks/target/lobatto-bench.jar), then
 # (GPU machine, .gpu carried)  COMMIT=<sha> bash benchmarks/gpu/final25.sh
 # The main job's setup by phase (32^3 twice, with huge pages, Jacobi; 67^3 with -Xmx16g with and without huge pages), the
-# README's default on no caches at all (CUDA_CACHE_DISABLE=1, an empty kernel cache) and then warm, and the solve suite's
+# README's default on no caches at all (CUDA_CACHE_DISABLE=1, an empty kernel cache) and then warm, and twice with the
+# driver's cache empty instead of off (CUDA_CACHE_PATH a fresh folder: a first run on a fresh machine), and the solve suite's
 # JSON rows (setup_s and its phases) at 32^3 (p-MG, Jacobi) and 67^3 (p-MG). Logs and JSON to $OUT.
 set -uo pipefail
 RUN=${RUN:-bash .gpu/run}
@@ -19,7 +20,7 @@ p() { # label, JVM options (one word or ""), poisson arguments...
   $RUN $jopt -cp "$JAR" io.lobatto.examples.LobattoCli poisson -b aparapi --profile "$@" > "$OUT/$label.log" 2>&1
   local rc=$?
   echo "== $label rc=$rc process wall $(( ($(date +%s%N) - t0) / 1000000 )) ms: $jopt $*"
-  grep -E "^(CG:|time:|error:|host heap|kernel builds)|WARNING|SEVERE|Exception" "$OUT/$label.log" | head -8
+  grep -E "^(CG:|time:|error:|host heap|kernel builds|process:)|WARNING|SEVERE|Exception|warnings generated" "$OUT/$label.log" | head -8
   sed -n '/^setup by phase/,/^host heap/p' "$OUT/$label.log" | grep -E "^  (mesh|Z|geometry|eigen|p-MG|other|right)" | tr -s ' ' | tr '\n' ';'
   echo
 }
@@ -35,6 +36,12 @@ export CUDA_CACHE_DISABLE=1
 p readme-cold "-Dlobatto.cache.dir=$cache"
 unset CUDA_CACHE_DISABLE
 p readme-warm "-Dlobatto.cache.dir=$cache"
+# a first run on a fresh machine: the driver's cache empty (not off) and an empty kernel cache, twice
+for i in 1 2; do
+  export CUDA_CACHE_PATH=$(mktemp -d)
+  p readme-fresh-$i "-Dlobatto.cache.dir=$(mktemp -d)"
+  unset CUDA_CACHE_PATH
+done
 s() { local t=$1 o=$2 x=$3; shift 3; timeout "$t" $RUN $x -jar "$JAR" solve -b aparapi -o "$OUT/$o" --commit "$COMMIT" \
         --time-limit $((t - 20)) "$@" 2>&1 | grep -vE 'CG iteration' | tail -8; }
 s 120 solve-32 -Xmx60g -e 32 --n-min 7 --n-max 7 --meshes deformed --pcs pmg,jacobi --solve-reps 2
