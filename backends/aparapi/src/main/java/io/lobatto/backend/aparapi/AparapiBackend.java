@@ -753,8 +753,12 @@ public final class AparapiBackend implements Backend {
         builds.prepare(kernel, degrees, geometry, functions);
     }
 
-    /** Waits until every build submitted by {@link #prepare} so far has finished (tests; timings of builds apart). */
+    /**
+     * Waits until every build submitted by {@link #prepare} so far, and the backend's own start-up builds (the block
+     * gathers' work-group probe), have finished (tests; timings of builds apart).
+     */
     public void awaitPrepared() {
+        core.awaitStartBuilds();
         List<java.util.concurrent.Future<?>> pending;
         synchronized (this) {
             pending = builds.pending();

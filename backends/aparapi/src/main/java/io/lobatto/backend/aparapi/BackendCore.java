@@ -70,6 +70,7 @@ final class BackendCore {
             });
             this.gatherGroup = gathers;
             this.reduceGroup = powerOfTwoGroup(ReductionKernel.class);
+            kernel(KernelBuilds.reduction(ReductionKernel.PCG_UPDATE, reduceGroup));   // among the built kernels
         } catch (RuntimeException e) {
             if (gathers != null) {
                 gathers.exceptionally(x -> 0).join();    // its builds end before the context goes
@@ -79,13 +80,24 @@ final class BackendCore {
         }
     }
 
-    /** The group of the block gathers of {@link GatherScatterKernel} (chosen by building one, see {@link #gatherGroup}). */
+    /**
+     * The group of the block gathers of {@link GatherScatterKernel} (chosen by building one, see {@link #gatherGroup});
+     * called under the backend's lock, like every {@link #kernel}.
+     */
     int gatherGroup() {
+        int g;
         try {
-            return gatherGroup.join();
+            g = gatherGroup.join();
         } catch (java.util.concurrent.CompletionException e) {
             throw e.getCause() instanceof RuntimeException r ? r : e;
         }
+        kernel(KernelBuilds.gather(GatherScatterKernel.GATHER_DOT, g));   // the probed kernel among the built ones
+        return g;
+    }
+
+    /** Waits for the block gathers' probe (its builds), without touching the built kernels (any thread). */
+    void awaitStartBuilds() {
+        gatherGroup.exceptionally(x -> 0).join();
     }
 
     /** The reduction or gather group the backend launches (the choice is {@link KernelBuilds#powerOfTwoGroup}). */

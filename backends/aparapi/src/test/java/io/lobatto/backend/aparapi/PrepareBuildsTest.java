@@ -80,6 +80,7 @@ class PrepareBuildsTest {
         try (AparapiBackend be = fresh()) {
             ProgramCache programs = be.runtime().programs();
             KernelSource s = KernelBuilds.transfer(TransferKernel.PROLONG_J, 2, 5).source();
+            be.awaitPrepared();    // the backend's start-up probe builds on a thread of its own
             int before = programs.builds();
             ExecutorService pool = Executors.newFixedThreadPool(4);
             try {
@@ -113,6 +114,7 @@ class PrepareBuildsTest {
             be.awaitPrepared();
             int withLazyUse = programs.builds() - start;
             try (AparapiBackend alone = fresh()) {
+                alone.awaitPrepared();   // its start-up probe first
                 int s0 = alone.runtime().programs().builds();
                 alone.prepare(ElementKernel.STIFFNESS_BP35, new int[] {2}, mesh.elementGeometry().orElseThrow());
                 alone.awaitPrepared();
