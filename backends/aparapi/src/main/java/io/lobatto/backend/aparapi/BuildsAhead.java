@@ -235,8 +235,7 @@ final class BuildsAhead {
                 ElementVariant v = forced != null ? forced : ElementVariant.of(k, degree, device);
                 // the first plan's builds in one program (the plan below finds them built unless the registers allow less)
                 Basis1D basis = Basis1D.of(degree);
-                ElementPlan first = ElementPlan.of(k, basis.nq(), basis.nqGauss(), Math.min(AparapiBackend.ELEMENT_GROUP, maxGroup),
-                        local, device, v);
+                ElementPlan first = KernelBuilds.firstPlan(k, basis, maxGroup, local, device, v);
                 List<KernelBuilds.Spec> together = new ArrayList<>();
                 together.add(KernelBuilds.element(k, degree, first, 0));
                 together.add(KernelBuilds.element(k, degree, first, 1));

@@ -472,7 +472,7 @@ public final class KernelBuilds {
                             ElementVariant variant, ToIntFunction<Spec> allowed) {
         int cap = Math.min(AparapiBackend.ELEMENT_GROUP, maxWorkGroupSize);
         while (true) {
-            ElementPlan plan = ElementPlan.of(kernel, basis.nq(), basis.nqGauss(), cap, localMemBytes, device, variant);
+            ElementPlan plan = planFor(kernel, basis, cap, localMemBytes, device, variant);
             int fits = Math.min(allowed.applyAsInt(element(kernel, basis.degree(), plan, 0)),
                     allowed.applyAsInt(element(kernel, basis.degree(), plan, 1)));
             if (plan.groupSize() <= fits) {
@@ -484,6 +484,20 @@ public final class KernelBuilds {
             }
             cap = fits;
         }
+    }
+
+    /**
+     * The first plan {@link #plan} tries (groups of at most {@link AparapiBackend#ELEMENT_GROUP}): the one whose builds
+     * {@link BuildsAhead} bundles before planning.
+     */
+    static ElementPlan firstPlan(ElementKernel kernel, Basis1D basis, int maxWorkGroupSize, long localMemBytes, String device,
+                                 ElementVariant variant) {
+        return planFor(kernel, basis, Math.min(AparapiBackend.ELEMENT_GROUP, maxWorkGroupSize), localMemBytes, device, variant);
+    }
+
+    private static ElementPlan planFor(ElementKernel kernel, Basis1D basis, int cap, long localMemBytes, String device,
+                                       ElementVariant variant) {
+        return ElementPlan.of(kernel, basis.nq(), basis.nqGauss(), cap, localMemBytes, device, variant);
     }
 
     /**

@@ -345,7 +345,8 @@ public final class ProgramCache {
         try {
             Path dir = Path.of(d.trim());
             Files.createDirectories(dir);
-            String name = String.format("%03d-%s.cl", DUMPED.incrementAndGet(), label.replaceAll("[^A-Za-z0-9.=_-]+", "_").substring(0, Math.min(80, label.replaceAll("[^A-Za-z0-9.=_-]+", "_").length())));
+            String safe = label.replaceAll("[^A-Za-z0-9.=_-]+", "_");
+            String name = String.format("%03d-%s.cl", DUMPED.incrementAndGet(), safe.substring(0, Math.min(80, safe.length())));
             String text = options.isEmpty() ? source : "// options: " + options + "\n" + source;
             Files.writeString(dir.resolve(name), text);
         } catch (IOException | RuntimeException e) {
