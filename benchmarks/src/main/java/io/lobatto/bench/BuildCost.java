@@ -90,17 +90,19 @@ final class BuildCost {
             } else {
                 out.println("(no bundles of these: some sources are bundles already)");
             }
-            if (binaries) {
-                fromBinaries(ctx, dev, bins, out);
-            }
-            out.println("slowest builds, one program per kernel on 1 thread:");
+            long[] fromBinary = binaries ? fromBinaries(ctx, dev, bins, out) : null;
+            out.println("every build, slowest first, one program per kernel on 1 thread (from its binary: the PTX-to-machine-code"
+                    + " step on NVIDIA):");
+            out.println("   source[ms]  binary[ms]    chars  binary[bytes]  kernel");
             List<Integer> order = new ArrayList<>();
             for (int i = 0; i < parts.size(); i++) {
                 order.add(i);
             }
             order.sort(Comparator.comparingLong((Integer i) -> -each[i]));
-            for (int i : order.subList(0, Math.min(12, order.size()))) {
-                out.printf("  %8.1f ms  %7d chars  %s%n", each[i] * 1e-6, parts.get(i).source().length(), parts.get(i).label());
+            for (int i : order) {
+                out.printf("  %10.1f  %10s  %7d  %13d  %s%n", each[i] * 1e-6,
+                        fromBinary == null ? "-" : String.format("%.1f", fromBinary[i] * 1e-6), parts.get(i).source().length(),
+                        bins.isEmpty() ? 0 : bins.get(i).length, parts.get(i).label());
             }
         } finally {
             clReleaseContext(ctx);
@@ -213,17 +215,23 @@ final class BuildCost {
                 wall * 1e-6, summed * 1e-6);
     }
 
-    private static void fromBinaries(cl_context ctx, cl_device_id dev, List<byte[]> binaries, PrintStream out) {
+    /** Builds every binary again, one after the other; returns each build's nanoseconds. */
+    private static long[] fromBinaries(cl_context ctx, cl_device_id dev, List<byte[]> binaries, PrintStream out) {
+        long[] each = new long[binaries.size()];
         long t0 = System.nanoTime();
-        for (byte[] b : binaries) {
+        for (int i = 0; i < binaries.size(); i++) {
+            byte[] b = binaries.get(i);
+            long t1 = System.nanoTime();
             int[] status = new int[1];
             cl_program p = clCreateProgramWithBinary(ctx, 1, new cl_device_id[] {dev}, new long[] {b.length}, new byte[][] {b},
                     status, null);
             clBuildProgram(p, 1, new cl_device_id[] {dev}, options, null, null);
             clReleaseProgram(p);
+            each[i] = System.nanoTime() - t1;
         }
         long wall = System.nanoTime() - t0;
         out.printf("%-42s %8d %7d %10.1f %11.1f%n", "from the binaries above (PTX on NVIDIA)", binaries.size(), 1, wall * 1e-6,
                 wall * 1e-6);
+        return each;
     }
 }
