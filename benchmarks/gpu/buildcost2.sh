@@ -14,7 +14,7 @@ set -uo pipefail
 RUN=${RUN:-bash .gpu/run}
 JAR=${JAR:-.gpu/lib/lobatto-bench.jar}
 OUT=${OUT:-$(mktemp -d)}
-COMMIT=${COMMIT:?pass COMMIT=<sha> (the device copy's git HEAD is stale)}
+COMMIT=${COMMIT:?pass COMMIT=<sha> (the device copy has a stale git HEAD)}
 work=$(mktemp -d)
 mkdir -p "$work/src"
 for mode in bundles separate; do
