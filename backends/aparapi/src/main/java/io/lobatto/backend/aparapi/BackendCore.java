@@ -165,7 +165,7 @@ final class BackendCore {
      * function's translated code, so two classes of one name from different class loaders never share a kernel).
      */
     ClKernel kernel(KernelSource source) {
-        String key = "pointwise:" + source.source();
+        String key = "pointwise:" + source.options() + "\n" + source.source();
         ClKernel k = kernels.get(key);
         if (k == null) {
             k = cl.programs().kernel(source);

@@ -217,16 +217,21 @@ final class BuildsAhead {
         vectors.add(KernelBuilds.chebyshev());
         int order = geometry == null ? 0 : geometry.order();
         PointMap map = geometry == null ? null : geometry.map();
+        // the elements the setup kernels' options depend on; without a geometry unknown, and the default options taken
+        long elements = geometry == null ? Long.MAX_VALUE / 4096 : geometry.elementCount();
         Quadrature q = kernel.usesGaussQuadrature() ? Quadrature.GAUSS : Quadrature.GLL;
         for (int i = 0; i < valid.size(); i++) {
             int degree = valid.get(i);
             boolean fine = i == 0;
+            // the setup kernels' options as their launches choose them, by the elements of the geometry at this degree
+            String setupOptions = KernelBuilds.setupOptions(elements, degree);
             if (geometry != null) {
-                tasks.add(() -> SetupKernels.geometryPlan(degree, q, order, kernel.factorsPerPoint(), map, maxGroup, local,
-                        geometryGlobal, allowed));
+                tasks.add(() -> SetupKernels.geometryPlan(degree, q, order, kernel.factorsPerPoint(), map, setupOptions,
+                        maxGroup, local, geometryGlobal, allowed));
                 if (fine && kernel != ElementKernel.MASS_BP10) {
                     tasks.add(() -> SetupKernels.geometryPlan(degree, Quadrature.GAUSS, order,
-                            ElementKernel.MASS_BP10.factorsPerPoint(), map, maxGroup, local, geometryGlobal, allowed));
+                            ElementKernel.MASS_BP10.factorsPerPoint(), map, setupOptions, maxGroup, local, geometryGlobal,
+                            allowed));
                 }
             }
             List<ElementKernel> kinds = fine && kernel != ElementKernel.MASS_BP10
@@ -268,9 +273,9 @@ final class BuildsAhead {
                 }
             }
             if (kernel == ElementKernel.STIFFNESS_BP35) {
-                tasks.add(() -> programs.build(KernelBuilds.diagonalBp35(degree)));
+                tasks.add(() -> programs.build(KernelBuilds.diagonalBp35(degree).withOptions(setupOptions)));
             } else {
-                tasks.add(() -> ElementOperators.diagonalPlan(degree, maxGroup, local, diagonalGlobal, allowed));
+                tasks.add(() -> ElementOperators.diagonalPlan(degree, setupOptions, maxGroup, local, diagonalGlobal, allowed));
             }
         }
         for (int i = 0; i + 1 < valid.size(); i++) {
@@ -287,9 +292,10 @@ final class BuildsAhead {
             }
         }
         if (geometry != null && !valid.isEmpty()) {
+            String setupOptions = KernelBuilds.setupOptions(elements, valid.get(0));
             for (PointFunction f : functions) {
-                tasks.add(() -> programs.build(KernelBuilds.evaluate(valid.get(0), order, map, f)));
-                tasks.add(() -> programs.build(KernelBuilds.errors(valid.get(0), order, map, f)));
+                tasks.add(() -> programs.build(KernelBuilds.evaluate(valid.get(0), order, map, f).withOptions(setupOptions)));
+                tasks.add(() -> programs.build(KernelBuilds.errors(valid.get(0), order, map, f).withOptions(setupOptions)));
             }
         }
         return tasks;

@@ -482,7 +482,7 @@ final class ElementOperators {
         ClBuffer mats = null;
         try {
             mats = core.upload(m, "BP3.5 diagonal matrices");
-            ClKernel k = core.kernel(KernelBuilds.diagonalBp35(d.degree));
+            ClKernel k = core.kernel(KernelBuilds.diagonalBp35(d.degree).withOptions(KernelBuilds.setupOptions(d.elements, d.degree)));
             for (int f = 0; f < G_FIELDS.length; f++) {
                 k.set(G_FIELDS[f], factors.get(f));
             }
@@ -502,9 +502,10 @@ final class ElementOperators {
 
     /** BP1.0 and BP3.0: {@link io.lobatto.backend.aparapi.kernels.DiagonalKernel}, launched in chunks with global grids. */
     private void separableDiagonal(ClElementData d, Basis1D basis, double lambda, ClVector y) {
-        KernelBuilds.GeometryPlan plan = diagonalPlan(d.degree, core.cl.device().maxWorkGroupSize(), core.localMemBytes,
-                diagonalGlobalGrids, s -> core.kernel(s).workGroupSize());
-        ClKernel k = core.kernel(KernelBuilds.diagonal(d.degree, plan));
+        String options = KernelBuilds.setupOptions(d.elements, d.degree);
+        KernelBuilds.GeometryPlan plan = diagonalPlan(d.degree, options, core.cl.device().maxWorkGroupSize(),
+                core.localMemBytes, diagonalGlobalGrids, s -> core.kernel(s).workGroupSize());
+        ClKernel k = core.kernel(KernelBuilds.diagonal(d.degree, plan).withOptions(options));
         int nq = basis.nq();
         int mq = basis.nqGauss();
         double[] interp = basis.interpolation();
@@ -542,13 +543,16 @@ final class ElementOperators {
         }
     }
 
-    /** The plan of {@link io.lobatto.backend.aparapi.kernels.DiagonalKernel}: for the element group, then for what the build allows. */
-    static KernelBuilds.GeometryPlan diagonalPlan(int degree, int maxWorkGroupSize, long localMemBytes, boolean global,
-                                                 ToIntFunction<KernelSource> allowed) {
+    /**
+     * The plan of {@link io.lobatto.backend.aparapi.kernels.DiagonalKernel}: for the element group, then for what the build
+     * with {@code options} ({@link KernelBuilds#setupOptions}) allows.
+     */
+    static KernelBuilds.GeometryPlan diagonalPlan(int degree, String options, int maxWorkGroupSize, long localMemBytes,
+                                                 boolean global, ToIntFunction<KernelSource> allowed) {
         int cap = Math.min(ELEMENT_GROUP, maxWorkGroupSize);
         while (true) {
             KernelBuilds.GeometryPlan plan = KernelBuilds.diagonalPlan(degree, cap, localMemBytes, global);
-            int fits = allowed.applyAsInt(KernelBuilds.diagonal(degree, plan));
+            int fits = allowed.applyAsInt(KernelBuilds.diagonal(degree, plan).withOptions(options));
             if (plan.groupSize() <= fits) {
                 return plan;
             }

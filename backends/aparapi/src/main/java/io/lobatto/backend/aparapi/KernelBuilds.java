@@ -802,6 +802,50 @@ public final class KernelBuilds {
 
     // ------------------------------------------------------------------ setup kernels
 
+    /** System property: {@code auto} (the default), {@code true} or {@code false}; see {@link #setupOptions}. */
+    static final String QUICK_SETUP_PROPERTY = "lobatto.opencl.quickSetup";
+    /** The build options of a quick setup build: the compiler's optimisations off. */
+    static final String QUICK_OPTIONS = "-cl-opt-disable";
+    /**
+     * Points (elements x Nq^3) below which {@link #setupOptions} builds a setup kernel quickly: below it the optimised
+     * build costs more than it saves (on the H100 the README job's geometry, evaluation and error kernels compile in
+     * 0.49 s instead of 1.23 s one after the other, and run once).
+     */
+    static final long QUICK_SETUP_POINTS = 1L << 21;
+    private static volatile String quickSetup = System.getProperty(QUICK_SETUP_PROPERTY, "auto").strip();
+
+    /** Sets {@link #QUICK_SETUP_PROPERTY}'s mode for this JVM (tests); returns the previous one. */
+    static String quickSetup(String mode) {
+        if (!mode.equals("auto") && !mode.equals("true") && !mode.equals("false")) {
+            throw new IllegalArgumentException(QUICK_SETUP_PROPERTY + " is '" + mode + "'; it is one of auto, true, false");
+        }
+        String old = quickSetup;
+        quickSetup = mode;
+        return old;
+    }
+
+    /**
+     * The build options of a setup kernel that runs once over {@code points} points (elements x Nq^3 of the launch: the
+     * geometry, the element diagonals, a function's evaluation and the error norms): {@link #QUICK_OPTIONS} below
+     * {@link #QUICK_SETUP_POINTS}, where compiling the kernel costs more time than optimising it saves, else none. The
+     * sources hold {@code #pragma OPENCL FP_CONTRACT OFF} and no relaxed-math option, so both builds do the same IEEE
+     * operations in the same order and give the same bits. {@code -Dlobatto.opencl.quickSetup=true|false} forces one.
+     */
+    static String setupOptions(long points) {
+        boolean quick = switch (quickSetup) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> points < QUICK_SETUP_POINTS;
+        };
+        return quick ? QUICK_OPTIONS : "";
+    }
+
+    /** {@link #setupOptions} of {@code elements} elements at {@code degree}. */
+    static String setupOptions(long elements, int degree) {
+        long nq = degree + 1L;
+        return setupOptions(elements * nq * nq * nq);
+    }
+
     /**
      * How {@link GeometryKernel} lays out its work: {@code threadsPerElem} work-items per element (one per GLL node or
      * quadrature point, up to the group cap), {@code elemsPerGroup} element slots of {@code perElem} doubles each, in

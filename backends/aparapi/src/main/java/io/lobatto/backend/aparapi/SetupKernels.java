@@ -118,19 +118,23 @@ final class SetupKernels {
     }
 
     /** The plan of the geometry kernel for this device: for the element group, then for what the build allows. */
-    private KernelBuilds.GeometryPlan geometryPlan(int degree, Quadrature quadrature, int order, int fpp, PointMap map) {
-        return geometryPlan(degree, quadrature, order, fpp, map, core.cl.device().maxWorkGroupSize(), core.localMemBytes,
-                geometryGlobalGrids, s -> core.kernel(s).workGroupSize());
+    private KernelBuilds.GeometryPlan geometryPlan(int degree, Quadrature quadrature, int order, int fpp, PointMap map,
+                                                  String options) {
+        return geometryPlan(degree, quadrature, order, fpp, map, options, core.cl.device().maxWorkGroupSize(),
+                core.localMemBytes, geometryGlobalGrids, s -> core.kernel(s).workGroupSize());
     }
 
-    /** {@link #geometryPlan(int, Quadrature, int, int, PointMap)} with {@code allowed} the built kernel's group limit. */
+    /**
+     * {@link #geometryPlan(int, Quadrature, int, int, PointMap, String)} with {@code allowed} the group limit of the kernel
+     * built with {@code options} ({@link KernelBuilds#setupOptions}).
+     */
     static KernelBuilds.GeometryPlan geometryPlan(int degree, Quadrature quadrature, int order, int fpp, PointMap map,
-                                                 int maxWorkGroupSize, long localMemBytes, boolean global,
+                                                 String options, int maxWorkGroupSize, long localMemBytes, boolean global,
                                                  ToIntFunction<KernelSource> allowed) {
         int cap = Math.min(ELEMENT_GROUP, maxWorkGroupSize);
         while (true) {
             KernelBuilds.GeometryPlan plan = KernelBuilds.geometryPlan(degree, quadrature, order, cap, localMemBytes, global);
-            int fits = allowed.applyAsInt(KernelBuilds.geometry(degree, quadrature, order, fpp, map, plan));
+            int fits = allowed.applyAsInt(KernelBuilds.geometry(degree, quadrature, order, fpp, map, plan).withOptions(options));
             if (plan.groupSize() <= fits) {
                 return plan;
             }
@@ -145,7 +149,8 @@ final class SetupKernels {
     /** The launch plan of the geometry kernel for {@code geometry} at the basis's degree, e.g. for reports. */
     String geometryPlan(DeviceGeometry geometry, Basis1D basis, Quadrature quadrature, int factorsPerPoint) {
         ClGeometry g = geom(geometry);
-        return geometryPlan(basis.degree(), quadrature, g.geometry().order(), factorsPerPoint, g.geometry().map()).describe();
+        return geometryPlan(basis.degree(), quadrature, g.geometry().order(), factorsPerPoint, g.geometry().map(),
+                KernelBuilds.setupOptions(g.geometry().elementCount(), basis.degree())).describe();
     }
 
     /**
@@ -168,8 +173,10 @@ final class SetupKernels {
         ClBuffer mats = null;
         ClBuffer scratch = null;
         try {
-            KernelBuilds.GeometryPlan plan = geometryPlan(degree, quadrature, eg.order(), factorsPerPoint, eg.map());
-            ClKernel k = core.kernel(KernelBuilds.geometry(degree, quadrature, eg.order(), factorsPerPoint, eg.map(), plan));
+            String options = KernelBuilds.setupOptions(ne, degree);
+            KernelBuilds.GeometryPlan plan = geometryPlan(degree, quadrature, eg.order(), factorsPerPoint, eg.map(), options);
+            ClKernel k = core.kernel(KernelBuilds.geometry(degree, quadrature, eg.order(), factorsPerPoint, eg.map(), plan)
+                    .withOptions(options));
             boolean gauss = quadrature == Quadrature.GAUSS;
             double[] w = gauss ? basis.gauss().weights() : basis.gll().weights();
             double[] im = gauss ? basis.interpolation() : new double[0];
@@ -228,7 +235,8 @@ final class SetupKernels {
             throw new IllegalArgumentException("evaluate: out has length " + o.length() + ", expected E * Np * outputs = "
                     + eg.elementCount() + " * " + basis.np() + " * " + f.outputs());
         }
-        KernelSource src = KernelBuilds.evaluate(basis.degree(), eg.order(), eg.map(), f);
+        KernelSource src = KernelBuilds.evaluate(basis.degree(), eg.order(), eg.map(), f)
+                .withOptions(KernelBuilds.setupOptions(eg.elementCount(), basis.degree()));
         if (n == 0) {
             return;
         }
@@ -261,7 +269,8 @@ final class SetupKernels {
         ElementGeometry eg = g.geometry();
         int ne = eg.elementCount();
         checkLen("errorNorms", "uL", u.length(), ne * basis.np());
-        KernelSource src = KernelBuilds.errors(basis.degree(), eg.order(), eg.map(), exact);
+        KernelSource src = KernelBuilds.errors(basis.degree(), eg.order(), eg.map(), exact)
+                .withOptions(KernelBuilds.setupOptions(ne, basis.degree()));
         if (ne == 0) {
             return new ErrorNorms(0, 0);
         }

@@ -380,4 +380,59 @@ class SetupKernelsTest {
             }
         }
     }
+
+    /**
+     * A setup kernel built quickly ({@link KernelBuilds#QUICK_OPTIONS}, below {@link KernelBuilds#QUICK_SETUP_POINTS})
+     * and optimised gives the same bits: the factors at both quadratures, a function's values, the error norms and the
+     * BP3.5 diagonal on sinusoidally mapped elements at N = 3, each from both builds (different programs: their options
+     * are part of the cache key, and the quick build's source is the same text).
+     */
+    @Test
+    void quickAndOptimisedSetupBuildsGiveTheSameBits() {
+        AparapiBackend b = backend();
+        Basis1D basis = Basis1D.of(3);
+        ElementGeometry g = ElementGeometry.trilinear(HexMesh.box(2, 2, 2, 0, 1, 0, 1, 0, 1),
+                NodeMap.sinusoidal(0.05, 0, 1, 0, 1, 0, 1));
+        assertEquals(KernelBuilds.QUICK_OPTIONS, KernelBuilds.setupOptions(g.elementCount(), 3), "auto is quick here");
+        assertEquals("", KernelBuilds.setupOptions(KernelBuilds.QUICK_SETUP_POINTS), "auto optimises at the threshold");
+        double[][] quick = setupResults(b, g, basis, "true");
+        double[][] optimised = setupResults(b, g, basis, "false");
+        String[] what = {"GLL factors", "Gauss wJ", "f at the nodes", "error norms", "BP3.5 diagonal"};
+        for (int i = 0; i < what.length; i++) {
+            assertTrue(quick[i].length > 0, what[i]);
+            assertTrue(java.util.Arrays.equals(quick[i], optimised[i]), what[i] + ": the quick and the optimised build differ");
+        }
+        assertThrows(IllegalArgumentException.class, () -> KernelBuilds.quickSetup("fast"));
+    }
+
+    private static double[][] setupResults(AparapiBackend b, ElementGeometry g, Basis1D basis, String quickSetup) {
+        String old = KernelBuilds.quickSetup(quickSetup);
+        int built = b.runtime().programs().builds();
+        try (DeviceGeometry dg = b.uploadGeometry(g);
+             DeviceVector packed = b.geometricFactors(dg, basis, Quadrature.GLL, 7);
+             DeviceVector wj = b.geometricFactors(dg, basis, Quadrature.GAUSS, 1);
+             DeviceVector f = b.allocate(g.elementCount() * basis.np() * 2)) {
+            b.evaluate(dg, basis, new Source(), f);
+            double[] values = b.download(f);
+            double[] field = new double[values.length / 2];
+            for (int n = 0; n < field.length; n++) {
+                field[n] = values[2 * n] * 0.999;
+            }
+            io.lobatto.core.backend.ErrorNorms errors;
+            try (DeviceVector u = b.upload(field)) {
+                errors = b.errorNorms(dg, basis, u, new Source());
+            }
+            double[] diagonal;
+            try (DeviceElementData data = b.uploadElementData(ElementKernel.STIFFNESS_BP35, basis, g.elementCount(),
+                    HostSetup.factors(g, basis, Quadrature.GLL, 7));
+                 DeviceVector d = b.allocate(g.elementCount() * basis.np())) {
+                b.elementDiagonal(data, 0.5, d);
+                diagonal = b.download(d);
+            }
+            assertTrue(b.runtime().programs().builds() > built, quickSetup + ": these builds are new, not the other mode's");
+            return new double[][] {b.download(packed), b.download(wj), values, {errors.max(), errors.l2()}, diagonal};
+        } finally {
+            KernelBuilds.quickSetup(old);
+        }
+    }
 }

@@ -25,11 +25,13 @@ import java.util.regex.Pattern;
  * variant), and the kernel's arguments are the remaining fields in Aparapi's order (first use), bound by
  * name. Translation needs no OpenCL device and no Aparapi native library. Immutable.
  *
- * @param label  a name for messages and profiles, e.g. "axpby" or "BP3.5 N=7"
- * @param source the complete OpenCL C source (one kernel, {@code run})
- * @param args   the kernel's arguments in order
+ * @param label   a name for messages and profiles, e.g. "axpby" or "BP3.5 N=7"
+ * @param source  the complete OpenCL C source (one kernel, {@code run})
+ * @param args    the kernel's arguments in order
+ * @param options OpenCL build options of this source ({@code ""}: the compiler's defaults), e.g.
+ *                {@code -cl-opt-disable} for a setup kernel that runs once over a small problem
  */
-public record KernelSource(String label, String source, List<Arg> args) {
+public record KernelSource(String label, String source, List<Arg> args, String options) {
 
     /** What a kernel argument is, from its OpenCL declaration. */
     public enum Kind { GLOBAL_BUFFER, LOCAL_BUFFER, INT, LONG, DOUBLE, FLOAT }
@@ -54,6 +56,17 @@ public record KernelSource(String label, String source, List<Arg> args) {
 
     public KernelSource {
         args = List.copyOf(args);
+        options = options == null ? "" : options.strip();
+    }
+
+    /** A source built with the compiler's default options. */
+    public KernelSource(String label, String source, List<Arg> args) {
+        this(label, source, args, "");
+    }
+
+    /** This source, built with {@code options} instead of its own. */
+    public KernelSource withOptions(String options) {
+        return new KernelSource(label, source, args, options);
     }
 
     /**

@@ -140,7 +140,7 @@ public final class ProgramCache {
         return kernel(source, "");
     }
 
-    /** {@link #kernel(KernelSource)} built with OpenCL compiler {@code options}. */
+    /** {@link #kernel(KernelSource)} built with OpenCL compiler {@code options} (after the source's own). */
     public ClKernel kernel(KernelSource source, String options) {
         Built b = program(source, options);
         return new ClKernel(context, b.program(), b.entry(), source);
@@ -167,6 +167,11 @@ public final class ProgramCache {
     public void buildAll(java.util.List<KernelSource> sources) {
         if (released) {
             throw new IllegalStateException("the program cache of " + context.device() + " is released");
+        }
+        if (sources.stream().anyMatch(s -> !s.options().isEmpty())) {
+            // a bundle is one build, with one set of options: sources with options of their own build alone
+            sources.forEach(this::build);
+            return;
         }
         String options = quiet("");
         java.util.List<KernelSource> all = new java.util.ArrayList<>();      // the sources, each once
@@ -232,7 +237,7 @@ public final class ProgramCache {
 
     /** The program of {@code source}: built here by the first thread that asks, waited for by the others. */
     private Built program(KernelSource source, String requested) {
-        String options = quiet(requested);
+        String options = quiet((source.options() + " " + requested).strip());
         if (released) {
             throw new IllegalStateException("the program cache of " + context.device() + " is released");
         }
