@@ -220,11 +220,33 @@ final class BuildsAhead {
         // the elements the setup kernels' options depend on; without a geometry unknown, and the default options taken
         long elements = geometry == null ? Long.MAX_VALUE / 4096 : geometry.elementCount();
         Quadrature q = kernel.usesGaussQuadrature() ? Quadrature.GAUSS : Quadrature.GLL;
+        // the setup kernels' first builds (the geometry, the diagonals, f and the errors) in two bundles: the fine level's,
+        // then the others'; each bundle is planned, so a setup kernel asked for before its bundle started builds the bundle
+        List<KernelSource> setupFine = new ArrayList<>();
+        List<KernelSource> setupRest = new ArrayList<>();
+        int afterZ = 0;
         for (int i = 0; i < valid.size(); i++) {
             int degree = valid.get(i);
             boolean fine = i == 0;
             // the setup kernels' options as their launches choose them, by the elements of the geometry at this degree
             String setupOptions = KernelBuilds.setupOptions(elements, degree);
+            List<KernelSource> setupBundle = fine ? setupFine : setupRest;
+            int cap = Math.min(AparapiBackend.ELEMENT_GROUP, maxGroup);
+            if (geometry != null) {
+                setupBundle.add(KernelBuilds.geometry(degree, q, order, kernel.factorsPerPoint(), map,
+                        KernelBuilds.geometryPlan(degree, q, order, cap, local, geometryGlobal)).withOptions(setupOptions));
+                if (fine && kernel != ElementKernel.MASS_BP10) {
+                    Quadrature g = Quadrature.GAUSS;
+                    setupBundle.add(KernelBuilds.geometry(degree, g, order, ElementKernel.MASS_BP10.factorsPerPoint(), map,
+                            KernelBuilds.geometryPlan(degree, g, order, cap, local, geometryGlobal)).withOptions(setupOptions));
+                }
+            }
+            if (kernel == ElementKernel.STIFFNESS_BP35) {
+                setupBundle.add(KernelBuilds.diagonalBp35(degree).withOptions(setupOptions));
+            } else {
+                setupBundle.add(KernelBuilds.diagonal(degree, KernelBuilds.diagonalPlan(degree, cap, local, diagonalGlobal))
+                        .withOptions(setupOptions));
+            }
             if (geometry != null) {
                 tasks.add(() -> SetupKernels.geometryPlan(degree, q, order, kernel.factorsPerPoint(), map, setupOptions,
                         maxGroup, local, geometryGlobal, allowed));
@@ -238,25 +260,36 @@ final class BuildsAhead {
                     ? List.of(kernel, ElementKernel.MASS_BP10) : List.of(kernel);
             for (ElementKernel k : kinds) {
                 ElementVariant v = forced != null ? forced : ElementVariant.of(k, degree, device);
-                // the first plan's builds in one program (the plan below finds them built unless the registers allow less)
+                // the input modes the setup and the solve use (each mode is built at its first use only): the fine
+                // operator x_L (the lift) and x_G through Z; a p-MG level x_G through Z; the mass of the right-hand
+                // side x_L; with the folded search direction also mode 2
+                List<Integer> modes = new ArrayList<>();
+                if (fine) {
+                    modes.add(0);
+                }
+                if (k == kernel) {
+                    modes.add(1);
+                    if (fold) {
+                        modes.add(2);
+                    }
+                }
+                // the first plan's builds in one program (the plans below find them built unless the registers allow less)
                 Basis1D basis = Basis1D.of(degree);
                 ElementPlan first = KernelBuilds.firstPlan(k, basis, maxGroup, local, device, v);
                 List<KernelBuilds.Spec> together = new ArrayList<>();
-                together.add(KernelBuilds.element(k, degree, first, 0));
-                together.add(KernelBuilds.element(k, degree, first, 1));
-                if (fold) {
-                    together.add(KernelBuilds.element(k, degree, first, 2));
+                for (int mode : modes) {
+                    together.add(KernelBuilds.element(k, degree, first, mode));
                 }
                 core.planBundle(together);
                 tasks.add(() -> {
                     programs.buildAll(together.stream().map(KernelBuilds.Spec::source).toList());
-                    ElementPlan plan = KernelBuilds.plan(k, basis, maxGroup, local, device, v, allowedSpec);
-                    if (fold) {
-                        programs.build(KernelBuilds.element(k, degree, plan, 2).source());
+                    for (int mode : modes) {
+                        KernelBuilds.plan(k, basis, maxGroup, local, device, v, allowedSpec, mode);
                     }
                     if (direct) {
-                        programs.build(KernelBuilds.element(k, degree, plan,
-                                io.lobatto.backend.aparapi.kernels.ElementOperands.DIRECT).source());
+                        int d = io.lobatto.backend.aparapi.kernels.ElementOperands.DIRECT;
+                        programs.build(KernelBuilds.element(k, degree,
+                                KernelBuilds.plan(k, basis, maxGroup, local, device, v, allowedSpec, d), d).source());
                     }
                 });
             }
@@ -267,6 +300,7 @@ final class BuildsAhead {
                 if (alone == 1) {
                     tasks.add(() -> programs.build(vectors.get(0).source()));
                 }
+                afterZ = tasks.size();
                 for (List<KernelBuilds.Spec> part : chunks(vectors.subList(alone, vectors.size()), VECTOR_BUNDLE)) {
                     core.planBundle(part);
                     tasks.add(() -> programs.buildAll(part.stream().map(KernelBuilds.Spec::source).toList()));
@@ -294,10 +328,27 @@ final class BuildsAhead {
         if (geometry != null && !valid.isEmpty()) {
             String setupOptions = KernelBuilds.setupOptions(elements, valid.get(0));
             for (PointFunction f : functions) {
-                tasks.add(() -> programs.build(KernelBuilds.evaluate(valid.get(0), order, map, f).withOptions(setupOptions)));
-                tasks.add(() -> programs.build(KernelBuilds.errors(valid.get(0), order, map, f).withOptions(setupOptions)));
+                setupRest.add(KernelBuilds.evaluate(valid.get(0), order, map, f).withOptions(setupOptions));
+                setupRest.add(KernelBuilds.errors(valid.get(0), order, map, f).withOptions(setupOptions));
             }
         }
+        // each bundle by options (a program has one set): the fine level's right after Z's build, the rest last
+        tasks.addAll(afterZ, setupBundles(programs, setupFine));
+        tasks.addAll(setupBundles(programs, setupRest));
         return tasks;
+    }
+
+    /** {@code sources} planned as bundles of one set of build options each, and their builds. */
+    private static List<Runnable> setupBundles(ProgramCache programs, List<KernelSource> sources) {
+        java.util.Map<String, List<KernelSource>> byOptions = new java.util.LinkedHashMap<>();
+        for (KernelSource src : sources) {
+            byOptions.computeIfAbsent(src.options(), o -> new ArrayList<>()).add(src);
+        }
+        List<Runnable> builds = new ArrayList<>();
+        for (List<KernelSource> bundle : byOptions.values()) {
+            List<KernelSource> planned = programs.planBundle(bundle);
+            builds.add(() -> programs.buildAll(planned));
+        }
+        return builds;
     }
 }

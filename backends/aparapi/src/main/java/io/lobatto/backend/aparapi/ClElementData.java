@@ -17,14 +17,23 @@ final class ClElementData implements DeviceElementData {
     final ElementKernel kernel;
     final int degree;
     final int elements;
+    /**
+     * The first plan ({@link KernelBuilds#firstPlan}; for factors on the fly the checked trilinear plan): what a mode
+     * launches unless its build allows smaller groups ({@link #plans}).
+     */
     final ElementPlan plan;
+    /** The plan each input mode launches, checked against its build at its first use (null until then). */
+    final ElementPlan[] plans = new ElementPlan[KernelBuilds.ELEMENT_MODES + 1];
     /** I, D (or null when the kernel has none). */
     final ClBuffer interp;
     final ClBuffer diff;
     /** G00, G01, G02, G11, G12, G22, wJ for the stiffness kernels; wJ alone for the mass. */
     final List<ClBuffer> factors;
-    /** 2D stiffness whose t-fluxes do not fit the local memory: their global scratch, else null. */
-    final ClBuffer scratch;
+    /**
+     * 2D stiffness whose t-fluxes do not fit the local memory: their global scratch, else null (allocated when a mode's
+     * plan first needs it).
+     */
+    ClBuffer scratch;
     /**
      * BP3.5 with the geometric factors on the fly: the element vertices (its own upload of the geometry; {@link #factors}
      * is then empty) and the GLL nodes and weights; null for stored factors.

@@ -208,7 +208,7 @@ final class ElementOperators {
         ClBuffer scratch = null;
         ElementPlan plan;
         try {
-            plan = plan(kernel, basis);
+            plan = firstPlan(kernel, basis);   // each input mode checks it against its build at its first use
             if (kernel.usesGaussQuadrature()) {
                 interp = core.upload(basis.interpolation(), "I");
             }
@@ -227,12 +227,38 @@ final class ElementOperators {
         return new ClElementData(this, kernel, degree, elements, plan, interp, diff, factors, scratch);
     }
 
-    /** The plan of {@code kernel} at the basis's degree on this device ({@link KernelBuilds#plan}). */
-    private ElementPlan plan(ElementKernel kernel, Basis1D basis) {
+    /** The first plan of {@code kernel} at the basis's degree on this device ({@link KernelBuilds#firstPlan}), unbuilt. */
+    private ElementPlan firstPlan(ElementKernel kernel, Basis1D basis) {
         String device = core.info.name();
-        return KernelBuilds.plan(kernel, basis, core.cl.device().maxWorkGroupSize(), core.localMemBytes, device,
-                core.variant != null ? core.variant : ElementVariant.of(kernel, basis.degree(), device),
-                s -> core.kernel(s).workGroupSize());
+        return KernelBuilds.firstPlan(kernel, basis, core.cl.device().maxWorkGroupSize(), core.localMemBytes, device,
+                core.variant != null ? core.variant : ElementVariant.of(kernel, basis.degree(), device));
+    }
+
+    /**
+     * The plan input mode {@code mode} of {@code d} launches ({@link KernelBuilds#plan} for that mode alone: the first plan
+     * unless the mode's build allows smaller groups), found at the mode's first use, so that a mode never used is never
+     * built (the README job's p-MG levels apply only x_G through Z, its mass only x_L); its t-flux scratch allocated then
+     * if it needs one. Factors on the fly keep their checked plan.
+     */
+    private ElementPlan plan(ClElementData d, int mode) {
+        ElementPlan p = d.plans[mode];
+        if (p == null) {
+            if (d.trilinear != null) {
+                p = d.plan;
+            } else {
+                String device = core.info.name();
+                Basis1D basis = Basis1D.of(d.degree);
+                p = KernelBuilds.plan(d.kernel, basis, core.cl.device().maxWorkGroupSize(), core.localMemBytes, device,
+                        core.variant != null ? core.variant : ElementVariant.of(d.kernel, d.degree, device),
+                        s -> core.kernel(s).workGroupSize(), mode);
+                if (!p.tLocal() && d.scratch == null) {
+                    int q = d.kernel == ElementKernel.STIFFNESS_BP35 ? basis.nq() : basis.nqGauss();
+                    d.scratch = core.buffer((long) d.elements * q * q * q, 8, d.kernel + " t-flux scratch");
+                }
+            }
+            d.plans[mode] = p;
+        }
+        return p;
     }
 
     /** The element kernel of {@code plan}; {@code fromGlobal} 0: x_L, 1: x_G through Z, 2: dir + beta x_G through Z. */
@@ -251,10 +277,13 @@ final class ElementOperators {
         return a;
     }
 
-    /** The launch plan of element data, e.g. for reports: "2D, 81 work-items x 3 elements per group, ...". */
+    /**
+     * The launch plan of element data, e.g. for reports: "2D, 81 work-items x 3 elements per group, ..." (of x_G through Z,
+     * the operator's form, checked against its build here if it was not yet used).
+     */
     String plan(DeviceElementData data) {
         ClElementData d = elem(data);
-        return d.kernel + " N=" + d.degree + ": " + d.plan.describe(d.kernel);
+        return d.kernel + " N=" + d.degree + ": " + plan(d, 1).describe(d.kernel);
     }
 
     // ------------------------------------------------------------------ element kernels
@@ -280,9 +309,10 @@ final class ElementOperators {
             return;
         }
         int mode = yG != null ? ElementOperands.DIRECT : z == null ? 0 : dir == null ? 1 : 2;
+        ElementPlan plan = plan(d, mode);
         ClKernel k = d.kernels[mode];
         if (k == null) {
-            k = elementKernel(d.kernel, d.degree, d.plan, mode);
+            k = elementKernel(d.kernel, d.degree, plan, mode);
             d.kernels[mode] = k;
         }
         boolean stiff = d.kernel != ElementKernel.MASS_BP10;
@@ -300,13 +330,13 @@ final class ElementOperators {
                 .bindIfUsed("dirG", dir == null ? unused : dir)
                 .bindIfUsed("firstElem", first)
                 .set("elems", end)
-                .local("lds", KernelBuilds.elementLocalBytes(d.plan));
+                .local("lds", KernelBuilds.elementLocalBytes(plan));
         for (int f = 0; f < G_FIELDS.length; f++) {
             k.bindIfUsed(G_FIELDS[f], stiff ? factor(d, f) : unused);
         }
         k.bindIfUsed("lambda", stiff ? lambda : 0).bindIfUsed("shift", shift).bindIfUsed("beta", beta);
-        long groups = ((long) end - first + d.plan.elementsPerGroup() - 1) / d.plan.elementsPerGroup();
-        k.launch(groups, d.plan.groupSize());
+        long groups = ((long) end - first + plan.elementsPerGroup() - 1) / plan.elementsPerGroup();
+        k.launch(groups, plan.groupSize());
     }
 
     void applyElements(DeviceElementData data, double lambda, DeviceVector xL, DeviceVector yL) {

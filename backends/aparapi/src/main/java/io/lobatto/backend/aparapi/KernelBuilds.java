@@ -466,15 +466,19 @@ public final class KernelBuilds {
     /**
      * The plan of {@code kernel} at the basis's degree in thread structure {@code variant} (where it has one, else
      * the shared one: {@link ElementPlan#of}): planned for groups of {@link AparapiBackend#ELEMENT_GROUP}
-     * (at most {@code maxWorkGroupSize}), then again for what the built kernel allows when its registers allow fewer.
+     * (at most {@code maxWorkGroupSize}), then again for what the built kernel allows when its registers allow fewer:
+     * the kernel in input modes {@code modes} (x_L 0, x_G through Z 1, ...; none given: 0 and 1), each built to ask.
      */
     static ElementPlan plan(ElementKernel kernel, Basis1D basis, int maxWorkGroupSize, long localMemBytes, String device,
-                            ElementVariant variant, ToIntFunction<Spec> allowed) {
+                            ElementVariant variant, ToIntFunction<Spec> allowed, int... modes) {
+        int[] checked = modes.length == 0 ? new int[] {0, 1} : modes;
         int cap = Math.min(AparapiBackend.ELEMENT_GROUP, maxWorkGroupSize);
         while (true) {
             ElementPlan plan = planFor(kernel, basis, cap, localMemBytes, device, variant);
-            int fits = Math.min(allowed.applyAsInt(element(kernel, basis.degree(), plan, 0)),
-                    allowed.applyAsInt(element(kernel, basis.degree(), plan, 1)));
+            int fits = Integer.MAX_VALUE;
+            for (int mode : checked) {
+                fits = Math.min(fits, allowed.applyAsInt(element(kernel, basis.degree(), plan, mode)));
+            }
             if (plan.groupSize() <= fits) {
                 return plan;
             }

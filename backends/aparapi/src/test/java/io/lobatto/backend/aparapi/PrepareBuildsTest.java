@@ -70,6 +70,12 @@ class PrepareBuildsTest {
                 be.synchronize();
                 List<String> built = new ArrayList<>(be.builtKernels().keySet());
                 assertEquals(prepared, programs.builds(), "builds after prepare: the solve built more; kernels now " + built);
+                // each element kernel only in the input modes used: the levels x_G through Z, the mass x_L
+                assertTrue(built.containsAll(List.of("BP3.5 N=4 (assembled)", "BP3.5 N=2 (assembled)", "BP3.5 N=1 (assembled)",
+                        "BP1.0 N=4")), "kernels " + built);
+                for (String unused : List.of("BP3.5 N=2", "BP3.5 N=1", "BP1.0 N=4 (assembled)")) {
+                    assertTrue(!built.contains(unused), unused + " was built but never launched: " + built);
+                }
             }
         }
     }

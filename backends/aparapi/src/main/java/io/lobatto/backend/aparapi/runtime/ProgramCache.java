@@ -73,6 +73,8 @@ public final class ProgramCache {
 
     private final ClContext context;
     private final ConcurrentHashMap<String, CompletableFuture<Built>> built = new ConcurrentHashMap<>();
+    /** The bundles {@link #planBundle} planned, by the key of each source in them. */
+    private final ConcurrentHashMap<String, java.util.List<KernelSource>> planned = new ConcurrentHashMap<>();
     private final AtomicInteger programsCompiled = new AtomicInteger();
     private final Path dir;
     private final AtomicInteger compiled = new AtomicInteger();
@@ -155,6 +157,19 @@ public final class ProgramCache {
     }
 
     /**
+     * Plans {@code sources} as one bundle ({@link #buildAll}): a source of it asked for ({@link #kernel}, {@link #build},
+     * {@link #workGroupSize}) before the bundle's build started builds the whole bundle, so that the bundle, and its disk
+     * cache entry, is the same in every run. Returns {@code sources}.
+     */
+    public java.util.List<KernelSource> planBundle(java.util.List<KernelSource> sources) {
+        java.util.List<KernelSource> bundle = java.util.List.copyOf(sources);
+        for (KernelSource s : bundle) {
+            planned.putIfAbsent(key(s.source(), quiet(s.options())), bundle);
+        }
+        return bundle;
+    }
+
+    /**
      * Builds {@code sources} as ONE program (a {@link ProgramBundle}) on the calling thread, for those of them not yet built
      * or being built; for builds ahead of use. The bundle holds all of them even so, so that its text, and its disk cache
      * entry, is the same in every run. A compiler spends less on a bundle than on its kernels one program each (NVIDIA's,
@@ -168,12 +183,16 @@ public final class ProgramCache {
         if (released) {
             throw new IllegalStateException("the program cache of " + context.device() + " is released");
         }
-        if (sources.stream().anyMatch(s -> !s.options().isEmpty())) {
-            // a bundle is one build, with one set of options: sources with options of their own build alone
+        String options = sources.isEmpty() ? "" : sources.get(0).options();
+        if (sources.stream().anyMatch(s -> !s.options().equals(options))) {
+            // a bundle is one build, with one set of options: sources of different options build alone
             sources.forEach(this::build);
             return;
         }
-        String options = quiet("");
+        buildAll(sources, quiet(options));
+    }
+
+    private void buildAll(java.util.List<KernelSource> sources, String options) {
         java.util.List<KernelSource> all = new java.util.ArrayList<>();      // the sources, each once
         java.util.List<String> keys = new java.util.ArrayList<>();
         java.util.List<Integer> mine = new java.util.ArrayList<>();           // indices of those this call builds
@@ -242,6 +261,10 @@ public final class ProgramCache {
             throw new IllegalStateException("the program cache of " + context.device() + " is released");
         }
         String key = key(source.source(), options);
+        java.util.List<KernelSource> bundle = planned.get(key);
+        if (bundle != null && !built.containsKey(key) && requested.isEmpty()) {
+            buildAll(bundle);      // the planned bundle, here: its build has not started
+        }
         CompletableFuture<Built> mine = new CompletableFuture<>();
         CompletableFuture<Built> f = built.putIfAbsent(key, mine);
         if (f == null) {
