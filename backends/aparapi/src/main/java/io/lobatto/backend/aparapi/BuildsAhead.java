@@ -329,7 +329,7 @@ final class BuildsAhead {
             String setupOptions = KernelBuilds.setupOptions(elements, valid.get(0));
             for (PointFunction f : functions) {
                 setupRest.add(KernelBuilds.evaluate(valid.get(0), order, map, f).withOptions(setupOptions));
-                setupRest.add(KernelBuilds.errors(valid.get(0), order, map, f).withOptions(setupOptions));
+                setupRest.add(KernelBuilds.errors(valid.get(0), order, map, f));      // always optimised
             }
         }
         // each bundle by options (a program has one set): the fine level's right after Z's build, the rest last

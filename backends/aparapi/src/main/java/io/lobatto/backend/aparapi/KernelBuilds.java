@@ -812,8 +812,10 @@ public final class KernelBuilds {
     static final String QUICK_OPTIONS = "-cl-opt-disable";
     /**
      * Points (elements x Nq^3) below which {@link #setupOptions} builds a setup kernel quickly: below it the optimised
-     * build costs more than it saves (on the H100 the README job's geometry, evaluation and error kernels compile in
-     * 0.49 s instead of 1.23 s one after the other, and run once).
+     * build costs more than it saves. On the H100 (commit 1aee0fd) the quick geometry kernel (Gauss, wJ) ran 14-15x
+     * slower (0.49 ms against 0.035 ms for 216 elements at N = 7, 39.6 against 2.6 ms for 32^3), about 1.5 ns more per
+     * point, while its build took 0.14-0.2 s less (0.38 s optimised); at this many points a quick build of each setup
+     * kernel still saves 0.1 s or more. The error kernel is not built quickly: it ran 50x slower.
      */
     static final long QUICK_SETUP_POINTS = 1L << 21;
     private static volatile String quickSetup = System.getProperty(QUICK_SETUP_PROPERTY, "auto").strip();
@@ -830,7 +832,7 @@ public final class KernelBuilds {
 
     /**
      * The build options of a setup kernel that runs once over {@code points} points (elements x Nq^3 of the launch: the
-     * geometry, the element diagonals, a function's evaluation and the error norms): {@link #QUICK_OPTIONS} below
+     * geometry, the element diagonals and a function's evaluation): {@link #QUICK_OPTIONS} below
      * {@link #QUICK_SETUP_POINTS}, where compiling the kernel costs more time than optimising it saves, else none. The
      * sources hold {@code #pragma OPENCL FP_CONTRACT OFF} and no relaxed-math option, so both builds do the same IEEE
      * operations in the same order and give the same bits. {@code -Dlobatto.opencl.quickSetup=true|false} forces one.

@@ -383,9 +383,9 @@ class SetupKernelsTest {
 
     /**
      * A setup kernel built quickly ({@link KernelBuilds#QUICK_OPTIONS}, below {@link KernelBuilds#QUICK_SETUP_POINTS})
-     * and optimised gives the same bits: the factors at both quadratures, a function's values, the error norms and the
-     * BP3.5 diagonal on sinusoidally mapped elements at N = 3, each from both builds (different programs: their options
-     * are part of the cache key, and the quick build's source is the same text).
+     * and optimised gives the same bits: the factors at both quadratures, a function's values and the BP3.5 diagonal
+     * on sinusoidally mapped elements at N = 3, each from both builds (different programs: their options are part of
+     * the cache key, and the quick build's source is the same text); the error norms (always optimised) from them.
      */
     @Test
     void quickAndOptimisedSetupBuildsGiveTheSameBits() {
