@@ -103,7 +103,8 @@ final class BackendCore {
     /** The reduction or gather group the backend launches (the choice is {@link KernelBuilds#powerOfTwoGroup}). */
     private int powerOfTwoGroup(Class<? extends Kernel> family) {
         // the program cache's query, not kernel(): this runs on two threads at once, and the kernels map is not shared
-        return KernelBuilds.powerOfTwoGroup(family, cl.device().maxWorkGroupSize(), localMemBytes,
+        return KernelBuilds.powerOfTwoGroup(family, cl.device().maxWorkGroupSize(), KernelBuilds.probeStart(cl.device().vendor()),
+                localMemBytes,
                 s -> cl.programs().workGroupSize(s.source()));
     }
 

@@ -120,7 +120,7 @@ public final class KernelBuilds {
         out.add(new Build(halo.source(), perEntryGroup(allowed.applyAsInt(halo)), 0, "one work-item per shared row"));
         Spec cheb = chebyshev();
         out.add(new Build(cheb.source(), perEntryGroup(allowed.applyAsInt(cheb)), 0, "one work-item per entry"));
-        int reduce = powerOfTwoGroup(ReductionKernel.class, maxWorkGroupSize, localMemBytes, allowed);
+        int reduce = powerOfTwoGroup(ReductionKernel.class, maxWorkGroupSize, Integer.MAX_VALUE, localMemBytes, allowed);
         for (int op : new int[] {ReductionKernel.DOT, ReductionKernel.CG_UPDATE, ReductionKernel.PCG_UPDATE}) {
             out.add(new Build(reduction(op, reduce).source(), reduce, reductionLocalBytes(reduce), "tree of " + reduce));
         }
@@ -139,7 +139,7 @@ public final class KernelBuilds {
                 out.add(new Build(s.source(), g, 8L * g, "one work-item per row, groups of " + g + " strided over the rows"));
             }
         }
-        int gather = powerOfTwoGroup(GatherScatterKernel.class, maxWorkGroupSize, localMemBytes, allowed);
+        int gather = powerOfTwoGroup(GatherScatterKernel.class, maxWorkGroupSize, Integer.MAX_VALUE, localMemBytes, allowed);
         // the Chebyshev smoothers' gathers with the residual folded in have block forms only (in every kind), and the
         // block group is chosen by building the block gather+dot (powerOfTwoGroup), so the rows kinds build that too
         int[] blockOps = kind == GatherScatter.BLOCKS
@@ -442,11 +442,12 @@ public final class KernelBuilds {
     /**
      * The largest power-of-two group (at most {@link AparapiBackend#STREAM_GROUP}, {@code maxWorkGroupSize} and
      * the local memory the kernel needs) that the kernel family builds for: the group is a build constant of
-     * the tree reductions, so a kernel whose registers allow less is built again for less.
+     * the tree reductions, so a kernel whose registers allow less is built again for less. The first try is at most
+     * {@code firstTry} ({@link #probeStart}).
      */
-    static int powerOfTwoGroup(Class<? extends Kernel> family, int maxWorkGroupSize, long localMemBytes,
+    static int powerOfTwoGroup(Class<? extends Kernel> family, int maxWorkGroupSize, int firstTry, long localMemBytes,
                                ToIntFunction<Spec> allowed) {
-        int g = Integer.highestOneBit(Math.min(AparapiBackend.STREAM_GROUP, maxWorkGroupSize));
+        int g = Integer.highestOneBit(Math.max(1, Math.min(Math.min(AparapiBackend.STREAM_GROUP, maxWorkGroupSize), firstTry)));
         while (g * 16L > localMemBytes && g > 1) {
             g /= 2;
         }
@@ -461,6 +462,23 @@ public final class KernelBuilds {
             // simply half: each try is a compile on the critical path of the backend's start
             g = a >= 1 ? Integer.highestOneBit(a) : g / 2;
         }
+    }
+
+    /** System property: the first group {@link #powerOfTwoGroup} tries on the device ({@code 0}: no cap); see {@link #probeStart}. */
+    static final String PROBE_START_PROPERTY = "lobatto.aparapi.probeStart";
+
+    /**
+     * The first group the start-up probes ({@link #powerOfTwoGroup} of the reductions and the block gathers) try on a
+     * device of {@code vendor}: 256 on NVIDIA, where both families built at 1024 allow fewer than 512 work-items (the
+     * H100, driver 580: a second build at 256 followed each, two of the four builds on the critical path of a cold
+     * start), else no cap. {@code -Dlobatto.aparapi.probeStart=N} sets it (0: no cap).
+     */
+    static int probeStart(String vendor) {
+        Integer forced = Integer.getInteger(PROBE_START_PROPERTY);
+        if (forced != null) {
+            return forced <= 0 ? Integer.MAX_VALUE : forced;
+        }
+        return vendor != null && vendor.toUpperCase(java.util.Locale.ROOT).contains("NVIDIA") ? 256 : Integer.MAX_VALUE;
     }
 
     /**

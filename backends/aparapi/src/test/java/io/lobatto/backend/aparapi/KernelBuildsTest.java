@@ -84,4 +84,34 @@ class KernelBuildsTest {
         return sources.stream().map(s -> s.lines().filter(l -> l.startsWith("// ")).findFirst().orElse("?"))
                 .collect(Collectors.toCollection(TreeSet::new));
     }
+
+    /**
+     * The start-up probe: on NVIDIA it tries 256 first (one build where the device allows it), elsewhere the largest
+     * group; a build that allows fewer than asked is followed by one at the largest power of two it allowed. The
+     * allowed groups stand for a device's CL_KERNEL_WORK_GROUP_SIZE answers.
+     */
+    @Test
+    void theProbeStartsAt256OnNvidiaAndFollowsWhatABuildAllows() {
+        assertEquals(256, KernelBuilds.probeStart("NVIDIA Corporation"));
+        assertEquals(Integer.MAX_VALUE, KernelBuilds.probeStart("Advanced Micro Devices, Inc."));
+        assertEquals(Integer.MAX_VALUE, KernelBuilds.probeStart("AuthenticAMD"));
+        java.util.List<Integer> asked = new java.util.ArrayList<>();
+        java.util.function.ToIntFunction<KernelBuilds.Spec> h100 = s -> {   // the H100's answers: 384 at 1024, all of 256
+            int g = s.groupSize();
+            asked.add(g);
+            return g >= 1024 ? 384 : g;
+        };
+        long local = 48 * 1024;
+        assertEquals(256, KernelBuilds.powerOfTwoGroup(io.lobatto.backend.aparapi.kernels.ReductionKernel.class, 1024, 256,
+                local, h100));
+        assertEquals(java.util.List.of(256), asked, "one build");
+        asked.clear();
+        assertEquals(256, KernelBuilds.powerOfTwoGroup(io.lobatto.backend.aparapi.kernels.ReductionKernel.class, 1024,
+                Integer.MAX_VALUE, local, h100));
+        assertEquals(java.util.List.of(1024, 256), asked, "1024, then the largest power of two it allowed");
+        asked.clear();
+        assertEquals(128, KernelBuilds.powerOfTwoGroup(io.lobatto.backend.aparapi.kernels.GatherScatterKernel.class, 1024, 256,
+                local, s -> { asked.add(s.groupSize()); return 200; }));
+        assertEquals(java.util.List.of(256, 128), asked, "a start that is too large still goes down");
+    }
 }
