@@ -58,6 +58,11 @@ final class BuildsAhead {
         core.ensureOpen();
         Objects.requireNonNull(kernel, "kernel");
         Objects.requireNonNull(degrees, "degrees");
+        if (GatherScatter.kind() != GatherScatter.TILES) {
+            // Z's build first, before the plans below translate the setup kernels and wait for the block gathers' probe
+            ProgramCache programs = core.cl.programs();
+            submit(() -> programs.build(ScatterBuild.spec().source()));
+        }
         for (Runnable task : preparations(kernel, degrees, geometry, functions == null ? new PointFunction[0] : functions)) {
             submit(task);
         }
@@ -224,7 +229,7 @@ final class BuildsAhead {
         // then the others'; each bundle is planned, so a setup kernel asked for before its bundle started builds the bundle
         List<KernelSource> setupFine = new ArrayList<>();
         List<KernelSource> setupRest = new ArrayList<>();
-        int afterZ = 0;
+        int fineElements = 0;      // the tasks of the fine level's element kernels end here
         for (int i = 0; i < valid.size(); i++) {
             int degree = valid.get(i);
             boolean fine = i == 0;
@@ -294,13 +299,10 @@ final class BuildsAhead {
                 });
             }
             if (fine) {
-                // Z's build alone and first (the setup waits for it before anything else); the others in bundles of a few
-                // kernels, in the order of their first use, each bundle one program on a thread of its own
+                // Z's build alone and first (prepare submits it: the setup waits for it before anything else); the others
+                // in bundles of a few kernels, in the order of their first use, each bundle one program on a thread of its own
                 int alone = GatherScatter.kind() != GatherScatter.TILES ? 1 : 0;
-                if (alone == 1) {
-                    tasks.add(() -> programs.build(vectors.get(0).source()));
-                }
-                afterZ = tasks.size();
+                fineElements = tasks.size();
                 for (List<KernelBuilds.Spec> part : chunks(vectors.subList(alone, vectors.size()), VECTOR_BUNDLE)) {
                     core.planBundle(part);
                     tasks.add(() -> programs.buildAll(part.stream().map(KernelBuilds.Spec::source).toList()));
@@ -332,8 +334,8 @@ final class BuildsAhead {
                 setupRest.add(KernelBuilds.errors(valid.get(0), order, map, f));      // always optimised
             }
         }
-        // each bundle by options (a program has one set): the fine level's right after Z's build, the rest last
-        tasks.addAll(afterZ, setupBundles(programs, setupFine));
+        // each bundle by options (a program has one set): the fine level's after its element kernels, the rest last
+        tasks.addAll(fineElements, setupBundles(programs, setupFine));
         tasks.addAll(setupBundles(programs, setupRest));
         return tasks;
     }
