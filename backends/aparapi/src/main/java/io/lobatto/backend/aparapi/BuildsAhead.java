@@ -143,8 +143,11 @@ final class BuildsAhead {
         }
     }
 
-    /** Kernels per bundle of the streaming, reduction and gather kernels (a few, so that the bundles build on several threads). */
-    static final int VECTOR_BUNDLE = 4;
+    /**
+     * Kernels per bundle of the streaming, reduction and gather kernels (a few, so that the bundles build on several
+     * threads); {@code -Dlobatto.aparapi.vectorBundle=N} sets it (for A/B runs of cold starts).
+     */
+    static final int VECTOR_BUNDLE = Math.max(1, Integer.getInteger("lobatto.aparapi.vectorBundle", 4));
 
     /** {@code list} in consecutive parts of at most {@code size}. */
     static <T> List<List<T>> chunks(List<T> list, int size) {
