@@ -6,8 +6,9 @@
 #   ../shared/gpu/stage.sh benchmarks/target/lobatto-bench.jar
 #   mkdir -p .gpu/ab && cp <old worktree>/backends/aparapi/target/lobatto-backend-aparapi-*-SNAPSHOT.jar .gpu/ab/lobatto-backend-aparapi.jar
 # then on the GPU machine (repository root, .gpu carried):  COMMIT=<sha> OLD=<sha> bash benchmarks/gpu/cold25b.sh
-# 1. The README's default job on a cold start (an empty CUDA_CACHE_PATH and an empty kernel cache), OLD and NEW
-#    alternated, three times each: process wall, the CLI's setup/solve, kernel builds, the process lines.
+# 1. The README's default job on a cold start (an empty CUDA_CACHE_PATH and an empty kernel cache), the VARIANTS
+#    (default "old new": OLD and NEW; "new8": NEW with -Dlobatto.aparapi.vectorBundle=8) alternated, ROUNDS (3) times
+#    each: process wall, the CLI's setup/solve, kernel builds, the process lines. COLD_ONLY=1 stops after this part.
 # 2. The main job at 32^3 with a warm cache, NEW with its setup kernels optimised (-Dlobatto.opencl.quickSetup=false)
 #    and quick (true), twice each after one run of each that fills the cache: what the quick builds cost at run time.
 # 3. build-cost on the sources NEW's first cold run compiled (one program each, 1 thread, the driver's cache off).
@@ -20,6 +21,7 @@ OUT=${OUT:-$(mktemp -d)}
 COMMIT=${COMMIT:?pass COMMIT=sha: the device copy has a stale git HEAD}
 OLD=${OLD:?pass OLD=sha of the jar in .gpu/ab}
 logs=$(mktemp -d)
+mkdir -p "$OUT"
 p() { # label, class path, JVM options, poisson arguments...
   local label=$1 cp=$2 jopt=$3
   shift 3
@@ -34,15 +36,20 @@ p() { # label, class path, JVM options, poisson arguments...
   grep -E "^(geometry|errors|BP3.5 diagonal)" "$logs/$label.log" | head -4
 }
 echo "== cold README job: OLD $OLD (module jar first), NEW $COMMIT"
-for i in 1 2 3; do
-  for v in old new; do
+for i in $(seq 1 "${ROUNDS:-3}"); do
+  for v in ${VARIANTS:-old new}; do
     cache=$(mktemp -d); cuda=$(mktemp -d)
     cp=$JAR; [ $v = old ] && cp=$AB:$JAR
     opt="-Dlobatto.cache.dir=$cache"
+    [ $v = new8 ] && opt="$opt -Dlobatto.aparapi.vectorBundle=8"
     [ $i = 1 ] && [ $v = new ] && opt="$opt -Dlobatto.opencl.sourceDir=$logs/src"
     CUDA_CACHE_PATH=$cuda p "readme-cold-$v-$i" "$cp" "$opt"
   done
 done
+if [ "${COLD_ONLY:-0}" = 1 ]; then
+  tar czf "$OUT/cold25b-$COMMIT.tgz" -C "$logs" .
+  exit 0
+fi
 echo "== 32^3 warm, NEW, setup kernels optimised (false) and quick (true)"
 p fill32-false "$JAR" "-Xmx60g -Dlobatto.opencl.quickSetup=false" -N 7 -e 32,32,32 > /dev/null
 p fill32-true "$JAR" "-Xmx60g -Dlobatto.opencl.quickSetup=true" -N 7 -e 32,32,32 > /dev/null
