@@ -239,21 +239,23 @@ final class BuildsAhead {
             // the setup kernels' options as their launches choose them, by the elements of the geometry at this degree
             String setupOptions = KernelBuilds.setupOptions(elements, degree);
             List<KernelSource> setupBundle = fine ? setupFine : setupRest;
+            List<KernelSource> other = fine ? setupRest : setupFine;
             int cap = Math.min(AparapiBackend.ELEMENT_GROUP, maxGroup);
             if (geometry != null) {
-                setupBundle.add(KernelBuilds.geometry(degree, q, order, kernel.factorsPerPoint(), map,
+                // one source for every degree and quadrature: in the first bundle that asks for it only
+                addOnce(setupBundle, other, KernelBuilds.geometry(order, map,
                         KernelBuilds.geometryPlan(degree, q, order, cap, local, geometryGlobal)).withOptions(setupOptions));
                 if (fine && kernel != ElementKernel.MASS_BP10) {
                     Quadrature g = Quadrature.GAUSS;
-                    setupBundle.add(KernelBuilds.geometry(degree, g, order, ElementKernel.MASS_BP10.factorsPerPoint(), map,
+                    addOnce(setupBundle, other, KernelBuilds.geometry(order, map,
                             KernelBuilds.geometryPlan(degree, g, order, cap, local, geometryGlobal)).withOptions(setupOptions));
                 }
             }
             if (kernel == ElementKernel.STIFFNESS_BP35) {
-                setupBundle.add(KernelBuilds.diagonalBp35(degree).withOptions(setupOptions));
+                addOnce(setupBundle, other, KernelBuilds.diagonalBp35(degree).withOptions(setupOptions));
             } else {
-                setupBundle.add(KernelBuilds.diagonal(degree, KernelBuilds.diagonalPlan(degree, cap, local, diagonalGlobal))
-                        .withOptions(setupOptions));
+                addOnce(setupBundle, other, KernelBuilds.diagonal(degree,
+                        KernelBuilds.diagonalPlan(degree, cap, local, diagonalGlobal)).withOptions(setupOptions));
             }
             if (geometry != null) {
                 tasks.add(() -> SetupKernels.geometryPlan(degree, q, order, kernel.factorsPerPoint(), map, setupOptions,
@@ -341,6 +343,13 @@ final class BuildsAhead {
         tasks.addAll(fineElements, setupBundles(programs, setupFine));
         tasks.addAll(setupBundles(programs, setupRest));
         return tasks;
+    }
+
+    /** Adds {@code source} to {@code bundle} unless {@code bundle} or {@code other} holds it (a source in one bundle only). */
+    private static void addOnce(List<KernelSource> bundle, List<KernelSource> other, KernelSource source) {
+        if (!bundle.contains(source) && !other.contains(source)) {
+            bundle.add(source);
+        }
     }
 
     /** {@code sources} planned as bundles of one set of build options each, and their builds. */

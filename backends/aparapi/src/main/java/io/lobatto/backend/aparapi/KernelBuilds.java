@@ -874,17 +874,24 @@ public final class KernelBuilds {
      * How {@link GeometryKernel} lays out its work: {@code threadsPerElem} work-items per element (one per GLL node or
      * quadrature point, up to the group cap), {@code elemsPerGroup} element slots of {@code perElem} doubles each, in
      * local memory or ({@code globalGrids}) in a global scratch of {@code scratchSlots} slots, the matrices (w, I, D)
-     * from {@code ldsMat}; {@code localDoubles} of local memory in all.
+     * from {@code ldsMat}; {@code localDoubles} of local memory in all; groups of {@code group} work-items (at least
+     * threadsPerElem x elemsPerGroup).
      */
     record GeometryPlan(int pts, int threadsPerElem, int elemsPerGroup, int perElem, int ldsMat, int localDoubles,
-                        boolean globalGrids) {
+                        boolean globalGrids, int group) {
+
+        /** A plan whose groups are exactly its element slots' work-items. */
+        GeometryPlan(int pts, int threadsPerElem, int elemsPerGroup, int perElem, int ldsMat, int localDoubles,
+                     boolean globalGrids) {
+            this(pts, threadsPerElem, elemsPerGroup, perElem, ldsMat, localDoubles, globalGrids, threadsPerElem * elemsPerGroup);
+        }
 
         int groupSize() {
-            return threadsPerElem * elemsPerGroup;
+            return group;
         }
 
         String describe() {
-            return "geometry, " + threadsPerElem + " work-items x " + elemsPerGroup + " elements per group, " + pts
+            return "geometry, " + threadsPerElem + " work-items x " + elemsPerGroup + " elements per group of " + group + ", " + pts
                     + "^3 points, " + (8L * localDoubles) + " bytes of local memory"
                     + (globalGrids ? ", element grids in global scratch (" + (8L * perElem) + " bytes per element)" : "");
         }
@@ -895,8 +902,8 @@ public final class KernelBuilds {
 
     /**
      * The plan of {@link GeometryKernel} at {@code degree} with {@code quadrature} for geometry order {@code order},
-     * groups of at most {@code cap} work-items and {@code localMemBytes}; {@code forceGlobal} puts the element regions in
-     * the global scratch even where they fit (tests).
+     * groups of {@code cap} work-items (those past the element slots idle, so that one build serves every degree) and
+     * {@code localMemBytes}; {@code forceGlobal} puts the element regions in the global scratch even where they fit (tests).
      */
     static GeometryPlan geometryPlan(int degree, Quadrature quadrature, int order, int cap, long localMemBytes,
                                      boolean forceGlobal) {
@@ -916,12 +923,12 @@ public final class KernelBuilds {
                     + (8L * mats) + " bytes of local memory for its matrices, but the device has " + localMemBytes);
         }
         if (forceGlobal || perElem + (long) mats > limit) {
-            return new GeometryPlan(p, threads, elems, perElem, 0, mats, true);
+            return new GeometryPlan(p, threads, elems, perElem, 0, mats, true, cap);
         }
         while (elems > 1 && elems * (long) perElem + mats > limit) {
             elems--;
         }
-        return new GeometryPlan(p, threads, elems, perElem, elems * perElem, elems * perElem + mats, false);
+        return new GeometryPlan(p, threads, elems, perElem, elems * perElem, elems * perElem + mats, false, cap);
     }
 
     /** The placeholder function {@code method} of a kernel family in Aparapi's translation. */
@@ -944,27 +951,17 @@ public final class KernelBuilds {
     }
 
     /**
-     * The OpenCL C of {@link GeometryKernel} for {@code plan}: factors per point {@code fpp} (1 or 7) of degree
-     * {@code degree} at {@code quadrature} from geometry nodes of order {@code order}, with {@code map} (null: the
-     * identity) translated and inlined ({@link PointwiseTranslator#translatePoint}).
+     * The OpenCL C of {@link GeometryKernel} for groups of {@code plan}'s size, from geometry nodes of order {@code order},
+     * with {@code map} (null: the identity) translated and inlined ({@link PointwiseTranslator#translatePoint}); the
+     * degree, the quadrature, the factors per point and the plan's layout are its arguments
+     * ({@link #bindGeometry}), so one program serves every p-MG level and both quadratures.
      */
-    static KernelSource geometry(int degree, Quadrature quadrature, int order, int fpp, PointMap map, GeometryPlan plan) {
+    static KernelSource geometry(int order, PointMap map, GeometryPlan plan) {
         Map<String, Integer> c = new LinkedHashMap<>();
-        int gauss = quadrature == Quadrature.GAUSS ? 1 : 0;
-        c.put("nq", degree + 1);
-        c.put("pts", plan.pts());
-        c.put("gauss", gauss);
         c.put("nodesPer", (order + 1) * (order + 1) * (order + 1));
         c.put("mapped", map == null ? 0 : 1);
         c.put("ncoef", map == null ? 0 : map.coefficientCount());
-        c.put("fpp", fpp);
-        c.put("elemsPerGroup", plan.elemsPerGroup());
-        c.put("threadsPerElem", plan.threadsPerElem());
-        c.put("perElem", plan.perElem());
-        c.put("ldsMat", plan.ldsMat());
-        c.put("globalGrids", plan.globalGrids() ? 1 : 0);
-        String label = "geometry N=" + degree + " " + quadrature + " " + (fpp == 1 ? "wJ" : "packed") + " hex"
-                + (order == 1 ? "8" : "27") + (map == null ? "" : " " + map.getClass().getSimpleName());
+        String label = "geometry hex" + (order == 1 ? "8" : "27") + (map == null ? "" : " " + map.getClass().getSimpleName());
         if (map == null) {
             return KernelSource.of(GeometryKernel.class, c, label, plan.groupSize(), KernelBuilds::noContraction);
         }
@@ -974,6 +971,17 @@ public final class KernelBuilds {
                 "// the point map, translated from its bytecode by Aparapi\n" + t.functions(),
                 t.entry() + "(this, this->px, this->pc, this->pout);")));
     }
+    /**
+     * Binds {@code plan}'s layout and the degree, quadrature and factors per point to {@code k}, a kernel of
+     * {@link #geometry}.
+     */
+    static void bindGeometry(io.lobatto.backend.aparapi.runtime.ClKernel k, int degree, Quadrature quadrature, int fpp,
+                             GeometryPlan plan) {
+        k.set("nq", degree + 1).set("pts", plan.pts()).set("gauss", quadrature == Quadrature.GAUSS ? 1 : 0).set("fpp", fpp)
+                .set("elemsPerGroup", plan.elemsPerGroup()).set("threadsPerElem", plan.threadsPerElem())
+                .set("perElem", plan.perElem()).set("ldsMat", plan.ldsMat()).set("globalGrids", plan.globalGrids() ? 1 : 0);
+    }
+
 
     /**
      * The OpenCL C of {@link EvaluateKernel}: {@code f} at the GLL nodes of degree {@code degree} of elements of

@@ -134,7 +134,7 @@ final class SetupKernels {
         int cap = Math.min(ELEMENT_GROUP, maxWorkGroupSize);
         while (true) {
             KernelBuilds.GeometryPlan plan = KernelBuilds.geometryPlan(degree, quadrature, order, cap, localMemBytes, global);
-            int fits = allowed.applyAsInt(KernelBuilds.geometry(degree, quadrature, order, fpp, map, plan).withOptions(options));
+            int fits = allowed.applyAsInt(KernelBuilds.geometry(order, map, plan).withOptions(options));
             if (plan.groupSize() <= fits) {
                 return plan;
             }
@@ -175,8 +175,8 @@ final class SetupKernels {
         try {
             String options = KernelBuilds.setupOptions(ne, degree);
             KernelBuilds.GeometryPlan plan = geometryPlan(degree, quadrature, eg.order(), factorsPerPoint, eg.map(), options);
-            ClKernel k = core.kernel(KernelBuilds.geometry(degree, quadrature, eg.order(), factorsPerPoint, eg.map(), plan)
-                    .withOptions(options));
+            ClKernel k = core.kernel(KernelBuilds.geometry(eg.order(), eg.map(), plan).withOptions(options));
+            KernelBuilds.bindGeometry(k, degree, quadrature, factorsPerPoint, plan);
             boolean gauss = quadrature == Quadrature.GAUSS;
             double[] w = gauss ? basis.gauss().weights() : basis.gll().weights();
             double[] im = gauss ? basis.interpolation() : new double[0];

@@ -27,12 +27,12 @@ import io.lobatto.backend.aparapi.runtime.BuildConstant;
  */
 public final class GeometryKernel extends Kernel {
 
-    /** GLL points per direction Nq = N + 1. */
-    @BuildConstant int nq;
+    /** GLL points per direction Nq = N + 1 (an argument: one program serves every degree, quadrature and output). */
+    int nq;
     /** Quadrature points per direction P: Nq (GLL) or Nq + 1 (Gauss). */
-    @BuildConstant int pts;
+    int pts;
     /** 1 for Gauss quadrature. */
-    @BuildConstant int gauss;
+    int gauss;
     /** Geometry nodes per element, 8 or 27. */
     @BuildConstant int nodesPer;
     /** 1 when the element has a point map ({@link #mapPoint()}). */
@@ -40,15 +40,16 @@ public final class GeometryKernel extends Kernel {
     /** Coefficients of the map. */
     @BuildConstant int ncoef;
     /** Factors per point: 7 (packed G, wJ) or 1 (wJ). */
-    @BuildConstant int fpp;
-    @BuildConstant int elemsPerGroup;
-    @BuildConstant int threadsPerElem;
+    int fpp;
+    /** Element slots per work-group; the group's work-items past elemsPerGroup x threadsPerElem only share its barriers. */
+    int elemsPerGroup;
+    int threadsPerElem;
     /** Doubles per element region. */
-    @BuildConstant int perElem;
+    int perElem;
     /** Where the matrices start in local memory. */
-    @BuildConstant int ldsMat;
+    int ldsMat;
     /** 1 when the element regions live in {@link #scr}. */
-    @BuildConstant int globalGrids;
+    int globalGrids;
 
     /** The geometry nodes, [E][nodesPer][3]. */
     double[] nodes = new double[1];
