@@ -184,7 +184,7 @@ public final class DistributedPoisson {
              DeviceVector x = backend.allocate(z.globalSize());
              Preconditioner jacobi = o.jacobi ? JacobiPreconditioner.ofDiagonal(dop.backend(), dop.diagonal())
                      : o.pmg ? PMultigrid.builder(level -> StiffnessBp35.on(level, o.lambda), mesh, backend).fineOperator(op)
-                             .distribution(keep(levelsRef, new DistributedLevels(comm, part::sharedNodes, dop), o.levelSchedule)).build() : null;
+                             .distribution(keep(levelsRef, new DistributedLevels(comm, part, dop, DistributedLevels.Coarse.fromProperty()), o.levelSchedule)).build() : null;
              ConjugateGradient cg = new ConjugateGradient(dop, jacobi).relativeTolerance(o.tol).maxIterations(o.maxIterations)) {
             backendName = backend.name();
             deviceName = backend.device().name();
@@ -479,8 +479,29 @@ public final class DistributedPoisson {
                                    int its, StringBuilder out, java.util.Map<String, Double> metrics) {
         pm.resetTimes();
         pm.timeLevels(true);
+        // MPI's calls inside the V-cycles (halo exchanges, allreduces, allgathers), counted around each cycle
+        long[] calls = new long[3];
+        MpiCommunicator mpi = comm instanceof MpiCommunicator m ? m : null;
+        Preconditioner counted = new Preconditioner() {
+            @Override
+            public void apply(DeviceVector r, DeviceVector z) {
+                long e = mpi == null ? 0 : mpi.exchangeCount(), a = mpi == null ? 0 : mpi.allreduceCount();
+                long g = mpi == null ? 0 : mpi.allgatherCount();
+                pm.apply(r, z);
+                if (mpi != null) {
+                    calls[0] += mpi.exchangeCount() - e;
+                    calls[1] += mpi.allreduceCount() - a;
+                    calls[2] += mpi.allgatherCount() - g;
+                }
+            }
+
+            @Override
+            public boolean isVariable() {
+                return pm.isVariable();
+            }
+        };
         try (DeviceVector x = backend.allocate(b.length());
-             ConjugateGradient cg = new ConjugateGradient(dop, pm).relativeTolerance(1e-300).maxIterations(its)) {
+             ConjugateGradient cg = new ConjugateGradient(dop, counted).relativeTolerance(1e-300).maxIterations(its)) {
             comm.barrier();
             cg.solve(b, x);
         } finally {
@@ -497,7 +518,20 @@ public final class DistributedPoisson {
             metrics.put("pmg_level_N" + i.degree() + "_ms", ms);
             out.append(String.format(Locale.ROOT, "profile: p-MG level N = %2d  %9.4f ms per cycle  (%d applies per cycle%s; "
                     + "%d DOFs with shared nodes per rank summed)%n", i.degree(), ms, i.appliesPerCycle(),
-                    coarsest ? ", coarse Chebyshev of " + i.smootherOrder() + " iterations" : "", dofs));
+                    coarsest ? ", coarse Chebyshev of " + i.smootherOrder() + " iterations, " + i.smoother() : "", dofs));
+        }
+        if (mpi != null && pm.cycles() > 0) {
+            double cycles = pm.cycles();
+            double[] per = {calls[0] / cycles, calls[1] / cycles, calls[2] / cycles};
+            for (int k = 0; k < 3; k++) {
+                per[k] = comm.allreduceMax(per[k]);
+            }
+            metrics.put("pmg_exchanges_per_cycle", per[0]);
+            metrics.put("pmg_allreduces_per_cycle", per[1]);
+            metrics.put("pmg_allgathers_per_cycle", per[2]);
+            out.append(String.format(Locale.ROOT, "profile: p-MG MPI calls per V-cycle (max over ranks): %.2f halo exchanges, "
+                    + "%.2f allreduces, %.2f allgathers (coarse solve %s)%n", per[0], per[1], per[2],
+                    comm.size() == 1 ? "on one rank" : DistributedLevels.Coarse.fromProperty().toString().toLowerCase(Locale.ROOT)));
         }
         out.append(String.format(Locale.ROOT, "profile: p-MG levels %.4f ms per cycle in all (levels timed: the backend "
                 + "synchronised at each level change)%n", total));
