@@ -49,7 +49,9 @@ import io.lobatto.solvers.SolveResult;
  * overlapped apply splits its element launch, {@link DistributedOperator.Split}; default: system property
  * {@code lobatto.parallel.split}, else alongside), {@code --profile-splits s1,s2,...} (implies {@code --profile}: each split
  * timed as the schedules are, overlapped with the exchange on), {@code --level-schedule overlap|blocking|fused} (p-MG:
- * the schedule of the levels below the fine one, {@link DistributedLevels#coarseSchedule}), {@code --partition auto|slabs|rcb} (auto: z-slabs where nz divides by
+ * the schedule of the levels below the fine one, {@link DistributedLevels#coarseSchedule}), {@code --coarse redundant|local}
+ * (p-MG: the coarsest level solved whole on every rank, one allgather per V-cycle, or by Chebyshev iterations across
+ * ranks, a halo exchange each; default: system property {@code lobatto.parallel.coarse}, else redundant), {@code --partition auto|slabs|rcb} (auto: z-slabs where nz divides by
  * the ranks, else recursive coordinate bisection, {@link BisectionPartition}), {@code --mesh file.msh} (a Gmsh mesh
  * instead of the box, cut by bisection), {@code --profile} (ms per iteration with the exchange overlapped, blocking,
  * fused and off; launches per iteration; the kernels' device times; each rank's surface-to-volume),
@@ -184,7 +186,7 @@ public final class DistributedPoisson {
              DeviceVector x = backend.allocate(z.globalSize());
              Preconditioner jacobi = o.jacobi ? JacobiPreconditioner.ofDiagonal(dop.backend(), dop.diagonal())
                      : o.pmg ? PMultigrid.builder(level -> StiffnessBp35.on(level, o.lambda), mesh, backend).fineOperator(op)
-                             .distribution(keep(levelsRef, new DistributedLevels(comm, part, dop, DistributedLevels.Coarse.fromProperty()), o.levelSchedule)).build() : null;
+                             .distribution(keep(levelsRef, new DistributedLevels(comm, part, dop, o.coarse), o.levelSchedule)).build() : null;
              ConjugateGradient cg = new ConjugateGradient(dop, jacobi).relativeTolerance(o.tol).maxIterations(o.maxIterations)) {
             backendName = backend.name();
             deviceName = backend.device().name();
@@ -464,7 +466,8 @@ public final class DistributedPoisson {
         }
         kernelTimes(comm, dop, jacobi, b, backend, its, out, metrics);
         if (jacobi instanceof PMultigrid pm) {
-            levelTimes(comm, dop, pm, b, backend, its, out, metrics);
+            levelTimes(comm, dop, pm, b, backend, its, out, metrics,
+                    levels == null ? "?" : levels.coarse().toString().toLowerCase(Locale.ROOT));
         }
         return out.toString();
     }
@@ -476,7 +479,7 @@ public final class DistributedPoisson {
      * little above the untimed cycle). Collective.
      */
     private static void levelTimes(Communicator comm, DistributedOperator dop, PMultigrid pm, DeviceVector b, Backend backend,
-                                   int its, StringBuilder out, java.util.Map<String, Double> metrics) {
+                                   int its, StringBuilder out, java.util.Map<String, Double> metrics, String coarseName) {
         pm.resetTimes();
         pm.timeLevels(true);
         // MPI's calls inside the V-cycles (halo exchanges, allreduces, allgathers), counted around each cycle
@@ -531,7 +534,7 @@ public final class DistributedPoisson {
             metrics.put("pmg_allgathers_per_cycle", per[2]);
             out.append(String.format(Locale.ROOT, "profile: p-MG MPI calls per V-cycle (max over ranks): %.2f halo exchanges, "
                     + "%.2f allreduces, %.2f allgathers (coarse solve %s)%n", per[0], per[1], per[2],
-                    comm.size() == 1 ? "on one rank" : DistributedLevels.Coarse.fromProperty().toString().toLowerCase(Locale.ROOT)));
+                    comm.size() == 1 ? "on one rank" : coarseName));
         }
         out.append(String.format(Locale.ROOT, "profile: p-MG levels %.4f ms per cycle in all (levels timed: the backend "
                 + "synchronised at each level change)%n", total));
@@ -815,6 +818,7 @@ public final class DistributedPoisson {
         DistributedOperator.Schedule schedule;
         DistributedOperator.Split split;
         DistributedOperator.Schedule levelSchedule;
+        DistributedLevels.Coarse coarse = DistributedLevels.Coarse.fromProperty();
         List<DistributedOperator.Split> profileSplits = List.of();
         boolean profile;
         String partition = "auto";
@@ -840,7 +844,7 @@ public final class DistributedPoisson {
                     throw new IllegalArgumentException("usage: [-N 7] [-e 6,6,6] [--deform 0.05] [--lambda 0] [--pc jacobi|pmg|none] "
                             + "[--tol 1e-10] [--max-it 5000] [--threads T] [--comm auto|mpi|single|threads:K] [--backend auto|cpu|aparapi] [--schedule overlap|blocking|fused] "
                             + "[--split serial|alongside|alongside:K|alongside:all|first:K] [--profile-splits split,split,...] "
-                            + "[--level-schedule overlap|blocking|fused] "
+                            + "[--level-schedule overlap|blocking|fused] [--coarse redundant|local] "
                             + "[--partition auto|slabs|rcb] [--mesh file.msh] [--profile] [--profile-json file] [--measure-network] "
                             + "[--model one-rank-profile.json] [--model-curve curve.json]");
                 }
@@ -883,6 +887,11 @@ public final class DistributedPoisson {
                         case "--profile-json" -> o.profileJson = v;
                         case "--split" -> o.split = DistributedOperator.Split.parse(v);
                         case "--level-schedule" -> o.levelSchedule = schedule("--level-schedule", v);
+                        case "--coarse" -> o.coarse = switch (v) {
+                            case "local" -> DistributedLevels.Coarse.LOCAL;
+                            case "redundant" -> DistributedLevels.Coarse.REDUNDANT;
+                            default -> throw new IllegalArgumentException("--coarse " + v + ": must be local or redundant");
+                        };
                         case "--profile-splits" -> {
                             List<DistributedOperator.Split> list = new ArrayList<>();
                             for (String sp : v.split(",")) {
