@@ -28,6 +28,10 @@ import io.lobatto.operators.ElementOperator;
  * <pre>
  *   x = S_l b;  r = b - A_l x;  x += P V_(l+1)(R r);  x += S_l (b - A_l x)
  * </pre>
+ * Across ranks ({@link Builder#distribution}) the coarsest level is solved in place, its Chebyshev iterations applying
+ * the operator across ranks, or, where the distribution gives a whole coarse mesh ({@link Distribution#wholeMesh}),
+ * whole on every rank: one gather of the right-hand side ({@link WholeCoarse}), then one rank's Chebyshev solve of the
+ * whole coarse problem, built as one rank builds its coarsest level.
  * Pre- and post-smoother are the same polynomial S_l. With a symmetric relaxation (Jacobi, ASM) B is symmetric
  * positive definite and plain PCG stays valid; with RAS it is not, and {@link #isVariable()} asks for flexible CG. Everything runs on the backend; only the Lanczos scalars come to the host, at
  * setup. Built by {@link #builder}; owns every level's device memory (release with {@link #close()}).
