@@ -147,7 +147,7 @@ final class RedundantCoarse implements PMultigrid.WholeCoarse {
         for (int k = 0; k < gathered.length; k++) {
             whole[gatheredAt[k]] = gathered[k];
         }
-        backend.write(whole, wholeB);
+        backend.writeAsync(whole, wholeB); // queued: the device work before it (read above) is done
     }
 
     @Override
@@ -156,7 +156,7 @@ final class RedundantCoarse implements PMultigrid.WholeCoarse {
         for (int i = 0; i < part.length; i++) {
             part[i] = whole[toWhole[i]];
         }
-        backend.write(part, partX);
+        backend.writeAsync(part, partX);
     }
 
     @Override

@@ -603,19 +603,19 @@ public final class PMultigrid implements Preconditioner {
     /** One V-cycle on level l from x = 0; returns the clock when timing. */
     private long cycle(int l, DeviceVector b, DeviceVector x, long clock) {
         Level level = levels.get(l);
+        if (level.whole != null) {
+            // the whole coarse problem on every rank: one gather, one rank's Chebyshev solve, this rank's entries of it
+            Level w = level.whole;
+            level.link.gather(b, w.r);
+            backend.fill(w.x, 0);
+            w.smoother.smooth(w.r, w.x, false, w.t);
+            level.link.scatter(w.x, x);
+            return lap(level, clock);
+        }
         backend.fill(x, 0);
         backend.copy(b, level.r);
         if (l == levels.size() - 1) {
-            if (level.whole != null) {
-                // the whole coarse problem on every rank: one gather, one rank's Chebyshev solve, this rank's entries
-                Level w = level.whole;
-                level.link.gather(b, w.r);
-                backend.fill(w.x, 0);
-                w.smoother.smooth(w.r, w.x, false, w.t);
-                level.link.scatter(w.x, x);
-            } else {
-                level.smoother.smooth(level.r, x, false, level.t);
-            }
+            level.smoother.smooth(level.r, x, false, level.t);
             return lap(level, clock);
         }
         Level coarse = levels.get(l + 1);
