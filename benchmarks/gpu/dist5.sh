@@ -9,7 +9,9 @@
 #   4. two ranks, 31x31x62, p-MG, --coarse redundant (new) and --coarse local (old, as at 493feb7): --profile, best of 3
 #      per row (the fine level overlapped; the levels below it overlapped, fused, blocking, serial), each level's ms per
 #      V-cycle, and MPI calls per V-cycle (halo exchanges, allreduces, allgathers);
-#   5. where time is left (at most 170 s gone), the redundant run once more (the spread of the A/B).
+#   5. where time is left (at most 145 s gone), p-MG on one rank on the two-rank mesh 31x31x62 (20.2M DOFs on one GPU):
+#      the one-rank CG iterations, coarse Chebyshev iterations and errors that the two-rank runs must give (±1, 1e-12);
+#   6. where time is left (at most 185 s gone), the redundant run once more (the spread of the A/B).
 # Stage first, from the repository root on the build machine (the parallel module needs JDK 22+; its class path lists
 # the installed jars of the other modules, so install those first):
 #   ./mvnw -q -o install -DskipTests -Dmaven.javadoc.skip=true
@@ -62,7 +64,13 @@ mp 1 30 pmg1 -e "$one" --pc pmg --profile --profile-json "$out/pmg1.json"
 mp 2 35 pmg2-redundant -e "$two" --pc pmg --profile --coarse redundant --profile-json "$out/pmg2-redundant.json"
 mp 2 35 pmg2-local -e "$two" --pc pmg --profile --coarse local --profile-json "$out/pmg2-local.json"
 logs="jacobi1 jacobi2 pmg1 pmg2-redundant pmg2-local"
-if [ $((SECONDS - start)) -le 170 ]; then
+if [ $((SECONDS - start)) -le 145 ]; then
+  mp 1 45 pmg1-two -e "$two" --pc pmg --profile
+  logs="$logs pmg1-two"
+else
+  echo "== dist5/pmg1-two: skipped (at $((SECONDS - start)) s)" | tee -a "$out/times.log"
+fi
+if [ $((SECONDS - start)) -le 185 ]; then
   mp 2 35 pmg2-redundant-b -e "$two" --pc pmg --profile --coarse redundant
   logs="$logs pmg2-redundant-b"
 else
@@ -98,6 +106,19 @@ field() { grep '^RESULT ' "$out/$1.log" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
     echo "p-MG coarse $v: coarse level $(grep -E '^profile: p-MG level N = +1 ' "$out/pmg2-$v.log" | sed -E 's/^profile: p-MG level N = +1 +([0-9.]+ ms per cycle).*/\1/'), CG iterations $(field "pmg2-$v" iterations), max error $(field "pmg2-$v" max_error)"
   done
   echo "p-MG one rank: coarse level $(grep -E '^profile: p-MG level N = +1 ' "$out/pmg1.log" | sed -E 's/^profile: p-MG level N = +1 +([0-9.]+ ms per cycle).*/\1/'), CG iterations $(field pmg1 iterations)"
+  if [ -e "$out/pmg1-two.log" ]; then
+    echo "---- the two-rank mesh on one rank against two ranks (CG iterations within 1, max error within 1e-12)"
+    coarse() { grep -E '^profile: p-MG level N = +1 ' "$out/$1.log" | sed -E 's/.*coarse Chebyshev of ([0-9]+) iterations.*/\1/'; }
+    i1=$(field pmg1-two iterations); m1=$(field pmg1-two max_error)
+    echo "one rank: CG iterations $i1, coarse Chebyshev iterations $(coarse pmg1-two), max error $m1"
+    for v in redundant local redundant-b; do
+      [ -e "$out/pmg2-$v.log" ] || continue
+      i2=$(field "pmg2-$v" iterations); m2=$(field "pmg2-$v" max_error)
+      awk -v v="$v" -v i1="$i1" -v i2="$i2" -v m1="$m1" -v m2="$m2" -v c="$(coarse "pmg2-$v")" 'function abs(x) { return x < 0 ? -x : x }
+        BEGIN { ok = i1 != "" && i2 != "" && abs(i2 - i1) <= 1 && abs(m2 - m1) <= 1e-12
+                printf "two ranks, coarse %s: CG iterations %s, coarse Chebyshev iterations %s, max error %s (diff %.1e): %s\n", v, i2, c, m2, abs(m2 - m1), ok ? "PASS" : "FAIL" }'
+    done
+  fi
 } > "$dest/dist5-summary.txt"
 cat "$dest/dist5-summary.txt"
 for f in one.json two.json curve.json; do [ -e "$out/$f" ] && cp "$out/$f" "$dest/$f"; done
