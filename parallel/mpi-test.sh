@@ -9,7 +9,9 @@
 #   MPI_TEST_POCL=1 parallel/mpi-test.sh  # also 2 ranks sharing PoCL (the Aparapi backend, one OpenCL device per rank,
 #                                         # overlapped exchange), checked against the Java backend's one-rank solve, and
 #                                         # bitwise against the blocking exchange and the element-launch splits
-# Also p-multigrid PCG (--pc pmg) on 1, 2 and 4 ranks: iterations within ±1, max errors within 1e-10.
+# Also p-multigrid PCG (--pc pmg) on 1, 2 and 4 ranks: iterations within ±1, max errors within 1e-10, with the coarsest
+# level solved whole on every rank (the default, --coarse redundant) and, on 2 ranks, across ranks (--coarse local);
+# with MPI_TEST_POCL=1 also on 2 ranks sharing PoCL.
 #
 # Needs Open MPI (apt-get install openmpi-bin libopenmpi-dev) and a JDK 22+ (JAVA22_HOME, default Temurin 25).
 # Extra Maven arguments (e.g. -o -Dmaven.repo.local=...) come from MVN_ARGS.
@@ -66,7 +68,13 @@ fi
 for np in 1 2 4; do
   run "$np" pmg$np cpu --pc pmg
 done
-for name in pmg2 pmg4; do
+run 2 pmg2local cpu --pc pmg --coarse local
+pmgruns="pmg2 pmg4 pmg2local"
+if [ "${MPI_TEST_POCL:-0}" = 1 ]; then
+  run 2 poclpmg2 aparapi --pc pmg
+  pmgruns="$pmgruns poclpmg2"
+fi
+for name in $pmgruns; do
   np=${name//[!0-9]/}
   i1="$(field "$OUT/pmg1.txt" iterations)"; in_="$(field "$OUT/$name.txt" iterations)"
   m1="$(field "$OUT/pmg1.txt" max_error)"; mn="$(field "$OUT/$name.txt" max_error)"

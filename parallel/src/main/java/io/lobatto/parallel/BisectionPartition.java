@@ -89,6 +89,21 @@ public final class BisectionPartition implements MeshPartition {
         return part.clone();
     }
 
+    /** The whole mesh every rank cuts alike. */
+    @Override
+    public HexMesh globalMesh() {
+        return global;
+    }
+
+    /** The whole mesh's element of local element {@code e} (boundary elements first). */
+    @Override
+    public int globalElement(int e) {
+        if (e < 0 || e >= elements.length) {
+            throw new IllegalArgumentException("local element " + e + " is out of range [0, " + elements.length + ")");
+        }
+        return elements[e];
+    }
+
     @Override
     public HexMesh localMesh() {
         int[] vertexMap = new int[global.vertexCount()];

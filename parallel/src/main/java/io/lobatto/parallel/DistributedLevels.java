@@ -17,6 +17,11 @@ import io.lobatto.solvers.PMultigrid;
  * every degree: {@code sharedNodes} gives them, e.g. {@link SlabPartition#sharedNodes}), with its Jacobi diagonal summed
  * across ranks, its owner mask and its halo sum for the restriction, and reductions across ranks for the Chebyshev
  * bounds (Lanczos) and the coarse solve. The fine level reuses the distributed operator that CG solves with.
+ * <p>
+ * Made from a {@link MeshPartition}, on more than one rank, the coarsest level is by default solved whole on every rank
+ * ({@link RedundantCoarse}: one allgather of the owned coarse right-hand side per V-cycle, then one rank's Chebyshev
+ * iterations on the whole coarse problem, with one rank's Lanczos bounds) instead of Chebyshev iterations across ranks
+ * with a halo exchange each; {@link #COARSE_PROPERTY} selects either.
  */
 public final class DistributedLevels implements PMultigrid.Distribution {
 
@@ -46,6 +51,37 @@ public final class DistributedLevels implements PMultigrid.Distribution {
             throw new IllegalArgumentException(LEVEL_SCHEDULE_PROPERTY + " is '" + v + "'; expected overlap, blocking or fused");
         }
     }
+
+    /**
+     * The system property that sets how the coarsest level is solved across ranks: {@code redundant} (default where the
+     * levels know the partition: the whole coarse problem on every rank, one allgather per V-cycle) or {@code local}
+     * (Chebyshev iterations across ranks, one halo exchange per iteration: the path before the redundant solve).
+     */
+    public static final String COARSE_PROPERTY = "lobatto.parallel.coarse";
+
+    /** How the coarsest level is solved across ranks ({@link #COARSE_PROPERTY}). */
+    public enum Coarse {
+        /** Chebyshev iterations across ranks, a halo exchange each. */
+        LOCAL,
+        /** The whole coarse problem on every rank ({@link RedundantCoarse}), one allgather per V-cycle. */
+        REDUNDANT;
+
+        /** The value of {@link #COARSE_PROPERTY}; {@link #REDUNDANT} when it is not set. */
+        public static Coarse fromProperty() {
+            String v = System.getProperty(COARSE_PROPERTY);
+            if (v == null || v.isBlank()) {
+                return REDUNDANT;
+            }
+            try {
+                return valueOf(v.trim().toUpperCase(java.util.Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(COARSE_PROPERTY + " is '" + v + "'; expected local or redundant");
+            }
+        }
+    }
+
+    private final MeshPartition partition;
+    private final Coarse coarseSolve;
 
     /** The split of the levels below the fine one, or null for each operator's default ({@link DistributedOperator.Split#PROPERTY}). */
     private DistributedOperator.Split coarseSplit;
@@ -103,6 +139,45 @@ public final class DistributedLevels implements PMultigrid.Distribution {
         this.comm = Objects.requireNonNull(comm, "comm");
         this.sharedNodes = Objects.requireNonNull(sharedNodes, "sharedNodes");
         this.fine = fine;
+        this.partition = null;
+        this.coarseSolve = Coarse.LOCAL;
+    }
+
+    /**
+     * The levels over {@code comm} of the parts of {@code partition} (its shared nodes at each level), with the coarsest
+     * level solved as {@code coarse} says (on one rank it is solved in place either way); {@code fine} (may be null) as
+     * above.
+     */
+    public DistributedLevels(Communicator comm, MeshPartition partition, DistributedOperator fine, Coarse coarse) {
+        this.comm = Objects.requireNonNull(comm, "comm");
+        this.partition = Objects.requireNonNull(partition, "partition");
+        this.sharedNodes = partition::sharedNodes;
+        this.fine = fine;
+        this.coarseSolve = Objects.requireNonNull(coarse, "coarse");
+    }
+
+    /** How the coarsest level is solved across ranks. */
+    public Coarse coarse() {
+        return coarseSolve;
+    }
+
+    /** The whole coarse mesh (the partition's whole mesh, same degree and node map) when solved redundantly on several ranks. */
+    @Override
+    public SpectralElementMesh wholeMesh(SpectralElementMesh coarse) {
+        if (coarseSolve != Coarse.REDUNDANT || partition == null || comm.size() == 1) {
+            return null;
+        }
+        return SpectralElementMesh.of(partition.globalMesh(), coarse.degree(), coarse.nodeMap());
+    }
+
+    @Override
+    public PMultigrid.WholeCoarse linkWhole(SpectralElementMesh part, ScatterOperator partZ, SpectralElementMesh whole,
+                                            ScatterOperator wholeZ, io.lobatto.core.backend.Backend backend) {
+        if (partition == null) {
+            throw new IllegalStateException("the levels were made without a partition: no whole coarse level");
+        }
+        return new RedundantCoarse(comm, partition, part, partZ, sharedNodes.apply(part, partZ).ownerMask(), whole, wholeZ,
+                backend);
     }
 
     @Override

@@ -49,7 +49,9 @@ import io.lobatto.solvers.SolveResult;
  * overlapped apply splits its element launch, {@link DistributedOperator.Split}; default: system property
  * {@code lobatto.parallel.split}, else alongside), {@code --profile-splits s1,s2,...} (implies {@code --profile}: each split
  * timed as the schedules are, overlapped with the exchange on), {@code --level-schedule overlap|blocking|fused} (p-MG:
- * the schedule of the levels below the fine one, {@link DistributedLevels#coarseSchedule}), {@code --partition auto|slabs|rcb} (auto: z-slabs where nz divides by
+ * the schedule of the levels below the fine one, {@link DistributedLevels#coarseSchedule}), {@code --coarse redundant|local}
+ * (p-MG: the coarsest level solved whole on every rank, one allgather per V-cycle, or by Chebyshev iterations across
+ * ranks, a halo exchange each; default: system property {@code lobatto.parallel.coarse}, else redundant), {@code --partition auto|slabs|rcb} (auto: z-slabs where nz divides by
  * the ranks, else recursive coordinate bisection, {@link BisectionPartition}), {@code --mesh file.msh} (a Gmsh mesh
  * instead of the box, cut by bisection), {@code --profile} (ms per iteration with the exchange overlapped, blocking,
  * fused and off; launches per iteration; the kernels' device times; each rank's surface-to-volume),
@@ -184,7 +186,7 @@ public final class DistributedPoisson {
              DeviceVector x = backend.allocate(z.globalSize());
              Preconditioner jacobi = o.jacobi ? JacobiPreconditioner.ofDiagonal(dop.backend(), dop.diagonal())
                      : o.pmg ? PMultigrid.builder(level -> StiffnessBp35.on(level, o.lambda), mesh, backend).fineOperator(op)
-                             .distribution(keep(levelsRef, new DistributedLevels(comm, part::sharedNodes, dop), o.levelSchedule)).build() : null;
+                             .distribution(keep(levelsRef, new DistributedLevels(comm, part, dop, o.coarse), o.levelSchedule)).build() : null;
              ConjugateGradient cg = new ConjugateGradient(dop, jacobi).relativeTolerance(o.tol).maxIterations(o.maxIterations)) {
             backendName = backend.name();
             deviceName = backend.device().name();
@@ -464,7 +466,8 @@ public final class DistributedPoisson {
         }
         kernelTimes(comm, dop, jacobi, b, backend, its, out, metrics);
         if (jacobi instanceof PMultigrid pm) {
-            levelTimes(comm, dop, pm, b, backend, its, out, metrics);
+            levelTimes(comm, dop, pm, b, backend, its, out, metrics,
+                    levels == null ? "?" : levels.coarse().toString().toLowerCase(Locale.ROOT));
         }
         return out.toString();
     }
@@ -476,11 +479,32 @@ public final class DistributedPoisson {
      * little above the untimed cycle). Collective.
      */
     private static void levelTimes(Communicator comm, DistributedOperator dop, PMultigrid pm, DeviceVector b, Backend backend,
-                                   int its, StringBuilder out, java.util.Map<String, Double> metrics) {
+                                   int its, StringBuilder out, java.util.Map<String, Double> metrics, String coarseName) {
         pm.resetTimes();
         pm.timeLevels(true);
+        // MPI's calls inside the V-cycles (halo exchanges, allreduces, allgathers), counted around each cycle
+        long[] calls = new long[3];
+        MpiCommunicator mpi = comm instanceof MpiCommunicator m ? m : null;
+        Preconditioner counted = new Preconditioner() {
+            @Override
+            public void apply(DeviceVector r, DeviceVector z) {
+                long e = mpi == null ? 0 : mpi.exchangeCount(), a = mpi == null ? 0 : mpi.allreduceCount();
+                long g = mpi == null ? 0 : mpi.allgatherCount();
+                pm.apply(r, z);
+                if (mpi != null) {
+                    calls[0] += mpi.exchangeCount() - e;
+                    calls[1] += mpi.allreduceCount() - a;
+                    calls[2] += mpi.allgatherCount() - g;
+                }
+            }
+
+            @Override
+            public boolean isVariable() {
+                return pm.isVariable();
+            }
+        };
         try (DeviceVector x = backend.allocate(b.length());
-             ConjugateGradient cg = new ConjugateGradient(dop, pm).relativeTolerance(1e-300).maxIterations(its)) {
+             ConjugateGradient cg = new ConjugateGradient(dop, counted).relativeTolerance(1e-300).maxIterations(its)) {
             comm.barrier();
             cg.solve(b, x);
         } finally {
@@ -497,7 +521,20 @@ public final class DistributedPoisson {
             metrics.put("pmg_level_N" + i.degree() + "_ms", ms);
             out.append(String.format(Locale.ROOT, "profile: p-MG level N = %2d  %9.4f ms per cycle  (%d applies per cycle%s; "
                     + "%d DOFs with shared nodes per rank summed)%n", i.degree(), ms, i.appliesPerCycle(),
-                    coarsest ? ", coarse Chebyshev of " + i.smootherOrder() + " iterations" : "", dofs));
+                    coarsest ? ", coarse Chebyshev of " + i.smootherOrder() + " iterations, " + i.smoother() : "", dofs));
+        }
+        if (mpi != null && pm.cycles() > 0) {
+            double cycles = pm.cycles();
+            double[] per = {calls[0] / cycles, calls[1] / cycles, calls[2] / cycles};
+            for (int k = 0; k < 3; k++) {
+                per[k] = comm.allreduceMax(per[k]);
+            }
+            metrics.put("pmg_exchanges_per_cycle", per[0]);
+            metrics.put("pmg_allreduces_per_cycle", per[1]);
+            metrics.put("pmg_allgathers_per_cycle", per[2]);
+            out.append(String.format(Locale.ROOT, "profile: p-MG MPI calls per V-cycle (max over ranks): %.2f halo exchanges, "
+                    + "%.2f allreduces, %.2f allgathers (coarse solve %s)%n", per[0], per[1], per[2],
+                    comm.size() == 1 ? "on one rank" : coarseName));
         }
         out.append(String.format(Locale.ROOT, "profile: p-MG levels %.4f ms per cycle in all (levels timed: the backend "
                 + "synchronised at each level change)%n", total));
@@ -781,6 +818,7 @@ public final class DistributedPoisson {
         DistributedOperator.Schedule schedule;
         DistributedOperator.Split split;
         DistributedOperator.Schedule levelSchedule;
+        DistributedLevels.Coarse coarse = DistributedLevels.Coarse.fromProperty();
         List<DistributedOperator.Split> profileSplits = List.of();
         boolean profile;
         String partition = "auto";
@@ -806,7 +844,7 @@ public final class DistributedPoisson {
                     throw new IllegalArgumentException("usage: [-N 7] [-e 6,6,6] [--deform 0.05] [--lambda 0] [--pc jacobi|pmg|none] "
                             + "[--tol 1e-10] [--max-it 5000] [--threads T] [--comm auto|mpi|single|threads:K] [--backend auto|cpu|aparapi] [--schedule overlap|blocking|fused] "
                             + "[--split serial|alongside|alongside:K|alongside:all|first:K] [--profile-splits split,split,...] "
-                            + "[--level-schedule overlap|blocking|fused] "
+                            + "[--level-schedule overlap|blocking|fused] [--coarse redundant|local] "
                             + "[--partition auto|slabs|rcb] [--mesh file.msh] [--profile] [--profile-json file] [--measure-network] "
                             + "[--model one-rank-profile.json] [--model-curve curve.json]");
                 }
@@ -849,6 +887,11 @@ public final class DistributedPoisson {
                         case "--profile-json" -> o.profileJson = v;
                         case "--split" -> o.split = DistributedOperator.Split.parse(v);
                         case "--level-schedule" -> o.levelSchedule = schedule("--level-schedule", v);
+                        case "--coarse" -> o.coarse = switch (v) {
+                            case "local" -> DistributedLevels.Coarse.LOCAL;
+                            case "redundant" -> DistributedLevels.Coarse.REDUNDANT;
+                            default -> throw new IllegalArgumentException("--coarse " + v + ": must be local or redundant");
+                        };
                         case "--profile-splits" -> {
                             List<DistributedOperator.Split> list = new ArrayList<>();
                             for (String sp : v.split(",")) {

@@ -14,6 +14,12 @@ public interface MeshPartition {
     /** The rank's elements as a mesh of their own (same vertex positions and orders, same face tags). */
     HexMesh localMesh();
 
+    /** The whole mesh the parts are cut from, the same on every rank (the redundant coarse solve builds on it). */
+    HexMesh globalMesh();
+
+    /** The element of {@link #globalMesh()} that is local element {@code e} of {@link #localMesh()}. */
+    int globalElement(int e);
+
     /** The number of the rank's elements. */
     int elementCount();
 

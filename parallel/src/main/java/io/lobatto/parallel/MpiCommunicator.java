@@ -29,6 +29,8 @@ public final class MpiCommunicator implements Communicator {
     private long allreduceNanos;
     private long exchanges;
     private long allreduces;
+    private long allgatherNanos;
+    private long allgathers;
 
     private MpiCommunicator(MpiLibrary mpi) {
         this.mpi = mpi;
@@ -124,6 +126,47 @@ public final class MpiCommunicator implements Communicator {
         }
         allreduceNanos += System.nanoTime() - t0;
         allreduces++;
+    }
+
+    /** The native buffers of {@link #allgather} (kept: the redundant coarse solve gathers once per V-cycle). */
+    private MemorySegment gatherSend;
+    private MemorySegment gatherReceive;
+    private MemorySegment gatherCounts;
+
+    /** MPI_Allgatherv of doubles, from buffers in native memory kept from one call to the next. */
+    @Override
+    public void allgather(double[] send, int[] counts, double[] receive) {
+        requireOpen();
+        Communicator.checkAllgather(rank, size, send, counts, receive);
+        long t0 = System.nanoTime();
+        if (gatherCounts == null) {
+            gatherCounts = buffers.allocate(JAVA_INT, 2L * size);
+        }
+        if (gatherSend == null || gatherSend.byteSize() < 8L * Math.max(1, send.length)) {
+            gatherSend = buffers.allocate(JAVA_DOUBLE, Math.max(1, send.length));
+        }
+        if (gatherReceive == null || gatherReceive.byteSize() < 8L * Math.max(1, receive.length)) {
+            gatherReceive = buffers.allocate(JAVA_DOUBLE, Math.max(1, receive.length));
+        }
+        int offset = 0;
+        for (int r = 0; r < size; r++) {
+            gatherCounts.setAtIndex(JAVA_INT, r, counts[r]);
+            gatherCounts.setAtIndex(JAVA_INT, size + r, offset);
+            offset += counts[r];
+        }
+        MemorySegment.copy(send, 0, gatherSend, JAVA_DOUBLE, 0, send.length);
+        try {
+            int rc = (int) mpi.allgatherv.invokeExact(gatherSend, send.length, mpi.abi.doubleType, gatherReceive,
+                    gatherCounts, gatherCounts.asSlice(4L * size), mpi.abi.doubleType, mpi.abi.commWorld);
+            MpiLibrary.check(rc, "MPI_Allgatherv");
+        } catch (MpiException e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new MpiException("MPI_Allgatherv failed: " + t);
+        }
+        MemorySegment.copy(gatherReceive, JAVA_DOUBLE, 0, receive, 0, receive.length);
+        allgatherNanos += System.nanoTime() - t0;
+        allgathers++;
     }
 
     /** A kept native buffer of at least {@code count} doubles at {@code i} of {@code kept} (grown, not zeroed per use). */
@@ -266,6 +309,16 @@ public final class MpiCommunicator implements Communicator {
     /** Reductions so far. */
     public long allreduceCount() {
         return allreduces;
+    }
+
+    /** Calls of {@link #allgather} so far. */
+    public long allgatherCount() {
+        return allgathers;
+    }
+
+    /** Seconds spent in {@link #allgather} so far. */
+    public double allgatherSeconds() {
+        return allgatherNanos * 1e-9;
     }
 
     /** MPI_Finalize (unless MPI is finalised already); idempotent. */

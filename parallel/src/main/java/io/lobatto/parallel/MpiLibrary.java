@@ -27,6 +27,7 @@ final class MpiLibrary {
     final MethodHandle commRank;      // int MPI_Comm_rank(MPI_Comm, int *)
     final MethodHandle commSize;      // int MPI_Comm_size(MPI_Comm, int *)
     final MethodHandle allreduce;     // int MPI_Allreduce(const void *, void *, int, MPI_Datatype, MPI_Op, MPI_Comm)
+    final MethodHandle allgatherv;    // int MPI_Allgatherv(const void *, int, MPI_Datatype, void *, const int[], const int[], MPI_Datatype, MPI_Comm)
     final MethodHandle isend;         // int MPI_Isend(const void *, int, MPI_Datatype, int dest, int tag, MPI_Comm, MPI_Request *)
     final MethodHandle irecv;         // int MPI_Irecv(void *, int, MPI_Datatype, int source, int tag, MPI_Comm, MPI_Request *)
     final MethodHandle waitall;       // int MPI_Waitall(int, MPI_Request *, MPI_Status *)
@@ -44,6 +45,8 @@ final class MpiLibrary {
         commRank = bind(linker, mpi, "MPI_Comm_rank", FunctionDescriptor.of(JAVA_INT, h, ADDRESS));
         commSize = bind(linker, mpi, "MPI_Comm_size", FunctionDescriptor.of(JAVA_INT, h, ADDRESS));
         allreduce = bind(linker, mpi, "MPI_Allreduce", FunctionDescriptor.of(JAVA_INT, ADDRESS, ADDRESS, JAVA_INT, h, h, h));
+        allgatherv = bind(linker, mpi, "MPI_Allgatherv",
+                FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, h, ADDRESS, ADDRESS, ADDRESS, h, h));
         isend = bind(linker, mpi, "MPI_Isend", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, h, JAVA_INT, JAVA_INT, h, ADDRESS));
         irecv = bind(linker, mpi, "MPI_Irecv", FunctionDescriptor.of(JAVA_INT, ADDRESS, JAVA_INT, h, JAVA_INT, JAVA_INT, h, ADDRESS));
         waitall = bind(linker, mpi, "MPI_Waitall", FunctionDescriptor.of(JAVA_INT, JAVA_INT, ADDRESS, ADDRESS));

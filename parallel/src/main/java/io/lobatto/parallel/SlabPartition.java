@@ -145,6 +145,22 @@ public final class SlabPartition implements MeshPartition {
         return new HexMesh(vertices, elements, tags);
     }
 
+    /** The whole box {@code HexMesh.box(nx, ny, nz, 0, 1, 0, 1, 0, 1)}. */
+    @Override
+    public HexMesh globalMesh() {
+        return HexMesh.box(nx, ny, nz, 0, 1, 0, 1, 0, 1);
+    }
+
+    /** The box's element of local element {@code e}: same (x, y) position, layer firstLayer + its layer in the local order. */
+    @Override
+    public int globalElement(int e) {
+        if (e < 0 || e >= elementCount()) {
+            throw new IllegalArgumentException("local element " + e + " is out of range [0, " + elementCount() + ")");
+        }
+        int per = nx * ny;
+        return per * (firstLayer + layerAt(e / per)) + e % per;
+    }
+
     /**
      * The shared nodes of this slab's assembled vector: for each neighbour slab, the assembled ids (of {@code z}) of
      * the unmasked GLL nodes on the common plane, in an order both ranks agree on (the node's (x, y) position in the

@@ -23,7 +23,8 @@ import io.lobatto.solvers.PMultigrid;
 
 /**
  * The p-multigrid V-cycle across ranks ({@link DistributedLevels}: distributed operators per level, the restriction
- * through the owner mask and a halo sum, Lanczos bounds and the coarse Chebyshev solve across ranks) as PCG's
+ * through the owner mask and a halo sum, Lanczos bounds, and the coarse Chebyshev solve whole on every rank or across
+ * ranks) as PCG's
  * preconditioner on R ranks (threads) against the one-rank solve: the same iterations within one, the errors within
  * 1e-10; and on one rank it is bitwise the V-cycle without a distribution.
  */
@@ -34,8 +35,12 @@ class DistributedMultigridTest {
     }
 
     private static DistributedPoisson.Options options(String levelSchedule) {
+        return options(levelSchedule, "redundant");
+    }
+
+    private static DistributedPoisson.Options options(String levelSchedule, String coarse) {
         DistributedPoisson.Options o = DistributedPoisson.Options.parse(new String[]{"-N", "5", "-e", "2,3,4", "--threads", "1",
-            "--backend", "cpu", "--pc", "pmg", "--level-schedule", levelSchedule});
+            "--backend", "cpu", "--pc", "pmg", "--level-schedule", levelSchedule, "--coarse", coarse});
         o.quiet = true;
         return o;
     }
@@ -46,6 +51,13 @@ class DistributedMultigridTest {
         matchesTheOneRankSolve(ranks, "overlap");
     }
 
+    /** The coarsest level solved by Chebyshev iterations across ranks (the path before the redundant coarse solve). */
+    @ParameterizedTest
+    @ValueSource(ints = {2, 4})
+    void localCoarseSolveMatchesTheOneRankSolve(int ranks) throws Exception {
+        matchesTheOneRankSolve(ranks, "overlap", "local");
+    }
+
     /** The levels below the fine one fused or blocking (an A/B of the profile) solve as the overlapped ones do. */
     @ParameterizedTest
     @ValueSource(strings = {"fused", "blocking"})
@@ -54,6 +66,10 @@ class DistributedMultigridTest {
     }
 
     private static void matchesTheOneRankSolve(int ranks, String levelSchedule) throws Exception {
+        matchesTheOneRankSolve(ranks, levelSchedule, "redundant");
+    }
+
+    private static void matchesTheOneRankSolve(int ranks, String levelSchedule, String coarse) throws Exception {
         DistributedPoisson.Result one = DistributedPoisson.solve(options(), SingleRankCommunicator.INSTANCE);
         assertTrue(one.converged());
         assertTrue(one.iterations() < 20, "p-multigrid PCG took " + one.iterations() + " iterations");
@@ -64,7 +80,7 @@ class DistributedMultigridTest {
             Future<DistributedPoisson.Result>[] f = new Future[ranks];
             for (int r = 0; r < ranks; r++) {
                 ThreadCommunicator c = comms[r];
-                f[r] = pool.submit(() -> DistributedPoisson.solve(options(levelSchedule), c));
+                f[r] = pool.submit(() -> DistributedPoisson.solve(options(levelSchedule, coarse), c));
             }
             for (int r = 0; r < ranks; r++) {
                 DistributedPoisson.Result d = f[r].get();

@@ -28,6 +28,10 @@ import io.lobatto.operators.ElementOperator;
  * <pre>
  *   x = S_l b;  r = b - A_l x;  x += P V_(l+1)(R r);  x += S_l (b - A_l x)
  * </pre>
+ * Across ranks ({@link Builder#distribution}) the coarsest level is solved in place, its Chebyshev iterations applying
+ * the operator across ranks, or, where the distribution gives a whole coarse mesh ({@link Distribution#wholeMesh}),
+ * whole on every rank: one gather of the right-hand side ({@link WholeCoarse}), then one rank's Chebyshev solve of the
+ * whole coarse problem, built as one rank builds its coarsest level.
  * Pre- and post-smoother are the same polynomial S_l. With a symmetric relaxation (Jacobi, ASM) B is symmetric
  * positive definite and plain PCG stays valid; with RAS it is not, and {@link #isVariable()} asks for flexible CG. Everything runs on the backend; only the Lanczos scalars come to the host, at
  * setup. Built by {@link #builder}; owns every level's device memory (release with {@link #close()}).
@@ -56,6 +60,42 @@ public final class PMultigrid implements Preconditioner {
 
         /** The sum of {@code v} over the ranks; collective. */
         long sum(long v);
+
+        /**
+         * The whole mesh of the coarsest level when every rank solves the whole coarse problem itself (a redundant
+         * coarse solve: one gather of the right-hand side per V-cycle instead of a halo exchange per Chebyshev
+         * iteration), or null (the default) to solve it across ranks. {@code coarse} is this rank's part of it, at the
+         * coarsest degree; the whole mesh must be numbered as one rank numbers it, so the coarse solve is one rank's.
+         * Collective.
+         */
+        default SpectralElementMesh wholeMesh(SpectralElementMesh coarse) {
+            return null;
+        }
+
+        /**
+         * The link between this rank's coarsest level ({@code part}, numbered by {@code partZ}) and the whole coarse
+         * problem ({@code whole} of {@link #wholeMesh}, numbered by {@code wholeZ}) on {@code backend}. Collective.
+         */
+        default WholeCoarse linkWhole(SpectralElementMesh part, ScatterOperator partZ, SpectralElementMesh whole,
+                                      ScatterOperator wholeZ, Backend backend) {
+            throw new UnsupportedOperationException("this distribution has no whole coarse level (wholeMesh is null)");
+        }
+    }
+
+    /**
+     * How a rank's coarsest level reaches the whole coarse problem that every rank solves ({@link Distribution#wholeMesh}):
+     * b_whole = the owned entries of every rank's complete b_part put in place (one allgather), and x_part = the rank's
+     * entries of x_whole (no communication).
+     */
+    public interface WholeCoarse extends AutoCloseable {
+        /** {@code whole} = the whole right-hand side from every rank's complete {@code part} (owned entries); collective. */
+        void gather(DeviceVector part, DeviceVector whole);
+
+        /** {@code part} = this rank's entries of {@code whole}. */
+        void scatter(DeviceVector whole, DeviceVector part);
+
+        @Override
+        void close();
     }
 
     /** One level across the ranks ({@link Distribution#level}); closing it releases what it made for the level. */
@@ -341,11 +381,20 @@ public final class PMultigrid implements Preconditioner {
                 masks.add(mk);
             }
             List<Level> built = new ArrayList<>();
+            int last = meshes.size() - 1;
+            SpectralElementMesh whole = distribution != null && last > 0 ? distribution.wholeMesh(meshes.get(last)) : null;
             try {
                 for (int l = 0; l < meshes.size(); l++) {
                     SpectralElementMesh m = meshes.get(l);
-                    Level level = new Level(this, m, masks.get(l), l == 0 ? fine : null, l == meshes.size() - 1);
+                    Level level = new Level(this, m, masks.get(l), l == 0 ? fine : null, l == last, distribution,
+                            l < last || whole == null);
                     built.add(level);
+                    if (l == last && whole != null) {
+                        // the whole coarse problem on this rank's device, built as one rank builds its coarsest level
+                        level.whole = new Level(this, whole, mask.apply(whole), null, true, null, true);
+                        level.link = phases.time("p-MG coarse gather", () -> distribution.linkWhole(m,
+                                level.op.scatterOperator(), whole, level.whole.op.scatterOperator(), backend));
+                    }
                     if (l > 0) {
                         Level up = built.get(l - 1);
                         up.transfer = phases.time("p-MG transfers",
@@ -381,9 +430,17 @@ public final class PMultigrid implements Preconditioner {
         final DistributedLevel dist;
         final DeviceOperator apply;
         DeviceTransfer transfer;
+        /** The whole coarse problem this coarsest level is solved by (every rank solves it), and the link to it; else null. */
+        Level whole;
+        WholeCoarse link;
         long nanos;
 
-        Level(Builder cfg, SpectralElementMesh mesh, boolean[] mask, AssembledOperator given, boolean coarsest) {
+        /**
+         * A level of {@code mesh}; across ranks when {@code distribution} is not null; with its smoother (or, when
+         * {@code coarsest}, its Chebyshev solve) when {@code solved} (not when a whole coarse level solves it).
+         */
+        Level(Builder cfg, SpectralElementMesh mesh, boolean[] mask, AssembledOperator given, boolean coarsest,
+              Distribution distribution, boolean solved) {
             this.mesh = mesh;
             Backend backend = cfg.backend;
             AssembledOperator o = given;
@@ -418,7 +475,7 @@ public final class PMultigrid implements Preconditioner {
             }
             AssembledOperator op0 = o;
             try {
-                this.dist = cfg.distribution == null ? null : cfg.distribution.level(o, mesh, mask);
+                this.dist = distribution == null ? null : distribution.level(o, mesh, mask);
             } catch (RuntimeException e) {
                 if (ownsOp) {
                     o.close();
@@ -440,7 +497,12 @@ public final class PMultigrid implements Preconditioner {
             this.t = backend.allocate(n);
             this.workL = backend.allocate(o.deviceScatter().localSize());
             long tBounds = System.nanoTime();
-            if (coarsest) {
+            if (!solved) {
+                bounds = null;
+                smoother = null;
+                schwarz = null;
+                smootherName = "solved whole on every rank";
+            } else if (coarsest) {
                 bounds = SpectrumBounds.estimate(apply, inverseDiagonal, (int) Math.min(cfg.coarseLanczosSteps, unknowns),
                         0x5eed + mesh.degree(), consistent);
                 double lo = bounds.lambdaMin();
@@ -483,10 +545,18 @@ public final class PMultigrid implements Preconditioner {
 
         @Override
         public void close() {
+            if (link != null) {
+                link.close();
+            }
+            if (whole != null) {
+                whole.close();
+            }
             if (transfer != null) {
                 transfer.close();
             }
-            smoother.close();
+            if (smoother != null) {
+                smoother.close();
+            }
             if (schwarz != null) {
                 schwarz.close();
             }
@@ -533,6 +603,15 @@ public final class PMultigrid implements Preconditioner {
     /** One V-cycle on level l from x = 0; returns the clock when timing. */
     private long cycle(int l, DeviceVector b, DeviceVector x, long clock) {
         Level level = levels.get(l);
+        if (level.whole != null) {
+            // the whole coarse problem on every rank: one gather, one rank's Chebyshev solve, this rank's entries of it
+            Level w = level.whole;
+            level.link.gather(b, w.r);
+            backend.fill(w.x, 0);
+            w.smoother.smooth(w.r, w.x, false, w.t);
+            level.link.scatter(w.x, x);
+            return lap(level, clock);
+        }
         backend.fill(x, 0);
         backend.copy(b, level.r);
         if (l == levels.size() - 1) {
@@ -585,11 +664,13 @@ public final class PMultigrid implements Preconditioner {
         for (int l = 0; l < levels.size(); l++) {
             Level v = levels.get(l);
             boolean coarsest = l == levels.size() - 1;
-            int k = v.smoother.order();
+            // a coarsest level solved whole on every rank: the whole level's bounds and solve, this rank's DOFs and time
+            Level s = v.whole != null ? v.whole : v;
+            int k = s.smoother.order();
             int applies = coarsest ? k - 1 : 2 * k;
-            out.add(new LevelInfo(v.mesh.degree(), v.op.size(), v.mesh.elementCount(), v.bounds.lambdaMin(),
-                    v.bounds.lambdaMax(), v.smoother.lower(), v.smoother.upper(), k, applies, v.nanos * 1e-9, cycles,
-                    v.smootherName));
+            out.add(new LevelInfo(v.mesh.degree(), v.op.size(), v.mesh.elementCount(), s.bounds.lambdaMin(),
+                    s.bounds.lambdaMax(), s.smoother.lower(), s.smoother.upper(), k, applies, v.nanos * 1e-9, cycles,
+                    v.whole != null ? s.smootherName + ", whole on every rank (" + s.op.size() + " DOFs)" : s.smootherName));
         }
         return out;
     }

@@ -25,6 +25,54 @@ public interface Communicator extends AutoCloseable {
         return v[0];
     }
 
+    /**
+     * Gathers every rank's {@code send} on every rank (MPI_Allgatherv): {@code receive} gets rank r's {@code counts[r]}
+     * values at offset counts[0] + ... + counts[r-1], in rank order; {@code send.length} must be {@code counts[rank()]}
+     * and {@code receive.length} their sum. The default is {@link #allreduceSum} of zero-padded arrays (exact: each
+     * entry has one contributor).
+     *
+     * @throws IllegalArgumentException if {@code counts} does not have {@link #size()} entries, a count is negative, or
+     *                                  a length does not match
+     */
+    default void allgather(double[] send, int[] counts, double[] receive) {
+        int offset = checkAllgather(rank(), size(), send, counts, receive);
+        double[] all = new double[receive.length];
+        System.arraycopy(send, 0, all, offset, send.length);
+        allreduceSum(all);
+        System.arraycopy(all, 0, receive, 0, all.length);
+    }
+
+    /** Checks the arguments of {@link #allgather} against {@code size} ranks; returns this {@code rank}'s offset. */
+    static int checkAllgather(int rank, int size, double[] send, int[] counts, double[] receive) {
+        if (send == null || counts == null || receive == null) {
+            throw new IllegalArgumentException("allgather: send, counts and receive must not be null");
+        }
+        if (counts.length != size) {
+            throw new IllegalArgumentException("allgather: counts has " + counts.length + " entries, expected one per rank ("
+                    + size + ")");
+        }
+        long total = 0;
+        int offset = 0;
+        for (int r = 0; r < size; r++) {
+            if (counts[r] < 0) {
+                throw new IllegalArgumentException("allgather: counts[" + r + "] = " + counts[r] + " must be >= 0");
+            }
+            if (r == rank) {
+                offset = (int) total;
+            }
+            total += counts[r];
+        }
+        if (send.length != counts[rank]) {
+            throw new IllegalArgumentException("allgather: send has " + send.length + " values but counts[" + rank + "] = "
+                    + counts[rank]);
+        }
+        if (receive.length != total) {
+            throw new IllegalArgumentException("allgather: receive has " + receive.length + " values but the counts sum to "
+                    + total);
+        }
+        return offset;
+    }
+
     /** The maximum of {@code value} over all ranks. */
     double allreduceMax(double value);
 

@@ -1,0 +1,166 @@
+package io.lobatto.parallel;
+
+import java.util.Arrays;
+
+import io.lobatto.core.backend.Backend;
+import io.lobatto.core.backend.DeviceVector;
+import io.lobatto.core.mesh.SpectralElementMesh;
+import io.lobatto.core.parallel.Communicator;
+import io.lobatto.gs.ScatterOperator;
+import io.lobatto.solvers.PMultigrid;
+
+/**
+ * The redundant coarse solve of the p-multigrid V-cycle across ranks ({@link PMultigrid.WholeCoarse}): every rank holds
+ * the whole coarse problem A_c x_c = b_c (the whole mesh at the coarsest degree, numbered as one rank numbers it) and
+ * solves it with one rank's Chebyshev iterations, so the coarse solve costs no halo exchange per iteration. Per V-cycle:
+ * b_c = sum over ranks of P_r^T O_r b_r (O_r the owner mask, P_r the injection of rank r's coarse unknowns into the
+ * whole numbering), as one allgather of the owned entries; afterwards x_r = P_r x_c. P_r comes from the elements:
+ * local element e is whole element g(e) with the same node order, so the unknown at node i of e maps to the unknown at
+ * node i of g(e).
+ */
+final class RedundantCoarse implements PMultigrid.WholeCoarse {
+
+    private final Communicator comm;
+    private final Backend backend;
+    /** The whole unknown of each of this rank's coarse unknowns (P_r). */
+    private final int[] toWhole;
+    /** This rank's owned unknowns, in the order they are sent. */
+    private final int[] owned;
+    /** The owned count of every rank. */
+    private final int[] counts;
+    /** The whole unknown at each position of the gathered array (every rank's owned ones in rank order). */
+    private final int[] gatheredAt;
+    private final double[] part;
+    private final double[] send;
+    private final double[] gathered;
+    private final double[] whole;
+
+    /**
+     * The link of this rank's coarsest level ({@code partMesh}, numbered by {@code partZ}, owner mask {@code ownerMask},
+     * its elements those of {@code partition}) to the whole coarse problem ({@code wholeMesh}, numbered by
+     * {@code wholeZ}); collective (two reductions and one allgather of the owned ids).
+     *
+     * @throws IllegalArgumentException if the meshes do not match the partition, or the owned unknowns over all ranks
+     *                                  are not each whole unknown exactly once
+     */
+    RedundantCoarse(Communicator comm, MeshPartition partition, SpectralElementMesh partMesh, ScatterOperator partZ,
+                    double[] ownerMask, SpectralElementMesh wholeMesh, ScatterOperator wholeZ, Backend backend) {
+        this.comm = comm;
+        this.backend = backend;
+        if (partMesh.elementCount() != partition.elementCount()) {
+            throw new IllegalArgumentException("coarse mesh has " + partMesh.elementCount() + " elements but the partition "
+                    + partition.elementCount());
+        }
+        if (partMesh.degree() != wholeMesh.degree()) {
+            throw new IllegalArgumentException("coarse mesh degree " + partMesh.degree() + " but whole mesh degree "
+                    + wholeMesh.degree());
+        }
+        if (ownerMask.length != partZ.globalSize()) {
+            throw new IllegalArgumentException("owner mask has " + ownerMask.length + " entries but the coarse level has "
+                    + partZ.globalSize() + " unknowns");
+        }
+        int n = partZ.globalSize(), np = partMesh.nodesPerElement();
+        toWhole = new int[n];
+        Arrays.fill(toWhole, -1);
+        for (int e = 0; e < partMesh.elementCount(); e++) {
+            int g = partition.globalElement(e);
+            for (int i = 0; i < np; i++) {
+                int p = partZ.assembledId(partMesh.globalId(e, i));
+                int w = wholeZ.assembledId(wholeMesh.globalId(g, i));
+                if ((p < 0) != (w < 0)) {
+                    throw new IllegalArgumentException("node " + i + " of coarse element " + e + " (whole element " + g + ") is "
+                            + (p < 0 ? "masked here but not in the whole mesh" : "masked in the whole mesh but not here"));
+                }
+                if (p >= 0) {
+                    if (toWhole[p] >= 0 && toWhole[p] != w) {
+                        throw new IllegalArgumentException("coarse unknown " + p + " maps to whole unknowns " + toWhole[p]
+                                + " and " + w);
+                    }
+                    toWhole[p] = w;
+                }
+            }
+        }
+        for (int i = 0; i < n; i++) {
+            if (toWhole[i] < 0) {
+                throw new IllegalArgumentException("coarse unknown " + i + " is at no node of the coarse mesh");
+            }
+        }
+        int ownedCount = 0;
+        for (int i = 0; i < n; i++) {
+            ownedCount += ownerMask[i] != 0 ? 1 : 0;
+        }
+        owned = new int[ownedCount];
+        for (int i = 0, k = 0; i < n; i++) {
+            if (ownerMask[i] != 0) {
+                owned[k++] = i;
+            }
+        }
+        double[] c = new double[comm.size()];
+        c[comm.rank()] = ownedCount;
+        comm.allreduceSum(c);
+        counts = new int[c.length];
+        long total = 0;
+        for (int r = 0; r < c.length; r++) {
+            counts[r] = (int) c[r];
+            total += counts[r];
+        }
+        int wholeSize = wholeZ.globalSize();
+        if (total != wholeSize) {
+            throw new IllegalArgumentException("the ranks own " + total + " coarse unknowns, the whole coarse level has "
+                    + wholeSize);
+        }
+        double[] ids = new double[ownedCount];
+        for (int k = 0; k < ownedCount; k++) {
+            ids[k] = toWhole[owned[k]];
+        }
+        double[] all = new double[wholeSize];
+        comm.allgather(ids, counts, all);
+        gatheredAt = new int[wholeSize];
+        boolean[] seen = new boolean[wholeSize];
+        for (int k = 0; k < wholeSize; k++) {
+            int w = (int) all[k];
+            if (w < 0 || w >= wholeSize || seen[w]) {
+                throw new IllegalArgumentException("whole coarse unknown " + w + " is owned " + (w < 0 || w >= wholeSize
+                        ? "out of range [0, " + wholeSize + ")" : "by two ranks"));
+            }
+            seen[w] = true;
+            gatheredAt[k] = w;
+        }
+        part = new double[n];
+        send = new double[ownedCount];
+        gathered = new double[wholeSize];
+        whole = new double[wholeSize];
+    }
+
+    /** The number of this rank's coarse unknowns that it owns (and sends per V-cycle). */
+    int ownedCount() {
+        return owned.length;
+    }
+
+    @Override
+    public void gather(DeviceVector partB, DeviceVector wholeB) {
+        backend.read(partB, part);
+        for (int k = 0; k < owned.length; k++) {
+            send[k] = part[owned[k]];
+        }
+        comm.allgather(send, counts, gathered);
+        for (int k = 0; k < gathered.length; k++) {
+            whole[gatheredAt[k]] = gathered[k];
+        }
+        backend.writeAsync(whole, wholeB); // queued: the device work before it (read above) is done
+    }
+
+    @Override
+    public void scatter(DeviceVector wholeX, DeviceVector partX) {
+        backend.read(wholeX, whole);
+        for (int i = 0; i < part.length; i++) {
+            part[i] = whole[toWhole[i]];
+        }
+        backend.writeAsync(part, partX);
+    }
+
+    @Override
+    public void close() {
+        // host arrays only
+    }
+}
