@@ -144,10 +144,11 @@ final class BuildsAhead {
     }
 
     /**
-     * Kernels per bundle of the streaming, reduction and gather kernels (a few, so that the bundles build on several
-     * threads); {@code -Dlobatto.aparapi.vectorBundle=N} sets it (for A/B runs of cold starts).
+     * Kernels per bundle of the streaming, reduction and gather kernels; {@code -Dlobatto.aparapi.vectorBundle=N} sets it.
+     * 8: on the H100 (commit 8d5fafe, the README job on a cold start, three runs each, alternated) the process ended 2.94-3.20
+     * s after the JVM started with bundles of 8 (14 programs) and 2.88-3.33 s with bundles of 4 (16 programs).
      */
-    static final int VECTOR_BUNDLE = Math.max(1, Integer.getInteger("lobatto.aparapi.vectorBundle", 4));
+    static final int VECTOR_BUNDLE = Math.max(1, Integer.getInteger("lobatto.aparapi.vectorBundle", 8));
 
     /** {@code list} in consecutive parts of at most {@code size}. */
     static <T> List<List<T>> chunks(List<T> list, int size) {
@@ -228,10 +229,13 @@ final class BuildsAhead {
         // the elements the setup kernels' options depend on; without a geometry unknown, and the default options taken
         long elements = geometry == null ? Long.MAX_VALUE / 4096 : geometry.elementCount();
         Quadrature q = kernel.usesGaussQuadrature() ? Quadrature.GAUSS : Quadrature.GLL;
-        // the setup kernels' first builds (the geometry, the diagonals, f and the errors) in two bundles: the fine level's,
-        // then the others'; each bundle is planned, so a setup kernel asked for before its bundle started builds the bundle
+        // the setup kernels' first builds in bundles: the fine level's (the geometry, its diagonal), the coarser levels'
+        // (their diagonals, the geometry if its options differ), the functions' (f, the errors); each is planned, so a setup
+        // kernel asked for before its bundle started builds the bundle. Each part depends only on what it holds, so a
+        // job with the same fine level and functions but no p-MG (Jacobi) finds the same bundles in the disk cache
         List<KernelSource> setupFine = new ArrayList<>();
         List<KernelSource> setupRest = new ArrayList<>();
+        List<KernelSource> setupFunctions = new ArrayList<>();
         int fineElements = 0;      // the tasks of the fine level's element kernels end here
         for (int i = 0; i < valid.size(); i++) {
             int degree = valid.get(i);
@@ -335,13 +339,14 @@ final class BuildsAhead {
         if (geometry != null && !valid.isEmpty()) {
             String setupOptions = KernelBuilds.setupOptions(elements, valid.get(0));
             for (PointFunction f : functions) {
-                setupRest.add(KernelBuilds.evaluate(valid.get(0), order, map, f).withOptions(setupOptions));
-                setupRest.add(KernelBuilds.errors(valid.get(0), order, map, f));      // always optimised
+                setupFunctions.add(KernelBuilds.evaluate(valid.get(0), order, map, f).withOptions(setupOptions));
+                setupFunctions.add(KernelBuilds.errors(valid.get(0), order, map, f));      // always optimised
             }
         }
         // each bundle by options (a program has one set): the fine level's after its element kernels, the rest last
         tasks.addAll(fineElements, setupBundles(programs, setupFine));
         tasks.addAll(setupBundles(programs, setupRest));
+        tasks.addAll(setupBundles(programs, setupFunctions));
         return tasks;
     }
 

@@ -81,6 +81,49 @@ class PrepareBuildsTest {
     }
 
     /** Several threads asking for one source while it builds, and the lazy path of prepare's kernels: one build each. */
+    /**
+     * Threads asking for one bundle at once (its kernels in different orders, as prepare's task and an operation that
+     * could not wait do): one program is compiled, not one per thread that claimed some of its kernels.
+     */
+    @Test
+    void concurrentRequestsForOneBundleBuildItOnce() throws Exception {
+        try (AparapiBackend be = fresh()) {
+            ProgramCache programs = be.runtime().programs();
+            be.awaitPrepared();
+            List<KernelSource> bundle = new ArrayList<>();
+            for (int op : new int[] {TransferKernel.PROLONG_I, TransferKernel.PROLONG_J, TransferKernel.PROLONG_K,
+                TransferKernel.RESTRICT_K, TransferKernel.RESTRICT_J, TransferKernel.RESTRICT_I}) {
+                bundle.add(KernelBuilds.transfer(op, 2, 6).source());
+            }
+            int logBefore = programs.buildLog().size();
+            int kernelsBefore = programs.builds();
+            ExecutorService pool = Executors.newFixedThreadPool(6);
+            try {
+                CountDownLatch start = new CountDownLatch(1);
+                List<Future<?>> done = new ArrayList<>();
+                for (int t = 0; t < 6; t++) {
+                    List<KernelSource> order = new ArrayList<>(bundle);
+                    java.util.Collections.rotate(order, t);
+                    done.add(pool.submit(() -> {
+                        start.await();
+                        programs.buildAll(order);
+                        return null;
+                    }));
+                }
+                start.countDown();
+                for (Future<?> f : done) {
+                    f.get();
+                }
+            } finally {
+                pool.shutdown();
+            }
+            assertEquals(kernelsBefore + 6, programs.builds(), "each kernel once");
+            assertEquals(1, programs.buildLog().size() - logBefore,
+                    "one program (compiled or from the disk cache) for six concurrent requests of one bundle: "
+                    + programs.buildLog().subList(logBefore, programs.buildLog().size()));
+        }
+    }
+
     @Test
     void concurrentRequestsForOneKernelBuildItOnce() throws Exception {
         try (AparapiBackend be = fresh()) {

@@ -199,15 +199,20 @@ public final class ProgramCache {
         java.util.List<CompletableFuture<Built>> futures = new java.util.ArrayList<>();
         for (KernelSource s : sources) {
             String key = key(s.source(), options);
-            if (keys.contains(key)) {
-                continue;
+            if (!keys.contains(key)) {
+                all.add(s);
+                keys.add(key);
             }
-            all.add(s);
-            keys.add(key);
-            CompletableFuture<Built> f = new CompletableFuture<>();
-            if (built.putIfAbsent(key, f) == null) {
-                mine.add(all.size() - 1);
-                futures.add(f);
+        }
+        // the claims of one call are atomic: two calls of one bundle interleaving their claims would each build the
+        // whole bundle for half of its kernels (seen on PoCL and NVIDIA: the same bundle compiled twice)
+        synchronized (built) {
+            for (int i = 0; i < all.size(); i++) {
+                CompletableFuture<Built> f = new CompletableFuture<>();
+                if (built.putIfAbsent(keys.get(i), f) == null) {
+                    mine.add(i);
+                    futures.add(f);
+                }
             }
         }
         if (mine.isEmpty()) {
@@ -266,7 +271,10 @@ public final class ProgramCache {
             buildAll(bundle);      // the planned bundle, here: its build has not started
         }
         CompletableFuture<Built> mine = new CompletableFuture<>();
-        CompletableFuture<Built> f = built.putIfAbsent(key, mine);
+        CompletableFuture<Built> f;
+        synchronized (built) {     // not between the claims of a bundle (buildAll)
+            f = built.putIfAbsent(key, mine);
+        }
         if (f == null) {
             try {
                 Built p = new Built(build(source.label(), source.source(), options, key, 1), KernelSource.ENTRY);
