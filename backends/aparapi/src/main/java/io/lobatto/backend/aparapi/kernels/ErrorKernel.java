@@ -8,11 +8,12 @@ import io.lobatto.backend.aparapi.runtime.BuildConstant;
  * work-item per element, in the host's order of operations:
  * <ol>
  *   <li>at each GLL node n the absolute position x_n (the interpolant sum_c phi_c X_c of the geometry nodes, phi = 0
- *       skipped, then the point map, {@link #mapPoint()}), the function u(x_n) ({@link #function()}) and the element's
- *       max of |u_h - u(x_n)|;</li>
+ *       skipped, then the point map, {@link #mapPoint()});</li>
  *   <li>u_h and the three coordinates interpolated from the Nq^3 GLL nodes to the P^3 GL points, each in three
  *       sum-factorised stages (r, s, t), as {@link io.lobatto.core.basis.TensorInterpolation#interpolate};</li>
- *   <li>the element's sum over the points, in point order, of wJ_q ((I u_h)_q - u(x_q))^2.</li>
+ *   <li>the function ({@link #function()}) at the nodes, then at the points, from one call site (its translation is
+ *       inlined once: a second copy of its transcendentals doubled the kernel's compile time): the element's max of
+ *       |u_h - u(x_n)| over the nodes and its sum over the points, in point order, of wJ_q ((I u_h)_q - u(x_q))^2.</li>
  * </ol>
  * The grids of a work-item live in the global scratch {@link #scr}, entry k of slot s at {@code k slots + s}, so that
  * the work-items of a warp read and write consecutive doubles. Launches cover elements e0 .. e0 + slots.
@@ -86,8 +87,7 @@ public final class ErrorKernel extends Kernel {
             for (int k = 0; k < fcoef; k++) {
                 qc[k] = fc[k];
             }
-            // 1. positions, u_h, and the max error at the nodes
-            double emax = 0;
+            // 1. positions and u_h at the nodes
             int base = 3 * nc * e;
             for (int n = 0; n < np; n++) {
                 double a = 0;
@@ -115,11 +115,6 @@ public final class ErrorKernel extends Kernel {
                 scr[(fU + np + n) * S + s] = px[0];
                 scr[(fU + 2 * np + n) * S + s] = px[1];
                 scr[(fU + 3 * np + n) * S + s] = px[2];
-                for (int k = 0; k < nout; k++) {
-                    qout[k] = 0;
-                }
-                function();
-                emax = max(emax, abs(uh - qout[0]));
             }
             // 2. u_h, x, y, z from the GLL nodes to the GL points: I along r, s, then t
             for (int field = 0; field < 4; field++) {
@@ -155,18 +150,31 @@ public final class ErrorKernel extends Kernel {
                     }
                 }
             }
-            // 3. the squared L2 error at the GL points, in point order
+            // 3. the max error at the nodes, then the squared L2 error at the GL points in point order, one call site
+            double emax = 0;
             double l2 = 0;
-            for (int q = 0; q < P3; q++) {
-                px[0] = scr[(gU + P3 + q) * S + s];
-                px[1] = scr[(gU + 2 * P3 + q) * S + s];
-                px[2] = scr[(gU + 3 * P3 + q) * S + s];
+            for (int m = 0; m < np + P3; m++) {
+                int g = gU;
+                int count = P3;
+                int q = m - np;
+                if (m < np) {
+                    g = fU;
+                    count = np;
+                    q = m;
+                }
+                px[0] = scr[(g + count + q) * S + s];
+                px[1] = scr[(g + 2 * count + q) * S + s];
+                px[2] = scr[(g + 3 * count + q) * S + s];
                 for (int k = 0; k < nout; k++) {
                     qout[k] = 0;
                 }
                 function();
-                double dd = scr[(gU + q) * S + s] - qout[0];
-                l2 += wj[e * P3 + q] * dd * dd;
+                double dd = scr[(g + q) * S + s] - qout[0];
+                if (m < np) {
+                    emax = max(emax, abs(dd));
+                } else {
+                    l2 += wj[e * P3 + q] * dd * dd;
+                }
             }
             sums[e] = l2;
             maxima[e] = emax;
