@@ -198,9 +198,12 @@ public final class Reference {
         for (Map<String, Object> row : report.rows()) {
             Object r = row.containsKey("ratio_to_reference") ? row.get("ratio_to_reference")
                     : row.containsKey("ratio_to_roofline") ? row.get("ratio_to_roofline") : row.get("Wmax_over_reference");
+            String flag = row.containsKey("flag") ? "  <- " + FLAG + " (" + row.get("flag_detail") + ")" : "";
             if (r instanceof Number n && !Double.isNaN(n.doubleValue())) {
-                out.printf(Locale.ROOT, "  %-44s %7.3f%s%n", label(row), n.doubleValue(),
-                        row.containsKey("flag") ? "  <- " + FLAG + " (" + row.get("flag_detail") + ")" : "");
+                out.printf(Locale.ROOT, "  %-44s %7.3f%s%n", label(row), n.doubleValue(), flag);
+            } else if (!flag.isEmpty()) {
+                // flagged by another ratio (a raw fit's Wmax, say) where the row's own ratio is missing or not a number
+                out.printf(Locale.ROOT, "  %-44s %7s%s%n", label(row), "-", flag);
             }
         }
         if (!flagged.isEmpty()) {

@@ -138,4 +138,34 @@ class ReferenceTest {
             assertTrue(msg.startsWith("lobatto-bench: error: ") && msg.contains(args[0]) && !msg.contains("\n"), msg);
         }
     }
+
+    /**
+     * A row flagged by a ratio other than the one the table prints (a raw fit's Wmax where its own ratio is not a number)
+     * still shows its flag in the printed table (the PoCL run above once flagged such a row and printed nothing).
+     */
+    @Test
+    @SuppressWarnings("unchecked")
+    void aRowFlaggedByAnotherRatioIsPrintedWithItsFlag() {
+        java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream out = new java.io.PrintStream(bytes, true, java.nio.charset.StandardCharsets.UTF_8);
+        try (io.lobatto.backend.cpu.CpuBackend be = new io.lobatto.backend.cpu.CpuBackend(1)) {
+            Report report = new Report("bs", be, "test", out);
+            Map<String, Object> raw = new java.util.LinkedHashMap<>();
+            raw.put("test", "BS3 norm");
+            raw.put("fit", "T0 + bytes/W");
+            raw.put("Wmax_over_reference", Double.NaN);
+            raw.put("raw_Wmax_over_reference", 50.0);
+            report.row(raw);
+            Map<String, Object> plain = new java.util.LinkedHashMap<>();
+            plain.put("test", "BS1 copy");
+            plain.put("ratio_to_reference", 0.5);
+            report.row(plain);
+            Reference reference = new Reference(be, 1 << 16, 5, out);
+            reference.measure("before");
+            assertEquals(1, reference.finish(report, 1));
+        }
+        String printed = bytes.toString(java.nio.charset.StandardCharsets.UTF_8);
+        assertTrue(printed.lines().anyMatch(l -> l.contains("BS3 norm") && l.contains("<- " + Reference.FLAG)), printed);
+        assertTrue(printed.lines().anyMatch(l -> l.contains("BS1 copy") && !l.contains(Reference.FLAG)), printed);
+    }
 }
