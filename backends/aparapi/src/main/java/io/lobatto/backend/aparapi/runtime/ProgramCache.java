@@ -65,6 +65,12 @@ public final class ProgramCache {
      */
     public static final String SOURCE_DIR_PROPERTY = "lobatto.opencl.sourceDir";
     private static final AtomicInteger DUMPED = new AtomicInteger();
+    /**
+     * System property: OpenCL build options added to every build (a diagnostic, for measuring what options cost, e.g.
+     * {@code -cl-opt-disable}); part of every cache key.
+     */
+    public static final String EXTRA_OPTIONS_PROPERTY = "lobatto.opencl.extraOptions";
+    private static final String EXTRA_OPTIONS = System.getProperty(EXTRA_OPTIONS_PROPERTY, "").strip();
     /** System property: {@code false} makes {@link #buildAll} build one program per kernel (the old way, for A/B). */
     public static final String BUNDLES_PROPERTY = "lobatto.opencl.bundles";
     private static final boolean BUNDLES = !"false".equals(System.getProperty(BUNDLES_PROPERTY, "").trim());
@@ -301,6 +307,9 @@ public final class ProgramCache {
      * {@link #logWarnings}).
      */
     static String quiet(String options) {
+        if (!EXTRA_OPTIONS.isEmpty() && !options.contains(EXTRA_OPTIONS)) {
+            options = options.isEmpty() ? EXTRA_OPTIONS : options + " " + EXTRA_OPTIONS;
+        }
         if (LOG.isLoggable(Level.FINE) || options.matches("(^|.*\\s)-w(\\s.*|$)")) {
             return options;
         }
