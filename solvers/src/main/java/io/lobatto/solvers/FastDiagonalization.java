@@ -47,6 +47,23 @@ public record FastDiagonalization(int points, int elements, double[] eigenvector
     }
 
     /**
+     * The mask of the extended elements' numbering: {@code mask} (the Dirichlet nodes of {@code globalNodeCount} global
+     * nodes; null: none) and the point-without-node id {@code globalNodeCount}, masked too. Length globalNodeCount + 1.
+     */
+    public static boolean[] extendedMask(boolean[] mask, int globalNodeCount) {
+        if (mask != null && mask.length != globalNodeCount) {
+            throw new IllegalArgumentException("mask has length " + mask.length + " but there are " + globalNodeCount
+                    + " global nodes");
+        }
+        boolean[] m = new boolean[globalNodeCount + 1];
+        if (mask != null) {
+            System.arraycopy(mask, 0, m, 0, globalNodeCount);
+        }
+        m[globalNodeCount] = true;
+        return m;
+    }
+
+    /**
      * The fast diagonalisation of the extended elements {@code ext}; {@code masked} (length
      * {@code ext.globalNodeCount() + 1}) marks Dirichlet nodes and the point-without-node id; {@code lambda} the
      * screening of the Helmholtz operator (0 for Poisson). The dense arrays of {@link #table(ExtendedElements, boolean[],

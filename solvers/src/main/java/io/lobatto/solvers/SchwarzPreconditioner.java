@@ -126,11 +126,7 @@ public final class SchwarzPreconditioner implements Preconditioner {
         boolean compactRas = compact && restricted && operator.backend().hasRestrictedSchwarzLocal(mesh.degree() + 3);
         ExtendedElements ext = phases.time("Schwarz topology",
                 () -> compactRas ? ExtendedElements.faces(mesh) : ExtendedElements.of(mesh));
-        boolean[] extMask = new boolean[g + 1];
-        if (mask != null) {
-            System.arraycopy(mask, 0, extMask, 0, g);
-        }
-        extMask[g] = true;
+        boolean[] extMask = FastDiagonalization.extendedMask(mask, g);
         if (compactRas) {
             return bindRestricted(operator, ext, extMask, phases);
         }

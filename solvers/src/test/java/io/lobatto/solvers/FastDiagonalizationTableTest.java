@@ -25,9 +25,7 @@ import io.lobatto.gs.ScatterOperator;
 class FastDiagonalizationTableTest {
 
     private static boolean[] extMask(SpectralElementMesh mesh) {
-        boolean[] m = java.util.Arrays.copyOf(mesh.boundaryMaskAllTagged(), mesh.globalNodeCount() + 1);
-        m[mesh.globalNodeCount()] = true;
-        return m;
+        return FastDiagonalization.extendedMask(mesh.boundaryMaskAllTagged(), mesh.globalNodeCount());
     }
 
     @ParameterizedTest

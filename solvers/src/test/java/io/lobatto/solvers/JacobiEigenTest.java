@@ -104,9 +104,7 @@ class JacobiEigenTest {
     }
 
     private static boolean[] extMask(SpectralElementMesh mesh) {
-        boolean[] m = Arrays.copyOf(mesh.boundaryMaskAllTagged(), mesh.globalNodeCount() + 1);
-        m[mesh.globalNodeCount()] = true;
-        return m;
+        return FastDiagonalization.extendedMask(mesh.boundaryMaskAllTagged(), mesh.globalNodeCount());
     }
 
     /**

@@ -85,8 +85,7 @@ public abstract class SchwarzConformance {
         Backend be = backend();
         SpectralElementMesh mesh = TestProblems.deformedBox(3, 3, 2, degree);
         ExtendedElements ext = ExtendedElements.of(mesh);
-        boolean[] masked = java.util.Arrays.copyOf(mesh.boundaryMaskAllTagged(), mesh.globalNodeCount() + 1);
-        masked[mesh.globalNodeCount()] = true;
+        boolean[] masked = FastDiagonalization.extendedMask(mesh.boundaryMaskAllTagged(), mesh.globalNodeCount());
         double lambda = 0.7;
         FastDiagonalization f = FastDiagonalization.of(ext, masked, lambda);
         int n = f.points(), n3 = n * n * n;
