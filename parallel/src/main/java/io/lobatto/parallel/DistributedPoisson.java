@@ -325,6 +325,20 @@ public final class DistributedPoisson {
     }
 
     /**
+     * One row of the profile: the fine operator's schedule, the exchange on or off, and, where not null, the element
+     * launch's split and the schedule and split of the p-MG levels below the fine one (the row then is an extra one, its
+     * metrics keyed by them).
+     */
+    private record ProfileRow(DistributedOperator.Schedule schedule, boolean exchange, DistributedOperator.Split split,
+                              DistributedOperator.Schedule coarse, DistributedOperator.Split coarseSplit) {
+
+        /** A row beside the schedules' own (a split or a coarse schedule given). */
+        boolean extra() {
+            return split != null;
+        }
+    }
+
+    /**
      * Stores {@code levels} in {@code ref[0]} (for the profile, from inside a resource declaration), sets the schedule of
      * its levels below the fine one where {@code schedule} is not null, and returns it.
      */
@@ -353,14 +367,14 @@ public final class DistributedPoisson {
         DistributedOperator.Schedule keep = dop.schedule();
         int its = Math.max(1, iterations);
         out.append(String.format(Locale.ROOT, "profile: %d CG iterations, best of 3, ms per iteration (max over ranks)%n", its));
-        List<Object[]> runs = new ArrayList<>();
+        List<ProfileRow> runs = new ArrayList<>();
         for (DistributedOperator.Schedule s : DistributedOperator.Schedule.values()) {
-            runs.add(new Object[] {s, true});
+            runs.add(new ProfileRow(s, true, null, null, null));
         }
-        runs.add(new Object[] {keep, false});
+        runs.add(new ProfileRow(keep, false, null, null, null));
         DistributedOperator.Split keepSplit = dop.split();
         for (DistributedOperator.Split sp : o.profileSplits) {
-            runs.add(new Object[] {DistributedOperator.Schedule.OVERLAP, true, sp});
+            runs.add(new ProfileRow(DistributedOperator.Schedule.OVERLAP, true, sp, null, null));
         }
         DistributedOperator.Schedule keepCoarse = levels == null ? null : levels.coarseSchedule();
         DistributedOperator.Split keepCoarseSplit = levels == null ? null : levels.coarseSplit();
@@ -368,20 +382,21 @@ public final class DistributedPoisson {
             if (comm.size() > 1) {
                 // p-multigrid: the levels below the fine one fused or blocking (their interiors are too small to hide
                 // the exchange), the fine one as it is
-                runs.add(new Object[] {DistributedOperator.Schedule.OVERLAP, true, keepSplit, DistributedOperator.Schedule.FUSED});
-                runs.add(new Object[] {DistributedOperator.Schedule.OVERLAP, true, keepSplit, DistributedOperator.Schedule.BLOCKING});
+                runs.add(new ProfileRow(DistributedOperator.Schedule.OVERLAP, true, keepSplit, DistributedOperator.Schedule.FUSED, null));
+                runs.add(new ProfileRow(DistributedOperator.Schedule.OVERLAP, true, keepSplit, DistributedOperator.Schedule.BLOCKING,
+                        null));
                 // and overlapped with the one-queue split (a second queue's launch is one launch more per apply)
-                runs.add(new Object[] {DistributedOperator.Schedule.OVERLAP, true, keepSplit, DistributedOperator.Schedule.OVERLAP,
-                    DistributedOperator.Split.SERIAL});
+                runs.add(new ProfileRow(DistributedOperator.Schedule.OVERLAP, true, keepSplit, DistributedOperator.Schedule.OVERLAP,
+                        DistributedOperator.Split.SERIAL));
             }
         }
-        for (Object[] run : runs) {
-            DistributedOperator.Schedule s = (DistributedOperator.Schedule) run[0];
-            boolean on = (Boolean) run[1];
-            DistributedOperator.Split split = run.length > 2 ? (DistributedOperator.Split) run[2] : keepSplit;
+        for (ProfileRow run : runs) {
+            DistributedOperator.Schedule s = run.schedule();
+            boolean on = run.exchange();
+            DistributedOperator.Split split = run.split() != null ? run.split() : keepSplit;
             dop.split(split);
-            DistributedOperator.Schedule coarseRow = run.length > 3 ? (DistributedOperator.Schedule) run[3] : null;
-            DistributedOperator.Split coarseSplitRow = run.length > 4 ? (DistributedOperator.Split) run[4] : null;
+            DistributedOperator.Schedule coarseRow = run.coarse();
+            DistributedOperator.Split coarseSplitRow = run.coarseSplit();
             if (levels != null) {
                 levels.coarseSchedule(coarseRow != null ? coarseRow : keepCoarse);
                 levels.coarseSplit(coarseSplitRow != null ? coarseSplitRow : keepCoarseSplit);
@@ -425,10 +440,10 @@ public final class DistributedPoisson {
             out.append(String.format(Locale.ROOT, "profile: schedule %-8s exchange %-3s %9.4f ms/iteration%s%s%n",
                     s.toString().toLowerCase(Locale.ROOT), on ? "on" : "off", 1e3 * best, counts, splitName));
             String key = s.toString().toLowerCase(Locale.ROOT) + (on ? "" : "_exchange_off")
-                    + (run.length > 2 ? "_split_" + split.toString().replace(':', '_') : "")
+                    + (run.extra() ? "_split_" + split.toString().replace(':', '_') : "")
                     + (coarseRow != null ? "_coarse_" + coarseRow.toString().toLowerCase(Locale.ROOT) : "")
                     + (coarseSplitRow != null ? "_" + coarseSplitRow.toString().replace(':', '_') : "");
-            if (run.length > 2) {
+            if (run.extra()) {
                 // the splits' rows do not replace the schedule's own
                 metrics.put("ms_" + key, 1e3 * best);
                 if (per[0] >= 0) {
