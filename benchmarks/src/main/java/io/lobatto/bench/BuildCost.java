@@ -6,7 +6,6 @@ import static org.jocl.CL.clBuildProgram;
 import static org.jocl.CL.clCreateProgramWithBinary;
 import static org.jocl.CL.clCreateProgramWithSource;
 import static org.jocl.CL.clGetProgramInfo;
-import static org.jocl.CL.clReleaseContext;
 import static org.jocl.CL.clReleaseProgram;
 
 import io.lobatto.backend.aparapi.runtime.KernelSource;
@@ -105,7 +104,7 @@ final class BuildCost {
                         bins.isEmpty() ? 0 : bins.get(i).length, parts.get(i).label());
             }
         } finally {
-            clReleaseContext(ctx);
+            io.lobatto.backend.aparapi.runtime.ClContext.releaseContext(ctx);
         }
         return 0;
     }

@@ -132,7 +132,7 @@ final class LaunchSuite {
             clReleaseKernel(many);
             clReleaseProgram(prog);
             clReleaseCommandQueue(q);
-            clReleaseContext(ctx);
+            io.lobatto.backend.aparapi.runtime.ClContext.releaseContext(ctx);
         }
     }
 

@@ -72,7 +72,7 @@ final class OpenClBuildReport {
             out.add("could not write the binary: " + e);
         } finally {
             clReleaseProgram(prog);
-            clReleaseContext(ctx);
+            io.lobatto.backend.aparapi.runtime.ClContext.releaseContext(ctx);
         }
         return out;
     }

@@ -11,7 +11,6 @@ import org.jocl.Pointer;
 import org.jocl.Sizeof;
 import org.jocl.cl_command_queue;
 import org.jocl.cl_context;
-import org.jocl.cl_context_properties;
 import org.jocl.cl_device_id;
 import org.jocl.cl_kernel;
 import org.jocl.cl_mem;
@@ -90,7 +89,7 @@ public final class RawOpenClCopy {
             clReleaseKernel(k);
             clReleaseProgram(prog);
             clReleaseCommandQueue(q);
-            clReleaseContext(ctx);
+            io.lobatto.backend.aparapi.runtime.ClContext.releaseContext(ctx);
             double median = new Timing.Samples(s).median();
             return new Result(found, driver, doubles, s, median, 16.0 * doubles / median);
         } catch (RuntimeException | UnsatisfiedLinkError e) {
@@ -104,9 +103,7 @@ public final class RawOpenClCopy {
 
         /** A new OpenCL context on this device alone (the caller releases it). */
         cl_context context() {
-            cl_context_properties props = new cl_context_properties();
-            props.addProperty(CL_CONTEXT_PLATFORM, platform);
-            return clCreateContext(props, 1, new cl_device_id[] {device}, null, null, null);
+            return io.lobatto.backend.aparapi.runtime.ClContext.createContext(platform, device);
         }
     }
 

@@ -155,6 +155,6 @@ final class RawOpenClStreams implements AutoCloseable {
         clReleaseKernel(dot);
         clReleaseProgram(program);
         clReleaseCommandQueue(queue);
-        clReleaseContext(ctx);
+        io.lobatto.backend.aparapi.runtime.ClContext.releaseContext(ctx);
     }
 }

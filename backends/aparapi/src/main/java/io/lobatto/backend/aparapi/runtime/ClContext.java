@@ -77,13 +77,36 @@ public final class ClContext implements AutoCloseable {
     private long drains;
     private long transferWaits;
 
+    /**
+     * JOCL records every context in one native map (for its callbacks) that {@code clCreateContext} and
+     * {@code clReleaseContext} change without a lock, whether or not a callback is given: contexts made or released on
+     * several threads at once (ranks as threads, a benchmark's raw context beside a backend's) corrupt it, and the JVM
+     * crashed at exit in the map's destructor (the parallel module's tests on PoCL, once). Every context of Lobatto is
+     * made and released through {@link #createContext} and {@link #releaseContext}, which hold this lock.
+     */
+    private static final Object JOCL_CONTEXTS = new Object();
+
+    /** {@code clCreateContext} of {@code device} on {@code platform} alone, no callback, under JOCL's context lock. */
+    public static cl_context createContext(org.jocl.cl_platform_id platform, cl_device_id device) {
+        cl_context_properties properties = new cl_context_properties();
+        properties.addProperty(org.jocl.CL.CL_CONTEXT_PLATFORM, platform);
+        synchronized (JOCL_CONTEXTS) {
+            return clCreateContext(properties, 1, new cl_device_id[] {device}, null, null, null);
+        }
+    }
+
+    /** {@code clReleaseContext} under JOCL's context lock ({@link #createContext}). */
+    public static void releaseContext(cl_context context) {
+        synchronized (JOCL_CONTEXTS) {
+            clReleaseContext(context);
+        }
+    }
+
     /** A context and an in-order queue (with profiling support) on {@code device}. */
     public ClContext(ClDevice device) {
         this.device = Objects.requireNonNull(device, "device");
-        cl_context_properties properties = new cl_context_properties();
-        properties.addProperty(org.jocl.CL.CL_CONTEXT_PLATFORM, device.platform);
         try {
-            context = clCreateContext(properties, 1, new cl_device_id[] {device.id}, null, null, null);
+            context = createContext(device.platform, device.id);
             boolean always = "always".equals(System.getProperty(PROFILING_QUEUE_PROPERTY, "").trim());
             @SuppressWarnings("deprecation")
             cl_command_queue q = clCreateCommandQueue(context, device.id, always ? CL_QUEUE_PROFILING_ENABLE : 0, null);
@@ -680,7 +703,7 @@ public final class ClContext implements AutoCloseable {
                 clReleaseCommandQueue(profilingQueue);
             }
             clReleaseCommandQueue(plainQueue);
-            clReleaseContext(context);
+            releaseContext(context);
             closed = true;
         }
     }
