@@ -54,6 +54,10 @@ public final class BenchCli implements Runnable {
 
     public static void main(String[] args) {
         SweepProgress.installOnTerminal();
+        // the suites measure optimised kernels: no quick-first builds unless asked for (the cold-start runbooks ask)
+        if (System.getProperty(io.lobatto.backend.aparapi.runtime.ProgramCache.QUICK_FIRST_PROPERTY) == null) {
+            System.setProperty(io.lobatto.backend.aparapi.runtime.ProgramCache.QUICK_FIRST_PROPERTY, "false");
+        }
         System.exit(run(args));
     }
 

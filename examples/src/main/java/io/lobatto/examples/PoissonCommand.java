@@ -285,6 +285,11 @@ final class PoissonCommand implements Callable<Integer> {
         long last = log.stream().mapToLong(b -> b.startNanos() + b.nanos()).max().orElse(0);
         out.printf("kernel builds: %d compiled, %d from the disk cache, in %d programs, %.3f s summed, %.3f s from the first start "
                 + "to the last end%n", compiled, kernels - compiled, log.size(), sum, (last - first) * 1e-9);
+        io.lobatto.backend.aparapi.runtime.ProgramCache programs = a.runtime().programs();
+        if (programs.quickBuilt() > 0) {
+            out.printf("quick-first builds: %d kernels built quickly, %d optimised since (%s)%n", programs.quickBuilt(),
+                    programs.upgraded(), io.lobatto.backend.aparapi.runtime.ProgramCache.QUICK_FIRST_PROPERTY);
+        }
         log.stream().sorted(java.util.Comparator.comparingLong(io.lobatto.backend.aparapi.runtime.ProgramCache.Build::nanos)
                 .reversed()).limit(5).forEach(b -> out.printf("  %8.3f s  %s%s%n", b.nanos() * 1e-9,
                 b.label().length() > 110 ? b.label().substring(0, 107) + "..." : b.label(),

@@ -58,6 +58,16 @@ final class BuildsAhead {
         core.ensureOpen();
         Objects.requireNonNull(kernel, "kernel");
         Objects.requireNonNull(degrees, "degrees");
+        // quick-first builds for a small problem (ProgramCache.QUICK_FIRST_PROPERTY), chosen before any build is submitted
+        long points = Long.MAX_VALUE;
+        if (geometry != null) {
+            int top = 0;
+            for (int d : degrees) {
+                top = Math.max(top, Math.min(d, MAX_DEGREE));
+            }
+            points = geometry.elementCount() * (long) (top + 1) * (top + 1) * (top + 1);
+        }
+        core.cl.programs().quickFirstFor(points);
         if (GatherScatter.kind() != GatherScatter.TILES) {
             // Z's build first, before the plans below translate the setup kernels and wait for the block gathers' probe
             ProgramCache programs = core.cl.programs();

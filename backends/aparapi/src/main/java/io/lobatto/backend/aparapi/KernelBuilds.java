@@ -1015,7 +1015,9 @@ public final class KernelBuilds {
         c.put("nq", degree + 1);
         c.put("pts", degree + 2);
         c.put("nodesPer", (order + 1) * (order + 1) * (order + 1));
-        return withPointFunctions(ErrorKernel.class, c, "errors", degree, order, map, f);
+        // never built quickly first: it runs once, over every quadrature point, and built quickly it ran 50x slower
+        return withPointFunctions(ErrorKernel.class, c, "errors", degree, order, map, f)
+                .withOptions(io.lobatto.backend.aparapi.runtime.ProgramCache.OPTIMISED_ONLY);
     }
 
     /**

@@ -6,6 +6,7 @@ import static org.jocl.CL.CL_KERNEL_WORK_GROUP_SIZE;
 import static org.jocl.CL.clCreateKernel;
 import static org.jocl.CL.clEnqueueNDRangeKernel;
 import static org.jocl.CL.clGetKernelWorkGroupInfo;
+import static org.jocl.CL.clReleaseKernel;
 import static org.jocl.CL.clSetKernelArg;
 
 import io.lobatto.core.backend.BackendException;
@@ -24,12 +25,21 @@ import java.util.Map;
  * they come from. An argument keeps its value between launches, and setting it to the value it already
  * has costs nothing (each {@code clSetKernelArg} through JOCL costs about 0.9 us on the H100), so a
  * launch pays only for the scalars and buffers that changed. {@link #launch} enqueues and never waits.
+ *
+ * <p>A kernel of a program built quickly first ({@link ProgramCache#QUICK_FIRST_PROPERTY}) counts the work-items it
+ * launches: at {@link ProgramCache#UPGRADE_AFTER_PROPERTY} of them it asks for the optimised program (built in the
+ * background), and the launch that reaches twice as many runs the optimised kernel, with every argument bound again
+ * (waiting for its build if it is not done). So the swap happens at the same launch in every run, whatever the timing.
  */
 public final class ClKernel {
 
     private final ClContext context;
-    private final cl_kernel kernel;
+    private cl_kernel kernel;
+    private final String entry;
     private final KernelSource source;
+    /** The upgrade of a quick-first build, until the optimised kernel is swapped in (else null). */
+    private ProgramCache.Upgrade upgrade;
+    private long work;
     private final Map<String, Integer> index = new HashMap<>();
     private final Object[] bound;
     private final long[] globalSize = new long[1];
@@ -37,9 +47,11 @@ public final class ClKernel {
     private final int workGroupSize;
     private long launches;
 
-    ClKernel(ClContext context, cl_program program, String entry, KernelSource source) {
+    ClKernel(ClContext context, cl_program program, String entry, KernelSource source, ProgramCache.Upgrade upgrade) {
         this.context = context;
         this.source = source;
+        this.entry = entry;
+        this.upgrade = upgrade;
         this.kernel = clCreateKernel(program, entry, null);
         for (int i = 0; i < source.args().size(); i++) {
             index.put(source.args().get(i).name(), i);
@@ -70,6 +82,11 @@ public final class ClKernel {
         clGetKernelWorkGroupInfo(kernel, context.device().id, CL_KERNEL_LOCAL_MEM_SIZE, Sizeof.cl_ulong, Pointer.to(local), null);
         clGetKernelWorkGroupInfo(kernel, context.device().id, CL_KERNEL_PRIVATE_MEM_SIZE, Sizeof.cl_ulong, Pointer.to(priv), null);
         return new long[] {local[0], priv[0]};
+    }
+
+    /** Whether this kernel still runs the quick build of a quick-first program (see the class comment). */
+    public boolean quick() {
+        return upgrade != null;
     }
 
     /** Launches so far. */
@@ -189,6 +206,9 @@ public final class ClKernel {
         }
         globalSize[0] = groups * local;
         localSize[0] = local;
+        if (upgrade != null) {
+            advance(globalSize[0]);
+        }
         cl_event event = context.launchEvent(source.label());
         try {
             org.jocl.cl_event[] waits = context.launchWaits();
@@ -199,5 +219,57 @@ public final class ClKernel {
                     + " work-groups of " + local + " on " + context.device().name() + " failed: " + e.getMessage(), e);
         }
         launches++;
+    }
+
+    /**
+     * Counts {@code items} work-items of a quick-first kernel: asks for the optimised build at its cache's threshold, and
+     * swaps it in at twice as many (see the class comment).
+     */
+    private void advance(long items) {
+        work += items;
+        long after = upgrade.after();
+        if (work < after) {
+            return;
+        }
+        upgrade.request();
+        if (work - after < after) {
+            return;
+        }
+        cl_program optimised = upgrade.await();
+        upgrade = null;
+        if (optimised != null) {
+            swap(optimised);
+        }
+    }
+
+    /**
+     * Replaces the kernel object by one of {@code program}, with the arguments bound so far bound again; keeps the quick
+     * one when the optimised kernel allows smaller work-groups than those this kernel reported (plans rely on them).
+     */
+    private void swap(cl_program program) {
+        cl_kernel k = clCreateKernel(program, entry, null);
+        long[] size = new long[1];
+        clGetKernelWorkGroupInfo(k, context.device().id, CL_KERNEL_WORK_GROUP_SIZE, Sizeof.size_t, Pointer.to(size), null);
+        if (size[0] < workGroupSize) {
+            clReleaseKernel(k);
+            ProgramCache.LOG.fine("aparapi: kernel '" + source.label() + "' keeps its quick build: the optimised one allows "
+                    + size[0] + " work-items per group, the quick one " + workGroupSize);
+            return;
+        }
+        for (int i = 0; i < bound.length; i++) {
+            Object v = bound[i];
+            if (v instanceof ClBuffer b) {
+                clSetKernelArg(k, i, Sizeof.cl_mem, Pointer.to(b.mem));
+            } else if (v instanceof Integer n) {
+                clSetKernelArg(k, i, Sizeof.cl_int, Pointer.to(new int[] {n}));
+            } else if (v instanceof Double d) {
+                clSetKernelArg(k, i, Sizeof.cl_double, Pointer.to(new double[] {d}));
+            } else if (v instanceof Long bytes) {
+                clSetKernelArg(k, i, bytes, null);          // a __local argument's size
+            }
+        }
+        cl_kernel old = kernel;
+        kernel = k;
+        clReleaseKernel(old);
     }
 }

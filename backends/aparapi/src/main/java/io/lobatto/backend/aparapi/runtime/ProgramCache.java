@@ -75,6 +75,32 @@ public final class ProgramCache {
     public static final String BUNDLES_PROPERTY = "lobatto.opencl.bundles";
     private static final boolean BUNDLES = !"false".equals(System.getProperty(BUNDLES_PROPERTY, "").trim());
 
+    /**
+     * System property: {@code auto} (the default), {@code true} or {@code false}. With quick-first builds on, a kernel
+     * built with the compiler's default options whose optimised program is not in the disk cache is built first with
+     * {@link #QUICK_OPTIONS} (NVIDIA's compiler takes less time for it), and the optimised program is built in the
+     * background once the kernel has done enough work ({@link #UPGRADE_AFTER_PROPERTY}); each {@link ClKernel} swaps it in
+     * at a fixed point of its own launches. {@code auto}: on for a GPU whose problem has fewer than
+     * {@link #QUICK_FIRST_POINTS} points ({@link #quickFirstFor}), where compiling costs more than the optimised kernels
+     * save; off elsewhere, so large problems and the benchmarks build optimised kernels directly.
+     */
+    public static final String QUICK_FIRST_PROPERTY = "lobatto.opencl.quickFirst";
+    /**
+     * System property: the work-items a quick-first kernel ({@link #QUICK_FIRST_PROPERTY}) launches before its optimised
+     * program is built in the background; at twice as many it swaps that program in (waiting for its build if needed),
+     * so where the swap happens depends on the launches only, not on timing. Default 2^28.
+     */
+    public static final String UPGRADE_AFTER_PROPERTY = "lobatto.opencl.upgradeAfter";
+    /** The build options of a quick build: the compiler's optimisations off. */
+    public static final String QUICK_OPTIONS = "-cl-opt-disable";
+    /**
+     * Build options that mark a source as never built quickly first (a macro no source reads, so the program is the one of
+     * the default options): for a kernel that runs once over much data, such as the error norms (50x slower built quickly).
+     */
+    public static final String OPTIMISED_ONLY = "-DLB_OPTIMISED_ONLY";
+    /** Points (elements x (N+1)^3 of the fine level) below which {@code auto} builds quickly first on a GPU. */
+    public static final long QUICK_FIRST_POINTS = 1L << 21;
+
     static final Logger LOG = Logger.getLogger("io.lobatto.backend.aparapi");
 
     private final ClContext context;
@@ -87,9 +113,99 @@ public final class ProgramCache {
     private final AtomicInteger loaded = new AtomicInteger();
     private final java.util.Queue<Build> builds = new java.util.concurrent.ConcurrentLinkedQueue<>();
     private volatile boolean released;
+    /** Whether a build of the default options not on disk is built quickly first ({@link #quickFirstFor}). */
+    private volatile boolean quickFirst;
+    /** The quick-first programs' upgrades made so far (their optimised programs are released with the cache). */
+    private final java.util.Queue<Upgrade> upgrades = new java.util.concurrent.ConcurrentLinkedQueue<>();
+    private final AtomicInteger quickBuilt = new AtomicInteger();
+    /** {@link #UPGRADE_AFTER_PROPERTY}, read when the context was made. */
+    private final long upgradeAfter = Math.max(1L, Long.getLong(UPGRADE_AFTER_PROPERTY, 1L << 28));
+    private final AtomicInteger upgraded = new AtomicInteger();
+    /** The threads that build the optimised programs of quick-first kernels, started at the first upgrade. */
+    private java.util.concurrent.ExecutorService upgrader;
 
-    /** A built kernel: its program (of its own or a {@link ProgramBundle}'s) and its kernel's name there. */
-    private record Built(cl_program program, String entry) {
+    /**
+     * A built kernel: its program (of its own or a {@link ProgramBundle}'s), its kernel's name there, and the upgrade to
+     * the optimised program when the program was built quickly first (else null).
+     */
+    private record Built(cl_program program, String entry, Upgrade upgrade) {
+    }
+
+    /** A program as first built, with its upgrade when it was built quickly (else null). */
+    private record Program(cl_program program, Upgrade upgrade) {
+    }
+
+    /**
+     * The optimised build of a program that was built quickly first: requested by the first of its kernels that has done
+     * enough work, built on the upgrade threads, and taken by each {@link ClKernel} of it at its own swap point.
+     */
+    final class Upgrade {
+        private final String label;
+        private final String text;
+        private final String options;
+        private final String key;
+        private final int kernels;
+        private final java.util.concurrent.atomic.AtomicBoolean requested = new java.util.concurrent.atomic.AtomicBoolean();
+        private final CompletableFuture<cl_program> result = new CompletableFuture<>();
+
+        private Upgrade(String label, String text, String options, String key, int kernels) {
+            this.label = label;
+            this.text = text;
+            this.options = options;
+            this.key = key;
+            this.kernels = kernels;
+        }
+
+        /** Work-items a kernel of this program launches before it asks for the optimised build. */
+        long after() {
+            return upgradeAfter;
+        }
+
+        /** Starts the optimised build on the upgrade threads, once. */
+        void request() {
+            if (!requested.compareAndSet(false, true)) {
+                return;
+            }
+            try {
+                upgradeThreads().execute(() -> {
+                    try {
+                        result.complete(build(label + " (optimised)", text, options, key, kernels));
+                        upgraded.addAndGet(kernels);
+                    } catch (RuntimeException | Error e) {
+                        LOG.log(Level.FINE, "aparapi: the optimised build of '" + label + "' failed; its quick build stays", e);
+                        result.completeExceptionally(e);
+                    }
+                });
+            } catch (java.util.concurrent.RejectedExecutionException e) {
+                result.cancel(false);        // the cache is being released
+            }
+        }
+
+        /** The optimised program, after waiting for its build; null when it failed or the cache was released. */
+        cl_program await() {
+            request();
+            try {
+                return result.join();
+            } catch (CompletionException | java.util.concurrent.CancellationException e) {
+                return null;
+            }
+        }
+    }
+
+    private synchronized java.util.concurrent.ExecutorService upgradeThreads() {
+        if (released) {
+            throw new java.util.concurrent.RejectedExecutionException("released");
+        }
+        if (upgrader == null) {
+            AtomicInteger n = new AtomicInteger();
+            int threads = Math.max(1, Math.min(4, Runtime.getRuntime().availableProcessors() / 2));
+            upgrader = java.util.concurrent.Executors.newFixedThreadPool(threads, r -> {
+                Thread t = new Thread(r, "lobatto-kernel-upgrade-" + n.incrementAndGet());
+                t.setDaemon(true);
+                return t;
+            });
+        }
+        return upgrader;
     }
 
     /**
@@ -128,6 +244,37 @@ public final class ProgramCache {
         return programsCompiled.get();
     }
 
+    /**
+     * Chooses whether this context builds quickly first ({@link #QUICK_FIRST_PROPERTY}) for a problem of {@code points}
+     * points (elements x (N+1)^3 of its finest level; {@link Long#MAX_VALUE} when unknown). Throws when the property has
+     * a value other than auto, true and false.
+     */
+    public void quickFirstFor(long points) {
+        String mode = System.getProperty(QUICK_FIRST_PROPERTY, "auto").strip();
+        quickFirst = switch (mode) {
+            case "true" -> true;
+            case "false" -> false;
+            case "auto" -> context.device().type() == ClDevice.Type.GPU && points < QUICK_FIRST_POINTS;
+            default -> throw new IllegalArgumentException(QUICK_FIRST_PROPERTY + " is '" + mode
+                    + "'; it is one of auto, true, false");
+        };
+    }
+
+    /** Whether builds of the default options not in the disk cache are built quickly first now. */
+    public boolean quickFirst() {
+        return quickFirst;
+    }
+
+    /** Kernels built quickly first so far ({@link #QUICK_FIRST_PROPERTY}). */
+    public int quickBuilt() {
+        return quickBuilt.get();
+    }
+
+    /** Kernels of quick-first programs whose optimised program has been built so far. */
+    public int upgraded() {
+        return upgraded.get();
+    }
+
     /** Kernels loaded from the disk cache so far. */
     public int loadedFromDisk() {
         return loaded.get();
@@ -151,7 +298,7 @@ public final class ProgramCache {
     /** {@link #kernel(KernelSource)} built with OpenCL compiler {@code options} (after the source's own). */
     public ClKernel kernel(KernelSource source, String options) {
         Built b = program(source, options);
-        return new ClKernel(context, b.program(), b.entry(), source);
+        return new ClKernel(context, b.program(), b.entry(), source, b.upgrade());
     }
 
     /**
@@ -195,10 +342,10 @@ public final class ProgramCache {
             sources.forEach(this::build);
             return;
         }
-        buildAll(sources, quiet(options));
+        buildAll(sources, options, quiet(options));
     }
 
-    private void buildAll(java.util.List<KernelSource> sources, String options) {
+    private void buildAll(java.util.List<KernelSource> sources, String base, String options) {
         java.util.List<KernelSource> all = new java.util.ArrayList<>();      // the sources, each once
         java.util.List<String> keys = new java.util.ArrayList<>();
         java.util.List<Integer> mine = new java.util.ArrayList<>();           // indices of those this call builds
@@ -230,9 +377,9 @@ public final class ProgramCache {
             ProgramBundle bundle = ProgramBundle.of(all);
             String label = "bundle of " + all.size() + ": " + String.join(", ", all.stream().map(KernelSource::label).toList());
             try {
-                cl_program p = build(label, bundle.source(), options, key(bundle.source(), options), mine.size());
+                Program p = buildFirst(label, bundle.source(), base, options, key(bundle.source(), options), mine.size());
                 for (int i = 0; i < mine.size(); i++) {
-                    futures.get(i).complete(new Built(p, bundle.entries().get(mine.get(i))));
+                    futures.get(i).complete(new Built(p.program(), bundle.entries().get(mine.get(i)), p.upgrade()));
                 }
                 return;
             } catch (RuntimeException e) {
@@ -242,7 +389,8 @@ public final class ProgramCache {
         for (int i = 0; i < mine.size(); i++) {
             KernelSource s = all.get(mine.get(i));
             try {
-                futures.get(i).complete(new Built(build(s.label(), s.source(), options, keys.get(mine.get(i)), 1), KernelSource.ENTRY));
+                Program p = buildFirst(s.label(), s.source(), base, options, keys.get(mine.get(i)), 1);
+                futures.get(i).complete(new Built(p.program(), KernelSource.ENTRY, p.upgrade()));
             } catch (RuntimeException | Error e) {
                 futures.get(i).completeExceptionally(e);
             }
@@ -267,7 +415,8 @@ public final class ProgramCache {
 
     /** The program of {@code source}: built here by the first thread that asks, waited for by the others. */
     private Built program(KernelSource source, String requested) {
-        String options = quiet((source.options() + " " + requested).strip());
+        String base = (source.options() + " " + requested).strip();
+        String options = quiet(base);
         if (released) {
             throw new IllegalStateException("the program cache of " + context.device() + " is released");
         }
@@ -283,7 +432,8 @@ public final class ProgramCache {
         }
         if (f == null) {
             try {
-                Built p = new Built(build(source.label(), source.source(), options, key, 1), KernelSource.ENTRY);
+                Program built1 = buildFirst(source.label(), source.source(), base, options, key, 1);
+                Built p = new Built(built1.program(), KernelSource.ENTRY, built1.upgrade());
                 mine.complete(p);
                 return p;
             } catch (RuntimeException | Error e) {
@@ -328,6 +478,23 @@ public final class ProgramCache {
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is missing from this Java runtime", e);
         }
+    }
+
+    /**
+     * Builds the program of {@code text} as {@link #build} does, or, with quick-first builds on, for the default options
+     * ({@code base} empty) and with no optimised program in the disk cache, with {@link #QUICK_OPTIONS} and an upgrade to
+     * the optimised one.
+     */
+    private Program buildFirst(String label, String text, String base, String options, String key, int kernels) {
+        if (quickFirst && base.isEmpty() && (dir == null || !Files.isRegularFile(dir.resolve(key + ".bin")))) {
+            String quick = quiet(QUICK_OPTIONS);
+            cl_program p = build(label + " (quick)", text, quick, key(text, quick), kernels);
+            quickBuilt.addAndGet(kernels);
+            Upgrade u = new Upgrade(label, text, options, key, kernels);
+            upgrades.add(u);
+            return new Program(p, u);
+        }
+        return new Program(build(label, text, options, key, kernels), null);
     }
 
     /** Builds the program of {@code text} ({@code kernels} kernels) from the disk cache or the source, and logs it. */
@@ -445,8 +612,35 @@ public final class ProgramCache {
 
     /** Releases every built program; builds still running must have finished (the backend waits for its pool). */
     void release() {
-        released = true;
+        java.util.concurrent.ExecutorService u;
+        synchronized (this) {
+            released = true;
+            u = upgrader;
+        }
+        if (u != null) {
+            // the upgrades not started are dropped; those running finish before their programs go
+            u.shutdownNow();
+            boolean interrupted = false;
+            while (true) {
+                try {
+                    if (u.awaitTermination(10, java.util.concurrent.TimeUnit.MINUTES)) {
+                        break;
+                    }
+                } catch (InterruptedException e) {
+                    interrupted = true;
+                }
+            }
+            if (interrupted) {
+                Thread.currentThread().interrupt();
+            }
+        }
         java.util.Set<cl_program> programs = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        for (Upgrade up : upgrades) {
+            up.result.cancel(false);       // dropped before it started: a kernel waiting for it keeps its quick build
+            if (up.result.isDone() && !up.result.isCompletedExceptionally()) {
+                programs.add(up.result.join());
+            }
+        }
         for (CompletableFuture<Built> f : built.values()) {
             if (!f.isDone()) {
                 f.cancel(false);
@@ -458,5 +652,6 @@ public final class ProgramCache {
             clReleaseProgram(p);
         }
         built.clear();
+        upgrades.clear();
     }
 }
