@@ -7,8 +7,8 @@
 # then on the GPU machine (repository root, .gpu carried):  COMMIT=<sha> bash benchmarks/gpu/cold26.sh
 # 1. The README's default job on a cold start (an empty CUDA_CACHE_PATH and an empty kernel cache), VARIANTS (default
 #    "off qf qf16") alternated, ROUNDS (3) times each: process wall, the CLI's setup/solve, kernel builds, process lines.
-# 2. Warm: the README job twice each with the caches of an off and of a qf cold run (qf's cache then holds the quick
-#    programs only: the solve on quick kernels).
+# 2. Warm: the README job with the caches of an off (twice) and of a qf cold run (four times: the first finds the quick
+#    programs and builds the optimised ones in the background, close waiting for those running; the later runs load them).
 # 3. Upgrades on the README job: qf with -Dlobatto.opencl.upgradeAfter=1000000 (every solve kernel swaps mid-solve):
 #    the same iterations and errors.
 # 4. 32^3 (above the quick-first size: auto builds optimised), off and qf once each after a fill: nothing changes.
@@ -46,8 +46,9 @@ for i in $(seq 1 "${ROUNDS:-3}"); do
   done
 done
 echo "== 2. warm README job on the caches of the last cold runs"
-for i in 1 2; do
+for i in 1 2 3 4; do
   for v in off qf; do
+    [ $v = off ] && [ $i -gt 2 ] && continue
     set -- ${keep[$v]}
     CUDA_CACHE_PATH=$2 p "readme-warm-$v-$i" "-Dlobatto.cache.dir=$1 $(opts $v)"
   done
