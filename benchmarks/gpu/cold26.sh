@@ -7,8 +7,8 @@
 # then on the GPU machine (repository root, .gpu carried):  COMMIT=<sha> bash benchmarks/gpu/cold26.sh
 # 1. The README's default job on a cold start (an empty CUDA_CACHE_PATH and an empty kernel cache), VARIANTS (default
 #    "off qf qf16") alternated, ROUNDS (3) times each: process wall, the CLI's setup/solve, kernel builds, process lines.
-# 2. Warm: the README job with the caches of an off (twice) and of a qf cold run (four times: the first finds the quick
-#    programs and builds the optimised ones in the background, close waiting for those running; the later runs load them).
+# 2. Warm: the README job with the caches of an off (twice) and of a qf cold run (four times: each loads the quick
+#    programs; at b9b6191, where a loaded quick program was upgraded at once, the first of them took 2.2 s).
 # 3. Upgrades on the README job: qf with -Dlobatto.opencl.upgradeAfter=1000000 (every solve kernel swaps mid-solve):
 #    the same iterations and errors.
 # 4. 32^3 (above the quick-first size: auto builds optimised), off and qf once each after a fill: nothing changes.

@@ -82,9 +82,8 @@ public final class ProgramCache {
      * background once the kernel has done enough work ({@link #UPGRADE_AFTER_PROPERTY}); each {@link ClKernel} swaps it in
      * at a fixed point of its own launches. {@code auto}: on for a GPU whose problem has fewer than
      * {@link #QUICK_FIRST_POINTS} points ({@link #quickFirstFor}), where compiling costs more than the optimised kernels
-     * save; off elsewhere, so large problems and the benchmarks build optimised kernels directly. A quick program that a
-     * run finds in the disk cache (an earlier run built it quickly too) has its optimised program built in the background
-     * at once and stored, so that later runs load that one.
+     * save; off elsewhere, so large problems and the benchmarks build optimised kernels directly. A later run of the same
+     * small job loads the quick programs from the disk cache, and the optimised ones once a run has upgraded them.
      */
     public static final String QUICK_FIRST_PROPERTY = "lobatto.opencl.quickFirst";
     /**
@@ -490,17 +489,12 @@ public final class ProgramCache {
     private Program buildFirst(String label, String text, String base, String options, String key, int kernels) {
         if (quickFirst && base.isEmpty() && (dir == null || !Files.isRegularFile(dir.resolve(key + ".bin")))) {
             String quick = quiet(QUICK_OPTIONS);
-            String quickKey = key(text, quick);
-            boolean again = dir != null && Files.isRegularFile(dir.resolve(quickKey + ".bin"));
-            cl_program p = build(label + " (quick)", text, quick, quickKey, kernels);
+            // a quick program from the disk cache is not upgraded at once: on the H100 (b9b6191) a README run that did so
+            // took 2.2 s instead of 1.2-1.4 s (the background builds slowed its solve 3x and close waited 0.57 s for them)
+            cl_program p = build(label + " (quick)", text, quick, key(text, quick), kernels);
             quickBuilt.addAndGet(kernels);
             Upgrade u = new Upgrade(label, text, options, key, kernels);
             upgrades.add(u);
-            if (again) {
-                // a run before this one built it quickly too: the optimised program is built now, in the background, and
-                // stored, so that the runs after this one load it (this one still swaps at its kernels' fixed launches)
-                u.request();
-            }
             return new Program(p, u);
         }
         return new Program(build(label, text, options, key, kernels), null);
