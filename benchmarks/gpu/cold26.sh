@@ -13,7 +13,7 @@
 # 3. Upgrades on the README job: qf with -Dlobatto.opencl.upgradeAfter=1000000 (every solve kernel swaps mid-solve):
 #    the same iterations and errors.
 # 4. 32^3 (above the quick-first size: auto builds optimised), off and qf once each after a fill: nothing changes.
-# Writes $OUT/cold26-$COMMIT.tgz.
+# COLD_ONLY=1 stops after part 1. Writes $OUT/cold26-$COMMIT.tgz.
 set -uo pipefail
 RUN=${RUN:-bash .gpu/run}
 JAR=${JAR:-.gpu/lib/lobatto-bench.jar}
@@ -47,6 +47,10 @@ for i in $(seq 1 "${ROUNDS:-3}"); do
     CUDA_CACHE_PATH=$cuda p "readme-cold-$v-$i" "-Dlobatto.cache.dir=$cache $(opts $v)"
   done
 done
+if [ "${COLD_ONLY:-0}" = 1 ]; then        # part 1 only
+  tar czf "$OUT/cold26-$COMMIT.tgz" -C "$logs" .
+  exit 0
+fi
 echo "== 2. warm README job on the caches of the last cold runs"
 for i in 1 2 3 4; do
   for v in off qf; do
