@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # GPU runbook (issue 25, item 4: the README's main job on a cold start, with quick-first builds). About 3 minutes on one H100.
 # One jar, A/B by property: "off" = -Dlobatto.opencl.quickFirst=false (every kernel optimised, as before), "qf" = the
-# default (auto: quick first for this small problem), "qf16" = qf with vector bundles of 16, "notr" = qf without the
-# kernel classes translated ahead (-Dlobatto.aparapi.translateAhead=false). Stage:
+# default (auto: quick first for this small problem), "qf16" = qf with vector bundles of 16. Stage:
 #   ./mvnw -q -o -pl benchmarks -am package -DskipTests -Dmaven.javadoc.skip=true
 #   ../shared/gpu/stage.sh benchmarks/target/lobatto-bench.jar
 # then on the GPU machine (repository root, .gpu carried):  COMMIT=<sha> bash benchmarks/gpu/cold26.sh
@@ -35,7 +34,6 @@ opts() { # variant -> JVM options
     off) echo "-Dlobatto.opencl.quickFirst=false" ;;
     qf) echo "" ;;
     qf16) echo "-Dlobatto.aparapi.vectorBundle=16" ;;
-    notr) echo "-Dlobatto.aparapi.translateAhead=false" ;;
   esac
 }
 echo "== 1. cold README job at $COMMIT"

@@ -111,38 +111,6 @@ public final class AparapiBackend implements Backend {
     static final int BUILD_THREADS = Integer.getInteger("lobatto.aparapi.buildThreads",
             Math.min(8, Math.max(2, Runtime.getRuntime().availableProcessors())));
 
-    /**
-     * {@code -Dlobatto.aparapi.translateAhead}, default true: when this class initialises (before a backend opens its
-     * device), the kernel classes a solve uses are translated to OpenCL on a daemon thread, in the order the backend's
-     * start-up probes and {@link #prepare} ask for them ({@link KernelSource#translateAhead}).
-     */
-    static final boolean TRANSLATE_AHEAD = Boolean.parseBoolean(System.getProperty("lobatto.aparapi.translateAhead", "true"));
-
-    static {
-        if (TRANSLATE_AHEAD) {
-            KernelSource.translateAhead(java.util.List.of(
-                    io.lobatto.backend.aparapi.kernels.ReductionKernel.class,
-                    io.lobatto.backend.aparapi.kernels.GatherScatterKernel.class,
-                    io.lobatto.backend.aparapi.kernels.ScatterBuildKernel.class,
-                    io.lobatto.backend.aparapi.kernels.RandomFillKernel.class,
-                    io.lobatto.backend.aparapi.kernels.FactorSplitKernel.class,
-                    io.lobatto.backend.aparapi.kernels.StreamKernel.class,
-                    io.lobatto.backend.aparapi.kernels.GatherScatterRowsKernel.class,
-                    io.lobatto.backend.aparapi.kernels.GatherRowsFusedKernel.class,
-                    io.lobatto.backend.aparapi.kernels.ChebyshevKernel.class,
-                    io.lobatto.backend.aparapi.kernels.GeometryKernel.class,
-                    io.lobatto.backend.aparapi.kernels.StiffnessBp35ColumnKernel.class,
-                    io.lobatto.backend.aparapi.kernels.StiffnessBp35Kernel.class,
-                    io.lobatto.backend.aparapi.kernels.MassBp10LineKernel.class,
-                    io.lobatto.backend.aparapi.kernels.MassBp10Kernel.class,
-                    io.lobatto.backend.aparapi.kernels.DiagonalBp35Kernel.class,
-                    io.lobatto.backend.aparapi.kernels.DiagonalKernel.class,
-                    io.lobatto.backend.aparapi.kernels.TransferKernel.class,
-                    io.lobatto.backend.aparapi.kernels.EvaluateKernel.class,
-                    io.lobatto.backend.aparapi.kernels.ErrorKernel.class));
-        }
-    }
-
     /** Context, queue, built kernels, partials and the checks every area shares (see {@link BackendCore}). */
     private final BackendCore core;
     private final ClContext cl;

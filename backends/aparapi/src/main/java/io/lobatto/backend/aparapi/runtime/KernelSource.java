@@ -120,27 +120,6 @@ public record KernelSource(String label, String source, List<Arg> args, String o
         return new KernelSource(label, source, stripped.args());
     }
 
-    /**
-     * Translates {@code kernelClasses}, in order, on a daemon thread ({@code lobatto-translate}) and returns at once, so
-     * that the translations (Aparapi's class models; on a cold JVM 10-100 ms a class, and loading Aparapi itself several
-     * hundred) run while the caller opens its device. A later {@link #of} of a class finds it translated or waits for it;
-     * a class that fails here fails again, with its message, at its {@link #of}.
-     */
-    public static void translateAhead(List<Class<? extends Kernel>> kernelClasses) {
-        List<Class<? extends Kernel>> order = List.copyOf(kernelClasses);
-        Thread t = new Thread(() -> {
-            for (Class<? extends Kernel> c : order) {
-                try {
-                    TRANSLATED.computeIfAbsent(c, KernelSource::translate);
-                } catch (RuntimeException | LinkageError e) {
-                    // its operation translates it again and throws there
-                }
-            }
-        }, "lobatto-translate");
-        t.setDaemon(true);
-        t.start();
-    }
-
     /** A translation with its constants' names and the group size: what {@link #strip} depends on (not the values). */
     private record StripKey(String generic, List<String> constants, int groupSize) {
     }
