@@ -27,9 +27,37 @@ public final class HexMesh {
     /** Tag of the faces at z = z1 in {@link #box}. */
     public static final int TAG_ZMAX = 6;
 
+    /**
+     * The shape of a structured box made by {@link HexMesh#box}: nx x ny x nz elements over [x0,x1] x [y0,y1] x [z0,z1],
+     * element (a,b,c) numbered a + nx(b + ny c) with its reference frame along x, y, z. What geometric h-coarsening needs
+     * to build the next coarser box ({@link #coarsened()}) and to relate the two numberings.
+     */
+    public record Box(int nx, int ny, int nz, double x0, double x1, double y0, double y1, double z0, double z1) {
+        /** True when every side has an even element count (the box can be coarsened by 2 in each direction). */
+        public boolean evenSides() {
+            return nx % 2 == 0 && ny % 2 == 0 && nz % 2 == 0;
+        }
+
+        /** The box of nx/2 x ny/2 x nz/2 elements over the same bounds. */
+        public Box coarsened() {
+            if (!evenSides()) {
+                throw new IllegalArgumentException("box " + nx + " x " + ny + " x " + nz + ": every side must have an even element"
+                    + " count to coarsen by 2");
+            }
+            return new Box(nx / 2, ny / 2, nz / 2, x0, x1, y0, y1, z0, z1);
+        }
+
+        /** The mesh of this box ({@link HexMesh#box}), which remembers it. */
+        public HexMesh mesh() {
+            return HexMesh.box(nx, ny, nz, x0, x1, y0, y1, z0, z1);
+        }
+    }
+
     private final double[] vertices;
     private final int[] elements;
     private final int[] faceTags;
+    /** The structured box this mesh was made as by {@link #box}, else null (read, permuted or rotated meshes). */
+    private final Box box;
 
     /**
      * @param vertices [nv][3] coordinates, flattened
@@ -83,12 +111,13 @@ public final class HexMesh {
         this.vertices = vertices.clone();
         this.elements = elements.clone();
         this.faceTags = faceTags.clone();
+        this.box = null;
     }
 
     /**
      * A structured nx x ny x nz box [x0,x1] x [y0,y1] x [z0,z1] with boundary tags {@link #TAG_XMIN}..{@link #TAG_ZMAX}.
      * Vertex (a,b,c) has id a + (nx+1)(b + (ny+1)c); element (a,b,c) has id a + nx(b + ny c); every element has the
-     * reference frame aligned with x, y, z.
+     * reference frame aligned with x, y, z. The mesh remembers the box ({@link #structuredBox()}).
      */
     public static HexMesh box(int nx, int ny, int nz, double x0, double x1, double y0, double y1, double z0, double z1) {
         if (nx < 1 || ny < 1 || nz < 1) {
@@ -138,14 +167,23 @@ public final class HexMesh {
                 }
             }
         }
-        return new HexMesh(vert, elem, tags, true);
+        return new HexMesh(vert, elem, tags, new Box(nx, ny, nz, x0, x1, y0, y1, z0, z1));
     }
 
-    /** Trusted constructor: takes ownership of the arrays (already validated). */
-    private HexMesh(double[] vertices, int[] elements, int[] faceTags, boolean trusted) {
+    /** Trusted constructor: takes ownership of the arrays (already validated); {@code box} as {@link #box} made it, or null. */
+    private HexMesh(double[] vertices, int[] elements, int[] faceTags, Box box) {
         this.vertices = vertices;
         this.elements = elements;
         this.faceTags = faceTags;
+        this.box = box;
+    }
+
+    /**
+     * The structured box this mesh is, when {@link #box} made it (its element numbering and frames as {@link Box} says);
+     * empty for any other mesh, a permuted or rotated box included.
+     */
+    public java.util.Optional<Box> structuredBox() {
+        return java.util.Optional.ofNullable(box);
     }
 
     /** E, the number of hexahedra. */
@@ -231,7 +269,7 @@ public final class HexMesh {
             System.arraycopy(elements, 8 * p, elem, 8 * i, 8);
             System.arraycopy(faceTags, 6 * p, tags, 6 * i, 6);
         }
-        return new HexMesh(vertices, elem, tags, true);
+        return new HexMesh(vertices, elem, tags, null);
     }
 
     /**
@@ -292,7 +330,7 @@ public final class HexMesh {
             elem[8 * e + k] = elements[8 * e + corners[k]];
         }
         System.arraycopy(newTags, 0, tags, 6 * e, 6);
-        return new HexMesh(vertices, elem, tags, true);
+        return new HexMesh(vertices, elem, tags, null);
     }
 
     @Override
