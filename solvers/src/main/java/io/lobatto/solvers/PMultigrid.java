@@ -23,7 +23,9 @@ import io.lobatto.operators.ElementOperator;
  * [0, 1.1 lambda_max], with M_l^-1 Jacobi (default) or an overlapping Schwarz method with fast-diagonalisation local
  * solves ({@link SchwarzPreconditioner}); lambda_max from a few Lanczos (Arnoldi for RAS) steps at setup.
  * Levels are linked by P = Z_f^T W_f J Z_c (GLL interpolation, {@link Backend#prolongate}) and R = P^T
- * ({@link Backend#restrict}). The coarsest level is solved by a fixed number of Chebyshev iterations over its whole
+ * ({@link Backend#restrict}). On a structured box the schedule continues below N = 1 by geometric h-coarsening
+ * ({@link HCoarsening}, {@link Builder#hCoarsening}): boxes of half the elements per direction at N = 1, linked by
+ * P_h = Z_h^T W_h J_(1->2) Z_c, so the coarsest level stays small as the mesh grows. The coarsest level is solved by a fixed number of Chebyshev iterations over its whole
  * estimated spectrum (a fixed polynomial: bounded cost, linear, symmetric). One cycle on level l:
  * <pre>
  *   x = S_l b;  r = b - A_l x;  x += P V_(l+1)(R r);  x += S_l (b - A_l x)
@@ -119,6 +121,9 @@ public final class PMultigrid implements Preconditioner {
         void close();
     }
 
+    /** The system property that sets {@link Builder#hCoarsening(boolean)}'s default ({@code true} or {@code false}). */
+    public static final String H_COARSENING_PROPERTY = "lobatto.pmg.hCoarsening";
+
     private final Backend backend;
     private final List<Level> levels;
     private final double setupSeconds;
@@ -203,6 +208,8 @@ public final class PMultigrid implements Preconditioner {
         private boolean timed;
         private SetupPhases phases = new SetupPhases();
         private Distribution distribution;
+        private boolean hCoarsening = Boolean.parseBoolean(System.getProperty(H_COARSENING_PROPERTY, "true"));
+        private int hMinSide = HCoarsening.DEFAULT_MIN_SIDE;
 
         private Builder(Function<SpectralElementMesh, ? extends ElementOperator> factory, SpectralElementMesh mesh,
                         Backend backend) {
@@ -342,6 +349,34 @@ public final class PMultigrid implements Preconditioner {
             return this;
         }
 
+        /**
+         * Geometric h-coarsening below the p = 1 level ({@link HCoarsening}): when the schedule ends at N = 1 on a
+         * structured box ({@link io.lobatto.core.mesh.HexMesh#structuredBox()}) with even sides, the box halved in every
+         * direction is the next level, at N = 1, repeated while the sides stay even and at least
+         * {@link HCoarsening#DEFAULT_MIN_SIDE} elements; the last is the coarsest (the Chebyshev solve), the levels above it
+         * are smoothed. Not with a {@link #distribution} (the levels stay as they are). Default on (system property
+         * {@value #H_COARSENING_PROPERTY}).
+         */
+        public Builder hCoarsening(boolean on) {
+            this.hCoarsening = on;
+            return this;
+        }
+
+        /** Whether {@link #build} adds h-levels where the mesh allows ({@link #hCoarsening(boolean)}). */
+        public boolean hCoarsening() {
+            return hCoarsening;
+        }
+
+        /** As {@link #hCoarsening(boolean)}, with at least {@code minSide} (>= 1) elements per side on the coarsest box. */
+        public Builder hCoarsening(boolean on, int minSide) {
+            if (minSide < 1) {
+                throw new IllegalArgumentException("h-coarsening: minSide must be >= 1, got " + minSide);
+            }
+            this.hCoarsening = on;
+            this.hMinSide = minSide;
+            return this;
+        }
+
         /** Whether the built V-cycle times its levels ({@link PMultigrid#timeLevels}); default off. */
         public Builder timeLevels(boolean on) {
             this.timed = on;
@@ -380,6 +415,23 @@ public final class PMultigrid implements Preconditioner {
                 meshes.add(m);
                 masks.add(mk);
             }
+            int pLevels = meshes.size();
+            if (hCoarsening && distribution == null) {
+                // h-levels below N = 1 on a structured box; one without unknowns ends them
+                while (true) {
+                    SpectralElementMesh up = meshes.get(meshes.size() - 1);
+                    java.util.Optional<SpectralElementMesh> c = phases.time("p-MG numbering", () -> HCoarsening.coarsen(up, hMinSide));
+                    if (c.isEmpty()) {
+                        break;
+                    }
+                    boolean[] mk = phases.time("p-MG numbering", () -> mask.apply(c.get()));
+                    if (unknowns(mk) == 0) {
+                        break;
+                    }
+                    meshes.add(c.get());
+                    masks.add(mk);
+                }
+            }
             List<Level> built = new ArrayList<>();
             int last = meshes.size() - 1;
             SpectralElementMesh whole = distribution != null && last > 0 ? distribution.wholeMesh(meshes.get(last)) : null;
@@ -395,7 +447,20 @@ public final class PMultigrid implements Preconditioner {
                         level.link = phases.time("p-MG coarse gather", () -> distribution.linkWhole(m,
                                 level.op.scatterOperator(), whole, level.whole.op.scatterOperator(), backend));
                     }
-                    if (l > 0) {
+                    if (l > 0 && l >= pLevels) {
+                        // h: P = Z_h^T W_h J_(1->2) Z_c on the coarse elements, Z_h into the fine level's numbering
+                        Level up = built.get(l - 1);
+                        boolean[] upMask = masks.get(l - 1);
+                        up.transfer = phases.time("p-MG transfers",
+                                () -> backend.uploadTransfer(m.basis(), io.lobatto.core.basis.Basis1D.of(2), m.elementCount()));
+                        up.transferScatter = phases.time("p-MG transfers", () -> {
+                            int[] ids = HCoarsening.fineIdsOfCoarsePoints(up.mesh);
+                            int count = up.mesh.globalNodeCount();
+                            return backend.buildScatter(java.nio.IntBuffer.wrap(ids), count, upMask)
+                                    .orElseGet(() -> ScatterOperator.build(ids, count, upMask).upload(backend));
+                        });
+                        up.transferWork = backend.allocate(up.transferScatter.localSize());
+                    } else if (l > 0) {
                         Level up = built.get(l - 1);
                         up.transfer = phases.time("p-MG transfers",
                                 () -> backend.uploadTransfer(m.basis(), up.mesh.basis(), m.elementCount()));
@@ -430,6 +495,12 @@ public final class PMultigrid implements Preconditioner {
         final DistributedLevel dist;
         final DeviceOperator apply;
         DeviceTransfer transfer;
+        /**
+         * The fine side of {@link #transfer} where the next level is an h-level (Z_h of {@link HCoarsening}, and a local
+         * vector of its size); null where it is this level's own Z and {@link #workL}.
+         */
+        io.lobatto.core.backend.DeviceScatter transferScatter;
+        DeviceVector transferWork;
         /** The whole coarse problem this coarsest level is solved by (every rank solves it), and the link to it; else null. */
         Level whole;
         WholeCoarse link;
@@ -539,6 +610,16 @@ public final class PMultigrid implements Preconditioner {
             cfg.phases.add("eigenvalue bounds", System.nanoTime() - tBounds);
         }
 
+        /** Z_f of the transfer to the next level: Z_h below an h-coarsening, else this level's Z. */
+        io.lobatto.core.backend.DeviceScatter transferZ() {
+            return transferScatter != null ? transferScatter : op.deviceScatter();
+        }
+
+        /** The fine-side local vector of the transfer ({@link #transferZ()}'s local size). */
+        DeviceVector transferLocal() {
+            return transferWork != null ? transferWork : workL;
+        }
+
         private static double acosh(double v) {
             return Math.log(v + Math.sqrt(v * v - 1));
         }
@@ -553,6 +634,12 @@ public final class PMultigrid implements Preconditioner {
             }
             if (transfer != null) {
                 transfer.close();
+            }
+            if (transferScatter != null) {
+                transferScatter.close();
+            }
+            if (transferWork != null) {
+                transferWork.close();
             }
             if (smoother != null) {
                 smoother.close();
@@ -621,7 +708,7 @@ public final class PMultigrid implements Preconditioner {
         Level coarse = levels.get(l + 1);
         level.smoother.smooth(level.r, x, true, level.t);
         if (level.dist == null) {
-            backend.restrict(level.transfer, level.op.deviceScatter(), coarse.op.deviceScatter(), level.r, coarse.workL, coarse.b);
+            backend.restrict(level.transfer, level.transferZ(), coarse.op.deviceScatter(), level.r, coarse.workL, coarse.b);
         } else {
             // R = P^T across ranks: each shared fine node restricted by its owner, the coarse partials summed
             level.dist.ownerMask(level.r, level.t);
@@ -630,7 +717,7 @@ public final class PMultigrid implements Preconditioner {
         }
         clock = lap(level, clock);
         clock = cycle(l + 1, coarse.b, coarse.x, clock);
-        backend.prolongate(level.transfer, coarse.op.deviceScatter(), level.op.deviceScatter(), coarse.x, level.workL, level.t);
+        backend.prolongate(level.transfer, coarse.op.deviceScatter(), level.transferZ(), coarse.x, level.transferLocal(), level.t);
         backend.axpby(1, level.t, 1, x);
         backend.copy(b, level.r);
         level.apply.applyResidual(x, level.t, -1, level.r, 0, null);

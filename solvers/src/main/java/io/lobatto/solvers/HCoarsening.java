@@ -1,0 +1,97 @@
+package io.lobatto.solvers;
+
+import java.util.Optional;
+
+import io.lobatto.core.mesh.HexMesh;
+import io.lobatto.core.mesh.SpectralElementMesh;
+
+/**
+ * Geometric h-coarsening of a structured box below the p = 1 level of {@link PMultigrid}: the fine box of
+ * nx x ny x nz trilinear (N = 1) elements and the coarse box of nx/2 x ny/2 x nz/2 elements over the same bounds, boundary
+ * tags and node map (the maps of the unit box, smooth deformation and Kershaw's, apply to either).
+ *
+ * <p>The fine box's Q1 nodes (its vertices) are exactly the coarse box's GLL nodes of degree 2 (-1, 0, 1 per direction),
+ * so the interpolation of a coarse Q1 function to the fine nodes is the p-prolongation 1 -> 2 on the coarse elements,
+ * read in the fine level's numbering:
+ * <pre>
+ *   P_h = Z_h^T W_h J_{1->2} Z_c,   R_h = P_h^T,
+ * </pre>
+ * with Z_h the scatter from the fine level's assembled nodes to the coarse elements' 27 degree-2 points
+ * ({@link #fineIdsOfCoarsePoints}) and W_h its inverse multiplicity: the same kernels as the p-transfers
+ * ({@link io.lobatto.core.backend.Backend#prolongate}, {@link io.lobatto.core.backend.Backend#restrict}) with Z_h in place
+ * of the fine level's Z. On an affine box P_h reproduces every coarse trilinear function at the fine nodes; on a deformed
+ * box the levels are not nested, but P_h still interpolates and R_h = P_h^T keeps the V-cycle symmetric.
+ */
+public final class HCoarsening {
+
+    /** The default smallest element count per side of the coarsest box: 32 -> 16 -> 8 -> 4, 24 -> 12 -> 6 -> 3. */
+    public static final int DEFAULT_MIN_SIDE = 3;
+
+    private HCoarsening() {
+    }
+
+    /**
+     * The next coarser level of {@code fine}: its box halved in every direction, at N = 1, with the same node map; empty
+     * unless {@code fine} is at N = 1 on a {@link HexMesh#structuredBox() structured box} whose sides are all even and
+     * whose halves all have at least {@code minSide} elements.
+     *
+     * @throws IllegalArgumentException if {@code minSide < 1}
+     */
+    public static Optional<SpectralElementMesh> coarsen(SpectralElementMesh fine, int minSide) {
+        if (minSide < 1) {
+            throw new IllegalArgumentException("minSide must be >= 1, got " + minSide);
+        }
+        if (fine.degree() != 1) {
+            return Optional.empty();
+        }
+        Optional<HexMesh.Box> box = fine.hexMesh().structuredBox();
+        if (box.isEmpty() || !box.get().evenSides()) {
+            return Optional.empty();
+        }
+        HexMesh.Box c = box.get().coarsened();
+        if (c.nx() < minSide || c.ny() < minSide || c.nz() < minSide) {
+            return Optional.empty();
+        }
+        return Optional.of(SpectralElementMesh.of(c.mesh(), 1, fine.nodeMap()));
+    }
+
+    /**
+     * The map of Z_h: for coarse element (cx, cy, cz) and its degree-2 point (i, j, k) in {0,1,2}^3 (entry
+     * 27 e_c + i + 3 (j + 3 k), e_c = cx + nx/2 (cy + ny/2 cz)), the global id of {@code fine}'s node there: fine element
+     * (2cx + min(i,1), 2cy + min(j,1), 2cz + min(k,1)) at its vertex (i - min(i,1), j - min(j,1), k - min(k,1)).
+     *
+     * @throws IllegalArgumentException unless {@code fine} is at N = 1 on a structured box with even sides
+     */
+    public static int[] fineIdsOfCoarsePoints(SpectralElementMesh fine) {
+        HexMesh.Box box = fine.hexMesh().structuredBox().orElseThrow(() -> new IllegalArgumentException(
+                "h-coarsening needs a structured box (HexMesh.box), got " + fine.hexMesh()));
+        if (fine.degree() != 1) {
+            throw new IllegalArgumentException("h-coarsening starts from N = 1, got N = " + fine.degree());
+        }
+        HexMesh.Box coarse = box.coarsened();
+        int nx = box.nx(), ny = box.ny();
+        int cx = coarse.nx(), cy = coarse.ny(), cz = coarse.nz();
+        int[] l2g = fine.localToGlobal();
+        int[] out = new int[27 * cx * cy * cz];
+        for (int c = 0; c < cz; c++) {
+            for (int b = 0; b < cy; b++) {
+                for (int a = 0; a < cx; a++) {
+                    int ec = a + cx * (b + cy * c);
+                    for (int k = 0; k < 3; k++) {
+                        int fk = Math.min(k, 1);
+                        for (int j = 0; j < 3; j++) {
+                            int fj = Math.min(j, 1);
+                            for (int i = 0; i < 3; i++) {
+                                int fi = Math.min(i, 1);
+                                int ef = (2 * a + fi) + nx * ((2 * b + fj) + ny * (2 * c + fk));
+                                int vertex = (i - fi) + 2 * ((j - fj) + 2 * (k - fk));
+                                out[27 * ec + i + 3 * (j + 3 * k)] = l2g[8 * ef + vertex];
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return out;
+    }
+}
