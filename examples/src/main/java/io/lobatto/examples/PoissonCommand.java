@@ -78,6 +78,11 @@ final class PoissonCommand implements Callable<Integer> {
             + "iterations, >= 1. Default: ${DEFAULT-VALUE}")
     int coarseMaxIterations;
 
+    @Option(names = "--h-coarsening", arity = "1", description = "p-multigrid: continue below N = 1 by halving the box "
+            + "(true or false; box meshes with even element counts only). Default: true (system property "
+            + io.lobatto.solvers.PMultigrid.H_COARSENING_PROPERTY + ")")
+    Boolean hCoarsening;
+
     @Option(names = "--tol", defaultValue = "1e-10", description = "relative residual tolerance. Default: ${DEFAULT-VALUE}")
     double tolerance;
 
@@ -340,6 +345,7 @@ final class PoissonCommand implements Callable<Integer> {
         return new PoissonProblem(mesh, exact, operator).solve(backend, preconditioner,
                 b -> (pmgDegrees == null ? b : b.degrees(pmgDegrees)).smootherOrder(smootherOrder).smoother(smoother)
                         .coarseSolve(40, coarseReduction, coarseMaxIterations)
+                        .hCoarsening(hCoarsening != null ? hCoarsening : b.hCoarsening())
                         .timeLevels(sweep == null),
                 tolerance, maxIterations,
                 progress == null ? null : it -> {
