@@ -11,6 +11,7 @@ import static org.quicktheories.generators.SourceDSL.longs;
 import org.junit.jupiter.api.Test;
 
 import io.lobatto.core.backend.Backend;
+import io.lobatto.core.basis.Basis1D;
 import io.lobatto.core.backend.DeviceTransfer;
 import io.lobatto.core.backend.DeviceVector;
 import io.lobatto.core.backend.ElementKernel;
@@ -21,6 +22,7 @@ import io.lobatto.operators.AssembledOperator;
 import io.lobatto.operators.ElementOperator;
 import io.lobatto.operators.StiffnessBp35;
 import io.lobatto.solvers.ConjugateGradient;
+import io.lobatto.solvers.HCoarsening;
 import io.lobatto.solvers.PMultigrid;
 import io.lobatto.solvers.SolveResult;
 import io.lobatto.solvers.StopReason;
@@ -29,7 +31,9 @@ import io.lobatto.solvers.StopReason;
  * Conformance of p-multigrid on a backend: the transfer kernels (prolongation P = Z_f^T W_f J Z_c interpolates
  * polynomials of the coarse degree exactly; restriction is its adjoint, x_c . R r_f = P x_c . r_f; both agree with
  * the Java reference) and the V-cycle B of {@link PMultigrid} (symmetric x . B y = y . B x, positive definite, a
- * two-grid error reduction below 0.3 per cycle, PCG with B in at most 25 iterations on a 4^3 N = 7 problem).
+ * two-grid error reduction below 0.3 per cycle, PCG with B in at most 25 iterations on a 4^3 N = 7 problem), and the
+ * h-coarsening below N = 1 ({@link HCoarsening}: P_h = Z_h^T W_h J_(1->2) Z_c reproduces trilinear functions on an affine
+ * box, R_h = P_h^T, the V-cycle with h-levels symmetric and no worse than without them).
  */
 public abstract class MultigridConformance {
 
@@ -244,6 +248,165 @@ public abstract class MultigridConformance {
                 be.axpby(1, rhs, -1, ax);
                 assertTrue(Math.sqrt(be.norm2(ax)) <= 1e-9 * result.rhsNorm(), "true residual");
             }
+        }
+    }
+    /** Z_h of {@link HCoarsening} for {@code fine} (N = 1) with the fine level's mask {@code fineMask}. */
+    private static ScatterOperator hScatter(SpectralElementMesh fine, boolean[] fineMask) {
+        return ScatterOperator.build(HCoarsening.fineIdsOfCoarsePoints(fine), fine.globalNodeCount(), fineMask);
+    }
+
+    /** P_h x_c = Z_h^T W_h J_(1->2) Z_c x_c on {@code be}, on the host. */
+    private static double[] hProlongate(Backend be, SpectralElementMesh coarse, ScatterOperator zc, ScatterOperator zh,
+                                        double[] xc) {
+        try (DeviceTransfer t = be.uploadTransfer(Basis1D.of(1), Basis1D.of(2), coarse.elementCount());
+             var dzc = upload(be, zc); var dzh = upload(be, zh);
+             DeviceVector x = be.upload(xc); DeviceVector work = be.allocate(zh.localSize());
+             DeviceVector y = be.allocate(zh.globalSize())) {
+            be.prolongate(t, dzc, dzh, x, work, y);
+            return be.download(y);
+        }
+    }
+
+    /** R_h r_f = Z_c^T J^T W_h Z_h r_f on {@code be}, on the host. */
+    private static double[] hRestrict(Backend be, SpectralElementMesh coarse, ScatterOperator zc, ScatterOperator zh,
+                                      double[] rf) {
+        try (DeviceTransfer t = be.uploadTransfer(Basis1D.of(1), Basis1D.of(2), coarse.elementCount());
+             var dzc = upload(be, zc); var dzh = upload(be, zh);
+             DeviceVector r = be.upload(rf); DeviceVector work = be.allocate(zc.localSize());
+             DeviceVector y = be.allocate(zc.globalSize())) {
+            be.restrict(t, dzh, dzc, r, work, y);
+            return be.download(y);
+        }
+    }
+
+    /**
+     * A trilinear function: with {@code vanishAt} finite, (x - vanishAt)(k0 + k1 y + k2 z + k3 yz), zero on the face
+     * x = vanishAt; else k0 + k1 x + k2 y + k3 z + k4 xy + k5 yz + k6 xz + k7 xyz.
+     */
+    private static double trilinear(double[] k, double vanishAt, double x, double y, double z) {
+        if (Double.isFinite(vanishAt)) {
+            return (x - vanishAt) * (k[0] + k[1] * y + k[2] * z + k[3] * y * z);
+        }
+        return k[0] + k[1] * x + k[2] * y + k[3] * z + k[4] * x * y + k[5] * y * z + k[6] * x * z + k[7] * x * y * z;
+    }
+
+    @Test
+    void hProlongationReproducesTrilinearFunctionsOnAnAffineBox() {
+        double[] bounds = {-0.5, 1, 0, 2, 0.25, 1.5};
+        for (int[] n : new int[][] {{2, 2, 2}, {4, 6, 2}, {6, 4, 8}}) {
+            for (boolean masked : new boolean[] {false, true}) {
+                SpectralElementMesh fine = TestProblems.box(n[0], n[1], n[2], 1, bounds);
+                SpectralElementMesh coarse = HCoarsening.coarsen(fine, 1).orElseThrow();
+                assertEquals(fine.elementCount() / 8, coarse.elementCount());
+                // masked: the face x = x0, where f vanishes (the coarse masked values read as 0); else no mask
+                boolean[] fm = masked ? fine.boundaryMask(HexMesh.TAG_XMIN) : null;
+                boolean[] cm = masked ? coarse.boundaryMask(HexMesh.TAG_XMIN) : null;
+                ScatterOperator zc = ScatterOperator.build(coarse.localToGlobal(), coarse.globalNodeCount(), cm);
+                ScatterOperator zf = ScatterOperator.build(fine.localToGlobal(), fine.globalNodeCount(), fm);
+                ScatterOperator zh = hScatter(fine, fm);
+                assertEquals(zf.globalSize(), zh.globalSize(), "Z_h numbers the fine level's nodes");
+                double[] k = {0.7, -1.3, 0.4, 2.1, 1.1, -0.6, 0.9, -1.7};
+                double x0 = masked ? bounds[0] : Double.NaN;
+                double[] cxyz = coarse.globalCoordinates(), fxyz = fine.globalCoordinates();
+                double[] fc = new double[coarse.globalNodeCount()], ff = new double[fine.globalNodeCount()];
+                for (int g = 0; g < fc.length; g++) {
+                    fc[g] = trilinear(k, x0, cxyz[3 * g], cxyz[3 * g + 1], cxyz[3 * g + 2]);
+                }
+                for (int g = 0; g < ff.length; g++) {
+                    ff[g] = trilinear(k, x0, fxyz[3 * g], fxyz[3 * g + 1], fxyz[3 * g + 2]);
+                }
+                double[] got = hProlongate(backend(), coarse, zc, zh, zc.toAssembled(fc));
+                double[] expected = zf.toAssembled(ff);
+                double err = TestProblems.relativeError(got, expected);
+                assertTrue(err < 1e-13, java.util.Arrays.toString(n) + " masked " + masked + ": relative error " + err);
+            }
+        }
+    }
+
+    @Test
+    void hRestrictionIsTheAdjointOfHProlongation() {
+        qt().withExamples(8).forAll(integers().between(0, 2), booleans().all(), longs().all()).checkAssert((maskKind, deformed, seed) -> {
+            SpectralElementMesh fine = deformed ? TestProblems.deformedBox(4, 2, 6, 1)
+                    : TestProblems.box(4, 2, 6, 1, new double[] {0, 1, 0, 2, 0, 1.5});
+            SpectralElementMesh coarse = HCoarsening.coarsen(fine, 1).orElseThrow();
+            ScatterOperator zf = scatter(fine, maskKind), zc = scatter(coarse, maskKind);
+            boolean[] fm = maskKind == 0 ? null : maskKind == 1 ? fine.boundaryMask(HexMesh.TAG_XMIN, HexMesh.TAG_ZMAX)
+                    : fine.boundaryMaskAllTagged();
+            ScatterOperator zh = hScatter(fine, fm);
+            double[] xc = random(zc.globalSize(), seed), rf = random(zf.globalSize(), seed ^ 0x5DEECE66DL);
+            double[] pxc = hProlongate(backend(), coarse, zc, zh, xc);
+            double[] rrf = hRestrict(backend(), coarse, zc, zh, rf);
+            double left = TestProblems.dot(pxc, rf), right = TestProblems.dot(xc, rrf);
+            double scale = Math.sqrt(TestProblems.dot(pxc, pxc) * TestProblems.dot(rf, rf));
+            assertEquals(left, right, 1e-13 * scale, "mask " + maskKind + " deformed " + deformed);
+        });
+    }
+
+    @Test
+    void hTransfersAgreeWithTheReference() {
+        SpectralElementMesh fine = TestProblems.deformedBox(6, 4, 4, 1);
+        SpectralElementMesh coarse = HCoarsening.coarsen(fine, 1).orElseThrow();
+        ScatterOperator zc = TestProblems.partlyMasked(coarse);
+        ScatterOperator zh = hScatter(fine, fine.boundaryMask(HexMesh.TAG_XMIN, HexMesh.TAG_ZMAX));
+        double[] xc = random(zc.globalSize(), 7), rf = random(zh.globalSize(), 8);
+        Backend ref = BackendFixture.reference();
+        assertTrue(TestProblems.relativeError(hProlongate(backend(), coarse, zc, zh, xc), hProlongate(ref, coarse, zc, zh, xc)) < 1e-13);
+        assertTrue(TestProblems.relativeError(hRestrict(backend(), coarse, zc, zh, rf), hRestrict(ref, coarse, zc, zh, rf)) < 1e-13);
+    }
+
+    @Test
+    void vCycleWithHLevelsIsSymmetricAndPositive() {
+        Backend be = backend();
+        qt().withExamples(4).forAll(integers().between(1, 4), longs().all()).checkAssert((degree, seed) -> {
+            SpectralElementMesh mesh = TestProblems.deformedBox(8, 4, 4, degree);
+            try (PMultigrid b = PMultigrid.builder(m -> StiffnessBp35.on(m, 0), mesh, be).hCoarsening(true, 2).build()) {
+                java.util.List<PMultigrid.LevelInfo> levels = b.levels();
+                PMultigrid.LevelInfo last = levels.get(levels.size() - 1);
+                assertEquals(1, last.degree());
+                assertEquals(4 * 2 * 2, last.elements(), "8x4x4 -> 4x2x2 at N = 1");
+                int n = levels.get(0).dofs();
+                double[] x = random(n, seed), y = random(n, seed ^ 0x5DEECE66DL);
+                double xby = applyDot(be, b, x, y), ybx = applyDot(be, b, y, x);
+                double xbx = applyDot(be, b, x, x), yby = applyDot(be, b, y, y);
+                assertEquals(xby, ybx, 1e-12 * Math.sqrt(xbx * yby), "N=" + degree + ": x.By = " + xby + ", y.Bx = " + ybx);
+                assertTrue(xbx > 0 && yby > 0, "N=" + degree + ": x.Bx = " + xbx + ", y.By = " + yby);
+            }
+        });
+    }
+
+    /** PCG iterations and solution with and without h-levels on the main job's deformed box. */
+    @Test
+    void hLevelsTakeNoMoreIterationsAndGiveTheSameSolution() {
+        Backend be = backend();
+        for (int degree : new int[] {3, 7}) {
+            SpectralElementMesh mesh = SpectralElementMesh.of(HexMesh.box(8, 8, 8, 0, 1, 0, 1, 0, 1), degree,
+                    io.lobatto.core.mesh.NodeMap.sinusoidal(0.05, 0, 1, 0, 1, 0, 1));
+            ScatterOperator z = TestProblems.dirichlet(mesh);
+            int[] iterations = new int[2];
+            double[][] solutions = new double[2][];
+            int[] levels = new int[2];
+            try (AssembledOperator a = AssembledOperator.bind(StiffnessBp35.on(mesh, 0), z, be);
+                 DeviceVector rhs = be.upload(random(a.size(), 23))) {
+                for (int h = 0; h < 2; h++) {
+                    try (PMultigrid b = PMultigrid.builder(m -> StiffnessBp35.on(m, 0), mesh, be).fineOperator(a)
+                                 .hCoarsening(h == 1).build();
+                         DeviceVector x = be.allocate(a.size());
+                         ConjugateGradient cg = new ConjugateGradient(a, b).relativeTolerance(1e-10)) {
+                        SolveResult result = cg.solve(rhs, x);
+                        assertEquals(StopReason.CONVERGED_RELATIVE, result.reason(), result.toString());
+                        iterations[h] = result.iterations();
+                        solutions[h] = be.download(x);
+                        levels[h] = b.levels().size();
+                    }
+                }
+            }
+            System.out.printf("N = %d, 8^3 on %s: %d iterations without h-levels (%d levels), %d with (%d levels)%n", degree,
+                    be.name(), iterations[0], levels[0], iterations[1], levels[1]);
+            assertEquals(levels[0] + 1, levels[1], "8^3 -> 4^3: one h-level");
+            assertTrue(iterations[1] <= iterations[0], "N = " + degree + ": " + iterations[1] + " iterations with h-levels, "
+                    + iterations[0] + " without");
+            double err = TestProblems.relativeError(solutions[1], solutions[0]);
+            assertTrue(err < 1e-8, "N = " + degree + ": the solutions differ by " + err + " relative");
         }
     }
 }
