@@ -141,4 +141,23 @@ class HexMeshTest {
             }
         }
     }
+
+    @Test
+    void boxRemembersItsShapeAndCoarsens() {
+        HexMesh m = HexMesh.box(4, 6, 2, -1, 1, 0, 3, 0.5, 1);
+        HexMesh.Box b = m.structuredBox().orElseThrow();
+        assertEquals(new HexMesh.Box(4, 6, 2, -1, 1, 0, 3, 0.5, 1), b);
+        HexMesh.Box c = b.coarsened();
+        assertEquals(new HexMesh.Box(2, 3, 1, -1, 1, 0, 3, 0.5, 1), c);
+        HexMesh cm = c.mesh();
+        assertEquals(6, cm.elementCount());
+        assertEquals(cm.vertex(cm.vertexCount() - 1, 1), 3.0);
+        IllegalArgumentException ex = assertThrows(IllegalArgumentException.class, c::coarsened);
+        assertTrue(ex.getMessage().contains("2 x 3 x 1"), ex.getMessage());
+        int[] perm = new int[m.elementCount()];
+        java.util.Arrays.setAll(perm, i -> i);
+        assertTrue(m.permuteElements(perm).structuredBox().isEmpty(), "a permuted box is not numbered as a box");
+        assertTrue(m.rotateElementVertices(0, new int[] {0, 1, 2, 3, 4, 5, 6, 7}).structuredBox().isEmpty());
+        assertTrue(new HexMesh(m.vertices(), m.elements(), m.faceTags()).structuredBox().isEmpty());
+    }
 }
