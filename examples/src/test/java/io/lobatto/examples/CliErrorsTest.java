@@ -80,6 +80,7 @@ class CliErrorsTest {
         fails("--coarse-reduction must be in (0, 1), got 1.0", "poisson", "-b", "cpu", "--coarse-reduction", "1");
         fails("--coarse-reduction must be in (0, 1), got 0.0", "poisson", "-b", "cpu", "--coarse-reduction", "0");
         fails("--coarse-max-it must be >= 1, got 0", "poisson", "-b", "cpu", "--coarse-max-it", "0");
+        fails("'--h-coarsening': 'yes' is not a boolean", "poisson", "-b", "cpu", "--h-coarsening", "yes");
     }
 
     @Test

@@ -589,6 +589,11 @@ public final class PMultigrid implements Preconditioner {
                 smootherName = "coarse Chebyshev(Jacobi)";
             } else {
                 Smoother kind = cfg.smoother;
+                if (mesh.degree() == 1 && kind.relaxation().isSchwarz()) {
+                    // a smoothed N = 1 level (above h-levels): the Schwarz FDM is not made for N = 1 (measured on Kershaw
+                    // 12^3, cheb4opt-ras: Arnoldi bounds of +-1e16 there, 72 iterations instead of 27), so Jacobi
+                    kind = new Smoother(kind.polynomial(), Smoother.Relaxation.JACOBI);
+                }
                 int steps = (int) Math.min(cfg.lanczosSteps, unknowns);
                 long seed = 0x5eed + mesh.degree();
                 if (kind.relaxation().isSchwarz()) {
