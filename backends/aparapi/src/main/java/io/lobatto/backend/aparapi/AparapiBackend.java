@@ -466,7 +466,9 @@ public final class AparapiBackend implements Backend {
 
     @Override
     public synchronized DeviceTransfer uploadTransfer(Basis1D coarse, Basis1D fine, int elements) {
-        return multigrid.uploadTransfer(coarse, fine, elements);
+        DeviceTransfer t = multigrid.uploadTransfer(coarse, fine, elements);
+        builds.prepareTransfer(coarse.degree(), fine.degree());   // its kernels build during the rest of the setup
+        return t;
     }
 
     @Override

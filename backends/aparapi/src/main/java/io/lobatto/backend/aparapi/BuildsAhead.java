@@ -94,6 +94,24 @@ final class BuildsAhead {
         submit(() -> programs.build(chebyshev.source()));
     }
 
+    /**
+     * Submits the build of the six passes of p-multigrid's transfer between {@code coarseDegree} and {@code fineDegree}
+     * (one bundle, as {@link #prepare} plans a level pair) when a transfer is uploaded: a pair that {@link #prepare} did
+     * not see (the 1 -> 2 transfer of h-coarsening below N = 1) then builds during the rest of the setup, not in the first
+     * V-cycle; a pair already built or being built is not built again.
+     */
+    void prepareTransfer(int coarseDegree, int fineDegree) {
+        core.ensureOpen();
+        ProgramCache programs = core.cl.programs();
+        List<KernelBuilds.Spec> passes = new ArrayList<>();
+        for (int op : new int[] {TransferKernel.PROLONG_I, TransferKernel.PROLONG_J, TransferKernel.PROLONG_K,
+            TransferKernel.RESTRICT_K, TransferKernel.RESTRICT_J, TransferKernel.RESTRICT_I}) {
+            passes.add(KernelBuilds.transfer(op, coarseDegree, fineDegree));
+        }
+        core.planBundle(passes);
+        submit(() -> programs.buildAll(passes.stream().map(KernelBuilds.Spec::source).toList()));
+    }
+
     /** Runs {@code task} on the build pool (started at the first call); a failure is logged, its operation throws. */
     private void submit(Runnable task) {
         if (builder == null) {
