@@ -11,8 +11,8 @@
 # h-levels), then h-on and h-off interleaved, twice each, at M^3, then the same at L^3. Per run one summary line
 # (iterations, residuals, setup, solve, ms per iteration, p-MG setup) and the level table (N, DOFs, elements, smoother,
 # applies, ms per cycle; the levels are timed with a synchronisation at each level change, in both variants).
-# Writes $OUT/hcoarse-$COMMIT-summary.txt and $OUT/hcoarse-$COMMIT-logs.tgz. A run is killed after 60 s and no run
-# starts after BUDGET_S = 140 s, so the script ends inside 3 minutes (expected about 1.5 minutes: 10 JVMs).
+# Writes $OUT/hcoarse-$COMMIT-summary.txt and $OUT/hcoarse-$COMMIT-logs.tgz. A run is killed after 45 s and no run
+# starts after BUDGET_S = 120 s, so the script ends inside 3 minutes (expected about 1.5 minutes: 10 JVMs).
 # Expected (not measured): the same iterations with and without (13 at 32^3); at 32^3 the coarse level's 31 Chebyshev
 # iterations (about 2.0 ms of a 10.5 ms V-cycle) replaced by three smoothed h-levels of about 0.1-0.2 ms each and a
 # coarsest 4^3 box of 27 DOFs with about 4 iterations, so about 1.3-1.6 ms less per V-cycle, the solve about 10-15%
@@ -44,12 +44,12 @@ line() { # name, log: the summary line of one run
 cli() { # name, true|false (h-coarsening), poisson arguments...
   local name=$1 h=$2
   shift 2
-  if [ "$SECONDS" -gt "${BUDGET_S:-140}" ]; then   # stay inside 3 minutes even if a run hangs
-    echo "== $name skipped: ${SECONDS} s used of ${BUDGET_S:-140}" | tee -a "$summary"
+  if [ "$SECONDS" -gt "${BUDGET_S:-120}" ]; then   # stay inside 3 minutes even if a run hangs
+    echo "== $name skipped: ${SECONDS} s used of ${BUDGET_S:-120}" | tee -a "$summary"
     return
   fi
   local t0=$(date +%s%N)
-  timeout 60 $RUN -Xmx60g -Dlobatto.pmg.hCoarsening="$h" -cp "$JAR" io.lobatto.examples.LobattoCli poisson -b aparapi \
+  timeout 45 $RUN -Xmx60g -Dlobatto.pmg.hCoarsening="$h" -cp "$JAR" io.lobatto.examples.LobattoCli poisson -b aparapi \
       -N 7 "$@" --profile > "$logs/$name.log" 2>&1
   local rc=$?
   local t1=$(date +%s%N)
