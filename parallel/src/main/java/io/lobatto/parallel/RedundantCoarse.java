@@ -3,6 +3,7 @@ package io.lobatto.parallel;
 import java.util.Arrays;
 
 import io.lobatto.core.backend.Backend;
+import io.lobatto.core.backend.DeviceIntVector;
 import io.lobatto.core.backend.DeviceVector;
 import io.lobatto.core.mesh.SpectralElementMesh;
 import io.lobatto.core.parallel.Communicator;
@@ -17,8 +18,43 @@ import io.lobatto.solvers.PMultigrid;
  * whole numbering), as one allgather of the owned entries; afterwards x_r = P_r x_c. P_r comes from the elements:
  * local element e is whole element g(e) with the same node order, so the unknown at node i of e maps to the unknown at
  * node i of g(e).
+ *
+ * <p>By default ({@link Link#DEVICE}) both injections run on the device as indexed gathers
+ * ({@link Backend#indexedGather}): the owned entries O_r b_r are picked into a compact vector and read without a drain
+ * ({@link Backend#readAsync}: the host waits for that copy and the work before it), the allgathered values are written
+ * without a wait ({@link Backend#writeAsync}) and put in the whole numbering by a gather through the inverse of the
+ * gathered order, and x_r = P_r x_c is a gather through P_r: one wait on the host per V-cycle, no read of x_c.
+ * {@link Link#HOST} (the path of commit 9cfda5d, for A/B runs) reads b_r and x_c whole with blocking reads and does the
+ * injections on the host: two drains of the queue per V-cycle. Both give bitwise the same vectors (they only copy).
  */
 final class RedundantCoarse implements PMultigrid.WholeCoarse {
+
+    /**
+     * The system property that selects the {@link Link}: {@code device} (default) or {@code host} (the old path, for
+     * A/B runs).
+     */
+    static final String LINK_PROPERTY = "lobatto.parallel.coarseLink";
+
+    /** Where the injections between a rank's coarse vectors and the whole ones run. */
+    enum Link {
+        /** Indexed gathers on the device; one copy wait per V-cycle (the owned right-hand side). */
+        DEVICE,
+        /** Blocking reads of b_r and x_c, the injections on the host: two queue drains per V-cycle. */
+        HOST;
+
+        /** The link of {@link #LINK_PROPERTY}; {@link #DEVICE} when it is not set. */
+        static Link fromProperty() {
+            String v = System.getProperty(LINK_PROPERTY);
+            if (v == null || v.isBlank()) {
+                return DEVICE;
+            }
+            try {
+                return valueOf(v.trim().toUpperCase(java.util.Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(LINK_PROPERTY + " is '" + v + "'; expected device or host");
+            }
+        }
+    }
 
     private final Communicator comm;
     private final Backend backend;
@@ -34,6 +70,13 @@ final class RedundantCoarse implements PMultigrid.WholeCoarse {
     private final double[] send;
     private final double[] gathered;
     private final double[] whole;
+    private final Link link;
+    /** DEVICE: P_r, the owned rows, the gathered position of each whole unknown, and the two compact vectors. */
+    private final DeviceIntVector toWholeIds;
+    private final DeviceIntVector ownedIds;
+    private final DeviceIntVector wholeFrom;
+    private final DeviceVector sendDevice;
+    private final DeviceVector gatheredDevice;
 
     /**
      * The link of this rank's coarsest level ({@code partMesh}, numbered by {@code partZ}, owner mask {@code ownerMask},
@@ -45,7 +88,14 @@ final class RedundantCoarse implements PMultigrid.WholeCoarse {
      */
     RedundantCoarse(Communicator comm, MeshPartition partition, SpectralElementMesh partMesh, ScatterOperator partZ,
                     double[] ownerMask, SpectralElementMesh wholeMesh, ScatterOperator wholeZ, Backend backend) {
+        this(comm, partition, partMesh, partZ, ownerMask, wholeMesh, wholeZ, backend, Link.fromProperty());
+    }
+
+    /** As above, with the injections run as {@code link} says. */
+    RedundantCoarse(Communicator comm, MeshPartition partition, SpectralElementMesh partMesh, ScatterOperator partZ,
+                    double[] ownerMask, SpectralElementMesh wholeMesh, ScatterOperator wholeZ, Backend backend, Link link) {
         this.comm = comm;
+        this.link = java.util.Objects.requireNonNull(link, "link");
         this.backend = backend;
         if (partMesh.elementCount() != partition.elementCount()) {
             throw new IllegalArgumentException("coarse mesh has " + partMesh.elementCount() + " elements but the partition "
@@ -130,6 +180,29 @@ final class RedundantCoarse implements PMultigrid.WholeCoarse {
         send = new double[ownedCount];
         gathered = new double[wholeSize];
         whole = new double[wholeSize];
+        if (link == Link.DEVICE) {
+            int[] from = new int[wholeSize];
+            for (int k = 0; k < wholeSize; k++) {
+                from[gatheredAt[k]] = k;
+            }
+            toWholeIds = backend.upload(toWhole);
+            ownedIds = backend.upload(owned);
+            wholeFrom = backend.upload(from);
+            sendDevice = backend.allocate(ownedCount);
+            gatheredDevice = backend.allocate(wholeSize);
+            // a first gather at setup: a backend that builds kernels builds this one now, not in the first V-cycle
+            if (wholeSize > 0) {
+                try (DeviceIntVector first = backend.upload(new int[] {0}); DeviceVector probe = backend.allocate(1)) {
+                    backend.indexedGather(gatheredDevice, first, probe);
+                }
+            }
+        } else {
+            toWholeIds = null;
+            ownedIds = null;
+            wholeFrom = null;
+            sendDevice = null;
+            gatheredDevice = null;
+        }
     }
 
     /** The number of this rank's coarse unknowns that it owns (and sends per V-cycle). */
@@ -137,8 +210,26 @@ final class RedundantCoarse implements PMultigrid.WholeCoarse {
         return owned.length;
     }
 
+    /** How the injections run. */
+    Link link() {
+        return link;
+    }
+
     @Override
     public void gather(DeviceVector partB, DeviceVector wholeB) {
+        if (link == Link.DEVICE) {
+            // O_r b_r picked on the device and read without a drain (the host waits for this copy and the work before it)
+            if (owned.length > 0) {
+                backend.indexedGather(partB, ownedIds, sendDevice);
+                backend.readAsync(sendDevice, send).await();
+            } else {
+                backend.synchronize();   // nothing to send; the write below must not overtake the last cycle's gather
+            }
+            comm.allgather(send, counts, gathered);
+            backend.writeAsync(gathered, gatheredDevice);
+            backend.indexedGather(gatheredDevice, wholeFrom, wholeB);
+            return;
+        }
         backend.read(partB, part);
         for (int k = 0; k < owned.length; k++) {
             send[k] = part[owned[k]];
@@ -152,6 +243,10 @@ final class RedundantCoarse implements PMultigrid.WholeCoarse {
 
     @Override
     public void scatter(DeviceVector wholeX, DeviceVector partX) {
+        if (link == Link.DEVICE) {
+            backend.indexedGather(wholeX, toWholeIds, partX);
+            return;
+        }
         backend.read(wholeX, whole);
         for (int i = 0; i < part.length; i++) {
             part[i] = whole[toWhole[i]];
@@ -161,6 +256,12 @@ final class RedundantCoarse implements PMultigrid.WholeCoarse {
 
     @Override
     public void close() {
-        // host arrays only
+        if (link == Link.DEVICE) {
+            toWholeIds.close();
+            ownedIds.close();
+            wholeFrom.close();
+            sendDevice.close();
+            gatheredDevice.close();
+        }
     }
 }
