@@ -80,6 +80,46 @@ public final class DistributedLevels implements PMultigrid.Distribution {
         }
     }
 
+    /**
+     * The system property that selects the {@link CoarseLink} of a redundant coarse solve: {@code device} (default) or
+     * {@code host} (the path of commit 9cfda5d, for A/B runs).
+     */
+    public static final String COARSE_LINK_PROPERTY = "lobatto.parallel.coarseLink";
+
+    /** Where the injections between a rank's coarse vectors and the whole ones of a redundant coarse solve run. */
+    public enum CoarseLink {
+        /** Indexed gathers on the device ({@link io.lobatto.core.backend.Backend#indexedGather}); no queue drain per V-cycle. */
+        DEVICE,
+        /** Blocking reads of the rank's right-hand side and of the whole solution, the injections on the host: two drains. */
+        HOST;
+
+        /** The link of {@link #COARSE_LINK_PROPERTY}; {@link #DEVICE} when it is not set. */
+        public static CoarseLink fromProperty() {
+            String v = System.getProperty(COARSE_LINK_PROPERTY);
+            if (v == null || v.isBlank()) {
+                return DEVICE;
+            }
+            try {
+                return valueOf(v.trim().toUpperCase(java.util.Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(COARSE_LINK_PROPERTY + " is '" + v + "'; expected device or host");
+            }
+        }
+    }
+
+    private CoarseLink coarseLink = CoarseLink.fromProperty();
+
+    /** Sets the link of the redundant coarse solve made from now on ({@link #linkWhole}); returns this. */
+    public DistributedLevels coarseLink(CoarseLink link) {
+        this.coarseLink = Objects.requireNonNull(link, "link");
+        return this;
+    }
+
+    /** The link of the redundant coarse solve. */
+    public CoarseLink coarseLink() {
+        return coarseLink;
+    }
+
     private final MeshPartition partition;
     private final Coarse coarseSolve;
 
@@ -177,7 +217,7 @@ public final class DistributedLevels implements PMultigrid.Distribution {
             throw new IllegalStateException("the levels were made without a partition: no whole coarse level");
         }
         return new RedundantCoarse(comm, partition, part, partZ, sharedNodes.apply(part, partZ).ownerMask(), whole, wholeZ,
-                backend);
+                backend, coarseLink);
     }
 
     @Override

@@ -51,7 +51,10 @@ import io.lobatto.solvers.SolveResult;
  * timed as the schedules are, overlapped with the exchange on), {@code --level-schedule overlap|blocking|fused} (p-MG:
  * the schedule of the levels below the fine one, {@link DistributedLevels#coarseSchedule}), {@code --coarse redundant|local}
  * (p-MG: the coarsest level solved whole on every rank, one allgather per V-cycle, or by Chebyshev iterations across
- * ranks, a halo exchange each; default: system property {@code lobatto.parallel.coarse}, else redundant), {@code --partition auto|slabs|rcb} (auto: z-slabs where nz divides by
+ * ranks, a halo exchange each; default: system property {@code lobatto.parallel.coarse}, else redundant),
+ * {@code --coarse-link device|host} (p-MG, redundant coarse solve: the injections of the coarse vectors as indexed gathers
+ * on the device, or through the host with two blocking reads per V-cycle, {@link DistributedLevels.CoarseLink}; default:
+ * system property {@code lobatto.parallel.coarseLink}, else device), {@code --partition auto|slabs|rcb} (auto: z-slabs where nz divides by
  * the ranks, else recursive coordinate bisection, {@link BisectionPartition}), {@code --mesh file.msh} (a Gmsh mesh
  * instead of the box, cut by bisection), {@code --profile} (ms per iteration with the exchange overlapped, blocking,
  * fused and off; launches per iteration; the kernels' device times; each rank's surface-to-volume),
@@ -186,7 +189,7 @@ public final class DistributedPoisson {
              DeviceVector x = backend.allocate(z.globalSize());
              Preconditioner jacobi = o.jacobi ? JacobiPreconditioner.ofDiagonal(dop.backend(), dop.diagonal())
                      : o.pmg ? PMultigrid.builder(level -> StiffnessBp35.on(level, o.lambda), mesh, backend).fineOperator(op)
-                             .distribution(keep(levelsRef, new DistributedLevels(comm, part, dop, o.coarse), o.levelSchedule)).build() : null;
+                             .distribution(keep(levelsRef, new DistributedLevels(comm, part, dop, o.coarse).coarseLink(o.coarseLink), o.levelSchedule)).build() : null;
              ConjugateGradient cg = new ConjugateGradient(dop, jacobi).relativeTolerance(o.tol).maxIterations(o.maxIterations)) {
             backendName = backend.name();
             deviceName = backend.device().name();
@@ -482,7 +485,9 @@ public final class DistributedPoisson {
         kernelTimes(comm, dop, jacobi, b, backend, its, out, metrics);
         if (jacobi instanceof PMultigrid pm) {
             levelTimes(comm, dop, pm, b, backend, its, out, metrics,
-                    levels == null ? "?" : levels.coarse().toString().toLowerCase(Locale.ROOT));
+                    levels == null ? "?" : levels.coarse().toString().toLowerCase(Locale.ROOT)
+                            + (levels.coarse() == DistributedLevels.Coarse.REDUNDANT
+                                    ? ", link " + levels.coarseLink().toString().toLowerCase(Locale.ROOT) : ""));
         }
         return out.toString();
     }
@@ -491,25 +496,30 @@ public final class DistributedPoisson {
      * The p-multigrid V-cycle's levels (degree, unknowns over all ranks, applies per cycle; the coarse Chebyshev
      * iterations) and each level's time per cycle, max over ranks, from one more solve of {@code its} iterations with
      * the levels timed ({@link PMultigrid#timeLevels}: the backend is synchronised at each level change, so the sum is a
-     * little above the untimed cycle). Collective.
+     * little above the untimed cycle); before it, one untimed solve counts per V-cycle MPI's calls and the backend's
+     * launches, queue drains and copy waits (where it counts them). Collective.
      */
     private static void levelTimes(Communicator comm, DistributedOperator dop, PMultigrid pm, DeviceVector b, Backend backend,
                                    int its, StringBuilder out, java.util.Map<String, Double> metrics, String coarseName) {
-        pm.resetTimes();
-        pm.timeLevels(true);
-        // MPI's calls inside the V-cycles (halo exchanges, allreduces, allgathers), counted around each cycle
-        long[] calls = new long[3];
+        // first untimed (no synchronisation at the level changes): MPI's calls inside the V-cycles (halo exchanges,
+        // allreduces, allgathers) and the backend's launches, queue drains and copy waits, counted around each cycle
+        long[] calls = new long[6];
         MpiCommunicator mpi = comm instanceof MpiCommunicator m ? m : null;
         Preconditioner counted = new Preconditioner() {
             @Override
             public void apply(DeviceVector r, DeviceVector z) {
                 long e = mpi == null ? 0 : mpi.exchangeCount(), a = mpi == null ? 0 : mpi.allreduceCount();
                 long g = mpi == null ? 0 : mpi.allgatherCount();
+                long[] d0 = deviceCounts(backend);
                 pm.apply(r, z);
+                long[] d1 = deviceCounts(backend);
                 if (mpi != null) {
                     calls[0] += mpi.exchangeCount() - e;
                     calls[1] += mpi.allreduceCount() - a;
                     calls[2] += mpi.allgatherCount() - g;
+                }
+                for (int k = 0; d0 != null && d1 != null && k < 3; k++) {
+                    calls[3 + k] += d1[k] - d0[k];
                 }
             }
 
@@ -518,8 +528,17 @@ public final class DistributedPoisson {
                 return pm.isVariable();
             }
         };
+        long cycles0 = pm.cycles();
         try (DeviceVector x = backend.allocate(b.length());
              ConjugateGradient cg = new ConjugateGradient(dop, counted).relativeTolerance(1e-300).maxIterations(its)) {
+            comm.barrier();
+            cg.solve(b, x);
+        }
+        double countedCycles = pm.cycles() - cycles0;
+        pm.resetTimes();
+        pm.timeLevels(true);
+        try (DeviceVector x = backend.allocate(b.length());
+             ConjugateGradient cg = new ConjugateGradient(dop, pm).relativeTolerance(1e-300).maxIterations(its)) {
             comm.barrier();
             cg.solve(b, x);
         } finally {
@@ -538,18 +557,27 @@ public final class DistributedPoisson {
                     + "%d DOFs with shared nodes per rank summed)%n", i.degree(), ms, i.appliesPerCycle(),
                     coarsest ? ", coarse Chebyshev of " + i.smootherOrder() + " iterations, " + i.smoother() : "", dofs));
         }
-        if (mpi != null && pm.cycles() > 0) {
-            double cycles = pm.cycles();
-            double[] per = {calls[0] / cycles, calls[1] / cycles, calls[2] / cycles};
-            for (int k = 0; k < 3; k++) {
-                per[k] = comm.allreduceMax(per[k]);
+        if (countedCycles > 0) {
+            double[] per = new double[6];
+            for (int k = 0; k < 6; k++) {
+                per[k] = comm.allreduceMax(calls[k] / countedCycles);
             }
-            metrics.put("pmg_exchanges_per_cycle", per[0]);
-            metrics.put("pmg_allreduces_per_cycle", per[1]);
-            metrics.put("pmg_allgathers_per_cycle", per[2]);
-            out.append(String.format(Locale.ROOT, "profile: p-MG MPI calls per V-cycle (max over ranks): %.2f halo exchanges, "
-                    + "%.2f allreduces, %.2f allgathers (coarse solve %s)%n", per[0], per[1], per[2],
-                    comm.size() == 1 ? "on one rank" : coarseName));
+            if (mpi != null) {
+                metrics.put("pmg_exchanges_per_cycle", per[0]);
+                metrics.put("pmg_allreduces_per_cycle", per[1]);
+                metrics.put("pmg_allgathers_per_cycle", per[2]);
+                out.append(String.format(Locale.ROOT, "profile: p-MG MPI calls per V-cycle (max over ranks): %.2f halo exchanges, "
+                        + "%.2f allreduces, %.2f allgathers (coarse solve %s)%n", per[0], per[1], per[2],
+                        comm.size() == 1 ? "on one rank" : coarseName));
+            }
+            if (deviceCounts(backend) != null) {
+                metrics.put("pmg_launches_per_cycle", per[3]);
+                metrics.put("pmg_drains_per_cycle", per[4]);
+                metrics.put("pmg_copy_waits_per_cycle", per[5]);
+                out.append(String.format(Locale.ROOT, "profile: p-MG device per V-cycle (max over ranks, untimed): %.2f launches, "
+                        + "%.2f queue drains (blocking reads and finishes), %.2f copy waits (coarse solve %s)%n", per[3], per[4],
+                        per[5], comm.size() == 1 ? "on one rank" : coarseName));
+            }
         }
         out.append(String.format(Locale.ROOT, "profile: p-MG levels %.4f ms per cycle in all (levels timed: the backend "
                 + "synchronised at each level change)%n", total));
@@ -834,6 +862,7 @@ public final class DistributedPoisson {
         DistributedOperator.Split split;
         DistributedOperator.Schedule levelSchedule;
         DistributedLevels.Coarse coarse = DistributedLevels.Coarse.fromProperty();
+        DistributedLevels.CoarseLink coarseLink = DistributedLevels.CoarseLink.fromProperty();
         List<DistributedOperator.Split> profileSplits = List.of();
         boolean profile;
         String partition = "auto";
@@ -859,7 +888,7 @@ public final class DistributedPoisson {
                     throw new IllegalArgumentException("usage: [-N 7] [-e 6,6,6] [--deform 0.05] [--lambda 0] [--pc jacobi|pmg|none] "
                             + "[--tol 1e-10] [--max-it 5000] [--threads T] [--comm auto|mpi|single|threads:K] [--backend auto|cpu|aparapi] [--schedule overlap|blocking|fused] "
                             + "[--split serial|alongside|alongside:K|alongside:all|first:K] [--profile-splits split,split,...] "
-                            + "[--level-schedule overlap|blocking|fused] [--coarse redundant|local] "
+                            + "[--level-schedule overlap|blocking|fused] [--coarse redundant|local] [--coarse-link device|host] "
                             + "[--partition auto|slabs|rcb] [--mesh file.msh] [--profile] [--profile-json file] [--measure-network] "
                             + "[--model one-rank-profile.json] [--model-curve curve.json]");
                 }
@@ -906,6 +935,11 @@ public final class DistributedPoisson {
                             case "local" -> DistributedLevels.Coarse.LOCAL;
                             case "redundant" -> DistributedLevels.Coarse.REDUNDANT;
                             default -> throw new IllegalArgumentException("--coarse " + v + ": must be local or redundant");
+                        };
+                        case "--coarse-link" -> o.coarseLink = switch (v) {
+                            case "device" -> DistributedLevels.CoarseLink.DEVICE;
+                            case "host" -> DistributedLevels.CoarseLink.HOST;
+                            default -> throw new IllegalArgumentException("--coarse-link " + v + ": must be device or host");
                         };
                         case "--profile-splits" -> {
                             List<DistributedOperator.Split> list = new ArrayList<>();

@@ -19,42 +19,15 @@ import io.lobatto.solvers.PMultigrid;
  * local element e is whole element g(e) with the same node order, so the unknown at node i of e maps to the unknown at
  * node i of g(e).
  *
- * <p>By default ({@link Link#DEVICE}) both injections run on the device as indexed gathers
+ * <p>By default ({@link DistributedLevels.CoarseLink#DEVICE}) both injections run on the device as indexed gathers
  * ({@link Backend#indexedGather}): the owned entries O_r b_r are picked into a compact vector and read without a drain
  * ({@link Backend#readAsync}: the host waits for that copy and the work before it), the allgathered values are written
  * without a wait ({@link Backend#writeAsync}) and put in the whole numbering by a gather through the inverse of the
  * gathered order, and x_r = P_r x_c is a gather through P_r: one wait on the host per V-cycle, no read of x_c.
- * {@link Link#HOST} (the path of commit 9cfda5d, for A/B runs) reads b_r and x_c whole with blocking reads and does the
- * injections on the host: two drains of the queue per V-cycle. Both give bitwise the same vectors (they only copy).
+ * {@link DistributedLevels.CoarseLink#HOST} (the path of commit 9cfda5d, for A/B runs) reads b_r and x_c whole with
+ * blocking reads and does the injections on the host: two drains of the queue per V-cycle. Both give bitwise the same vectors (they only copy).
  */
 final class RedundantCoarse implements PMultigrid.WholeCoarse {
-
-    /**
-     * The system property that selects the {@link Link}: {@code device} (default) or {@code host} (the old path, for
-     * A/B runs).
-     */
-    static final String LINK_PROPERTY = "lobatto.parallel.coarseLink";
-
-    /** Where the injections between a rank's coarse vectors and the whole ones run. */
-    enum Link {
-        /** Indexed gathers on the device; one copy wait per V-cycle (the owned right-hand side). */
-        DEVICE,
-        /** Blocking reads of b_r and x_c, the injections on the host: two queue drains per V-cycle. */
-        HOST;
-
-        /** The link of {@link #LINK_PROPERTY}; {@link #DEVICE} when it is not set. */
-        static Link fromProperty() {
-            String v = System.getProperty(LINK_PROPERTY);
-            if (v == null || v.isBlank()) {
-                return DEVICE;
-            }
-            try {
-                return valueOf(v.trim().toUpperCase(java.util.Locale.ROOT));
-            } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException(LINK_PROPERTY + " is '" + v + "'; expected device or host");
-            }
-        }
-    }
 
     private final Communicator comm;
     private final Backend backend;
@@ -70,7 +43,7 @@ final class RedundantCoarse implements PMultigrid.WholeCoarse {
     private final double[] send;
     private final double[] gathered;
     private final double[] whole;
-    private final Link link;
+    private final DistributedLevels.CoarseLink link;
     /** DEVICE: P_r, the owned rows, the gathered position of each whole unknown, and the two compact vectors. */
     private final DeviceIntVector toWholeIds;
     private final DeviceIntVector ownedIds;
@@ -81,19 +54,15 @@ final class RedundantCoarse implements PMultigrid.WholeCoarse {
     /**
      * The link of this rank's coarsest level ({@code partMesh}, numbered by {@code partZ}, owner mask {@code ownerMask},
      * its elements those of {@code partition}) to the whole coarse problem ({@code wholeMesh}, numbered by
-     * {@code wholeZ}); collective (two reductions and one allgather of the owned ids).
+     * {@code wholeZ}), the injections run as {@code link} says; collective (two reductions and one allgather of the
+     * owned ids).
      *
      * @throws IllegalArgumentException if the meshes do not match the partition, or the owned unknowns over all ranks
      *                                  are not each whole unknown exactly once
      */
     RedundantCoarse(Communicator comm, MeshPartition partition, SpectralElementMesh partMesh, ScatterOperator partZ,
-                    double[] ownerMask, SpectralElementMesh wholeMesh, ScatterOperator wholeZ, Backend backend) {
-        this(comm, partition, partMesh, partZ, ownerMask, wholeMesh, wholeZ, backend, Link.fromProperty());
-    }
-
-    /** As above, with the injections run as {@code link} says. */
-    RedundantCoarse(Communicator comm, MeshPartition partition, SpectralElementMesh partMesh, ScatterOperator partZ,
-                    double[] ownerMask, SpectralElementMesh wholeMesh, ScatterOperator wholeZ, Backend backend, Link link) {
+                    double[] ownerMask, SpectralElementMesh wholeMesh, ScatterOperator wholeZ, Backend backend,
+                    DistributedLevels.CoarseLink link) {
         this.comm = comm;
         this.link = java.util.Objects.requireNonNull(link, "link");
         this.backend = backend;
@@ -180,7 +149,7 @@ final class RedundantCoarse implements PMultigrid.WholeCoarse {
         send = new double[ownedCount];
         gathered = new double[wholeSize];
         whole = new double[wholeSize];
-        if (link == Link.DEVICE) {
+        if (link == DistributedLevels.CoarseLink.DEVICE) {
             int[] from = new int[wholeSize];
             for (int k = 0; k < wholeSize; k++) {
                 from[gatheredAt[k]] = k;
@@ -211,13 +180,13 @@ final class RedundantCoarse implements PMultigrid.WholeCoarse {
     }
 
     /** How the injections run. */
-    Link link() {
+    DistributedLevels.CoarseLink link() {
         return link;
     }
 
     @Override
     public void gather(DeviceVector partB, DeviceVector wholeB) {
-        if (link == Link.DEVICE) {
+        if (link == DistributedLevels.CoarseLink.DEVICE) {
             // O_r b_r picked on the device and read without a drain (the host waits for this copy and the work before it)
             if (owned.length > 0) {
                 backend.indexedGather(partB, ownedIds, sendDevice);
@@ -243,7 +212,7 @@ final class RedundantCoarse implements PMultigrid.WholeCoarse {
 
     @Override
     public void scatter(DeviceVector wholeX, DeviceVector partX) {
-        if (link == Link.DEVICE) {
+        if (link == DistributedLevels.CoarseLink.DEVICE) {
             backend.indexedGather(wholeX, toWholeIds, partX);
             return;
         }
@@ -256,7 +225,7 @@ final class RedundantCoarse implements PMultigrid.WholeCoarse {
 
     @Override
     public void close() {
-        if (link == Link.DEVICE) {
+        if (link == DistributedLevels.CoarseLink.DEVICE) {
             toWholeIds.close();
             ownedIds.close();
             wholeFrom.close();

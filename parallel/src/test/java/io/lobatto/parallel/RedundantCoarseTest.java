@@ -83,7 +83,7 @@ class RedundantCoarseTest {
     }
 
     /**
-     * Each link ({@link RedundantCoarse.Link}): x_r = P_r x_c to round-off of one rank's solve, and the device link's
+     * Each link ({@link DistributedLevels.CoarseLink}): x_r = P_r x_c to round-off of one rank's solve, and the device link's
      * vectors bitwise the host link's (both only copy). On the Aparapi backend the host waits of one gather and scatter
      * are counted: the host link drains the queue twice (two blocking reads), the device link never (one wait for one
      * asynchronous copy at most), except on a rank that owns no coarse unknown (4 ranks: the top slab's only unmasked
@@ -143,8 +143,8 @@ class RedundantCoarseTest {
                     }
                     double worst = 0;
                     double[] byLink = null;
-                    for (RedundantCoarse.Link linkKind : new RedundantCoarse.Link[] {RedundantCoarse.Link.HOST,
-                        RedundantCoarse.Link.DEVICE}) {
+                    for (DistributedLevels.CoarseLink linkKind : new DistributedLevels.CoarseLink[] {DistributedLevels.CoarseLink.HOST,
+                        DistributedLevels.CoarseLink.DEVICE}) {
                         try (Backend be = backend(backendName, c.rank());
                              RedundantCoarse link = new RedundantCoarse(c, part, mesh, z,
                                      part.sharedNodes(mesh, z).ownerMask(), whole, zw, be, linkKind);
@@ -165,10 +165,10 @@ class RedundantCoarseTest {
                                 long drains = w1[1] - w0[1] + w3[1] - w2[1];
                                 long copyWaits = w1[2] - w0[2] + w3[2] - w2[2];
                                 // a rank that owns no coarse unknown sends nothing and synchronises instead of its read
-                                assertEquals(linkKind == RedundantCoarse.Link.HOST ? 2 : link.ownedCount() == 0 ? 1 : 0, drains,
+                                assertEquals(linkKind == DistributedLevels.CoarseLink.HOST ? 2 : link.ownedCount() == 0 ? 1 : 0, drains,
                                         linkKind + " link: queue drains of a gather and a scatter, rank " + c.rank() + " of "
                                         + c.size() + " owning " + link.ownedCount());
-                                assertTrue(copyWaits <= (linkKind == RedundantCoarse.Link.HOST ? 0 : 1),
+                                assertTrue(copyWaits <= (linkKind == DistributedLevels.CoarseLink.HOST ? 0 : 1),
                                         linkKind + " link: copy waits of a gather and a scatter: " + copyWaits);
                             }
                             Map<String, Double> got = byPosition(mesh, z, x);
