@@ -107,6 +107,27 @@ public final class DistributedLevels implements PMultigrid.Distribution {
         }
     }
 
+    /**
+     * The system property that says whether a smoothed level restricts its residual as partial sums
+     * ({@link DistributedOperator#partialResidual}: no exchange for the pre-smoother's last apply, one exchange fewer per
+     * smoothed level and V-cycle): {@code true} (default) or {@code false} (the residual completed across ranks, then
+     * owner-masked: the path of commit 9cfda5d, for A/B runs).
+     */
+    public static final String PARTIAL_RESIDUAL_PROPERTY = "lobatto.parallel.partialResidual";
+
+    private boolean partialResidual = !"false".equalsIgnoreCase(System.getProperty(PARTIAL_RESIDUAL_PROPERTY, "true").trim());
+
+    /** Sets whether the smoothed levels restrict their residual as partial sums ({@link #PARTIAL_RESIDUAL_PROPERTY}); returns this. */
+    public synchronized DistributedLevels partialResidual(boolean on) {
+        this.partialResidual = on;
+        return this;
+    }
+
+    /** Whether the smoothed levels restrict their residual as partial sums. */
+    public synchronized boolean partialResidual() {
+        return partialResidual;
+    }
+
     private CoarseLink coarseLink = CoarseLink.fromProperty();
 
     /** Sets the link of the redundant coarse solve made from now on ({@link #linkWhole}); returns this. */
@@ -264,6 +285,16 @@ public final class DistributedLevels implements PMultigrid.Distribution {
             @Override
             public void sumShared(DeviceVector y) {
                 d.sumShared(y);
+            }
+
+            @Override
+            public boolean restrictsPartialResidual() {
+                return DistributedLevels.this.partialResidual() && d.hasNeighbours();
+            }
+
+            @Override
+            public void partialResidual(DeviceVector r, DeviceVector dir, DeviceVector t) {
+                d.partialResidual(r, dir, t);
             }
 
             @Override

@@ -54,7 +54,9 @@ import io.lobatto.solvers.SolveResult;
  * ranks, a halo exchange each; default: system property {@code lobatto.parallel.coarse}, else redundant),
  * {@code --coarse-link device|host} (p-MG, redundant coarse solve: the injections of the coarse vectors as indexed gathers
  * on the device, or through the host with two blocking reads per V-cycle, {@link DistributedLevels.CoarseLink}; default:
- * system property {@code lobatto.parallel.coarseLink}, else device), {@code --partition auto|slabs|rcb} (auto: z-slabs where nz divides by
+ * system property {@code lobatto.parallel.coarseLink}, else device), {@code --partial-residual on|off} (p-MG: each
+ * smoothed level restricts its residual as partial sums, without the exchange of the pre-smoother's last apply,
+ * {@link DistributedLevels#PARTIAL_RESIDUAL_PROPERTY}; default: that system property, else on), {@code --partition auto|slabs|rcb} (auto: z-slabs where nz divides by
  * the ranks, else recursive coordinate bisection, {@link BisectionPartition}), {@code --mesh file.msh} (a Gmsh mesh
  * instead of the box, cut by bisection), {@code --profile} (ms per iteration with the exchange overlapped, blocking,
  * fused and off; launches per iteration; the kernels' device times; each rank's surface-to-volume),
@@ -189,7 +191,7 @@ public final class DistributedPoisson {
              DeviceVector x = backend.allocate(z.globalSize());
              Preconditioner jacobi = o.jacobi ? JacobiPreconditioner.ofDiagonal(dop.backend(), dop.diagonal())
                      : o.pmg ? PMultigrid.builder(level -> StiffnessBp35.on(level, o.lambda), mesh, backend).fineOperator(op)
-                             .distribution(keep(levelsRef, new DistributedLevels(comm, part, dop, o.coarse).coarseLink(o.coarseLink), o.levelSchedule)).build() : null;
+                             .distribution(keep(levelsRef, levels(comm, part, dop, o), o.levelSchedule)).build() : null;
              ConjugateGradient cg = new ConjugateGradient(dop, jacobi).relativeTolerance(o.tol).maxIterations(o.maxIterations)) {
             backendName = backend.name();
             deviceName = backend.device().name();
@@ -757,6 +759,12 @@ public final class DistributedPoisson {
         }
     }
 
+    /** The p-multigrid levels across ranks as the options say (coarse solve, its link, partial residuals). */
+    private static DistributedLevels levels(Communicator comm, MeshPartition part, DistributedOperator dop, Options o) {
+        DistributedLevels levels = new DistributedLevels(comm, part, dop, o.coarse).coarseLink(o.coarseLink);
+        return o.partialResidual == null ? levels : levels.partialResidual(o.partialResidual);
+    }
+
     /** Open MPI's local rank (the rank's index among the ranks of its node), else the rank. */
     static int localRank(Communicator comm) {
         String local = System.getenv("OMPI_COMM_WORLD_LOCAL_RANK");
@@ -863,6 +871,7 @@ public final class DistributedPoisson {
         DistributedOperator.Schedule levelSchedule;
         DistributedLevels.Coarse coarse = DistributedLevels.Coarse.fromProperty();
         DistributedLevels.CoarseLink coarseLink = DistributedLevels.CoarseLink.fromProperty();
+        Boolean partialResidual;
         List<DistributedOperator.Split> profileSplits = List.of();
         boolean profile;
         String partition = "auto";
@@ -888,7 +897,7 @@ public final class DistributedPoisson {
                     throw new IllegalArgumentException("usage: [-N 7] [-e 6,6,6] [--deform 0.05] [--lambda 0] [--pc jacobi|pmg|none] "
                             + "[--tol 1e-10] [--max-it 5000] [--threads T] [--comm auto|mpi|single|threads:K] [--backend auto|cpu|aparapi] [--schedule overlap|blocking|fused] "
                             + "[--split serial|alongside|alongside:K|alongside:all|first:K] [--profile-splits split,split,...] "
-                            + "[--level-schedule overlap|blocking|fused] [--coarse redundant|local] [--coarse-link device|host] "
+                            + "[--level-schedule overlap|blocking|fused] [--coarse redundant|local] [--coarse-link device|host] [--partial-residual on|off] "
                             + "[--partition auto|slabs|rcb] [--mesh file.msh] [--profile] [--profile-json file] [--measure-network] "
                             + "[--model one-rank-profile.json] [--model-curve curve.json]");
                 }
@@ -935,6 +944,11 @@ public final class DistributedPoisson {
                             case "local" -> DistributedLevels.Coarse.LOCAL;
                             case "redundant" -> DistributedLevels.Coarse.REDUNDANT;
                             default -> throw new IllegalArgumentException("--coarse " + v + ": must be local or redundant");
+                        };
+                        case "--partial-residual" -> o.partialResidual = switch (v) {
+                            case "on" -> true;
+                            case "off" -> false;
+                            default -> throw new IllegalArgumentException("--partial-residual " + v + ": must be on or off");
                         };
                         case "--coarse-link" -> o.coarseLink = switch (v) {
                             case "device" -> DistributedLevels.CoarseLink.DEVICE;

@@ -361,4 +361,71 @@ class RedundantCoarseTest {
         assertEquals(local[0] - 2 * (local[3] - 1), redundant[0], "halo exchanges: local " + local[0] + " with "
                 + local[3] + " coarse iterations, redundant " + redundant[0]);
     }
+
+    /**
+     * The smoothed level's residual restricted as partial sums ({@link DistributedLevels#partialResidual}) on 2 ranks,
+     * degrees 3, 1: one halo exchange fewer per V-cycle than with the residual completed first (the pre-smoother's last
+     * apply), and the same V-cycle to round-off (1e-12 of its size).
+     */
+    @ParameterizedTest
+    @CsvSource({"cpu", "aparapi"})
+    void partialResidualSavesOneExchangePerSmoothedLevel(String backendName) throws Exception {
+        Map<Boolean, long[]> counts = new HashMap<>();
+        Map<Boolean, double[][]> cycles = new HashMap<>();
+        for (boolean partial : new boolean[] {false, true}) {
+            ThreadCommunicator[] comms = ThreadCommunicator.group(2);
+            ExecutorService pool = Executors.newFixedThreadPool(2);
+            try {
+                List<Future<Object[]>> f = new ArrayList<>();
+                for (ThreadCommunicator tc : comms) {
+                    f.add(pool.submit(() -> {
+                        Counting c = new Counting(tc);
+                        SlabPartition part = SlabPartition.of(NX, NY, NZ, 2, c.rank()).boundaryFirst();
+                        SpectralElementMesh mesh = SpectralElementMesh.of(part.localMesh(), FINE, MAP);
+                        ScatterOperator z = ScatterOperator.build(mesh.localToGlobal(), mesh.globalNodeCount(),
+                                mesh.boundaryMaskAllTagged());
+                        try (Backend be = backend(backendName, c.rank());
+                             AssembledOperator op = AssembledOperator.bind(OPERATOR.apply(mesh), z, be);
+                             DistributedOperator dop = new DistributedOperator(op, part.sharedNodes(mesh, z), c);
+                             PMultigrid pm = PMultigrid.builder(OPERATOR, mesh, be).fineOperator(op).degrees(FINE, 1)
+                                     .distribution(new DistributedLevels(c, part, dop, DistributedLevels.Coarse.REDUNDANT)
+                                             .partialResidual(partial)).build();
+                             DeviceVector r = be.allocate(z.globalSize()); DeviceVector x = be.allocate(z.globalSize())) {
+                            be.fillRandom(r, 5);
+                            dop.sumShared(r);   // consistent at the shared nodes
+                            long e0 = c.exchanges;
+                            pm.apply(r, x);
+                            pm.apply(r, x);
+                            return new Object[] {c.exchanges - e0, be.download(x)};
+                        }
+                    }));
+                }
+                long[] ex = new long[2];
+                double[][] xs = new double[2][];
+                for (int k = 0; k < 2; k++) {
+                    Object[] got = f.get(k).get();
+                    ex[k] = (Long) got[0];
+                    xs[k] = (double[]) got[1];
+                }
+                counts.put(partial, ex);
+                cycles.put(partial, xs);
+            } finally {
+                pool.shutdownNow();
+            }
+        }
+        for (int k = 0; k < 2; k++) {
+            assertEquals(counts.get(false)[k] - 2, counts.get(true)[k], "rank " + k + ": halo exchanges of two V-cycles, "
+                    + "residual completed " + counts.get(false)[k] + ", partial " + counts.get(true)[k]);
+            double[] a = cycles.get(false)[k];
+            double[] b = cycles.get(true)[k];
+            double size = 0;
+            double diff = 0;
+            for (int i = 0; i < a.length; i++) {
+                size = Math.max(size, Math.abs(a[i]));
+                diff = Math.max(diff, Math.abs(a[i] - b[i]));
+            }
+            assertTrue(size > 1e-3, "the V-cycle is not trivial: " + size);
+            assertTrue(diff <= 1e-12 * size, "rank " + k + ": partial-residual V-cycle differs by " + diff + " of " + size);
+        }
+    }
 }

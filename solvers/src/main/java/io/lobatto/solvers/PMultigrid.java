@@ -112,6 +112,27 @@ public final class PMultigrid implements Preconditioner {
         /** Completes a vector of partial sums at the shared nodes: each copy becomes the sum over the ranks; collective. */
         void sumShared(DeviceVector y);
 
+        /**
+         * Whether this level forms the residual before its restriction as partial sums ({@link #partialResidual}), which
+         * saves the exchange of the pre-smoother's last apply. False (the default): the residual is completed across
+         * ranks and owner-masked.
+         */
+        default boolean restrictsPartialResidual() {
+            return false;
+        }
+
+        /**
+         * t = O r - (this rank's partial sums of A d), with no exchange, where O is the owner mask and r complete: over
+         * the ranks, t sums at every node to the complete r - A d. The restriction Z_c^T J^T W_f Z_f of each rank's t,
+         * summed across ranks at the coarse shared nodes, is then the restriction of r - A d, because a fine node's value
+         * reaches coarse unknown c with the weight phi_c(x_node) whichever of the node's elements, and whichever rank's
+         * weights (summing to 1 on the rank), carry it. {@code r}, {@code d} and {@code t} are distinct. The default
+         * throws {@link UnsupportedOperationException}.
+         */
+        default void partialResidual(DeviceVector r, DeviceVector d, DeviceVector t) {
+            throw new UnsupportedOperationException("this level has no partial residual");
+        }
+
         /** The number of unknowns over all ranks, each shared node once. */
         long globalSize();
 
@@ -619,6 +640,17 @@ public final class PMultigrid implements Preconditioner {
             return lap(level, clock);
         }
         Level coarse = levels.get(l + 1);
+        if (level.dist != null && level.dist.restrictsPartialResidual()
+                && level.smoother.polynomial() != Smoother.Polynomial.FOURTH_KIND_OPTIMAL) {
+            // the residual b - A x as partial sums, without the exchange of the smoother's last apply; restricted as it is
+            level.smoother.smooth(level.r, x, false, level.t);
+            level.dist.partialResidual(level.r, level.smoother.lastCorrection(), level.t);
+            backend.restrict(level.transfer, level.op.deviceScatter(), coarse.op.deviceScatter(), level.t, coarse.workL, coarse.b);
+            coarse.dist.sumShared(coarse.b);
+            clock = lap(level, clock);
+            clock = cycle(l + 1, coarse.b, coarse.x, clock);
+            return postSmooth(level, coarse, b, x, clock);
+        }
         level.smoother.smooth(level.r, x, true, level.t);
         if (level.dist == null) {
             backend.restrict(level.transfer, level.op.deviceScatter(), coarse.op.deviceScatter(), level.r, coarse.workL, coarse.b);
@@ -630,6 +662,11 @@ public final class PMultigrid implements Preconditioner {
         }
         clock = lap(level, clock);
         clock = cycle(l + 1, coarse.b, coarse.x, clock);
+        return postSmooth(level, coarse, b, x, clock);
+    }
+
+    /** The second half of a V-cycle on {@code level}: x += P x_c, r = b - A x, the post-smoother; returns the clock. */
+    private long postSmooth(Level level, Level coarse, DeviceVector b, DeviceVector x, long clock) {
         backend.prolongate(level.transfer, coarse.op.deviceScatter(), level.op.deviceScatter(), coarse.x, level.workL, level.t);
         backend.axpby(1, level.t, 1, x);
         backend.copy(b, level.r);
