@@ -129,6 +129,25 @@ public final class DistributedLevels implements PMultigrid.Distribution {
     }
 
     private CoarseLink coarseLink = CoarseLink.fromProperty();
+    /** The last redundant coarse solve's link made ({@link #linkWhole}), for the profile's times; null if none. */
+    private RedundantCoarse wholeLink;
+
+    /**
+     * The host seconds so far of the redundant coarse solve's link (waiting for the owned right-hand side, the allgather,
+     * the rest) and its gathers (V-cycles), or null when the coarse level is not solved whole on every rank.
+     */
+    public synchronized double[] coarseLinkSeconds() {
+        if (wholeLink == null) {
+            return null;
+        }
+        double[] s = wholeLink.seconds();
+        return new double[] {s[0], s[1], s[2], wholeLink.gathers()};
+    }
+
+    /** The operators of the levels below the fine one, open now (for the profile's exchange times). */
+    public synchronized java.util.List<DistributedOperator> coarseOperators() {
+        return java.util.List.copyOf(coarse);
+    }
 
     /** Sets the link of the redundant coarse solve made from now on ({@link #linkWhole}); returns this. */
     public DistributedLevels coarseLink(CoarseLink link) {
@@ -237,8 +256,12 @@ public final class DistributedLevels implements PMultigrid.Distribution {
         if (partition == null) {
             throw new IllegalStateException("the levels were made without a partition: no whole coarse level");
         }
-        return new RedundantCoarse(comm, partition, part, partZ, sharedNodes.apply(part, partZ).ownerMask(), whole, wholeZ,
-                backend, coarseLink);
+        RedundantCoarse link = new RedundantCoarse(comm, partition, part, partZ, sharedNodes.apply(part, partZ).ownerMask(),
+                whole, wholeZ, backend, coarseLink);
+        synchronized (this) {
+            wholeLink = link;
+        }
+        return link;
     }
 
     @Override

@@ -486,7 +486,7 @@ public final class DistributedPoisson {
         }
         kernelTimes(comm, dop, jacobi, b, backend, its, out, metrics);
         if (jacobi instanceof PMultigrid pm) {
-            levelTimes(comm, dop, pm, b, backend, its, out, metrics,
+            levelTimes(comm, dop, levels, pm, b, backend, its, out, metrics,
                     levels == null ? "?" : levels.coarse().toString().toLowerCase(Locale.ROOT)
                             + (levels.coarse() == DistributedLevels.Coarse.REDUNDANT
                                     ? ", link " + levels.coarseLink().toString().toLowerCase(Locale.ROOT) : ""));
@@ -501,7 +501,8 @@ public final class DistributedPoisson {
      * little above the untimed cycle); before it, one untimed solve counts per V-cycle MPI's calls and the backend's
      * launches, queue drains and copy waits (where it counts them). Collective.
      */
-    private static void levelTimes(Communicator comm, DistributedOperator dop, PMultigrid pm, DeviceVector b, Backend backend,
+    private static void levelTimes(Communicator comm, DistributedOperator dop, DistributedLevels dlevels, PMultigrid pm,
+                                   DeviceVector b, Backend backend,
                                    int its, StringBuilder out, java.util.Map<String, Double> metrics, String coarseName) {
         // first untimed (no synchronisation at the level changes): MPI's calls inside the V-cycles (halo exchanges,
         // allreduces, allgathers) and the backend's launches, queue drains and copy waits, counted around each cycle
@@ -531,12 +532,28 @@ public final class DistributedPoisson {
             }
         };
         long cycles0 = pm.cycles();
+        // the host steps of each level's exchanges (waiting for the boundary copy, for MPI, queueing) and of the coarse link
+        List<DistributedOperator> ops = new ArrayList<>();
+        ops.add(dop);
+        if (dlevels != null) {
+            ops.addAll(dlevels.coarseOperators());
+        }
+        double[][] host0 = new double[ops.size()][];
+        for (int k = 0; k < ops.size(); k++) {
+            host0[k] = ops.get(k).exchangeSeconds();
+        }
+        double[] link0 = dlevels == null ? null : dlevels.coarseLinkSeconds();
         try (DeviceVector x = backend.allocate(b.length());
              ConjugateGradient cg = new ConjugateGradient(dop, counted).relativeTolerance(1e-300).maxIterations(its)) {
             comm.barrier();
             cg.solve(b, x);
         }
         double countedCycles = pm.cycles() - cycles0;
+        double[][] host1 = new double[ops.size()][];
+        for (int k = 0; k < ops.size(); k++) {
+            host1[k] = ops.get(k).exchangeSeconds();
+        }
+        double[] link1 = dlevels == null ? null : dlevels.coarseLinkSeconds();
         pm.resetTimes();
         pm.timeLevels(true);
         try (DeviceVector x = backend.allocate(b.length());
@@ -579,6 +596,34 @@ public final class DistributedPoisson {
                 out.append(String.format(Locale.ROOT, "profile: p-MG device per V-cycle (max over ranks, untimed): %.2f launches, "
                         + "%.2f queue drains (blocking reads and finishes), %.2f copy waits (coarse solve %s)%n", per[3], per[4],
                         per[5], comm.size() == 1 ? "on one rank" : coarseName));
+            }
+        }
+        if (countedCycles > 0 && comm.size() > 1) {
+            // the host's share of each level's exchanges per V-cycle (max over ranks; the fine level's include CG's apply)
+            for (int k = 0; k < ops.size(); k++) {
+                double[] us = new double[3];
+                for (int q = 0; q < 3; q++) {
+                    us[q] = comm.allreduceMax(1e6 * (host1[k][q] - host0[k][q]) / countedCycles);
+                }
+                int degree = ops.get(k).localOperator().elementOperator().degree();
+                metrics.put("pmg_N" + degree + "_read_wait_us", us[0]);
+                metrics.put("pmg_N" + degree + "_mpi_wait_us", us[1]);
+                out.append(String.format(Locale.ROOT, "profile: p-MG exchanges of level N = %2d per V-cycle (max over ranks, host, "
+                        + "untimed%s): %.1f us waiting for the boundary copies, %.1f us for MPI, %.1f us queueing%n", degree,
+                        k == 0 ? ", with CG's apply" : "", us[0], us[1], us[2]));
+            }
+            boolean linked = comm.allreduceMax(link0 != null && link1 != null ? 1 : 0) > 0;
+            if (linked) {
+                double[] us = new double[3];
+                for (int q = 0; q < 3; q++) {
+                    us[q] = comm.allreduceMax(link0 != null && link1 != null ? 1e6 * (link1[q] - link0[q]) / countedCycles : 0);
+                }
+                metrics.put("pmg_coarse_read_wait_us", us[0]);
+                metrics.put("pmg_coarse_allgather_us", us[1]);
+                metrics.put("pmg_coarse_link_other_us", us[2]);
+                out.append(String.format(Locale.ROOT, "profile: p-MG coarse link per V-cycle (max over ranks, host, untimed): "
+                        + "%.1f us waiting for the owned right-hand side, %.1f us in the allgather, %.1f us queueing and the rest "
+                        + "(%s)%n", us[0], us[1], us[2], coarseName));
             }
         }
         out.append(String.format(Locale.ROOT, "profile: p-MG levels %.4f ms per cycle in all (levels timed: the backend "

@@ -50,6 +50,11 @@ final class RedundantCoarse implements PMultigrid.WholeCoarse {
     private final DeviceIntVector wholeFrom;
     private final DeviceVector sendDevice;
     private final DeviceVector gatheredDevice;
+    /** Host time so far: waiting for the owned right-hand side on the host, the allgather, the rest (queueing, host loops). */
+    private long readNanos;
+    private long allgatherNanos;
+    private long otherNanos;
+    private long gathers;
 
     /**
      * The link of this rank's coarsest level ({@code partMesh}, numbered by {@code partZ}, owner mask {@code ownerMask},
@@ -186,6 +191,8 @@ final class RedundantCoarse implements PMultigrid.WholeCoarse {
 
     @Override
     public void gather(DeviceVector partB, DeviceVector wholeB) {
+        gathers++;
+        long t0 = System.nanoTime();
         if (link == DistributedLevels.CoarseLink.DEVICE) {
             // O_r b_r picked on the device and read without a drain (the host waits for this copy and the work before it)
             if (owned.length > 0) {
@@ -194,33 +201,57 @@ final class RedundantCoarse implements PMultigrid.WholeCoarse {
             } else {
                 backend.synchronize();   // nothing to send; the write below must not overtake the last cycle's gather
             }
-            comm.allgather(send, counts, gathered);
+        } else {
+            backend.read(partB, part);
+            for (int k = 0; k < owned.length; k++) {
+                send[k] = part[owned[k]];
+            }
+        }
+        long t1 = System.nanoTime();
+        comm.allgather(send, counts, gathered);
+        long t2 = System.nanoTime();
+        if (link == DistributedLevels.CoarseLink.DEVICE) {
             backend.writeAsync(gathered, gatheredDevice);
             backend.indexedGather(gatheredDevice, wholeFrom, wholeB);
-            return;
+        } else {
+            for (int k = 0; k < gathered.length; k++) {
+                whole[gatheredAt[k]] = gathered[k];
+            }
+            backend.writeAsync(whole, wholeB); // queued: the device work before it (read above) is done
         }
-        backend.read(partB, part);
-        for (int k = 0; k < owned.length; k++) {
-            send[k] = part[owned[k]];
-        }
-        comm.allgather(send, counts, gathered);
-        for (int k = 0; k < gathered.length; k++) {
-            whole[gatheredAt[k]] = gathered[k];
-        }
-        backend.writeAsync(whole, wholeB); // queued: the device work before it (read above) is done
+        long t3 = System.nanoTime();
+        readNanos += t1 - t0;
+        allgatherNanos += t2 - t1;
+        otherNanos += t3 - t2;
+    }
+
+    /**
+     * Host seconds so far of the gathers and scatters: waiting for this rank's owned right-hand side (its copy and the
+     * work before it), the allgather (including the wait for the slowest rank), and the rest (queueing the write and the
+     * gathers; the host link's reads of the solution and its loops).
+     */
+    double[] seconds() {
+        return new double[] {readNanos * 1e-9, allgatherNanos * 1e-9, otherNanos * 1e-9};
+    }
+
+    /** Gathers so far (one per V-cycle). */
+    long gathers() {
+        return gathers;
     }
 
     @Override
     public void scatter(DeviceVector wholeX, DeviceVector partX) {
+        long t0 = System.nanoTime();
         if (link == DistributedLevels.CoarseLink.DEVICE) {
             backend.indexedGather(wholeX, toWholeIds, partX);
-            return;
+        } else {
+            backend.read(wholeX, whole);
+            for (int i = 0; i < part.length; i++) {
+                part[i] = whole[toWhole[i]];
+            }
+            backend.writeAsync(part, partX);
         }
-        backend.read(wholeX, whole);
-        for (int i = 0; i < part.length; i++) {
-            part[i] = whole[toWhole[i]];
-        }
-        backend.writeAsync(part, partX);
+        otherNanos += System.nanoTime() - t0;
     }
 
     @Override
