@@ -149,14 +149,17 @@ public final class DistributedLevels implements PMultigrid.Distribution {
         return java.util.List.copyOf(coarse);
     }
 
-    /** Sets the link of the redundant coarse solve made from now on ({@link #linkWhole}); returns this. */
-    public DistributedLevels coarseLink(CoarseLink link) {
+    /** Sets the link of the redundant coarse solve, made so far and made later ({@link #linkWhole}); returns this. */
+    public synchronized DistributedLevels coarseLink(CoarseLink link) {
         this.coarseLink = Objects.requireNonNull(link, "link");
+        if (wholeLink != null) {
+            wholeLink.link(link);
+        }
         return this;
     }
 
     /** The link of the redundant coarse solve. */
-    public CoarseLink coarseLink() {
+    public synchronized CoarseLink coarseLink() {
         return coarseLink;
     }
 

@@ -486,12 +486,88 @@ public final class DistributedPoisson {
         }
         kernelTimes(comm, dop, jacobi, b, backend, its, out, metrics);
         if (jacobi instanceof PMultigrid pm) {
-            levelTimes(comm, dop, levels, pm, b, backend, its, out, metrics,
-                    levels == null ? "?" : levels.coarse().toString().toLowerCase(Locale.ROOT)
-                            + (levels.coarse() == DistributedLevels.Coarse.REDUNDANT
-                                    ? ", link " + levels.coarseLink().toString().toLowerCase(Locale.ROOT) : ""));
+            boolean ab = levels != null && comm.size() > 1;
+            if (ab) {
+                pathsAb(comm, dop, levels, pm, b, backend, its, out, metrics);
+                // the levels of the old path first (labelled), then of the path as configured
+                DistributedLevels.CoarseLink link = levels.coarseLink();
+                boolean partial = levels.partialResidual();
+                levels.coarseLink(DistributedLevels.CoarseLink.HOST).partialResidual(false);
+                try {
+                    levelTimes(comm, dop, levels, pm, b, backend, its, out, new java.util.LinkedHashMap<>(),
+                            coarseName(levels), "(old path) ");
+                } finally {
+                    levels.coarseLink(link).partialResidual(partial);
+                }
+            }
+            levelTimes(comm, dop, levels, pm, b, backend, its, out, metrics, levels == null ? "?" : coarseName(levels), "");
         }
         return out.toString();
+    }
+
+    /** The coarse solve and, for the redundant one, its link and the smoothed levels' residual, as the profile names them. */
+    private static String coarseName(DistributedLevels levels) {
+        return levels.coarse().toString().toLowerCase(Locale.ROOT)
+                + (levels.coarse() == DistributedLevels.Coarse.REDUNDANT
+                        ? ", link " + levels.coarseLink().toString().toLowerCase(Locale.ROOT) : "")
+                + (levels.partialResidual() ? ", partial residual" : ", residual completed");
+    }
+
+    /**
+     * The A/B of the p-MG paths on several ranks, interleaved in one process (old, new, new with the levels below the
+     * fine one fused; three rounds, the best of each): the old path is the coarse link through the host
+     * ({@link DistributedLevels.CoarseLink#HOST}, two blocking reads per V-cycle) and the residual completed before each
+     * restriction; the new one the link on the device and the partial residual ({@link DistributedLevels#partialResidual}).
+     * Each row: ms per CG iteration (max over ranks) and, per iteration, launches, queue drains and copy waits (max over
+     * ranks). Restores the levels' settings. Collective.
+     */
+    private static void pathsAb(Communicator comm, DistributedOperator dop, DistributedLevels levels, PMultigrid pm,
+                                DeviceVector b, Backend backend, int its, StringBuilder out,
+                                java.util.Map<String, Double> metrics) {
+        DistributedLevels.CoarseLink keepLink = levels.coarseLink();
+        boolean keepPartial = levels.partialResidual();
+        DistributedOperator.Schedule keepSchedule = levels.coarseSchedule();
+        String[] names = {"old", "new", "new_coarse_fused"};
+        String[] labels = {"old path (coarse link host, residual completed)", "new path (coarse link device, partial residual)",
+            "new path, levels below the fine one fused"};
+        double[] best = {Double.MAX_VALUE, Double.MAX_VALUE, Double.MAX_VALUE};
+        double[][] counts = new double[3][3];
+        int[] done = new int[3];
+        try {
+            for (int round = 0; round < 3; round++) {
+                for (int v = 0; v < 3; v++) {
+                    boolean old = v == 0;
+                    levels.coarseLink(old ? DistributedLevels.CoarseLink.HOST : DistributedLevels.CoarseLink.DEVICE)
+                            .partialResidual(!old);
+                    levels.coarseSchedule(v == 2 ? DistributedOperator.Schedule.FUSED : keepSchedule);
+                    long[] before = deviceCounts(backend);
+                    try (DeviceVector x = backend.allocate(b.length());
+                         ConjugateGradient cg = new ConjugateGradient(dop, pm).relativeTolerance(1e-300).maxIterations(its)) {
+                        comm.barrier();
+                        SolveResult res = cg.solve(b, x);
+                        best[v] = Math.min(best[v], comm.allreduceMax(res.seconds()) / Math.max(1, res.iterations()));
+                        done[v] += res.iterations();
+                    }
+                    long[] after = deviceCounts(backend);
+                    for (int k = 0; k < 3 && before != null && after != null; k++) {
+                        counts[v][k] += after[k] - before[k];
+                    }
+                }
+            }
+        } finally {
+            levels.coarseLink(keepLink).partialResidual(keepPartial);
+            levels.coarseSchedule(keepSchedule);
+        }
+        for (int v = 0; v < 3; v++) {
+            double[] per = new double[3];
+            for (int k = 0; k < 3; k++) {
+                per[k] = comm.allreduceMax(counts[v][k] / Math.max(1, done[v]));
+            }
+            metrics.put("ms_pmg_" + names[v], 1e3 * best[v]);
+            out.append(String.format(Locale.ROOT, "profile: p-MG A/B %-50s %9.4f ms/iteration  (best of 3, interleaved; per "
+                    + "iteration, max over ranks: %.2f launches, %.2f queue drains, %.2f copy waits)%n", labels[v], 1e3 * best[v],
+                    per[0], per[1], per[2]));
+        }
     }
 
     /**
@@ -503,7 +579,8 @@ public final class DistributedPoisson {
      */
     private static void levelTimes(Communicator comm, DistributedOperator dop, DistributedLevels dlevels, PMultigrid pm,
                                    DeviceVector b, Backend backend,
-                                   int its, StringBuilder out, java.util.Map<String, Double> metrics, String coarseName) {
+                                   int its, StringBuilder out, java.util.Map<String, Double> metrics, String coarseName,
+                                   String label) {
         // first untimed (no synchronisation at the level changes): MPI's calls inside the V-cycles (halo exchanges,
         // allreduces, allgathers) and the backend's launches, queue drains and copy waits, counted around each cycle
         long[] calls = new long[6];
@@ -572,7 +649,7 @@ public final class DistributedPoisson {
             long dofs = (long) comm.allreduceSum((double) i.dofs());
             total += ms;
             metrics.put("pmg_level_N" + i.degree() + "_ms", ms);
-            out.append(String.format(Locale.ROOT, "profile: p-MG level N = %2d  %9.4f ms per cycle  (%d applies per cycle%s; "
+            out.append(String.format(Locale.ROOT, "profile: p-MG " + label + "level N = %2d  %9.4f ms per cycle  (%d applies per cycle%s; "
                     + "%d DOFs with shared nodes per rank summed)%n", i.degree(), ms, i.appliesPerCycle(),
                     coarsest ? ", coarse Chebyshev of " + i.smootherOrder() + " iterations, " + i.smoother() : "", dofs));
         }
@@ -585,7 +662,7 @@ public final class DistributedPoisson {
                 metrics.put("pmg_exchanges_per_cycle", per[0]);
                 metrics.put("pmg_allreduces_per_cycle", per[1]);
                 metrics.put("pmg_allgathers_per_cycle", per[2]);
-                out.append(String.format(Locale.ROOT, "profile: p-MG MPI calls per V-cycle (max over ranks): %.2f halo exchanges, "
+                out.append(String.format(Locale.ROOT, "profile: p-MG " + label + "MPI calls per V-cycle (max over ranks): %.2f halo exchanges, "
                         + "%.2f allreduces, %.2f allgathers (coarse solve %s)%n", per[0], per[1], per[2],
                         comm.size() == 1 ? "on one rank" : coarseName));
             }
@@ -593,7 +670,7 @@ public final class DistributedPoisson {
                 metrics.put("pmg_launches_per_cycle", per[3]);
                 metrics.put("pmg_drains_per_cycle", per[4]);
                 metrics.put("pmg_copy_waits_per_cycle", per[5]);
-                out.append(String.format(Locale.ROOT, "profile: p-MG device per V-cycle (max over ranks, untimed): %.2f launches, "
+                out.append(String.format(Locale.ROOT, "profile: p-MG " + label + "device per V-cycle (max over ranks, untimed): %.2f launches, "
                         + "%.2f queue drains (blocking reads and finishes), %.2f copy waits (coarse solve %s)%n", per[3], per[4],
                         per[5], comm.size() == 1 ? "on one rank" : coarseName));
             }
@@ -608,7 +685,7 @@ public final class DistributedPoisson {
                 int degree = ops.get(k).localOperator().elementOperator().degree();
                 metrics.put("pmg_N" + degree + "_read_wait_us", us[0]);
                 metrics.put("pmg_N" + degree + "_mpi_wait_us", us[1]);
-                out.append(String.format(Locale.ROOT, "profile: p-MG exchanges of level N = %2d per V-cycle (max over ranks, host, "
+                out.append(String.format(Locale.ROOT, "profile: p-MG " + label + "exchanges of level N = %2d per V-cycle (max over ranks, host, "
                         + "untimed%s): %.1f us waiting for the boundary copies, %.1f us for MPI, %.1f us queueing%n", degree,
                         k == 0 ? ", with CG's apply" : "", us[0], us[1], us[2]));
             }
@@ -621,12 +698,12 @@ public final class DistributedPoisson {
                 metrics.put("pmg_coarse_read_wait_us", us[0]);
                 metrics.put("pmg_coarse_allgather_us", us[1]);
                 metrics.put("pmg_coarse_link_other_us", us[2]);
-                out.append(String.format(Locale.ROOT, "profile: p-MG coarse link per V-cycle (max over ranks, host, untimed): "
+                out.append(String.format(Locale.ROOT, "profile: p-MG " + label + "coarse link per V-cycle (max over ranks, host, untimed): "
                         + "%.1f us waiting for the owned right-hand side, %.1f us in the allgather, %.1f us queueing and the rest "
                         + "(%s)%n", us[0], us[1], us[2], coarseName));
             }
         }
-        out.append(String.format(Locale.ROOT, "profile: p-MG levels %.4f ms per cycle in all (levels timed: the backend "
+        out.append(String.format(Locale.ROOT, "profile: p-MG " + label + "levels %.4f ms per cycle in all (levels timed: the backend "
                 + "synchronised at each level change)%n", total));
         metrics.put("pmg_levels_ms", total);
     }

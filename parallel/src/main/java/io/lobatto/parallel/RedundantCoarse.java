@@ -43,8 +43,8 @@ final class RedundantCoarse implements PMultigrid.WholeCoarse {
     private final double[] send;
     private final double[] gathered;
     private final double[] whole;
-    private final DistributedLevels.CoarseLink link;
-    /** DEVICE: P_r, the owned rows, the gathered position of each whole unknown, and the two compact vectors. */
+    private volatile DistributedLevels.CoarseLink link;
+    /** For the device link: P_r, the owned rows, the gathered position of each whole unknown, the two compact vectors. */
     private final DeviceIntVector toWholeIds;
     private final DeviceIntVector ownedIds;
     private final DeviceIntVector wholeFrom;
@@ -154,29 +154,28 @@ final class RedundantCoarse implements PMultigrid.WholeCoarse {
         send = new double[ownedCount];
         gathered = new double[wholeSize];
         whole = new double[wholeSize];
-        if (link == DistributedLevels.CoarseLink.DEVICE) {
-            int[] from = new int[wholeSize];
-            for (int k = 0; k < wholeSize; k++) {
-                from[gatheredAt[k]] = k;
-            }
-            toWholeIds = backend.upload(toWhole);
-            ownedIds = backend.upload(owned);
-            wholeFrom = backend.upload(from);
-            sendDevice = backend.allocate(ownedCount);
-            gatheredDevice = backend.allocate(wholeSize);
-            // a first gather at setup: a backend that builds kernels builds this one now, not in the first V-cycle
-            if (wholeSize > 0) {
-                try (DeviceIntVector first = backend.upload(new int[] {0}); DeviceVector probe = backend.allocate(1)) {
-                    backend.indexedGather(gatheredDevice, first, probe);
-                }
-            }
-        } else {
-            toWholeIds = null;
-            ownedIds = null;
-            wholeFrom = null;
-            sendDevice = null;
-            gatheredDevice = null;
+        // the device link's arrays and vectors are made for either link (small: the whole coarse size), so that a
+        // profile can switch links between solves
+        int[] from = new int[wholeSize];
+        for (int k = 0; k < wholeSize; k++) {
+            from[gatheredAt[k]] = k;
         }
+        toWholeIds = backend.upload(toWhole);
+        ownedIds = backend.upload(owned);
+        wholeFrom = backend.upload(from);
+        sendDevice = backend.allocate(ownedCount);
+        gatheredDevice = backend.allocate(wholeSize);
+        // a first gather at setup: a backend that builds kernels builds this one now, not in the first V-cycle
+        if (wholeSize > 0) {
+            try (DeviceIntVector first = backend.upload(new int[] {0}); DeviceVector probe = backend.allocate(1)) {
+                backend.indexedGather(gatheredDevice, first, probe);
+            }
+        }
+    }
+
+    /** Sets where the injections run from the next V-cycle on (a profile's A/B; not during a V-cycle). */
+    void link(DistributedLevels.CoarseLink link) {
+        this.link = java.util.Objects.requireNonNull(link, "link");
     }
 
     /** The number of this rank's coarse unknowns that it owns (and sends per V-cycle). */
@@ -256,12 +255,10 @@ final class RedundantCoarse implements PMultigrid.WholeCoarse {
 
     @Override
     public void close() {
-        if (link == DistributedLevels.CoarseLink.DEVICE) {
-            toWholeIds.close();
-            ownedIds.close();
-            wholeFrom.close();
-            sendDevice.close();
-            gatheredDevice.close();
-        }
+        toWholeIds.close();
+        ownedIds.close();
+        wholeFrom.close();
+        sendDevice.close();
+        gatheredDevice.close();
     }
 }
