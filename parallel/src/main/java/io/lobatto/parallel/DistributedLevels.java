@@ -81,28 +81,38 @@ public final class DistributedLevels implements PMultigrid.Distribution {
     }
 
     /**
-     * The system property that selects the {@link CoarseLink} of a redundant coarse solve: {@code device} (default) or
-     * {@code host} (the path of commit 9cfda5d, for A/B runs).
+     * The system property that selects the {@link CoarseLink} of a redundant coarse solve: {@code partial} (default),
+     * {@code device}, or {@code host} (the path of commit 9cfda5d, for A/B runs).
      */
     public static final String COARSE_LINK_PROPERTY = "lobatto.parallel.coarseLink";
 
-    /** Where the injections between a rank's coarse vectors and the whole ones of a redundant coarse solve run. */
+    /** How a rank's coarse vectors reach the whole ones of a redundant coarse solve, and back. */
     public enum CoarseLink {
-        /** Indexed gathers on the device ({@link io.lobatto.core.backend.Backend#indexedGather}); no queue drain per V-cycle. */
+        /**
+         * Every rank's partial coarse right-hand side (no halo sum after the restriction) read without a drain,
+         * allgathered whole and summed in rank order by a gather on the device (as the halo sum would have summed it);
+         * x_r = P_r x_c by an indexed gather ({@link io.lobatto.core.backend.Backend#indexedGather}). No queue drain and
+         * no halo exchange on the coarse level per V-cycle.
+         */
+        PARTIAL,
+        /**
+         * The complete right-hand side's owned entries (after the restriction's halo sum) picked and placed by indexed
+         * gathers on the device; no queue drain per V-cycle.
+         */
         DEVICE,
-        /** Blocking reads of the rank's right-hand side and of the whole solution, the injections on the host: two drains. */
+        /** Blocking reads of the rank's complete right-hand side and of the whole solution, the injections on the host. */
         HOST;
 
-        /** The link of {@link #COARSE_LINK_PROPERTY}; {@link #DEVICE} when it is not set. */
+        /** The link of {@link #COARSE_LINK_PROPERTY}; {@link #PARTIAL} when it is not set. */
         public static CoarseLink fromProperty() {
             String v = System.getProperty(COARSE_LINK_PROPERTY);
             if (v == null || v.isBlank()) {
-                return DEVICE;
+                return PARTIAL;
             }
             try {
                 return valueOf(v.trim().toUpperCase(java.util.Locale.ROOT));
             } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException(COARSE_LINK_PROPERTY + " is '" + v + "'; expected device or host");
+                throw new IllegalArgumentException(COARSE_LINK_PROPERTY + " is '" + v + "'; expected partial, device or host");
             }
         }
     }

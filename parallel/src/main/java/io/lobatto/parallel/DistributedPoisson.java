@@ -52,9 +52,10 @@ import io.lobatto.solvers.SolveResult;
  * the schedule of the levels below the fine one, {@link DistributedLevels#coarseSchedule}), {@code --coarse redundant|local}
  * (p-MG: the coarsest level solved whole on every rank, one allgather per V-cycle, or by Chebyshev iterations across
  * ranks, a halo exchange each; default: system property {@code lobatto.parallel.coarse}, else redundant),
- * {@code --coarse-link device|host} (p-MG, redundant coarse solve: the injections of the coarse vectors as indexed gathers
- * on the device, or through the host with two blocking reads per V-cycle, {@link DistributedLevels.CoarseLink}; default:
- * system property {@code lobatto.parallel.coarseLink}, else device), {@code --partial-residual on|off} (p-MG: each
+ * {@code --coarse-link partial|device|host} (p-MG, redundant coarse solve: every rank's partial right-hand side
+ * allgathered and summed on the device, no halo sum; the owned entries of the complete one, picked and placed by indexed
+ * gathers on the device; or through the host with two blocking reads per V-cycle, {@link DistributedLevels.CoarseLink};
+ * default: system property {@code lobatto.parallel.coarseLink}, else partial), {@code --partial-residual on|off} (p-MG: each
  * smoothed level restricts its residual as partial sums, without the exchange of the pre-smoother's last apply,
  * {@link DistributedLevels#PARTIAL_RESIDUAL_PROPERTY}; default: that system property, else on), {@code --partition auto|slabs|rcb} (auto: z-slabs where nz divides by
  * the ranks, else recursive coordinate bisection, {@link BisectionPartition}), {@code --mesh file.msh} (a Gmsh mesh
@@ -521,9 +522,10 @@ public final class DistributedPoisson {
 
     /**
      * The A/B of the p-MG paths on several ranks, interleaved in one process (old, new, new with the levels below the
-     * fine one fused; three rounds, the best of each): the old path is the coarse link through the host
-     * ({@link DistributedLevels.CoarseLink#HOST}, two blocking reads per V-cycle) and the residual completed before each
-     * restriction; the new one the link on the device and the partial residual ({@link DistributedLevels#partialResidual}).
+     * fine one fused, and the device link of the owned entries with the partial residual; three rounds, the best of
+     * each): the old path is the coarse link through the host ({@link DistributedLevels.CoarseLink#HOST}, two blocking
+     * reads per V-cycle) and the residual completed before each restriction; the new one the partial coarse link
+     * ({@link DistributedLevels.CoarseLink#PARTIAL}) and the partial residual ({@link DistributedLevels#partialResidual}).
      * Each row: ms per CG iteration (max over ranks) and, per iteration, launches, queue drains and copy waits (max over
      * ranks). Restores the levels' settings. Collective.
      */
@@ -533,18 +535,20 @@ public final class DistributedPoisson {
         DistributedLevels.CoarseLink keepLink = levels.coarseLink();
         boolean keepPartial = levels.partialResidual();
         DistributedOperator.Schedule keepSchedule = levels.coarseSchedule();
-        String[] names = {"old", "new", "new_coarse_fused"};
-        String[] labels = {"old path (coarse link host, residual completed)", "new path (coarse link device, partial residual)",
-            "new path, levels below the fine one fused"};
-        double[] best = {Double.MAX_VALUE, Double.MAX_VALUE, Double.MAX_VALUE};
-        double[][] counts = new double[3][3];
-        int[] done = new int[3];
+        String[] names = {"old", "new", "new_coarse_fused", "device_link"};
+        String[] labels = {"old path (coarse link host, residual completed)", "new path (coarse link partial, partial residual)",
+            "new path, levels below the fine one fused", "coarse link device (owned entries), partial residual"};
+        DistributedLevels.CoarseLink[] links = {DistributedLevels.CoarseLink.HOST, DistributedLevels.CoarseLink.PARTIAL,
+            DistributedLevels.CoarseLink.PARTIAL, DistributedLevels.CoarseLink.DEVICE};
+        int variants = names.length;
+        double[] best = new double[variants];
+        java.util.Arrays.fill(best, Double.MAX_VALUE);
+        double[][] counts = new double[variants][3];
+        int[] done = new int[variants];
         try {
             for (int round = 0; round < 3; round++) {
-                for (int v = 0; v < 3; v++) {
-                    boolean old = v == 0;
-                    levels.coarseLink(old ? DistributedLevels.CoarseLink.HOST : DistributedLevels.CoarseLink.DEVICE)
-                            .partialResidual(!old);
+                for (int v = 0; v < variants; v++) {
+                    levels.coarseLink(links[v]).partialResidual(v != 0);
                     levels.coarseSchedule(v == 2 ? DistributedOperator.Schedule.FUSED : keepSchedule);
                     long[] before = deviceCounts(backend);
                     try (DeviceVector x = backend.allocate(b.length());
@@ -564,13 +568,13 @@ public final class DistributedPoisson {
             levels.coarseLink(keepLink).partialResidual(keepPartial);
             levels.coarseSchedule(keepSchedule);
         }
-        for (int v = 0; v < 3; v++) {
+        for (int v = 0; v < variants; v++) {
             double[] per = new double[3];
             for (int k = 0; k < 3; k++) {
                 per[k] = comm.allreduceMax(counts[v][k] / Math.max(1, done[v]));
             }
             metrics.put("ms_pmg_" + names[v], 1e3 * best[v]);
-            out.append(String.format(Locale.ROOT, "profile: p-MG A/B %-50s %9.4f ms/iteration  (best of 3, interleaved; per "
+            out.append(String.format(Locale.ROOT, "profile: p-MG A/B %-53s %9.4f ms/iteration  (best of 3, interleaved; per "
                     + "iteration, max over ranks: %.2f launches, %.2f queue drains, %.2f copy waits)%n", labels[v], 1e3 * best[v],
                     per[0], per[1], per[2]));
         }
@@ -1025,7 +1029,7 @@ public final class DistributedPoisson {
                     throw new IllegalArgumentException("usage: [-N 7] [-e 6,6,6] [--deform 0.05] [--lambda 0] [--pc jacobi|pmg|none] "
                             + "[--tol 1e-10] [--max-it 5000] [--threads T] [--comm auto|mpi|single|threads:K] [--backend auto|cpu|aparapi] [--schedule overlap|blocking|fused] "
                             + "[--split serial|alongside|alongside:K|alongside:all|first:K] [--profile-splits split,split,...] "
-                            + "[--level-schedule overlap|blocking|fused] [--coarse redundant|local] [--coarse-link device|host] [--partial-residual on|off] "
+                            + "[--level-schedule overlap|blocking|fused] [--coarse redundant|local] [--coarse-link partial|device|host] [--partial-residual on|off] "
                             + "[--partition auto|slabs|rcb] [--mesh file.msh] [--profile] [--profile-json file] [--measure-network] "
                             + "[--model one-rank-profile.json] [--model-curve curve.json]");
                 }
@@ -1079,9 +1083,10 @@ public final class DistributedPoisson {
                             default -> throw new IllegalArgumentException("--partial-residual " + v + ": must be on or off");
                         };
                         case "--coarse-link" -> o.coarseLink = switch (v) {
+                            case "partial" -> DistributedLevels.CoarseLink.PARTIAL;
                             case "device" -> DistributedLevels.CoarseLink.DEVICE;
                             case "host" -> DistributedLevels.CoarseLink.HOST;
-                            default -> throw new IllegalArgumentException("--coarse-link " + v + ": must be device or host");
+                            default -> throw new IllegalArgumentException("--coarse-link " + v + ": must be partial, device or host");
                         };
                         case "--profile-splits" -> {
                             List<DistributedOperator.Split> list = new ArrayList<>();

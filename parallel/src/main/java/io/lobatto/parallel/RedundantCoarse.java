@@ -4,6 +4,7 @@ import java.util.Arrays;
 
 import io.lobatto.core.backend.Backend;
 import io.lobatto.core.backend.DeviceIntVector;
+import io.lobatto.core.backend.DeviceScatter;
 import io.lobatto.core.backend.DeviceVector;
 import io.lobatto.core.mesh.SpectralElementMesh;
 import io.lobatto.core.parallel.Communicator;
@@ -19,13 +20,18 @@ import io.lobatto.solvers.PMultigrid;
  * local element e is whole element g(e) with the same node order, so the unknown at node i of e maps to the unknown at
  * node i of g(e).
  *
- * <p>By default ({@link DistributedLevels.CoarseLink#DEVICE}) both injections run on the device as indexed gathers
- * ({@link Backend#indexedGather}): the owned entries O_r b_r are picked into a compact vector and read without a drain
- * ({@link Backend#readAsync}: the host waits for that copy and the work before it), the allgathered values are written
- * without a wait ({@link Backend#writeAsync}) and put in the whole numbering by a gather through the inverse of the
- * gathered order, and x_r = P_r x_c is a gather through P_r: one wait on the host per V-cycle, no read of x_c.
- * {@link DistributedLevels.CoarseLink#HOST} (the path of commit 9cfda5d, for A/B runs) reads b_r and x_c whole with
- * blocking reads and does the injections on the host: two drains of the queue per V-cycle. Both give bitwise the same vectors (they only copy).
+ * <p>By default ({@link DistributedLevels.CoarseLink#PARTIAL}) the restriction's halo sum into the coarse level is left
+ * out: each rank's partial b_r (all its coarse unknowns) is read without a drain ({@link Backend#readAsync}: the host
+ * waits for that copy and the work queued before it), all parts are allgathered, written without a wait
+ * ({@link Backend#writeAsync}) and summed into the whole numbering by a gather (Z^T from the gathered positions, each
+ * whole entry summed from 0 in rank order, as the halo sum sums it); x_r = P_r x_c is an indexed gather
+ * ({@link Backend#indexedGather}): one wait on the host and no halo exchange per V-cycle. With
+ * {@link DistributedLevels.CoarseLink#DEVICE} b_r is complete (after the halo sum) and its owned entries O_r b_r are
+ * picked into a compact vector on the device, read without a drain, allgathered, and put in the whole numbering by an
+ * indexed gather through the inverse of the gathered order. {@link DistributedLevels.CoarseLink#HOST} (the path of
+ * commit 9cfda5d, for A/B runs) reads b_r and x_c whole with blocking reads and does the injections on the host: two
+ * drains of the queue per V-cycle. The three give the same whole b_c (bitwise, where the partial sums are those the halo
+ * sum would have summed), so the same x_r.
  */
 final class RedundantCoarse implements PMultigrid.WholeCoarse {
 
@@ -50,6 +56,11 @@ final class RedundantCoarse implements PMultigrid.WholeCoarse {
     private final DeviceIntVector wholeFrom;
     private final DeviceVector sendDevice;
     private final DeviceVector gatheredDevice;
+    /** For the partial link: every rank's unknown count, the gathered parts, and their sum into the whole numbering. */
+    private final int[] partCounts;
+    private final double[] partsGathered;
+    private final DeviceVector partsDevice;
+    private final DeviceScatter sumParts;
     /** Host time so far: waiting for the owned right-hand side on the host, the allgather, the rest (queueing, host loops). */
     private long readNanos;
     private long allgatherNanos;
@@ -171,6 +182,48 @@ final class RedundantCoarse implements PMultigrid.WholeCoarse {
                 backend.indexedGather(gatheredDevice, first, probe);
             }
         }
+        // the partial link: every rank's whole part in rank order, and Z^T from those positions to the whole unknowns
+        // with each row's positions ascending (so each whole entry is summed from 0 in rank order, as the halo sums)
+        double[] pc = new double[comm.size()];
+        pc[comm.rank()] = n;
+        comm.allreduceSum(pc);
+        partCounts = new int[pc.length];
+        int positions = 0;
+        for (int r = 0; r < pc.length; r++) {
+            partCounts[r] = (int) pc[r];
+            positions += partCounts[r];
+        }
+        double[] mine = new double[n];
+        for (int i = 0; i < n; i++) {
+            mine[i] = toWhole[i];
+        }
+        double[] at = new double[positions];
+        comm.allgather(mine, partCounts, at);
+        int[] wholeOf = new int[positions];
+        int[] starts = new int[wholeSize + 1];
+        for (int k = 0; k < positions; k++) {
+            wholeOf[k] = (int) at[k];
+            if (wholeOf[k] < 0 || wholeOf[k] >= wholeSize) {
+                throw new IllegalArgumentException("a rank's coarse unknown maps to whole unknown " + wholeOf[k] + ", not in [0, "
+                        + wholeSize + ")");
+            }
+            starts[wholeOf[k] + 1]++;
+        }
+        for (int w = 0; w < wholeSize; w++) {
+            starts[w + 1] += starts[w];
+        }
+        int[] rows = new int[positions];
+        int[] next = starts.clone();
+        for (int k = 0; k < positions; k++) {
+            rows[next[wholeOf[k]]++] = k;   // ascending k within each row
+        }
+        int[] blocks = new int[(wholeSize + 31) / 32 + 1];
+        for (int q = 1; q < blocks.length; q++) {
+            blocks[q] = Math.min(wholeSize, 32 * q);
+        }
+        partsGathered = new double[positions];
+        sumParts = backend.uploadScatter(wholeOf, starts, rows, blocks, new double[positions], wholeSize);
+        partsDevice = backend.allocate(positions);
     }
 
     /** Sets where the injections run from the next V-cycle on (a profile's A/B; not during a V-cycle). */
@@ -189,9 +242,29 @@ final class RedundantCoarse implements PMultigrid.WholeCoarse {
     }
 
     @Override
+    public boolean gathersPartialSums() {
+        return link == DistributedLevels.CoarseLink.PARTIAL;
+    }
+
+    @Override
     public void gather(DeviceVector partB, DeviceVector wholeB) {
         gathers++;
         long t0 = System.nanoTime();
+        if (link == DistributedLevels.CoarseLink.PARTIAL) {
+            // this rank's partial b_r read without a drain, every rank's allgathered, summed into the whole numbering
+            if (part.length > 0) {
+                backend.readAsync(partB, part).await();
+            } else {
+                backend.synchronize();   // nothing to send; the write below must not overtake the last cycle's gather
+            }
+            long t1 = System.nanoTime();
+            comm.allgather(part, partCounts, partsGathered);
+            long t2 = System.nanoTime();
+            backend.writeAsync(partsGathered, partsDevice);
+            backend.gather(sumParts, partsDevice, wholeB);
+            count(t0, t1, t2, System.nanoTime());
+            return;
+        }
         if (link == DistributedLevels.CoarseLink.DEVICE) {
             // O_r b_r picked on the device and read without a drain (the host waits for this copy and the work before it)
             if (owned.length > 0) {
@@ -218,7 +291,10 @@ final class RedundantCoarse implements PMultigrid.WholeCoarse {
             }
             backend.writeAsync(whole, wholeB); // queued: the device work before it (read above) is done
         }
-        long t3 = System.nanoTime();
+        count(t0, t1, t2, System.nanoTime());
+    }
+
+    private void count(long t0, long t1, long t2, long t3) {
         readNanos += t1 - t0;
         allgatherNanos += t2 - t1;
         otherNanos += t3 - t2;
@@ -241,7 +317,7 @@ final class RedundantCoarse implements PMultigrid.WholeCoarse {
     @Override
     public void scatter(DeviceVector wholeX, DeviceVector partX) {
         long t0 = System.nanoTime();
-        if (link == DistributedLevels.CoarseLink.DEVICE) {
+        if (link != DistributedLevels.CoarseLink.HOST) {
             backend.indexedGather(wholeX, toWholeIds, partX);
         } else {
             backend.read(wholeX, whole);
@@ -260,5 +336,7 @@ final class RedundantCoarse implements PMultigrid.WholeCoarse {
         wholeFrom.close();
         sendDevice.close();
         gatheredDevice.close();
+        sumParts.close();
+        partsDevice.close();
     }
 }

@@ -69,10 +69,11 @@ class DistributedMultigridTest {
 
     /**
      * The smoothed levels' residual completed across ranks before the restriction (the path before the partial
-     * residual), and the redundant coarse solve's injections through the host (the path before the indexed gathers).
+     * residual), and the redundant coarse solve's other links: through the host (the path before the indexed gathers)
+     * and the owned entries of the complete right-hand side on the device.
      */
     @ParameterizedTest
-    @ValueSource(strings = {"--partial-residual off", "--coarse-link host"})
+    @ValueSource(strings = {"--partial-residual off", "--coarse-link host", "--coarse-link device"})
     void oldPathsMatchTheOneRankSolve(String option) throws Exception {
         matchesTheOneRankSolve(2, "overlap", "redundant", option.split(" "));
     }

@@ -83,8 +83,9 @@ class RedundantCoarseTest {
     }
 
     /**
-     * Each link ({@link DistributedLevels.CoarseLink}): x_r = P_r x_c to round-off of one rank's solve, and the device link's
-     * vectors bitwise the host link's (both only copy). On the Aparapi backend the host waits of one gather and scatter
+     * Each link ({@link DistributedLevels.CoarseLink}): x_r = P_r x_c to round-off of one rank's solve, and the device and
+     * partial links' vectors bitwise the host link's (they copy; the partial one, given b at the owned nodes and 0 at the
+     * others, adds zeros). On the Aparapi backend the host waits of one gather and scatter
      * are counted: the host link drains the queue twice (two blocking reads), the device link never (one wait for one
      * asynchronous copy at most), except on a rank that owns no coarse unknown (4 ranks: the top slab's only unmasked
      * plane is its lower neighbour's), which has nothing to read and synchronises once.
@@ -143,13 +144,20 @@ class RedundantCoarseTest {
                     }
                     double worst = 0;
                     double[] byLink = null;
+                    // the partial link takes partial sums at the shared nodes: b at the owned ones, 0 at the others
+                    double[] ownerMask = part.sharedNodes(mesh, z).ownerMask();
+                    double[] bPartial = b.clone();
+                    for (int i = 0; i < b.length; i++) {
+                        bPartial[i] *= ownerMask[i];
+                    }
                     for (DistributedLevels.CoarseLink linkKind : new DistributedLevels.CoarseLink[] {DistributedLevels.CoarseLink.HOST,
-                        DistributedLevels.CoarseLink.DEVICE}) {
+                        DistributedLevels.CoarseLink.DEVICE, DistributedLevels.CoarseLink.PARTIAL}) {
                         try (Backend be = backend(backendName, c.rank());
                              RedundantCoarse link = new RedundantCoarse(c, part, mesh, z,
                                      part.sharedNodes(mesh, z).ownerMask(), whole, zw, be, linkKind);
                              PMultigrid solve = PMultigrid.builder(OPERATOR, whole, be).degrees(1).build();
-                             DeviceVector db = be.upload(b); DeviceVector dx = be.allocate(b.length);
+                             DeviceVector db = be.upload(linkKind == DistributedLevels.CoarseLink.PARTIAL ? bPartial : b);
+                             DeviceVector dx = be.allocate(b.length);
                              DeviceVector bw = be.allocate(zw.globalSize()); DeviceVector xw = be.allocate(zw.globalSize())) {
                             be.synchronize();
                             long[] w0 = DistributedPoisson.deviceCounts(be);
@@ -164,8 +172,10 @@ class RedundantCoarseTest {
                             if (w0 != null) {
                                 long drains = w1[1] - w0[1] + w3[1] - w2[1];
                                 long copyWaits = w1[2] - w0[2] + w3[2] - w2[2];
-                                // a rank that owns no coarse unknown sends nothing and synchronises instead of its read
-                                assertEquals(linkKind == DistributedLevels.CoarseLink.HOST ? 2 : link.ownedCount() == 0 ? 1 : 0, drains,
+                                // a rank that owns no coarse unknown sends nothing on the device link and synchronises
+                                // instead of its read; the partial link sends every unknown
+                                assertEquals(linkKind == DistributedLevels.CoarseLink.HOST ? 2
+                                        : linkKind == DistributedLevels.CoarseLink.DEVICE && link.ownedCount() == 0 ? 1 : 0, drains,
                                         linkKind + " link: queue drains of a gather and a scatter, rank " + c.rank() + " of "
                                         + c.size() + " owning " + link.ownedCount());
                                 assertTrue(copyWaits <= (linkKind == DistributedLevels.CoarseLink.HOST ? 0 : 1),
@@ -178,7 +188,7 @@ class RedundantCoarseTest {
                             if (byLink != null) {
                                 for (int i = 0; i < x.length; i++) {
                                     assertEquals(Double.doubleToLongBits(byLink[i]), Double.doubleToLongBits(x[i]),
-                                            "the device link's x_r at " + i + " is the host link's");
+                                            "the " + linkKind + " link's x_r at " + i + " is the host link's");
                                 }
                             }
                             byLink = x;
@@ -298,7 +308,8 @@ class RedundantCoarseTest {
     /**
      * The V-cycle (degrees 3, 1) on 2 ranks with each coarse path: the redundant one has one rank's coarse interval and
      * iteration count exactly, one allgather, no allreduce and as many halo exchanges per cycle as the local path less
-     * its coarse Chebyshev applies (iterations - 1); the local one has no allgather.
+     * its coarse Chebyshev applies (iterations - 1) and less the restriction's halo sum into the coarse level (the partial
+     * link sums the ranks' parts itself); the local one has no allgather.
      */
     @ParameterizedTest
     @CsvSource({"cpu", "aparapi"})
@@ -358,7 +369,9 @@ class RedundantCoarseTest {
         assertEquals(2, redundant[2], "allgathers of the redundant coarse path (one per cycle)");
         assertEquals(0, local[1], "allreduces in the local V-cycle");
         assertEquals(0, redundant[1], "allreduces in the redundant V-cycle");
-        assertEquals(local[0] - 2 * (local[3] - 1), redundant[0], "halo exchanges: local " + local[0] + " with "
+        // the redundant path's default link (partial) also leaves out the restriction's halo sum into the coarse level
+        assertEquals(DistributedLevels.CoarseLink.PARTIAL, DistributedLevels.CoarseLink.fromProperty());
+        assertEquals(local[0] - 2 * (local[3] - 1) - 2, redundant[0], "halo exchanges: local " + local[0] + " with "
                 + local[3] + " coarse iterations, redundant " + redundant[0]);
     }
 

@@ -88,8 +88,20 @@ public final class PMultigrid implements Preconditioner {
      * entries of x_whole (no communication).
      */
     public interface WholeCoarse extends AutoCloseable {
-        /** {@code whole} = the whole right-hand side from every rank's complete {@code part} (owned entries); collective. */
+        /**
+         * {@code whole} = the whole right-hand side from every rank's {@code part}: complete at the shared nodes (their
+         * owned entries are gathered), or, where {@link #gathersPartialSums()}, this rank's partial sums there (every
+         * rank's part is gathered and summed); collective.
+         */
         void gather(DeviceVector part, DeviceVector whole);
+
+        /**
+         * Whether {@link #gather} takes this rank's partial sums at the shared nodes as they are (it sums the ranks'
+         * parts itself), so that the restriction into the coarsest level needs no halo sum. The default is false.
+         */
+        default boolean gathersPartialSums() {
+            return false;
+        }
 
         /** {@code part} = this rank's entries of {@code whole}. */
         void scatter(DeviceVector whole, DeviceVector part);
@@ -646,7 +658,7 @@ public final class PMultigrid implements Preconditioner {
             level.smoother.smooth(level.r, x, false, level.t);
             level.dist.partialResidual(level.r, level.smoother.lastCorrection(), level.t);
             backend.restrict(level.transfer, level.op.deviceScatter(), coarse.op.deviceScatter(), level.t, coarse.workL, coarse.b);
-            coarse.dist.sumShared(coarse.b);
+            sumRestricted(coarse);
             clock = lap(level, clock);
             clock = cycle(l + 1, coarse.b, coarse.x, clock);
             return postSmooth(level, coarse, b, x, clock);
@@ -658,11 +670,21 @@ public final class PMultigrid implements Preconditioner {
             // R = P^T across ranks: each shared fine node restricted by its owner, the coarse partials summed
             level.dist.ownerMask(level.r, level.t);
             backend.restrict(level.transfer, level.op.deviceScatter(), coarse.op.deviceScatter(), level.t, coarse.workL, coarse.b);
-            coarse.dist.sumShared(coarse.b);
+            sumRestricted(coarse);
         }
         clock = lap(level, clock);
         clock = cycle(l + 1, coarse.b, coarse.x, clock);
         return postSmooth(level, coarse, b, x, clock);
+    }
+
+    /**
+     * Completes the restricted right-hand side of {@code coarse} across ranks (its halo sum), unless the coarse level
+     * is solved whole and its gather sums the ranks' partial sums itself.
+     */
+    private static void sumRestricted(Level coarse) {
+        if (coarse.link == null || !coarse.link.gathersPartialSums()) {
+            coarse.dist.sumShared(coarse.b);
+        }
     }
 
     /** The second half of a V-cycle on {@code level}: x += P x_c, r = b - A x, the post-smoother; returns the clock. */
