@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # Issue 30 on two GPUs (nvidia-h100-x2), one lease, about 3 minutes (every step under its own timeout, at most 230 s in
-# all): p-multigrid across ranks with the coarse solve's injections on the device (indexed gathers: no blocking read per
-# V-cycle, against two) and each smoothed level's residual restricted as partial sums (one halo exchange fewer per
-# smoothed level and V-cycle: 12 against 14), against the old path (--coarse-link host --partial-residual off, the code
-# of 9cfda5d), N = 7, weak scaling 31^3 -> 31x31x62 (10.1M DOFs per GPU):
+# all): p-multigrid across ranks with the redundant coarse solve's link on the device (--coarse-link partial: the ranks'
+# partial coarse right-hand sides allgathered and summed by a gather, x_r taken by an indexed gather: no blocking read
+# per V-cycle, against two, and no halo sum into the coarse level) and each smoothed level's residual restricted as
+# partial sums (one halo exchange fewer per smoothed level: 11 exchanges per V-cycle against 14), against the old path
+# (--coarse-link host --partial-residual off, the code of 9cfda5d), N = 7, weak scaling 31^3 -> 31x31x62 (10.1M DOFs
+# per GPU):
 #   1. one rank, 31^3, Jacobi: --profile --profile-json one.json (the model's one-rank input; Jacobi did not change);
 #   2. two ranks, 31x31x62, Jacobi: --model one.json --model-curve curve.json --profile-json two.json (the fitted model);
 #   3. one rank, 31^3, p-MG: --profile (best of 3 per schedule row; levels timed);
 #   4. two ranks, 31x31x62, p-MG, the new path: --profile, whose p-MG part runs in one process an interleaved A/B (old
-#      path, new path, new path with the levels below the fine one fused; three rounds, best of each), the schedule rows
+#      path, new path, new path with the levels below the fine one fused, the owned-entries device link with the partial
+#      residual; three rounds, best of each), the schedule rows
 #      (best of 3), and for the old path then the new one: each level's ms per V-cycle, MPI calls, launches, queue
 #      drains (blocking reads) and copy waits per V-cycle, the host's time in each level's exchanges and in the coarse link;
 #   5. where time is left (at most 150 s gone), the same with the old path as the run's own (--coarse-link host
@@ -99,7 +102,7 @@ field() { grep '^RESULT ' "$out/$1.log" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
   for v in pmg2 pmg2-b pmg2-old; do
     [ -e "$out/$v.log" ] || continue
     echo "$v, A/B in one process (interleaved, best of 3 each):"
-    for path in "old path" "new path \(" "new path, levels below"; do
+    for path in "old path" "new path \(" "new path, levels below" "coarse link device"; do
       echo "  $(grep -E "^profile: p-MG A/B $path" "$out/$v.log" | sed -E 's/^profile: p-MG A\/B ([^0-9]*[^ ]) +([0-9.]+) ms.*/\1/'): $(eff "$p1" "$(ms "$v" "^profile: p-MG A/B $path")")"
     done
     echo "  the run's own path, default schedules: $(eff "$p1" "$(ms "$v" '^profile: schedule overlap +exchange on .*split alongside$')"); best schedule row: $(eff "$p1" "$(best "$v" '^profile: schedule overlap +exchange on')")"
