@@ -10,8 +10,9 @@
 #                                         # overlapped exchange), checked against the Java backend's one-rank solve, and
 #                                         # bitwise against the blocking exchange and the element-launch splits
 # Also p-multigrid PCG (--pc pmg) on 1, 2 and 4 ranks: iterations within ±1, max errors within 1e-10, with the coarsest
-# level solved whole on every rank (the default, --coarse redundant) and, on 2 ranks, across ranks (--coarse local);
-# with MPI_TEST_POCL=1 also on 2 ranks sharing PoCL.
+# level solved whole on every rank (the default, --coarse redundant) and, on 2 ranks, across ranks (--coarse local) and
+# with the paths before the partial residual and the coarse solve's device injections (--partial-residual off
+# --coarse-link host); with MPI_TEST_POCL=1 also on 2 ranks sharing PoCL (new and old paths).
 #
 # Needs Open MPI (apt-get install openmpi-bin libopenmpi-dev) and a JDK 22+ (JAVA22_HOME, default Temurin 25).
 # Extra Maven arguments (e.g. -o -Dmaven.repo.local=...) come from MVN_ARGS.
@@ -69,10 +70,13 @@ for np in 1 2 4; do
   run "$np" pmg$np cpu --pc pmg
 done
 run 2 pmg2local cpu --pc pmg --coarse local
-pmgruns="pmg2 pmg4 pmg2local"
+# the paths before the partial residual and the coarse solve's device injections (A/B switches)
+run 2 pmg2old cpu --pc pmg --partial-residual off --coarse-link host
+pmgruns="pmg2 pmg4 pmg2local pmg2old"
 if [ "${MPI_TEST_POCL:-0}" = 1 ]; then
   run 2 poclpmg2 aparapi --pc pmg
-  pmgruns="$pmgruns poclpmg2"
+  run 2 poclpmg2old aparapi --pc pmg --partial-residual off --coarse-link host
+  pmgruns="$pmgruns poclpmg2 poclpmg2old"
 fi
 for name in $pmgruns; do
   np=${name//[!0-9]/}

@@ -188,6 +188,12 @@ public final class DistributedBackend implements Backend {
         local.pointwiseMultiply(a, x, y);
     }
 
+    /** The rank's own indexed gather (no communication). */
+    @Override
+    public void indexedGather(DeviceVector x, DeviceIntVector idx, DeviceVector y) {
+        local.indexedGather(x, idx, y);
+    }
+
     /** x . y over all ranks, each shared node once. */
     @Override
     public double dot(DeviceVector x, DeviceVector y) {

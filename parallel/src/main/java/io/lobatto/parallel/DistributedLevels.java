@@ -80,6 +80,99 @@ public final class DistributedLevels implements PMultigrid.Distribution {
         }
     }
 
+    /**
+     * The system property that selects the {@link CoarseLink} of a redundant coarse solve: {@code partial} (default),
+     * {@code device}, or {@code host} (the path of commit 9cfda5d, for A/B runs).
+     */
+    public static final String COARSE_LINK_PROPERTY = "lobatto.parallel.coarseLink";
+
+    /** How a rank's coarse vectors reach the whole ones of a redundant coarse solve, and back. */
+    public enum CoarseLink {
+        /**
+         * Every rank's partial coarse right-hand side (no halo sum after the restriction) read without a drain,
+         * allgathered whole and summed in rank order by a gather on the device (as the halo sum would have summed it);
+         * x_r = P_r x_c by an indexed gather ({@link io.lobatto.core.backend.Backend#indexedGather}). No queue drain and
+         * no halo exchange on the coarse level per V-cycle.
+         */
+        PARTIAL,
+        /**
+         * The complete right-hand side's owned entries (after the restriction's halo sum) picked and placed by indexed
+         * gathers on the device; no queue drain per V-cycle.
+         */
+        DEVICE,
+        /** Blocking reads of the rank's complete right-hand side and of the whole solution, the injections on the host. */
+        HOST;
+
+        /** The link of {@link #COARSE_LINK_PROPERTY}; {@link #PARTIAL} when it is not set. */
+        public static CoarseLink fromProperty() {
+            String v = System.getProperty(COARSE_LINK_PROPERTY);
+            if (v == null || v.isBlank()) {
+                return PARTIAL;
+            }
+            try {
+                return valueOf(v.trim().toUpperCase(java.util.Locale.ROOT));
+            } catch (IllegalArgumentException e) {
+                throw new IllegalArgumentException(COARSE_LINK_PROPERTY + " is '" + v + "'; expected partial, device or host");
+            }
+        }
+    }
+
+    /**
+     * The system property that says whether a smoothed level restricts its residual as partial sums
+     * ({@link DistributedOperator#partialResidual}: no exchange for the pre-smoother's last apply, one exchange fewer per
+     * smoothed level and V-cycle): {@code true} (default) or {@code false} (the residual completed across ranks, then
+     * owner-masked: the path of commit 9cfda5d, for A/B runs).
+     */
+    public static final String PARTIAL_RESIDUAL_PROPERTY = "lobatto.parallel.partialResidual";
+
+    private boolean partialResidual = !"false".equalsIgnoreCase(System.getProperty(PARTIAL_RESIDUAL_PROPERTY, "true").trim());
+
+    /** Sets whether the smoothed levels restrict their residual as partial sums ({@link #PARTIAL_RESIDUAL_PROPERTY}); returns this. */
+    public synchronized DistributedLevels partialResidual(boolean on) {
+        this.partialResidual = on;
+        return this;
+    }
+
+    /** Whether the smoothed levels restrict their residual as partial sums. */
+    public synchronized boolean partialResidual() {
+        return partialResidual;
+    }
+
+    private CoarseLink coarseLink = CoarseLink.fromProperty();
+    /** The last redundant coarse solve's link made ({@link #linkWhole}), for the profile's times; null if none. */
+    private RedundantCoarse wholeLink;
+
+    /**
+     * The host seconds so far of the redundant coarse solve's link (waiting for the owned right-hand side, the allgather,
+     * the rest) and its gathers (V-cycles), or null when the coarse level is not solved whole on every rank.
+     */
+    public synchronized double[] coarseLinkSeconds() {
+        if (wholeLink == null) {
+            return null;
+        }
+        double[] s = wholeLink.seconds();
+        return new double[] {s[0], s[1], s[2], wholeLink.gathers()};
+    }
+
+    /** The operators of the levels below the fine one, open now (for the profile's exchange times). */
+    public synchronized java.util.List<DistributedOperator> coarseOperators() {
+        return java.util.List.copyOf(coarse);
+    }
+
+    /** Sets the link of the redundant coarse solve, made so far and made later ({@link #linkWhole}); returns this. */
+    public synchronized DistributedLevels coarseLink(CoarseLink link) {
+        this.coarseLink = Objects.requireNonNull(link, "link");
+        if (wholeLink != null) {
+            wholeLink.link(link);
+        }
+        return this;
+    }
+
+    /** The link of the redundant coarse solve. */
+    public synchronized CoarseLink coarseLink() {
+        return coarseLink;
+    }
+
     private final MeshPartition partition;
     private final Coarse coarseSolve;
 
@@ -176,8 +269,12 @@ public final class DistributedLevels implements PMultigrid.Distribution {
         if (partition == null) {
             throw new IllegalStateException("the levels were made without a partition: no whole coarse level");
         }
-        return new RedundantCoarse(comm, partition, part, partZ, sharedNodes.apply(part, partZ).ownerMask(), whole, wholeZ,
-                backend);
+        RedundantCoarse link = new RedundantCoarse(comm, partition, part, partZ, sharedNodes.apply(part, partZ).ownerMask(),
+                whole, wholeZ, backend, coarseLink);
+        synchronized (this) {
+            wholeLink = link;
+        }
+        return link;
     }
 
     @Override
@@ -224,6 +321,16 @@ public final class DistributedLevels implements PMultigrid.Distribution {
             @Override
             public void sumShared(DeviceVector y) {
                 d.sumShared(y);
+            }
+
+            @Override
+            public boolean restrictsPartialResidual() {
+                return DistributedLevels.this.partialResidual() && d.hasNeighbours();
+            }
+
+            @Override
+            public void partialResidual(DeviceVector r, DeviceVector dir, DeviceVector t) {
+                d.partialResidual(r, dir, t);
             }
 
             @Override

@@ -446,6 +446,32 @@ public final class DistributedOperator implements DeviceOperator, AutoCloseable 
         device.sumHalo(deviceHalo, received, y);
     }
 
+    /**
+     * t = owner mask o r - (this rank's partial sums of A x): the residual r - A x as partial sums over the ranks (each
+     * shared node's r counted by its owner, A x summed over the ranks' elements), with no exchange: the local fused
+     * operator with the residual update folded into its gather ({@link AssembledOperator#applyResidual}). A p-multigrid
+     * level restricts it as it is ({@link io.lobatto.solvers.PMultigrid.DistributedLevel#partialResidual}). {@code r},
+     * {@code x} and {@code t} are distinct vectors of the operator's size.
+     */
+    public void partialResidual(DeviceVector r, DeviceVector x, DeviceVector t) {
+        if (r.length() != size() || x.length() != size() || t.length() != size()) {
+            throw new IllegalArgumentException("partialResidual: r, x and t have lengths " + r.length() + ", " + x.length()
+                    + " and " + t.length() + " but the operator has size " + size());
+        }
+        ownerMask(r, t);
+        if (residualScratch == null) {
+            residualScratch = device.allocate(size());
+        }
+        local.applyResidual(x, residualScratch, -1, t, 0, null);
+    }
+
+    private DeviceVector residualScratch;
+
+    /** Whether this rank shares nodes with another (else every apply is the one-rank operator's). */
+    public boolean hasNeighbours() {
+        return hasNeighbours;
+    }
+
     /** y = owner mask o x: each shared node kept where this rank owns it, else 0 ({@code x} and {@code y} may be the same). */
     public void ownerMask(DeviceVector x, DeviceVector y) {
         if (!hasNeighbours) {
@@ -510,6 +536,9 @@ public final class DistributedOperator implements DeviceOperator, AutoCloseable 
         sharedGather.close();
         if (ownerMaskVector != null) {
             ownerMaskVector.close();
+        }
+        if (residualScratch != null) {
+            residualScratch.close();
         }
     }
 }

@@ -51,7 +51,13 @@ import io.lobatto.solvers.SolveResult;
  * timed as the schedules are, overlapped with the exchange on), {@code --level-schedule overlap|blocking|fused} (p-MG:
  * the schedule of the levels below the fine one, {@link DistributedLevels#coarseSchedule}), {@code --coarse redundant|local}
  * (p-MG: the coarsest level solved whole on every rank, one allgather per V-cycle, or by Chebyshev iterations across
- * ranks, a halo exchange each; default: system property {@code lobatto.parallel.coarse}, else redundant), {@code --partition auto|slabs|rcb} (auto: z-slabs where nz divides by
+ * ranks, a halo exchange each; default: system property {@code lobatto.parallel.coarse}, else redundant),
+ * {@code --coarse-link partial|device|host} (p-MG, redundant coarse solve: every rank's partial right-hand side
+ * allgathered and summed on the device, no halo sum; the owned entries of the complete one, picked and placed by indexed
+ * gathers on the device; or through the host with two blocking reads per V-cycle, {@link DistributedLevels.CoarseLink};
+ * default: system property {@code lobatto.parallel.coarseLink}, else partial), {@code --partial-residual on|off} (p-MG: each
+ * smoothed level restricts its residual as partial sums, without the exchange of the pre-smoother's last apply,
+ * {@link DistributedLevels#PARTIAL_RESIDUAL_PROPERTY}; default: that system property, else on), {@code --partition auto|slabs|rcb} (auto: z-slabs where nz divides by
  * the ranks, else recursive coordinate bisection, {@link BisectionPartition}), {@code --mesh file.msh} (a Gmsh mesh
  * instead of the box, cut by bisection), {@code --profile} (ms per iteration with the exchange overlapped, blocking,
  * fused and off; launches per iteration; the kernels' device times; each rank's surface-to-volume),
@@ -186,7 +192,7 @@ public final class DistributedPoisson {
              DeviceVector x = backend.allocate(z.globalSize());
              Preconditioner jacobi = o.jacobi ? JacobiPreconditioner.ofDiagonal(dop.backend(), dop.diagonal())
                      : o.pmg ? PMultigrid.builder(level -> StiffnessBp35.on(level, o.lambda), mesh, backend).fineOperator(op)
-                             .distribution(keep(levelsRef, new DistributedLevels(comm, part, dop, o.coarse), o.levelSchedule)).build() : null;
+                             .distribution(keep(levelsRef, levels(comm, part, dop, o), o.levelSchedule)).build() : null;
              ConjugateGradient cg = new ConjugateGradient(dop, jacobi).relativeTolerance(o.tol).maxIterations(o.maxIterations)) {
             backendName = backend.name();
             deviceName = backend.device().name();
@@ -390,6 +396,12 @@ public final class DistributedPoisson {
                         DistributedOperator.Split.SERIAL));
             }
         }
+        // one untimed solve first, so that no row carries the first solve's warm-up (the rows run in a fixed order)
+        try (DeviceVector x = backend.allocate(b.length());
+             ConjugateGradient cg = new ConjugateGradient(dop, jacobi).relativeTolerance(1e-300).maxIterations(its)) {
+            comm.barrier();
+            cg.solve(b, x);
+        }
         for (ProfileRow run : runs) {
             DistributedOperator.Schedule s = run.schedule();
             boolean on = run.exchange();
@@ -481,35 +493,123 @@ public final class DistributedPoisson {
         }
         kernelTimes(comm, dop, jacobi, b, backend, its, out, metrics);
         if (jacobi instanceof PMultigrid pm) {
-            levelTimes(comm, dop, pm, b, backend, its, out, metrics,
-                    levels == null ? "?" : levels.coarse().toString().toLowerCase(Locale.ROOT));
+            boolean ab = levels != null && comm.size() > 1;
+            if (ab) {
+                pathsAb(comm, dop, levels, pm, b, backend, its, out, metrics);
+                // the levels of the old path first (labelled), then of the path as configured
+                DistributedLevels.CoarseLink link = levels.coarseLink();
+                boolean partial = levels.partialResidual();
+                levels.coarseLink(DistributedLevels.CoarseLink.HOST).partialResidual(false);
+                try {
+                    levelTimes(comm, dop, levels, pm, b, backend, its, out, new java.util.LinkedHashMap<>(),
+                            coarseName(levels), "(old path) ");
+                } finally {
+                    levels.coarseLink(link).partialResidual(partial);
+                }
+            }
+            levelTimes(comm, dop, levels, pm, b, backend, its, out, metrics, levels == null ? "?" : coarseName(levels), "");
         }
         return out.toString();
+    }
+
+    /** The coarse solve and, for the redundant one, its link and the smoothed levels' residual, as the profile names them. */
+    private static String coarseName(DistributedLevels levels) {
+        return levels.coarse().toString().toLowerCase(Locale.ROOT)
+                + (levels.coarse() == DistributedLevels.Coarse.REDUNDANT
+                        ? ", link " + levels.coarseLink().toString().toLowerCase(Locale.ROOT) : "")
+                + (levels.partialResidual() ? ", partial residual" : ", residual completed");
+    }
+
+    /**
+     * The A/B of the p-MG paths on several ranks, interleaved in one process (old, new, new with the levels below the
+     * fine one fused, and the device link of the owned entries with the partial residual; three rounds, the best of
+     * each): the old path is the coarse link through the host ({@link DistributedLevels.CoarseLink#HOST}, two blocking
+     * reads per V-cycle) and the residual completed before each restriction; the new one the partial coarse link
+     * ({@link DistributedLevels.CoarseLink#PARTIAL}) and the partial residual ({@link DistributedLevels#partialResidual}).
+     * Each row: ms per CG iteration (max over ranks) and, per iteration, launches, queue drains and copy waits (max over
+     * ranks). Restores the levels' settings. Collective.
+     */
+    private static void pathsAb(Communicator comm, DistributedOperator dop, DistributedLevels levels, PMultigrid pm,
+                                DeviceVector b, Backend backend, int its, StringBuilder out,
+                                java.util.Map<String, Double> metrics) {
+        DistributedLevels.CoarseLink keepLink = levels.coarseLink();
+        boolean keepPartial = levels.partialResidual();
+        DistributedOperator.Schedule keepSchedule = levels.coarseSchedule();
+        String[] names = {"old", "new", "new_coarse_fused", "device_link"};
+        String[] labels = {"old path (coarse link host, residual completed)", "new path (coarse link partial, partial residual)",
+            "new path, levels below the fine one fused", "coarse link device (owned entries), partial residual"};
+        DistributedLevels.CoarseLink[] links = {DistributedLevels.CoarseLink.HOST, DistributedLevels.CoarseLink.PARTIAL,
+            DistributedLevels.CoarseLink.PARTIAL, DistributedLevels.CoarseLink.DEVICE};
+        int variants = names.length;
+        double[] best = new double[variants];
+        java.util.Arrays.fill(best, Double.MAX_VALUE);
+        double[][] counts = new double[variants][3];
+        int[] done = new int[variants];
+        try {
+            for (int round = 0; round < 3; round++) {
+                for (int v = 0; v < variants; v++) {
+                    levels.coarseLink(links[v]).partialResidual(v != 0);
+                    levels.coarseSchedule(v == 2 ? DistributedOperator.Schedule.FUSED : keepSchedule);
+                    long[] before = deviceCounts(backend);
+                    try (DeviceVector x = backend.allocate(b.length());
+                         ConjugateGradient cg = new ConjugateGradient(dop, pm).relativeTolerance(1e-300).maxIterations(its)) {
+                        comm.barrier();
+                        SolveResult res = cg.solve(b, x);
+                        best[v] = Math.min(best[v], comm.allreduceMax(res.seconds()) / Math.max(1, res.iterations()));
+                        done[v] += res.iterations();
+                    }
+                    long[] after = deviceCounts(backend);
+                    for (int k = 0; k < 3 && before != null && after != null; k++) {
+                        counts[v][k] += after[k] - before[k];
+                    }
+                }
+            }
+        } finally {
+            levels.coarseLink(keepLink).partialResidual(keepPartial);
+            levels.coarseSchedule(keepSchedule);
+        }
+        for (int v = 0; v < variants; v++) {
+            double[] per = new double[3];
+            for (int k = 0; k < 3; k++) {
+                per[k] = comm.allreduceMax(counts[v][k] / Math.max(1, done[v]));
+            }
+            metrics.put("ms_pmg_" + names[v], 1e3 * best[v]);
+            out.append(String.format(Locale.ROOT, "profile: p-MG A/B %-53s %9.4f ms/iteration  (best of 3, interleaved; per "
+                    + "iteration, max over ranks: %.2f launches, %.2f queue drains, %.2f copy waits)%n", labels[v], 1e3 * best[v],
+                    per[0], per[1], per[2]));
+        }
     }
 
     /**
      * The p-multigrid V-cycle's levels (degree, unknowns over all ranks, applies per cycle; the coarse Chebyshev
      * iterations) and each level's time per cycle, max over ranks, from one more solve of {@code its} iterations with
      * the levels timed ({@link PMultigrid#timeLevels}: the backend is synchronised at each level change, so the sum is a
-     * little above the untimed cycle). Collective.
+     * little above the untimed cycle); before it, one untimed solve counts per V-cycle MPI's calls and the backend's
+     * launches, queue drains and copy waits (where it counts them). Collective.
      */
-    private static void levelTimes(Communicator comm, DistributedOperator dop, PMultigrid pm, DeviceVector b, Backend backend,
-                                   int its, StringBuilder out, java.util.Map<String, Double> metrics, String coarseName) {
-        pm.resetTimes();
-        pm.timeLevels(true);
-        // MPI's calls inside the V-cycles (halo exchanges, allreduces, allgathers), counted around each cycle
-        long[] calls = new long[3];
+    private static void levelTimes(Communicator comm, DistributedOperator dop, DistributedLevels dlevels, PMultigrid pm,
+                                   DeviceVector b, Backend backend,
+                                   int its, StringBuilder out, java.util.Map<String, Double> metrics, String coarseName,
+                                   String label) {
+        // first untimed (no synchronisation at the level changes): MPI's calls inside the V-cycles (halo exchanges,
+        // allreduces, allgathers) and the backend's launches, queue drains and copy waits, counted around each cycle
+        long[] calls = new long[6];
         MpiCommunicator mpi = comm instanceof MpiCommunicator m ? m : null;
         Preconditioner counted = new Preconditioner() {
             @Override
             public void apply(DeviceVector r, DeviceVector z) {
                 long e = mpi == null ? 0 : mpi.exchangeCount(), a = mpi == null ? 0 : mpi.allreduceCount();
                 long g = mpi == null ? 0 : mpi.allgatherCount();
+                long[] d0 = deviceCounts(backend);
                 pm.apply(r, z);
+                long[] d1 = deviceCounts(backend);
                 if (mpi != null) {
                     calls[0] += mpi.exchangeCount() - e;
                     calls[1] += mpi.allreduceCount() - a;
                     calls[2] += mpi.allgatherCount() - g;
+                }
+                for (int k = 0; d0 != null && d1 != null && k < 3; k++) {
+                    calls[3 + k] += d1[k] - d0[k];
                 }
             }
 
@@ -518,8 +618,33 @@ public final class DistributedPoisson {
                 return pm.isVariable();
             }
         };
+        long cycles0 = pm.cycles();
+        // the host steps of each level's exchanges (waiting for the boundary copy, for MPI, queueing) and of the coarse link
+        List<DistributedOperator> ops = new ArrayList<>();
+        ops.add(dop);
+        if (dlevels != null) {
+            ops.addAll(dlevels.coarseOperators());
+        }
+        double[][] host0 = new double[ops.size()][];
+        for (int k = 0; k < ops.size(); k++) {
+            host0[k] = ops.get(k).exchangeSeconds();
+        }
+        double[] link0 = dlevels == null ? null : dlevels.coarseLinkSeconds();
         try (DeviceVector x = backend.allocate(b.length());
              ConjugateGradient cg = new ConjugateGradient(dop, counted).relativeTolerance(1e-300).maxIterations(its)) {
+            comm.barrier();
+            cg.solve(b, x);
+        }
+        double countedCycles = pm.cycles() - cycles0;
+        double[][] host1 = new double[ops.size()][];
+        for (int k = 0; k < ops.size(); k++) {
+            host1[k] = ops.get(k).exchangeSeconds();
+        }
+        double[] link1 = dlevels == null ? null : dlevels.coarseLinkSeconds();
+        pm.resetTimes();
+        pm.timeLevels(true);
+        try (DeviceVector x = backend.allocate(b.length());
+             ConjugateGradient cg = new ConjugateGradient(dop, pm).relativeTolerance(1e-300).maxIterations(its)) {
             comm.barrier();
             cg.solve(b, x);
         } finally {
@@ -534,24 +659,61 @@ public final class DistributedPoisson {
             long dofs = (long) comm.allreduceSum((double) i.dofs());
             total += ms;
             metrics.put("pmg_level_N" + i.degree() + "_ms", ms);
-            out.append(String.format(Locale.ROOT, "profile: p-MG level N = %2d  %9.4f ms per cycle  (%d applies per cycle%s; "
+            out.append(String.format(Locale.ROOT, "profile: p-MG " + label + "level N = %2d  %9.4f ms per cycle  (%d applies per cycle%s; "
                     + "%d DOFs with shared nodes per rank summed)%n", i.degree(), ms, i.appliesPerCycle(),
                     coarsest ? ", coarse Chebyshev of " + i.smootherOrder() + " iterations, " + i.smoother() : "", dofs));
         }
-        if (mpi != null && pm.cycles() > 0) {
-            double cycles = pm.cycles();
-            double[] per = {calls[0] / cycles, calls[1] / cycles, calls[2] / cycles};
-            for (int k = 0; k < 3; k++) {
-                per[k] = comm.allreduceMax(per[k]);
+        if (countedCycles > 0) {
+            double[] per = new double[6];
+            for (int k = 0; k < 6; k++) {
+                per[k] = comm.allreduceMax(calls[k] / countedCycles);
             }
-            metrics.put("pmg_exchanges_per_cycle", per[0]);
-            metrics.put("pmg_allreduces_per_cycle", per[1]);
-            metrics.put("pmg_allgathers_per_cycle", per[2]);
-            out.append(String.format(Locale.ROOT, "profile: p-MG MPI calls per V-cycle (max over ranks): %.2f halo exchanges, "
-                    + "%.2f allreduces, %.2f allgathers (coarse solve %s)%n", per[0], per[1], per[2],
-                    comm.size() == 1 ? "on one rank" : coarseName));
+            if (mpi != null) {
+                metrics.put("pmg_exchanges_per_cycle", per[0]);
+                metrics.put("pmg_allreduces_per_cycle", per[1]);
+                metrics.put("pmg_allgathers_per_cycle", per[2]);
+                out.append(String.format(Locale.ROOT, "profile: p-MG " + label + "MPI calls per V-cycle (max over ranks): %.2f halo exchanges, "
+                        + "%.2f allreduces, %.2f allgathers (coarse solve %s)%n", per[0], per[1], per[2],
+                        comm.size() == 1 ? "on one rank" : coarseName));
+            }
+            if (deviceCounts(backend) != null) {
+                metrics.put("pmg_launches_per_cycle", per[3]);
+                metrics.put("pmg_drains_per_cycle", per[4]);
+                metrics.put("pmg_copy_waits_per_cycle", per[5]);
+                out.append(String.format(Locale.ROOT, "profile: p-MG " + label + "device per V-cycle (max over ranks, untimed): %.2f launches, "
+                        + "%.2f queue drains (blocking reads and finishes), %.2f copy waits (coarse solve %s)%n", per[3], per[4],
+                        per[5], comm.size() == 1 ? "on one rank" : coarseName));
+            }
         }
-        out.append(String.format(Locale.ROOT, "profile: p-MG levels %.4f ms per cycle in all (levels timed: the backend "
+        if (countedCycles > 0 && comm.size() > 1) {
+            // the host's share of each level's exchanges per V-cycle (max over ranks; the fine level's include CG's apply)
+            for (int k = 0; k < ops.size(); k++) {
+                double[] us = new double[3];
+                for (int q = 0; q < 3; q++) {
+                    us[q] = comm.allreduceMax(1e6 * (host1[k][q] - host0[k][q]) / countedCycles);
+                }
+                int degree = ops.get(k).localOperator().elementOperator().degree();
+                metrics.put("pmg_N" + degree + "_read_wait_us", us[0]);
+                metrics.put("pmg_N" + degree + "_mpi_wait_us", us[1]);
+                out.append(String.format(Locale.ROOT, "profile: p-MG " + label + "exchanges of level N = %2d per V-cycle (max over ranks, host, "
+                        + "untimed%s): %.1f us waiting for the boundary copies, %.1f us for MPI, %.1f us queueing%n", degree,
+                        k == 0 ? ", with CG's apply" : "", us[0], us[1], us[2]));
+            }
+            boolean linked = comm.allreduceMax(link0 != null && link1 != null ? 1 : 0) > 0;
+            if (linked) {
+                double[] us = new double[3];
+                for (int q = 0; q < 3; q++) {
+                    us[q] = comm.allreduceMax(link0 != null && link1 != null ? 1e6 * (link1[q] - link0[q]) / countedCycles : 0);
+                }
+                metrics.put("pmg_coarse_read_wait_us", us[0]);
+                metrics.put("pmg_coarse_allgather_us", us[1]);
+                metrics.put("pmg_coarse_link_other_us", us[2]);
+                out.append(String.format(Locale.ROOT, "profile: p-MG " + label + "coarse link per V-cycle (max over ranks, host, untimed): "
+                        + "%.1f us waiting for the owned right-hand side, %.1f us in the allgather, %.1f us queueing and the rest "
+                        + "(%s)%n", us[0], us[1], us[2], coarseName));
+            }
+        }
+        out.append(String.format(Locale.ROOT, "profile: p-MG " + label + "levels %.4f ms per cycle in all (levels timed: the backend "
                 + "synchronised at each level change)%n", total));
         metrics.put("pmg_levels_ms", total);
     }
@@ -729,6 +891,12 @@ public final class DistributedPoisson {
         }
     }
 
+    /** The p-multigrid levels across ranks as the options say (coarse solve, its link, partial residuals). */
+    private static DistributedLevels levels(Communicator comm, MeshPartition part, DistributedOperator dop, Options o) {
+        DistributedLevels levels = new DistributedLevels(comm, part, dop, o.coarse).coarseLink(o.coarseLink);
+        return o.partialResidual == null ? levels : levels.partialResidual(o.partialResidual);
+    }
+
     /** Open MPI's local rank (the rank's index among the ranks of its node), else the rank. */
     static int localRank(Communicator comm) {
         String local = System.getenv("OMPI_COMM_WORLD_LOCAL_RANK");
@@ -834,6 +1002,8 @@ public final class DistributedPoisson {
         DistributedOperator.Split split;
         DistributedOperator.Schedule levelSchedule;
         DistributedLevels.Coarse coarse = DistributedLevels.Coarse.fromProperty();
+        DistributedLevels.CoarseLink coarseLink = DistributedLevels.CoarseLink.fromProperty();
+        Boolean partialResidual;
         List<DistributedOperator.Split> profileSplits = List.of();
         boolean profile;
         String partition = "auto";
@@ -859,7 +1029,7 @@ public final class DistributedPoisson {
                     throw new IllegalArgumentException("usage: [-N 7] [-e 6,6,6] [--deform 0.05] [--lambda 0] [--pc jacobi|pmg|none] "
                             + "[--tol 1e-10] [--max-it 5000] [--threads T] [--comm auto|mpi|single|threads:K] [--backend auto|cpu|aparapi] [--schedule overlap|blocking|fused] "
                             + "[--split serial|alongside|alongside:K|alongside:all|first:K] [--profile-splits split,split,...] "
-                            + "[--level-schedule overlap|blocking|fused] [--coarse redundant|local] "
+                            + "[--level-schedule overlap|blocking|fused] [--coarse redundant|local] [--coarse-link partial|device|host] [--partial-residual on|off] "
                             + "[--partition auto|slabs|rcb] [--mesh file.msh] [--profile] [--profile-json file] [--measure-network] "
                             + "[--model one-rank-profile.json] [--model-curve curve.json]");
                 }
@@ -906,6 +1076,17 @@ public final class DistributedPoisson {
                             case "local" -> DistributedLevels.Coarse.LOCAL;
                             case "redundant" -> DistributedLevels.Coarse.REDUNDANT;
                             default -> throw new IllegalArgumentException("--coarse " + v + ": must be local or redundant");
+                        };
+                        case "--partial-residual" -> o.partialResidual = switch (v) {
+                            case "on" -> true;
+                            case "off" -> false;
+                            default -> throw new IllegalArgumentException("--partial-residual " + v + ": must be on or off");
+                        };
+                        case "--coarse-link" -> o.coarseLink = switch (v) {
+                            case "partial" -> DistributedLevels.CoarseLink.PARTIAL;
+                            case "device" -> DistributedLevels.CoarseLink.DEVICE;
+                            case "host" -> DistributedLevels.CoarseLink.HOST;
+                            default -> throw new IllegalArgumentException("--coarse-link " + v + ": must be partial, device or host");
                         };
                         case "--profile-splits" -> {
                             List<DistributedOperator.Split> list = new ArrayList<>();

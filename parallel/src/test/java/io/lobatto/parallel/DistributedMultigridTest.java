@@ -38,9 +38,11 @@ class DistributedMultigridTest {
         return options(levelSchedule, "redundant");
     }
 
-    private static DistributedPoisson.Options options(String levelSchedule, String coarse) {
-        DistributedPoisson.Options o = DistributedPoisson.Options.parse(new String[]{"-N", "5", "-e", "2,3,4", "--threads", "1",
-            "--backend", "cpu", "--pc", "pmg", "--level-schedule", levelSchedule, "--coarse", coarse});
+    private static DistributedPoisson.Options options(String levelSchedule, String coarse, String... more) {
+        java.util.List<String> args = new java.util.ArrayList<>(java.util.List.of("-N", "5", "-e", "2,3,4", "--threads", "1",
+            "--backend", "cpu", "--pc", "pmg", "--level-schedule", levelSchedule, "--coarse", coarse));
+        args.addAll(java.util.List.of(more));
+        DistributedPoisson.Options o = DistributedPoisson.Options.parse(args.toArray(new String[0]));
         o.quiet = true;
         return o;
     }
@@ -65,11 +67,22 @@ class DistributedMultigridTest {
         matchesTheOneRankSolve(2, schedule);
     }
 
+    /**
+     * The smoothed levels' residual completed across ranks before the restriction (the path before the partial
+     * residual), and the redundant coarse solve's other links: through the host (the path before the indexed gathers)
+     * and the owned entries of the complete right-hand side on the device.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"--partial-residual off", "--coarse-link host", "--coarse-link device"})
+    void oldPathsMatchTheOneRankSolve(String option) throws Exception {
+        matchesTheOneRankSolve(2, "overlap", "redundant", option.split(" "));
+    }
+
     private static void matchesTheOneRankSolve(int ranks, String levelSchedule) throws Exception {
         matchesTheOneRankSolve(ranks, levelSchedule, "redundant");
     }
 
-    private static void matchesTheOneRankSolve(int ranks, String levelSchedule, String coarse) throws Exception {
+    private static void matchesTheOneRankSolve(int ranks, String levelSchedule, String coarse, String... more) throws Exception {
         DistributedPoisson.Result one = DistributedPoisson.solve(options(), SingleRankCommunicator.INSTANCE);
         assertTrue(one.converged());
         assertTrue(one.iterations() < 20, "p-multigrid PCG took " + one.iterations() + " iterations");
@@ -80,7 +93,7 @@ class DistributedMultigridTest {
             Future<DistributedPoisson.Result>[] f = new Future[ranks];
             for (int r = 0; r < ranks; r++) {
                 ThreadCommunicator c = comms[r];
-                f[r] = pool.submit(() -> DistributedPoisson.solve(options(levelSchedule, coarse), c));
+                f[r] = pool.submit(() -> DistributedPoisson.solve(options(levelSchedule, coarse, more), c));
             }
             for (int r = 0; r < ranks; r++) {
                 DistributedPoisson.Result d = f[r].get();

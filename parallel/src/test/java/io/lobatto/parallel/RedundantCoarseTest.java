@@ -82,8 +82,16 @@ class RedundantCoarseTest {
         return m;
     }
 
+    /**
+     * Each link ({@link DistributedLevels.CoarseLink}): x_r = P_r x_c to round-off of one rank's solve, and the device and
+     * partial links' vectors bitwise the host link's (they copy; the partial one, given b at the owned nodes and 0 at the
+     * others, adds zeros). On the Aparapi backend the host waits of one gather and scatter
+     * are counted: the host link drains the queue twice (two blocking reads), the device link never (one wait for one
+     * asynchronous copy at most), except on a rank that owns no coarse unknown (4 ranks: the top slab's only unmasked
+     * plane is its lower neighbour's), which has nothing to read and synchronises once.
+     */
     @ParameterizedTest
-    @CsvSource({"cpu, 2", "cpu, 4", "aparapi, 2"})
+    @CsvSource({"cpu, 2", "cpu, 4", "aparapi, 2", "aparapi, 4"})
     void coarseSolveIsOneRanksToRoundOff(String backendName, int ranks) throws Exception {
         // one rank: the whole mesh at degree 1 solved by one rank's coarse Chebyshev (a V-cycle of that one level)
         SpectralElementMesh whole1 = SpectralElementMesh.of(HexMesh.box(NX, NY, NZ, 0, 1, 0, 1, 0, 1), 1, MAP);
@@ -135,21 +143,58 @@ class RedundantCoarseTest {
                         }
                     }
                     double worst = 0;
-                    try (Backend be = backend(backendName, c.rank());
-                         PMultigrid.WholeCoarse link = levels.linkWhole(mesh, z, whole, zw, be);
-                         PMultigrid solve = PMultigrid.builder(OPERATOR, whole, be).degrees(1).build();
-                         DeviceVector db = be.upload(b); DeviceVector dx = be.allocate(b.length);
-                         DeviceVector bw = be.allocate(zw.globalSize()); DeviceVector xw = be.allocate(zw.globalSize())) {
-                        link.gather(db, bw);
-                        solve.apply(bw, xw);
-                        link.scatter(xw, dx);
-                        double[] x = be.download(dx);
-                        Map<String, Double> got = byPosition(mesh, z, x);
-                        for (Map.Entry<String, Double> g : got.entrySet()) {
-                            worst = Math.max(worst, Math.abs(g.getValue() - expected.get(g.getKey())));
-                        }
-                        return new double[] {worst, got.size()};
+                    double[] byLink = null;
+                    // the partial link takes partial sums at the shared nodes: b at the owned ones, 0 at the others
+                    double[] ownerMask = part.sharedNodes(mesh, z).ownerMask();
+                    double[] bPartial = b.clone();
+                    for (int i = 0; i < b.length; i++) {
+                        bPartial[i] *= ownerMask[i];
                     }
+                    for (DistributedLevels.CoarseLink linkKind : new DistributedLevels.CoarseLink[] {DistributedLevels.CoarseLink.HOST,
+                        DistributedLevels.CoarseLink.DEVICE, DistributedLevels.CoarseLink.PARTIAL}) {
+                        try (Backend be = backend(backendName, c.rank());
+                             RedundantCoarse link = new RedundantCoarse(c, part, mesh, z,
+                                     part.sharedNodes(mesh, z).ownerMask(), whole, zw, be, linkKind);
+                             PMultigrid solve = PMultigrid.builder(OPERATOR, whole, be).degrees(1).build();
+                             DeviceVector db = be.upload(linkKind == DistributedLevels.CoarseLink.PARTIAL ? bPartial : b);
+                             DeviceVector dx = be.allocate(b.length);
+                             DeviceVector bw = be.allocate(zw.globalSize()); DeviceVector xw = be.allocate(zw.globalSize())) {
+                            be.synchronize();
+                            long[] w0 = DistributedPoisson.deviceCounts(be);
+                            assertEquals(backendName.equals("aparapi"), w0 != null, "the backend counts its host waits");
+                            link.gather(db, bw);
+                            long[] w1 = DistributedPoisson.deviceCounts(be);
+                            solve.apply(bw, xw);
+                            long[] w2 = DistributedPoisson.deviceCounts(be);
+                            link.scatter(xw, dx);
+                            long[] w3 = DistributedPoisson.deviceCounts(be);
+                            double[] x = be.download(dx);
+                            if (w0 != null) {
+                                long drains = w1[1] - w0[1] + w3[1] - w2[1];
+                                long copyWaits = w1[2] - w0[2] + w3[2] - w2[2];
+                                // a rank that owns no coarse unknown sends nothing on the device link and synchronises
+                                // instead of its read; the partial link sends every unknown
+                                assertEquals(linkKind == DistributedLevels.CoarseLink.HOST ? 2
+                                        : linkKind == DistributedLevels.CoarseLink.DEVICE && link.ownedCount() == 0 ? 1 : 0, drains,
+                                        linkKind + " link: queue drains of a gather and a scatter, rank " + c.rank() + " of "
+                                        + c.size() + " owning " + link.ownedCount());
+                                assertTrue(copyWaits <= (linkKind == DistributedLevels.CoarseLink.HOST ? 0 : 1),
+                                        linkKind + " link: copy waits of a gather and a scatter: " + copyWaits);
+                            }
+                            Map<String, Double> got = byPosition(mesh, z, x);
+                            for (Map.Entry<String, Double> g : got.entrySet()) {
+                                worst = Math.max(worst, Math.abs(g.getValue() - expected.get(g.getKey())));
+                            }
+                            if (byLink != null) {
+                                for (int i = 0; i < x.length; i++) {
+                                    assertEquals(Double.doubleToLongBits(byLink[i]), Double.doubleToLongBits(x[i]),
+                                            "the " + linkKind + " link's x_r at " + i + " is the host link's");
+                                }
+                            }
+                            byLink = x;
+                        }
+                    }
+                    return new double[] {worst, byPosition(mesh, z, byLink).size()};
                 }));
             }
             int unknowns = 0;
@@ -263,7 +308,8 @@ class RedundantCoarseTest {
     /**
      * The V-cycle (degrees 3, 1) on 2 ranks with each coarse path: the redundant one has one rank's coarse interval and
      * iteration count exactly, one allgather, no allreduce and as many halo exchanges per cycle as the local path less
-     * its coarse Chebyshev applies (iterations - 1); the local one has no allgather.
+     * its coarse Chebyshev applies (iterations - 1) and less the restriction's halo sum into the coarse level (the partial
+     * link sums the ranks' parts itself); the local one has no allgather.
      */
     @ParameterizedTest
     @CsvSource({"cpu", "aparapi"})
@@ -323,7 +369,76 @@ class RedundantCoarseTest {
         assertEquals(2, redundant[2], "allgathers of the redundant coarse path (one per cycle)");
         assertEquals(0, local[1], "allreduces in the local V-cycle");
         assertEquals(0, redundant[1], "allreduces in the redundant V-cycle");
-        assertEquals(local[0] - 2 * (local[3] - 1), redundant[0], "halo exchanges: local " + local[0] + " with "
+        // the redundant path's default link (partial) also leaves out the restriction's halo sum into the coarse level
+        assertEquals(DistributedLevels.CoarseLink.PARTIAL, DistributedLevels.CoarseLink.fromProperty());
+        assertEquals(local[0] - 2 * (local[3] - 1) - 2, redundant[0], "halo exchanges: local " + local[0] + " with "
                 + local[3] + " coarse iterations, redundant " + redundant[0]);
+    }
+
+    /**
+     * The smoothed level's residual restricted as partial sums ({@link DistributedLevels#partialResidual}) on 2 ranks,
+     * degrees 3, 1: one halo exchange fewer per V-cycle than with the residual completed first (the pre-smoother's last
+     * apply), and the same V-cycle to round-off (1e-12 of its size).
+     */
+    @ParameterizedTest
+    @CsvSource({"cpu", "aparapi"})
+    void partialResidualSavesOneExchangePerSmoothedLevel(String backendName) throws Exception {
+        Map<Boolean, long[]> counts = new HashMap<>();
+        Map<Boolean, double[][]> cycles = new HashMap<>();
+        for (boolean partial : new boolean[] {false, true}) {
+            ThreadCommunicator[] comms = ThreadCommunicator.group(2);
+            ExecutorService pool = Executors.newFixedThreadPool(2);
+            try {
+                List<Future<Object[]>> f = new ArrayList<>();
+                for (ThreadCommunicator tc : comms) {
+                    f.add(pool.submit(() -> {
+                        Counting c = new Counting(tc);
+                        SlabPartition part = SlabPartition.of(NX, NY, NZ, 2, c.rank()).boundaryFirst();
+                        SpectralElementMesh mesh = SpectralElementMesh.of(part.localMesh(), FINE, MAP);
+                        ScatterOperator z = ScatterOperator.build(mesh.localToGlobal(), mesh.globalNodeCount(),
+                                mesh.boundaryMaskAllTagged());
+                        try (Backend be = backend(backendName, c.rank());
+                             AssembledOperator op = AssembledOperator.bind(OPERATOR.apply(mesh), z, be);
+                             DistributedOperator dop = new DistributedOperator(op, part.sharedNodes(mesh, z), c);
+                             PMultigrid pm = PMultigrid.builder(OPERATOR, mesh, be).fineOperator(op).degrees(FINE, 1)
+                                     .distribution(new DistributedLevels(c, part, dop, DistributedLevels.Coarse.REDUNDANT)
+                                             .partialResidual(partial)).build();
+                             DeviceVector r = be.allocate(z.globalSize()); DeviceVector x = be.allocate(z.globalSize())) {
+                            be.fillRandom(r, 5);
+                            dop.sumShared(r);   // consistent at the shared nodes
+                            long e0 = c.exchanges;
+                            pm.apply(r, x);
+                            pm.apply(r, x);
+                            return new Object[] {c.exchanges - e0, be.download(x)};
+                        }
+                    }));
+                }
+                long[] ex = new long[2];
+                double[][] xs = new double[2][];
+                for (int k = 0; k < 2; k++) {
+                    Object[] got = f.get(k).get();
+                    ex[k] = (Long) got[0];
+                    xs[k] = (double[]) got[1];
+                }
+                counts.put(partial, ex);
+                cycles.put(partial, xs);
+            } finally {
+                pool.shutdownNow();
+            }
+        }
+        for (int k = 0; k < 2; k++) {
+            assertEquals(counts.get(false)[k] - 2, counts.get(true)[k], "rank " + k + ": halo exchanges of two V-cycles, "
+                    + "residual completed " + counts.get(false)[k] + ", partial " + counts.get(true)[k]);
+            double[] a = cycles.get(false)[k];
+            double[] b = cycles.get(true)[k];
+            double size = 0;
+            double diff = 0;
+            for (int i = 0; i < a.length; i++) {
+                size = Math.max(size, Math.abs(a[i]));
+                diff = Math.max(diff, Math.abs(a[i] - b[i]));
+            }
+            assertTrue(size > 1e-3, "the V-cycle is not trivial: " + size);
+            assertTrue(diff <= 1e-12 * size, "rank " + k + ": partial-residual V-cycle differs by " + diff + " of " + size);
+        }
     }
 }

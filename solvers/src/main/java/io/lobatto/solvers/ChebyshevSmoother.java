@@ -119,6 +119,15 @@ final class ChebyshevSmoother implements AutoCloseable {
         return polynomial;
     }
 
+    /**
+     * The correction d of the last step of {@link #smooth}: after {@code smooth(r, x, false, scratch)} with a polynomial
+     * whose iterate is x itself (not the optimised fourth kind), r - A d is the residual b - A x, which a caller may then
+     * form itself (a distributed V-cycle forms it as partial sums, without an exchange, before its restriction).
+     */
+    DeviceVector lastCorrection() {
+        return d;
+    }
+
     /** One step: d = a d + b M^-1 r; x += beta d (with Schwarz: the local solves, then the gather folded into the update). */
     private void step(double a, double b, double beta, DeviceVector r, DeviceVector x, DeviceVector scratch) {
         if (relaxation == null && beta == 1) {

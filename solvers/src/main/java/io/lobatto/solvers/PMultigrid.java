@@ -90,8 +90,20 @@ public final class PMultigrid implements Preconditioner {
      * entries of x_whole (no communication).
      */
     public interface WholeCoarse extends AutoCloseable {
-        /** {@code whole} = the whole right-hand side from every rank's complete {@code part} (owned entries); collective. */
+        /**
+         * {@code whole} = the whole right-hand side from every rank's {@code part}: complete at the shared nodes (their
+         * owned entries are gathered), or, where {@link #gathersPartialSums()}, this rank's partial sums there (every
+         * rank's part is gathered and summed); collective.
+         */
         void gather(DeviceVector part, DeviceVector whole);
+
+        /**
+         * Whether {@link #gather} takes this rank's partial sums at the shared nodes as they are (it sums the ranks'
+         * parts itself), so that the restriction into the coarsest level needs no halo sum. The default is false.
+         */
+        default boolean gathersPartialSums() {
+            return false;
+        }
 
         /** {@code part} = this rank's entries of {@code whole}. */
         void scatter(DeviceVector whole, DeviceVector part);
@@ -113,6 +125,27 @@ public final class PMultigrid implements Preconditioner {
 
         /** Completes a vector of partial sums at the shared nodes: each copy becomes the sum over the ranks; collective. */
         void sumShared(DeviceVector y);
+
+        /**
+         * Whether this level forms the residual before its restriction as partial sums ({@link #partialResidual}), which
+         * saves the exchange of the pre-smoother's last apply. False (the default): the residual is completed across
+         * ranks and owner-masked.
+         */
+        default boolean restrictsPartialResidual() {
+            return false;
+        }
+
+        /**
+         * t = O r - (this rank's partial sums of A d), with no exchange, where O is the owner mask and r complete: over
+         * the ranks, t sums at every node to the complete r - A d. The restriction Z_c^T J^T W_f Z_f of each rank's t,
+         * summed across ranks at the coarse shared nodes, is then the restriction of r - A d, because a fine node's value
+         * reaches coarse unknown c with the weight phi_c(x_node) whichever of the node's elements, and whichever rank's
+         * weights (summing to 1 on the rank), carry it. {@code r}, {@code d} and {@code t} are distinct. The default
+         * throws {@link UnsupportedOperationException}.
+         */
+        default void partialResidual(DeviceVector r, DeviceVector d, DeviceVector t) {
+            throw new UnsupportedOperationException("this level has no partial residual");
+        }
 
         /** The number of unknowns over all ranks, each shared node once. */
         long globalSize();
@@ -711,6 +744,17 @@ public final class PMultigrid implements Preconditioner {
             return lap(level, clock);
         }
         Level coarse = levels.get(l + 1);
+        if (level.dist != null && level.dist.restrictsPartialResidual()
+                && level.smoother.polynomial() != Smoother.Polynomial.FOURTH_KIND_OPTIMAL) {
+            // the residual b - A x as partial sums, without the exchange of the smoother's last apply; restricted as it is
+            level.smoother.smooth(level.r, x, false, level.t);
+            level.dist.partialResidual(level.r, level.smoother.lastCorrection(), level.t);
+            backend.restrict(level.transfer, level.op.deviceScatter(), coarse.op.deviceScatter(), level.t, coarse.workL, coarse.b);
+            sumRestricted(coarse);
+            clock = lap(level, clock);
+            clock = cycle(l + 1, coarse.b, coarse.x, clock);
+            return postSmooth(level, coarse, b, x, clock);
+        }
         level.smoother.smooth(level.r, x, true, level.t);
         if (level.dist == null) {
             backend.restrict(level.transfer, level.transferZ(), coarse.op.deviceScatter(), level.r, coarse.workL, coarse.b);
@@ -718,10 +762,25 @@ public final class PMultigrid implements Preconditioner {
             // R = P^T across ranks: each shared fine node restricted by its owner, the coarse partials summed
             level.dist.ownerMask(level.r, level.t);
             backend.restrict(level.transfer, level.op.deviceScatter(), coarse.op.deviceScatter(), level.t, coarse.workL, coarse.b);
-            coarse.dist.sumShared(coarse.b);
+            sumRestricted(coarse);
         }
         clock = lap(level, clock);
         clock = cycle(l + 1, coarse.b, coarse.x, clock);
+        return postSmooth(level, coarse, b, x, clock);
+    }
+
+    /**
+     * Completes the restricted right-hand side of {@code coarse} across ranks (its halo sum), unless the coarse level
+     * is solved whole and its gather sums the ranks' partial sums itself.
+     */
+    private static void sumRestricted(Level coarse) {
+        if (coarse.link == null || !coarse.link.gathersPartialSums()) {
+            coarse.dist.sumShared(coarse.b);
+        }
+    }
+
+    /** The second half of a V-cycle on {@code level}: x += P x_c, r = b - A x, the post-smoother; returns the clock. */
+    private long postSmooth(Level level, Level coarse, DeviceVector b, DeviceVector x, long clock) {
         backend.prolongate(level.transfer, coarse.op.deviceScatter(), level.transferZ(), coarse.x, level.transferLocal(), level.t);
         backend.axpby(1, level.t, 1, x);
         backend.copy(b, level.r);

@@ -111,6 +111,38 @@ public interface Backend extends AutoCloseable {
     /** y_i = a_i x_i (Jacobi preconditioning; {@code x} and {@code y} may be the same vector). */
     void pointwiseMultiply(DeviceVector a, DeviceVector x, DeviceVector y);
 
+    /**
+     * The indexed gather y_i = x_{idx_i} for i in [0, y.length()), one pass on the device: a partial injection y = P x
+     * (P the rows of the identity at {@code idx}), e.g. a rank's entries of a whole coarse vector, or a vector's entries
+     * put in another order. {@code idx} has y.length() entries, each in [0, x.length()), and may repeat; {@code x} and
+     * {@code y} must be distinct. Backends check the ranges when {@code idx} is uploaded or used. The default throws
+     * {@link UnsupportedOperationException} (an index vector cannot be read back through this interface).
+     *
+     * @throws IllegalArgumentException if {@code idx.length() != y.length()}, {@code x} and {@code y} are the same
+     *                                  vector, or an index is not in [0, x.length()) (naming it and the range)
+     */
+    default void indexedGather(DeviceVector x, DeviceIntVector idx, DeviceVector y) {
+        throw new UnsupportedOperationException("backend " + name() + " has no indexed gather");
+    }
+
+    /**
+     * Checks the arguments of {@link #indexedGather} given the index range of {@code idx} ({@code min > max} when it is
+     * empty); throws the {@link IllegalArgumentException} that names the argument, its value and the limit.
+     */
+    static void checkIndexedGather(DeviceVector x, DeviceIntVector idx, DeviceVector y, int min, int max) {
+        if (x == y) {
+            throw new IllegalArgumentException("indexedGather: x and y must be distinct vectors");
+        }
+        if (idx.length() != y.length()) {
+            throw new IllegalArgumentException("indexedGather: idx has length " + idx.length() + " but y has length "
+                    + y.length());
+        }
+        if (min <= max && (min < 0 || max >= x.length())) {
+            throw new IllegalArgumentException("indexedGather: idx holds " + (min < 0 ? min : max) + ", not in [0, "
+                    + x.length() + ") (the length of x)");
+        }
+    }
+
     /** BS4: x . y. */
     double dot(DeviceVector x, DeviceVector y);
 

@@ -318,6 +318,11 @@ public final class AparapiBackend implements Backend {
     }
 
     @Override
+    public synchronized void indexedGather(DeviceVector x, DeviceIntVector idx, DeviceVector y) {
+        vectors.indexedGather(x, idx, y);
+    }
+
+    @Override
     public synchronized double dot(DeviceVector x, DeviceVector y) {
         return vectors.dot(x, y);
     }

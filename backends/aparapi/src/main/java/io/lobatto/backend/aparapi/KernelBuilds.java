@@ -14,6 +14,7 @@ import io.lobatto.backend.aparapi.kernels.GatherRowsFusedKernel;
 import io.lobatto.backend.aparapi.kernels.GatherScatterKernel;
 import io.lobatto.backend.aparapi.kernels.GatherScatterRowsKernel;
 import io.lobatto.backend.aparapi.kernels.HaloKernel;
+import io.lobatto.backend.aparapi.kernels.IndexedGatherKernel;
 import io.lobatto.backend.aparapi.kernels.MassBp10Kernel;
 import io.lobatto.backend.aparapi.kernels.MassBp10LineKernel;
 import io.lobatto.backend.aparapi.kernels.PointwiseColumnKernel;
@@ -120,6 +121,8 @@ public final class KernelBuilds {
         out.add(new Build(halo.source(), perEntryGroup(allowed.applyAsInt(halo)), 0, "one work-item per shared row"));
         Spec cheb = chebyshev();
         out.add(new Build(cheb.source(), perEntryGroup(allowed.applyAsInt(cheb)), 0, "one work-item per entry"));
+        Spec pick = indexedGather();
+        out.add(new Build(pick.source(), perEntryGroup(allowed.applyAsInt(pick)), 0, "one work-item per entry of y"));
         int reduce = powerOfTwoGroup(ReductionKernel.class, maxWorkGroupSize, Integer.MAX_VALUE, localMemBytes, allowed);
         for (int op : new int[] {ReductionKernel.DOT, ReductionKernel.CG_UPDATE, ReductionKernel.PCG_UPDATE}) {
             out.add(new Build(reduction(op, reduce).source(), reduce, reductionLocalBytes(reduce), "tree of " + reduce));
@@ -289,6 +292,11 @@ public final class KernelBuilds {
     /** The halo sums of a distributed gather ({@link HaloKernel}). */
     static Spec halo() {
         return new Spec(HaloKernel.class, Map.of(), "sumHalo", 0);
+    }
+
+    /** The indexed gather y_i = x_{idx_i} ({@link IndexedGatherKernel}). */
+    static Spec indexedGather() {
+        return new Spec(IndexedGatherKernel.class, Map.of(), "indexedGather", 0);
     }
 
     /** The streaming kernel {@code op} of {@link StreamKernel}. */

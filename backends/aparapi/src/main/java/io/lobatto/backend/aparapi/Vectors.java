@@ -1,5 +1,6 @@
 package io.lobatto.backend.aparapi;
 
+import io.lobatto.backend.aparapi.kernels.IndexedGatherKernel;
 import io.lobatto.backend.aparapi.kernels.ReductionKernel;
 import io.lobatto.backend.aparapi.kernels.RowDotKernel;
 import io.lobatto.backend.aparapi.kernels.StreamKernel;
@@ -235,6 +236,26 @@ final class Vectors {
         sameLength("pointwiseMultiply", a, "a", x, "x");
         sameLength("pointwiseMultiply", x, "x", y, "y");
         runStream(StreamKernel.PMUL, xv.buffer, av.buffer, yv, 0, 0);
+    }
+
+    private ClKernel indexedGatherKernel;
+
+    /** y_i = x[idx_i] ({@link IndexedGatherKernel}), one work-item per entry of y; the range of idx known from its upload. */
+    void indexedGather(DeviceVector x, DeviceIntVector idx, DeviceVector y) {
+        ClVector xv = core.vec(x, "x");
+        ClVector yv = core.vec(y, "y");
+        ClVector iv = core.vec(idx, "idx");
+        Backend.checkIndexedGather(x, idx, y, iv.minIndex, iv.maxIndex);
+        if (yv.length() == 0) {
+            return;
+        }
+        ClKernel k = indexedGatherKernel;
+        if (k == null) {
+            k = core.kernel(KernelBuilds.indexedGather());
+            indexedGatherKernel = k;
+        }
+        k.set("idx", iv.buffer).set("x", xv.buffer).set("y", yv.buffer).set("n", yv.length());
+        core.launchPerEntry(k, yv.length());
     }
 
     /** One launch of {@link StreamKernel} {@code op} over {@code y} (nothing for an empty y). */

@@ -58,6 +58,9 @@ class KernelBuildsTest {
                             new int[] {-1, 0}, n, n)) {
                         b.sumHalo(h, x, y);
                     }
+                    try (io.lobatto.core.backend.DeviceIntVector picks = b.upload(ids)) {
+                        b.indexedGather(x, picks, y);
+                    }
                     for (ElementKernel k : ElementKernel.values()) {
                         int p = k == ElementKernel.STIFFNESS_BP35 ? basis.nq() : basis.nqGauss();
                         try (DeviceElementData data = b.uploadElementData(k, basis, e, new double[e * p * p * p * k.factorsPerPoint()])) {

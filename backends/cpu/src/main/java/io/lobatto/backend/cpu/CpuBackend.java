@@ -212,6 +212,28 @@ public final class CpuBackend implements Backend {
         });
     }
 
+    /** y_i = x[idx_i], in parallel chunks of y. */
+    @Override
+    public void indexedGather(DeviceVector x, DeviceIntVector idx, DeviceVector y) {
+        ensureOpen();
+        Objects.requireNonNull(idx, "idx must not be null");
+        if (!(idx instanceof CpuIntVector iv) || iv.backend() != this) {
+            throw new IllegalArgumentException("idx is not an index vector of this cpu backend");
+        }
+        double[] xx = vec(x, "x");
+        double[] yy = vec(y, "y");
+        int[] ids = iv.data();
+        if (ids == null) {
+            throw new IllegalStateException("idx: vector is closed");
+        }
+        Backend.checkIndexedGather(x, idx, y, iv.min(), iv.max());
+        forChunks(yy.length, (from, to) -> {
+            for (int i = from; i < to; i++) {
+                yy[i] = xx[ids[i]];
+            }
+        });
+    }
+
     @Override
     public double dot(DeviceVector x, DeviceVector y) {
         double[] xx = vec(x, "x");

@@ -152,4 +152,52 @@ class StreamingOpsTest {
             assertTrue(Double.isFinite(same));
         }
     }
+
+    /**
+     * The indexed gather y_i = x_{idx_i} against a host loop: random indices with repeats (y longer than x), lengths
+     * below and above one chunk; bad arguments are refused with their value and limit.
+     */
+    @ParameterizedTest
+    @ValueSource(ints = {0, 1, 8193, 50_001})
+    void indexedGatherMatchesAHostLoop(int n) {
+        Random rnd = new Random(31 + n);
+        double[] x = TestSupport.random(rnd, Math.max(1, n / 3));
+        int[] idx = new int[n];
+        for (int i = 0; i < n; i++) {
+            idx[i] = rnd.nextInt(x.length);
+        }
+        double[] expected = new double[n];
+        for (int i = 0; i < n; i++) {
+            expected[i] = x[idx[i]];
+        }
+        try (CpuBackend b = new CpuBackend(3);
+             DeviceVector dx = b.upload(x);
+             io.lobatto.core.backend.DeviceIntVector di = b.upload(idx);
+             DeviceVector dy = b.allocate(n)) {
+            b.fill(dy, 7);
+            b.indexedGather(dx, di, dy);
+            assertArrayEquals(expected, b.download(dy), 0.0);
+            if (n > 1) {
+                java.util.Set<Integer> seen = new java.util.HashSet<>();
+                boolean repeats = false;
+                for (int i : idx) {
+                    repeats |= !seen.add(i);
+                }
+                assertTrue(repeats, "the indices repeat");
+            }
+            try (DeviceVector shortY = b.allocate(n + 1)) {
+                IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                        () -> b.indexedGather(dx, di, shortY));
+                assertTrue(e.getMessage().contains("idx has length " + n + " but y has length " + (n + 1)), e.getMessage());
+            }
+        }
+        try (CpuBackend b = new CpuBackend(1);
+             DeviceVector dx = b.upload(new double[] {1, 2, 3});
+             io.lobatto.core.backend.DeviceIntVector di = b.upload(new int[] {0, 3});
+             DeviceVector dy = b.allocate(2)) {
+            IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                    () -> b.indexedGather(dx, di, dy));
+            assertTrue(e.getMessage().contains("idx holds 3, not in [0, 3)"), e.getMessage());
+        }
+    }
 }
