@@ -79,8 +79,9 @@ final class PoissonCommand implements Callable<Integer> {
     int coarseMaxIterations;
 
     @Option(names = "--h-coarsening", arity = "1", description = "p-multigrid: continue below N = 1 by halving the box "
-            + "(true or false; box meshes with even element counts only). Default: true (system property "
-            + io.lobatto.solvers.PMultigrid.H_COARSENING_PROPERTY + ")")
+            + "(true or false; box meshes with even element counts only). Default: on where every side has at least "
+            + io.lobatto.solvers.HCoarsening.AUTO_START_SIDE + " elements (system property "
+            + io.lobatto.solvers.PMultigrid.H_COARSENING_PROPERTY + "=auto|true|false)")
     Boolean hCoarsening;
 
     @Option(names = "--tol", defaultValue = "1e-10", description = "relative residual tolerance. Default: ${DEFAULT-VALUE}")
@@ -307,6 +308,11 @@ final class PoissonCommand implements Callable<Integer> {
                         b.label().length() > 100 ? b.label().substring(0, 97) + "..." : b.label(), b.fromDisk() ? " (disk)" : ""));
     }
 
+    /** {@code b} with {@code --h-coarsening}'s choice when it was given, else as it is (the builder's default: auto). */
+    private io.lobatto.solvers.PMultigrid.Builder withHCoarsening(io.lobatto.solvers.PMultigrid.Builder b) {
+        return hCoarsening == null ? b : b.hCoarsening(hCoarsening);
+    }
+
     private String describePc() {
         return switch (preconditioner) {
             case NONE -> "none";
@@ -343,9 +349,8 @@ final class PoissonCommand implements Callable<Integer> {
         lastPhases = new io.lobatto.solvers.SetupPhases();
         lastPhases.add("mesh and numbering", System.nanoTime() - t0);
         return new PoissonProblem(mesh, exact, operator).solve(backend, preconditioner,
-                b -> (pmgDegrees == null ? b : b.degrees(pmgDegrees)).smootherOrder(smootherOrder).smoother(smoother)
-                        .coarseSolve(40, coarseReduction, coarseMaxIterations)
-                        .hCoarsening(hCoarsening != null ? hCoarsening : b.hCoarsening())
+                b -> withHCoarsening((pmgDegrees == null ? b : b.degrees(pmgDegrees)).smootherOrder(smootherOrder)
+                        .smoother(smoother).coarseSolve(40, coarseReduction, coarseMaxIterations))
                         .timeLevels(sweep == null),
                 tolerance, maxIterations,
                 progress == null ? null : it -> {

@@ -27,6 +27,14 @@ public final class HCoarsening {
     /** The default smallest element count per side of the coarsest box: 32 -> 16 -> 8 -> 4, 24 -> 12 -> 6 -> 3. */
     public static final int DEFAULT_MIN_SIDE = 3;
 
+    /**
+     * The smallest element count per side of the N = 1 box from which p-multigrid's default ({@code auto}) adds h-levels.
+     * On the H100 (f6ce231, the main job at N = 7) h-levels left the solve time within the runs' spread at 32^3 and cut
+     * an iteration at 48^3 (3 % less solve time), but each h-level is launch-bound (0.7-0.8 ms per V-cycle), so below
+     * this size they cost more than the N = 1 Chebyshev solve they replace.
+     */
+    public static final int AUTO_START_SIDE = 32;
+
     private HCoarsening() {
     }
 

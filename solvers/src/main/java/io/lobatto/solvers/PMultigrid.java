@@ -154,7 +154,11 @@ public final class PMultigrid implements Preconditioner {
         void close();
     }
 
-    /** The system property that sets {@link Builder#hCoarsening(boolean)}'s default ({@code true} or {@code false}). */
+    /**
+     * The system property that sets {@link Builder#hCoarsening(boolean)}'s default: {@code auto} (the default: h-levels
+     * where every side of the N = 1 box has at least {@link HCoarsening#AUTO_START_SIDE} elements), {@code true} or
+     * {@code false}.
+     */
     public static final String H_COARSENING_PROPERTY = "lobatto.pmg.hCoarsening";
 
     private final Backend backend;
@@ -241,7 +245,8 @@ public final class PMultigrid implements Preconditioner {
         private boolean timed;
         private SetupPhases phases = new SetupPhases();
         private Distribution distribution;
-        private boolean hCoarsening = Boolean.parseBoolean(System.getProperty(H_COARSENING_PROPERTY, "true"));
+        /** {@link #hCoarsening(boolean)}'s choice; null: auto (see {@link #H_COARSENING_PROPERTY}). */
+        private Boolean hCoarsening = hCoarseningDefault();
         private int hMinSide = HCoarsening.DEFAULT_MIN_SIDE;
 
         private Builder(Function<SpectralElementMesh, ? extends ElementOperator> factory, SpectralElementMesh mesh,
@@ -387,17 +392,29 @@ public final class PMultigrid implements Preconditioner {
          * structured box ({@link io.lobatto.core.mesh.HexMesh#structuredBox()}) with even sides, the box halved in every
          * direction is the next level, at N = 1, repeated while the sides stay even and at least
          * {@link HCoarsening#DEFAULT_MIN_SIDE} elements; the last is the coarsest (the Chebyshev solve), the levels above it
-         * are smoothed. Not with a {@link #distribution} (the levels stay as they are). Default on (system property
-         * {@value #H_COARSENING_PROPERTY}).
+         * are smoothed. Not with a {@link #distribution} (the levels stay as they are). Without a call, {@code auto} (system
+         * property {@value #H_COARSENING_PROPERTY}): on where every side of the N = 1 box has at least
+         * {@link HCoarsening#AUTO_START_SIDE} elements.
          */
         public Builder hCoarsening(boolean on) {
             this.hCoarsening = on;
             return this;
         }
 
-        /** Whether {@link #build} adds h-levels where the mesh allows ({@link #hCoarsening(boolean)}). */
-        public boolean hCoarsening() {
+        /** {@link #hCoarsening(boolean)}'s choice, or null for auto. */
+        public Boolean hCoarsening() {
             return hCoarsening;
+        }
+
+        private static Boolean hCoarseningDefault() {
+            String v = System.getProperty(H_COARSENING_PROPERTY, "auto").strip();
+            return switch (v) {
+                case "auto" -> null;
+                case "true" -> Boolean.TRUE;
+                case "false" -> Boolean.FALSE;
+                default -> throw new IllegalArgumentException(H_COARSENING_PROPERTY + " is '" + v
+                        + "'; it is one of auto, true, false");
+            };
         }
 
         /** As {@link #hCoarsening(boolean)}, with at least {@code minSide} (>= 1) elements per side on the coarsest box. */
@@ -449,7 +466,10 @@ public final class PMultigrid implements Preconditioner {
                 masks.add(mk);
             }
             int pLevels = meshes.size();
-            if (hCoarsening && distribution == null) {
+            boolean hLevels = hCoarsening != null ? hCoarsening
+                    : meshes.get(meshes.size() - 1).hexMesh().structuredBox()
+                            .map(bx -> Math.min(bx.nx(), Math.min(bx.ny(), bx.nz())) >= HCoarsening.AUTO_START_SIDE).orElse(false);
+            if (hLevels && distribution == null) {
                 // h-levels below N = 1 on a structured box; one without unknowns ends them
                 while (true) {
                     SpectralElementMesh up = meshes.get(meshes.size() - 1);
