@@ -11,8 +11,10 @@
 #   new     .gpu/lib/lobatto.jar (JAR): this branch
 #   new-k0  the same jar with -Dlobatto.cpu.compactLaunches=0 (every launch on the generated contractions: this
 #           branch's old path for its first-launch loop contractions)
-# then one `--profile` run of new (its setup by phase).
-# About 15 + 1 runs of 2-5 s each: about 1.5 minutes; every run is limited to 60 s (timeout).
+#   new-c1  the same jar with -XX:TieredStopAtLevel=1 (C1 only, no C2): what the JIT's C2 compilations cost this short
+#           run (on the shared 2-core machine this halved the setup); information, not the README's command
+# then one `--profile` run of new (its setup by phase, wall and process CPU seconds).
+# About 20 + 1 runs of 2-5 s each: about 1.5-2 minutes; every run is limited to 60 s (timeout).
 #
 # Stage (on the development machine, from the repository root of this branch):
 #   ./mvnw -q -o install -DskipTests -Dmaven.javadoc.skip=true          # examples/target/lobatto.jar
@@ -84,11 +86,12 @@ one() {
 }
 
 start=$SECONDS
-echo "== the README job on the Java backend, $ROUNDS rounds of: old (60aa185), new ($COMMIT), new-k0 (compactLaunches=0)"
+echo "== the README job on the Java backend, $ROUNDS rounds of: old (60aa185), new ($COMMIT), new-k0 (compactLaunches=0), new-c1 (C1 only)"
 for r in $(seq 1 "$ROUNDS"); do
   one "old-$r" "$OLDJAR" ""
   one "new-$r" "$JAR" ""
   one "new-k0-$r" "$JAR" "-Dlobatto.cpu.compactLaunches=0"
+  one "new-c1-$r" "$JAR" "-XX:TieredStopAtLevel=1"
 done
 echo "== new, --profile (setup by phase)"
 one "new-profile-1" "$JAR" "" --profile
@@ -111,7 +114,10 @@ awk -F'\t' '
                  m["new", 2] / m["old", 2], m["new", 3] / m["old", 3], m["new", 4] / m["old", 4], m["new", 5] / m["old", 5]
         if (("new-k0", 2) in m && ("new", 2) in m)
           printf "new/new-k0: setup %.3f, solve %.3f, process wall %.3f (the first-launch loop contractions)\n",
-                 m["new", 2] / m["new-k0", 2], m["new", 3] / m["new-k0", 3], m["new", 5] / m["new-k0", 5] }' \
+                 m["new", 2] / m["new-k0", 2], m["new", 3] / m["new-k0", 3], m["new", 5] / m["new-k0", 5]
+        if (("new-c1", 2) in m && ("old", 2) in m)
+          printf "new-c1/old: setup %.3f, solve %.3f, process wall %.3f (C1 only: not the README command)\n",
+                 m["new-c1", 2] / m["old", 2], m["new-c1", 3] / m["old", 3], m["new-c1", 5] / m["old", 5] }' \
   "$logs/runs.tsv" | tee "$logs/summary.txt"
 echo "load average after: $(cat /proc/loadavg)" | tee -a "$logs/cpu.txt"
 tar czf "$OUT/jsetup.tgz" -C "$logs" .
