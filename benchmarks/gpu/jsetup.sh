@@ -103,7 +103,7 @@ awk -F'\t' '
                                    return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
   $1 != "new-profile" { v = $1; if (!(v in n)) order[++nv] = v; k = ++n[v]
       for (c = 2; c <= 5; c++) { x[v, c, k] = $c; if (k == 1 || $c < lo[v, c]) lo[v, c] = $c; if (k == 1 || $c > hi[v, c]) hi[v, c] = $c }
-      res[v] = res[v] (index(res[v], $6 " " $7) ? "" : " [" $6 " its, " $7 "]") }
+      t = " [" $6 " its, " $7 "]"; if (!index(res[v], t)) res[v] = res[v] t }
   END { name[2] = "setup"; name[3] = "solve"; name[4] = "total"; name[5] = "wall"
         for (i = 1; i <= nv; i++) { v = order[i]; line = sprintf("%-7s n=%d", v, n[v])
           for (c = 2; c <= 5; c++) { delete a; for (k = 1; k <= n[v]; k++) a[k] = x[v, c, k]; m[v, c] = median(a, n[v])
