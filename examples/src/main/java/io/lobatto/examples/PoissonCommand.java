@@ -262,10 +262,18 @@ final class PoissonCommand implements Callable<Integer> {
         return java.lang.management.ManagementFactory.getRuntimeMXBean().getUptime() * 1e-3;
     }
 
-    /** The setup by phase (seconds, and microseconds per element: what numbering or Z costs per element), and the host heap in use per DOF. */
+    /**
+     * The setup by phase (seconds, microseconds per element: what numbering or Z costs per element, and the process CPU
+     * seconds where they can be read: all threads, the JIT compilers' included), and the host heap in use per DOF.
+     */
     static void printSetup(java.io.PrintWriter out, io.lobatto.solvers.SetupPhases phases, long dofs, int elements) {
-        out.printf("setup by phase (%.3f s):%n", phases.totalSeconds());
-        phases.seconds().forEach((k, v) -> out.printf("  %-22s %8.3f s %9.2f us/element%n", k, v, 1e6 * v / Math.max(1, elements)));
+        java.util.Map<String, Double> cpu = phases.cpuSeconds();
+        double cpuTotal = cpu.values().stream().mapToDouble(Double::doubleValue).sum();
+        out.printf("setup by phase (%.3f s%s):%n", phases.totalSeconds(),
+                cpu.isEmpty() ? "" : String.format(", process CPU %.2f s on %d processors", cpuTotal,
+                        Runtime.getRuntime().availableProcessors()));
+        phases.seconds().forEach((k, v) -> out.printf("  %-22s %8.3f s %9.2f us/element%s%n", k, v, 1e6 * v / Math.max(1, elements),
+                cpu.containsKey(k) ? String.format(" %7.2f s CPU", cpu.get(k)) : ""));
         Runtime rt = Runtime.getRuntime();
         long used = rt.totalMemory() - rt.freeMemory();
         out.printf("host heap in use: %.3f GB, %.1f bytes per DOF%n", used * 1e-9, (double) used / dofs);
@@ -344,9 +352,9 @@ final class PoissonCommand implements Callable<Integer> {
     private PoissonProblem.Solution solveOnce(Backend backend, int n, ManufacturedSolution exact,
                                               java.util.function.IntConsumer progress, SolveProgress monitor)
             throws java.io.IOException {
+        lastPhases = new io.lobatto.solvers.SetupPhases();   // before the mesh: its CPU time counts from here
         long t0 = System.nanoTime();
         SpectralElementMesh mesh = meshOptions.build(n);
-        lastPhases = new io.lobatto.solvers.SetupPhases();
         lastPhases.add("mesh and numbering", System.nanoTime() - t0);
         return new PoissonProblem(mesh, exact, operator).solve(backend, preconditioner,
                 b -> withHCoarsening((pmgDegrees == null ? b : b.degrees(pmgDegrees)).smootherOrder(smootherOrder)
