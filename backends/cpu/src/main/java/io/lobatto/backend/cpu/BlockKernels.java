@@ -23,27 +23,7 @@ import io.lobatto.core.basis.Basis1D;
  */
 final class BlockKernels {
 
-    /**
-     * Launches of an operator that run the {@link TensorBlockLoops} contractions before it switches to the generated
-     * ones ({@code -Dlobatto.cpu.compactLaunches}, default {@value #DEFAULT_COMPACT_LAUNCHES}): an operator applied once
-     * at setup (the right-hand side's mass matrix, a lift) then never runs the generated kernels, which on a fresh JVM
-     * are interpreted for their first hundred calls each and compiled at a cost that only many launches repay; an
-     * operator applied often runs its first launch on the loops, its others on the generated kernels. Both give the
-     * same bits. Measured on the README job (2 shared cores, medians of 5 interleaved runs): the setup's process CPU
-     * time fell from 2.75 to 2.48 s, the solve's did not rise.
-     */
-    static final int COMPACT_LAUNCHES = compactLaunches(System.getProperty("lobatto.cpu.compactLaunches"));
-
-    /** The default of {@link #COMPACT_LAUNCHES}. */
-    static final int DEFAULT_COMPACT_LAUNCHES = 1;
-
-    /** The generated contractions of this degree. */
     final TensorBlock tb;
-    /** The loop contractions of this degree and block size (same bits as {@link #tb}). */
-    final TensorBlock compact;
-    /** The contractions the next launch runs: {@link #compact} for the first {@link #COMPACT_LAUNCHES} launches. */
-    private volatile TensorBlock contractions;
-    private int launches;
     final ElementKernel kernel;
     final int elements;
     final int blocks;
@@ -92,8 +72,6 @@ final class BlockKernels {
 
     BlockKernels(TensorBlock tb, ElementKernel kernel, Basis1D basis, int elements, double[] geometricData) {
         this.tb = tb;
-        this.compact = new TensorBlockLoops(tb.degree, tb.b);
-        this.contractions = COMPACT_LAUNCHES > 0 ? compact : tb;
         this.kernel = kernel;
         this.elements = elements;
         this.b = tb.b;
@@ -149,59 +127,23 @@ final class BlockKernels {
         }
     }
 
-    /**
-     * {@code -Dlobatto.cpu.compactLaunches}: a count >= 0, or the default for null.
-     *
-     * @throws IllegalArgumentException naming the property and the value when it is not a count >= 0
-     */
-    static int compactLaunches(String value) {
-        if (value == null) {
-            return DEFAULT_COMPACT_LAUNCHES;
-        }
-        try {
-            int v = Integer.parseInt(value.trim());
-            if (v >= 0) {
-                return v;
-            }
-        } catch (NumberFormatException e) {
-            // reported below
-        }
-        throw new IllegalArgumentException("-Dlobatto.cpu.compactLaunches = '" + value + "' must be a count >= 0 (launches of an "
-                + "operator on the loop contractions before the generated ones)");
-    }
-
-    /** The contractions this launch runs ({@link #compact} or {@link #tb}); call {@link #launched} after it. */
-    TensorBlock contractions() {
-        return contractions;
-    }
-
-    /** Counts a finished launch (on the launching thread): after {@link #COMPACT_LAUNCHES} the generated contractions. */
-    synchronized void launched() {
-        if (++launches >= COMPACT_LAUNCHES) {
-            contractions = tb;
-        }
-    }
-
     Scratch newScratch() {
         int n = tb.n, m = tb.m;
         return new Scratch(Math.max(n * n * n, m * m * m) * b);
     }
 
-    /**
-     * y = L u on block {@code blk} with the contractions {@code tb} ({@link #contractions()} of the launch): {@code s.u}
-     * holds u on T, {@code s.y} gets y on T.
-     */
-    void apply(TensorBlock tb, int blk, double lambda, Scratch s) {
+    /** y = L u on block {@code blk}: {@code s.u} holds u on T, {@code s.y} gets y on T. */
+    void apply(int blk, double lambda, Scratch s) {
         switch (kernel) {
-            case STIFFNESS_BP35 -> bp35(tb, blk, lambda, s);
-            case MASS_BP10 -> bp10(tb, blk, s);
-            case STIFFNESS_BP30 -> bp30(tb, blk, lambda, s);
+            case STIFFNESS_BP35 -> bp35(blk, lambda, s);
+            case MASS_BP10 -> bp10(blk, s);
+            case STIFFNESS_BP30 -> bp30(blk, lambda, s);
             default -> throw new IllegalStateException("unknown kernel " + kernel);
         }
     }
 
     /** BP3.5: y = D^T G D u + lambda wJ u. */
-    private void bp35(TensorBlock tb, int blk, double lambda, Scratch s) {
+    private void bp35(int blk, double lambda, Scratch s) {
         final int n = tb.n;
         final double[] u = s.u, y = s.y, ur = s.vr, us = s.vs, ut = s.vt, w = s.t1, t = s.t2;
         tb.gradSlow(d, u, ur, false);
@@ -220,21 +162,21 @@ final class BlockKernels {
     }
 
     /** BP1.0: y = I^T wJ I u. */
-    private void bp10(TensorBlock tb, int blk, Scratch s) {
+    private void bp10(int blk, Scratch s) {
         final double[] v = s.v;
-        interpolate(tb, s.u, v, s);
+        interpolate(s.u, v, s);
         final double[] wj = geo[blk];
         for (int c = 0; c < npqBlock; c++) {
             v[c] *= wj[c];
         }
-        project(tb, v, s.y, s);
+        project(v, s.y, s);
     }
 
     /** BP3.0: y = I^T (D~^T G D~ + lambda wJ) I u. */
-    private void bp30(TensorBlock tb, int blk, double lambda, Scratch s) {
+    private void bp30(int blk, double lambda, Scratch s) {
         final int m = tb.m;
         final double[] v = s.v, vr = s.vr, vs = s.vs, vt = s.vt, t1 = s.t1, t2 = s.t2;
-        interpolate(tb, s.u, v, s);
+        interpolate(s.u, v, s);
         tb.gaussSlow(dGl, v, vs, false);
         tb.gaussMid(dGl, v, vt, false);
         tb.swap(v, m, m, m, t1, false);
@@ -248,11 +190,11 @@ final class BlockKernels {
         tb.swap(vr, m, m, m, t1, false);
         tb.gaussSlow(dGlT, t1, t2, false);
         tb.swap(t2, m, m, m, v, true);
-        project(tb, v, s.y, s);
+        project(v, s.y, s);
     }
 
     /** I along r, t, s: u (n^3 on T) to v (m^3 on S). */
-    private void interpolate(TensorBlock tb, double[] u, double[] v, Scratch s) {
+    private void interpolate(double[] u, double[] v, Scratch s) {
         final int n = tb.n, m = tb.m;
         tb.interpSlowN(interp, u, s.t1);
         tb.interpMid(interp, s.t1, s.t2);
@@ -261,7 +203,7 @@ final class BlockKernels {
     }
 
     /** I^T along s, t, r: v (m^3 on S) to y (n^3 on T). */
-    private void project(TensorBlock tb, double[] v, double[] y, Scratch s) {
+    private void project(double[] v, double[] y, Scratch s) {
         final int n = tb.n, m = tb.m;
         tb.projectSlowM(interpT, v, s.t1);
         tb.projectMid(interpT, s.t1, s.t2);
