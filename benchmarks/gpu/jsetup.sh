@@ -9,7 +9,7 @@
 # Variants, interleaved ROUNDS (default 5) times each, in this order every round:
 #   old     .gpu/ab/lobatto-old.jar (OLDJAR): the examples' shaded jar built at 60aa185
 #   new     .gpu/lib/lobatto.jar (JAR): this branch
-#   new-k0  the same jar with -Dlobatto.cpu.compactLaunches=0 (every launch on the generated contractions: this
+#   new-k0  the same jar with -Dlobatto.cpu.compactLaunches=0 (a property of c6c5594 only, reverted after this run: every launch on the generated contractions: this
 #           branch's old path for its first-launch loop contractions)
 #   new-c1  the same jar with -XX:TieredStopAtLevel=1 (C1 only, no C2): what the JIT's C2 compilations cost this short
 #           run (on the shared 2-core machine this halved the setup); information, not the README's command
