@@ -31,9 +31,9 @@ public final class HCoarsening {
      * The smallest element count per side of the N = 1 box from which p-multigrid's default ({@code auto}) adds h-levels.
      * On the H100 (f6ce231, the main job at N = 7) h-levels left the solve time within the runs' spread at 32^3 and cut
      * an iteration at 48^3 (3 % less solve time), but each h-level is launch-bound (0.7-0.8 ms per V-cycle), so below
-     * this size they cost more than the N = 1 Chebyshev solve they replace.
+     * this size they cost more than the N = 1 Chebyshev solve they replace, and at 32^3 they add setup for nothing.
      */
-    public static final int AUTO_START_SIDE = 32;
+    public static final int AUTO_START_SIDE = 48;
 
     private HCoarsening() {
     }

@@ -82,7 +82,8 @@ public final class ProgramCache {
      * background once the kernel has done enough work ({@link #UPGRADE_AFTER_PROPERTY}); each {@link ClKernel} swaps it in
      * at a fixed point of its own launches. {@code auto}: on for a GPU whose problem has fewer than
      * {@link #QUICK_FIRST_POINTS} points ({@link #quickFirstFor}), where compiling costs more than the optimised kernels
-     * save; off elsewhere, so large problems and the benchmarks build optimised kernels directly. A later run of the same
+     * save, and NVIDIA's compute cache is on ({@code CUDA_CACHE_DISABLE} is not 1); off elsewhere, so large problems and
+     * the benchmarks build optimised kernels directly. A later run of the same
      * small job loads the quick programs from the disk cache, and the optimised ones once a run has upgraded them.
      */
     public static final String QUICK_FIRST_PROPERTY = "lobatto.opencl.quickFirst";
@@ -255,7 +256,10 @@ public final class ProgramCache {
         quickFirst = switch (mode) {
             case "true" -> true;
             case "false" -> false;
-            case "auto" -> context.device().type() == ClDevice.Type.GPU && points < QUICK_FIRST_POINTS;
+            // not with NVIDIA's compute cache off: the driver then compiles a loaded program's PTX at every load, and
+            // the quick programs' PTX takes far longer (H100, a8bf6e4: a README run loading them took 1.49 s of setup)
+            case "auto" -> context.device().type() == ClDevice.Type.GPU && points < QUICK_FIRST_POINTS
+                    && !"1".equals(System.getenv("CUDA_CACHE_DISABLE"));
             default -> throw new IllegalArgumentException(QUICK_FIRST_PROPERTY + " is '" + mode
                     + "'; it is one of auto, true, false");
         };
