@@ -39,6 +39,15 @@ public final class HCoarsening {
     }
 
     /**
+     * Whether p-multigrid's default ({@code auto}) adds h-levels below {@code coarsest}, the N = 1 level of the p-schedule:
+     * its mesh is a structured box with at least {@link #AUTO_START_SIDE} elements on every side.
+     */
+    public static boolean autoApplies(SpectralElementMesh coarsest) {
+        return coarsest.hexMesh().structuredBox()
+                .map(b -> Math.min(b.nx(), Math.min(b.ny(), b.nz())) >= AUTO_START_SIDE).orElse(false);
+    }
+
+    /**
      * The next coarser level of {@code fine}: its box halved in every direction, at N = 1, with the same node map; empty
      * unless {@code fine} is at N = 1 on a {@link HexMesh#structuredBox() structured box} whose sides are all even and
      * whose halves all have at least {@code minSide} elements.

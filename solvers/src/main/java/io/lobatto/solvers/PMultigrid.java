@@ -466,9 +466,7 @@ public final class PMultigrid implements Preconditioner {
                 masks.add(mk);
             }
             int pLevels = meshes.size();
-            boolean hLevels = hCoarsening != null ? hCoarsening
-                    : meshes.get(meshes.size() - 1).hexMesh().structuredBox()
-                            .map(bx -> Math.min(bx.nx(), Math.min(bx.ny(), bx.nz())) >= HCoarsening.AUTO_START_SIDE).orElse(false);
+            boolean hLevels = hCoarsening != null ? hCoarsening : HCoarsening.autoApplies(meshes.get(meshes.size() - 1));
             if (hLevels && distribution == null) {
                 // h-levels below N = 1 on a structured box; one without unknowns ends them
                 while (true) {

@@ -23,6 +23,18 @@ class HCoarseningTest {
 
     private static final Backend backend = new CpuBackend(2);
 
+    /** auto adds h-levels from AUTO_START_SIDE elements on every side of a box, never on other meshes. */
+    @Test
+    void autoStartsAtTheMeasuredSide() {
+        int s = HCoarsening.AUTO_START_SIDE;
+        HexMesh big = HexMesh.box(s, s, s + 2, 0, 1, 0, 1, 0, 1);
+        HexMesh thin = HexMesh.box(s, s, s - 2, 0, 1, 0, 1, 0, 1);
+        assertTrue(HCoarsening.autoApplies(SpectralElementMesh.of(big, 1)));
+        assertTrue(!HCoarsening.autoApplies(SpectralElementMesh.of(thin, 1)), "a side below " + s);
+        assertTrue(!HCoarsening.autoApplies(SpectralElementMesh.of(HexMesh.box(6, 6, 6, 0, 1, 0, 1, 0, 1), 1)),
+                "the README's 6^3");
+    }
+
     @Test
     void zhMapsEachCoarseDegree2PointToTheFineVertexAtThatPlace() {
         double[] b = {-1, 2, 0.5, 1.5, 0, 3};
