@@ -46,6 +46,16 @@ class RedundantCoarseTest {
     private static final NodeMap MAP = NodeMap.sinusoidal(0.05, 0, 1, 0, 1, 0, 1);
     private static final Function<SpectralElementMesh, StiffnessBp35> OPERATOR = m -> StiffnessBp35.on(m, 0);
 
+    /** A rank's slab of the NX x NY x NZ box (boundary elements first), its mesh at {@code degree} and its Dirichlet Z. */
+    private record RankMesh(SlabPartition part, SpectralElementMesh mesh, ScatterOperator z) {
+        static RankMesh of(Communicator c, int degree) {
+            SlabPartition part = SlabPartition.of(NX, NY, NZ, c.size(), c.rank()).boundaryFirst();
+            SpectralElementMesh mesh = SpectralElementMesh.of(part.localMesh(), degree, MAP);
+            return new RankMesh(part, mesh, ScatterOperator.build(mesh.localToGlobal(), mesh.globalNodeCount(),
+                    mesh.boundaryMaskAllTagged()));
+        }
+    }
+
     private static Backend backend(String name, int rank) {
         try {
             Backend b = DistributedPoisson.rankBackend(name, rank, 1);
@@ -124,10 +134,10 @@ class RedundantCoarseTest {
             for (int r = 0; r < ranks; r++) {
                 ThreadCommunicator c = comms[r];
                 f.add(pool.submit(() -> {
-                    SlabPartition part = SlabPartition.of(NX, NY, NZ, c.size(), c.rank()).boundaryFirst();
-                    SpectralElementMesh mesh = SpectralElementMesh.of(part.localMesh(), 1, MAP);
-                    ScatterOperator z = ScatterOperator.build(mesh.localToGlobal(), mesh.globalNodeCount(),
-                            mesh.boundaryMaskAllTagged());
+                    RankMesh rm = RankMesh.of(c, 1);
+                    SlabPartition part = rm.part();
+                    SpectralElementMesh mesh = rm.mesh();
+                    ScatterOperator z = rm.z();
                     DistributedLevels levels = new DistributedLevels(c, part, null, DistributedLevels.Coarse.REDUNDANT);
                     SpectralElementMesh whole = levels.wholeMesh(mesh);
                     ScatterOperator zw = ScatterOperator.build(whole.localToGlobal(), whole.globalNodeCount(),
@@ -329,10 +339,10 @@ class RedundantCoarseTest {
                 for (ThreadCommunicator tc : comms) {
                     f.add(pool.submit(() -> {
                         Counting c = new Counting(tc);
-                        SlabPartition part = SlabPartition.of(NX, NY, NZ, 2, c.rank()).boundaryFirst();
-                        SpectralElementMesh mesh = SpectralElementMesh.of(part.localMesh(), FINE, MAP);
-                        ScatterOperator z = ScatterOperator.build(mesh.localToGlobal(), mesh.globalNodeCount(),
-                                mesh.boundaryMaskAllTagged());
+                        RankMesh rm = RankMesh.of(c, FINE);
+                        SlabPartition part = rm.part();
+                        SpectralElementMesh mesh = rm.mesh();
+                        ScatterOperator z = rm.z();
                         try (Backend be = backend(backendName, c.rank());
                              AssembledOperator op = AssembledOperator.bind(OPERATOR.apply(mesh), z, be);
                              DistributedOperator dop = new DistributedOperator(op, part.sharedNodes(mesh, z), c);
@@ -393,10 +403,10 @@ class RedundantCoarseTest {
                 for (ThreadCommunicator tc : comms) {
                     f.add(pool.submit(() -> {
                         Counting c = new Counting(tc);
-                        SlabPartition part = SlabPartition.of(NX, NY, NZ, 2, c.rank()).boundaryFirst();
-                        SpectralElementMesh mesh = SpectralElementMesh.of(part.localMesh(), FINE, MAP);
-                        ScatterOperator z = ScatterOperator.build(mesh.localToGlobal(), mesh.globalNodeCount(),
-                                mesh.boundaryMaskAllTagged());
+                        RankMesh rm = RankMesh.of(c, FINE);
+                        SlabPartition part = rm.part();
+                        SpectralElementMesh mesh = rm.mesh();
+                        ScatterOperator z = rm.z();
                         try (Backend be = backend(backendName, c.rank());
                              AssembledOperator op = AssembledOperator.bind(OPERATOR.apply(mesh), z, be);
                              DistributedOperator dop = new DistributedOperator(op, part.sharedNodes(mesh, z), c);

@@ -48,7 +48,19 @@ public abstract class MultigridConformance {
     /** P x_c on {@code be}, on the host. */
     private static double[] prolongate(Backend be, SpectralElementMesh coarse, ScatterOperator zc, SpectralElementMesh fine,
                                        ScatterOperator zf, double[] xc) {
-        try (DeviceTransfer t = be.uploadTransfer(coarse.basis(), fine.basis(), fine.elementCount());
+        return prolongate(be, coarse.basis(), fine.basis(), fine.elementCount(), zc, zf, xc);
+    }
+
+    /** R r_f on {@code be}, on the host. */
+    private static double[] restrict(Backend be, SpectralElementMesh coarse, ScatterOperator zc, SpectralElementMesh fine,
+                                     ScatterOperator zf, double[] rf) {
+        return restrict(be, coarse.basis(), fine.basis(), fine.elementCount(), zc, zf, rf);
+    }
+
+    /** P x_c = Z_f^T W_f J Z_c x_c with J the interpolation from {@code cb} to {@code fb} on {@code elements} elements. */
+    private static double[] prolongate(Backend be, Basis1D cb, Basis1D fb, int elements, ScatterOperator zc,
+                                       ScatterOperator zf, double[] xc) {
+        try (DeviceTransfer t = be.uploadTransfer(cb, fb, elements);
              var dzc = upload(be, zc); var dzf = upload(be, zf);
              DeviceVector x = be.upload(xc); DeviceVector work = be.allocate(zf.localSize());
              DeviceVector y = be.allocate(zf.globalSize())) {
@@ -57,10 +69,10 @@ public abstract class MultigridConformance {
         }
     }
 
-    /** R r_f on {@code be}, on the host. */
-    private static double[] restrict(Backend be, SpectralElementMesh coarse, ScatterOperator zc, SpectralElementMesh fine,
+    /** R r_f = P^T r_f = Z_c^T J^T W_f Z_f r_f, the transpose of {@link #prolongate(Backend, Basis1D, Basis1D, int, ScatterOperator, ScatterOperator, double[])}. */
+    private static double[] restrict(Backend be, Basis1D cb, Basis1D fb, int elements, ScatterOperator zc,
                                      ScatterOperator zf, double[] rf) {
-        try (DeviceTransfer t = be.uploadTransfer(coarse.basis(), fine.basis(), fine.elementCount());
+        try (DeviceTransfer t = be.uploadTransfer(cb, fb, elements);
              var dzc = upload(be, zc); var dzf = upload(be, zf);
              DeviceVector r = be.upload(rf); DeviceVector work = be.allocate(zc.localSize());
              DeviceVector y = be.allocate(zc.globalSize())) {
@@ -258,25 +270,13 @@ public abstract class MultigridConformance {
     /** P_h x_c = Z_h^T W_h J_(1->2) Z_c x_c on {@code be}, on the host. */
     private static double[] hProlongate(Backend be, SpectralElementMesh coarse, ScatterOperator zc, ScatterOperator zh,
                                         double[] xc) {
-        try (DeviceTransfer t = be.uploadTransfer(Basis1D.of(1), Basis1D.of(2), coarse.elementCount());
-             var dzc = upload(be, zc); var dzh = upload(be, zh);
-             DeviceVector x = be.upload(xc); DeviceVector work = be.allocate(zh.localSize());
-             DeviceVector y = be.allocate(zh.globalSize())) {
-            be.prolongate(t, dzc, dzh, x, work, y);
-            return be.download(y);
-        }
+        return prolongate(be, Basis1D.of(1), Basis1D.of(2), coarse.elementCount(), zc, zh, xc);
     }
 
     /** R_h r_f = Z_c^T J^T W_h Z_h r_f on {@code be}, on the host. */
     private static double[] hRestrict(Backend be, SpectralElementMesh coarse, ScatterOperator zc, ScatterOperator zh,
                                       double[] rf) {
-        try (DeviceTransfer t = be.uploadTransfer(Basis1D.of(1), Basis1D.of(2), coarse.elementCount());
-             var dzc = upload(be, zc); var dzh = upload(be, zh);
-             DeviceVector r = be.upload(rf); DeviceVector work = be.allocate(zc.localSize());
-             DeviceVector y = be.allocate(zc.globalSize())) {
-            be.restrict(t, dzh, dzc, r, work, y);
-            return be.download(y);
-        }
+        return restrict(be, Basis1D.of(1), Basis1D.of(2), coarse.elementCount(), zc, zh, rf);
     }
 
     /**
