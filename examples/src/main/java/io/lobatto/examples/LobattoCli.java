@@ -43,8 +43,19 @@ public final class LobattoCli implements Runnable {
         }
     }
 
+    /**
+     * The program: opens the backend the arguments name ahead ({@link BackendAhead}) while picocli reads them, runs the
+     * command, closes a backend opened ahead and not taken, and exits with the command's code.
+     */
     public static void main(String[] args) {
-        System.exit(run(args));
+        BackendAhead.start(args);
+        int code;
+        try {
+            code = run(args);
+        } finally {
+            BackendAhead.discard();
+        }
+        System.exit(code);
     }
 
     /** {@code --version}: the project version from the jar (manifest, else Maven's pom.properties). */

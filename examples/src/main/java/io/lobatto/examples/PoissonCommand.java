@@ -182,7 +182,6 @@ final class PoissonCommand implements Callable<Integer> {
         ManufacturedSolution exact = ManufacturedSolution.unitCube(lambda);
         // the host setup's loops compile while the backend opens its device (with a Schwarz smoother, its setup's too)
         io.lobatto.solvers.SetupWarmup.start(lo, preconditioner == PoissonProblem.Preconditioning.PMG && smoother.relaxation().isSchwarz());
-        double opening = sinceProcessStart();
         Backend backend = backendOptions.create();
         double opened = sinceProcessStart();
         try {
@@ -228,7 +227,10 @@ final class PoissonCommand implements Callable<Integer> {
             }
             if (profile) {
                 out.printf("process: backend opened %.3f s after the JVM started (%.3f s to open it: device, context, "
-                        + "work-group probes), the run's timer started at %.3f s%n", opened, opened - opening, started);
+                        + "work-group probes%s), the run's timer started at %.3f s%n", opened,
+                        backendOptions.openingEnded - backendOptions.openingStarted,
+                        backendOptions.openedAhead ? String.format(", from %.3f s, ahead while the options were read",
+                                backendOptions.openingStarted) : "", started);
                 printSetup(out, lastPhases, s.assembledDofs(), s.elements());
                 printBuilds(out, backend);
                 KernelTimes.print(backend, out, s.solve().iterations() - 1, s.solve().secondsPerIteration());
