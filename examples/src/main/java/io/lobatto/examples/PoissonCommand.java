@@ -312,9 +312,10 @@ final class PoissonCommand implements Callable<Integer> {
                 b.fromDisk() ? " (disk)" : ""));
         // the first builds on the JVM's clock: what the backend's start and the setup's first phases wait for
         double origin = System.nanoTime() * 1e-9 - sinceProcessStart();
-        out.println("first builds (start after the JVM started, seconds):");
+        out.println("builds in start order (start and end after the JVM started, duration; seconds):");
         log.stream().sorted(java.util.Comparator.comparingLong(io.lobatto.backend.aparapi.runtime.ProgramCache.Build::startNanos))
-                .limit(8).forEach(b -> out.printf("  %8.3f s  %8.3f s  %s%s%n", b.startNanos() * 1e-9 - origin, b.nanos() * 1e-9,
+                .limit(24).forEach(b -> out.printf("  %8.3f  %8.3f  %8.3f s  %s%s%n", b.startNanos() * 1e-9 - origin,
+                        (b.startNanos() + b.nanos()) * 1e-9 - origin, b.nanos() * 1e-9,
                         b.label().length() > 100 ? b.label().substring(0, 97) + "..." : b.label(), b.fromDisk() ? " (disk)" : ""));
     }
 

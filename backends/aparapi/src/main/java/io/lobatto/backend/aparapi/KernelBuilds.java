@@ -1024,8 +1024,10 @@ public final class KernelBuilds {
         c.put("pts", degree + 2);
         c.put("nodesPer", (order + 1) * (order + 1) * (order + 1));
         // never built quickly first: it runs once, over every quadrature point, and built quickly it ran 50x slower
-        return withPointFunctions(ErrorKernel.class, c, "errors", degree, order, map, f)
-                .withOptions(io.lobatto.backend.aparapi.runtime.ProgramCache.OPTIMISED_ONLY);
+        KernelSource s = withPointFunctions(ErrorKernel.class, c, "errors", degree, order, map, f);
+        // -Dlobatto.aparapi.quickErrors=true lets quick-first build it too (an A/B of the cold start, issue 25)
+        return Boolean.getBoolean("lobatto.aparapi.quickErrors") ? s
+                : s.withOptions(io.lobatto.backend.aparapi.runtime.ProgramCache.OPTIMISED_ONLY);
     }
 
     /**
