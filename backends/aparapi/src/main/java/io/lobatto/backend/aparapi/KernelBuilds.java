@@ -869,7 +869,7 @@ public final class KernelBuilds {
             case "false" -> false;
             default -> points < QUICK_SETUP_POINTS;
         };
-        return quick ? QUICK_OPTIONS : "";
+        return quick ? io.lobatto.backend.aparapi.runtime.ProgramCache.quickOptions() : "";
     }
 
     /** {@link #setupOptions} of {@code elements} elements at {@code degree}. */
