@@ -187,6 +187,17 @@ public final class AssembledOperator implements DeviceOperator, AutoCloseable {
         backend.applyAssembledResidual(bound.data(), deviceZ, operator.lambda(), shift, x, workL, y, c1, r, c2, s);
     }
 
+    /** A Chebyshev-Jacobi step after r -= A d, folded into the gather where the backend can ({@link Backend#applyAssembledResidualChebyshev}). */
+    @Override
+    public void applyResidualChebyshevStep(DeviceVector d, DeviceVector y, DeviceVector r, double a, double b,
+                                           DeviceVector inverseDiagonal, DeviceVector x) {
+        if (checkInputs) {
+            VectorChecks.requireFinite(backend, d, "d_G");
+        }
+        backend.applyAssembledResidualChebyshev(bound.data(), deviceZ, operator.lambda(), shift, d, workL, y, r, a, b,
+                inverseDiagonal, x);
+    }
+
     /**
      * y_G = A x_G and returns x_G . y_G, with the dot product fused into the gather
      * ({@link Backend#applyAssembledDot}).

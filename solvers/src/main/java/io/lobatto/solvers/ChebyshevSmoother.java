@@ -128,6 +128,18 @@ final class ChebyshevSmoother implements AutoCloseable {
         return d;
     }
 
+    /**
+     * Whether a step of weight {@code beta} after r -= A d goes to the operator as one call
+     * ({@link DeviceOperator#applyResidualChebyshevStep}): Jacobi relaxation with x += d, the case of {@link #step}'s fused
+     * {@link Backend#chebyshevStep}, so the values are those of the two calls it replaces.
+     */
+    private boolean foldsStep(double beta) {
+        return relaxation == null && beta == 1 && FOLD_STEP;
+    }
+
+    /** {@code -Dlobatto.pmg.foldChebyshevStep=false} keeps the residual update and the step apart (an A/B switch). */
+    private static final boolean FOLD_STEP = Boolean.parseBoolean(System.getProperty("lobatto.pmg.foldChebyshevStep", "true"));
+
     /** One step: d = a d + b M^-1 r; x += beta d (with Schwarz: the local solves, then the gather folded into the update). */
     private void step(double a, double b, double beta, DeviceVector r, DeviceVector x, DeviceVector scratch) {
         if (relaxation == null && beta == 1) {
@@ -162,9 +174,15 @@ final class ChebyshevSmoother implements AutoCloseable {
             }
             step(0, 4 / (3 * upper), beta == null ? 1 : beta[0], r, x, scratch);
             for (int k = 1; k < order; k++) {
+                double a = (2.0 * k - 1) / (2.0 * k + 3);
+                double b = (8.0 * k + 4) / ((2.0 * k + 3) * upper);
+                double betaK = beta == null ? 1 : beta[k];
+                if (!carry && foldsStep(betaK)) {
+                    operator.applyResidualChebyshevStep(d, ad, r, a, b, inverseDiagonal, x);
+                    continue;
+                }
                 operator.applyResidual(d, ad, -1, r, carry ? -beta[k - 1] : 0, carry ? rTrue : null);
-                step((2.0 * k - 1) / (2.0 * k + 3), (8.0 * k + 4) / ((2.0 * k + 3) * upper), beta == null ? 1 : beta[k], r, x,
-                        scratch);
+                step(a, b, betaK, r, x, scratch);
             }
             if (updateResidual) {
                 if (carry) {
@@ -182,9 +200,13 @@ final class ChebyshevSmoother implements AutoCloseable {
         double rho = 1 / sigma;
         step(0, 1 / theta, 1, r, x, scratch);
         for (int k = 1; k < order; k++) {
-            operator.applyResidual(d, ad, -1, r, 0, null);
             double rhoNew = 1 / (2 * sigma - rho);
-            step(rhoNew * rho, 2 * rhoNew / delta, 1, r, x, scratch);
+            if (foldsStep(1)) {
+                operator.applyResidualChebyshevStep(d, ad, r, rhoNew * rho, 2 * rhoNew / delta, inverseDiagonal, x);
+            } else {
+                operator.applyResidual(d, ad, -1, r, 0, null);
+                step(rhoNew * rho, 2 * rhoNew / delta, 1, r, x, scratch);
+            }
             rho = rhoNew;
         }
         if (updateResidual) {

@@ -126,6 +126,45 @@ public abstract class FusedOperationsConformance {
         }
     }
 
+    /**
+     * {@link DeviceOperator#applyResidualChebyshevStep} (the Aparapi backend folds r -= A d and the Chebyshev-Jacobi step
+     * d = a d + b (w o r), x += d into the operator's gather) equals {@code applyResidual} then {@code chebyshevStep} on
+     * the same backend, to 1e-14 relative in r, d and x (the same expressions; a compiler may contract them differently).
+     */
+    @ParameterizedTest(name = "N={0}")
+    @org.junit.jupiter.params.provider.ValueSource(ints = {1, 3, 7})
+    void residualChebyshevStepEqualsResidualThenStep(int degree) {
+        Backend be = backend();
+        SpectralElementMesh mesh = TestProblems.deformedBox(3, 2, 2, degree);
+        ScatterOperator z = TestProblems.partlyMasked(mesh);
+        ElementOperator op = ElementOperator.of(ElementKernel.STIFFNESS_BP35, mesh, 0.7);
+        int n = z.globalSize();
+        double[] d0 = random(n, 61), r0 = random(n, 62), x0 = random(n, 63), w0 = random(n, 64);
+        double a = 0.4285714285714286, b = 0.7301587301587301;
+        try (AssembledOperator op1 = AssembledOperator.bind(op, z, be, 0.0); DeviceVector w = be.upload(w0);
+             DeviceVector y = be.allocate(n); DeviceVector d = be.upload(d0); DeviceVector r = be.upload(r0);
+             DeviceVector x = be.upload(x0); DeviceVector df = be.upload(d0); DeviceVector rf = be.upload(r0);
+             DeviceVector xf = be.upload(x0)) {
+            op1.applyResidual(d, y, -1, r, 0, null);
+            be.chebyshevStep(a, b, w, r, d, x, y);
+            op1.applyResidualChebyshevStep(df, y, rf, a, b, w, xf);
+            double[][] expected = {be.download(r), be.download(d), be.download(x)};
+            double[][] fused = {be.download(rf), be.download(df), be.download(xf)};
+            String[] names = {"r", "d", "x"};
+            for (int v = 0; v < 3; v++) {
+                double scale = 0;
+                for (double e : expected[v]) {
+                    scale = Math.max(scale, Math.abs(e));
+                }
+                assertTrue(scale > 0);
+                assertTrue(!java.util.Arrays.equals(expected[v], v == 0 ? r0 : v == 1 ? d0 : x0), names[v] + " changed");
+                for (int i = 0; i < n; i++) {
+                    assertEquals(expected[v][i], fused[v][i], 1e-14 * scale, "N=" + degree + " " + names[v] + "[" + i + "] on " + be.name());
+                }
+            }
+        }
+    }
+
     @Test
     void applyAssembledDotWithManySmallGatherBlocks() {
         Backend be = backend();

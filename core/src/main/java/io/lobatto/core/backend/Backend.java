@@ -534,6 +534,20 @@ public interface Backend extends AutoCloseable {
     }
 
     /**
+     * A Chebyshev-Jacobi smoothing step that follows the operator apply: r_G = r_G - A d_G (as
+     * {@link #applyAssembledResidual} with c1 = -1), then d_G = a d_G + b (inverseDiagonal o r_G) and x_G += d_G (as
+     * {@link #chebyshevStep}). {@code dG}, {@code rG}, {@code inverseDiagonal}, {@code xG} and {@code yG} are distinct;
+     * {@code yG} may be left with any values. The default composes the two; a backend may fold the step into the gather
+     * (two launches instead of three).
+     */
+    default void applyAssembledResidualChebyshev(DeviceElementData data, DeviceScatter z, double lambda, double shift,
+                                                 DeviceVector dG, DeviceVector yL, DeviceVector yG, DeviceVector rG,
+                                                 double a, double b, DeviceVector inverseDiagonal, DeviceVector xG) {
+        applyAssembledResidual(data, z, lambda, shift, dG, yL, yG, -1, rG, 0, null);
+        chebyshevStep(a, b, inverseDiagonal, rG, dG, xG, yG);
+    }
+
+    /**
      * The element half of {@link #applyAssembled} on the elements [{@code first}, {@code end}) only: y_L = (L + shift W)
      * Z x_G at those elements' local nodes (x_G read through Z's scatter ids), every other entry of {@code yL} left as
      * it is. Each element's values do not depend on the range it was applied in, so [0, b) and [b, E) followed by

@@ -39,6 +39,17 @@ public interface DeviceOperator {
     }
 
     /**
+     * A Chebyshev-Jacobi smoothing step after the residual update: r = r - A d, then d = a d + b (inverseDiagonal o r)
+     * and x += d ({@code y} is scratch of {@link #size()}). All vectors distinct. The default calls
+     * {@link #applyResidual} and {@link Backend#chebyshevStep}; the assembled operator folds the step into its gather.
+     */
+    default void applyResidualChebyshevStep(DeviceVector d, DeviceVector y, DeviceVector r, double a, double b,
+                                            DeviceVector inverseDiagonal, DeviceVector x) {
+        applyResidual(d, y, -1, r, 0, null);
+        backend().chebyshevStep(a, b, inverseDiagonal, r, d, x, y);
+    }
+
+    /**
      * CG's search-direction update fused with the apply: p = z + beta p, then y = A p, and returns
      * p . y (hipBone's Algorithm 1 with the update folded into the operator, so a CG iteration needs no
      * separate pass over p). {@code z}, {@code p} and {@code y} must be distinct. The default updates,

@@ -824,6 +824,22 @@ public final class AparapiBackend implements Backend {
         elements.applyAssembledResidual(data, z, lambda, shift, xG, yL, c1, rG, c2, sG);
     }
 
+    /**
+     * A Chebyshev-Jacobi smoothing step after the operator apply with both folded into the gather (two launches instead
+     * of three); {@code -Dlobatto.aparapi.foldResidual=false} composes the launches as the default does.
+     */
+    @Override
+    public synchronized void applyAssembledResidualChebyshev(DeviceElementData data, DeviceScatter z, double lambda,
+                                                             double shift, DeviceVector dG, DeviceVector yL,
+                                                             DeviceVector yG, DeviceVector rG, double a, double b,
+                                                             DeviceVector inverseDiagonal, DeviceVector xG) {
+        if (!FOLD_RESIDUAL) {
+            Backend.super.applyAssembledResidualChebyshev(data, z, lambda, shift, dG, yL, yG, rG, a, b, inverseDiagonal, xG);
+            return;
+        }
+        elements.applyAssembledResidualChebyshev(data, z, lambda, shift, dG, yL, rG, a, b, inverseDiagonal, xG);
+    }
+
     /** {@link #applyAssembled} with x_G . y_G reduced in the gather: two launches, one read-back. */
     @Override
     public synchronized double applyAssembledDot(DeviceElementData data, DeviceScatter z, double lambda, double shift,

@@ -250,6 +250,7 @@ final class BuildsAhead {
         if (AparapiBackend.FOLD_RESIDUAL) {                 // the smoothers' residual updates (applyAssembledResidual)
             vectors.add(KernelBuilds.gather(GatherScatterKernel.GATHER_RESIDUAL, core.gatherGroup()));
             vectors.add(KernelBuilds.gather(GatherScatterKernel.GATHER_RESIDUAL2, core.gatherGroup()));
+            vectors.add(KernelBuilds.gather(GatherScatterKernel.GATHER_RESIDUAL_CHEBYSHEV, core.gatherGroup()));
         }
         vectors.add(KernelBuilds.chebyshev());
         int order = geometry == null ? 0 : geometry.order();

@@ -450,6 +450,33 @@ final class ElementOperators {
         gatherScatter.runGatherResidual(s, yl, c1, r, c2, sv);
     }
 
+    /**
+     * A Chebyshev-Jacobi smoothing step after the operator apply, in two launches: y_L = (L + shift W) Z d_G, then the
+     * gather with r = -Z^T y_L + r, d = a d + b (w o r) and x += d folded in (A d not stored).
+     */
+    void applyAssembledResidualChebyshev(DeviceElementData data, DeviceScatter z, double lambda, double shift,
+                                         DeviceVector dG, DeviceVector yL, DeviceVector rG, double a, double b,
+                                         DeviceVector inverseDiagonal, DeviceVector xG) {
+        String what = "applyAssembledResidualChebyshev";
+        ClScatter s = gatherScatter.scat(z);
+        ClVector yl = core.vec(yL, "yL");
+        ClVector r = core.vec(rG, "rG");
+        ClVector w = core.vec(inverseDiagonal, "inverseDiagonal");
+        ClVector x = core.vec(xG, "xG");
+        ClElementData e = elem(data);
+        ClVector d = core.vec(dG, "dG");
+        checkLen(what, "z.localSize", s.localSize(), e.localSize());
+        checkLen(what, "yL", yl.length(), e.localSize());
+        for (ClVector v : new ClVector[] {d, r, w, x}) {
+            checkLen(what, v == d ? "dG" : v == r ? "rG" : v == w ? "inverseDiagonal" : "xG", v.length(), s.globalSize());
+        }
+        if (d == r || d == x || d == w || r == x || r == w || x == w) {
+            throw new IllegalArgumentException(what + ": dG, rG, inverseDiagonal and xG must be distinct");
+        }
+        runElements(e, lambda, d.buffer, s, shift, yl.buffer, null, 0);
+        gatherScatter.runGatherResidualChebyshev(s, yl, r, a, b, w, d, x);
+    }
+
     /** hipBone's fused operator: the element kernel reads x_G through the scatter ids, then the gather. */
     private double runAssembled(String what, DeviceElementData data, DeviceScatter z, double lambda, double shift,
                                 DeviceVector xG, DeviceVector yL, DeviceVector yG, boolean withDot, ClVector dir, double beta) {

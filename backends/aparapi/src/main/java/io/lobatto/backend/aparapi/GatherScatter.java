@@ -40,7 +40,7 @@ final class GatherScatter {
     private final BackendCore core;
     private final Vectors vectors;
     /** The built kernels of the gather/scatter ops by op code (no map lookup per launch). */
-    private final ClKernel[] gatherKernels = new ClKernel[8];
+    private final ClKernel[] gatherKernels = new ClKernel[GatherScatterKernel.GATHER_RESIDUAL_CHEBYSHEV + 1];
     /** The built kernels of {@link GatherScatterRowsKernel} by op code + 2 tiles. */
     private final ClKernel[] rowsKernels = new ClKernel[4];
     /** The built one-component kernels of {@link GatherRowsFusedKernel} by op code + 6 tiles. */
@@ -410,7 +410,8 @@ final class GatherScatter {
         k.set("scatterIds", s.scatterIds.buffer).set("starts", s.gatherStarts.buffer).set("ids", s.gatherIds.buffer)
                 .set("blocks", s.blockStarts.buffer).set("partials", core.partials).set("strideL", 0).set("strideG", 0).set("ca", 0.0).set("cb", 0.0)
                 .bindIfUsed("haloLo", s.globalSize()).bindIfUsed("haloStarts", core.unused)
-                .bindIfUsed("haloSources", core.unused).bindIfUsed("received", core.unused);
+                .bindIfUsed("haloSources", core.unused).bindIfUsed("received", core.unused)
+                .bindIfUsed("w", core.unused).bindIfUsed("wa", 0.0).bindIfUsed("wb", 0.0);
     }
 
     void gather(DeviceScatter z, DeviceVector xL, DeviceVector xG) {
@@ -490,6 +491,24 @@ final class GatherScatter {
         bindScatter(k, z);
         k.set("xG", core.unused).set("xL", yL.buffer).set("yG", r.buffer).set("n", z.blocks)
                 .set("dirG", s == null ? core.unused : s.buffer).set("beta", c2).set("ca", c1).set("cb", 1.0)
+                .local("lds", KernelBuilds.gatherLocalBytes(op, core.gatherGroup()));
+        k.launch(Math.min(REDUCE_GROUPS, z.blocks), core.gatherGroup());
+    }
+
+    /**
+     * The residual update r = -Z^T yL + r with the next Chebyshev-Jacobi step folded in
+     * ({@link GatherScatterKernel#GATHER_RESIDUAL_CHEBYSHEV}): d = a d + b (w o r), then x += d; one launch.
+     */
+    void runGatherResidualChebyshev(ClScatter z, ClVector yL, ClVector r, double a, double b, ClVector w, ClVector d,
+                                    ClVector x) {
+        if (z.blocks == 0) {
+            return;
+        }
+        int op = GatherScatterKernel.GATHER_RESIDUAL_CHEBYSHEV;
+        ClKernel k = gatherKernel(op);
+        bindScatter(k, z);
+        k.set("xG", x.buffer).set("xL", yL.buffer).set("yG", r.buffer).set("n", z.blocks).set("dirG", d.buffer)
+                .set("beta", 0.0).set("ca", -1.0).set("cb", 1.0).set("w", w.buffer).set("wa", a).set("wb", b)
                 .local("lds", KernelBuilds.gatherLocalBytes(op, core.gatherGroup()));
         k.launch(Math.min(REDUCE_GROUPS, z.blocks), core.gatherGroup());
     }

@@ -148,9 +148,9 @@ public final class KernelBuilds {
         int[] blockOps = kind == GatherScatter.BLOCKS
                 ? new int[] {GatherScatterKernel.SCATTER, GatherScatterKernel.GATHER, GatherScatterKernel.GATHER_DOT,
                     GatherScatterKernel.GATHER_DOT_UPDATE, GatherScatterKernel.GATHER_RESIDUAL,
-                    GatherScatterKernel.GATHER_RESIDUAL2}
+                    GatherScatterKernel.GATHER_RESIDUAL2, GatherScatterKernel.GATHER_RESIDUAL_CHEBYSHEV}
                 : new int[] {GatherScatterKernel.GATHER_DOT, GatherScatterKernel.GATHER_RESIDUAL,
-                    GatherScatterKernel.GATHER_RESIDUAL2};
+                    GatherScatterKernel.GATHER_RESIDUAL2, GatherScatterKernel.GATHER_RESIDUAL_CHEBYSHEV};
         for (int op : blockOps) {
             Spec s = gather(op, gather);
             boolean perEntry = op == GatherScatterKernel.SCATTER;
@@ -341,6 +341,7 @@ public final class KernelBuilds {
             case GatherScatterKernel.GATHER_DOT_HALO -> "gather+dot+halo";
             case GatherScatterKernel.GATHER_RESIDUAL -> "gather+residual";
             case GatherScatterKernel.GATHER_RESIDUAL2 -> "gather+residual x2";
+            case GatherScatterKernel.GATHER_RESIDUAL_CHEBYSHEV -> "gather+residual+chebyshev";
             default -> "gather+dot+update";
         };
         Map<String, Integer> c = ordered("op", op, "group", group);

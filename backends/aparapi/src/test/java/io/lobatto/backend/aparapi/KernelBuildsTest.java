@@ -69,6 +69,7 @@ class KernelBuildsTest {
                             b.applyAssembledDotUpdate(data, s, 1, 0, w, 0.5, x, y, z);
                             b.applyAssembledResidual(data, s, 1, 0, x, y, z, -1, w, 0, null);
                             b.applyAssembledResidual(data, s, 1, 0, x, y, z, -1, w, -0.5, d);
+                            b.applyAssembledResidualChebyshev(data, s, 1, 0, x, y, z, w, 0.5, 0.25, d, u);
                         }
                     }
                 }

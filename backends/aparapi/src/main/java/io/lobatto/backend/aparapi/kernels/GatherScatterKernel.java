@@ -22,7 +22,9 @@ import io.lobatto.backend.aparapi.runtime.BuildConstant;
  * partial (a distributed CG's p . Ap before the exchange). {@link #GATHER_RESIDUAL} folds a smoother's residual update
  * into the gather of its operator apply: with g = Z^T x_L, y_G = ca g + cb y_G (r -= A d with ca = -1, cb = 1, the
  * expression of the streaming axpby), and {@link #GATHER_RESIDUAL2} also dirG = beta g + cb dirG (the carried true
- * residual of the optimised fourth kind); A d itself is not written.
+ * residual of the optimised fourth kind); A d itself is not written. {@link #GATHER_RESIDUAL_CHEBYSHEV} folds the next
+ * Chebyshev-Jacobi step into that update: r = ca g + cb r, then d = wa d + wb (w o r) in {@code dirG} and x_G += d (the
+ * expressions of {@link ChebyshevKernel}), so a smoothing step is two launches (element kernel, gather) instead of three.
  */
 public final class GatherScatterKernel extends Kernel {
 
@@ -42,6 +44,8 @@ public final class GatherScatterKernel extends Kernel {
     public static final int GATHER_RESIDUAL = 6;
     /** {@link #GATHER_RESIDUAL} and dirG = beta Z^T x_L + cb dirG. */
     public static final int GATHER_RESIDUAL2 = 7;
+    /** {@link #GATHER_RESIDUAL} (r in y_G), then the Chebyshev step d = wa d + wb (w o r) (d in dirG) and x_G += d. */
+    public static final int GATHER_RESIDUAL_CHEBYSHEV = 8;
 
     @BuildConstant int op;
     /** Work-items per group, a power of two. */
@@ -64,6 +68,10 @@ public final class GatherScatterKernel extends Kernel {
     /** The Chebyshev step's coefficients of d and of Z^T x_L ({@link #GATHER_CHEBYSHEV}). */
     double ca;
     double cb;
+    /** The Jacobi weights diag(A)^-1 and the Chebyshev step's coefficients ({@link #GATHER_RESIDUAL_CHEBYSHEV}). */
+    double[] w = new double[1];
+    double wa;
+    double wb;
     /** Scatter: local nodes. Gather: blocks of rows. */
     int n;
     /** Component stride of x_L (N_L) and of y_G, x_G and dirG (N_G) when {@link #comps} > 1. */
@@ -133,10 +141,14 @@ public final class GatherScatterKernel extends Kernel {
         if (op == GATHER_CHEBYSHEV) {
             out = ca * yG[row] + cb * g;
             xG[row] = xG[row] + beta * out;
-        } else if (op == GATHER_RESIDUAL || op == GATHER_RESIDUAL2) {
+        } else if (op == GATHER_RESIDUAL || op == GATHER_RESIDUAL2 || op == GATHER_RESIDUAL_CHEBYSHEV) {
             out = ca * g + cb * yG[row];
             if (op == GATHER_RESIDUAL2) {
                 dirG[row] = beta * g + cb * dirG[row];
+            } else if (op == GATHER_RESIDUAL_CHEBYSHEV) {
+                double v = wa * dirG[row] + wb * w[row] * out;
+                dirG[row] = v;
+                xG[row] = xG[row] + v;
             }
         }
         return out;
