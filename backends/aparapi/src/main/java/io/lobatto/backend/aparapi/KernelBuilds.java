@@ -870,7 +870,7 @@ public final class KernelBuilds {
             case "false" -> false;
             default -> points < QUICK_SETUP_POINTS;
         };
-        return quick ? io.lobatto.backend.aparapi.runtime.ProgramCache.quickOptions() : "";
+        return quick ? QUICK_OPTIONS : "";
     }
 
     /** {@link #setupOptions} of {@code elements} elements at {@code degree}. */
@@ -1025,10 +1025,8 @@ public final class KernelBuilds {
         c.put("pts", degree + 2);
         c.put("nodesPer", (order + 1) * (order + 1) * (order + 1));
         // never built quickly first: it runs once, over every quadrature point, and built quickly it ran 50x slower
-        KernelSource s = withPointFunctions(ErrorKernel.class, c, "errors", degree, order, map, f);
-        // -Dlobatto.aparapi.quickErrors=true lets quick-first build it too (an A/B of the cold start, issue 25)
-        return Boolean.getBoolean("lobatto.aparapi.quickErrors") ? s
-                : s.withOptions(io.lobatto.backend.aparapi.runtime.ProgramCache.OPTIMISED_ONLY);
+        return withPointFunctions(ErrorKernel.class, c, "errors", degree, order, map, f)
+                .withOptions(io.lobatto.backend.aparapi.runtime.ProgramCache.OPTIMISED_ONLY);
     }
 
     /**

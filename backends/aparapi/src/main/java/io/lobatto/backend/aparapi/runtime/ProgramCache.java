@@ -95,17 +95,6 @@ public final class ProgramCache {
     public static final String UPGRADE_AFTER_PROPERTY = "lobatto.opencl.upgradeAfter";
     /** The build options of a quick build: the compiler's optimisations off. */
     public static final String QUICK_OPTIONS = "-cl-opt-disable";
-    /** System property: the options of a quick build instead of {@link #QUICK_OPTIONS} (a cold-start A/B, issue 25). */
-    public static final String QUICK_OPTIONS_PROPERTY = "lobatto.opencl.quickOptions";
-
-    /**
-     * The options of a quick build: {@link #QUICK_OPTIONS_PROPERTY} when set (options separated by spaces or commas), else
-     * {@link #QUICK_OPTIONS}.
-     */
-    public static String quickOptions() {
-        String o = System.getProperty(QUICK_OPTIONS_PROPERTY);
-        return o == null || o.isBlank() ? QUICK_OPTIONS : o.replace(',', ' ').strip();
-    }
     /**
      * Build options that mark a source as never built quickly first (a macro no source reads, so the program is the one of
      * the default options): for a kernel that runs once over much data, such as the error norms (50x slower built quickly).
@@ -503,7 +492,7 @@ public final class ProgramCache {
      */
     private Program buildFirst(String label, String text, String base, String options, String key, int kernels) {
         if (quickFirst && base.isEmpty() && (dir == null || !Files.isRegularFile(dir.resolve(key + ".bin")))) {
-            String quick = quiet(quickOptions());
+            String quick = quiet(QUICK_OPTIONS);
             // a quick program from the disk cache is not upgraded at once: on the H100 (b9b6191) a README run that did so
             // took 2.2 s instead of 1.2-1.4 s (the background builds slowed its solve 3x and close waited 0.57 s for them)
             cl_program p = build(label + " (quick)", text, quick, key(text, quick), kernels);
