@@ -57,7 +57,7 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
     /**
      * The plan of BP3.5 with the geometric factors on the fly in the shared-memory layout of
      * {@link io.lobatto.backend.aparapi.kernels.StiffnessBp35TrilinearSharedKernel} (Nq^2 work-items per element; per
-     * element the grid and the t-grid, Nq x S each layer, the r- and s-flux layers and the map's 21 coefficients; then D,
+     * element the grid and the t-grid, Nq x S each layer, two pairs of r- and s-flux layers and the map's 21 coefficients; then D,
      * the GLL nodes and weights), or null where Nq^2 exceeds {@code groupCap} or one element does not fit
      * {@code localMemBytes} (N = 13 and above in 48 KiB).
      */
@@ -66,7 +66,7 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
         int p = nq;
         int stride = odd(p);
         int threads = p * p;
-        int perElem = 2 * p * stride * p + 2 * p * stride + 21;
+        int perElem = 2 * p * stride * p + 4 * p * stride + 21;
         int matrices = p * stride + 2 * p;
         if (threads > groupCap || perElem + matrices > limit) {
             return null;

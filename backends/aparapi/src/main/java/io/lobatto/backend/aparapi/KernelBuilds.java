@@ -553,7 +553,7 @@ public final class KernelBuilds {
                 throw new io.lobatto.core.backend.BackendException("aparapi: BP3.5 with geometric factors on the fly at N = "
                         + basis.degree() + " needs groups of Nq^2 = " + nq * nq + " work-items and "
                         + 8L * (3 * nq * s + basis.np() + 24 + nq * s + 2 * nq) + " (registers) or "
-                        + 8L * (2 * nq * s * nq + 2 * nq * s + 21 + nq * s + 2 * nq) + " (shared) bytes of local memory, but "
+                        + 8L * (2 * nq * s * nq + 4 * nq * s + 21 + nq * s + 2 * nq) + " (shared) bytes of local memory, but "
                         + device + " allows groups of " + cap + " and " + localMemBytes + " bytes");
             }
             int fits = Math.min(allowed.applyAsInt(element(ElementKernel.STIFFNESS_BP35, basis.degree(), plan, 0)),

@@ -64,21 +64,21 @@ class OnTheFlyVariantTest {
 
     @Test
     void theSharedPlanHoldsTheGridTheTGridAndTheCoefficients() {
-        // N = 7: Nq = 8, S = 9; per element 2 x 8 x 9 x 8 (u and t-grids) + 2 x 8 x 9 (flux layers) + 21 coefficients
+        // N = 7: Nq = 8, S = 9; per element 2 x 8 x 9 x 8 (u and t-grids) + 4 x 8 x 9 (two pairs of flux layers) + 21
         ElementPlan p = ElementPlan.trilinearShared(8, 256, KIB48);
         assertNotNull(p);
         assertEquals(ElementVariant.SHARED, p.variant());
         assertTrue(p.onTheFly());
         assertEquals(64, p.threadsPerElement());
         assertEquals(4, p.elementsPerGroup());
-        assertEquals(1317, p.localPerElement());
+        assertEquals(1461, p.localPerElement());
         assertEquals(8 * 9 + 16, p.matrixDoubles());
-        assertEquals(4 * 1317 + 88, p.localDoubles());
+        assertEquals(4 * 1461 + 88, p.localDoubles());
         assertEquals(List.of("nq", "elemsPerGroup", "fromGlobal", "perElem", "dStride", "ldsMat"),
                 List.copyOf(p.constants(ElementKernel.STIFFNESS_BP35, 8, 1).keySet()));
-        assertEquals(Map.of("nq", 8, "elemsPerGroup", 4, "fromGlobal", 1, "perElem", 1317, "dStride", 9, "ldsMat", 4 * 1317),
+        assertEquals(Map.of("nq", 8, "elemsPerGroup", 4, "fromGlobal", 1, "perElem", 1461, "dStride", 9, "ldsMat", 4 * 1461),
                 p.constants(ElementKernel.STIFFNESS_BP35, 8, 1));
-        assertEquals("shared, 2D columns (geometric factors on the fly), 64 work-items x 4 elements per group, 5356 doubles local",
+        assertEquals("shared, 2D columns (geometric factors on the fly), 64 work-items x 4 elements per group, 5932 doubles local",
                 p.describe(ElementKernel.STIFFNESS_BP35));
         // N = 1: 4 work-items, 64 elements per group; N = 12 fits one element; N = 13 does not fit 48 KiB
         assertEquals(64, ElementPlan.trilinearShared(2, 256, KIB48).elementsPerGroup());

@@ -25,7 +25,8 @@ import io.lobatto.backend.aparapi.runtime.BuildConstant;
  * fused assembled operator.
  *
  * <p>Local memory per element ({@link #perElem} doubles): the grid u (index a + S b + S P c, S = {@link #dStride},
- * odd), the r- and s-flux layers (P x S each), the t-grid (as u) and the 21 coefficients; after the elements' regions,
+ * odd), two pairs of r- and s-flux layers (P x S each; the layers alternate between them, so each layer needs one
+ * barrier, not two), the t-grid (as u) and the 21 coefficients; after the elements' regions,
  * at {@link #ldsMat}, D (P x S), the GLL nodes and the GLL weights. Coefficient 3 (m - 1) + d is coordinate d of c_m,
  * m the monomial's bit mask (r 1, s 2, t 4). The vertices are {@link #verts}, [E][8][3] in
  * {@link io.lobatto.core.mesh.HexReference}'s corner order; {@link #gll} is the Nq nodes then the Nq weights.
@@ -61,9 +62,8 @@ public final class StiffnessBp35TrilinearSharedKernel extends ElementOperands {
             valid = 1;
         }
         int L0 = le * perElem;
-        int sgr = L0 + SP * P;
-        int sgs = sgr + SP;
-        int tg = sgs + SP;
+        int flux = L0 + SP * P;
+        int tg = flux + 4 * SP;
         int mc = tg + SP * P;
         int mD = ldsMat;
         int mR = mD + SP;
@@ -127,9 +127,24 @@ public final class StiffnessBp35TrilinearSharedKernel extends ElementOperands {
         double rr = lds[mR + a];
         double ss = lds[mR + b];
         double wab = lds[mW + a] * lds[mW + b];
-        for (int c = 0; c < P; c++) {
-            double mass = 0;
-            if (valid == 1) {
+        // iteration c: the r/s divergence of layer c - 1, then the fluxes of layer c, then one barrier. The r- and s-flux
+        // layers alternate between two pairs by the layer's parity, so the fluxes of layer c never overwrite those that
+        // the divergence of layer c - 1 reads in the same iteration.
+        double mass = 0;
+        for (int c = 0; c <= P; c++) {
+            if (valid == 1 && c > 0) {
+                // the r/s divergence of layer c - 1 replaces u(., ., c - 1), which no later layer reads
+                int dr = flux + 2 * SP * ((c - 1) & 1);
+                int ds = dr + SP;
+                double y = mass;
+                for (int m = 0; m < P; m++) {
+                    y += lds[mD + m * S + a] * lds[dr + m + S * b] + lds[mD + m * S + b] * lds[ds + a + S * m];
+                }
+                lds[L0 + own + SP * (c - 1)] = y;
+            }
+            int sgr = flux + 2 * SP * (c & 1);
+            int sgs = sgr + SP;
+            if (valid == 1 && c < P) {
                 double vr = 0;
                 double vs = 0;
                 for (int m = 0; m < P; m++) {
@@ -170,15 +185,6 @@ public final class StiffnessBp35TrilinearSharedKernel extends ElementOperands {
                 lds[sgs + own] = g01 * vr + f * (nsx * nsx + nsy * nsy + nsz * nsz) * vs + g12 * vt;
                 lds[tg + own + SP * c] = g02 * vr + g12 * vs + f * (ntx * ntx + nty * nty + ntz * ntz) * vt;
                 mass = lambda * w * det * lds[L0 + own + SP * c];
-            }
-            localBarrier();
-            if (valid == 1) {
-                // the r/s divergence of layer c replaces u(., ., c), which no later layer reads
-                double y = mass;
-                for (int m = 0; m < P; m++) {
-                    y += lds[mD + m * S + a] * lds[sgr + m + S * b] + lds[mD + m * S + b] * lds[sgs + a + S * m];
-                }
-                lds[L0 + own + SP * c] = y;
             }
             localBarrier();
         }
