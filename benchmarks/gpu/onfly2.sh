@@ -1,15 +1,18 @@
 #!/usr/bin/env bash
 # GPU runbook of issue 26, item 4 (branch onfly2): BP5 with the geometric factors on the fly, the register columns
 # (StiffnessBp35TrilinearKernel) against the shared-memory layout (StiffnessBp35TrilinearSharedKernel), beside the stored
-# factors, on one H100, under 6 minutes (every command under its own timeout, 350 s in all; expected about 4.5 minutes).
-#   1. lobatto-bench kernel-info -N 7 twice, with -Dlobatto.aparapi.onTheFlyVariant=registers and =shared: registers,
-#      spills and the driver's work-group limit of every BP3.5 kernel at N = 7 (the on-the-fly ones in the variant forced;
-#      caaf639: 155 registers for the register columns, 32 for the stored shared layout)
+# factors, on one H100, under 6 minutes (every command under its own timeout, 360 s in all; expected about 4.5 minutes).
+#   1. SelfCheck --onthefly: both kernels against the stored factors on the GPU, N = 1..8, element apply, fused operator
+#      with its dot and CG's p update (1e-12; PoCL runs a group's work-items one after the other between barriers, so
+#      only a GPU shows a missing barrier); its builds land in the kernel cache that op and bp then load
 #   2. lobatto-bench op, BP5 at N = 2..8, ~8M DOFs, --geometry stored,onthefly:registers,onthefly:shared: the three on
 #      the same mesh one after the other per N (interleaved), apply and CG's call, 5 samples each; each row prints its
-#      kernel's plan (caaf639's op of two geometries took 85 s, so about 130 s)
+#      kernel's plan (caaf639's op of two geometries took 85 s, so about 125 s)
 #   3. lobatto-bench bp, the same three, 50 CG iterations (bp's --reps 3: one timed solve after a warm-up; caaf639: 62 s
-#      for two geometries, so about 95 s)
+#      for two geometries, so about 85 s)
+#   4. lobatto-bench kernel-info -N 7 twice, with -Dlobatto.aparapi.onTheFlyVariant=registers and =shared: registers,
+#      spills and the driver's work-group limit of every BP3.5 kernel at N = 7 (the on-the-fly ones in the variant forced;
+#      caaf639: 155 registers for the register columns, 32 for the stored shared layout)
 # Every sweep has --time-limit (its timeout less 20 s): it stops before a point it could not finish and writes its JSON
 # with "cut": true.
 # Stage first, from the repository root on the build machine:
@@ -66,17 +69,22 @@ suite() {
 }
 command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,power.draw,temperature.gpu \
   --format=csv > "$out/nvidia-smi.csv" 2>&1
+timed selfcheck timeout $((50 * scale)) "${run[@]}" -Xmx16g ${JOPTS:-} -cp "$jar" io.lobatto.backend.aparapi.SelfCheck \
+  --onthefly > "$out/selfcheck.log" 2>&1
+timed op suite 145 op --reps 5 > "$out/op.log" 2>&1
+timed bp suite 115 bp --iterations 50 --reps 3 > "$out/bp.log" 2>&1
 for v in registers shared; do
   timed "kernel-info-$v" kinfo 25 "$v" > "$out/kernel-info-$v.log" 2>&1
 done
-timed op suite 170 op --reps 5 > "$out/op.log" 2>&1
-timed bp suite 130 bp --iterations 50 --reps 3 > "$out/bp.log" 2>&1
 echo "== onfly2: $((SECONDS - start)) s in all" | tee -a "$out/times.log"
 summary="$dest/onfly2-$COMMIT-summary.txt"
 {
   echo "onfly2 runbook at $COMMIT: BP5 $geometry, N = $nmin..$nmax, $dofs DOFs; $(date -u +%FT%TZ)"
   cat "$out/times.log"
   [ -e "$out/nvidia-smi.csv" ] && cat "$out/nvidia-smi.csv"
+  echo "---- SelfCheck --onthefly (FAIL lines, kernels that do not fit, the verdict)"
+  grep -E '^(FAIL|device:)|does not fit|ALL PASS|FAILURES|Exception|error' "$out/selfcheck.log" | head -20
+  echo "checks passed: $(grep -c '^PASS' "$out/selfcheck.log")"
   for v in registers shared; do
     echo "---- kernel-info N = 7, onTheFlyVariant=$v (kernel, N, registers, stack, spill stores, spill loads, group limit, ...)"
     grep -E '^kernel,|BP3\.5' "$out/kernel-info-$v/kernel-info-nvidia.csv" 2>/dev/null
