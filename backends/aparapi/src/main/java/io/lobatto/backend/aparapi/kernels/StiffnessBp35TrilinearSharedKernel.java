@@ -8,15 +8,17 @@ import io.lobatto.backend.aparapi.runtime.BuildConstant;
  * ({@link io.lobatto.core.geometry.TrilinearFactors} is the host reference of the same closed form). The thread
  * structure is {@link ElementKernelBase}'s 2D layer-by-layer stiffness (NekBone's 2D-thread kernels): work-item (a, b)
  * of the element owns the column (a, b, .), the element's grid u, the r- and s-fluxes of a layer and the t-grid live in
- * local memory, and no array lives in registers, so the kernel keeps few registers where
- * {@link StiffnessBp35TrilinearKernel}'s register columns (two Nq arrays and 15 per-column constants) limit the
- * occupancy.
+ * local memory, and no array lives in registers, so its registers do not grow with N, where
+ * {@link StiffnessBp35TrilinearKernel}'s register columns (two Nq arrays and 15 per-column constants; 155 registers at
+ * N = 7 on the H100) limit the occupancy.
  *
  * <p>The map is x(r, s, t) = c_0 + c_r r + c_s s + c_t t + c_rs rs + c_rt rt + c_st st + c_rst rst, with
  * c_m = (1/8) sum_v sigma_m(v) X_v over the 8 vertices X_v and sigma_m(v) the product of the vertex's reference
  * coordinates (+-1) in the monomial m. The Jacobian's columns are bilinear in the other two coordinates,
  * <pre>
- *   x_r = c_r + s c_rs + t (c_rt + s c_rst),  x_s = c_s + r c_rs + t (c_st + r c_rst),  x_t = c_t + r c_rt + s (c_st + r c_rst),
+ *   x_r = c_r + s c_rs + t (c_rt + s c_rst),
+ *   x_s = c_s + r c_rs + t (c_st + r c_rst),
+ *   x_t = c_t + r c_rt + s (c_st + r c_rst),
  * </pre>
  * so the element keeps its 21 coefficients (c_0 is not needed) in local memory and each point computes J from them
  * (27 multiply-adds, broadcast reads), the rows of adj(J) as cross products n_r = x_s x x_t, n_s = x_t x x_r,
