@@ -316,8 +316,10 @@ public final class BenchCli implements Runnable {
 
         @Option(names = "--geometry", split = ",", defaultValue = "stored", converter = StorageConverter.class,
                 description = "BP5's geometric factors: stored, onthefly (computed from the element vertices; trilinear "
-                + "meshes), or both (stored,onthefly: one row each, on the same mesh). Default: ${DEFAULT-VALUE}")
-        List<io.lobatto.operators.FactorStorage> geometry;
+                + "meshes; the backend's kernel), onthefly:registers or onthefly:shared (the Aparapi kernel forced), or "
+                + "several (e.g. stored,onthefly:registers,onthefly:shared: one row each, on the same mesh). "
+                + "Default: ${DEFAULT-VALUE}")
+        List<GeometryChoice> geometry;
 
         @Override
         public Integer call() throws Exception {
@@ -357,8 +359,10 @@ public final class BenchCli implements Runnable {
         List<String> problems;
         @Option(names = "--geometry", split = ",", defaultValue = "stored", converter = StorageConverter.class,
                 description = "BP5's geometric factors: stored, onthefly (computed from the element vertices; trilinear "
-                + "meshes), or both (stored,onthefly: one row each, on the same mesh). Default: ${DEFAULT-VALUE}")
-        List<io.lobatto.operators.FactorStorage> geometry;
+                + "meshes; the backend's kernel), onthefly:registers or onthefly:shared (the Aparapi kernel forced), or "
+                + "several (e.g. stored,onthefly:registers,onthefly:shared: one row each, on the same mesh). "
+                + "Default: ${DEFAULT-VALUE}")
+        List<GeometryChoice> geometry;
 
         @Override
         public Integer call() throws Exception {
@@ -368,11 +372,11 @@ public final class BenchCli implements Runnable {
         }
     }
 
-    /** --geometry values: stored or onthefly ({@link io.lobatto.operators.FactorStorage#parse}). */
-    static final class StorageConverter implements CommandLine.ITypeConverter<io.lobatto.operators.FactorStorage> {
+    /** --geometry values: stored, onthefly, onthefly:registers or onthefly:shared ({@link GeometryChoice#parse}). */
+    static final class StorageConverter implements CommandLine.ITypeConverter<GeometryChoice> {
         @Override
-        public io.lobatto.operators.FactorStorage convert(String value) {
-            return io.lobatto.operators.FactorStorage.parse(value);
+        public GeometryChoice convert(String value) {
+            return GeometryChoice.parse(value);
         }
     }
 

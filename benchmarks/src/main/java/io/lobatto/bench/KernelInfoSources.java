@@ -11,8 +11,8 @@ import java.util.List;
 
 /**
  * The OpenCL C the aparapi backend builds for one degree: every streaming, reduction and gather/scatter
- * kernel, and the element kernels of BP1.0, BP3.5, BP3.5 with the geometric factors on the fly and BP3.0 (local, assembled,
- * assembled with CG's p update), each as Aparapi
+ * kernel, and the element kernels of BP1.0, BP3.5, BP3.5 with the geometric factors on the fly (both kernels: register
+ * columns and shared memory) and BP3.0 (local, assembled, assembled with CG's p update), each as Aparapi
  * translated it with its build constants, for kernel-info's per-kernel build report.
  */
 final class KernelInfoSources {
@@ -60,15 +60,19 @@ final class KernelInfoSources {
                         }
                     }
                 }
-                // BP3.5 with the geometric factors on the fly (two trilinear elements)
+                // BP3.5 with the geometric factors on the fly (two trilinear elements), in each of the backend's kernels
+                // (the register columns, the shared-memory layout; where one does not fit, the other is built twice)
                 io.lobatto.core.mesh.ElementGeometry geometry = io.lobatto.core.mesh.ElementGeometry.trilinear(
                         io.lobatto.core.mesh.HexMesh.box(e, 1, 1, 0, 1, 0, 1, 0, 1), null);
-                try (var g = b.uploadGeometry(geometry);
-                     DeviceElementData data = b.elementDataOnTheFly(ElementKernel.STIFFNESS_BP35, basis, g)) {
-                    b.applyElements(data, 1, xg, yl);
-                    b.applyAssembledDot(data, scatter, 1, 0, xg, yl, yg);
-                    try (DeviceVector zg = b.allocate(ids.length)) {
-                        b.applyAssembledDotUpdate(data, scatter, 1, 0, zg, 0.5, xg, yl, yg);
+                for (String variant : List.of("registers", "shared")) {
+                    GeometryChoice choice = new GeometryChoice(io.lobatto.operators.FactorStorage.ON_THE_FLY, variant);
+                    try (var g = b.uploadGeometry(geometry);
+                         DeviceElementData data = choice.bind(() -> b.elementDataOnTheFly(ElementKernel.STIFFNESS_BP35, basis, g))) {
+                        b.applyElements(data, 1, xg, yl);
+                        b.applyAssembledDot(data, scatter, 1, 0, xg, yl, yg);
+                        try (DeviceVector zg = b.allocate(ids.length)) {
+                            b.applyAssembledDotUpdate(data, scatter, 1, 0, zg, 0.5, xg, yl, yg);
+                        }
                     }
                 }
             }

@@ -51,21 +51,22 @@ public final class OpSuite {
     }
 
     public static void run(Backend be, int nMin, int nMax, long dofs, int reps, Report report) {
-        run(be, nMin, nMax, dofs, reps, report, List.of("BP1", "BP3", "BP5"), List.of(FactorStorage.STORED));
+        run(be, nMin, nMax, dofs, reps, report, List.of("BP1", "BP3", "BP5"), List.of(GeometryChoice.STORED));
     }
 
     /**
      * The problems named in {@code problems} (BP1, BP3, BP5), BP5 once per entry of {@code storages} (stored factors,
-     * factors on the fly), one after the other on the same mesh; BP1 and BP3 always with stored factors. Each row says
-     * which ({@code geometry}; {@code factors_on_the_fly}: what the backend's kernel really does) and that the mesh is
+     * factors on the fly with the backend's choice of kernel or a forced one), one after the other on the same mesh; BP1
+     * and BP3 always with stored factors. Each row says which ({@code geometry}; {@code factors_on_the_fly}: what the
+     * backend's kernel really does; {@code element_plan}: the Aparapi backend's kernel and launch) and that the mesh is
      * trilinear.
      */
     public static void run(Backend be, int nMin, int nMax, long dofs, int reps, Report report, List<String> problems,
-                           List<FactorStorage> storages) {
+                           List<GeometryChoice> storages) {
         var out = report.out();
         report.meta("mesh", "undeformed box of the unit cube, K x K x K elements, no Dirichlet mask");
         report.meta("mesh_trilinear", true);
-        report.meta("geometry", storages.stream().map(FactorStorage::label).toList());
+        report.meta("geometry", storages.stream().map(GeometryChoice::label).toList());
         report.meta("timing", "apply (AssembledOperator.apply) and cg (updateApplyDot, CG's call) alternated until the time "
                 + "per call settles (Timing.warmUp), then reps samples of each, interleaved; a sample is back-to-back calls "
                 + "for >= " + SAMPLE_TARGET_S + " s and one synchronize, divided; median, min, max, (max - min) / median");
@@ -92,7 +93,7 @@ public final class OpSuite {
             }
             for (String name : problems) {
                 ElementKernel kernel = kernel(name);
-                for (FactorStorage storage : kernel == ElementKernel.STIFFNESS_BP35 ? storages : List.of(FactorStorage.STORED)) {
+                for (GeometryChoice storage : kernel == ElementKernel.STIFFNESS_BP35 ? storages : List.of(GeometryChoice.STORED)) {
                     try {
                         point(be, name, kernel, storage, mesh, z, k, reps, report);
                     } catch (RuntimeException | OutOfMemoryError ex) {
@@ -137,12 +138,17 @@ public final class OpSuite {
         return AssembledOperator.bind(ElementOperator.of(kernel, mesh, 0.0, storage), z, be);
     }
 
-    /** Records a point that could not run, with the reason. */
-    private static void skipped(Report report, String name, int n, int k, String why) {
-        skipped(report, name, n, k, FactorStorage.STORED, why);
+    /** The Aparapi backend's kernel and launch of the operator's element part, e.g. "STIFFNESS_BP35 N=7: shared, ...", else null. */
+    static String elementPlan(Backend be, AssembledOperator a) {
+        return be instanceof io.lobatto.backend.aparapi.AparapiBackend ab ? ab.plan(a.boundElementOperator().data()) : null;
     }
 
-    private static void skipped(Report report, String name, int n, int k, FactorStorage storage, String why) {
+    /** Records a point that could not run, with the reason. */
+    private static void skipped(Report report, String name, int n, int k, String why) {
+        skipped(report, name, n, k, GeometryChoice.STORED, why);
+    }
+
+    private static void skipped(Report report, String name, int n, int k, GeometryChoice storage, String why) {
         Map<String, Object> row = new LinkedHashMap<>();
         row.put("problem", name);
         row.put("geometry", storage.label());
@@ -153,12 +159,12 @@ public final class OpSuite {
         report.out().printf(Locale.ROOT, "%-13s %3d %5d skipped: %s%n", label(name, storage), n, k, why);
     }
 
-    /** "BP5" or "BP5 onthefly". */
-    private static String label(String name, FactorStorage storage) {
-        return storage == FactorStorage.STORED ? name : name + " " + storage.label();
+    /** "BP5", "BP5 onthefly" or "BP5 onthefly:shared". */
+    static String label(String name, GeometryChoice storage) {
+        return storage.storage() == FactorStorage.STORED ? name : name + " " + storage.label();
     }
 
-    private static void point(Backend be, String name, ElementKernel kernel, FactorStorage storage, SpectralElementMesh mesh,
+    private static void point(Backend be, String name, ElementKernel kernel, GeometryChoice storage, SpectralElementMesh mesh,
                               ScatterOperator z, int k, int reps, Report report) {
         int n = mesh.degree();
         double[] x0 = random(z.globalSize(), n);
@@ -170,10 +176,12 @@ public final class OpSuite {
         double warmupSeconds;
         long jitDuringSamples;
         boolean onTheFly;
-        try (AssembledOperator a = bind(kernel, storage, mesh, z, be);
+        String plan;
+        try (AssembledOperator a = storage.bind(() -> bind(kernel, storage.storage(), mesh, z, be));
              DeviceVector x = be.upload(x0); DeviceVector y = be.allocate(a.size());
              DeviceVector dir = be.upload(z0); DeviceVector p = be.upload(x0); DeviceVector ap = be.allocate(a.size())) {
             onTheFly = a.boundElementOperator().data().factorsOnTheFly();
+            plan = elementPlan(be, a);
             Runnable apply = () -> a.apply(x, y);
             Runnable cg = () -> a.updateApplyDot(dir, CG_BETA, p, ap);
             long w0 = System.nanoTime();
@@ -203,6 +211,9 @@ public final class OpSuite {
         row.put("kernel", kernel.name());
         row.put("geometry", storage.label());
         row.put("factors_on_the_fly", onTheFly);
+        if (plan != null) {
+            row.put("element_plan", plan);
+        }
         row.put("mesh_trilinear", mesh.elementGeometry().map(g -> g.isTrilinear()).orElse(false));
         row.put("N", n);
         row.put("K", k);
@@ -238,6 +249,9 @@ public final class OpSuite {
                 label(name, storage), n, k, mesh.elementCount(), ng, t * 1e6, ng / t * 1e-9, ng / s.min() * 1e-9, ng / s.max() * 1e-9,
                 100 * spread(s), tc * 1e6, ng / tc * 1e-9, ng / c.min() * 1e-9, ng / c.max() * 1e-9, 100 * spread(c), warmupSeconds,
                 jitDuringSamples, load);
+        if (kernel == ElementKernel.STIFFNESS_BP35 && plan != null) {
+            report.out().printf(Locale.ROOT, "%-13s kernel: %s%n", "", plan);
+        }
     }
 
     /** (max - min) / median of the samples. */

@@ -52,20 +52,21 @@ public final class SolveSuite {
      */
     public static void bp(Backend be, int nMin, int nMax, int nStep, long dofs, int iterations, int reps, double reference,
                           Report report, List<String> problems) {
-        bp(be, nMin, nMax, nStep, dofs, iterations, reps, reference, report, problems, List.of(FactorStorage.STORED));
+        bp(be, nMin, nMax, nStep, dofs, iterations, reps, reference, report, problems, List.of(GeometryChoice.STORED));
     }
 
     /**
      * As {@link #bp(Backend, int, int, int, long, int, int, double, Report, List)}, BP5 once per entry of
-     * {@code storages} (stored factors, factors on the fly), one after the other on the same mesh; the other problems
-     * with stored factors. Each row says which ({@code geometry}; {@code factors_on_the_fly}: what the backend's kernel
-     * really does) and whether the mesh is trilinear.
+     * {@code storages} (stored factors, factors on the fly with the backend's choice of kernel or a forced one), one after
+     * the other on the same mesh; the other problems with stored factors. Each row says which ({@code geometry};
+     * {@code factors_on_the_fly}: what the backend's kernel really does; {@code element_plan}: the Aparapi backend's kernel
+     * and launch) and whether the mesh is trilinear.
      */
     public static void bp(Backend be, int nMin, int nMax, int nStep, long dofs, int iterations, int reps, double reference,
-                          Report report, List<String> problems, List<FactorStorage> storages) {
+                          Report report, List<String> problems, List<GeometryChoice> storages) {
         var out = report.out();
         report.meta("problems", String.join(",", problems));
-        report.meta("geometry", storages.stream().map(FactorStorage::label).toList());
+        report.meta("geometry", storages.stream().map(GeometryChoice::label).toList());
         out.printf(Locale.ROOT, "%-13s %3s %6s %11s %6s %12s %12s%n", "BP", "N", "K", "DOFs", "iters", "ms/iter", "GDOF*it/s");
         SweepProgress sweep = SweepProgress.start("bp", (nMax - nMin) / Math.max(1, nStep) + 1);
         for (int n = nMin; n <= nMax; n += nStep) {
@@ -90,13 +91,13 @@ public final class SolveSuite {
                             case "BP3" -> ElementKernel.STIFFNESS_BP30;
                             default -> ElementKernel.STIFFNESS_BP35;
                         };
-                        for (FactorStorage storage : kernel == ElementKernel.STIFFNESS_BP35 ? storages
-                                : List.of(FactorStorage.STORED)) {
-                            ElementOperator op = ElementOperator.of(kernel, mesh, 1.0, storage);
+                        for (GeometryChoice storage : kernel == ElementKernel.STIFFNESS_BP35 ? storages
+                                : List.of(GeometryChoice.STORED)) {
+                            ElementOperator op = ElementOperator.of(kernel, mesh, 1.0, storage.storage());
                             // the operator's data per node: 7 stored factors, or the 24 vertex coordinates of the element
-                            boolean fly = storage == FactorStorage.ON_THE_FLY;
-                            solve(be, fly ? name + " onthefly" : name, n, k, mesh.elementCount(),
-                                    () -> AssembledOperator.bind(op, z, be, 0), 1, fly ? 24 : 7,
+                            boolean fly = storage.storage() == FactorStorage.ON_THE_FLY;
+                            solve(be, OpSuite.label(name, storage), n, k, mesh.elementCount(),
+                                    () -> storage.bind(() -> AssembledOperator.bind(op, z, be, 0)), 1, fly ? 24 : 7,
                                     fly ? 1.0 / mesh.nodesPerElement() : 1, z, iterations, reps, reference, report, false);
                         }
                     } else {
@@ -158,6 +159,7 @@ public final class SolveSuite {
         SolveResult last = null;
         DeviceOperator a = bind.get();
         boolean onTheFly = a instanceof AssembledOperator ao && ao.boundElementOperator().data().factorsOnTheFly();
+        String plan = a instanceof AssembledOperator ao && name.startsWith("BP5") ? OpSuite.elementPlan(be, ao) : null;
         if (a instanceof AssembledOperator && !onTheFly) {
             // a backend that stores the factors even when asked for them on the fly (the Java backend) moves 7 per node
             dataPerPoint = 7;
@@ -189,6 +191,9 @@ public final class SolveSuite {
         if (a instanceof AssembledOperator ao) {
             row.put("geometry", parts.length > 1 ? parts[1] : FactorStorage.STORED.label());
             row.put("factors_on_the_fly", onTheFly);
+            if (plan != null) {
+                row.put("element_plan", plan);
+            }
             row.put("mesh_trilinear", ao.elementOperator().deviceGeometry().map(g -> g.isTrilinear()).orElse(false));
         }
         row.put("N", n);

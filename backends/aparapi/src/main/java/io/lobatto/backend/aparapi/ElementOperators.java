@@ -133,9 +133,11 @@ final class ElementOperators {
 
     /**
      * BP3.5 reading the element vertices instead of stored factors
-     * ({@link io.lobatto.backend.aparapi.kernels.StiffnessBp35TrilinearKernel}): the data holds its own upload of the
-     * vertices (24 doubles per element), D and the GLL nodes and weights. |J| {@literal >} 0 is checked here once, by the
-     * geometry kernel's wJ at the GLL nodes (freed at once), with the same error as {@code geometricFactors}.
+     * ({@link io.lobatto.backend.aparapi.kernels.StiffnessBp35TrilinearKernel} or, by {@link ElementVariant#onTheFly} or
+     * the variant a test forced, {@link io.lobatto.backend.aparapi.kernels.StiffnessBp35TrilinearSharedKernel}): the data
+     * holds its own upload of the vertices (24 doubles per element), D and the GLL nodes and weights. |J| {@literal >} 0 is
+     * checked here once, by the geometry kernel's wJ at the GLL nodes (freed at once), with the same error as
+     * {@code geometricFactors}.
      */
     DeviceElementData elementDataOnTheFly(ElementKernel kernel, Basis1D basis, DeviceGeometry geometry) {
         ClGeometry g = setup.geom(geometry);
@@ -149,7 +151,8 @@ final class ElementOperators {
         }
         setup.geometricFactors(g, basis, Quadrature.GLL, 1).close();
         ElementPlan plan = KernelBuilds.trilinearPlan(basis, core.cl.device().maxWorkGroupSize(), core.localMemBytes,
-                core.info.name(), s -> core.kernel(s).workGroupSize());
+                core.info.name(), core.variant != null ? core.variant : ElementVariant.onTheFly(basis.degree()),
+                s -> core.kernel(s).workGroupSize());
         ClGeometry own = (ClGeometry) setup.uploadGeometry(eg);
         ClBuffer diff = null;
         ClBuffer gll = null;

@@ -23,7 +23,9 @@ import java.util.Map;
  * @param pointInterp       GL stages point-parallel between two grids (else in place by lines)
  * @param tLocal            2D stiffness t-fluxes in local memory (else a global scratch of E P^3)
  * @param onTheFly          BP3.5 with the geometric factors computed from the element vertices
- *                          ({@link io.lobatto.backend.aparapi.kernels.StiffnessBp35TrilinearKernel})
+ *                          ({@link io.lobatto.backend.aparapi.kernels.StiffnessBp35TrilinearKernel} in the register
+ *                          variant, {@link io.lobatto.backend.aparapi.kernels.StiffnessBp35TrilinearSharedKernel} in the
+ *                          shared one)
  */
 record ElementPlan(ElementVariant variant, int points, boolean threeD, int threadsPerElement, int elementsPerGroup,
                    int localPerElement, int matrixDoubles, boolean pointInterp, boolean tLocal, int stride, boolean onTheFly) {
@@ -49,6 +51,31 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
             perGroup--;
         }
         return new ElementPlan(ElementVariant.REGISTERS, p, false, threads, perGroup, perElem, matrices, false, true, stride,
+                true);
+    }
+
+    /**
+     * The plan of BP3.5 with the geometric factors on the fly in the shared-memory layout of
+     * {@link io.lobatto.backend.aparapi.kernels.StiffnessBp35TrilinearSharedKernel} (Nq^2 work-items per element; per
+     * element the grid and the t-grid, Nq x S each layer, two pairs of r- and s-flux layers and the map's 21 coefficients; then D,
+     * the GLL nodes and weights), or null where Nq^2 exceeds {@code groupCap} or one element does not fit
+     * {@code localMemBytes} (N = 13 and above in 48 KiB).
+     */
+    static ElementPlan trilinearShared(int nq, int groupCap, long localMemBytes) {
+        long limit = localMemBytes / 8;
+        int p = nq;
+        int stride = odd(p);
+        int threads = p * p;
+        int perElem = 2 * p * stride * p + 4 * p * stride + 21;
+        int matrices = p * stride + 2 * p;
+        if (threads > groupCap || perElem + matrices > limit) {
+            return null;
+        }
+        int perGroup = Math.max(1, groupCap / threads);
+        while (perGroup > 1 && (long) perGroup * perElem + matrices > limit) {
+            perGroup--;
+        }
+        return new ElementPlan(ElementVariant.SHARED, p, false, threads, perGroup, perElem, matrices, false, true, stride,
                 true);
     }
 
@@ -171,6 +198,14 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
     Map<String, Integer> constants(ElementKernel kernel, int nq, int fromGlobal) {
         Map<String, Integer> c = new LinkedHashMap<>();
         c.put("nq", nq);
+        if (onTheFly && variant == ElementVariant.SHARED) {
+            c.put("elemsPerGroup", elementsPerGroup);
+            c.put("fromGlobal", fromGlobal);
+            c.put("perElem", localPerElement);
+            c.put("dStride", stride);
+            c.put("ldsMat", localDoubles() - matrixDoubles);
+            return c;
+        }
         if (variant == ElementVariant.REGISTERS) {
             c.put("elemsPerGroup", elementsPerGroup);
             c.put("fromGlobal", fromGlobal);
@@ -198,6 +233,10 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
 
     /** E.g. "2D, 81 work-items x 3 elements per group, 2673 doubles local, GL stages by points". */
     String describe(ElementKernel kernel) {
+        if (onTheFly && variant == ElementVariant.SHARED) {
+            return "shared, 2D columns (geometric factors on the fly), " + threadsPerElement + " work-items x "
+                    + elementsPerGroup + " elements per group, " + localDoubles() + " doubles local";
+        }
         if (variant == ElementVariant.REGISTERS) {
             String shape = switch (kernel) {
                 case MASS_BP10 -> "lines";

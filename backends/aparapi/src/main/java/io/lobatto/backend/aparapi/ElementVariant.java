@@ -7,7 +7,8 @@ import java.util.Locale;
 /**
  * The thread structure of an element kernel, chosen per operator and degree from a table measured on the
  * GPU (libParanumal's practice: kernels chosen by measurement). {@code -Dlobatto.aparapi.elementVariant}
- * ({@code shared} or {@code registers}) overrides the table, for benchmarks that compare the two.
+ * ({@code shared} or {@code registers}) overrides the table, for benchmarks that compare the two; for BP3.5 with the
+ * geometric factors on the fly {@code -Dlobatto.aparapi.onTheFlyVariant} overrides {@link #onTheFlyTable}.
  */
 enum ElementVariant {
     /**
@@ -33,6 +34,53 @@ enum ElementVariant {
             throw new IllegalArgumentException("lobatto.aparapi.elementVariant is '" + v
                     + "'; expected shared, registers or table");
         }
+    }
+
+    /** System property that forces the thread structure of BP3.5 with the geometric factors on the fly. */
+    static final String ON_THE_FLY_PROPERTY = "lobatto.aparapi.onTheFlyVariant";
+
+    /**
+     * The variant named by {@code -Dlobatto.aparapi.onTheFlyVariant} ({@code registers}, {@code shared} or {@code table}),
+     * or null for {@link #onTheFlyTable}.
+     */
+    static ElementVariant onTheFlyOverride() {
+        String v = System.getProperty(ON_THE_FLY_PROPERTY);
+        if (v == null || v.isBlank() || v.equalsIgnoreCase("table")) {
+            return null;
+        }
+        try {
+            return valueOf(v.trim().toUpperCase(Locale.ROOT));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(ON_THE_FLY_PROPERTY + " is '" + v + "'; expected shared, registers or table");
+        }
+    }
+
+    /**
+     * The thread structure of BP3.5 with the geometric factors on the fly at {@code degree}: the override, else
+     * {@link #onTheFlyTable}.
+     */
+    static ElementVariant onTheFly(int degree) {
+        ElementVariant forced = onTheFlyOverride();
+        return forced != null ? forced : onTheFlyTable(degree);
+    }
+
+    /**
+     * The choice for BP3.5 with the geometric factors on the fly: {@link #REGISTERS} is
+     * {@link io.lobatto.backend.aparapi.kernels.StiffnessBp35TrilinearKernel} (register columns, 15 per-column Jacobian
+     * constants), {@link #SHARED} is {@link io.lobatto.backend.aparapi.kernels.StiffnessBp35TrilinearSharedKernel} (the
+     * grid and the map's 21 coefficients in local memory). The register kernel measured faster than the stored factors at
+     * N = 3..5 and slower at N = 6..8 with 155 registers at N = 7 (H100, commit caaf639, op and bp at 8M DOFs); the
+     * shared kernel takes N = 6 and above, predicted from that, not yet measured against it
+     * ({@code benchmarks/gpu/onfly2.sh} runs both in one lease). Index N = 1..15.
+     */
+    static ElementVariant onTheFlyTable(int degree) {
+        //              N = 123456789012345
+        String row =       "RRRRRSSSSSSSSSS";
+        if (degree < 1 || degree > row.length()) {
+            throw new IllegalArgumentException("degree is " + degree + "; the on-the-fly variant table covers N = 1.."
+                    + row.length());
+        }
+        return row.charAt(degree - 1) == 'R' ? REGISTERS : SHARED;
     }
 
     /** The variant of {@code kernel} at {@code degree}: the override, else the measured table. */

@@ -28,6 +28,7 @@ import io.lobatto.backend.aparapi.kernels.StiffnessBp30Kernel;
 import io.lobatto.backend.aparapi.kernels.StiffnessBp35ColumnKernel;
 import io.lobatto.backend.aparapi.kernels.StiffnessBp35Kernel;
 import io.lobatto.backend.aparapi.kernels.StiffnessBp35TrilinearKernel;
+import io.lobatto.backend.aparapi.kernels.StiffnessBp35TrilinearSharedKernel;
 import io.lobatto.backend.aparapi.kernels.StreamKernel;
 import io.lobatto.backend.aparapi.kernels.TransferKernel;
 import io.lobatto.backend.aparapi.runtime.KernelSource;
@@ -406,8 +407,10 @@ public final class KernelBuilds {
     /** The element kernel of {@code plan}; {@code fromGlobal} 0: x_L, 1: x_G through Z, 2: dir + beta x_G through Z. */
     static Spec element(ElementKernel kernel, int degree, ElementPlan plan, int fromGlobal) {
         if (plan.onTheFly()) {
-            return new Spec(StiffnessBp35TrilinearKernel.class, plan.constants(kernel, degree + 1, fromGlobal),
-                    "BP3.5 N=" + degree + " (factors on the fly" + (fromGlobal == 1 ? ", assembled)"
+            boolean shared = plan.variant() == ElementVariant.SHARED;
+            return new Spec(shared ? StiffnessBp35TrilinearSharedKernel.class : StiffnessBp35TrilinearKernel.class,
+                    plan.constants(kernel, degree + 1, fromGlobal),
+                    "BP3.5 N=" + degree + " (factors on the fly" + (shared ? ", shared" : "") + (fromGlobal == 1 ? ", assembled)"
                             : fromGlobal == 2 ? ", assembled, p update)" : fromGlobal == 3 ? ", one kernel)" : ")"),
                     plan.groupSize());
         }
@@ -532,19 +535,27 @@ public final class KernelBuilds {
     }
 
     /**
-     * The plan of BP3.5 with the geometric factors on the fly at the basis's degree ({@link ElementPlan#trilinear}),
-     * planned as {@link #plan} plans; a {@link io.lobatto.core.backend.BackendException} where it does not fit.
+     * The plan of BP3.5 with the geometric factors on the fly at the basis's degree in thread structure {@code variant}
+     * ({@link ElementPlan#trilinear} for {@link ElementVariant#REGISTERS}, {@link ElementPlan#trilinearShared} for
+     * {@link ElementVariant#SHARED}; the other where the wanted one does not fit), planned as {@link #plan} plans; a
+     * {@link io.lobatto.core.backend.BackendException} where neither fits.
      */
     static ElementPlan trilinearPlan(Basis1D basis, int maxWorkGroupSize, long localMemBytes, String device,
-                                     ToIntFunction<Spec> allowed) {
+                                     ElementVariant variant, ToIntFunction<Spec> allowed) {
         int cap = Math.min(AparapiBackend.ELEMENT_GROUP, maxWorkGroupSize);
         while (true) {
-            ElementPlan plan = ElementPlan.trilinear(basis.nq(), cap, localMemBytes);
+            ElementPlan registers = ElementPlan.trilinear(basis.nq(), cap, localMemBytes);
+            ElementPlan shared = ElementPlan.trilinearShared(basis.nq(), cap, localMemBytes);
+            ElementPlan plan = variant == ElementVariant.SHARED ? (shared != null ? shared : registers)
+                    : (registers != null ? registers : shared);
             if (plan == null) {
+                int nq = basis.nq();
+                int s = nq | 1;
                 throw new io.lobatto.core.backend.BackendException("aparapi: BP3.5 with geometric factors on the fly at N = "
-                        + basis.degree() + " needs groups of Nq^2 = " + basis.nq() * basis.nq() + " work-items and "
-                        + 8L * (3 * basis.nq() * (basis.nq() | 1) + basis.np() + 24 + basis.nq() * (basis.nq() | 1) + 2 * basis.nq())
-                        + " bytes of local memory, but " + device + " allows groups of " + cap + " and " + localMemBytes + " bytes");
+                        + basis.degree() + " needs groups of Nq^2 = " + nq * nq + " work-items and "
+                        + 8L * (3 * nq * s + basis.np() + 24 + nq * s + 2 * nq) + " (registers) or "
+                        + 8L * (2 * nq * s * nq + 4 * nq * s + 21 + nq * s + 2 * nq) + " (shared) bytes of local memory, but "
+                        + device + " allows groups of " + cap + " and " + localMemBytes + " bytes");
             }
             int fits = Math.min(allowed.applyAsInt(element(ElementKernel.STIFFNESS_BP35, basis.degree(), plan, 0)),
                     allowed.applyAsInt(element(ElementKernel.STIFFNESS_BP35, basis.degree(), plan, 1)));

@@ -11,8 +11,10 @@ import java.util.Locale;
 /**
  * Runs every operation of the Aparapi backend on the selected OpenCL device against plain Java loops
  * ({@link HostReference}) and prints one PASS/FAIL line per check, then a few timings (wall time per call
- * and the device time from OpenCL event profiling). Exit status 1 on any failure.
- * Usage: {@code java io.lobatto.backend.aparapi.SelfCheck [device-selector] [--time]}.
+ * and the device time from OpenCL event profiling). Exit status 1 on any failure. With {@code --onthefly} only
+ * {@link #onTheFly} at N = 1..8: BP3.5 with the geometric factors on the fly, each kernel forced, against the stored
+ * factors.
+ * Usage: {@code java io.lobatto.backend.aparapi.SelfCheck [device-selector] [--time] [--onthefly]}.
  */
 public final class SelfCheck {
 
@@ -23,10 +25,13 @@ public final class SelfCheck {
 
     public static void main(String[] args) {
         boolean time = false;
+        boolean onlyOnTheFly = false;
         String selector = null;
         for (String a : args) {
             if (a.equals("--time")) {
                 time = true;
+            } else if (a.equals("--onthefly")) {
+                onlyOnTheFly = true;
             } else {
                 selector = a;
             }
@@ -34,6 +39,13 @@ public final class SelfCheck {
         System.out.println("OpenCL devices: " + OpenClDevices.describe(OpenClDevices.list()));
         try (AparapiBackend b = selector == null ? new AparapiBackend() : new AparapiBackend(selector)) {
             System.out.println("device: " + b.device() + "; reduction work-group " + b.reductionGroupSize());
+            if (onlyOnTheFly) {
+                for (int n = 1; n <= 8; n++) {
+                    onTheFly(b, n);
+                }
+                System.out.println(failures == 0 ? "ALL PASS" : failures + " FAILURES");
+                System.exit(failures == 0 ? 0 : 1);
+            }
             streaming(b, 1_000_003);
             streaming(b, 17);
             gatherScatter(b, 3, 4, 3, 2, true);
@@ -48,6 +60,9 @@ public final class SelfCheck {
                 assembled(b, ElementKernel.STIFFNESS_BP35, n, 1.3, 0.7);
                 assembled(b, ElementKernel.STIFFNESS_BP30, n, 0.4, 0.0);
                 assembled(b, ElementKernel.MASS_BP10, n, 0.0, 2.0);
+            }
+            for (int n : new int[] {1, 2, 5, 7, 8, 12}) {
+                onTheFly(b, n);
             }
             noFallback(b);
             largeBuffers(b);
@@ -211,6 +226,82 @@ public final class SelfCheck {
             double got = b.applyAssembledDot(d, z, lambda, shift, dx, dyl, dyg);
             report("assembled+dot " + k + " N=" + n + " " + m.globalSize() + " one-row blocks", Math.max(scalarErr(got, xAx),
                     HostReference.relErr(b.download(dyg), yg)), 1e-12);
+        }
+    }
+
+    /**
+     * BP3.5 with the geometric factors on the fly at degree n on a perturbed trilinear box (5 x 3 x 2 elements to N = 6,
+     * else 2 x 3 x 2: partly filled work-groups), each kernel forced by {@code -Dlobatto.aparapi.onTheFlyVariant}
+     * (the register columns, the shared-memory layout where it fits), against the stored factors of the same device to
+     * 1e-12: the element apply (x_L), the fused operator with its dot (x_G through an identity Z, lambda and shift not 0)
+     * and CG's p update folded into it. Unlike PoCL, which runs the work-items of a group one after the other between
+     * barriers, a GPU shows a missing barrier here.
+     */
+    static void onTheFly(AparapiBackend b, int n) {
+        Basis1D basis = Basis1D.of(n);
+        io.lobatto.core.mesh.HexMesh box = io.lobatto.core.mesh.HexMesh.box(n <= 6 ? 5 : 2, 3, 2, 0, 1, 0, 2, 0, 1.5);
+        double[] v = box.vertices().clone();
+        for (int i = 0; i < v.length; i++) {
+            v[i] += 0.04 * Math.sin(1.7 * i + n);
+        }
+        io.lobatto.core.mesh.HexMesh mesh = new io.lobatto.core.mesh.HexMesh(v, box.elements(), box.faceTags());
+        int e = mesh.elementCount();
+        int nl = e * basis.np();
+        int[] ids = new int[nl];
+        int[] starts = new int[nl + 1];
+        double[] ones = new double[nl];
+        for (int i = 0; i < nl; i++) {
+            ids[i] = i;
+            starts[i + 1] = i + 1;
+            ones[i] = 1;
+        }
+        double[] x = HostReference.random(nl, 40 + n);
+        double[] dir = HostReference.random(nl, 50 + n);
+        double lambda = 0.7;
+        double shift = 0.3;
+        try (var g = b.uploadGeometry(io.lobatto.core.mesh.ElementGeometry.trilinear(mesh, null));
+             DeviceElementData stored = b.uploadElementData(ElementKernel.STIFFNESS_BP35, basis, e,
+                     b.geometricFactors(g, basis, io.lobatto.core.pointwise.Quadrature.GLL, 7));
+             DeviceScatter z = b.uploadScatter(ids, starts, ids, null, ones, nl);
+             DeviceVector dx = b.upload(x); DeviceVector dd = b.upload(dir); DeviceVector yl = b.allocate(nl);
+             DeviceVector yg = b.allocate(nl); DeviceVector p = b.allocate(nl)) {
+            b.applyElements(stored, lambda, dx, yl);
+            double[] local = b.download(yl);
+            double dot = b.applyAssembledDot(stored, z, lambda, shift, dx, yl, yg);
+            double[] global = b.download(yg);
+            b.copy(dx, p);
+            double pap = b.applyAssembledDotUpdate(stored, z, lambda, shift, dd, 0.5, p, yl, yg);
+            double[] update = b.download(yg);
+            for (ElementVariant variant : ElementVariant.values()) {
+                String name = variant.name().toLowerCase(Locale.ROOT);
+                String before = System.getProperty(ElementVariant.ON_THE_FLY_PROPERTY);
+                System.setProperty(ElementVariant.ON_THE_FLY_PROPERTY, name);
+                DeviceElementData d;
+                try {
+                    d = b.elementDataOnTheFly(ElementKernel.STIFFNESS_BP35, basis, g);
+                } finally {
+                    if (before == null) {
+                        System.clearProperty(ElementVariant.ON_THE_FLY_PROPERTY);
+                    } else {
+                        System.setProperty(ElementVariant.ON_THE_FLY_PROPERTY, before);
+                    }
+                }
+                try (d) {
+                    String plan = b.plan(d);
+                    String what = "BP3.5 on the fly (" + name + ") N=" + n + " E=" + e;
+                    if (!plan.contains(name + ", ")) {
+                        System.out.println("  " + what + ": does not fit, the other kernel runs: " + plan);
+                        continue;
+                    }
+                    b.applyElements(d, lambda, dx, yl);
+                    report(what + " x_L", HostReference.relErr(b.download(yl), local), 1e-12);
+                    report(what + " x_G + dot", Math.max(scalarErr(b.applyAssembledDot(d, z, lambda, shift, dx, yl, yg), dot),
+                            HostReference.relErr(b.download(yg), global)), 1e-12);
+                    b.copy(dx, p);
+                    report(what + " p update + dot", Math.max(scalarErr(b.applyAssembledDotUpdate(d, z, lambda, shift, dd, 0.5,
+                            p, yl, yg), pap), HostReference.relErr(b.download(yg), update)), 1e-12);
+                }
+            }
         }
     }
 

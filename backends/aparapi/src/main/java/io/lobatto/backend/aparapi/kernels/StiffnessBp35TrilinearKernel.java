@@ -37,7 +37,7 @@ public final class StiffnessBp35TrilinearKernel extends RegisterKernelBase {
         int t = lid - le * P2;
         int i = t % P;
         int j = t / P;
-        int e = getGroupId() * elemsPerGroup + le;
+        int e = firstElem + getGroupId() * elemsPerGroup + le;
         int perElem = 3 * P * S + P2 * P + 24;
         int sq = le * perElem;
         int sgr = sq + P * S;

@@ -1,0 +1,107 @@
+package io.lobatto.backend.aparapi;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.lobatto.backend.aparapi.kernels.StiffnessBp35TrilinearKernel;
+import io.lobatto.backend.aparapi.kernels.StiffnessBp35TrilinearSharedKernel;
+import io.lobatto.core.backend.ElementKernel;
+import io.lobatto.core.basis.Basis1D;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The choice between the two kernels of BP3.5 with the geometric factors on the fly: the table by degree, the
+ * {@code lobatto.aparapi.onTheFlyVariant} override, the shared layout's plan (work-items, elements per group, local
+ * memory) and its fallback to the register columns where it does not fit 48 KiB; no OpenCL needed.
+ */
+class OnTheFlyVariantTest {
+
+    private static final long KIB48 = 48 * 1024;
+
+    @Test
+    void theTableTakesRegistersUpToFiveAndSharedFromSix() {
+        for (int n = 1; n <= 15; n++) {
+            assertEquals(n <= 5 ? ElementVariant.REGISTERS : ElementVariant.SHARED, ElementVariant.onTheFlyTable(n), "N = " + n);
+        }
+        IllegalArgumentException ex = assertThrows(IllegalArgumentException.class, () -> ElementVariant.onTheFlyTable(16));
+        assertTrue(ex.getMessage().contains("degree is 16") && ex.getMessage().contains("N = 1..15"), ex.getMessage());
+    }
+
+    @Test
+    void thePropertyForcesEitherOrTheTable() {
+        String key = ElementVariant.ON_THE_FLY_PROPERTY;
+        String before = System.getProperty(key);
+        try {
+            System.setProperty(key, "shared");
+            assertEquals(ElementVariant.SHARED, ElementVariant.onTheFly(2));
+            System.setProperty(key, "Registers");
+            assertEquals(ElementVariant.REGISTERS, ElementVariant.onTheFly(7));
+            System.setProperty(key, "table");
+            assertEquals(ElementVariant.SHARED, ElementVariant.onTheFly(7));
+            assertEquals(ElementVariant.REGISTERS, ElementVariant.onTheFly(3));
+            System.setProperty(key, "columns");
+            IllegalArgumentException ex = assertThrows(IllegalArgumentException.class, () -> ElementVariant.onTheFly(7));
+            assertEquals("lobatto.aparapi.onTheFlyVariant is 'columns'; expected shared, registers or table", ex.getMessage());
+            // the stored factors' property does not move the on-the-fly choice
+            System.clearProperty(key);
+            System.setProperty("lobatto.aparapi.elementVariant", "registers");
+            assertEquals(ElementVariant.SHARED, ElementVariant.onTheFly(7));
+        } finally {
+            System.clearProperty("lobatto.aparapi.elementVariant");
+            if (before == null) {
+                System.clearProperty(key);
+            } else {
+                System.setProperty(key, before);
+            }
+        }
+    }
+
+    @Test
+    void theSharedPlanHoldsTheGridTheTGridAndTheCoefficients() {
+        // N = 7: Nq = 8, S = 9; per element 2 x 8 x 9 x 8 (u and t-grids) + 4 x 8 x 9 (two pairs of flux layers) + 21
+        ElementPlan p = ElementPlan.trilinearShared(8, 256, KIB48);
+        assertNotNull(p);
+        assertEquals(ElementVariant.SHARED, p.variant());
+        assertTrue(p.onTheFly());
+        assertEquals(64, p.threadsPerElement());
+        assertEquals(4, p.elementsPerGroup());
+        assertEquals(1461, p.localPerElement());
+        assertEquals(8 * 9 + 16, p.matrixDoubles());
+        assertEquals(4 * 1461 + 88, p.localDoubles());
+        assertEquals(List.of("nq", "elemsPerGroup", "fromGlobal", "perElem", "dStride", "ldsMat"),
+                List.copyOf(p.constants(ElementKernel.STIFFNESS_BP35, 8, 1).keySet()));
+        assertEquals(Map.of("nq", 8, "elemsPerGroup", 4, "fromGlobal", 1, "perElem", 1461, "dStride", 9, "ldsMat", 4 * 1461),
+                p.constants(ElementKernel.STIFFNESS_BP35, 8, 1));
+        assertEquals("shared, 2D columns (geometric factors on the fly), 64 work-items x 4 elements per group, 5932 doubles local",
+                p.describe(ElementKernel.STIFFNESS_BP35));
+        // N = 1: 4 work-items, 64 elements per group; N = 12 fits one element; N = 13 does not fit 48 KiB
+        assertEquals(64, ElementPlan.trilinearShared(2, 256, KIB48).elementsPerGroup());
+        assertEquals(1, ElementPlan.trilinearShared(13, 256, KIB48).elementsPerGroup());
+        assertNull(ElementPlan.trilinearShared(14, 256, KIB48));
+        assertNull(ElementPlan.trilinearShared(8, 63, KIB48), "64 work-items do not fit a group of 63");
+    }
+
+    @Test
+    void theWantedKernelOrTheOtherWhereItDoesNotFit() {
+        KernelBuilds.Spec shared = KernelBuilds.element(ElementKernel.STIFFNESS_BP35, 7,
+                KernelBuilds.trilinearPlan(Basis1D.of(7), 1024, KIB48, "test", ElementVariant.SHARED, s -> 1024), 2);
+        assertEquals(StiffnessBp35TrilinearSharedKernel.class, shared.family());
+        assertEquals("BP3.5 N=7 (factors on the fly, shared, assembled, p update)", shared.label());
+        assertEquals(256, shared.groupSize());
+        KernelBuilds.Spec registers = KernelBuilds.element(ElementKernel.STIFFNESS_BP35, 7,
+                KernelBuilds.trilinearPlan(Basis1D.of(7), 1024, KIB48, "test", ElementVariant.REGISTERS, s -> 1024), 1);
+        assertEquals(StiffnessBp35TrilinearKernel.class, registers.family());
+        assertEquals("BP3.5 N=7 (factors on the fly, assembled)", registers.label());
+        ElementPlan n13 = KernelBuilds.trilinearPlan(Basis1D.of(13), 1024, KIB48, "test", ElementVariant.SHARED, s -> 1024);
+        assertEquals(ElementVariant.REGISTERS, n13.variant(), "N = 13 in 48 KiB: the shared layout does not fit");
+        // a build that allows fewer work-items than planned: planned again for what it allows
+        ElementPlan capped = KernelBuilds.trilinearPlan(Basis1D.of(7), 1024, KIB48, "test", ElementVariant.SHARED, s -> 128);
+        assertEquals(2, capped.elementsPerGroup());
+    }
+}
