@@ -54,18 +54,61 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
 
     /**
      * The plan of {@code kernel} at {@code degree} for groups of at most {@code groupCap} and {@code localMemBytes}:
-     * the variant {@code wanted}, or {@link ElementVariant#SHARED} where that variant has no kernel or its local
-     * memory does not fit.
+     * the variant {@code wanted}, or where that variant has no kernel or does not fit the next one down
+     * ({@link ElementVariant#PIPELINED}, then {@link ElementVariant#REGISTERS}, then {@link ElementVariant#SHARED}),
+     * those two in groups of at most {@link AparapiBackend#ELEMENT_GROUP}.
      */
     static ElementPlan of(ElementKernel kernel, int nq, int nqGauss, int groupCap, long localMemBytes, String device,
                           ElementVariant wanted) {
-        if (wanted == ElementVariant.REGISTERS) {
-            ElementPlan r = registers(kernel, nq, nqGauss, groupCap, localMemBytes);
+        if (wanted == ElementVariant.PIPELINED && kernel == ElementKernel.STIFFNESS_BP30) {
+            ElementPlan r = pipelined(nq, nqGauss, groupCap, localMemBytes);
             if (r != null) {
                 return r;
             }
         }
-        return shared(kernel, nq, nqGauss, groupCap, localMemBytes, device);
+        // the fallbacks keep the groups of every other variant (the pipelined cap may exceed them: KernelBuilds.groupCap)
+        int cap = Math.min(groupCap, AparapiBackend.ELEMENT_GROUP);
+        if (wanted == ElementVariant.REGISTERS || wanted == ElementVariant.PIPELINED) {
+            ElementPlan r = registers(kernel, nq, nqGauss, cap, localMemBytes);
+            if (r != null) {
+                return r;
+            }
+        }
+        return shared(kernel, nq, nqGauss, cap, localMemBytes, device);
+    }
+
+    /**
+     * The pipelined BP3.0 plan of {@link io.lobatto.backend.aparapi.kernels.StiffnessBp30PipelinedKernel}, or null where it
+     * does not fit: P^2 work-items per element (P = Nq + 1), per element the S x P x P GL grid and two pairs of P x S flux
+     * layers (one pair where two do not fit: N = 15 in 48 KiB), then I and D. Unlike the register plan no u layer: the
+     * grid's layer is read in place.
+     */
+    static ElementPlan pipelined(int nq, int nqGauss, int groupCap, long localMemBytes) {
+        long limit = localMemBytes / 8;
+        int p = nqGauss;
+        int stride = odd(p);
+        int threads = p * p;
+        int matrices = p * nq + p * stride;
+        int grid = stride * p * p;
+        if (threads > groupCap) {
+            return null;
+        }
+        int buffers = (long) grid + 4L * p * stride + matrices <= limit ? 2 : 1;
+        int perElem = grid + 2 * buffers * p * stride;
+        if (perElem + matrices > limit) {
+            return null;
+        }
+        int perGroup = Math.max(1, groupCap / threads);
+        while (perGroup > 1 && (long) perGroup * perElem + matrices > limit) {
+            perGroup--;
+        }
+        return new ElementPlan(ElementVariant.PIPELINED, p, false, threads, perGroup, perElem, matrices, false, true, stride,
+                false);
+    }
+
+    /** Pairs of flux layers per element of a {@link ElementVariant#PIPELINED} plan: 2 (one barrier per layer) or 1. */
+    int fluxBuffers() {
+        return (localPerElement - stride * points * points) / (2 * points * stride);
     }
 
     /** Odd stride at least {@code n}: rows of doubles at an odd stride fall in distinct banks. */
@@ -171,7 +214,7 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
     Map<String, Integer> constants(ElementKernel kernel, int nq, int fromGlobal) {
         Map<String, Integer> c = new LinkedHashMap<>();
         c.put("nq", nq);
-        if (variant == ElementVariant.REGISTERS) {
+        if (variant == ElementVariant.REGISTERS || variant == ElementVariant.PIPELINED) {
             c.put("elemsPerGroup", elementsPerGroup);
             c.put("fromGlobal", fromGlobal);
             c.put("pts", points);
@@ -179,6 +222,9 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
             c.put("rounds", (points * points + threadsPerElement - 1) / threadsPerElement);
             c.put("strideA", stride);
             c.put("stride", stride);
+            if (variant == ElementVariant.PIPELINED) {
+                c.put("buffers", fluxBuffers());
+            }
             return c;
         }
         c.put("pts", points);
@@ -198,6 +244,11 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
 
     /** E.g. "2D, 81 work-items x 3 elements per group, 2673 doubles local, GL stages by points". */
     String describe(ElementKernel kernel) {
+        if (variant == ElementVariant.PIPELINED) {
+            return "pipelined, lines + columns, " + (fluxBuffers() == 2 ? "one barrier" : "two barriers") + " per layer, "
+                    + threadsPerElement + " work-items x " + elementsPerGroup + " elements per group, " + localDoubles()
+                    + " doubles local";
+        }
         if (variant == ElementVariant.REGISTERS) {
             String shape = switch (kernel) {
                 case MASS_BP10 -> "lines";

@@ -25,6 +25,7 @@ import io.lobatto.backend.aparapi.kernels.ReductionKernel;
 import io.lobatto.backend.aparapi.kernels.RowDotKernel;
 import io.lobatto.backend.aparapi.kernels.StiffnessBp30ColumnKernel;
 import io.lobatto.backend.aparapi.kernels.StiffnessBp30Kernel;
+import io.lobatto.backend.aparapi.kernels.StiffnessBp30PipelinedKernel;
 import io.lobatto.backend.aparapi.kernels.StiffnessBp35ColumnKernel;
 import io.lobatto.backend.aparapi.kernels.StiffnessBp35Kernel;
 import io.lobatto.backend.aparapi.kernels.StiffnessBp35TrilinearKernel;
@@ -414,7 +415,8 @@ public final class KernelBuilds {
         Class<? extends Kernel> family = switch (kernel) {
             case MASS_BP10 -> registers ? MassBp10LineKernel.class : MassBp10Kernel.class;
             case STIFFNESS_BP35 -> registers ? StiffnessBp35ColumnKernel.class : StiffnessBp35Kernel.class;
-            case STIFFNESS_BP30 -> registers ? StiffnessBp30ColumnKernel.class : StiffnessBp30Kernel.class;
+            case STIFFNESS_BP30 -> plan.variant() == ElementVariant.PIPELINED ? StiffnessBp30PipelinedKernel.class
+                    : registers ? StiffnessBp30ColumnKernel.class : StiffnessBp30Kernel.class;
         };
         String name = switch (kernel) {
             case MASS_BP10 -> "BP1.0";
@@ -491,14 +493,14 @@ public final class KernelBuilds {
 
     /**
      * The plan of {@code kernel} at the basis's degree in thread structure {@code variant} (where it has one, else
-     * the shared one: {@link ElementPlan#of}): planned for groups of {@link AparapiBackend#ELEMENT_GROUP}
-     * (at most {@code maxWorkGroupSize}), then again for what the built kernel allows when its registers allow fewer:
+     * the shared one: {@link ElementPlan#of}): planned for groups of {@link #groupCap} (at most
+     * {@code maxWorkGroupSize}), then again for what the built kernel allows when its registers allow fewer:
      * the kernel in input modes {@code modes} (x_L 0, x_G through Z 1, ...; none given: 0 and 1), each built to ask.
      */
     static ElementPlan plan(ElementKernel kernel, Basis1D basis, int maxWorkGroupSize, long localMemBytes, String device,
                             ElementVariant variant, ToIntFunction<Spec> allowed, int... modes) {
         int[] checked = modes.length == 0 ? new int[] {0, 1} : modes;
-        int cap = Math.min(AparapiBackend.ELEMENT_GROUP, maxWorkGroupSize);
+        int cap = groupCap(kernel, basis, variant, maxWorkGroupSize);
         while (true) {
             ElementPlan plan = planFor(kernel, basis, cap, localMemBytes, device, variant);
             int fits = Integer.MAX_VALUE;
@@ -522,7 +524,20 @@ public final class KernelBuilds {
      */
     static ElementPlan firstPlan(ElementKernel kernel, Basis1D basis, int maxWorkGroupSize, long localMemBytes, String device,
                                  ElementVariant variant) {
-        return planFor(kernel, basis, Math.min(AparapiBackend.ELEMENT_GROUP, maxWorkGroupSize), localMemBytes, device, variant);
+        return planFor(kernel, basis, groupCap(kernel, basis, variant, maxWorkGroupSize), localMemBytes, device, variant);
+    }
+
+    /**
+     * The largest group {@link #plan} first tries: {@link AparapiBackend#ELEMENT_GROUP}, or for the pipelined BP3.0 at least
+     * its P^2 work-items of one element (289 at N = 15; the plan falls back where the build allows fewer), at most
+     * {@code maxWorkGroupSize}.
+     */
+    static int groupCap(ElementKernel kernel, Basis1D basis, ElementVariant variant, int maxWorkGroupSize) {
+        int cap = AparapiBackend.ELEMENT_GROUP;
+        if (variant == ElementVariant.PIPELINED && kernel == ElementKernel.STIFFNESS_BP30) {
+            cap = Math.max(cap, basis.nqGauss() * basis.nqGauss());
+        }
+        return Math.min(cap, maxWorkGroupSize);
     }
 
     private static ElementPlan planFor(ElementKernel kernel, Basis1D basis, int cap, long localMemBytes, String device,
