@@ -55,8 +55,7 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
     /**
      * The plan of {@code kernel} at {@code degree} for groups of at most {@code groupCap} and {@code localMemBytes}:
      * the variant {@code wanted}, or where that variant has no kernel or does not fit the next one down
-     * ({@link ElementVariant#PIPELINED}, then {@link ElementVariant#REGISTERS}, then {@link ElementVariant#SHARED}),
-     * those two in groups of at most {@link AparapiBackend#ELEMENT_GROUP}.
+     * ({@link ElementVariant#PIPELINED}, then {@link ElementVariant#REGISTERS}, then {@link ElementVariant#SHARED}).
      */
     static ElementPlan of(ElementKernel kernel, int nq, int nqGauss, int groupCap, long localMemBytes, String device,
                           ElementVariant wanted) {
@@ -66,20 +65,19 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
                 return r;
             }
         }
-        // the fallbacks keep the groups of every other variant (the pipelined cap may exceed them: KernelBuilds.groupCap)
-        int cap = Math.min(groupCap, AparapiBackend.ELEMENT_GROUP);
         if (wanted == ElementVariant.REGISTERS || wanted == ElementVariant.PIPELINED) {
-            ElementPlan r = registers(kernel, nq, nqGauss, cap, localMemBytes);
+            ElementPlan r = registers(kernel, nq, nqGauss, groupCap, localMemBytes);
             if (r != null) {
                 return r;
             }
         }
-        return shared(kernel, nq, nqGauss, cap, localMemBytes, device);
+        return shared(kernel, nq, nqGauss, groupCap, localMemBytes, device);
     }
 
     /**
      * The pipelined BP3.0 plan of {@link io.lobatto.backend.aparapi.kernels.StiffnessBp30PipelinedKernel}, or null where it
-     * does not fit: P^2 work-items per element (P = Nq + 1), per element the S x P x P GL grid and two pairs of P x S flux
+     * does not fit: P^2 work-items per element (P = Nq + 1), or where P^2 exceeds the group (N = 15: 289 against 256)
+     * ceil(P^2 / 2) work-items with two columns each; per element the S x P x P GL grid and two pairs of P x S flux
      * layers (one pair where two do not fit: N = 15 in 48 KiB), then I and D. Unlike the register plan no u layer: the
      * grid's layer is read in place.
      */
@@ -88,11 +86,14 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
         int p = nqGauss;
         int stride = odd(p);
         int threads = p * p;
+        if (threads > groupCap) {
+            threads = (p * p + 1) / 2;
+            if (threads > groupCap) {
+                return null;
+            }
+        }
         int matrices = p * nq + p * stride;
         int grid = stride * p * p;
-        if (threads > groupCap) {
-            return null;
-        }
         int buffers = (long) grid + 4L * p * stride + matrices <= limit ? 2 : 1;
         int perElem = grid + 2 * buffers * p * stride;
         if (perElem + matrices > limit) {
@@ -109,6 +110,11 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
     /** Pairs of flux layers per element of a {@link ElementVariant#PIPELINED} plan: 2 (one barrier per layer) or 1. */
     int fluxBuffers() {
         return (localPerElement - stride * points * points) / (2 * points * stride);
+    }
+
+    /** Columns per work-item of a {@link ElementVariant#PIPELINED} plan: 1, or 2 where P^2 exceeds the group. */
+    int columnsPerItem() {
+        return threadsPerElement < points * points ? 2 : 1;
     }
 
     /** Odd stride at least {@code n}: rows of doubles at an odd stride fall in distinct banks. */
@@ -224,6 +230,7 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
             c.put("stride", stride);
             if (variant == ElementVariant.PIPELINED) {
                 c.put("buffers", fluxBuffers());
+                c.put("columns", columnsPerItem());
             }
             return c;
         }
@@ -246,7 +253,7 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
     String describe(ElementKernel kernel) {
         if (variant == ElementVariant.PIPELINED) {
             return "pipelined, lines + columns, " + (fluxBuffers() == 2 ? "one barrier" : "two barriers") + " per layer, "
-                    + threadsPerElement + " work-items x " + elementsPerGroup + " elements per group, " + localDoubles()
+                    + (columnsPerItem() == 2 ? "two columns per work-item, " : "") + threadsPerElement + " work-items x " + elementsPerGroup + " elements per group, " + localDoubles()
                     + " doubles local";
         }
         if (variant == ElementVariant.REGISTERS) {

@@ -493,14 +493,14 @@ public final class KernelBuilds {
 
     /**
      * The plan of {@code kernel} at the basis's degree in thread structure {@code variant} (where it has one, else
-     * the shared one: {@link ElementPlan#of}): planned for groups of {@link #groupCap} (at most
-     * {@code maxWorkGroupSize}), then again for what the built kernel allows when its registers allow fewer:
+     * the shared one: {@link ElementPlan#of}): planned for groups of {@link AparapiBackend#ELEMENT_GROUP}
+     * (at most {@code maxWorkGroupSize}), then again for what the built kernel allows when its registers allow fewer:
      * the kernel in input modes {@code modes} (x_L 0, x_G through Z 1, ...; none given: 0 and 1), each built to ask.
      */
     static ElementPlan plan(ElementKernel kernel, Basis1D basis, int maxWorkGroupSize, long localMemBytes, String device,
                             ElementVariant variant, ToIntFunction<Spec> allowed, int... modes) {
         int[] checked = modes.length == 0 ? new int[] {0, 1} : modes;
-        int cap = groupCap(kernel, basis, variant, maxWorkGroupSize);
+        int cap = Math.min(AparapiBackend.ELEMENT_GROUP, maxWorkGroupSize);
         while (true) {
             ElementPlan plan = planFor(kernel, basis, cap, localMemBytes, device, variant);
             int fits = Integer.MAX_VALUE;
@@ -524,20 +524,7 @@ public final class KernelBuilds {
      */
     static ElementPlan firstPlan(ElementKernel kernel, Basis1D basis, int maxWorkGroupSize, long localMemBytes, String device,
                                  ElementVariant variant) {
-        return planFor(kernel, basis, groupCap(kernel, basis, variant, maxWorkGroupSize), localMemBytes, device, variant);
-    }
-
-    /**
-     * The largest group {@link #plan} first tries: {@link AparapiBackend#ELEMENT_GROUP}, or for the pipelined BP3.0 at least
-     * its P^2 work-items of one element (289 at N = 15; the plan falls back where the build allows fewer), at most
-     * {@code maxWorkGroupSize}.
-     */
-    static int groupCap(ElementKernel kernel, Basis1D basis, ElementVariant variant, int maxWorkGroupSize) {
-        int cap = AparapiBackend.ELEMENT_GROUP;
-        if (variant == ElementVariant.PIPELINED && kernel == ElementKernel.STIFFNESS_BP30) {
-            cap = Math.max(cap, basis.nqGauss() * basis.nqGauss());
-        }
-        return Math.min(cap, maxWorkGroupSize);
+        return planFor(kernel, basis, Math.min(AparapiBackend.ELEMENT_GROUP, maxWorkGroupSize), localMemBytes, device, variant);
     }
 
     private static ElementPlan planFor(ElementKernel kernel, Basis1D basis, int cap, long localMemBytes, String device,

@@ -21,8 +21,8 @@ import java.util.stream.Stream;
 
 /**
  * The pipelined BP3.0 kernel ({@link io.lobatto.backend.aparapi.kernels.StiffnessBp30PipelinedKernel}) at N = 1..15
- * with the 48 KiB of local memory of NVIDIA GPUs (as the H100 plans it: two pairs of flux layers up to N = 14, one and
- * groups of 289 work-items at N = 15), lambda = 0 (the branch that skips wJ) and lambda != 0: equal to the host
+ * with the 48 KiB of local memory of NVIDIA GPUs (as the H100 plans it: two pairs of flux layers up to N = 14; one pair
+ * and two columns per work-item at N = 15), lambda = 0 (the branch that skips wJ) and lambda != 0: equal to the host
  * reference, to the existing BP3.0 kernels of the table on the same 48 KiB, and to the Java backend, element by element
  * and as the assembled operator with a Dirichlet mask, the shift W and p = z + beta p folded in.
  */
@@ -89,7 +89,8 @@ class PipelinedBp30Test {
         }
         assertTrue(plan.contains(": pipelined, "), plan);
         assertEquals(n == 15, plan.contains("two barriers per layer"), plan);
-        assertEquals(n == 15 ? 289 : (n + 2) * (n + 2), Integer.parseInt(plan.replaceAll(".*barriers? per layer, (\\d+) work-items.*", "$1")), plan);
+        assertEquals(n == 15, plan.contains("two columns per work-item, 145 work-items x 1 elements"), plan);
+        assertEquals(n < 15, plan.contains(" per layer, " + (n + 2) * (n + 2) + " work-items x "), plan);
         double[] y = elements(p, basis, e, geo, lambda, x);
         AparapiBackendTest.assertClose(HostReference.applyElements(K, basis, e, geo, lambda, x), y, TOL, plan + " vs host");
         AparapiBackendTest.assertClose(elements(existing(), basis, e, geo, lambda, x), y, TOL, plan + " vs the table's kernel");
@@ -146,21 +147,31 @@ class PipelinedBp30Test {
         }
     }
 
-    /** Where P^2 work-items exceed what the device allows, the pipelined choice falls back to the shared plan. */
+    /**
+     * The plans: one barrier per layer up to N = 14; at N = 15 in 48 KiB one pair of flux layers and, P^2 = 289 exceeding the
+     * group of 256, 145 work-items with two columns each (so also at N = 13 in groups of 128); the shared plan where even
+     * half the columns exceed the group; BP1.0 and BP3.5 have no pipelined kernel and take the register plan.
+     */
     @Test
-    void groupsAboveTheDeviceLimitFallBackToTheSharedPlan() {
-        Basis1D basis = Basis1D.of(15);
-        ElementPlan wide = KernelBuilds.firstPlan(K, basis, 1024, 48 * 1024, "test", ElementVariant.PIPELINED);
-        assertEquals(ElementVariant.PIPELINED, wide.variant());
-        assertEquals(289, wide.groupSize());
-        assertEquals(1, wide.fluxBuffers());
-        ElementPlan capped = KernelBuilds.firstPlan(K, basis, 256, 48 * 1024, "test", ElementVariant.PIPELINED);
-        assertEquals(ElementVariant.SHARED, capped.variant());
-        assertEquals(256, capped.groupSize());
+    void plansAtTheLimitsOfTheGroupAndTheLocalMemory() {
+        ElementPlan n15 = KernelBuilds.firstPlan(K, Basis1D.of(15), 1024, 48 * 1024, "test", ElementVariant.PIPELINED);
+        assertEquals(ElementVariant.PIPELINED, n15.variant());
+        assertEquals(145, n15.groupSize());
+        assertEquals(2, n15.columnsPerItem());
+        assertEquals(1, n15.fluxBuffers());
+        ElementPlan n14 = KernelBuilds.firstPlan(K, Basis1D.of(14), 1024, 48 * 1024, "test", ElementVariant.PIPELINED);
+        assertEquals(256, n14.groupSize());
+        assertEquals(1, n14.columnsPerItem());
+        assertEquals(2, n14.fluxBuffers());
         ElementPlan n7 = KernelBuilds.firstPlan(K, Basis1D.of(7), 1024, 48 * 1024, "test", ElementVariant.PIPELINED);
         assertEquals(2, n7.fluxBuffers());
         assertEquals(3 * 81, n7.groupSize());
-        // BP1.0 and BP3.5 have no pipelined kernel: the register plan, in groups of at most 256
+        assertEquals(ElementVariant.SHARED,
+                KernelBuilds.firstPlan(K, Basis1D.of(15), 128, 48 * 1024, "test", ElementVariant.PIPELINED).variant());
+        ElementPlan n13 = KernelBuilds.firstPlan(K, Basis1D.of(13), 128, 48 * 1024, "test", ElementVariant.PIPELINED);
+        assertEquals(ElementVariant.PIPELINED, n13.variant());
+        assertEquals(113, n13.groupSize());
+        assertEquals(2, n13.columnsPerItem());
         ElementPlan bp35 = KernelBuilds.firstPlan(ElementKernel.STIFFNESS_BP35, Basis1D.of(15), 1024, 48 * 1024, "test",
                 ElementVariant.PIPELINED);
         assertEquals(ElementVariant.REGISTERS, bp35.variant());
