@@ -596,7 +596,8 @@ public final class BenchCli implements Runnable {
                 + "named and left out. Default: the target's 65536")
         Long localCap;
 
-        @Option(names = "--label", description = "NVIDIA: only the kernels whose label contains this text (e.g. BP3.0). Default: all")
+        @Option(names = "--label", description = "NVIDIA: only the kernels whose label contains this text (e.g. BP3.0; the other "
+                + "element families are then not built at all). Default: all")
         String label;
 
         @Option(names = "-N", description = "degrees of the element kernels, 1.." + io.lobatto.backend.aparapi.AparapiBackend.MAX_DEGREE
@@ -622,7 +623,7 @@ public final class BenchCli implements Runnable {
             List<java.util.Map<String, Object>> rows = new java.util.ArrayList<>();
             java.util.Set<String> seen = new java.util.HashSet<>();
             for (int n : ns) {
-                for (io.lobatto.backend.aparapi.runtime.KernelSource s : KernelInfoSources.generated(device, n)) {
+                for (io.lobatto.backend.aparapi.runtime.KernelSource s : KernelInfoSources.generated(device, n, label)) {
                     if ((label != null && !s.label().contains(label)) || !seen.add(s.source())) {
                         continue;
                     }
