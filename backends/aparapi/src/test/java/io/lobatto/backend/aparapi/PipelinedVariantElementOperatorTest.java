@@ -4,7 +4,6 @@ import io.lobatto.backend.aparapi.conformance.SkipWithoutOpenCl;
 import io.lobatto.conformance.ElementOperatorConformance;
 import io.lobatto.core.backend.Backend;
 import io.lobatto.core.backend.ElementKernel;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
@@ -16,30 +15,13 @@ import org.junit.jupiter.api.extension.ExtendWith;
 @ExtendWith(SkipWithoutOpenCl.class)
 class PipelinedVariantElementOperatorTest extends ElementOperatorConformance {
 
-    private static AparapiBackend backend;
-
     @Override
     protected Backend backend() {
-        synchronized (PipelinedVariantElementOperatorTest.class) {
-            if (backend == null) {
-                io.lobatto.backend.aparapi.conformance.AparapiFixture.backend(); // skips or fails without OpenCL
-                backend = new AparapiBackend(OpenClDevices.select(OpenClDevices.configuredSelector()), Long.MAX_VALUE,
-                        ElementVariant.PIPELINED);
-            }
-            return backend;
-        }
+        return PipelinedVariantBackend.get();
     }
 
     @Override
     protected boolean covers(ElementKernel kernel) {
         return kernel == ElementKernel.STIFFNESS_BP30;
-    }
-
-    @AfterAll
-    static synchronized void close() {
-        if (backend != null) {
-            backend.close();
-            backend = null;
-        }
     }
 }
