@@ -27,7 +27,7 @@ ranges=(${RANGES:-6..8 15..15 9..14 2..5})
 limits=(${LIMITS:-65 50 85 55})
 ki_n=${KI_N:-7,15}
 ki_device=(${KI_DEVICE:+--device "$KI_DEVICE"})
-ki_options=${KI_OPTIONS--cl-nv-verbose}
+ki_options=(${KI_OPTIONS+"--options=$KI_OPTIONS"})   # unset: kernel-info's default, -cl-nv-verbose
 export LOBATTO_CACHE_DIR=${LOBATTO_CACHE_DIR:-/tmp/lobatto-cache}
 mkdir -p "$out" "$dest"
 start=$SECONDS
@@ -50,7 +50,7 @@ op() {
 ki() {
   local t=$1 v=$2
   timeout "$t" "${run[@]}" -Xmx16g -Dlobatto.aparapi.elementVariant="$v" -cp "$jar" io.lobatto.bench.BenchCli kernel-info \
-    "${ki_device[@]}" --options "$ki_options" -N "$ki_n" --label BP3.0 -o "$out/ki-$v" --commit "$commit" > "$out/ki-$v.log" 2>&1
+    "${ki_device[@]}" "${ki_options[@]}" -N "$ki_n" --label BP3.0 -o "$out/ki-$v" --commit "$commit" > "$out/ki-$v.log" 2>&1
 }
 command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,power.draw,temperature.gpu \
   --format=csv > "$out/nvidia-smi.csv" 2>&1
