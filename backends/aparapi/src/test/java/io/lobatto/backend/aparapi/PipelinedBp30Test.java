@@ -98,6 +98,29 @@ class PipelinedBp30Test {
                 plan + " vs the Java backend");
     }
 
+    /**
+     * On the device's whole local memory (PoCL's; an AMD GPU's 64 KiB does the same) N = 15 has two pairs of flux layers and
+     * still two columns per work-item: one barrier per layer with two columns.
+     */
+    @ParameterizedTest(name = "N={0}")
+    @org.junit.jupiter.params.provider.ValueSource(ints = {13, 14, 15})
+    void twoColumnsWithOneBarrierPerLayer(int n) {
+        AparapiBackend p = PipelinedVariantBackend.get();
+        Basis1D basis = Basis1D.of(n);
+        int e = 3;
+        double lambda = 0.6;
+        double[] geo = HostReference.geometry(K, basis, e, 41 + n);
+        double[] x = HostReference.random(e * basis.np(), 42 + n);
+        String plan;
+        try (DeviceElementData d = p.uploadElementData(K, basis, e, geo)) {
+            plan = p.plan(d);
+        }
+        assertTrue(plan.contains(": pipelined, lines + columns, one barrier per layer, "), plan);
+        assertEquals(n == 15, plan.contains("two columns per work-item"), plan);
+        AparapiBackendTest.assertClose(HostReference.applyElements(K, basis, e, geo, lambda, x),
+                elements(p, basis, e, geo, lambda, x), TOL, plan + " vs host");
+    }
+
     @ParameterizedTest(name = "N={0} lambda={1}")
     @MethodSource("degreesAndLambdas")
     void maskedAssembledOperatorEqualsHostAndJavaBackend(int n, double lambda) {
