@@ -15,8 +15,8 @@ import io.lobatto.backend.aparapi.runtime.BuildConstant;
  * <li>the r- and s-fluxes G D~ u go through {@link #buffers} pairs of P x S layers: with two, layer k writes pair k mod 2
  * and one barrier per layer orders everything (a pair is written again two layers later, after every work-item passed
  * the barrier between); with one, a second barrier guards the pair;</li>
- * <li>the six factors of layer k + 1 of the first column (and wJ, only when lambda is not 0) are loaded before layer
- * k's barrier, so their latency hides behind it.</li>
+ * <li>the six factors of layer k + 1 (and wJ, only when lambda is not 0) are loaded before layer k's barrier, so their
+ * latency hides behind it; with two columns, where registers are short, each layer's factors in the layer.</li>
  * </ul>
  * Local memory per element: the S x P x P grid and 2 {@link #buffers} P x S layers; then I and D~.
  */
@@ -61,7 +61,7 @@ public final class StiffnessBp30PipelinedKernel extends RegisterKernelBase {
         double n12 = 0;
         double n22 = 0;
         double nJ = 0;
-        if (valid == 1) {
+        if (valid == 1 && columns == 1) {
             n00 = G00[g];
             n01 = G01[g];
             n02 = G02[g];
@@ -109,7 +109,7 @@ public final class StiffnessBp30PipelinedKernel extends RegisterKernelBase {
             double g12 = n12;
             double g22 = n22;
             double gJ = nJ;
-            if (valid == 1 && k + 1 < P) {
+            if (valid == 1 && columns == 1 && k + 1 < P) {
                 int gn = g + P2 * (k + 1);
                 n00 = G00[gn];
                 n01 = G01[gn];
@@ -119,6 +119,19 @@ public final class StiffnessBp30PipelinedKernel extends RegisterKernelBase {
                 n22 = G22[gn];
                 if (lambda != 0) {
                     nJ = wJ[gn];
+                }
+            }
+            if (valid == 1 && columns == 2) {
+                // two columns (N = 15): registers are short, so this layer's factors now, not the next one's
+                int gk = g + P2 * k;
+                g00 = G00[gk];
+                g01 = G01[gk];
+                g02 = G02[gk];
+                g11 = G11[gk];
+                g12 = G12[gk];
+                g22 = G22[gk];
+                if (lambda != 0) {
+                    gJ = wJ[gk];
                 }
             }
             int row = grid + layer * k;
