@@ -253,8 +253,8 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
     String describe(ElementKernel kernel) {
         if (variant == ElementVariant.PIPELINED) {
             return "pipelined, lines + columns, " + (fluxBuffers() == 2 ? "one barrier" : "two barriers") + " per layer, "
-                    + (columnsPerItem() == 2 ? "two columns per work-item, " : "") + threadsPerElement + " work-items x " + elementsPerGroup + " elements per group, " + localDoubles()
-                    + " doubles local";
+                    + (columnsPerItem() == 2 ? "two columns per work-item, " : "") + threadsPerElement + " work-items x "
+                    + elementsPerGroup + " elements per group, " + localDoubles() + " doubles local";
         }
         if (variant == ElementVariant.REGISTERS) {
             String shape = switch (kernel) {

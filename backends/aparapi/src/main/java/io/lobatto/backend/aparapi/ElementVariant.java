@@ -24,8 +24,8 @@ enum ElementVariant {
     /**
      * BP3.0 only: the register columns with the GL grid itself as the layer the r- and s-derivatives read, two pairs of
      * flux layers (one barrier per layer where they fit), the next layer's factors loaded before the barrier, wJ not
-     * read when lambda = 0, two columns per work-item where P^2 exceeds the group (N = 15, where BP3.0 has no register plan):
-     * {@link io.lobatto.backend.aparapi.kernels.StiffnessBp30PipelinedKernel}.
+     * read when lambda = 0, two columns per work-item where P^2 exceeds the group (N = 15, where BP3.0 has no register
+     * plan): {@link io.lobatto.backend.aparapi.kernels.StiffnessBp30PipelinedKernel}. Not in the table until measured.
      */
     PIPELINED;
 

@@ -197,7 +197,8 @@ public final class SelfCheck {
         double[] ref = HostReference.applyElements(k, basis, e, geo, lambda, x);
         try (DeviceElementData d = b.uploadElementData(k, basis, e, geo); DeviceVector dx = b.upload(x); DeviceVector dy = b.allocate(x.length)) {
             b.applyElements(d, lambda, dx, dy);
-            report(b.plan(d) + ", E=" + e + (lambda != 0.9 ? ", lambda=" + lambda : ""), HostReference.relErr(b.download(dy), ref), 1e-12);
+            report(b.plan(d) + ", E=" + e + (lambda != 0.9 ? ", lambda=" + lambda : ""),
+                    HostReference.relErr(b.download(dy), ref), 1e-12);
         }
     }
 

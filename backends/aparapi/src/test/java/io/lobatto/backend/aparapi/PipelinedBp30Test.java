@@ -142,8 +142,8 @@ class PipelinedBp30Test {
         double[] yg = HostReference.gather(m.scatterIds(), yl, m.globalSize());
         double[] javaYg;
         try (DeviceElementData d = java.uploadElementData(K, basis, e, geo);
-             DeviceScatter z = java.uploadScatter(m.scatterIds(), m.gatherStarts(), m.gatherIds(), new int[] {0, m.globalSize()},
-                     m.inverseDegree(), m.globalSize());
+             DeviceScatter z = java.uploadScatter(m.scatterIds(), m.gatherStarts(), m.gatherIds(),
+                     new int[] {0, m.globalSize()}, m.inverseDegree(), m.globalSize());
              DeviceVector dx = java.upload(xg); DeviceVector dyl = java.allocate(yl.length);
              DeviceVector dyg = java.allocate(m.globalSize())) {
             java.applyAssembled(d, z, lambda, shift, dx, dyl, dyg);
