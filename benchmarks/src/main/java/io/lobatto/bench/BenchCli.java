@@ -363,12 +363,22 @@ public final class BenchCli implements Runnable {
                 + "several (e.g. stored,onthefly:registers,onthefly:shared: one row each, on the same mesh). "
                 + "Default: ${DEFAULT-VALUE}")
         List<GeometryChoice> geometry;
+        @Option(names = "--element-variants", split = ",", description = "aparapi backend: run every point once per element-kernel "
+                + "variant (table, shared, registers, pipelined: -Dlobatto.aparapi.elementVariant for that point), one after the "
+                + "other on the same mesh. Default: the JVM's setting only")
+        List<String> variants;
 
         @Override
         public Integer call() throws Exception {
             List<String> selected = PointwiseKernel.select(problems, List.of("BP1", "BP3", "BP5"), "--problems");
+            List<String> vs = variants == null ? List.of() : variants.stream().map(v -> v.trim().toLowerCase(Locale.ROOT)).toList();
+            for (String v : vs) {
+                if (!List.of("table", "shared", "registers", "pipelined").contains(v)) {
+                    throw new IllegalArgumentException("--element-variants has '" + v + "'; expected table, shared, registers or pipelined");
+                }
+            }
             return runOne(c, "op", (cc, be, r, ref) -> OpSuite.run(be, cc.nMin, cc.nMax, cc.dofs, cc.reps, r, selected,
-                    geometry));
+                    geometry, vs));
         }
     }
 
@@ -590,6 +600,10 @@ public final class BenchCli implements Runnable {
                 + "named and left out. Default: the target's 65536")
         Long localCap;
 
+        @Option(names = "--label", description = "NVIDIA: only the kernels whose label contains this text (e.g. BP3.0; the other "
+                + "element families are then not built at all). Default: all")
+        String label;
+
         @Option(names = "-N", description = "degrees of the element kernels, 1.." + io.lobatto.backend.aparapi.AparapiBackend.MAX_DEGREE
                 + ": one (7), a range (1..15) or a list (1,3,5). Default: 7, every degree with --target")
         String degrees;
@@ -613,8 +627,8 @@ public final class BenchCli implements Runnable {
             List<java.util.Map<String, Object>> rows = new java.util.ArrayList<>();
             java.util.Set<String> seen = new java.util.HashSet<>();
             for (int n : ns) {
-                for (io.lobatto.backend.aparapi.runtime.KernelSource s : KernelInfoSources.generated(device, n)) {
-                    if (!seen.add(s.source())) {
+                for (io.lobatto.backend.aparapi.runtime.KernelSource s : KernelInfoSources.generated(device, n, label)) {
+                    if ((label != null && !s.label().contains(label)) || !seen.add(s.source())) {
                         continue;
                     }
                     System.out.println("== " + s.label());
@@ -636,6 +650,10 @@ public final class BenchCli implements Runnable {
                         .filter(d -> device == null ? d.type() == io.lobatto.backend.aparapi.runtime.ClDevice.Type.GPU : d.name().contains(device))
                         .findFirst().map(Object::toString).orElse("?"));
                 meta.put("options", options);
+                meta.put("element_variant", System.getProperty("lobatto.aparapi.elementVariant", "table"));
+                if (label != null) {
+                    meta.put("label_filter", label);
+                }
                 meta.put("commit", commit);
                 meta.put("date", java.time.Instant.now().toString());
                 Path prefix = out.resolve("kernel-info-nvidia");

@@ -21,6 +21,14 @@ final class KernelInfoSources {
     }
 
     static List<KernelSource> generated(String device, int degree) {
+        return generated(device, degree, null);
+    }
+
+    /**
+     * As {@link #generated(String, int)}, the element kernels only of the families whose name ("BP1.0", "BP3.5", "BP3.0")
+     * {@code label} contains or is part of (null: all), so that kernel-info --label builds no other element kernel.
+     */
+    static List<KernelSource> generated(String device, int degree, String label) {
         try (AparapiBackend b = device == null ? new AparapiBackend() : new AparapiBackend(device)) {
             b.foldSearchDirection(true); // so that the p-update variants are built too
             Basis1D basis = Basis1D.of(degree);
@@ -50,6 +58,9 @@ final class KernelInfoSources {
                 b.scatter(scatter, xg, yl);
                 b.gather(scatter, yl, yg);
                 for (ElementKernel k : ElementKernel.values()) {
+                    if (!wanted(k, label)) {
+                        continue;
+                    }
                     int p = k == ElementKernel.STIFFNESS_BP35 ? basis.nq() : basis.nqGauss();
                     double[] geo = new double[e * p * p * p * k.factorsPerPoint()];
                     try (DeviceElementData data = b.uploadElementData(k, basis, e, geo)) {
@@ -62,16 +73,18 @@ final class KernelInfoSources {
                 }
                 // BP3.5 with the geometric factors on the fly (two trilinear elements), in each of the backend's kernels
                 // (the register columns, the shared-memory layout; where one does not fit, the other is built twice)
-                io.lobatto.core.mesh.ElementGeometry geometry = io.lobatto.core.mesh.ElementGeometry.trilinear(
-                        io.lobatto.core.mesh.HexMesh.box(e, 1, 1, 0, 1, 0, 1, 0, 1), null);
-                for (String variant : List.of("registers", "shared")) {
-                    GeometryChoice choice = new GeometryChoice(io.lobatto.operators.FactorStorage.ON_THE_FLY, variant);
-                    try (var g = b.uploadGeometry(geometry);
-                         DeviceElementData data = choice.bind(() -> b.elementDataOnTheFly(ElementKernel.STIFFNESS_BP35, basis, g))) {
-                        b.applyElements(data, 1, xg, yl);
-                        b.applyAssembledDot(data, scatter, 1, 0, xg, yl, yg);
-                        try (DeviceVector zg = b.allocate(ids.length)) {
-                            b.applyAssembledDotUpdate(data, scatter, 1, 0, zg, 0.5, xg, yl, yg);
+                if (wanted(ElementKernel.STIFFNESS_BP35, label)) {
+                    io.lobatto.core.mesh.ElementGeometry geometry = io.lobatto.core.mesh.ElementGeometry.trilinear(
+                            io.lobatto.core.mesh.HexMesh.box(e, 1, 1, 0, 1, 0, 1, 0, 1), null);
+                    for (String variant : List.of("registers", "shared")) {
+                        GeometryChoice choice = new GeometryChoice(io.lobatto.operators.FactorStorage.ON_THE_FLY, variant);
+                        try (var g = b.uploadGeometry(geometry);
+                             DeviceElementData data = choice.bind(() -> b.elementDataOnTheFly(ElementKernel.STIFFNESS_BP35, basis, g))) {
+                            b.applyElements(data, 1, xg, yl);
+                            b.applyAssembledDot(data, scatter, 1, 0, xg, yl, yg);
+                            try (DeviceVector zg = b.allocate(ids.length)) {
+                                b.applyAssembledDotUpdate(data, scatter, 1, 0, zg, 0.5, xg, yl, yg);
+                            }
                         }
                     }
                 }
@@ -79,5 +92,15 @@ final class KernelInfoSources {
             b.synchronize();
             return b.builtSources();
         }
+    }
+
+    /** Whether the element kernels of {@code k} are built for {@code label} (see {@link #generated(String, int, String)}). */
+    static boolean wanted(ElementKernel k, String label) {
+        String name = switch (k) {
+            case MASS_BP10 -> "BP1.0";
+            case STIFFNESS_BP35 -> "BP3.5";
+            case STIFFNESS_BP30 -> "BP3.0";
+        };
+        return label == null || label.contains(name) || name.contains(label);
     }
 }

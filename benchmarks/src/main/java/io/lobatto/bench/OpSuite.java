@@ -63,7 +63,24 @@ public final class OpSuite {
      */
     public static void run(Backend be, int nMin, int nMax, long dofs, int reps, Report report, List<String> problems,
                            List<GeometryChoice> storages) {
+        run(be, nMin, nMax, dofs, reps, report, problems, storages, List.of());
+    }
+
+    /** System property of the aparapi backend's element-kernel variant ({@code table}, {@code registers}, ...). */
+    static final String VARIANT_PROPERTY = "lobatto.aparapi.elementVariant";
+
+    /**
+     * As {@link #run(Backend, int, int, long, int, Report, List, List)}, each point once per entry of {@code variants} (the
+     * aparapi backend's element-kernel variants, {@code -Dlobatto.aparapi.elementVariant} set for the point; empty: the
+     * JVM's setting only), one after the other on the same mesh, so that an A/B of the variants shares the run; each such
+     * row says its {@code element_variant}.
+     */
+    public static void run(Backend be, int nMin, int nMax, long dofs, int reps, Report report, List<String> problems,
+                           List<GeometryChoice> storages, List<String> variants) {
         var out = report.out();
+        if (!variants.isEmpty()) {
+            report.meta("element_variants", variants);
+        }
         report.meta("mesh", "undeformed box of the unit cube, K x K x K elements, no Dirichlet mask");
         report.meta("mesh_trilinear", true);
         report.meta("geometry", storages.stream().map(GeometryChoice::label).toList());
@@ -94,10 +111,22 @@ public final class OpSuite {
             for (String name : problems) {
                 ElementKernel kernel = kernel(name);
                 for (GeometryChoice storage : kernel == ElementKernel.STIFFNESS_BP35 ? storages : List.of(GeometryChoice.STORED)) {
-                    try {
-                        point(be, name, kernel, storage, mesh, z, k, reps, report);
-                    } catch (RuntimeException | OutOfMemoryError ex) {
-                        skipped(report, name, n, k, storage, ex.toString());
+                    for (String variant : variants.isEmpty() ? java.util.Collections.singletonList((String) null) : variants) {
+                        String before = System.getProperty(VARIANT_PROPERTY);
+                        if (variant != null) {
+                            System.setProperty(VARIANT_PROPERTY, variant);
+                        }
+                        try {
+                            point(be, name, kernel, storage, mesh, z, k, reps, report, variant);
+                        } catch (RuntimeException | OutOfMemoryError ex) {
+                            skipped(report, name, n, k, storage, ex.toString());
+                        } finally {
+                            if (before == null) {
+                                System.clearProperty(VARIANT_PROPERTY);
+                            } else {
+                                System.setProperty(VARIANT_PROPERTY, before);
+                            }
+                        }
                     }
                 }
             }
@@ -165,7 +194,7 @@ public final class OpSuite {
     }
 
     private static void point(Backend be, String name, ElementKernel kernel, GeometryChoice storage, SpectralElementMesh mesh,
-                              ScatterOperator z, int k, int reps, Report report) {
+                              ScatterOperator z, int k, int reps, Report report, String variant) {
         int n = mesh.degree();
         double[] x0 = random(z.globalSize(), n);
         double[] z0 = random(z.globalSize(), 100 + n);
@@ -210,6 +239,9 @@ public final class OpSuite {
         row.put("problem", name);
         row.put("kernel", kernel.name());
         row.put("geometry", storage.label());
+        if (variant != null) {
+            row.put("element_variant", variant);
+        }
         row.put("factors_on_the_fly", onTheFly);
         if (plan != null) {
             row.put("element_plan", plan);
@@ -246,7 +278,7 @@ public final class OpSuite {
         }
         report.row(row);
         report.out().printf(Locale.ROOT, "%-13s %3d %5d %9d %11d %10.1f %8.4f %8.4f %8.4f %6.1f%% %10.1f %8.4f %8.4f %8.4f %6.1f%% %6.1f %5d %5.2f%n",
-                label(name, storage), n, k, mesh.elementCount(), ng, t * 1e6, ng / t * 1e-9, ng / s.min() * 1e-9, ng / s.max() * 1e-9,
+                label(name, storage) + (variant != null ? " " + variant : ""), n, k, mesh.elementCount(), ng, t * 1e6, ng / t * 1e-9, ng / s.min() * 1e-9, ng / s.max() * 1e-9,
                 100 * spread(s), tc * 1e6, ng / tc * 1e-9, ng / c.min() * 1e-9, ng / c.max() * 1e-9, 100 * spread(c), warmupSeconds,
                 jitDuringSamples, load);
         if (kernel == ElementKernel.STIFFNESS_BP35 && plan != null) {

@@ -64,6 +64,8 @@ class BenchCliErrorsTest {
         fails("no backend named 'bogus'", "bs", "-b", "bogus", "-o", dir.toString());
         fails("Invalid value for option '--dofs'", "bk", "--dofs", "many");
         fails("Unknown option: '--bogus'", "op", "--bogus");
+        fails("--element-variants has 'bogus'; expected table, shared, registers or pipelined", "op", "-b", "cpu", "-o",
+                dir.toString(), "--element-variants", "table,bogus");
         fails("--target amd-gfx1100 is not known; known targets: [amd-gfx90a, amd-gfx940]", "kernel-info", "--target", "amd-gfx1100");
         fails("--local-cap 16384 needs --target", "kernel-info", "--local-cap", "16384");
         fails("-N 0..3 is out of range", "kernel-info", "--target", "amd-gfx90a", "-N", "0..3");

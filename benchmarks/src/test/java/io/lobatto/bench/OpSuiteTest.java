@@ -74,6 +74,30 @@ class OpSuiteTest {
         }
     }
 
+    /**
+     * With element variants each point runs once per variant on the same mesh, the rows say which, and the JVM's
+     * variant property is as before afterwards (the Java backend ignores it; the aparapi backend plans by it).
+     */
+    @Test
+    void eachVariantGetsItsRowAndThePropertyIsRestored() {
+        String before = System.getProperty(OpSuite.VARIANT_PROPERTY);
+        System.setProperty(OpSuite.VARIANT_PROPERTY, "registers");
+        try (CpuBackend be = new CpuBackend(2)) {
+            Report r = new Report("op", be, "test", new java.io.PrintStream(java.io.OutputStream.nullOutputStream()));
+            OpSuite.run(be, 2, 2, 1000, 1, r, java.util.List.of("BP3"), java.util.List.of(GeometryChoice.STORED),
+                    java.util.List.of("table", "pipelined"));
+            assertEquals(java.util.List.of("table", "pipelined"), r.rows().stream().map(m -> m.get("element_variant")).toList());
+            assertEquals(r.rows().get(0).get("N_G"), r.rows().get(1).get("N_G"), "the same mesh");
+            assertEquals("registers", System.getProperty(OpSuite.VARIANT_PROPERTY));
+        } finally {
+            if (before == null) {
+                System.clearProperty(OpSuite.VARIANT_PROPERTY);
+            } else {
+                System.setProperty(OpSuite.VARIANT_PROPERTY, before);
+            }
+        }
+    }
+
     @Test
     void anUnknownProblemIsNamed() {
         IllegalArgumentException ex = assertThrows(IllegalArgumentException.class, () -> OpSuite.kernel("BP2"));

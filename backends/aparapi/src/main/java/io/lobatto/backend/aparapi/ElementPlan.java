@@ -81,18 +81,67 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
 
     /**
      * The plan of {@code kernel} at {@code degree} for groups of at most {@code groupCap} and {@code localMemBytes}:
-     * the variant {@code wanted}, or {@link ElementVariant#SHARED} where that variant has no kernel or its local
-     * memory does not fit.
+     * the variant {@code wanted}, or where that variant has no kernel or does not fit the next one down
+     * ({@link ElementVariant#PIPELINED}, then {@link ElementVariant#REGISTERS}, then {@link ElementVariant#SHARED}).
      */
     static ElementPlan of(ElementKernel kernel, int nq, int nqGauss, int groupCap, long localMemBytes, String device,
                           ElementVariant wanted) {
-        if (wanted == ElementVariant.REGISTERS) {
+        if (wanted == ElementVariant.PIPELINED && kernel == ElementKernel.STIFFNESS_BP30) {
+            ElementPlan r = pipelined(nq, nqGauss, groupCap, localMemBytes);
+            if (r != null) {
+                return r;
+            }
+        }
+        if (wanted == ElementVariant.REGISTERS || wanted == ElementVariant.PIPELINED) {
             ElementPlan r = registers(kernel, nq, nqGauss, groupCap, localMemBytes);
             if (r != null) {
                 return r;
             }
         }
         return shared(kernel, nq, nqGauss, groupCap, localMemBytes, device);
+    }
+
+    /**
+     * The pipelined BP3.0 plan of {@link io.lobatto.backend.aparapi.kernels.StiffnessBp30PipelinedKernel}, or null where it
+     * does not fit: P^2 work-items per element (P = Nq + 1), or where P^2 exceeds the group (N = 15: 289 against 256)
+     * ceil(P^2 / 2) work-items with two columns each; per element the S x P x P GL grid and two pairs of P x S flux
+     * layers (one pair where two do not fit: N = 15 in 48 KiB), then I and D. Unlike the register plan no u layer: the
+     * grid's layer is read in place.
+     */
+    static ElementPlan pipelined(int nq, int nqGauss, int groupCap, long localMemBytes) {
+        long limit = localMemBytes / 8;
+        int p = nqGauss;
+        int stride = odd(p);
+        int threads = p * p;
+        if (threads > groupCap) {
+            threads = (p * p + 1) / 2;
+            if (threads > groupCap) {
+                return null;
+            }
+        }
+        int matrices = p * nq + p * stride;
+        int grid = stride * p * p;
+        int buffers = (long) grid + 4L * p * stride + matrices <= limit ? 2 : 1;
+        int perElem = grid + 2 * buffers * p * stride;
+        if (perElem + matrices > limit) {
+            return null;
+        }
+        int perGroup = Math.max(1, groupCap / threads);
+        while (perGroup > 1 && (long) perGroup * perElem + matrices > limit) {
+            perGroup--;
+        }
+        return new ElementPlan(ElementVariant.PIPELINED, p, false, threads, perGroup, perElem, matrices, false, true, stride,
+                false);
+    }
+
+    /** Pairs of flux layers per element of a {@link ElementVariant#PIPELINED} plan: 2 (one barrier per layer) or 1. */
+    int fluxBuffers() {
+        return (localPerElement - stride * points * points) / (2 * points * stride);
+    }
+
+    /** Columns per work-item of a {@link ElementVariant#PIPELINED} plan: 1, or 2 where P^2 exceeds the group. */
+    int columnsPerItem() {
+        return threadsPerElement < points * points ? 2 : 1;
     }
 
     /** Odd stride at least {@code n}: rows of doubles at an odd stride fall in distinct banks. */
@@ -206,7 +255,7 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
             c.put("ldsMat", localDoubles() - matrixDoubles);
             return c;
         }
-        if (variant == ElementVariant.REGISTERS) {
+        if (variant == ElementVariant.REGISTERS || variant == ElementVariant.PIPELINED) {
             c.put("elemsPerGroup", elementsPerGroup);
             c.put("fromGlobal", fromGlobal);
             c.put("pts", points);
@@ -214,6 +263,10 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
             c.put("rounds", (points * points + threadsPerElement - 1) / threadsPerElement);
             c.put("strideA", stride);
             c.put("stride", stride);
+            if (variant == ElementVariant.PIPELINED) {
+                c.put("buffers", fluxBuffers());
+                c.put("columns", columnsPerItem());
+            }
             return c;
         }
         c.put("pts", points);
@@ -235,6 +288,11 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
     String describe(ElementKernel kernel) {
         if (onTheFly && variant == ElementVariant.SHARED) {
             return "shared, 2D columns (geometric factors on the fly), " + threadsPerElement + " work-items x "
+                    + elementsPerGroup + " elements per group, " + localDoubles() + " doubles local";
+        }
+        if (variant == ElementVariant.PIPELINED) {
+            return "pipelined, lines + columns, " + (fluxBuffers() == 2 ? "one barrier" : "two barriers") + " per layer, "
+                    + (columnsPerItem() == 2 ? "two columns per work-item, " : "") + threadsPerElement + " work-items x "
                     + elementsPerGroup + " elements per group, " + localDoubles() + " doubles local";
         }
         if (variant == ElementVariant.REGISTERS) {

@@ -7,8 +7,9 @@ import java.util.Locale;
 /**
  * The thread structure of an element kernel, chosen per operator and degree from a table measured on the
  * GPU (libParanumal's practice: kernels chosen by measurement). {@code -Dlobatto.aparapi.elementVariant}
- * ({@code shared} or {@code registers}) overrides the table, for benchmarks that compare the two; for BP3.5 with the
- * geometric factors on the fly {@code -Dlobatto.aparapi.onTheFlyVariant} overrides {@link #onTheFlyTable}.
+ * ({@code shared}, {@code registers} or {@code pipelined}) overrides the table, for benchmarks that compare them;
+ * {@code pipelined} exists for BP3.0 only and leaves the other kernels to the table. For BP3.5 with the geometric
+ * factors on the fly {@code -Dlobatto.aparapi.onTheFlyVariant} overrides {@link #onTheFlyTable}.
  */
 enum ElementVariant {
     /**
@@ -20,7 +21,14 @@ enum ElementVariant {
      * Register columns and lines (tensor paper, BP3.5 Kernel 10 and BP1.0 Kernels 7-8):
      * {@link io.lobatto.backend.aparapi.kernels.RegisterKernelBase}.
      */
-    REGISTERS;
+    REGISTERS,
+    /**
+     * BP3.0 only: the register columns with the GL grid itself as the layer the r- and s-derivatives read, two pairs of
+     * flux layers (one barrier per layer where they fit), the next layer's factors loaded before the barrier, wJ not
+     * read when lambda = 0, two columns per work-item where P^2 exceeds the group (N = 15, where BP3.0 has no register
+     * plan): {@link io.lobatto.backend.aparapi.kernels.StiffnessBp30PipelinedKernel}. Not in the table until measured.
+     */
+    PIPELINED;
 
     /** The variant named by {@code -Dlobatto.aparapi.elementVariant}, or null for the table. */
     static ElementVariant override() {
@@ -32,7 +40,7 @@ enum ElementVariant {
             return valueOf(v.trim().toUpperCase(Locale.ROOT));
         } catch (IllegalArgumentException e) {
             throw new IllegalArgumentException("lobatto.aparapi.elementVariant is '" + v
-                    + "'; expected shared, registers or table");
+                    + "'; expected shared, registers, pipelined or table");
         }
     }
 
@@ -83,10 +91,19 @@ enum ElementVariant {
         return row.charAt(degree - 1) == 'R' ? REGISTERS : SHARED;
     }
 
-    /** The variant of {@code kernel} at {@code degree}: the override, else the measured table. */
+    /**
+     * The variant of {@code kernel} at {@code degree}: the override, else the measured table ({@link #PIPELINED} forced
+     * applies to BP3.0 only; the other kernels keep the table).
+     */
     static ElementVariant of(ElementKernel kernel, int degree) {
-        ElementVariant forced = override();
+        ElementVariant forced = forced(kernel);
         return forced != null ? forced : table(kernel, degree);
+    }
+
+    /** The override as it applies to {@code kernel}: null for the table, and for {@link #PIPELINED} on BP1.0 and BP3.5. */
+    private static ElementVariant forced(ElementKernel kernel) {
+        ElementVariant v = override();
+        return v == PIPELINED && kernel != ElementKernel.STIFFNESS_BP30 ? null : v;
     }
 
     /**
@@ -95,7 +112,7 @@ enum ElementVariant {
      * measured table.
      */
     static ElementVariant of(ElementKernel kernel, int degree, String device) {
-        ElementVariant forced = override();
+        ElementVariant forced = forced(kernel);
         if (forced != null) {
             return forced;
         }

@@ -25,6 +25,7 @@ import io.lobatto.backend.aparapi.kernels.ReductionKernel;
 import io.lobatto.backend.aparapi.kernels.RowDotKernel;
 import io.lobatto.backend.aparapi.kernels.StiffnessBp30ColumnKernel;
 import io.lobatto.backend.aparapi.kernels.StiffnessBp30Kernel;
+import io.lobatto.backend.aparapi.kernels.StiffnessBp30PipelinedKernel;
 import io.lobatto.backend.aparapi.kernels.StiffnessBp35ColumnKernel;
 import io.lobatto.backend.aparapi.kernels.StiffnessBp35Kernel;
 import io.lobatto.backend.aparapi.kernels.StiffnessBp35TrilinearKernel;
@@ -418,7 +419,8 @@ public final class KernelBuilds {
         Class<? extends Kernel> family = switch (kernel) {
             case MASS_BP10 -> registers ? MassBp10LineKernel.class : MassBp10Kernel.class;
             case STIFFNESS_BP35 -> registers ? StiffnessBp35ColumnKernel.class : StiffnessBp35Kernel.class;
-            case STIFFNESS_BP30 -> registers ? StiffnessBp30ColumnKernel.class : StiffnessBp30Kernel.class;
+            case STIFFNESS_BP30 -> plan.variant() == ElementVariant.PIPELINED ? StiffnessBp30PipelinedKernel.class
+                    : registers ? StiffnessBp30ColumnKernel.class : StiffnessBp30Kernel.class;
         };
         String name = switch (kernel) {
             case MASS_BP10 -> "BP1.0";

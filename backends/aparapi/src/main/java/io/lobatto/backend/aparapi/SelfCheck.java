@@ -13,8 +13,9 @@ import java.util.Locale;
  * ({@link HostReference}) and prints one PASS/FAIL line per check, then a few timings (wall time per call
  * and the device time from OpenCL event profiling). Exit status 1 on any failure. With {@code --onthefly} only
  * {@link #onTheFly} at N = 1..8: BP3.5 with the geometric factors on the fly, each kernel forced, against the stored
- * factors.
- * Usage: {@code java io.lobatto.backend.aparapi.SelfCheck [device-selector] [--time] [--onthefly]}.
+ * factors. With {@code --element-kernel} (e.g. {@code STIFFNESS_BP30}) only that element kernel's checks, at lambda = 0.9
+ * and 0, so that a variant forced by {@code -Dlobatto.aparapi.elementVariant} is checked on the device in seconds.
+ * Usage: {@code java io.lobatto.backend.aparapi.SelfCheck [device-selector] [--time] [--onthefly] [--element-kernel=KERNEL]}.
  */
 public final class SelfCheck {
 
@@ -27,14 +28,21 @@ public final class SelfCheck {
         boolean time = false;
         boolean onlyOnTheFly = false;
         String selector = null;
+        ElementKernel only = null;
         for (String a : args) {
             if (a.equals("--time")) {
                 time = true;
             } else if (a.equals("--onthefly")) {
                 onlyOnTheFly = true;
+            } else if (a.startsWith("--element-kernel=")) {
+                only = ElementKernel.valueOf(a.substring("--element-kernel=".length()).trim().toUpperCase(Locale.ROOT));
             } else {
                 selector = a;
             }
+        }
+        if (only != null) {
+            elementKernelOnly(selector, only);
+            return;
         }
         System.out.println("OpenCL devices: " + OpenClDevices.describe(OpenClDevices.list()));
         try (AparapiBackend b = selector == null ? new AparapiBackend() : new AparapiBackend(selector)) {
@@ -175,15 +183,36 @@ public final class SelfCheck {
         }
     }
 
+    /** The checks of one element kernel (N = 1..15 element by element, the assembled operator), at lambda = 0.9 and 0. */
+    private static void elementKernelOnly(String selector, ElementKernel k) {
+        try (AparapiBackend b = selector == null ? new AparapiBackend() : new AparapiBackend(selector)) {
+            System.out.println("device: " + b.device() + "; " + k + " only");
+            for (double lambda : new double[] {0.9, 0}) {
+                for (int n = 1; n <= AparapiBackend.MAX_DEGREE; n++) {
+                    elements(b, k, n, n <= 6 ? 37 : (n <= 10 ? 5 : 2), lambda);
+                }
+                for (int n : new int[] {1, 2, 3, 5, 7, 8, 15}) {
+                    assembled(b, k, n, lambda, 0.7);
+                }
+            }
+        }
+        System.out.println(failures == 0 ? "ALL PASS" : failures + " FAILURES");
+        System.exit(failures == 0 ? 0 : 1);
+    }
+
     static void elements(AparapiBackend b, ElementKernel k, int n, int e) {
+        elements(b, k, n, e, 0.9);
+    }
+
+    static void elements(AparapiBackend b, ElementKernel k, int n, int e, double lambda) {
         Basis1D basis = Basis1D.of(n);
         double[] geo = HostReference.geometry(k, basis, e, 7 + n);
         double[] x = HostReference.random(e * basis.np(), 8 + n);
-        double lambda = 0.9;
         double[] ref = HostReference.applyElements(k, basis, e, geo, lambda, x);
         try (DeviceElementData d = b.uploadElementData(k, basis, e, geo); DeviceVector dx = b.upload(x); DeviceVector dy = b.allocate(x.length)) {
             b.applyElements(d, lambda, dx, dy);
-            report(b.plan(d) + ", E=" + e, HostReference.relErr(b.download(dy), ref), 1e-12);
+            report(b.plan(d) + ", E=" + e + (lambda != 0.9 ? ", lambda=" + lambda : ""),
+                    HostReference.relErr(b.download(dy), ref), 1e-12);
         }
     }
 
