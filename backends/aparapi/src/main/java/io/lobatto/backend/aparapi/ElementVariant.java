@@ -56,11 +56,11 @@ enum ElementVariant {
         if (v == null || v.isBlank() || v.equalsIgnoreCase("table")) {
             return null;
         }
-        try {
-            return valueOf(v.trim().toUpperCase(Locale.ROOT));
-        } catch (IllegalArgumentException e) {
+        String name = v.trim().toUpperCase(Locale.ROOT);
+        if (!name.equals(SHARED.name()) && !name.equals(REGISTERS.name())) {
             throw new IllegalArgumentException(ON_THE_FLY_PROPERTY + " is '" + v + "'; expected shared, registers or table");
         }
+        return valueOf(name);
     }
 
     /**
@@ -76,14 +76,15 @@ enum ElementVariant {
      * The choice for BP3.5 with the geometric factors on the fly: {@link #REGISTERS} is
      * {@link io.lobatto.backend.aparapi.kernels.StiffnessBp35TrilinearKernel} (register columns, 15 per-column Jacobian
      * constants), {@link #SHARED} is {@link io.lobatto.backend.aparapi.kernels.StiffnessBp35TrilinearSharedKernel} (the
-     * grid and the map's 21 coefficients in local memory). The register kernel measured faster than the stored factors at
-     * N = 3..5 and slower at N = 6..8 with 155 registers at N = 7 (H100, commit caaf639, op and bp at 8M DOFs); the
-     * shared kernel takes N = 6 and above, predicted from that, not yet measured against it
-     * ({@code benchmarks/gpu/onfly2.sh} runs both in one lease). Index N = 1..15.
+     * grid and the map's 21 coefficients in local memory). Measured in one lease ({@code benchmarks/gpu/onfly2.sh} at
+     * 400a988, H100, {@code op} BP5 apply at 8M DOFs, GDOF/s registers / shared): N = 2 8.52 / 8.80, 3 13.86 / 14.42,
+     * 4 15.43 / 14.64, 5 17.89 / 15.61, 6 11.42 / 16.32, 7 13.27 / 16.09, 8 12.07 / 15.49 (155 registers at N = 7
+     * against 92). N = 1 and 9..15 are not measured: registers at 1, shared above 8 (where it does not fit, from N = 13,
+     * the register kernel runs). Index N = 1..15.
      */
     static ElementVariant onTheFlyTable(int degree) {
         //              N = 123456789012345
-        String row =       "RRRRRSSSSSSSSSS";
+        String row =       "RSSRRSSSSSSSSSS";
         if (degree < 1 || degree > row.length()) {
             throw new IllegalArgumentException("degree is " + degree + "; the on-the-fly variant table covers N = 1.."
                     + row.length());
