@@ -26,7 +26,7 @@ enum ElementVariant {
      * BP3.0 only: the register columns with the GL grid itself as the layer the r- and s-derivatives read, two pairs of
      * flux layers (one barrier per layer where they fit), the next layer's factors loaded before the barrier, wJ not
      * read when lambda = 0, two columns per work-item where P^2 exceeds the group (N = 15, where BP3.0 has no register
-     * plan): {@link io.lobatto.backend.aparapi.kernels.StiffnessBp30PipelinedKernel}. Not in the table until measured.
+     * plan): {@link io.lobatto.backend.aparapi.kernels.StiffnessBp30PipelinedKernel}. In the table where it measured faster.
      */
     PIPELINED;
 
@@ -147,18 +147,26 @@ enum ElementVariant {
      * lease on 2026-11-25 (site/.../nvidia-h100/variants/bk-{registers,shared}-24a3aac.json): BP1.0 registers at
      * every N (1.5-12x), BP3.0 registers but at N = 8 and 15, BP3.5 as the row shows (N = 1, 2 and 10 changed from the
      * 2026-11-23 table; at N = 1 and 10 the two are within 4%). Index N = 1..15; R =
-     * {@link #REGISTERS}, S = {@link #SHARED}. BP3.0 at N = 15 does not fit the register variant.
+     * {@link #REGISTERS}, S = {@link #SHARED}, P = {@link #PIPELINED}. BP3.0 at N = 15 does not fit the register variant.
+     * BP3.0's P entries: {@code op} BP3 apply at 8M DOFs, the pipelined kernel against the previous row in one lease
+     * ({@code benchmarks/gpu/bp30hi.sh} at 26b385d, H100), GDOF/s before / pipelined: N = 2 4.01 / 5.11, 3 5.62 / 6.25,
+     * 6 8.21 / 11.12, 7 7.05 / 10.34, 8 7.87 / 8.65, 9 6.94 / 10.35, 11 8.25 / 9.97, 13 6.78 / 8.04, 14 7.79 / 9.58,
+     * 15 2.33 / 4.75; kept at 10 (10.22 / 10.23) and 12 (8.63 / 8.39); N = 1, 4 and 5 were not measured.
      */
     static ElementVariant table(ElementKernel kernel, int degree) {
         String row = switch (kernel) {
             //                   N = 123456789012345
             case MASS_BP10 ->       "RRRRRRRRRRRRRRR";
-            case STIFFNESS_BP30 ->  "RRRRRRRSRRRRRRS";
+            case STIFFNESS_BP30 ->  "RPPRRPPPPRPRPPP";
             case STIFFNESS_BP35 ->  "SRRRSSSRSRRRRSS";
         };
         if (degree < 1 || degree > row.length()) {
             throw new IllegalArgumentException("degree is " + degree + "; the variant table covers N = 1.." + row.length());
         }
-        return row.charAt(degree - 1) == 'R' ? REGISTERS : SHARED;
+        return switch (row.charAt(degree - 1)) {
+            case 'R' -> REGISTERS;
+            case 'P' -> PIPELINED;
+            default -> SHARED;
+        };
     }
 }
