@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # GPU runbook (issue 25: where a cold README run's setup waits). About 1 minute on one H100. The README job on a cold start
 # (empty CUDA_CACHE_PATH and kernel cache), VARIANTS alternated ROUNDS (2) times: base (the default, 8 build threads),
-# t16 / t4 (-Dlobatto.aparapi.buildThreads). Then a warm run of each variant's last cache. At c1b40c5 and f93039a it also
+# t16 / t4 (-Dlobatto.aparapi.buildThreads), fixedtr (the six transfer kernels per level pair instead of the one with its
+# degrees as arguments that a small problem builds since the commit after 9ae8e80). Then a warm run of each variant's last cache. At c1b40c5 and f93039a it also
 # had qerr (the error kernel built quickly) and nvo0/nvo1 (quick builds with -cl-nv-opt-level=0/1): no gain, removed.
 # Each log has every build's start and end on the JVM's clock and the setup by phase. Writes $OUT/build25-$COMMIT.tgz.
 set -uo pipefail
@@ -13,7 +14,7 @@ logs=$(mktemp -d)
 declare -A keep
 mkdir -p "$OUT"
 opts() { case $1 in base) echo "" ;; t16) echo "-Dlobatto.aparapi.buildThreads=16" ;; t4) echo "-Dlobatto.aparapi.buildThreads=4" ;;
-  esac; }
+  fixedtr) echo "-Dlobatto.aparapi.transferKernel=fixed" ;; esac; }
 echo "build25 at $COMMIT: $(date -u +%FT%TZ)"
 $RUN -cp "$JAR" io.lobatto.examples.LobattoCli poisson -b aparapi -N 2 -e 2,2,2 > /dev/null 2>&1   # the machine's first process
 for i in $(seq 1 "${ROUNDS:-2}"); do

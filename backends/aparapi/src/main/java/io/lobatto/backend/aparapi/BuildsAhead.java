@@ -103,6 +103,10 @@ final class BuildsAhead {
     void prepareTransfer(int coarseDegree, int fineDegree) {
         core.ensureOpen();
         ProgramCache programs = core.cl.programs();
+        if (KernelBuilds.transferAny(programs)) {
+            submit(() -> programs.build(KernelBuilds.transferAny().source()));
+            return;
+        }
         List<KernelBuilds.Spec> passes = new ArrayList<>();
         for (int op : new int[] {TransferKernel.PROLONG_I, TransferKernel.PROLONG_J, TransferKernel.PROLONG_K,
             TransferKernel.RESTRICT_K, TransferKernel.RESTRICT_J, TransferKernel.RESTRICT_I}) {
@@ -352,7 +356,11 @@ final class BuildsAhead {
                 tasks.add(() -> ElementOperators.diagonalPlan(degree, setupOptions, maxGroup, local, diagonalGlobal, allowed));
             }
         }
-        for (int i = 0; i + 1 < valid.size(); i++) {
+        boolean anyTransfer = KernelBuilds.transferAny(programs);
+        if (anyTransfer && valid.size() > 1) {
+            tasks.add(() -> programs.build(KernelBuilds.transferAny().source()));   // every level pair's transfers
+        }
+        for (int i = 0; i + 1 < valid.size() && !anyTransfer; i++) {
             int fineDegree = valid.get(i);
             int coarse = valid.get(i + 1);
             if (coarse < fineDegree) {

@@ -31,6 +31,7 @@ import io.lobatto.backend.aparapi.kernels.StiffnessBp35Kernel;
 import io.lobatto.backend.aparapi.kernels.StiffnessBp35TrilinearKernel;
 import io.lobatto.backend.aparapi.kernels.StiffnessBp35TrilinearSharedKernel;
 import io.lobatto.backend.aparapi.kernels.StreamKernel;
+import io.lobatto.backend.aparapi.kernels.TransferAnyKernel;
 import io.lobatto.backend.aparapi.kernels.TransferKernel;
 import io.lobatto.backend.aparapi.runtime.KernelSource;
 import io.lobatto.core.backend.ElementKernel;
@@ -208,6 +209,8 @@ public final class KernelBuilds {
             KernelSource s = transfer(op, coarseDegree, fineDegree).source();
             out.add(new Build(s, perEntryGroup(allowedGroup.applyAsInt(s)), 0, "one work-item per output"));
         }
+        KernelSource any = transferAny().source();      // what a small problem launches instead (transferAny(programs))
+        out.add(new Build(any, perEntryGroup(allowedGroup.applyAsInt(any)), 0, "one work-item per output, any pass"));
         return out;
     }
 
@@ -289,6 +292,30 @@ public final class KernelBuilds {
         Map<String, Integer> c = ordered("op", op, "nc", coarseDegree + 1);
         c.put("nf", fineDegree + 1);
         return new Spec(TransferKernel.class, c, label, 0);
+    }
+
+    /** System property: {@code auto} (the default), {@code any} or {@code fixed}; see {@link #transferAny(ProgramCache)}. */
+    static final String TRANSFER_PROPERTY = "lobatto.aparapi.transferKernel";
+
+    /**
+     * Whether p-multigrid's transfers launch {@link #transferAny()}, the one kernel with the pass and degrees as arguments,
+     * instead of {@link #transfer}'s six kernels per level pair: {@code auto} when {@code programs} builds quickly first
+     * (a small problem on a GPU, where the transfers are launch-bound and each kernel compiled is on the cold start's
+     * critical path), {@code any} and {@code fixed} force either.
+     */
+    static boolean transferAny(io.lobatto.backend.aparapi.runtime.ProgramCache programs) {
+        String mode = System.getProperty(TRANSFER_PROPERTY, "auto").strip();
+        return switch (mode) {
+            case "any" -> true;
+            case "fixed" -> false;
+            case "auto" -> programs.quickFirst();
+            default -> throw new IllegalArgumentException(TRANSFER_PROPERTY + " is '" + mode + "'; it is one of auto, any, fixed");
+        };
+    }
+
+    /** Every pass of every level pair's transfer in one kernel ({@link TransferAnyKernel}). */
+    static Spec transferAny() {
+        return new Spec(TransferAnyKernel.class, Map.of(), "transfer (any pass and degrees)", 0);
     }
 
     /** The halo sums of a distributed gather ({@link HaloKernel}). */

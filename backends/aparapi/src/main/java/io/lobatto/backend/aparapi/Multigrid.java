@@ -141,7 +141,13 @@ final class Multigrid {
         if (n == 0) {
             return;
         }
-        ClKernel k = core.kernel(KernelBuilds.transfer(op, t.coarseDegree(), t.fineDegree()));
+        ClKernel k;
+        if (KernelBuilds.transferAny(core.cl.programs())) {
+            k = core.kernel(KernelBuilds.transferAny());
+            k.set("op", op).set("nc", t.coarseDegree() + 1).set("nf", t.fineDegree() + 1);
+        } else {
+            k = core.kernel(KernelBuilds.transfer(op, t.coarseDegree(), t.fineDegree()));
+        }
         k.set("jm", t.matrix.buffer).set("ids", ids).set("xg", xg).set("wf", wf).set("ta", in).set("tb", out).set("n", (int) n);
         core.launchPerEntry(k, n);
     }

@@ -1,6 +1,5 @@
 package io.lobatto.backend.aparapi.kernels;
 
-import com.aparapi.Kernel;
 import io.lobatto.backend.aparapi.runtime.BuildConstant;
 
 /**
@@ -14,7 +13,7 @@ import io.lobatto.backend.aparapi.runtime.BuildConstant;
  * intermediate tensors ({@code ta} in, {@code tb} out) hold E (Nc+1)^2 (Nf+1) or E (Nc+1) (Nf+1)^2 entries. The
  * gather Z^T follows as its own launch.
  */
-public final class TransferKernel extends Kernel {
+public final class TransferKernel extends TransferPasses {
 
     /** tb[e][k][j][a] = sum_i J[a][i] x_c(Z_c)[e][k][j][i]. */
     public static final int PROLONG_I = 0;
@@ -35,79 +34,11 @@ public final class TransferKernel extends Kernel {
     /** Nf + 1. */
     @BuildConstant int nf;
 
-    double[] jm = new double[1];
-    int[] ids = new int[1];
-    double[] xg = new double[1];
-    double[] wf = new double[1];
-    double[] ta = new double[1];
-    double[] tb = new double[1];
-    /** Output entries of this pass. */
-    int n;
-
     @Override
     public void run() {
         int t = getGlobalId();
         if (t < n) {
-            double s = 0;
-            if (op == PROLONG_I) {
-                // t = ((e nc + k) nc + j) nf + a
-                int a = t % nf;
-                int ekj = t / nf;
-                int base = ekj * nc;
-                for (int i = 0; i < nc; i++) {
-                    int id = ids[base + i];
-                    if (id >= 0) {
-                        s += jm[a * nc + i] * xg[id];
-                    }
-                }
-            } else if (op == PROLONG_J) {
-                // t = ((e nc + k) nf + b) nf + a
-                int a = t % nf;
-                int b = (t / nf) % nf;
-                int ek = t / (nf * nf);
-                for (int j = 0; j < nc; j++) {
-                    s += jm[b * nc + j] * ta[(ek * nc + j) * nf + a];
-                }
-            } else if (op == PROLONG_K) {
-                // t = (e nf + c) nf^2 + ba
-                int plane = nf * nf;
-                int ba = t % plane;
-                int c = (t / plane) % nf;
-                int e = t / (plane * nf);
-                for (int k = 0; k < nc; k++) {
-                    s += jm[c * nc + k] * ta[(e * nc + k) * plane + ba];
-                }
-                s = s * wf[t];
-            } else if (op == RESTRICT_K) {
-                // t = (e nc + k) nf^2 + ba
-                int plane = nf * nf;
-                int ba = t % plane;
-                int k = (t / plane) % nc;
-                int e = t / (plane * nc);
-                for (int c = 0; c < nf; c++) {
-                    int node = (e * nf + c) * plane + ba;
-                    int id = ids[node];
-                    if (id >= 0) {
-                        s += jm[c * nc + k] * wf[node] * xg[id];
-                    }
-                }
-            } else if (op == RESTRICT_J) {
-                // t = ((e nc + k) nc + j) nf + a
-                int a = t % nf;
-                int j = (t / nf) % nc;
-                int ek = t / (nf * nc);
-                for (int b = 0; b < nf; b++) {
-                    s += jm[b * nc + j] * ta[(ek * nf + b) * nf + a];
-                }
-            } else {
-                // t = ((e nc + k) nc + j) nc + i
-                int i = t % nc;
-                int ekj = t / nc;
-                for (int a = 0; a < nf; a++) {
-                    s += jm[a * nc + i] * ta[ekj * nf + a];
-                }
-            }
-            tb[t] = s;
+            tb[t] = pass(t, op, nc, nf);
         }
     }
 }
