@@ -547,7 +547,8 @@ final class ElementOperators {
                 k.set(G_FIELDS[f], factors.get(f));
             }
             int n = d.localSize();
-            k.set("wJ", factors.get(6)).set("mats", mats).set("y", y.buffer).set("lambda", lambda).set("n", n);
+            k.set("wJ", factors.get(6)).set("mats", mats).set("y", y.buffer).set("lambda", lambda).set("n", n)
+                    .set("nq", d.degree + 1);
             core.launchPerEntry(k, n);
         } finally {
             if (mats != null) {

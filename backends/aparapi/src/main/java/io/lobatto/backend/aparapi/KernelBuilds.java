@@ -1106,8 +1106,11 @@ public final class KernelBuilds {
 
     /** {@link DiagonalBp35Kernel} at {@code degree}. */
     static KernelSource diagonalBp35(int degree) {
-        return KernelSource.of(DiagonalBp35Kernel.class, Map.of("nq", degree + 1), "BP3.5 diagonal N=" + degree, 0,
-                KernelBuilds::noContraction);
+        // Nq is the launch's argument: one source for every degree ({@code degree} only checked)
+        if (degree < 1 || degree > AparapiBackend.MAX_DEGREE) {
+            throw new IllegalArgumentException("degree is " + degree + "; need 1.." + AparapiBackend.MAX_DEGREE);
+        }
+        return KernelSource.of(DiagonalBp35Kernel.class, Map.of(), "BP3.5 diagonal", 0, KernelBuilds::noContraction);
     }
 
     /**

@@ -1,7 +1,6 @@
 package io.lobatto.backend.aparapi.kernels;
 
 import com.aparapi.Kernel;
-import io.lobatto.backend.aparapi.runtime.BuildConstant;
 
 /**
  * The diagonal of BP3.5's element matrices S^e + lambda M^e (GLL collocation), one work-item per node
@@ -9,12 +8,13 @@ import io.lobatto.backend.aparapi.runtime.BuildConstant;
  * terms and sums in its order:
  * diag = sum_a D_ai^2 G00_ajk + sum_b D_bj^2 G11_ibk + sum_c D_ck^2 G22_ijc + 2 D_jj (D_ii G01) + 2 D_kk (D_ii G02)
  * + 2 D_kk (D_jj G12) + lambda wJ. The factors are the element kernel's buffers ([E][Nq^3] each); {@code mats} holds
- * D o D then D (Nq x Nq each).
+ * D o D then D (Nq x Nq each). Nq is an argument, not a build constant: one program serves every p-multigrid level (a
+ * setup kernel that runs once per level; on a cold start each program compiled is on the critical path).
  */
 public final class DiagonalBp35Kernel extends Kernel {
 
     /** GLL points per direction Nq. */
-    @BuildConstant int nq;
+    int nq;
 
     double[] G00 = new double[1];
     double[] G01 = new double[1];

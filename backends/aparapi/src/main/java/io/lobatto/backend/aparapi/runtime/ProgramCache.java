@@ -171,8 +171,9 @@ public final class ProgramCache {
             try {
                 upgradeThreads().execute(() -> {
                     try {
-                        result.complete(build(label + " (optimised)", text, options, key, kernels));
-                        upgraded.addAndGet(kernels);
+                        cl_program p = build(label + " (optimised)", text, options, key, kernels);
+                        upgraded.addAndGet(kernels);     // before the swap can see the program: upgraded() counts it then
+                        result.complete(p);
                     } catch (RuntimeException | Error e) {
                         LOG.log(Level.FINE, "aparapi: the optimised build of '" + label + "' failed; its quick build stays", e);
                         result.completeExceptionally(e);
