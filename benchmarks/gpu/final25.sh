@@ -11,6 +11,7 @@ RUN=${RUN:-bash .gpu/run}
 JAR=${JAR:-.gpu/lib/lobatto-bench.jar}
 COMMIT=${COMMIT:-unknown}
 OUT=${OUT:-$(mktemp -d)}
+mkdir -p "$OUT"
 THP=-XX:+UseTransparentHugePages
 echo "final25 at $COMMIT: $(date -u +%FT%TZ)"
 p() { # label, JVM options (one word or ""), poisson arguments...
@@ -37,7 +38,7 @@ p readme-cold "-Dlobatto.cache.dir=$cache"
 unset CUDA_CACHE_DISABLE
 p readme-warm "-Dlobatto.cache.dir=$cache"
 # a first run on a fresh machine: the driver's cache empty (not off) and an empty kernel cache, twice
-for i in 1 2; do
+for i in $(seq 1 "${FRESH_ROUNDS:-2}"); do
   export CUDA_CACHE_PATH=$(mktemp -d)
   p readme-fresh-$i "-Dlobatto.cache.dir=$(mktemp -d)"
   unset CUDA_CACHE_PATH
