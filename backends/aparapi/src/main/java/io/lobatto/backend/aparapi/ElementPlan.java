@@ -86,8 +86,9 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
      */
     static ElementPlan of(ElementKernel kernel, int nq, int nqGauss, int groupCap, long localMemBytes, String device,
                           ElementVariant wanted) {
-        if (wanted == ElementVariant.PIPELINED && kernel == ElementKernel.STIFFNESS_BP30) {
-            ElementPlan r = pipelined(nq, nqGauss, groupCap, localMemBytes);
+        if (wanted == ElementVariant.PIPELINED && kernel != ElementKernel.MASS_BP10) {
+            ElementPlan r = kernel == ElementKernel.STIFFNESS_BP30 ? pipelined(nq, nqGauss, groupCap, localMemBytes)
+                    : pipelinedBp35(nq, groupCap, localMemBytes);
             if (r != null) {
                 return r;
             }
@@ -134,7 +135,34 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
                 false);
     }
 
-    /** Pairs of flux layers per element of a {@link ElementVariant#PIPELINED} plan: 2 (one barrier per layer) or 1. */
+    /**
+     * The pipelined BP3.5 plan of {@link io.lobatto.backend.aparapi.kernels.StiffnessBp35PipelinedKernel}, or null where it
+     * does not fit: Nq^2 work-items per element (null where that exceeds {@code groupCap}: N = 11 and above in groups of
+     * 128); per element the grid u and the t-grid, S x Nq x Nq each, and two pairs of Nq x S flux layers (S odd), then D
+     * (null where one element does not fit {@code localMemBytes}: N = 13 and above in 48 KiB, N = 15 in 64 KiB).
+     */
+    static ElementPlan pipelinedBp35(int nq, int groupCap, long localMemBytes) {
+        long limit = localMemBytes / 8;
+        int p = nq;
+        int stride = odd(p);
+        int threads = p * p;
+        int matrices = p * stride;
+        int perElem = 2 * stride * p * p + 4 * p * stride;
+        if (threads > groupCap || perElem + matrices > limit) {
+            return null;
+        }
+        int perGroup = Math.max(1, groupCap / threads);
+        while (perGroup > 1 && (long) perGroup * perElem + matrices > limit) {
+            perGroup--;
+        }
+        return new ElementPlan(ElementVariant.PIPELINED, p, false, threads, perGroup, perElem, matrices, false, true, stride,
+                false);
+    }
+
+    /**
+     * Pairs of flux layers per element of a {@link ElementVariant#PIPELINED} BP3.0 plan: 2 (one barrier per layer) or 1
+     * (the BP3.5 plan always has 2).
+     */
     int fluxBuffers() {
         return (localPerElement - stride * points * points) / (2 * points * stride);
     }
@@ -255,6 +283,14 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
             c.put("ldsMat", localDoubles() - matrixDoubles);
             return c;
         }
+        if (variant == ElementVariant.PIPELINED && kernel == ElementKernel.STIFFNESS_BP35) {
+            c.put("elemsPerGroup", elementsPerGroup);
+            c.put("fromGlobal", fromGlobal);
+            c.put("perElem", localPerElement);
+            c.put("dStride", stride);
+            c.put("ldsMat", localDoubles() - matrixDoubles);
+            return c;
+        }
         if (variant == ElementVariant.REGISTERS || variant == ElementVariant.PIPELINED) {
             c.put("elemsPerGroup", elementsPerGroup);
             c.put("fromGlobal", fromGlobal);
@@ -288,6 +324,10 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
     String describe(ElementKernel kernel) {
         if (onTheFly && variant == ElementVariant.SHARED) {
             return "shared, 2D columns (geometric factors on the fly), " + threadsPerElement + " work-items x "
+                    + elementsPerGroup + " elements per group, " + localDoubles() + " doubles local";
+        }
+        if (variant == ElementVariant.PIPELINED && kernel == ElementKernel.STIFFNESS_BP35) {
+            return "pipelined, shared columns, one barrier per layer, " + threadsPerElement + " work-items x "
                     + elementsPerGroup + " elements per group, " + localDoubles() + " doubles local";
         }
         if (variant == ElementVariant.PIPELINED) {

@@ -8,7 +8,7 @@ import java.util.Locale;
  * The thread structure of an element kernel, chosen per operator and degree from a table measured on the
  * GPU (libParanumal's practice: kernels chosen by measurement). {@code -Dlobatto.aparapi.elementVariant}
  * ({@code shared}, {@code registers} or {@code pipelined}) overrides the table, for benchmarks that compare them;
- * {@code pipelined} exists for BP3.0 only and leaves the other kernels to the table. For BP3.5 with the geometric
+ * {@code pipelined} exists for BP3.0 and BP3.5 (stored factors) and leaves BP1.0 to the table. For BP3.5 with the geometric
  * factors on the fly {@code -Dlobatto.aparapi.onTheFlyVariant} overrides {@link #onTheFlyTable}.
  */
 enum ElementVariant {
@@ -23,10 +23,14 @@ enum ElementVariant {
      */
     REGISTERS,
     /**
-     * BP3.0 only: the register columns with the GL grid itself as the layer the r- and s-derivatives read, two pairs of
+     * BP3.0: the register columns with the GL grid itself as the layer the r- and s-derivatives read, two pairs of
      * flux layers (one barrier per layer where they fit), the next layer's factors loaded before the barrier, wJ not
      * read when lambda = 0, two columns per work-item where P^2 exceeds the group (N = 15, where BP3.0 has no register
      * plan): {@link io.lobatto.backend.aparapi.kernels.StiffnessBp30PipelinedKernel}. In the table where it measured faster.
+     * BP3.5 (stored factors): the shared-memory columns with the t-grid and two pairs of flux layers in local memory, one
+     * barrier per layer, the next layer's six factors loaded before the barrier, wJ not read when lambda = 0
+     * ({@link io.lobatto.backend.aparapi.kernels.StiffnessBp35PipelinedKernel}; where it does not fit, N = 13 and above in
+     * 48 KiB, the register plan). Not in the BP3.5 row of the table until measured.
      */
     PIPELINED;
 
@@ -94,17 +98,17 @@ enum ElementVariant {
 
     /**
      * The variant of {@code kernel} at {@code degree}: the override, else the measured table ({@link #PIPELINED} forced
-     * applies to BP3.0 only; the other kernels keep the table).
+     * applies to BP3.0 and BP3.5; BP1.0 keeps the table).
      */
     static ElementVariant of(ElementKernel kernel, int degree) {
         ElementVariant forced = forced(kernel);
         return forced != null ? forced : table(kernel, degree);
     }
 
-    /** The override as it applies to {@code kernel}: null for the table, and for {@link #PIPELINED} on BP1.0 and BP3.5. */
+    /** The override as it applies to {@code kernel}: null for the table, and for {@link #PIPELINED} on BP1.0. */
     private static ElementVariant forced(ElementKernel kernel) {
         ElementVariant v = override();
-        return v == PIPELINED && kernel != ElementKernel.STIFFNESS_BP30 ? null : v;
+        return v == PIPELINED && kernel == ElementKernel.MASS_BP10 ? null : v;
     }
 
     /**

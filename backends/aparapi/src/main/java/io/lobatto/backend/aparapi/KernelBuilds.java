@@ -28,6 +28,7 @@ import io.lobatto.backend.aparapi.kernels.StiffnessBp30Kernel;
 import io.lobatto.backend.aparapi.kernels.StiffnessBp30PipelinedKernel;
 import io.lobatto.backend.aparapi.kernels.StiffnessBp35ColumnKernel;
 import io.lobatto.backend.aparapi.kernels.StiffnessBp35Kernel;
+import io.lobatto.backend.aparapi.kernels.StiffnessBp35PipelinedKernel;
 import io.lobatto.backend.aparapi.kernels.StiffnessBp35TrilinearKernel;
 import io.lobatto.backend.aparapi.kernels.StiffnessBp35TrilinearSharedKernel;
 import io.lobatto.backend.aparapi.kernels.StreamKernel;
@@ -445,7 +446,8 @@ public final class KernelBuilds {
         boolean registers = plan.variant() == ElementVariant.REGISTERS;
         Class<? extends Kernel> family = switch (kernel) {
             case MASS_BP10 -> registers ? MassBp10LineKernel.class : MassBp10Kernel.class;
-            case STIFFNESS_BP35 -> registers ? StiffnessBp35ColumnKernel.class : StiffnessBp35Kernel.class;
+            case STIFFNESS_BP35 -> plan.variant() == ElementVariant.PIPELINED ? StiffnessBp35PipelinedKernel.class
+                    : registers ? StiffnessBp35ColumnKernel.class : StiffnessBp35Kernel.class;
             case STIFFNESS_BP30 -> plan.variant() == ElementVariant.PIPELINED ? StiffnessBp30PipelinedKernel.class
                     : registers ? StiffnessBp30ColumnKernel.class : StiffnessBp30Kernel.class;
         };

@@ -46,7 +46,7 @@ class OnTheFlyVariantTest {
             System.setProperty(key, "table");
             assertEquals(ElementVariant.SHARED, ElementVariant.onTheFly(7));
             assertEquals(ElementVariant.REGISTERS, ElementVariant.onTheFly(4));
-            System.setProperty(key, "pipelined");   // a BP3.0 structure, not an on-the-fly one
+            System.setProperty(key, "pipelined");   // a stored-factor structure, not an on-the-fly one
             assertThrows(IllegalArgumentException.class, () -> ElementVariant.onTheFly(7));
             System.setProperty(key, "columns");
             IllegalArgumentException ex = assertThrows(IllegalArgumentException.class, () -> ElementVariant.onTheFly(7));

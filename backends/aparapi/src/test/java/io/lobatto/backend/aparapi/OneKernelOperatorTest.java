@@ -26,7 +26,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * The one-kernel assembled operator ({@link AparapiBackend#ONE_KERNEL_PROPERTY}: the element kernel writes the rows of
  * Z^T of degree 1 to y_G, the gather sums only the shared rows) against the element kernel and the gather of the rows
  * kind: y_G = Z^T S_L Z x_G (+ shift W) bit for bit, the dot x_G . y_G to 1e-14, the same CG iterations; for BP1.0,
- * BP3.5 and BP3.0 in both thread structures (and BP3.0's pipelined one), N = 1..7, with masked nodes.
+ * BP3.5 and BP3.0 in both thread structures (and the pipelined ones of BP3.0 and BP3.5), N = 1..7, with masked nodes.
  */
 @ExtendWith(io.lobatto.backend.aparapi.conformance.SkipWithoutOpenCl.class)
 class OneKernelOperatorTest {
@@ -115,6 +115,19 @@ class OneKernelOperatorTest {
                     "pipelined BP3.0 N=" + degree + " Dirichlet");
             assertOneKernelAgrees(be, ElementKernel.STIFFNESS_BP30, mesh, TestProblems.partlyMasked(mesh), 0.6,
                     "pipelined BP3.0 N=" + degree + " partly masked, shift 0.6");
+        }
+    }
+
+    /** The pipelined BP3.5 kernel ({@link ElementVariant#PIPELINED}) writes the degree-1 rows of y_G as the others do. */
+    @Test
+    void thePipelinedBp35() {
+        AparapiBackend be = PipelinedVariantBackend.get();
+        for (int degree : new int[] {1, 2, 5, 7}) {
+            SpectralElementMesh mesh = TestProblems.deformedBox(3, 2, 2, degree);
+            assertOneKernelAgrees(be, ElementKernel.STIFFNESS_BP35, mesh, TestProblems.dirichlet(mesh), 0,
+                    "pipelined BP3.5 N=" + degree + " Dirichlet");
+            assertOneKernelAgrees(be, ElementKernel.STIFFNESS_BP35, mesh, TestProblems.partlyMasked(mesh), 0.6,
+                    "pipelined BP3.5 N=" + degree + " partly masked, shift 0.6");
         }
     }
 

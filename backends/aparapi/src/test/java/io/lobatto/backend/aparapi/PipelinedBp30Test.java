@@ -173,7 +173,8 @@ class PipelinedBp30Test {
     /**
      * The plans: one barrier per layer up to N = 14; at N = 15 in 48 KiB one pair of flux layers and, P^2 = 289 exceeding the
      * group of 256, 145 work-items with two columns each (so also at N = 13 in groups of 128); the shared plan where even
-     * half the columns exceed the group; BP1.0 and BP3.5 have no pipelined kernel and take the register plan.
+     * half the columns exceed the group; BP3.5's pipelined kernel does not fit 48 KiB at N = 15, so it takes the register
+     * plan there ({@link PipelinedBp35Test} checks its plans).
      */
     @Test
     void plansAtTheLimitsOfTheGroupAndTheLocalMemory() {
