@@ -74,6 +74,7 @@ class BackendAheadTest {
         BackendOptions again = new BackendOptions();
         again.backend = "cpu";
         try (Backend b = again.create()) {
+            assertEquals("cpu", b.name());
             assertTrue(!again.openedAhead && again.openingStarted <= again.openingEnded);
         }
     }
