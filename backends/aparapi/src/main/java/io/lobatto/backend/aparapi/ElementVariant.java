@@ -155,17 +155,18 @@ enum ElementVariant {
      * BP3.0's P entries: {@code op} BP3 apply at 8M DOFs, the pipelined kernel against the previous row in one lease
      * ({@code benchmarks/gpu/bp30hi.sh} at 26b385d, H100), GDOF/s before / pipelined: N = 2 4.01 / 5.11, 3 5.62 / 6.25,
      * 6 8.21 / 11.12, 7 7.05 / 10.34, 8 7.87 / 8.65, 9 6.94 / 10.35, 11 8.25 / 9.97, 13 6.78 / 8.04, 14 7.79 / 9.58,
-     * 15 2.33 / 4.75; kept at 10 (10.22 / 10.23) and 12 (8.63 / 8.39); N = 1, 4 and 5 were not measured. BP3.5's P
-     * entries the same way ({@code benchmarks/gpu/bp35pipe.sh} at 66b8844, {@code op} BP5): N = 2 8.64 / 9.03,
-     * 6 12.65 / 14.02, 7 14.37 / 14.76, 10 12.13 / 15.45; the previous row kept where it was faster (3, 4, 8, 9, 11) or
-     * the pipelined kernel was not measured (1, 5, 12..15; it does not fit 48 KiB from 13).
+     * 15 2.33 / 4.75, and ({@code benchmarks/gpu/fill26.sh} at 787dca1) 4 6.64 / 8.42, 5 7.17 / 9.15; kept at 10
+     * (10.22 / 10.23) and 12 (8.63 / 8.39); N = 1 not measured. BP3.5's P entries the same way
+     * ({@code benchmarks/gpu/bp35pipe.sh} at 66b8844 and {@code fill26.sh} at 787dca1, {@code op} BP5): N = 2 8.64 / 9.03,
+     * 6 12.65 / 14.02, 7 14.37 / 14.76, 10 12.13 / 15.45, 12 11.79 / 13.11; the previous row kept where it was faster
+     * (1 4.10 / 3.54, 3, 4, 5 15.52 / 13.25, 8, 9, 11) or the pipelined kernel does not fit 48 KiB (13..15).
      */
     static ElementVariant table(ElementKernel kernel, int degree) {
         String row = switch (kernel) {
             //                   N = 123456789012345
             case MASS_BP10 ->       "RRRRRRRRRRRRRRR";
-            case STIFFNESS_BP30 ->  "RPPRRPPPPRPRPPP";
-            case STIFFNESS_BP35 ->  "SPRRSPPRSPRRRSS";
+            case STIFFNESS_BP30 ->  "RPPPPPPPPRPRPPP";
+            case STIFFNESS_BP35 ->  "SPRRSPPRSPRPRSS";
         };
         if (degree < 1 || degree > row.length()) {
             throw new IllegalArgumentException("degree is " + degree + "; the variant table covers N = 1.." + row.length());
