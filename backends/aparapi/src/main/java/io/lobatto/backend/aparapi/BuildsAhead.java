@@ -222,8 +222,9 @@ final class BuildsAhead {
         if (kernel.factorsPerPoint() > 1) {
             vectors.add(KernelBuilds.factorSplit());
         }
-        for (int op : new int[] {ReductionKernel.DOT, ReductionKernel.RECIPROCAL, ReductionKernel.CG_UPDATE,
-            ReductionKernel.PCG_UPDATE}) {
+        // not PCG_UPDATE: the backend built it when it opened (the reduction group's probe), so a second build in a bundle
+        // (quickly, with other options: another program) would compile it again for nothing
+        for (int op : new int[] {ReductionKernel.DOT, ReductionKernel.RECIPROCAL, ReductionKernel.CG_UPDATE}) {
             vectors.add(KernelBuilds.reduction(op, reduceGroup));
         }
         for (int op : new int[] {StreamKernel.FILL, StreamKernel.COPY, StreamKernel.AXPBY, StreamKernel.PMUL}) {
