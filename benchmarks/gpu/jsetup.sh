@@ -7,14 +7,19 @@
 # quiet, so wall times mean something here, unlike on the shared 2-core development machine.
 #
 # Variants, interleaved ROUNDS (default 5) times each, in this order every round:
-#   old     .gpu/ab/lobatto-old.jar (OLDJAR): the examples' shaded jar built at 60aa185
-#   new     .gpu/lib/lobatto.jar (JAR): this branch
-#   new-k0  the same jar with -Dlobatto.cpu.compactLaunches=0 (a property of c6c5594 only, reverted after this run: every launch on the generated contractions: this
-#           branch's old path for its first-launch loop contractions)
-#   new-c1  the same jar with -XX:TieredStopAtLevel=1 (C1 only, no C2): what the JIT's C2 compilations cost this short
-#           run (on the shared 2-core machine this halved the setup); information, not the README's command
-# then one `--profile` run of new (its setup by phase, wall and process CPU seconds).
-# About 20 + 1 runs of 2-5 s each: about 1.5-2 minutes; every run is limited to 60 s (timeout).
+#   old      .gpu/ab/lobatto-old.jar (OLDJAR): the examples' shaded jar built at 60aa185 (host setup)
+#   base     .gpu/ab/lobatto-base.jar (BASEJAR), only if that file exists: a jar of the commit this branch started from
+#            (jsetup3 started at 50cc358), to see this branch's own gain against the same lease
+#   new      .gpu/lib/lobatto.jar (JAR): this branch
+#   new-k0   the same jar with -Dlobatto.cpu.compactLaunches=0: every launch on the generated contractions (the path
+#            before jsetup3, where the loops run an operator's launches until it has applied 2^25 element-local nodes)
+#   new-keep the same jar with -Dlobatto.warmup.keep=true: the host setup warm-up keeps running beside the Java
+#            backend's setup (before jsetup3 it did)
+#   new-c1   the same jar with -XX:TieredStopAtLevel=1 (C1 only, no C2): information, not the README's command
+# Every new-* run and base pass --profile (at 60aa185 --profile prints nothing for the Java backend, so old runs
+# without it): the summary gives the setup's process CPU seconds (all threads, JIT compilers included) beside the wall
+# times, and the CPU of the phases that moved (geometry, eigenvalue bounds, right-hand side).
+# About 25-30 runs of 2-4 s each: about 1.5-2.5 minutes; every run is limited to 60 s (timeout), the whole at 230 s.
 #
 # Stage (on the development machine, from the repository root of this branch):
 #   ./mvnw -q -o install -DskipTests -Dmaven.javadoc.skip=true          # examples/target/lobatto.jar
@@ -24,19 +29,22 @@
 #   mkdir -p .gpu/ab && cp /work/wt-js-old/examples/target/lobatto.jar .gpu/ab/lobatto-old.jar
 #   zip -q -d .gpu/ab/lobatto-old.jar 'win/*' 'osx/*' 'linux/libaparapi_armhf.so' 'linux/libaparapi_aarch64.so' \
 #       'linux/libaparapi_x86.so'                                       # as stage.sh strips the new jar: 12 MB each
-# Files it needs: .gpu/run, .gpu/jre, .gpu/lib/lobatto.jar, .gpu/ab/lobatto-old.jar. JAR=.gpu/lib/lobatto-bench.jar runs
-# the new side from the bench jar's copy of the CLI (io.lobatto.examples.LobattoCli), so one staged jar serves this
+#   optional, the same way: a jar of the branch's start (50cc358 for jsetup3) as .gpu/ab/lobatto-base.jar
+# Files it needs: .gpu/run, .gpu/jre, .gpu/lib/lobatto.jar, .gpu/ab/lobatto-old.jar (.gpu/ab/lobatto-base.jar
+# optional). JAR=.gpu/lib/lobatto-bench.jar runs the new side from the bench jar's copy of the CLI (io.lobatto.examples.LobattoCli), so one staged jar serves this
 # runbook and final25.sh.
 # Run (on the GPU machine, repository root, .gpu carried):  COMMIT=<sha> bash benchmarks/gpu/jsetup.sh
 # Check elsewhere with a local JDK: RUN=java JAR=examples/target/lobatto.jar OLDJAR=<old jar> ROUNDS=1 bash benchmarks/gpu/jsetup.sh
 #
-# Prints per run: the CLI's setup, solve and total, the process wall (the script's clock around the JVM), CG
-# iterations and errors; then per variant the medians, min and max, and new/old of the median setup and process wall.
+# Prints per run: the CLI's setup (with --profile its process CPU and three phases' CPU), solve and total, the process
+# wall (the script's clock around the JVM), CG iterations and errors; then per variant the medians, min and max, and
+# new/old, new/base, new/new-k0 and new/new-keep of the medians.
 # Writes $OUT/jsetup.tgz (every log, runs.tsv, cpu.txt).
 set -uo pipefail
 RUN=${RUN:-bash .gpu/run}
 JAR=${JAR:-.gpu/lib/lobatto.jar}
 OLDJAR=${OLDJAR:-.gpu/ab/lobatto-old.jar}
+BASEJAR=${BASEJAR:-.gpu/ab/lobatto-base.jar}
 ROUNDS=${ROUNDS:-5}
 COMMIT=${COMMIT:-unknown}
 OUT=${OUT:-$(mktemp -d)}
@@ -78,48 +86,67 @@ one() {
   rc=$?
   t1=$(date +%s%N)
   local wall=$(( (t1 - t0) / 1000000 ))
-  local setup solve total its err
+  local setup solve total its err cpu geo eig rhs
   setup=$(sed -n 's/^time: setup \([0-9.]*\) s.*/\1/p' "$logs/$label.log")
+  cpu=$(sed -n 's/^setup by phase ([0-9.]* s, process CPU \([0-9.]*\) s.*/\1/p' "$logs/$label.log")
+  geo=$(awk 'index($0, "  geometry ") == 1 { print $(NF - 2) }' "$logs/$label.log")
+  eig=$(awk 'index($0, "  eigenvalue bounds ") == 1 { print $(NF - 2) }' "$logs/$label.log")
+  rhs=$(awk 'index($0, "  right-hand side ") == 1 { print $(NF - 2) }' "$logs/$label.log")
   solve=$(sed -n 's/^time: .*solve \([0-9.]*\) s.*/\1/p' "$logs/$label.log")
   total=$(sed -n 's/^time: .*total \([0-9.]*\) s.*/\1/p' "$logs/$label.log")
   its=$(sed -n 's/^CG: .* after \([0-9]*\) iterations.*/\1/p' "$logs/$label.log")
   err=$(sed -n 's/^error: //p' "$logs/$label.log")
-  printf "%-12s rc=%s setup %6s s  solve %6s s  total %6s s  process wall %6.3f s  its %s  %s\n" "$label" "$rc" \
-    "${setup:-?}" "${solve:-?}" "${total:-?}" "$(echo "$wall" | awk '{print $1 / 1000}')" "${its:-?}" "${err:-?}"
+  printf "%-12s rc=%s setup %6s s (CPU %5s s: geometry %s, bounds %s, rhs %s)  solve %6s s  total %6s s  process wall %6.3f s  its %s  %s\n" \
+    "$label" "$rc" "${setup:-?}" "${cpu:--}" "${geo:--}" "${eig:--}" "${rhs:--}" "${solve:-?}" "${total:-?}" \
+    "$(echo "$wall" | awk '{print $1 / 1000}')" "${its:-?}" "${err:-?}"
   grep -E "WARNING|SEVERE|Exception|error:" "$logs/$label.log" | grep -v "^error: max" | head -3
-  echo -e "${label%-*}\t${setup:-nan}\t${solve:-nan}\t${total:-nan}\t$(echo "$wall" | awk '{print $1 / 1000}')\t${its:-?}\t${err:-?}" >> "$logs/runs.tsv"
+  echo -e "${label%-*}\t${setup:-nan}\t${solve:-nan}\t${total:-nan}\t$(echo "$wall" | awk '{print $1 / 1000}')\t${its:-?}\t${err:-?}\t${cpu:-nan}\t${geo:-nan}\t${eig:-nan}\t${rhs:-nan}" >> "$logs/runs.tsv"
 }
 
 start=$SECONDS
-echo "== the README job on the Java backend, $ROUNDS rounds of: old (60aa185), new ($COMMIT), new-k0 (compactLaunches=0), new-c1 (C1 only)"
+havebase=
+[ -e "$BASEJAR" ] && havebase=1
+echo "== the README job on the Java backend, $ROUNDS rounds of: old (60aa185)${havebase:+, base ($BASEJAR)}, new ($COMMIT), new-k0, new-keep, new-c1"
 for r in $(seq 1 "$ROUNDS"); do
+  [ $((SECONDS - start)) -gt 200 ] && { echo "jsetup: stopping after round $((r - 1)) (time)"; break; }
   one "old-$r" "$OLDJAR" ""
-  one "new-$r" "$JAR" ""
-  one "new-k0-$r" "$JAR" "-Dlobatto.cpu.compactLaunches=0"
-  one "new-c1-$r" "$JAR" "-XX:TieredStopAtLevel=1"
+  [ -n "$havebase" ] && one "base-$r" "$BASEJAR" "" --profile
+  one "new-$r" "$JAR" "" --profile
+  one "new-k0-$r" "$JAR" "-Dlobatto.cpu.compactLaunches=0" --profile
+  one "new-keep-$r" "$JAR" "-Dlobatto.warmup.keep=true" --profile
+  one "new-c1-$r" "$JAR" "-XX:TieredStopAtLevel=1" --profile
 done
-echo "== new, --profile (setup by phase)"
-one "new-profile-1" "$JAR" "" --profile
-sed -n '/^setup by phase/,/^host heap/p' "$logs/new-profile-1.log"
+echo "== new, --profile (setup by phase), round 1"
+sed -n '/^setup by phase/,/^host heap/p' "$logs/new-1.log"
 
 echo "== medians (min..max) per variant; setup, solve, total are the CLI's, wall is the process's"
 awk -F'\t' '
   function median(a, n,   i, j, t) { for (i = 2; i <= n; i++) for (j = i; j > 1 && a[j - 1] > a[j]; j--) { t = a[j]; a[j] = a[j - 1]; a[j - 1] = t }
                                    return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2 }
-  $1 != "new-profile" { v = $1; if (!(v in n)) order[++nv] = v; k = ++n[v]
-      for (c = 2; c <= 5; c++) { x[v, c, k] = $c; if (k == 1 || $c < lo[v, c]) lo[v, c] = $c; if (k == 1 || $c > hi[v, c]) hi[v, c] = $c }
+  { v = $1; if (!(v in n)) order[++nv] = v; k = ++n[v]
+      for (c = 2; c <= 11; c++) { if (c == 6 || c == 7) continue
+        x[v, c, k] = $c; if (k == 1 || $c < lo[v, c]) lo[v, c] = $c; if (k == 1 || $c > hi[v, c]) hi[v, c] = $c }
       t = " [" $6 " its, " $7 "]"; if (!index(res[v], t)) res[v] = res[v] t }
   END { name[2] = "setup"; name[3] = "solve"; name[4] = "total"; name[5] = "wall"
-        for (i = 1; i <= nv; i++) { v = order[i]; line = sprintf("%-7s n=%d", v, n[v])
-          for (c = 2; c <= 5; c++) { delete a; for (k = 1; k <= n[v]; k++) a[k] = x[v, c, k]; m[v, c] = median(a, n[v])
+        name[8] = "setup CPU"; name[9] = "geometry CPU"; name[10] = "bounds CPU"; name[11] = "rhs CPU"
+        for (i = 1; i <= nv; i++) { v = order[i]; line = sprintf("%-8s n=%d", v, n[v])
+          for (c = 2; c <= 11; c++) { if (c == 6 || c == 7) continue
+            delete a; for (k = 1; k <= n[v]; k++) a[k] = x[v, c, k]; m[v, c] = median(a, n[v])
+            if (x[v, c, 1] == "nan") continue
             line = line sprintf("  %s %.3f (%.3f..%.3f)", name[c], m[v, c], lo[v, c], hi[v, c]) }
           print line res[v] }
         if (("old", 2) in m && ("new", 2) in m)
           printf "new/old: setup %.3f, solve %.3f, total %.3f, process wall %.3f (target: setup <= 0.5)\n",
                  m["new", 2] / m["old", 2], m["new", 3] / m["old", 3], m["new", 4] / m["old", 4], m["new", 5] / m["old", 5]
+        if (("base", 2) in m && ("new", 2) in m)
+          printf "new/base: setup %.3f, setup CPU %.3f, solve %.3f, process wall %.3f (this branch against its start)\n",
+                 m["new", 2] / m["base", 2], m["new", 8] / m["base", 8], m["new", 3] / m["base", 3], m["new", 5] / m["base", 5]
         if (("new-k0", 2) in m && ("new", 2) in m)
-          printf "new/new-k0: setup %.3f, solve %.3f, process wall %.3f (the first-launch loop contractions)\n",
-                 m["new", 2] / m["new-k0", 2], m["new", 3] / m["new-k0", 3], m["new", 5] / m["new-k0", 5]
+          printf "new/new-k0: setup %.3f, setup CPU %.3f, solve %.3f, process wall %.3f (the loop contractions)\n",
+                 m["new", 2] / m["new-k0", 2], m["new", 8] / m["new-k0", 8], m["new", 3] / m["new-k0", 3], m["new", 5] / m["new-k0", 5]
+        if (("new-keep", 2) in m && ("new", 2) in m)
+          printf "new/new-keep: setup %.3f, setup CPU %.3f, process wall %.3f (the warm-up stopped)\n",
+                 m["new", 2] / m["new-keep", 2], m["new", 8] / m["new-keep", 8], m["new", 5] / m["new-keep", 5]
         if (("new-c1", 2) in m && ("old", 2) in m)
           printf "new-c1/old: setup %.3f, solve %.3f, process wall %.3f (C1 only: not the README command)\n",
                  m["new-c1", 2] / m["old", 2], m["new-c1", 3] / m["old", 3], m["new-c1", 5] / m["old", 5] }' \

@@ -107,38 +107,49 @@ public final class ElementFactors {
             for (int j = 0; j < q; j++) {
                 for (int i = 0; i < q; i++) {
                     int pt = i + q * (j + q * k);
-                    double j00 = jac[pt], j01 = jac[p + pt], j02 = jac[2 * p + pt];
-                    double j10 = jac[3 * p + pt], j11 = jac[4 * p + pt], j12 = jac[5 * p + pt];
-                    double j20 = jac[6 * p + pt], j21 = jac[7 * p + pt], j22 = jac[8 * p + pt];
-                    double c00 = j11 * j22 - j12 * j21;
-                    double c01 = j12 * j20 - j10 * j22;
-                    double c02 = j10 * j21 - j11 * j20;
-                    double det = j00 * c00 + j01 * c01 + j02 * c02;
-                    if (!(det > 0)) {
+                    if (!writePoint(out, offset, stride, pt, w[i] * w[j] * w[k])) {
                         return pt;
                     }
-                    double wj = w[i] * w[j] * w[k] * det;
-                    if (stride == 1) {
-                        out[offset + pt] = wj;
-                        continue;
-                    }
-                    // inverse: inv[c][d] = cofactor[d][c] / det, rows a of J^-1 = (ia0, ia1, ia2)
-                    double inv = 1 / det;
-                    double i00 = c00 * inv, i01 = (j02 * j21 - j01 * j22) * inv, i02 = (j01 * j12 - j02 * j11) * inv;
-                    double i10 = c01 * inv, i11 = (j00 * j22 - j02 * j20) * inv, i12 = (j02 * j10 - j00 * j12) * inv;
-                    double i20 = c02 * inv, i21 = (j01 * j20 - j00 * j21) * inv, i22 = (j00 * j11 - j01 * j10) * inv;
-                    int o = offset + stride * pt;
-                    out[o] = wj * (i00 * i00 + i01 * i01 + i02 * i02);
-                    out[o + 1] = wj * (i00 * i10 + i01 * i11 + i02 * i12);
-                    out[o + 2] = wj * (i00 * i20 + i01 * i21 + i02 * i22);
-                    out[o + 3] = wj * (i10 * i10 + i11 * i11 + i12 * i12);
-                    out[o + 4] = wj * (i10 * i20 + i11 * i21 + i12 * i22);
-                    out[o + 5] = wj * (i20 * i20 + i21 * i21 + i22 * i22);
-                    out[o + 6] = wj;
                 }
             }
         }
         return -1;
+    }
+
+    /**
+     * The factors of point {@code pt} with quadrature weight {@code w3} = w_i w_j w_k (one call per point: a small
+     * method compiled after its first few hundred points); false where |J| {@literal <=} 0 (or NaN), writing nothing.
+     */
+    private boolean writePoint(double[] out, int offset, int stride, int pt, double w3) {
+        double j00 = jac[pt], j01 = jac[p + pt], j02 = jac[2 * p + pt];
+        double j10 = jac[3 * p + pt], j11 = jac[4 * p + pt], j12 = jac[5 * p + pt];
+        double j20 = jac[6 * p + pt], j21 = jac[7 * p + pt], j22 = jac[8 * p + pt];
+        double c00 = j11 * j22 - j12 * j21;
+        double c01 = j12 * j20 - j10 * j22;
+        double c02 = j10 * j21 - j11 * j20;
+        double det = j00 * c00 + j01 * c01 + j02 * c02;
+        if (!(det > 0)) {
+            return false;
+        }
+        double wj = w3 * det;
+        if (stride == 1) {
+            out[offset + pt] = wj;
+            return true;
+        }
+        // inverse: inv[c][d] = cofactor[d][c] / det, rows a of J^-1 = (ia0, ia1, ia2)
+        double inv = 1 / det;
+        double i00 = c00 * inv, i01 = (j02 * j21 - j01 * j22) * inv, i02 = (j01 * j12 - j02 * j11) * inv;
+        double i10 = c01 * inv, i11 = (j00 * j22 - j02 * j20) * inv, i12 = (j02 * j10 - j00 * j12) * inv;
+        double i20 = c02 * inv, i21 = (j01 * j20 - j00 * j21) * inv, i22 = (j00 * j11 - j01 * j10) * inv;
+        int o = offset + stride * pt;
+        out[o] = wj * (i00 * i00 + i01 * i01 + i02 * i02);
+        out[o + 1] = wj * (i00 * i10 + i01 * i11 + i02 * i12);
+        out[o + 2] = wj * (i00 * i20 + i01 * i21 + i02 * i22);
+        out[o + 3] = wj * (i10 * i10 + i11 * i11 + i12 * i12);
+        out[o + 4] = wj * (i10 * i20 + i11 * i21 + i12 * i22);
+        out[o + 5] = wj * (i20 * i20 + i21 * i21 + i22 * i22);
+        out[o + 6] = wj;
+        return true;
     }
 
     /** The error for point {@code pt} of element {@code e} (x0, y0, z0: the absolute position of its first node). */
@@ -157,7 +168,9 @@ public final class ElementFactors {
 
     /**
      * jac[(3d + c) P + pt] = d x_d / d r_c at every point: the 1D derivative matrix along r, s, t, each sum
-     * from 0 in ascending order of the contracted index (s and t as row updates).
+     * from 0 in ascending order of the contracted index (s and t as row updates). The loops call small methods
+     * ({@link #lineDots}, {@link #rowUpdate}) many times per element, so that on a fresh JVM they are compiled within the
+     * first element rather than interpreted until a long loop's on-stack replacement; the arithmetic is the same.
      */
     private void derivatives() {
         int qq = q * q;
@@ -166,44 +179,47 @@ public final class ElementFactors {
             int r = (3 * d) * p, sd = (3 * d + 1) * p, td = (3 * d + 2) * p;
             // r: dot products along contiguous lines
             for (int jk = 0; jk < qq; jk++) {
-                for (int i = 0; i < q; i++) {
-                    double v = 0;
-                    for (int a = 0; a < q; a++) {
-                        v += dm[i * q + a] * x[xd + a + q * jk];
-                    }
-                    jac[r + i + q * jk] = v;
-                }
+                lineDots(dm, q, q, x, xd + q * jk, jac, r + q * jk);
             }
             // s: rows i of (j, k) updated with D_ja times rows of (a, k)
             for (int k = 0; k < q; k++) {
                 for (int j = 0; j < q; j++) {
                     int out = sd + q * (j + q * k);
-                    for (int i = 0; i < q; i++) {
-                        jac[out + i] = 0;
-                    }
+                    java.util.Arrays.fill(jac, out, out + q, 0.0);
                     for (int a = 0; a < q; a++) {
-                        double c = dm[j * q + a];
-                        int in = xd + q * (a + q * k);
-                        for (int i = 0; i < q; i++) {
-                            jac[out + i] += c * x[in + i];
-                        }
+                        rowUpdate(dm[j * q + a], x, xd + q * (a + q * k), jac, out, q);
                     }
                 }
             }
             // t: planes (i, j) of k updated with D_ka times planes of a
             for (int k = 0; k < q; k++) {
                 int out = td + qq * k;
-                for (int ij = 0; ij < qq; ij++) {
-                    jac[out + ij] = 0;
-                }
+                java.util.Arrays.fill(jac, out, out + qq, 0.0);
                 for (int a = 0; a < q; a++) {
-                    double c = dm[k * q + a];
-                    int in = xd + qq * a;
-                    for (int ij = 0; ij < qq; ij++) {
-                        jac[out + ij] += c * x[in + ij];
-                    }
+                    rowUpdate(dm[k * q + a], x, xd + qq * a, jac, out, qq);
                 }
             }
+        }
+    }
+
+    /**
+     * out[o + i] = sum_a m[i cols + a] in[at + a] for i < rows, each sum from 0 in ascending order of a (the r-direction
+     * contraction of one line).
+     */
+    private static void lineDots(double[] m, int rows, int cols, double[] in, int at, double[] out, int o) {
+        for (int i = 0; i < rows; i++) {
+            double v = 0;
+            for (int a = 0; a < cols; a++) {
+                v += m[i * cols + a] * in[at + a];
+            }
+            out[o + i] = v;
+        }
+    }
+
+    /** out[o + i] += c in[at + i] for i < len (one row update of the s and t contractions). */
+    private static void rowUpdate(double c, double[] in, int at, double[] out, int o, int len) {
+        for (int i = 0; i < len; i++) {
+            out[o + i] += c * in[at + i];
         }
     }
 
@@ -222,27 +238,15 @@ public final class ElementFactors {
             }
             // r direction: t1[a + q(j + nq k)]
             for (int jk = 0; jk < nq * nq; jk++) {
-                for (int a = 0; a < q; a++) {
-                    double s = 0;
-                    for (int i = 0; i < nq; i++) {
-                        s += im[a * nq + i] * u[i + nq * jk];
-                    }
-                    t1[a + q * jk] = s;
-                }
+                lineDots(im, q, nq, u, nq * jk, t1, q * jk);
             }
             // s direction: t2[a + q(b + q k)]
             for (int k = 0; k < nq; k++) {
                 for (int b = 0; b < q; b++) {
                     int out = q * (b + q * k);
-                    for (int a = 0; a < q; a++) {
-                        t2[out + a] = 0;
-                    }
+                    java.util.Arrays.fill(t2, out, out + q, 0.0);
                     for (int j = 0; j < nq; j++) {
-                        double c = im[b * nq + j];
-                        int in = q * (j + nq * k);
-                        for (int a = 0; a < q; a++) {
-                            t2[out + a] += c * t1[in + a];
-                        }
+                        rowUpdate(im[b * nq + j], t1, q * (j + nq * k), t2, out, q);
                     }
                 }
             }
@@ -250,15 +254,9 @@ public final class ElementFactors {
             int qq = q * q;
             for (int c = 0; c < q; c++) {
                 int out = d * p + qq * c;
-                for (int ab = 0; ab < qq; ab++) {
-                    x[out + ab] = 0;
-                }
+                java.util.Arrays.fill(x, out, out + qq, 0.0);
                 for (int k = 0; k < nq; k++) {
-                    double w = im[c * nq + k];
-                    int in = qq * k;
-                    for (int ab = 0; ab < qq; ab++) {
-                        x[out + ab] += w * t2[in + ab];
-                    }
+                    rowUpdate(im[c * nq + k], t2, qq * k, x, out, qq);
                 }
             }
         }

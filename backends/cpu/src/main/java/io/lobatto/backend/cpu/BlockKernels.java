@@ -23,7 +23,41 @@ import io.lobatto.core.basis.Basis1D;
  */
 final class BlockKernels {
 
+    /**
+     * Launches of an operator that run the {@link TensorBlockLoops} contractions before it switches to the generated
+     * ones ({@code -Dlobatto.cpu.compactLaunches}; unset: {@link #AUTO}, as many launches as make
+     * {@value #COMPACT_WORK} element-local nodes, at least one). On a fresh JVM the generated kernels (a few dozen large
+     * methods per degree) are interpreted for their first hundred calls each and then compiled by C1 and C2, a cost that
+     * only many launches repay; the loops are a few small methods shared by every degree, compiled after the first few
+     * blocks. A small operator (the README job's, 216 elements at N = 7: 110 592 nodes, 304 launches) then never runs the
+     * generated kernels, a large one (32^3 elements at N = 7: 16.8M nodes) runs two launches on the loops. Both give the
+     * same bits. {@code 0}: the generated contractions from the first launch (the behaviour before).
+     */
+    static final int COMPACT_LAUNCHES = compactLaunches(System.getProperty("lobatto.cpu.compactLaunches"));
+
+    /** {@link #COMPACT_LAUNCHES} when the property is unset: launches by {@link #COMPACT_WORK}. */
+    static final int AUTO = -1;
+
+    /** Element-local nodes an operator applies on the loops (in all its launches) when the property is unset: 2^25. */
+    static final long COMPACT_WORK = 1L << 25;
+
+    /** The launches on the loops of an operator of {@code localNodes} element-local nodes under {@code setting}. */
+    static int compactLaunches(int setting, long localNodes) {
+        if (setting != AUTO) {
+            return setting;
+        }
+        return (int) Math.max(1, Math.min(Integer.MAX_VALUE, (COMPACT_WORK + localNodes - 1) / Math.max(1, localNodes)));
+    }
+
+    /** The generated contractions of this degree. */
     final TensorBlock tb;
+    /** The loop contractions of this degree and block size (same bits as {@link #tb}). */
+    final TensorBlock compact;
+    /** The launches of this operator on {@link #compact} ({@link #compactLaunches(int, long)}). */
+    private int compactLaunches;
+    /** The contractions the next launch runs: {@link #compact} for the first {@link #compactLaunches} launches. */
+    private volatile TensorBlock contractions;
+    private int launches;
     final ElementKernel kernel;
     final int elements;
     final int blocks;
@@ -72,6 +106,9 @@ final class BlockKernels {
 
     BlockKernels(TensorBlock tb, ElementKernel kernel, Basis1D basis, int elements, double[] geometricData) {
         this.tb = tb;
+        this.compact = new TensorBlockLoops(tb.degree, tb.b);
+        this.compactLaunches = compactLaunches(COMPACT_LAUNCHES, (long) elements * tb.n * tb.n * tb.n);
+        this.contractions = compactLaunches > 0 ? compact : tb;
         this.kernel = kernel;
         this.elements = elements;
         this.b = tb.b;
@@ -127,23 +164,70 @@ final class BlockKernels {
         }
     }
 
+    /**
+     * {@code -Dlobatto.cpu.compactLaunches}: a count >= 0, or the default for null.
+     *
+     * @throws IllegalArgumentException naming the property and the value when it is not a count >= 0
+     */
+    static int compactLaunches(String value) {
+        if (value == null) {
+            return AUTO;
+        }
+        try {
+            int v = Integer.parseInt(value.trim());
+            if (v >= 0) {
+                return v;
+            }
+        } catch (NumberFormatException e) {
+            // reported below
+        }
+        throw new IllegalArgumentException("-Dlobatto.cpu.compactLaunches = '" + value + "' must be a count >= 0 (launches of an "
+                + "operator on the loop contractions before the generated ones)");
+    }
+
+    /** The contractions this launch runs ({@link #compact} or {@link #tb}); call {@link #launched} after it. */
+    TensorBlock contractions() {
+        return contractions;
+    }
+
+    /** The launches of this operator on the loops, then the generated contractions (before its first launch; tests). */
+    synchronized void compactLaunches(int launches) {
+        this.compactLaunches = launches;
+        this.contractions = launches > this.launches ? compact : tb;
+    }
+
+    /** The launches of this operator on the loops. */
+    synchronized int compactLaunches() {
+        return compactLaunches;
+    }
+
+    /** Counts a finished launch (on the launching thread): after {@link #compactLaunches} the generated contractions. */
+    synchronized void launched() {
+        if (++launches >= compactLaunches) {
+            contractions = tb;
+        }
+    }
+
     Scratch newScratch() {
         int n = tb.n, m = tb.m;
         return new Scratch(Math.max(n * n * n, m * m * m) * b);
     }
 
-    /** y = L u on block {@code blk}: {@code s.u} holds u on T, {@code s.y} gets y on T. */
-    void apply(int blk, double lambda, Scratch s) {
+    /**
+     * y = L u on block {@code blk} with the contractions {@code tb} ({@link #contractions()} of the launch): {@code s.u}
+     * holds u on T, {@code s.y} gets y on T.
+     */
+    void apply(TensorBlock tb, int blk, double lambda, Scratch s) {
         switch (kernel) {
-            case STIFFNESS_BP35 -> bp35(blk, lambda, s);
-            case MASS_BP10 -> bp10(blk, s);
-            case STIFFNESS_BP30 -> bp30(blk, lambda, s);
+            case STIFFNESS_BP35 -> bp35(tb, blk, lambda, s);
+            case MASS_BP10 -> bp10(tb, blk, s);
+            case STIFFNESS_BP30 -> bp30(tb, blk, lambda, s);
             default -> throw new IllegalStateException("unknown kernel " + kernel);
         }
     }
 
     /** BP3.5: y = D^T G D u + lambda wJ u. */
-    private void bp35(int blk, double lambda, Scratch s) {
+    private void bp35(TensorBlock tb, int blk, double lambda, Scratch s) {
         final int n = tb.n;
         final double[] u = s.u, y = s.y, ur = s.vr, us = s.vs, ut = s.vt, w = s.t1, t = s.t2;
         tb.gradSlow(d, u, ur, false);
@@ -162,21 +246,21 @@ final class BlockKernels {
     }
 
     /** BP1.0: y = I^T wJ I u. */
-    private void bp10(int blk, Scratch s) {
+    private void bp10(TensorBlock tb, int blk, Scratch s) {
         final double[] v = s.v;
-        interpolate(s.u, v, s);
+        interpolate(tb, s.u, v, s);
         final double[] wj = geo[blk];
         for (int c = 0; c < npqBlock; c++) {
             v[c] *= wj[c];
         }
-        project(v, s.y, s);
+        project(tb, v, s.y, s);
     }
 
     /** BP3.0: y = I^T (D~^T G D~ + lambda wJ) I u. */
-    private void bp30(int blk, double lambda, Scratch s) {
+    private void bp30(TensorBlock tb, int blk, double lambda, Scratch s) {
         final int m = tb.m;
         final double[] v = s.v, vr = s.vr, vs = s.vs, vt = s.vt, t1 = s.t1, t2 = s.t2;
-        interpolate(s.u, v, s);
+        interpolate(tb, s.u, v, s);
         tb.gaussSlow(dGl, v, vs, false);
         tb.gaussMid(dGl, v, vt, false);
         tb.swap(v, m, m, m, t1, false);
@@ -190,11 +274,11 @@ final class BlockKernels {
         tb.swap(vr, m, m, m, t1, false);
         tb.gaussSlow(dGlT, t1, t2, false);
         tb.swap(t2, m, m, m, v, true);
-        project(v, s.y, s);
+        project(tb, v, s.y, s);
     }
 
     /** I along r, t, s: u (n^3 on T) to v (m^3 on S). */
-    private void interpolate(double[] u, double[] v, Scratch s) {
+    private void interpolate(TensorBlock tb, double[] u, double[] v, Scratch s) {
         final int n = tb.n, m = tb.m;
         tb.interpSlowN(interp, u, s.t1);
         tb.interpMid(interp, s.t1, s.t2);
@@ -203,7 +287,7 @@ final class BlockKernels {
     }
 
     /** I^T along s, t, r: v (m^3 on S) to y (n^3 on T). */
-    private void project(double[] v, double[] y, Scratch s) {
+    private void project(TensorBlock tb, double[] v, double[] y, Scratch s) {
         final int n = tb.n, m = tb.m;
         tb.projectSlowM(interpT, v, s.t1);
         tb.projectMid(interpT, s.t1, s.t2);

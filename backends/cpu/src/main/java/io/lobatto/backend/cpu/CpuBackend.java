@@ -597,6 +597,7 @@ public final class CpuBackend implements Backend {
         if (d.blocks != null) {
             // a static partition: every block runs on the same thread each call
             final BlockKernels bk = d.blocks;
+            final TensorBlock tb = bk.contractions();
             final int nb = bk.blocks;
             final int parts = Math.min(threads, nb);
             pool.runPinned(parts, (w, t) -> {
@@ -604,10 +605,11 @@ public final class CpuBackend implements Backend {
                 int end = (int) ((long) nb * (t + 1) / parts);
                 for (int blk = (int) ((long) nb * t / parts); blk < end; blk++) {
                     bk.load(blk, x, s.u);
-                    bk.apply(blk, lambda, s);
+                    bk.apply(tb, blk, lambda, s);
                     bk.store(blk, s.y, y);
                 }
             });
+            bk.launched();
             return;
         }
         final int np = d.np;
@@ -727,18 +729,20 @@ public final class CpuBackend implements Backend {
         final int blk0 = first / bb;
         final int nb = (end + bb - 1) / bb - blk0;
         final int parts = Math.min(threads, nb);
+        final TensorBlock tb = bk.contractions();
         pool.runPinned(parts, (wk, t) -> {
             BlockKernels.Scratch s = d.blockScratch(wk);
             int stop = blk0 + (int) ((long) nb * (t + 1) / parts);
             for (int blk = blk0 + (int) ((long) nb * t / parts); blk < stop; blk++) {
-                rangeBlock(bk, a, blk, lambda, shift, xg, yl, first, end, s);
+                rangeBlock(bk, tb, a, blk, lambda, shift, xg, yl, first, end, s);
             }
         });
+        bk.launched();
     }
 
     /** One block of {@link #applyAssembledElements}: {@link #fusedBlock}'s element part, storing elements in range. */
-    private static void rangeBlock(BlockKernels bk, BlockAssembly a, int blk, double lambda, double shift, double[] x,
-                                   double[] yl, int first, int end, BlockKernels.Scratch s) {
+    private static void rangeBlock(BlockKernels bk, TensorBlock tb, BlockAssembly a, int blk, double lambda, double shift,
+                                   double[] x, double[] yl, int first, int end, BlockKernels.Scratch s) {
         final int len = bk.npBlock;
         final int off = blk * len;
         final int[] ids = a.ids;
@@ -747,7 +751,7 @@ public final class CpuBackend implements Backend {
             int id = ids[off + c];
             u[c] = id < 0 ? 0.0 : x[id];
         }
-        bk.apply(blk, lambda, s);
+        bk.apply(tb, blk, lambda, s);
         final double[] y = s.y;
         final int np = bk.np;
         final int bb = bk.b;
@@ -858,6 +862,7 @@ public final class CpuBackend implements Backend {
         final int[] slabOrder = a.slabOrder;
         final int[] slabStarts = a.slabStarts;
         final int[] starts = a.colourStarts;
+        final TensorBlock tb = bk.contractions();
         for (int c = 0; c < a.colours(); c++) {
             final int from = starts[c];
             final int count = starts[c + 1] - from;
@@ -868,11 +873,12 @@ public final class CpuBackend implements Backend {
                 for (int o = from + (int) ((long) count * t / parts); o < end; o++) {
                     int slab = slabOrder[o];
                     for (int blk = slabStarts[slab]; blk < slabStarts[slab + 1]; blk++) {
-                        part[blk] = fusedBlock(bk, a, blk, lambda, shift, x, dir, beta, yl, yg, s);
+                        part[blk] = fusedBlock(bk, tb, a, blk, lambda, shift, x, dir, beta, yl, yg, s);
                     }
                 }
             });
         }
+        bk.launched();
         double sum = 0;
         for (int blk = 0; blk < nb; blk++) {
             sum += part[blk];
@@ -881,8 +887,8 @@ public final class CpuBackend implements Backend {
     }
 
     /** One block of {@link #fused}; returns its u . y. */
-    private static double fusedBlock(BlockKernels bk, BlockAssembly a, int blk, double lambda, double shift, double[] x,
-                                     double[] dir, double beta, double[] yl, double[] yg, BlockKernels.Scratch s) {
+    private static double fusedBlock(BlockKernels bk, TensorBlock tb, BlockAssembly a, int blk, double lambda, double shift,
+                                     double[] x, double[] dir, double beta, double[] yl, double[] yg, BlockKernels.Scratch s) {
         final int len = bk.npBlock;
         final int off = blk * len;
         final int[] ids = a.ids;
@@ -909,7 +915,7 @@ public final class CpuBackend implements Backend {
                 }
             }
         }
-        bk.apply(blk, lambda, s);
+        bk.apply(tb, blk, lambda, s);
         final double[] y = s.y;
         final int np = bk.np;
         final int bb = bk.b;

@@ -101,6 +101,61 @@ class TensorBlockTest {
         assertNull(TensorBlock.of(TensorBlock.MAX_DEGREE + 1), "no contractions above MAX_DEGREE");
     }
 
+    /**
+     * {@link TensorBlockLoops} against the generated contractions, bit for bit (the raw bits, so the sign of a zero
+     * counts too), on inputs with exact zeros and negative zeros: every contraction of every degree, stored and added.
+     */
+    @Test
+    void theLoopContractionsGiveTheGeneratedBitsOnEveryDegree() {
+        Random rnd = new Random(41);
+        for (int degree = 1; degree <= TensorBlock.MAX_DEGREE; degree++) {
+            TensorBlock g = TensorBlock.of(degree);
+            TensorBlock l = new TensorBlockLoops(degree, g.b);
+            int m = g.m;
+            int length = m * m * m * g.b;
+            for (int op = 0; op < 10; op++) {
+                for (boolean acc : new boolean[] {false, true}) {
+                    if (op >= 4 && acc) {
+                        continue; // interpolation and projection only store
+                    }
+                    double[] a = random(rnd, m * m);
+                    a[1] = 0.0;
+                    a[2] = -0.0;
+                    double[] in = random(rnd, length);
+                    for (int i = 0; i < length; i += 7) {
+                        in[i] = i % 2 == 0 ? 0.0 : -0.0; // products of zero: only the summation order keeps their sign
+                    }
+                    double[] start = random(rnd, length);
+                    double[] expected = start.clone();
+                    double[] got = start.clone();
+                    contract(g, op, a, in, expected, acc);
+                    contract(l, op, a, in, got, acc);
+                    for (int i = 0; i < length; i++) {
+                        if (Double.doubleToRawLongBits(expected[i]) != Double.doubleToRawLongBits(got[i])) {
+                            throw new AssertionError("contraction " + op + (acc ? " (acc)" : "") + " at N = " + degree + ", entry " + i
+                                    + ": loops " + got[i] + ", generated " + expected[i]);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    private static void contract(TensorBlock t, int op, double[] a, double[] in, double[] out, boolean acc) {
+        switch (op) {
+            case 0 -> t.gradSlow(a, in, out, acc);
+            case 1 -> t.gradMid(a, in, out, acc);
+            case 2 -> t.gaussSlow(a, in, out, acc);
+            case 3 -> t.gaussMid(a, in, out, acc);
+            case 4 -> t.interpSlowN(a, in, out);
+            case 5 -> t.interpMid(a, in, out);
+            case 6 -> t.interpSlowM(a, in, out);
+            case 7 -> t.projectSlowM(a, in, out);
+            case 8 -> t.projectMid(a, in, out);
+            default -> t.projectSlowN(a, in, out);
+        }
+    }
+
     @Test
     void everySwapOfEveryDegreeEqualsTheGenericOne() {
         Random rnd = new Random(29);
