@@ -181,13 +181,8 @@ final class PoissonCommand implements Callable<Integer> {
         }
         ManufacturedSolution exact = ManufacturedSolution.unitCube(lambda);
         // the host setup's loops compile while the backend opens its device (with a Schwarz smoother, its setup's too)
-        Thread warmup = io.lobatto.solvers.SetupWarmup.start(lo, preconditioner == PoissonProblem.Preconditioning.PMG
-                && smoother.relaxation().isSchwarz());
+        io.lobatto.solvers.SetupWarmup.start(lo, preconditioner == PoissonProblem.Preconditioning.PMG && smoother.relaxation().isSchwarz());
         Backend backend = backendOptions.create();
-        if ("cpu".equals(backend.name()) && !io.lobatto.solvers.SetupWarmup.KEEP_BESIDE_HOST_BACKEND) {
-            // the Java backend opens at once: the warm-up would only compete with its setup for the processors
-            io.lobatto.solvers.SetupWarmup.stop(warmup);
-        }
         double opened = sinceProcessStart();
         try {
             CliChecks.requireDegree(hi, backend);

@@ -73,24 +73,7 @@ public final class SetupWarmup {
     }
 
     /**
-     * Stops a warm-up started by {@link #start} after its current round, for a backend whose setup does not wait on a
-     * device (the Java backend): there the warm-up only competes with the setup for the processors. On 2 cores the
-     * README job's setup on the Java backend ran beside 100 rounds of it; unless
-     * {@code -Dlobatto.warmup.keep=true}, the command stops it once the backend is open.
-     *
-     * @param warmup the thread {@link #start} returned (null: nothing to stop)
-     */
-    public static void stop(Thread warmup) {
-        if (warmup != null) {
-            warmup.interrupt();
-        }
-    }
-
-    /** {@code -Dlobatto.warmup.keep}: keep the warm-up running beside the Java backend's setup (the old behaviour). */
-    public static final boolean KEEP_BESIDE_HOST_BACKEND = Boolean.getBoolean("lobatto.warmup.keep");
-
-    /**
-     * Runs the tiny setup {@code rounds} times on the calling thread (until it is interrupted): a fresh 2 x 2 x 2 box, its numbering at N and at
+     * Runs the tiny setup {@code rounds} times on the calling thread: a fresh 2 x 2 x 2 box, its numbering at N and at
      * each degree of {@link PMultigrid#halving(int)} and {@link PMultigrid#stepsOfTwo(int)}, the Dirichlet mask, Z, and a
      * start vector. At high N fewer rounds run: as many as fit {@value #NODE_BUDGET} local nodes, and at least 20
      * (or {@code rounds}, if fewer).
@@ -106,7 +89,7 @@ public final class SetupWarmup {
         java.util.SortedSet<Integer> degrees = degrees(degree);
         int budgeted = rounds(degrees, rounds);
         long sum = 0;
-        for (int r = 0; r < budgeted && !Thread.currentThread().isInterrupted(); r++) {
+        for (int r = 0; r < budgeted; r++) {
             HexMesh box = HexMesh.box(2, 2, 2, 0, 1, 0, 1, 0, 1);
             for (int n : degrees) {
                 SpectralElementMesh mesh = SpectralElementMesh.of(box, n);
@@ -138,7 +121,7 @@ public final class SetupWarmup {
             throw new IllegalArgumentException("rounds = " + rounds + " must be >= 0");
         }
         long sum = 0;
-        for (int r = 0; r < rounds && !Thread.currentThread().isInterrupted(); r++) {
+        for (int r = 0; r < rounds; r++) {
             HexMesh box = HexMesh.box(6, 2, 2, 0, 1, 0, 1, 0, 1);
             for (int n : PMultigrid.stepsOfTwo(degree)) {
                 if (n == 1 && degree > 1) {

@@ -69,20 +69,6 @@ class SetupWarmupTest {
     }
 
     @Test
-    void aStoppedWarmUpRunsNoFurtherRound() {
-        // stop interrupts the thread; an interrupted warm-up runs no round: the checksum of zero rounds
-        Thread.currentThread().interrupt();
-        try {
-            assertEquals(0L, SetupWarmup.run(3, 5));
-            assertEquals(0L, SetupWarmup.runSchwarz(3, 5));
-        } finally {
-            Thread.interrupted();
-        }
-        assertTrue(SetupWarmup.run(3, 1) != 0L, "one round builds something");
-        SetupWarmup.stop(null); // nothing to stop
-    }
-
-    @Test
     void schwarzRoundsBuildTheFacesAndFdmTablesOfTheSmoothedLevels() {
         long expected = 0;
         for (int n : new int[] {3, 2}) { // stepsOfTwo(3) = 3, 2, 1; the coarsest level has no smoother
