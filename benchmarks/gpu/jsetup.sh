@@ -15,7 +15,6 @@
 #            before jsetup3, where the loops run an operator's launches until it has applied 2^25 element-local nodes)
 #   (new-keep, the warm-up kept, is gone: at 05ee95d stopping the warm-up gave the same setup and a 0.18 s slower solve,
 #   so it was reverted and the warm-up always runs)
-#            backend's setup (before jsetup3 it did)
 #   new-c1   the same jar with -XX:TieredStopAtLevel=1 (C1 only, no C2): information, not the README's command
 # Every new-* run and base pass --profile (at 60aa185 --profile prints nothing for the Java backend, so old runs
 # without it): the summary gives the setup's process CPU seconds (all threads, JIT compilers included) beside the wall
