@@ -36,6 +36,13 @@ public final class StreamingSuite {
     static final long MAX_WORKING_SET = 1L << 30;
     /** Pipelined launches per sample of BS1/BS2: enough for about 10 ms, 10 to 1000. */
     static final double PIPELINE_TARGET_S = 10e-3;
+    /**
+     * Samples per size of BS3-BS5 (and of raw JOCL's dot beside them) at least: a sample is one call of 15-30 us at the
+     * launch-bound sizes, where 6 samples let one slow call move the median and the fit's T0 by microseconds.
+     */
+    static final int PER_CALL_MIN_REPS = 25;
+    /** Vectors of at most this many bytes each give the small-size median, a T0 that needs no fit: 64 KiB. */
+    static final long SMALL_BYTES = 1L << 16;
     /** Warm-up of each operation before its sweep, seconds. */
     static final double WARM_UP_S = 0.5;
 
@@ -158,6 +165,9 @@ public final class StreamingSuite {
         List<Double> rawSecs = new ArrayList<>();
         List<Map<String, Object>> rows = new ArrayList<>();
         warmUp(be, t, raw);
+        int samples = t.pipelined() ? reps : Math.max(reps, PER_CALL_MIN_REPS);
+        List<Double> small = new ArrayList<>();
+        List<Double> rawSmall = new ArrayList<>();
         for (long n = 128; n * t.bytesPerEntry() <= maxBytes && n * 8 * t.vectors() <= MAX_WORKING_SET; n *= 2) {
             int len = (int) n;
             Timing.Samples s;
@@ -179,7 +189,7 @@ public final class StreamingSuite {
                     Timing.Samples pilot = Timing.measure(be, 3, 1, 10, op);
                     launches = Math.max(10, Timing.innerFor(pilot.median(), PIPELINE_TARGET_S));
                 }
-                s = Timing.measure(be, 3, reps, launches, op);
+                s = Timing.measure(be, 3, samples, launches, op);
             }
             double b = (double) t.bytesPerEntry() * n;
             bytes.add(b);
@@ -200,8 +210,11 @@ public final class StreamingSuite {
             row.put("samples_s", s.seconds());
             double rawMedian = Double.NaN;
             if (raw != null && t.raw() != null) {
-                Timing.Samples r = raw.measure(t.raw(), len, 3, reps, launches);
+                Timing.Samples r = raw.measure(t.raw(), len, 3, samples, launches);
                 rawMedian = r.median();
+                if (8 * n <= SMALL_BYTES) {
+                    rawSmall.add(rawMedian);
+                }
                 row.put("raw_median_s", rawMedian);
                 row.put("raw_bandwidth_GBs", b / rawMedian * 1e-9);
                 row.put("time_over_raw", s.median() / rawMedian);
@@ -210,6 +223,9 @@ public final class StreamingSuite {
                 row.put("raw", raw == null ? report.meta("raw") : "none: no raw equivalent of " + t.name());
             }
             rawSecs.add(rawMedian);
+            if (8 * n <= SMALL_BYTES) {
+                small.add(s.median());
+            }
             rows.add(row);
             report.row(row);
             out.printf(Locale.ROOT, "%-14s %12d %12.0f %8d %12.2f %10.2f %12.2f %9.2f%n", t.name(), n, b, launches,
@@ -239,6 +255,16 @@ public final class StreamingSuite {
                             rf.t0Seconds() * 1e6, rf.wmax() * 1e-9, fit.t0Seconds() / rf.t0Seconds(), fit.wmax() / rf.wmax())
                     : "; raw JOCL fit rejected (" + rf.problem() + ")";
         }
+        double smallMedian = median(small);
+        double rawSmallMedian = median(rawSmall);
+        row.put("small_sizes_median_us", smallMedian * 1e6);
+        row.put("small_sizes", small.size());
+        if (!rawSmall.isEmpty()) {
+            row.put("raw_small_sizes_median_us", rawSmallMedian * 1e6);
+        }
+        out.printf(Locale.ROOT, "%-14s median over the %d sizes of at most %d bytes per vector: %.2f us%s (%d samples per size)%n",
+                t.name(), small.size(), SMALL_BYTES, smallMedian * 1e6,
+                rawSmall.isEmpty() ? "" : String.format(Locale.ROOT, ", raw JOCL %.2f us", rawSmallMedian * 1e6), samples);
         report.row(row);
         if (fit.ok()) {
             out.printf(Locale.ROOT, "%-14s fit over %d sizes: T0 = %.2f us, Wmax = %.1f GB/s (%.3f of the reference), "
@@ -287,6 +313,17 @@ public final class StreamingSuite {
                 raw.measure(t.raw(), n, 0, 1, 64);
             }
         }
+    }
+
+    /** The median of the values (NaN for none). */
+    static double median(List<Double> values) {
+        if (values.isEmpty()) {
+            return Double.NaN;
+        }
+        double[] v = toArray(values);
+        java.util.Arrays.sort(v);
+        int m = v.length / 2;
+        return v.length % 2 == 1 ? v[m] : 0.5 * (v[m - 1] + v[m]);
     }
 
     private static void putFit(Map<String, Object> row, String prefix, ModelFit fit, double reference) {
