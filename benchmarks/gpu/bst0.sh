@@ -6,7 +6,11 @@
 #     old: -Dlobatto.aparapi.smallReduceGroup=0, the reductions in the backend's group at every size (the path before);
 #     new: the default, reductions over at most 65536 entries in work-groups of 256 (raw JOCL's group).
 #   Per-call tests take 25 samples per size (was 6); each test prints its T0 + B/Wmax fit (beside raw JOCL's) and the
-#   median over the sizes of at most 64 KiB per vector (a T0 that needs no fit), beside raw JOCL's.
+#   median over the sizes of at most 64 KiB per vector (a T0 that needs no fit) beside raw JOCL's dot and beside the
+#   backend's own kernel (the OpenCL C it built, 13 arguments) launched through raw JOCL: backend - own kernel = the
+#   backend's host path; own kernel - raw dot = the kernel and its arguments (BS5 has no raw dot, only its own kernel).
+# Checked on PoCL (1 MiB, 20 s): every run exit 0, every line present. Expected on the H100: about 15-25 s per run;
+#   raw JOCL's dot 15-17 us as before; old BS4 near 17 us (1e8556a) and old BS3/BS5 23-24 us if that was not noise.
 # Stage first, from the repository root on the build machine:
 #   ./mvnw -q -o -pl benchmarks -am package -DskipTests -Dmaven.javadoc.skip=true
 #   ../shared/gpu/stage.sh benchmarks/target/lobatto-bench.jar

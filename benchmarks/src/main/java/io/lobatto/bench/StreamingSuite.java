@@ -168,6 +168,7 @@ public final class StreamingSuite {
         int samples = t.pipelined() ? reps : Math.max(reps, PER_CALL_MIN_REPS);
         List<Double> small = new ArrayList<>();
         List<Double> rawSmall = new ArrayList<>();
+        List<Double> rawKernelSmall = new ArrayList<>();
         for (long n = 128; n * t.bytesPerEntry() <= maxBytes && n * 8 * t.vectors() <= MAX_WORKING_SET; n *= 2) {
             int len = (int) n;
             Timing.Samples s;
@@ -219,8 +220,12 @@ public final class StreamingSuite {
                 row.put("raw_bandwidth_GBs", b / rawMedian * 1e-9);
                 row.put("time_over_raw", s.median() / rawMedian);
                 row.put("raw_samples_s", r.seconds());
+                rawKernel(be, t, raw, len, samples, row, 8 * n <= SMALL_BYTES ? rawKernelSmall : null);
             } else {
                 row.put("raw", raw == null ? report.meta("raw") : "none: no raw equivalent of " + t.name());
+                if (raw != null) {
+                    rawKernel(be, t, raw, len, samples, row, 8 * n <= SMALL_BYTES ? rawKernelSmall : null);
+                }
             }
             rawSecs.add(rawMedian);
             if (8 * n <= SMALL_BYTES) {
@@ -262,9 +267,15 @@ public final class StreamingSuite {
         if (!rawSmall.isEmpty()) {
             row.put("raw_small_sizes_median_us", rawSmallMedian * 1e6);
         }
-        out.printf(Locale.ROOT, "%-14s median over the %d sizes of at most %d bytes per vector: %.2f us%s (%d samples per size)%n",
+        double rawKernelMedian = median(rawKernelSmall);
+        if (!rawKernelSmall.isEmpty()) {
+            row.put("raw_backend_kernel_small_sizes_median_us", rawKernelMedian * 1e6);
+        }
+        out.printf(Locale.ROOT, "%-14s median over the %d sizes of at most %d bytes per vector: %.2f us%s%s (%d samples per size)%n",
                 t.name(), small.size(), SMALL_BYTES, smallMedian * 1e6,
-                rawSmall.isEmpty() ? "" : String.format(Locale.ROOT, ", raw JOCL %.2f us", rawSmallMedian * 1e6), samples);
+                rawSmall.isEmpty() ? "" : String.format(Locale.ROOT, ", raw JOCL %.2f us", rawSmallMedian * 1e6),
+                rawKernelSmall.isEmpty() ? "" : String.format(Locale.ROOT, ", the backend's kernel through raw JOCL %.2f us",
+                        rawKernelMedian * 1e6), samples);
         report.row(row);
         if (fit.ok()) {
             out.printf(Locale.ROOT, "%-14s fit over %d sizes: T0 = %.2f us, Wmax = %.1f GB/s (%.3f of the reference), "
@@ -313,6 +324,37 @@ public final class StreamingSuite {
                 raw.measure(t.raw(), n, 0, 1, 64);
             }
         }
+    }
+
+    /**
+     * At the launch-bound sizes ({@code into} not null) of BS3-BS5 on the aparapi backend: the backend's own reduction
+     * kernel (the source it built for this size's group) timed through raw JOCL ({@link RawOpenClStreams#measureKernel}),
+     * into the row and {@code into}; so the backend's time splits into its kernel (this, against raw's dot) and its host
+     * path (the backend's time against this).
+     */
+    private static void rawKernel(Backend be, Test t, RawOpenClStreams raw, int n, int samples, Map<String, Object> row,
+                                  List<Double> into) {
+        if (into == null || t.pipelined() || !(be instanceof io.lobatto.backend.aparapi.AparapiBackend ab)) {
+            return;
+        }
+        boolean cg = t.name().startsWith("BS5");
+        String label = cg ? "cgUpdate" : "dot";
+        int group = ab.reductionGroupSize(n);
+        String define = "#define LB_GROUP (" + group + ")";
+        io.lobatto.backend.aparapi.runtime.KernelSource source = null;
+        for (var k : ab.builtSources()) {
+            if (k.label().equals(label) && k.source().contains(define)) {
+                source = k;
+            }
+        }
+        if (source == null) {
+            row.put("raw_backend_kernel", "none: the backend built no '" + label + "' kernel of group " + group);
+            return;
+        }
+        Timing.Samples r = raw.measureKernel(source, group, t.raw(), n, 3, samples);
+        row.put("raw_backend_kernel_median_s", r.median());
+        row.put("raw_backend_kernel_group", group);
+        into.add(r.median());
     }
 
     /** The median of the values (NaN for none). */

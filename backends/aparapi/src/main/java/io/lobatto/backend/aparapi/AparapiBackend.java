@@ -186,6 +186,11 @@ public final class AparapiBackend implements Backend {
         return core.reduceGroup;
     }
 
+    /** Work-items per group of a reduction over {@code n} entries (the small group up to its switch, see smallReduceGroup). */
+    public synchronized int reductionGroupSize(int n) {
+        return core.reductionGroup(n);
+    }
+
     /** The work-group of the reductions over small vectors (0: none), as {@code -Dlobatto.aparapi.smallReduceGroup}. */
     synchronized int smallReduceGroup() {
         return core.smallReduceGroup();
