@@ -70,7 +70,7 @@ final class BackendCore {
             });
             this.gatherGroup = gathers;
             this.reduceGroup = powerOfTwoGroup(ReductionKernel.class);
-            this.smallReduceGroup = smallGroup(Integer.getInteger(SMALL_REDUCE_GROUP_PROPERTY, 256));
+            this.smallReduceGroup = smallGroup(smallGroupProperty());
             kernel(KernelBuilds.reduction(ReductionKernel.PCG_UPDATE, reduceGroup));   // among the built kernels
         } catch (RuntimeException e) {
             if (gathers != null) {
@@ -219,10 +219,20 @@ final class BackendCore {
     private int smallReduceGroup;
 
     private int smallGroup(int g) {
+        return smallGroup(g, reduceGroup);
+    }
+
+    /** The small group {@code g} of a backend whose reduction group is {@code reduceGroup}: 0 when not below it. */
+    static int smallGroup(int g, int reduceGroup) {
         if (g < 0 || (g & (g - 1)) != 0) {
             throw new IllegalArgumentException(SMALL_REDUCE_GROUP_PROPERTY + " is " + g + ", not 0 or a power of two");
         }
         return g >= reduceGroup ? 0 : g;
+    }
+
+    /** The value of {@link #SMALL_REDUCE_GROUP_PROPERTY} (default 256). */
+    static int smallGroupProperty() {
+        return Integer.getInteger(SMALL_REDUCE_GROUP_PROPERTY, 256);
     }
 
     /** The group of the reductions over small vectors ({@link #reductionGroup}); 0: none, the backend's group always. */
