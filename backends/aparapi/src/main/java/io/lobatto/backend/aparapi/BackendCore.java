@@ -202,9 +202,10 @@ final class BackendCore {
 
     /**
      * System property: the work-group of the reductions over at most {@link #SMALL_REDUCE_GROUPS} times that many entries
-     * (dot, norm, the CG and PCG updates), a power of two; default 256 (raw JOCL's dot: one entry per work-item,
-     * a tree of 8 levels instead of the 10 of a 1024 group, for the launch-bound sizes). 0, or a value not below the
-     * backend's reduction group, keeps the backend's group at every size (the path before, bit for bit).
+     * (dot, norm, the CG and PCG updates), a power of two. Default 0, and any value not below the backend's reduction
+     * group: the backend's group at every size (on NVIDIA that group is already 256, {@link KernelBuilds#probeStart};
+     * on PoCL it is 1024). An A/B switch for the launch-bound sizes: 256 is raw JOCL's dot's group, one entry per
+     * work-item and a tree of 8 levels instead of 10 under a group of 1024.
      */
     static final String SMALL_REDUCE_GROUP_PROPERTY = "lobatto.aparapi.smallReduceGroup";
 
@@ -230,9 +231,9 @@ final class BackendCore {
         return g >= reduceGroup ? 0 : g;
     }
 
-    /** The value of {@link #SMALL_REDUCE_GROUP_PROPERTY} (default 256). */
+    /** The value of {@link #SMALL_REDUCE_GROUP_PROPERTY} (default 0: none). */
     static int smallGroupProperty() {
-        return Integer.getInteger(SMALL_REDUCE_GROUP_PROPERTY, 256);
+        return Integer.getInteger(SMALL_REDUCE_GROUP_PROPERTY, 0);
     }
 
     /** The group of the reductions over small vectors ({@link #reductionGroup}); 0: none, the backend's group always. */
@@ -264,12 +265,33 @@ final class BackendCore {
         return (int) Math.min(AparapiBackend.REDUCE_GROUPS, (n + (long) group - 1) / group);
     }
 
+    /**
+     * System property {@code lobatto.aparapi.pinnedPartials} (default true): the reductions read their partials into
+     * pinned host memory; false reads them into a Java array, as raw JOCL's dot does (an A/B switch of the read-back).
+     */
+    static final boolean PINNED_PARTIALS = !"false".equalsIgnoreCase(System.getProperty("lobatto.aparapi.pinnedPartials", "true"));
+    private final double[] partialsArray = new double[4 * AparapiBackend.REDUCE_GROUPS];
+
+    /** Reads the first {@code count} partials to the host (one blocking read), for {@link #partial}. */
+    void readPartials(int count) {
+        if (PINNED_PARTIALS) {
+            cl.read(partials, 0, partialsHost, count);
+        } else {
+            cl.read(partials, 0, partialsArray, 0, count);
+        }
+    }
+
+    /** Partial {@code i} as {@link #readPartials} read it. */
+    double partial(int i) {
+        return PINNED_PARTIALS ? partialsHost.getDouble(8 * i) : partialsArray[i];
+    }
+
     /** Reads the first {@code count} partials and sums them in group order. */
     double sumPartials(int groups) {
-        cl.read(partials, 0, partialsHost, groups);
+        readPartials(groups);
         double s = 0;
         for (int g = 0; g < groups; g++) {
-            s += partialsHost.getDouble(8 * g);
+            s += partial(g);
         }
         return s;
     }

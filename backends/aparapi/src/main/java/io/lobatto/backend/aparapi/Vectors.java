@@ -415,7 +415,7 @@ final class Vectors {
             }
             return 0;
         }
-        core.cl.read(core.partials, 0, core.partialsHost, width * (groups + rowGroups));
+        core.readPartials(width * (groups + rowGroups));
         double[] sums = this.sums;
         double[] less = this.less;
         sums[0] = 0;
@@ -424,12 +424,12 @@ final class Vectors {
         less[1] = 0;
         for (int g = 0; g < groups; g++) {
             for (int c = 0; c < width; c++) {
-                sums[c] += core.partialsHost.getDouble(8 * (width * g + c));
+                sums[c] += core.partial(width * g + c);
             }
         }
         for (int g = groups; g < groups + rowGroups; g++) {
             for (int c = 0; c < width; c++) {
-                less[c] += core.partialsHost.getDouble(8 * (width * g + c));
+                less[c] += core.partial(width * g + c);
             }
         }
         if (dots != null) {
