@@ -30,9 +30,16 @@ class ReductionCallsTest {
         return Math.min(256, be.reductionGroupSize() / 4);
     }
 
+    /** On a backend of its own: one that other tests used may hold a side or copy queue, which synchronize also finishes. */
     @Test
     void aWarmReductionIsOneLaunchAndOneBlockingReadWithNoArgumentSet() {
-        AparapiBackend be = OpenClAvailability.backend();
+        OpenClAvailability.backend();                  // fails or skips as the other tests do without a device
+        try (AparapiBackend be = new AparapiBackend()) {
+            calls(be);
+        }
+    }
+
+    private static void calls(AparapiBackend be) {
         for (int n : new int[] {128, 4096, 65536, 1 << 20}) {
             try (DeviceVector a = be.upload(TestProblems.random(n, 1)); DeviceVector b = be.upload(TestProblems.random(n, 2));
                  DeviceVector c = be.upload(TestProblems.random(n, 3)); DeviceVector d = be.upload(TestProblems.random(n, 4))) {
@@ -69,7 +76,7 @@ class ReductionCallsTest {
     }
 
     @Test
-    void theSmallGroupSumsAgreeToOneUlpScaleAndKeepTheBitsAboveTheSwitch() {
+    void theSmallGroupSumsAgreeTo1e15RelativeAndKeepTheBitsAboveTheSwitch() {
         AparapiBackend be = OpenClAvailability.backend();
         int small = small(be);
         int before = be.smallReduceGroup();
