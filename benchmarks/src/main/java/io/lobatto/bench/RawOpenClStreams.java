@@ -148,12 +148,104 @@ final class RawOpenClStreams implements AutoCloseable {
         }
     }
 
+    /**
+     * Times the backend's own reduction kernel ({@code source}: the OpenCL C the backend built for dot or the CG update,
+     * with its argument list and work-group {@code group}) launched through raw JOCL as {@link #measure} times its dot:
+     * one launch plus the blocking read of its partials summed on the host, arguments set once. The time the backend
+     * takes beyond this is its host path (Java, checks, the runtime); this beyond raw's dot is the kernel and its
+     * arguments. {@code op}: {@link Op#NORM} (x = p, one vector), {@link Op#DOT} (x, p), null: the CG update (p, Ap, x, r).
+     */
+    Timing.Samples measureKernel(io.lobatto.backend.aparapi.runtime.KernelSource source, int group, Op op, int n,
+                                 int warmup, int reps) {
+        boolean cg = op == null;
+        long bytes = (long) n * Sizeof.cl_double;
+        int groups = (int) Math.min(MAX_GROUPS, (n + group - 1L) / group);
+        cl_kernel k = built.get(source.source());
+        if (k == null) {
+            cl_program prog = clCreateProgramWithSource(ctx, 1, new String[] {source.source()}, null, null);
+            programs.add(prog);
+            clBuildProgram(prog, 0, null, source.options(), null, null);
+            k = clCreateKernel(prog, io.lobatto.backend.aparapi.runtime.KernelSource.ENTRY, null);
+            built.put(source.source(), k);
+        }
+        cl_mem[] v = new cl_mem[4];
+        cl_mem unused = null;
+        cl_mem partials = null;
+        try {
+            for (int i = 0; i < v.length; i++) {
+                v[i] = clCreateBuffer(ctx, CL_MEM_READ_WRITE, bytes, null, null);
+                clEnqueueFillBuffer(queue, v[i], Pointer.to(new double[] {1.0 / (i + 1)}), Sizeof.cl_double, 0, bytes, 0, null, null);
+            }
+            unused = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 8, null, null);
+            partials = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 2L * groups * Sizeof.cl_double, null, null);
+            clFinish(queue);
+            java.util.List<io.lobatto.backend.aparapi.runtime.KernelSource.Arg> args = source.args();
+            for (int i = 0; i < args.size(); i++) {
+                String name = args.get(i).name();
+                cl_mem m = switch (name) {
+                    case "x" -> cg ? v[2] : v[0];
+                    case "p" -> cg || op == Op.NORM ? v[0] : v[1];
+                    case "ap" -> cg ? v[1] : unused;
+                    case "r" -> cg ? v[3] : unused;
+                    case "z", "d" -> unused;
+                    case "partials" -> partials;
+                    default -> null;
+                };
+                if (m != null) {
+                    clSetKernelArg(k, i, Sizeof.cl_mem, Pointer.to(m));
+                } else {
+                    switch (name) {
+                        case "n" -> clSetKernelArg(k, i, Sizeof.cl_int, Pointer.to(new int[] {n}));
+                        case "skipLo", "skipHi", "passid" -> clSetKernelArg(k, i, Sizeof.cl_int, Pointer.to(new int[] {0}));
+                        case "alpha" -> clSetKernelArg(k, i, Sizeof.cl_double, Pointer.to(new double[] {cg ? 1e-9 : 0}));
+                        case "lds" -> clSetKernelArg(k, i, 16L * group, null);
+                        default -> throw new IllegalArgumentException("kernel '" + source.label() + "': argument '" + name
+                                + "' is not one of the reduction kernel's");
+                    }
+                }
+            }
+            long[] global = {(long) groups * group};
+            long[] local = {group};
+            double[] host = new double[groups];
+            double[] sink = new double[1];
+            cl_kernel kk = k;
+            cl_mem pp = partials;
+            return Timing.measure(warmup, reps, 1, i -> {
+                clEnqueueNDRangeKernel(queue, kk, 1, null, global, local, 0, null, null);
+                clEnqueueReadBuffer(queue, pp, CL_TRUE, 0, (long) groups * Sizeof.cl_double, Pointer.to(host), 0, null, null);
+                double s = 0;
+                for (double h : host) {
+                    s += h;
+                }
+                sink[0] += s;
+            }, () -> clFinish(queue));
+        } finally {
+            for (cl_mem m : v) {
+                if (m != null) {
+                    clReleaseMemObject(m);
+                }
+            }
+            if (unused != null) {
+                clReleaseMemObject(unused);
+            }
+            if (partials != null) {
+                clReleaseMemObject(partials);
+            }
+        }
+    }
+
+    /** The backend's kernels built here ({@link #measureKernel}), by source text, and their programs. */
+    private final java.util.Map<String, cl_kernel> built = new java.util.HashMap<>();
+    private final java.util.List<cl_program> programs = new java.util.ArrayList<>();
+
     @Override
     public void close() {
         clReleaseKernel(copy);
         clReleaseKernel(axpby);
         clReleaseKernel(dot);
         clReleaseProgram(program);
+        built.values().forEach(org.jocl.CL::clReleaseKernel);
+        programs.forEach(org.jocl.CL::clReleaseProgram);
         clReleaseCommandQueue(queue);
         io.lobatto.backend.aparapi.runtime.ClContext.releaseContext(ctx);
     }

@@ -36,6 +36,13 @@ public final class StreamingSuite {
     static final long MAX_WORKING_SET = 1L << 30;
     /** Pipelined launches per sample of BS1/BS2: enough for about 10 ms, 10 to 1000. */
     static final double PIPELINE_TARGET_S = 10e-3;
+    /**
+     * Samples per size of BS3-BS5 (and of raw JOCL's dot beside them) at least: a sample is one call of 15-30 us at the
+     * launch-bound sizes, where 6 samples let one slow call move the median and the fit's T0 by microseconds.
+     */
+    static final int PER_CALL_MIN_REPS = 25;
+    /** Vectors of at most this many bytes each give the small-size median, a T0 that needs no fit: 64 KiB. */
+    static final long SMALL_BYTES = 1L << 16;
     /** Warm-up of each operation before its sweep, seconds. */
     static final double WARM_UP_S = 0.5;
 
@@ -158,6 +165,10 @@ public final class StreamingSuite {
         List<Double> rawSecs = new ArrayList<>();
         List<Map<String, Object>> rows = new ArrayList<>();
         warmUp(be, t, raw);
+        int samples = t.pipelined() ? reps : Math.max(reps, PER_CALL_MIN_REPS);
+        List<Double> small = new ArrayList<>();
+        List<Double> rawSmall = new ArrayList<>();
+        List<Double> rawKernelSmall = new ArrayList<>();
         for (long n = 128; n * t.bytesPerEntry() <= maxBytes && n * 8 * t.vectors() <= MAX_WORKING_SET; n *= 2) {
             int len = (int) n;
             Timing.Samples s;
@@ -179,7 +190,7 @@ public final class StreamingSuite {
                     Timing.Samples pilot = Timing.measure(be, 3, 1, 10, op);
                     launches = Math.max(10, Timing.innerFor(pilot.median(), PIPELINE_TARGET_S));
                 }
-                s = Timing.measure(be, 3, reps, launches, op);
+                s = Timing.measure(be, 3, samples, launches, op);
             }
             double b = (double) t.bytesPerEntry() * n;
             bytes.add(b);
@@ -200,16 +211,26 @@ public final class StreamingSuite {
             row.put("samples_s", s.seconds());
             double rawMedian = Double.NaN;
             if (raw != null && t.raw() != null) {
-                Timing.Samples r = raw.measure(t.raw(), len, 3, reps, launches);
+                Timing.Samples r = raw.measure(t.raw(), len, 3, samples, launches);
                 rawMedian = r.median();
+                if (8 * n <= SMALL_BYTES) {
+                    rawSmall.add(rawMedian);
+                }
                 row.put("raw_median_s", rawMedian);
                 row.put("raw_bandwidth_GBs", b / rawMedian * 1e-9);
                 row.put("time_over_raw", s.median() / rawMedian);
                 row.put("raw_samples_s", r.seconds());
+                rawKernel(be, t, raw, len, samples, row, 8 * n <= SMALL_BYTES ? rawKernelSmall : null);
             } else {
                 row.put("raw", raw == null ? report.meta("raw") : "none: no raw equivalent of " + t.name());
+                if (raw != null) {
+                    rawKernel(be, t, raw, len, samples, row, 8 * n <= SMALL_BYTES ? rawKernelSmall : null);
+                }
             }
             rawSecs.add(rawMedian);
+            if (8 * n <= SMALL_BYTES) {
+                small.add(s.median());
+            }
             rows.add(row);
             report.row(row);
             out.printf(Locale.ROOT, "%-14s %12d %12.0f %8d %12.2f %10.2f %12.2f %9.2f%n", t.name(), n, b, launches,
@@ -239,6 +260,22 @@ public final class StreamingSuite {
                             rf.t0Seconds() * 1e6, rf.wmax() * 1e-9, fit.t0Seconds() / rf.t0Seconds(), fit.wmax() / rf.wmax())
                     : "; raw JOCL fit rejected (" + rf.problem() + ")";
         }
+        double smallMedian = median(small);
+        double rawSmallMedian = median(rawSmall);
+        row.put("small_sizes_median_us", smallMedian * 1e6);
+        row.put("small_sizes", small.size());
+        if (!rawSmall.isEmpty()) {
+            row.put("raw_small_sizes_median_us", rawSmallMedian * 1e6);
+        }
+        double rawKernelMedian = median(rawKernelSmall);
+        if (!rawKernelSmall.isEmpty()) {
+            row.put("raw_backend_kernel_small_sizes_median_us", rawKernelMedian * 1e6);
+        }
+        out.printf(Locale.ROOT, "%-14s median over the %d sizes of at most %d bytes per vector: %.2f us%s%s (%d samples per size)%n",
+                t.name(), small.size(), SMALL_BYTES, smallMedian * 1e6,
+                rawSmall.isEmpty() ? "" : String.format(Locale.ROOT, ", raw JOCL %.2f us", rawSmallMedian * 1e6),
+                rawKernelSmall.isEmpty() ? "" : String.format(Locale.ROOT, ", the backend's kernel through raw JOCL %.2f us",
+                        rawKernelMedian * 1e6), samples);
         report.row(row);
         if (fit.ok()) {
             out.printf(Locale.ROOT, "%-14s fit over %d sizes: T0 = %.2f us, Wmax = %.1f GB/s (%.3f of the reference), "
@@ -287,6 +324,48 @@ public final class StreamingSuite {
                 raw.measure(t.raw(), n, 0, 1, 64);
             }
         }
+    }
+
+    /**
+     * At the launch-bound sizes ({@code into} not null) of BS3-BS5 on the aparapi backend: the backend's own reduction
+     * kernel (the source it built for this size's group) timed through raw JOCL ({@link RawOpenClStreams#measureKernel}),
+     * into the row and {@code into}; so the backend's time splits into its kernel (this, against raw's dot) and its host
+     * path (the backend's time against this).
+     */
+    private static void rawKernel(Backend be, Test t, RawOpenClStreams raw, int n, int samples, Map<String, Object> row,
+                                  List<Double> into) {
+        if (into == null || t.pipelined() || !(be instanceof io.lobatto.backend.aparapi.AparapiBackend ab)) {
+            return;
+        }
+        boolean cg = t.name().startsWith("BS5");
+        String label = cg ? "cgUpdate" : "dot";
+        int group = ab.reductionGroupSize(n);
+        String define = "#define LB_GROUP (" + group + ")";
+        io.lobatto.backend.aparapi.runtime.KernelSource source = null;
+        for (var k : ab.builtSources()) {
+            if (k.label().equals(label) && k.source().contains(define)) {
+                source = k;
+            }
+        }
+        if (source == null) {
+            row.put("raw_backend_kernel", "none: the backend built no '" + label + "' kernel of group " + group);
+            return;
+        }
+        Timing.Samples r = raw.measureKernel(source, group, t.raw(), n, 3, samples);
+        row.put("raw_backend_kernel_median_s", r.median());
+        row.put("raw_backend_kernel_group", group);
+        into.add(r.median());
+    }
+
+    /** The median of the values (NaN for none). */
+    static double median(List<Double> values) {
+        if (values.isEmpty()) {
+            return Double.NaN;
+        }
+        double[] v = toArray(values);
+        java.util.Arrays.sort(v);
+        int m = v.length / 2;
+        return v.length % 2 == 1 ? v[m] : 0.5 * (v[m - 1] + v[m]);
     }
 
     private static void putFit(Map<String, Object> row, String prefix, ModelFit fit, double reference) {

@@ -186,6 +186,21 @@ public final class AparapiBackend implements Backend {
         return core.reduceGroup;
     }
 
+    /** Work-items per group of a reduction over {@code n} entries (the small group up to its switch, see smallReduceGroup). */
+    public synchronized int reductionGroupSize(int n) {
+        return core.reductionGroup(n);
+    }
+
+    /** The work-group of the reductions over small vectors (0: none), as {@code -Dlobatto.aparapi.smallReduceGroup}. */
+    synchronized int smallReduceGroup() {
+        return core.smallReduceGroup();
+    }
+
+    /** Sets {@link #smallReduceGroup()} (tests: 0 is the path before, the backend's group at every size). */
+    synchronized void smallReduceGroup(int group) {
+        core.smallReduceGroup(group);
+    }
+
     /** The OpenCL C of every kernel this backend has built so far, in build order (for kernel-info reports). */
     public synchronized List<KernelSource> builtSources() {
         List<KernelSource> out = new ArrayList<>();
@@ -228,6 +243,20 @@ public final class AparapiBackend implements Backend {
             n += k.launches();
         }
         return n;
+    }
+
+    /** clSetKernelArg calls so far, over every built kernel ({@link ClKernel#argumentSets()}). */
+    public synchronized long argumentSets() {
+        long n = 0;
+        for (ClKernel k : core.kernels()) {
+            n += k.argumentSets();
+        }
+        return n;
+    }
+
+    /** clFinish calls of {@link #synchronize()} and the other full waits so far ({@link ClContext#queueFinishes()}). */
+    public synchronized long queueFinishes() {
+        return cl.queueFinishes();
     }
 
     /** Host waits so far, as {@link ClContext#hostWaits()}: blocking copies and finishes, then waits for async copies. */

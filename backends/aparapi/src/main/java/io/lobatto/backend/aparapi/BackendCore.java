@@ -70,6 +70,7 @@ final class BackendCore {
             });
             this.gatherGroup = gathers;
             this.reduceGroup = powerOfTwoGroup(ReductionKernel.class);
+            this.smallReduceGroup = smallGroup(smallGroupProperty());
             kernel(KernelBuilds.reduction(ReductionKernel.PCG_UPDATE, reduceGroup));   // among the built kernels
         } catch (RuntimeException e) {
             if (gathers != null) {
@@ -199,17 +200,98 @@ final class BackendCore {
 
     // ------------------------------------------------------------------ reductions
 
-    /** Groups of a reduction over n entries: depends only on n and the group size (determinism). */
+    /**
+     * System property: the work-group of the reductions over at most {@link #SMALL_REDUCE_GROUPS} times that many entries
+     * (dot, norm, the CG and PCG updates), a power of two. Default 0, and any value not below the backend's reduction
+     * group: the backend's group at every size (on NVIDIA that group is already 256, {@link KernelBuilds#probeStart};
+     * on PoCL it is 1024). An A/B switch for the launch-bound sizes: 256 is raw JOCL's dot's group, one entry per
+     * work-item and a tree of 8 levels instead of 10 under a group of 1024.
+     */
+    static final String SMALL_REDUCE_GROUP_PROPERTY = "lobatto.aparapi.smallReduceGroup";
+
+    /**
+     * Most groups of a reduction in the small group: the switch lies at 256 x 256 = 65536 entries, where the kernel
+     * itself takes about a microsecond on a GPU whatever its group, and the two orders of summation agree to 1e-15
+     * relative (ReductionCallsTest); above it, the backend's group and its bits.
+     */
+    static final int SMALL_REDUCE_GROUPS = 256;
+
+    /** The group of the small reductions ({@link #SMALL_REDUCE_GROUP_PROPERTY}); 0: none. */
+    private int smallReduceGroup;
+
+    private int smallGroup(int g) {
+        return smallGroup(g, reduceGroup);
+    }
+
+    /** The small group {@code g} of a backend whose reduction group is {@code reduceGroup}: 0 when not below it. */
+    static int smallGroup(int g, int reduceGroup) {
+        if (g < 0 || (g & (g - 1)) != 0) {
+            throw new IllegalArgumentException(SMALL_REDUCE_GROUP_PROPERTY + " is " + g + ", not 0 or a power of two");
+        }
+        return g >= reduceGroup ? 0 : g;
+    }
+
+    /** The value of {@link #SMALL_REDUCE_GROUP_PROPERTY} (default 0: none). */
+    static int smallGroupProperty() {
+        return Integer.getInteger(SMALL_REDUCE_GROUP_PROPERTY, 0);
+    }
+
+    /** The group of the reductions over small vectors ({@link #reductionGroup}); 0: none, the backend's group always. */
+    int smallReduceGroup() {
+        return smallReduceGroup;
+    }
+
+    /** Sets the group of the small reductions (tests: the old path with 0), as {@link #SMALL_REDUCE_GROUP_PROPERTY}. */
+    void smallReduceGroup(int g) {
+        smallReduceGroup = smallGroup(g);
+    }
+
+    /**
+     * The work-group of a reduction over n entries: the small group when n is at most that group times
+     * {@link #SMALL_REDUCE_GROUPS}, else the backend's reduction group. Depends only on n (determinism).
+     */
+    int reductionGroup(int n) {
+        int small = smallReduceGroup;
+        return small > 0 && n <= (long) small * SMALL_REDUCE_GROUPS ? small : reduceGroup;
+    }
+
+    /** Groups of a reduction over n entries in groups of the backend's reduction group. */
     int reductionGroups(int n) {
-        return (int) Math.min(AparapiBackend.REDUCE_GROUPS, (n + (long) reduceGroup - 1) / reduceGroup);
+        return reductionGroups(n, reduceGroup);
+    }
+
+    /** Groups of a reduction over n entries in groups of {@code group}: depends only on n and the group (determinism). */
+    static int reductionGroups(int n, int group) {
+        return (int) Math.min(AparapiBackend.REDUCE_GROUPS, (n + (long) group - 1) / group);
+    }
+
+    /**
+     * System property {@code lobatto.aparapi.pinnedPartials} (default true): the reductions read their partials into
+     * pinned host memory; false reads them into a Java array, as raw JOCL's dot does (an A/B switch of the read-back).
+     */
+    static final boolean PINNED_PARTIALS = !"false".equalsIgnoreCase(System.getProperty("lobatto.aparapi.pinnedPartials", "true"));
+    private final double[] partialsArray = new double[4 * AparapiBackend.REDUCE_GROUPS];
+
+    /** Reads the first {@code count} partials to the host (one blocking read), for {@link #partial}. */
+    void readPartials(int count) {
+        if (PINNED_PARTIALS) {
+            cl.read(partials, 0, partialsHost, count);
+        } else {
+            cl.read(partials, 0, partialsArray, 0, count);
+        }
+    }
+
+    /** Partial {@code i} as {@link #readPartials} read it. */
+    double partial(int i) {
+        return PINNED_PARTIALS ? partialsHost.getDouble(8 * i) : partialsArray[i];
     }
 
     /** Reads the first {@code count} partials and sums them in group order. */
     double sumPartials(int groups) {
-        cl.read(partials, 0, partialsHost, groups);
+        readPartials(groups);
         double s = 0;
         for (int g = 0; g < groups; g++) {
-            s += partialsHost.getDouble(8 * g);
+            s += partial(g);
         }
         return s;
     }

@@ -227,6 +227,12 @@ final class BuildsAhead {
         for (int op : new int[] {ReductionKernel.DOT, ReductionKernel.RECIPROCAL, ReductionKernel.CG_UPDATE}) {
             vectors.add(KernelBuilds.reduction(op, reduceGroup));
         }
+        if (core.smallReduceGroup() > 0) {           // the reductions over small vectors (coarse levels, small problems)
+            for (int op : new int[] {ReductionKernel.DOT, ReductionKernel.RECIPROCAL, ReductionKernel.CG_UPDATE,
+                ReductionKernel.PCG_UPDATE}) {
+                vectors.add(KernelBuilds.reduction(op, core.smallReduceGroup()));
+            }
+        }
         for (int op : new int[] {StreamKernel.FILL, StreamKernel.COPY, StreamKernel.AXPBY, StreamKernel.PMUL}) {
             vectors.add(KernelBuilds.stream(op));
         }

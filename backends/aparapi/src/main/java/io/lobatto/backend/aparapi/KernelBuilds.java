@@ -131,6 +131,13 @@ public final class KernelBuilds {
         for (int op : new int[] {ReductionKernel.DOT, ReductionKernel.CG_UPDATE, ReductionKernel.PCG_UPDATE}) {
             out.add(new Build(reduction(op, reduce).source(), reduce, reductionLocalBytes(reduce), "tree of " + reduce));
         }
+        int small = BackendCore.smallGroup(BackendCore.smallGroupProperty(), reduce);
+        if (small > 0) {      // the reductions over at most small x BackendCore.SMALL_REDUCE_GROUPS entries
+            for (int op : new int[] {ReductionKernel.DOT, ReductionKernel.CG_UPDATE, ReductionKernel.PCG_UPDATE}) {
+                out.add(new Build(reduction(op, small).source(), small, reductionLocalBytes(small),
+                        "tree of " + small + ", vectors of at most " + small * BackendCore.SMALL_REDUCE_GROUPS + " entries"));
+            }
+        }
         int kind = GatherScatter.kind();
         if (kind != GatherScatter.BLOCKS) {          // the plain scatter and gather of the rows or tiles kind
             for (int op : new int[] {GatherScatterRowsKernel.SCATTER, GatherScatterRowsKernel.GATHER}) {

@@ -55,6 +55,24 @@ final class Vectors {
         return k;
     }
 
+    /** The reduction {@code op} built for work-groups of {@code group}: the backend's, or the small group's. */
+    private ClKernel reduction(int op, int group) {
+        if (group == core.reduceGroup) {
+            return reduction(op);
+        }
+        ClKernel k = smallReductionKernels[op];
+        if (k == null || smallGroupOf[op] != group) {   // the group changes only in tests (core.smallReduceGroup)
+            k = buildReduction(op, group);
+            smallReductionKernels[op] = k;
+            smallGroupOf[op] = group;
+        }
+        return k;
+    }
+
+    /** The reductions built for the small group ({@link BackendCore#reductionGroup}), by op code, and their groups. */
+    private final ClKernel[] smallReductionKernels = new ClKernel[4];
+    private final int[] smallGroupOf = new int[4];
+
     private ClKernel buildReduction(int op, int group) {
         return core.kernel(KernelBuilds.reduction(op, group));
     }
@@ -365,17 +383,18 @@ final class Vectors {
                           int n, double[] dots, ClVector excluded, ClBuffer cx, ClBuffer cy) {
         int width = dots == null ? 1 : 2;
         int reduceGroup = core.reduceGroup;
-        int groups = n == 0 ? 0 : core.reductionGroups(n);
+        int group = core.reductionGroup(n);
+        int groups = n == 0 ? 0 : BackendCore.reductionGroups(n, group);
         // excluded rows that form one range are left out in the reduction's own pass (no second launch)
         boolean range = excluded != null && excluded.contiguous;
         int skipLo = range ? excluded.minIndex : 0;
         int skipHi = range ? excluded.maxIndex + 1 : 0;
         if (n > 0) {
-            ClKernel k = reduction(op);
+            ClKernel k = reduction(op, group);
             k.set("p", p).set("ap", ap).set("x", x).set("r", r).set("d", d).set("z", z).set("partials", core.partials)
                     .set("alpha", alpha).set("n", n).bindIfUsed("skipLo", skipLo).bindIfUsed("skipHi", skipHi)
-                    .local("lds", KernelBuilds.reductionLocalBytes(reduceGroup));
-            k.launch(groups, reduceGroup);
+                    .local("lds", KernelBuilds.reductionLocalBytes(group));
+            k.launch(groups, group);
         }
         int m = excluded == null || range ? 0 : excluded.length();
         int rowGroups = m == 0 ? 0 : core.reductionGroups(m);
@@ -396,17 +415,21 @@ final class Vectors {
             }
             return 0;
         }
-        core.cl.read(core.partials, 0, core.partialsHost, width * (groups + rowGroups));
-        double[] sums = new double[2];
-        double[] less = new double[2];
+        core.readPartials(width * (groups + rowGroups));
+        double[] sums = this.sums;
+        double[] less = this.less;
+        sums[0] = 0;
+        sums[1] = 0;
+        less[0] = 0;
+        less[1] = 0;
         for (int g = 0; g < groups; g++) {
             for (int c = 0; c < width; c++) {
-                sums[c] += core.partialsHost.getDouble(8 * (width * g + c));
+                sums[c] += core.partial(width * g + c);
             }
         }
         for (int g = groups; g < groups + rowGroups; g++) {
             for (int c = 0; c < width; c++) {
-                less[c] += core.partialsHost.getDouble(8 * (width * g + c));
+                less[c] += core.partial(width * g + c);
             }
         }
         if (dots != null) {
@@ -417,6 +440,9 @@ final class Vectors {
     }
 
     private final ClKernel[] rowDotKernels = new ClKernel[3];
+    /** The sums of {@link #reduce}, kept (no allocation per call; every call runs under the backend's lock). */
+    private final double[] sums = new double[2];
+    private final double[] less = new double[2];
 
     /** The index vector of excluded rows, checked to belong to this backend and to index rows [0, n). */
     private ClVector rows(DeviceIntVector excluded, int n) {

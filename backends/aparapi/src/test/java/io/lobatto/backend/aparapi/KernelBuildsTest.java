@@ -41,6 +41,13 @@ class KernelBuildsTest {
                 b.cgUpdate(1, x, y, z, w);
                 b.pcgUpdate(1, x, y, z, w, d, u, new double[2]);
                 b.chebyshevStep(0.5, 1, x, y, z, w, u);
+                int big = BackendCore.SMALL_REDUCE_GROUPS * b.reductionGroupSize() + 1;   // the reductions' own group
+                try (DeviceVector p = b.allocate(big); DeviceVector q = b.allocate(big); DeviceVector r = b.allocate(big);
+                     DeviceVector t = b.allocate(big); DeviceVector v = b.allocate(big); DeviceVector o = b.allocate(big)) {
+                    b.dot(p, q);
+                    b.cgUpdate(1, p, q, r, t);
+                    b.pcgUpdate(1, p, q, r, t, v, o, new double[2]);
+                }
                 int[] ids = new int[n];
                 int[] starts = new int[n + 1];
                 for (int i = 0; i <= n; i++) {

@@ -569,6 +569,15 @@ public final class ClContext implements AutoCloseable {
         if (transfers != null) {
             clFinish(transfers);
         }
+        queueFinishes += 1 + (sidePlain != null ? 1 : 0) + (sideProfiling != null ? 1 : 0) + (transfers != null ? 1 : 0);
+    }
+
+    /** clFinish calls of {@link #finish()} so far: one per queue that exists (kernel, side, copies). */
+    private long queueFinishes;
+
+    /** See {@link #queueFinishes}. */
+    public synchronized long queueFinishes() {
+        return queueFinishes;
     }
 
     /**

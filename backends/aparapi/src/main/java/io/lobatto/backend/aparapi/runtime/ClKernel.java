@@ -46,6 +46,7 @@ public final class ClKernel {
     private final long[] localSize = new long[1];
     private final int workGroupSize;
     private long launches;
+    private long argumentSets;
 
     ClKernel(ClContext context, cl_program program, String entry, KernelSource source, ProgramCache.Upgrade upgrade) {
         this.context = context;
@@ -92,6 +93,11 @@ public final class ClKernel {
     /** Launches so far. */
     public long launches() {
         return launches;
+    }
+
+    /** clSetKernelArg calls so far from {@code set}, {@code bindIfUsed} and {@code local} (a value already bound is not set again). */
+    public long argumentSets() {
+        return argumentSets;
     }
 
     private int arg(String name, KernelSource.Kind kind) {
@@ -144,6 +150,7 @@ public final class ClKernel {
         if (bound[i] != b) {
             clSetKernelArg(kernel, i, Sizeof.cl_mem, Pointer.to(b.mem));
             bound[i] = b;
+            argumentSets++;
         }
         return this;
     }
@@ -154,6 +161,7 @@ public final class ClKernel {
         if (!(bound[i] instanceof Integer v) || v != value) {
             clSetKernelArg(kernel, i, Sizeof.cl_int, Pointer.to(new int[] {value}));
             bound[i] = value;
+            argumentSets++;
         }
         return this;
     }
@@ -167,6 +175,7 @@ public final class ClKernel {
         if (!(bound[i] instanceof Double v) || Double.doubleToRawLongBits(v) != Double.doubleToRawLongBits(value)) {
             clSetKernelArg(kernel, i, Sizeof.cl_double, Pointer.to(new double[] {value}));
             bound[i] = value;
+            argumentSets++;
         }
         return this;
     }
@@ -177,6 +186,7 @@ public final class ClKernel {
         if (!(bound[i] instanceof Long v) || v != bytes) {
             clSetKernelArg(kernel, i, bytes, null);
             bound[i] = bytes;
+            argumentSets++;
         }
         return this;
     }
