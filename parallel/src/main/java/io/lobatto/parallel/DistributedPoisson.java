@@ -335,6 +335,9 @@ public final class DistributedPoisson {
      * launch's split and the schedule and split of the p-MG levels below the fine one (the row then is an extra one, its
      * metrics keyed by them).
      */
+    /** Rounds of the --profile table: each runs one solve of every row, and a row prints its best. */
+    static final int PROFILE_ROUNDS = 3;
+
     private record ProfileRow(DistributedOperator.Schedule schedule, boolean exchange, DistributedOperator.Split split,
                               DistributedOperator.Schedule coarse, DistributedOperator.Split coarseSplit) {
 
@@ -363,8 +366,9 @@ public final class DistributedPoisson {
 
     /**
      * The --profile table: the same number of CG iterations from x = 0 with the exchange overlapped, blocking, and
-     * turned off (timing only: wrong at the shared nodes), each the best of three, as milliseconds per iteration (max
-     * over ranks). Restores the operator's schedule and exchange.
+     * turned off (timing only: wrong at the shared nodes), the rows interleaved over {@link #PROFILE_ROUNDS} rounds, each
+     * the best of its solves, in milliseconds per iteration (max over ranks). Restores the operator's schedule and
+     * exchange.
      */
     private static String profile(Options o, Communicator comm, DistributedOperator dop, Preconditioner jacobi,
                                   DistributedLevels levels, DeviceVector b, Backend backend, int iterations,
@@ -372,7 +376,8 @@ public final class DistributedPoisson {
         StringBuilder out = new StringBuilder();
         DistributedOperator.Schedule keep = dop.schedule();
         int its = Math.max(1, iterations);
-        out.append(String.format(Locale.ROOT, "profile: %d CG iterations, best of 3, ms per iteration (max over ranks)%n", its));
+        out.append(String.format(Locale.ROOT, "profile: %d CG iterations, best of %d rounds (rows interleaved), ms per iteration (max over ranks)%n", its,
+                PROFILE_ROUNDS));
         List<ProfileRow> runs = new ArrayList<>();
         for (DistributedOperator.Schedule s : DistributedOperator.Schedule.values()) {
             runs.add(new ProfileRow(s, true, null, null, null));
@@ -402,42 +407,70 @@ public final class DistributedPoisson {
             comm.barrier();
             cg.solve(b, x);
         }
-        for (ProfileRow run : runs) {
-            DistributedOperator.Schedule s = run.schedule();
-            boolean on = run.exchange();
-            DistributedOperator.Split split = run.split() != null ? run.split() : keepSplit;
-            dop.split(split);
-            DistributedOperator.Schedule coarseRow = run.coarse();
-            DistributedOperator.Split coarseSplitRow = run.coarseSplit();
-            if (levels != null) {
-                levels.coarseSchedule(coarseRow != null ? coarseRow : keepCoarse);
-                levels.coarseSplit(coarseSplitRow != null ? coarseSplitRow : keepCoarseSplit);
-            }
-            try {
-                dop.schedule(s);
-            } catch (IllegalArgumentException e) {
-                continue; // no element ranges on this backend
-            }
-            dop.exchange(on);
-            double best = Double.MAX_VALUE;
-            long[] before = deviceCounts(backend);
-            int done = 0;
-            for (int rep = 0; rep < 3; rep++) {
+        // the rows interleaved: round r runs one solve of every row, so that no row gains from a later place in a
+        // fixed order (in earlier runs on two GPUs the first rows were 5-15 % slower than the same schedule later)
+        int n = runs.size();
+        double[] bestOf = new double[n];
+        java.util.Arrays.fill(bestOf, Double.MAX_VALUE);
+        int[] doneOf = new int[n];
+        long[][] countsOf = new long[n][3];
+        boolean[] countedOf = new boolean[n];
+        java.util.Arrays.fill(countedOf, true);
+        boolean[] skipped = new boolean[n];
+        for (int round = 0; round < PROFILE_ROUNDS; round++) {
+            for (int i = 0; i < n; i++) {
+                if (skipped[i]) {
+                    continue;
+                }
+                ProfileRow run = runs.get(i);
+                dop.split(run.split() != null ? run.split() : keepSplit);
+                if (levels != null) {
+                    levels.coarseSchedule(run.coarse() != null ? run.coarse() : keepCoarse);
+                    levels.coarseSplit(run.coarseSplit() != null ? run.coarseSplit() : keepCoarseSplit);
+                }
+                try {
+                    dop.schedule(run.schedule());
+                } catch (IllegalArgumentException e) {
+                    skipped[i] = true; // no element ranges on this backend
+                    continue;
+                }
+                dop.exchange(run.exchange());
+                long[] before = deviceCounts(backend);
                 try (DeviceVector x = backend.allocate(b.length());
                      ConjugateGradient cg = new ConjugateGradient(dop, jacobi).relativeTolerance(1e-300).maxIterations(its)) {
                     comm.barrier();
                     SolveResult res = cg.solve(b, x);
-                    done += res.iterations();
-                    best = Math.min(best, comm.allreduceMax(res.seconds()) / Math.max(1, res.iterations()));
+                    doneOf[i] += res.iterations();
+                    bestOf[i] = Math.min(bestOf[i], comm.allreduceMax(res.seconds()) / Math.max(1, res.iterations()));
+                }
+                long[] after = deviceCounts(backend);
+                if (before == null || after == null) {
+                    countedOf[i] = false;
+                } else {
+                    for (int k = 0; k < 3; k++) {
+                        countsOf[i][k] += after[k] - before[k];
+                    }
                 }
             }
-            long[] after = deviceCounts(backend);
+        }
+        for (int i = 0; i < n; i++) {
+            if (skipped[i]) {
+                continue;
+            }
+            ProfileRow run = runs.get(i);
+            DistributedOperator.Schedule s = run.schedule();
+            boolean on = run.exchange();
+            DistributedOperator.Split split = run.split() != null ? run.split() : keepSplit;
+            DistributedOperator.Schedule coarseRow = run.coarse();
+            DistributedOperator.Split coarseSplitRow = run.coarseSplit();
+            double best = bestOf[i];
+            int done = doneOf[i];
             String counts = "";
             // per iteration, max over ranks (the solve's setup, about one iteration's worth, spread over them); collective
             double[] per = new double[3];
-            boolean counted = before != null && after != null && done > 0;
+            boolean counted = countedOf[i] && done > 0;
             for (int k = 0; k < 3 && counted; k++) {
-                per[k] = (after[k] - before[k]) / (double) done;
+                per[k] = countsOf[i][k] / (double) done;
             }
             for (int k = 0; k < 3; k++) {
                 per[k] = comm.allreduceMax(counted ? per[k] : -1);
