@@ -266,11 +266,22 @@ public final class SpectralElementMesh {
          * unoptimised code on every core; so it is for programs that build many large meshes in one JVM.
          */
         static final String PARALLEL_PROPERTY = "lobatto.mesh.parallelTopology";
+        /**
+         * {@code -Dlobatto.mesh.boxTopology=false}: a structured box ({@link HexMesh#structuredBox()}) is walked like any
+         * mesh instead of getting {@link BoxTopology}'s closed form (the same arrays).
+         */
+        static final String BOX_PROPERTY = "lobatto.mesh.boxTopology";
         /** The smallest mesh that {@link #PARALLEL_PROPERTY} sends to {@link ParallelTopology}. */
         static final int PARALLEL_ELEMENTS = 4096;
 
-        /** The topology of {@code mesh}: {@link #walk}, or {@link ParallelTopology} where {@link #PARALLEL_PROPERTY} asks. */
+        /**
+         * The topology of {@code mesh}: {@link BoxTopology} for a structured box, else {@link #walk}, or
+         * {@link ParallelTopology} where {@link #PARALLEL_PROPERTY} asks.
+         */
         static Topology of(HexMesh mesh) {
+            if (mesh.structuredBox().isPresent() && !"false".equalsIgnoreCase(System.getProperty(BOX_PROPERTY, "true").trim())) {
+                return BoxTopology.of(mesh);
+            }
             if (mesh.elementCount() >= PARALLEL_ELEMENTS && Boolean.getBoolean(PARALLEL_PROPERTY)) {
                 Topology t = ParallelTopology.of(mesh);
                 if (t != null) {
