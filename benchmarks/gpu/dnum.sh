@@ -8,8 +8,9 @@
 #   walk  the map made on the device, the box walked (-Dlobatto.mesh.boxTopology=false)
 #   old   the path before: the host walk and fill, Z from the uploaded map (-Dlobatto.numbering.device=false
 #         -Dlobatto.mesh.boxTopology=false)
-# Prints per run the setup phases and the times, then per variant the medians. Logs to $OUT. Checked on PoCL with
-# RUN=java JAR=examples/target/lobatto.jar E32=8 E67=10 (sizes smaller there).
+# Prints per run the setup phases and the times, then per variant the medians; a run that would end past BUDGET (450 s)
+# is skipped. Logs to $OUT. Checked on PoCL (2 cores) with RUN=java JAR=examples/target/lobatto.jar E32=16 E67=24
+# ROUNDS=2 BUDGET=600: 139 s.
 set -uo pipefail
 RUN=${RUN:-bash .gpu/run}
 JAR=${JAR:-.gpu/lib/lobatto-bench.jar}
@@ -32,10 +33,15 @@ opts() {
 phase() { # log, phase name: its wall seconds (0 if absent)
   sed -n '/^setup by phase/,/^host heap/p' "$1" | grep -E "^  $2 {2,}[0-9]" | head -1 | awk '{for (i = 1; i <= NF; i++) if ($i == "s") {print $(i-1); exit}}' | grep . || echo 0
 }
-p() { # variant, size, round, JVM heap option
-  local v=$1 e=$2 r=$3 heap=$4 label="$1-$2-$3"
+START=$(date +%s)
+p() { # variant, size, round, JVM heap option, time limit (s)
+  local v=$1 e=$2 r=$3 heap=$4 limit=$5 label="$1-$2-$3"
+  if (( $(date +%s) - START + limit > ${BUDGET:-450} )); then   # the whole script stays under 8 minutes
+    echo "== $label skipped: $(( $(date +%s) - START )) s used of ${BUDGET:-450}"
+    return
+  fi
   local t0=$(date +%s%N)
-  timeout 120 $RUN $heap $(opts "$v") -cp "$JAR" io.lobatto.examples.LobattoCli poisson -b aparapi --profile -N 7 -e "$e,$e,$e" \
+  timeout "$limit" $RUN $heap $(opts "$v") -cp "$JAR" io.lobatto.examples.LobattoCli poisson -b aparapi --profile -N 7 -e "$e,$e,$e" \
     > "$OUT/$label.log" 2>&1
   local rc=$? wall=$(( ($(date +%s%N) - t0) / 1000000 ))
   echo "== $label rc=$rc process wall $wall ms: $(opts "$v")"
@@ -50,19 +56,19 @@ p() { # variant, size, round, JVM heap option
     "$(phase "$OUT/$label.log" 'mesh and numbering')" "$(phase "$OUT/$label.log" mask)" "$(phase "$OUT/$label.log" Z)" \
     "$(phase "$OUT/$label.log" 'p-MG numbering')" "$(phase "$OUT/$label.log" 'p-MG Z')" "$wall" >> "$SUMMARY"
 }
-p new "$E32" 0 -Xmx60g > /dev/null   # warm-up: the kernel cache
+p new "$E32" 0 -Xmx60g 60 > /dev/null   # warm-up: the kernel cache
 for r in $(seq 1 "$ROUNDS"); do
   for v in new walk old; do
-    p "$v" "$E32" "$r" -Xmx60g
+    p "$v" "$E32" "$r" -Xmx60g 60
   done
 done
 for v in new walk old; do
-  p "$v" "$E67" 1 -Xmx16g
+  p "$v" "$E67" 1 -Xmx16g 90
 done
 echo "== medians (seconds; round 0 is the warm-up, left out)"
+printf 'variant\tsize\truns\tsetup\tsolve\ttotal\tmesh\tmask\tZ\tpMGnum\tpMGZ\n'
 awk -F'\t' 'NR > 1 && $3 > 0 {k = $1 "\t" $2; n[k]++; for (c = 4; c <= 11; c++) v[k, c, n[k]] = $c}
-  END {print "variant\tsize\truns\tsetup\tsolve\ttotal\tmesh\tmask\tZ\tpMGnum\tpMGZ";
-       for (k in n) {line = k "\t" n[k];
+  END {for (k in n) {line = k "\t" n[k];
          for (c = 4; c <= 11; c++) {m = n[k]; for (i = 1; i <= m; i++) a[i] = v[k, c, i];
            for (i = 1; i <= m; i++) for (j = i + 1; j <= m; j++) if (a[j] + 0 < a[i] + 0) {x = a[i]; a[i] = a[j]; a[j] = x}
            line = line "\t" (m % 2 ? a[(m + 1) / 2] : (a[m / 2] + a[m / 2 + 1]) / 2)}
