@@ -130,9 +130,12 @@ public final class ScatterOperator {
     }
 
     /**
-     * Z of a mesh's numbering where {@code backend} runs: built by the backend itself where it can
-     * ({@link io.lobatto.core.backend.Backend#buildScatter}: the map and the masked nodes cross, nothing of N_L entries is
-     * made on the host), else built here ({@link #of}) and uploaded. Either way the same arrays.
+     * Z of a mesh's numbering where {@code backend} runs: built by the backend itself where it can, from the mesh's
+     * numbering by entities ({@link io.lobatto.core.backend.Backend#buildScatter(io.lobatto.core.mesh.ElementNumbering,
+     * boolean[])}: the map is made where Z runs, the host never fills it; unless
+     * {@link io.lobatto.core.mesh.ElementNumbering#DEVICE_PROPERTY} is false) or from the mesh's map
+     * ({@link io.lobatto.core.backend.Backend#buildScatter(java.nio.IntBuffer, int, boolean[])}: the map and the masked
+     * nodes cross), else built here ({@link #of}) and uploaded. Either way the same arrays.
      *
      * @param masked length {@code mesh.globalNodeCount()}, true for Dirichlet nodes, or null for none
      * @throws IllegalArgumentException as {@link #build(int[], int, boolean[], int)} does
@@ -147,6 +150,12 @@ public final class ScatterOperator {
         }
         if (masked != null && masked.length != mesh.globalNodeCount()) {
             throw new IllegalArgumentException("masked has length " + masked.length + " but globalNodeCount = " + mesh.globalNodeCount());
+        }
+        if (io.lobatto.core.mesh.ElementNumbering.onDevice()) {
+            java.util.Optional<io.lobatto.core.backend.DeviceScatter> z = backend.buildScatter(mesh.numbering(), masked);
+            if (z.isPresent()) {
+                return z.get();
+            }
         }
         return backend.buildScatter(mesh.localToGlobalView(), mesh.globalNodeCount(), masked)
                 .orElseGet(() -> of(mesh, masked).upload(backend));

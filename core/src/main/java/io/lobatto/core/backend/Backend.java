@@ -335,6 +335,24 @@ public interface Backend extends AutoCloseable {
         return java.util.Optional.empty();
     }
 
+    /**
+     * Builds Z where it runs from a mesh's numbering by entities: the backend makes the local-to-global map itself
+     * ({@link io.lobatto.core.mesh.ElementNumbering#globalId} at every local node, straight into its own memory), then
+     * builds Z as {@link #buildScatter(java.nio.IntBuffer, int, boolean[])} does from it. Only the O(E) entity arrays
+     * cross; no array of N_L entries is made on the host. The same Z as the host's {@code ScatterOperator.of} of the
+     * mesh's map.
+     *
+     * @param numbering the mesh's numbering ({@code SpectralElementMesh.numbering()})
+     * @param masked    length {@code numbering.globalNodeCount()}, true for Dirichlet nodes, or null for none; read, not
+     *                  retained
+     * @return Z on this backend, or empty where this backend does not make the map itself (the caller makes it on the
+     *         host and builds Z from it); the default is empty
+     * @throws IllegalArgumentException as {@link #buildScatter(java.nio.IntBuffer, int, boolean[])}
+     */
+    default java.util.Optional<DeviceScatter> buildScatter(io.lobatto.core.mesh.ElementNumbering numbering, boolean[] masked) {
+        return java.util.Optional.empty();
+    }
+
     /** BS7: x_L = Z x_G, with x_L = 0 at masked nodes (scatter id -1). */
     void scatter(DeviceScatter z, DeviceVector xG, DeviceVector xL);
 

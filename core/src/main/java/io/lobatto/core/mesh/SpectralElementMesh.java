@@ -20,9 +20,10 @@ import io.lobatto.core.basis.Basis1D;
  * in order (vertices, edges, faces, interior of each element), which keeps an element's nodes close together.
  * That walk is sequential (open-addressing hash tables of primitive keys for edges and faces) and runs once per
  * {@link HexMesh} (its entity order and orientations are kept for every degree: p-multigrid levels number by a prefix
- * sum and a fill); the local-to-global
- * map and the node positions are then filled element by element in parallel (fork-join common pool), with the same
- * result as a sequential loop.
+ * sum, {@link ElementNumbering}). The local-to-global map and the node positions are filled on first use, element by
+ * element in parallel (fork-join common pool), with the same result as a sequential loop; a backend that builds Z from
+ * {@link #numbering()} makes the map where Z runs and the host never fills it ({@link ElementNumbering#DEVICE_PROPERTY}
+ * = false fills it when the mesh is made, the path before).
  *
  * <p>Limits: E * Np and 3 * E * Np must fit in a Java array ({@code < 2^31 - 8}); checked with a clear error.
  */
@@ -33,7 +34,14 @@ public final class SpectralElementMesh {
 
     private final HexMesh mesh;
     private final Basis1D basis;
-    private final int[] l2g;
+    /** The numbering by entities (its map is {@link #l2g}'s, entry for entry). */
+    private final ElementNumbering numbering;
+    /**
+     * The local-to-global map [E][Np], filled on first use ({@link #localToGlobal()}, {@link #globalCoordinates()}, ...)
+     * or when the mesh is made where {@link ElementNumbering#DEVICE_PROPERTY} is false; a backend that builds Z from
+     * {@link #numbering()} never needs it.
+     */
+    private volatile int[] l2g;
     /** Node positions [E][Np][3], made on first use (a solve on a backend with device setup never needs them). */
     private volatile double[] coords;
     /** {@link #elementGeometry()}, made on first use. */
@@ -43,11 +51,13 @@ public final class SpectralElementMesh {
     private final double[] phi;
     private final NodeMap map;
 
-    private SpectralElementMesh(HexMesh mesh, Basis1D basis, int[] l2g, int globalCount, NodeMap map) {
+    private SpectralElementMesh(HexMesh mesh, Basis1D basis, ElementNumbering numbering, int[] l2g, int globalCount,
+                                NodeMap map) {
         this.mesh = mesh;
         this.map = map;
         boolean trilinear = map == NodeMap.identity();
         this.basis = basis;
+        this.numbering = numbering;
         this.l2g = l2g;
         this.globalCount = globalCount;
         this.trilinear = trilinear;
@@ -79,8 +89,9 @@ public final class SpectralElementMesh {
                 + " local nodes (3 * E * Np = " + 3 * local + " coordinates) exceeds the Java array limit 2^31 - 8; "
                 + "use fewer elements or a lower degree");
         }
-        Numbering numbering = number(mesh, degree);
-        return new SpectralElementMesh(mesh, basis, numbering.l2g(), numbering.globalCount(), map);
+        ElementNumbering numbering = meshTopology(mesh).entities().at(degree);
+        int[] l2g = ElementNumbering.onDevice() ? null : fill(numbering);   // the host map up front: the path before
+        return new SpectralElementMesh(mesh, basis, numbering, l2g, numbering.globalNodeCount(), map);
     }
 
     // ------------------------------------------------------------------ numbering
@@ -229,66 +240,6 @@ public final class SpectralElementMesh {
     }
 
     /**
-     * How local node n of an element finds its global id: {@code kind[n]} is 0 (corner {@code a[n]}), 1 (interior
-     * node {@code b[n]} = m - 1 of edge {@code a[n]}), 2 (interior node (u, v) = ({@code b[n]}, {@code c[n]}) of face
-     * {@code a[n]} in the element's face frame) or 3 (element interior node, offset {@code b[n]}).
-     */
-    private record NodeClasses(byte[] kind, byte[] a, int[] b, int[] c) {
-
-        static NodeClasses of(int n) {
-            int nq = n + 1;
-            int np = nq * nq * nq;
-            int m1 = n - 1;
-            byte[] kind = new byte[np];
-            byte[] a = new byte[np];
-            int[] b = new int[np];
-            int[] c = new int[np];
-            int[] ijk = new int[3];
-            for (int kk = 0; kk < nq; kk++) {
-                for (int jj = 0; jj < nq; jj++) {
-                    for (int ii = 0; ii < nq; ii++) {
-                        int l = ii + nq * (jj + nq * kk);
-                        ijk[0] = ii;
-                        ijk[1] = jj;
-                        ijk[2] = kk;
-                        int onB = 0;
-                        for (int d = 0; d < 3; d++) {
-                            if (ijk[d] == 0 || ijk[d] == n) {
-                                onB++;
-                            }
-                        }
-                        if (onB == 3) {
-                            kind[l] = 0;
-                            a[l] = (byte) HexReference.cornerOf(ii / n, jj / n, kk / n);
-                        } else if (onB == 2) {
-                            int axis = (ii != 0 && ii != n) ? 0 : (jj != 0 && jj != n) ? 1 : 2;
-                            int o1 = axis == 0 ? 1 : 0, o2 = axis == 2 ? 1 : 2;
-                            kind[l] = 1;
-                            a[l] = (byte) HexReference.edgeIndex(axis, ijk[o1] / n, ijk[o2] / n);
-                            b[l] = ijk[axis];
-                        } else if (onB == 1) {
-                            int axis = (ii == 0 || ii == n) ? 0 : (jj == 0 || jj == n) ? 1 : 2;
-                            int f = 2 * axis + ijk[axis] / n;
-                            kind[l] = 2;
-                            a[l] = (byte) f;
-                            b[l] = ijk[HexReference.faceTangentAxis(f, 0)];
-                            c[l] = ijk[HexReference.faceTangentAxis(f, 1)];
-                        } else {
-                            kind[l] = 3;
-                            b[l] = (ii - 1) + m1 * ((jj - 1) + m1 * (kk - 1));
-                        }
-                    }
-                }
-            }
-            return new NodeClasses(kind, a, b, c);
-        }
-    }
-
-    /** The local-to-global map and N_G. */
-    private record Numbering(int[] l2g, int globalCount) {
-    }
-
-    /**
      * The degree-independent part of the numbering of a {@link HexMesh}: its entities (vertices, edges, faces, element
      * interiors) in order of first appearance walking the elements (per element: its new vertices in corner order, its
      * new edges, its new faces, its interior), and per element the ordinal of each of its entities with the
@@ -315,11 +266,22 @@ public final class SpectralElementMesh {
          * unoptimised code on every core; so it is for programs that build many large meshes in one JVM.
          */
         static final String PARALLEL_PROPERTY = "lobatto.mesh.parallelTopology";
+        /**
+         * {@code -Dlobatto.mesh.boxTopology=false}: a structured box ({@link HexMesh#structuredBox()}) is walked like any
+         * mesh instead of getting {@link BoxTopology}'s closed form (the same arrays).
+         */
+        static final String BOX_PROPERTY = "lobatto.mesh.boxTopology";
         /** The smallest mesh that {@link #PARALLEL_PROPERTY} sends to {@link ParallelTopology}. */
         static final int PARALLEL_ELEMENTS = 4096;
 
-        /** The topology of {@code mesh}: {@link #walk}, or {@link ParallelTopology} where {@link #PARALLEL_PROPERTY} asks. */
+        /**
+         * The topology of {@code mesh}: {@link BoxTopology} for a structured box, else {@link #walk}, or
+         * {@link ParallelTopology} where {@link #PARALLEL_PROPERTY} asks.
+         */
         static Topology of(HexMesh mesh) {
+            if (mesh.structuredBox().isPresent() && !"false".equalsIgnoreCase(System.getProperty(BOX_PROPERTY, "true").trim())) {
+                return BoxTopology.of(mesh);
+            }
             if (mesh.elementCount() >= PARALLEL_ELEMENTS && Boolean.getBoolean(PARALLEL_PROPERTY)) {
                 Topology t = ParallelTopology.of(mesh);
                 if (t != null) {
@@ -438,86 +400,39 @@ public final class SpectralElementMesh {
         }
     }
 
-    /** The topology of each mesh numbered so far (weakly held: it goes with its mesh). */
-    private static final java.util.Map<HexMesh, Topology> TOPOLOGIES =
+    /** The topology of each mesh numbered so far, with its entities packed for {@link ElementNumbering} (weakly held: they go with their mesh). */
+    private static final java.util.Map<HexMesh, MeshTopology> TOPOLOGIES =
             java.util.Collections.synchronizedMap(new java.util.WeakHashMap<>());
 
-    private static Topology topology(HexMesh mesh) {
-        Topology t = TOPOLOGIES.get(mesh);
+    /** A mesh's {@link Topology} and its {@link ElementNumbering.Entities}, made together once per mesh. */
+    private record MeshTopology(Topology topology, ElementNumbering.Entities entities) {
+    }
+
+    private static MeshTopology meshTopology(HexMesh mesh) {
+        MeshTopology t = TOPOLOGIES.get(mesh);
         if (t == null) {
-            t = Topology.of(mesh);
+            Topology topo = Topology.of(mesh);
+            t = new MeshTopology(topo, ElementNumbering.Entities.of(topo));
             TOPOLOGIES.put(mesh, t);
         }
         return t;
     }
 
-    /**
-     * The numbering at degree {@code n}: each entity's first global id is the prefix sum, in order of first appearance,
-     * of the node counts of the entities before it (vertex 1, edge N-1, face (N-1)^2, interior (N-1)^3); then the
-     * local-to-global map element by element in parallel from the entity ordinals and orientations.
-     */
-    private static Numbering number(HexMesh mesh, int n) {
-        Topology topo = topology(mesh);
-        int ne = mesh.elementCount();
-        int nq = n + 1;
-        int np = nq * nq * nq;
-        int m1 = n - 1; // interior nodes per edge direction
-        long[] sizes = {1, m1, (long) m1 * m1, (long) m1 * m1 * m1};
-        byte[] kinds = topo.kinds();
-        int[] base = new int[kinds.length];
-        long next = 0;
-        for (int k = 0; k < kinds.length; k++) {
-            base[k] = (int) next;
-            next += sizes[kinds[k]];
-            if (next > Integer.MAX_VALUE) {
-                throw new IllegalArgumentException("global node count exceeds 2^31 - 1 at degree " + n + " (entity " + k + " of "
-                    + kinds.length + ")");
-            }
-        }
+    private static Topology topology(HexMesh mesh) {
+        return meshTopology(mesh).topology();
+    }
 
-        NodeClasses cls = NodeClasses.of(n);
-        int[] l2g = new int[ne * np];
-        // the tables as locals: the loop runs interpreted at first on a cold JVM, where every accessor call costs
-        final byte[] classes = cls.kind();
-        final byte[] as = cls.a();
-        final int[] bs = cls.b();
-        final int[] cs = cls.c();
-        final int[] corner = topo.corner();
-        final int[] edge = topo.edge();
-        final boolean[] reversed = topo.edgeReversed();
-        final int[] face = topo.face();
-        final byte[] frames = topo.faceFrame();
-        final int[] interior = topo.interior();
-        forEachChunk(ne, (e0, e1) -> {
-            for (int e = e0; e < e1; e++) {
-                int out = e * np;
-                for (int l = 0; l < np; l++) {
-                    int g;
-                    int a = as[l];
-                    switch (classes[l]) {
-                        case 0 -> g = base[corner[8 * e + a]];
-                        case 1 -> {
-                            int m = bs[l];
-                            g = base[edge[12 * e + a]] + (reversed[12 * e + a] ? n - 1 - m : m - 1);
-                        }
-                        case 2 -> {
-                            int frame = frames[6 * e + a];
-                            int u = bs[l], v = cs[l];
-                            int du = (frame & 1) == 0 ? u : n - u;
-                            int dv = (frame & 2) == 0 ? v : n - v;
-                            boolean firstIsU = (frame & 4) != 0;
-                            int p = firstIsU ? du : dv;
-                            int q = firstIsU ? dv : du;
-                            g = base[face[6 * e + a]] + (p - 1) + m1 * (q - 1);
-                        }
-                        default -> g = base[interior[e]] + bs[l];
-                    }
-                    l2g[out + l] = g;
-                }
-            }
+    /**
+     * The local-to-global map of {@code numbering}, element by element in parallel ({@link ElementNumbering#fill}; the
+     * same result as a sequential loop).
+     */
+    private static int[] fill(ElementNumbering numbering) {
+        int[] l2g = new int[numbering.localSize()];
+        forEachChunk(numbering.elementCount(), (e0, e1) -> {
+            numbering.fill(l2g, e0, e1);
             return 0;
         });
-        return new Numbering(l2g, (int) next);
+        return l2g;
     }
 
     // ------------------------------------------------------------------ positions
@@ -669,7 +584,7 @@ public final class SpectralElementMesh {
 
     /** N_L = E * Np, the length of element-local vectors. */
     public int localSize() {
-        return l2g.length;
+        return numbering.localSize();
     }
 
     /** N_G, the number of distinct (global) nodes. */
@@ -679,7 +594,30 @@ public final class SpectralElementMesh {
 
     /** Copy of the local-to-global map, [E][Np]: entry e*Np + n is the global id of node n of element e. */
     public int[] localToGlobal() {
-        return l2g.clone();
+        return l2g().clone();
+    }
+
+    /**
+     * The numbering by entities that {@link #localToGlobal()} is filled from: what a backend needs to make the map where
+     * Z is built ({@code Backend.buildScatter(ElementNumbering, boolean[])}), O(E) ints.
+     */
+    public ElementNumbering numbering() {
+        return numbering;
+    }
+
+    /** The local-to-global map, filled once on first use. */
+    private int[] l2g() {
+        int[] m = l2g;
+        if (m == null) {
+            synchronized (this) {
+                m = l2g;
+                if (m == null) {
+                    m = fill(numbering);
+                    l2g = m;
+                }
+            }
+        }
+        return m;
     }
 
     /**
@@ -687,12 +625,14 @@ public final class SpectralElementMesh {
      * of E * Np ints costs its page faults on the host).
      */
     public java.nio.IntBuffer localToGlobalView() {
-        return java.nio.IntBuffer.wrap(l2g).asReadOnlyBuffer();
+        return java.nio.IntBuffer.wrap(l2g()).asReadOnlyBuffer();
     }
 
     /** Global id of local node {@code n} of element {@code e}. */
     public int globalId(int e, int n) {
-        return l2g[localIndex(e, n)];
+        int i = localIndex(e, n);
+        int[] m = l2g;
+        return m != null ? m[i] : numbering.globalId(e, n);
     }
 
     /** Copy of the node positions, [E][Np][3]. */
@@ -767,6 +707,7 @@ public final class SpectralElementMesh {
         double[] out = new double[3 * globalCount];
         boolean[] done = new boolean[globalCount];
         double[] coords = coords();
+        int[] l2g = l2g();
         for (int l = 0; l < l2g.length; l++) {
             int g = l2g[l];
             if (!done[g]) {
@@ -803,11 +744,18 @@ public final class SpectralElementMesh {
         for (int f = 0; f < 6; f++) {
             faceNodes[f] = HexReference.faceNodes(n, f);
         }
+        int[] filled = l2g;
         for (int e = 0; e < elementCount(); e++) {
             for (int f = 0; f < 6; f++) {
                 if (selected.test(mesh.faceTag(e, f))) {
-                    for (int ln : faceNodes[f]) {
-                        out[l2g[e * np + ln]] = true;
+                    if (filled != null) {
+                        for (int ln : faceNodes[f]) {
+                            out[filled[e * np + ln]] = true;
+                        }
+                    } else {
+                        for (int ln : faceNodes[f]) {
+                            out[numbering.globalId(e, ln)] = true;   // from the entities: no map needed
+                        }
                     }
                 }
             }

@@ -453,6 +453,38 @@ public final class AparapiBackend implements Backend {
         return java.util.Optional.of(scatterBuild.build(localToGlobal, originalNodeCount, masked, kind));
     }
 
+    /**
+     * Z built on the device from a mesh's numbering by entities: the local-to-global map made by
+     * {@link io.lobatto.backend.aparapi.kernels.ElementNumberingKernel} into the buffer {@link ScatterBuild} builds Z
+     * from; empty in the tiles kind (as {@link #buildScatter(java.nio.IntBuffer, int, boolean[])}).
+     */
+    @Override
+    public synchronized java.util.Optional<DeviceScatter> buildScatter(io.lobatto.core.mesh.ElementNumbering numbering,
+                                                                       boolean[] masked) {
+        java.util.Objects.requireNonNull(numbering, "numbering");
+        int kind = GatherScatter.kind();
+        if (kind == GatherScatter.TILES) {
+            return java.util.Optional.empty();
+        }
+        return java.util.Optional.of(scatterBuild.build(numbering, masked, kind));
+    }
+
+    /** The local-to-global map {@link ScatterBuild#number} makes on the device, read back (for tests). */
+    synchronized int[] numberOnDevice(io.lobatto.core.mesh.ElementNumbering numbering) {
+        ensureOpen();
+        java.util.List<ClVector> buffers = new java.util.ArrayList<>();
+        try {
+            ClVector map = new ClVector(this, core.buffer(numbering.localSize(), 4, "the map"), numbering.localSize());
+            buffers.add(map);
+            scatterBuild.number(numbering, map, buffers);
+            int[] out = new int[numbering.localSize()];
+            core.cl.read(map.buffer, 0, out, 0, out.length);
+            return out;
+        } finally {
+            buffers.forEach(ClVector::close);
+        }
+    }
+
     /** Z with W made on the device from the degrees ({@link GatherScatter#uploadScatterByDegree}). */
     @Override
     public synchronized DeviceScatter uploadScatterByDegree(int[] scatterIds, int[] gatherStarts, int[] gatherIds,

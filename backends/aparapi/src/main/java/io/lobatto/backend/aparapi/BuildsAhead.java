@@ -71,6 +71,9 @@ final class BuildsAhead {
         if (GatherScatter.kind() != GatherScatter.TILES) {
             // Z's build first, before the plans below translate the setup kernels and wait for the block gathers' probe
             ProgramCache programs = core.cl.programs();
+            if (io.lobatto.core.mesh.ElementNumbering.onDevice()) {
+                submit(() -> programs.build(ScatterBuild.numberingSpec().source()));   // the map Z is built from
+            }
             submit(() -> programs.build(ScatterBuild.spec().source()));
         }
         for (Runnable task : preparations(kernel, degrees, geometry, functions == null ? new PointFunction[0] : functions)) {
@@ -216,6 +219,9 @@ final class BuildsAhead {
         // diagonals, eigenvalue bounds), then f and g: an operation whose build has not started builds it itself
         List<KernelBuilds.Spec> vectors = new ArrayList<>();
         if (GatherScatter.kind() != GatherScatter.TILES) {
+            if (io.lobatto.core.mesh.ElementNumbering.onDevice()) {
+                vectors.add(ScatterBuild.numberingSpec());   // the map Z is built from
+            }
             vectors.add(ScatterBuild.spec());                // Z, built first
         }
         vectors.add(AparapiBackend.RANDOM_FILL);             // the eigenvalue bounds' start vectors

@@ -1,8 +1,10 @@
 package io.lobatto.backend.aparapi;
 
+import io.lobatto.backend.aparapi.kernels.ElementNumberingKernel;
 import io.lobatto.backend.aparapi.kernels.ScatterBuildKernel;
 import io.lobatto.backend.aparapi.runtime.ClKernel;
 import io.lobatto.core.backend.DeviceVector;
+import io.lobatto.core.mesh.ElementNumbering;
 
 import java.nio.IntBuffer;
 import java.util.ArrayList;
@@ -11,7 +13,8 @@ import java.util.Map;
 
 /**
  * Z built where it runs ({@link io.lobatto.core.backend.Backend#buildScatter}): the host uploads the local-to-original
- * map and the list of masked nodes; {@link ScatterBuildKernel}'s passes make the scatter ids, the CSR of Z^T (rows
+ * map (or a mesh's numbering by entities, from which {@link ElementNumberingKernel} makes the map here) and the list of
+ * masked nodes; {@link ScatterBuildKernel}'s passes make the scatter ids, the CSR of Z^T (rows
  * sorted), the greedy row blocks and W = Z (1 / Z^T 1). The host scans two short arrays (one entry per
  * {@link ScatterBuildKernel#CHUNK} original nodes, one per {@link ScatterBuildKernel#RUN} rows) and reads back nothing
  * of size N_L. The arrays are the host build's ({@code ScatterOperator.of}) entry for entry.
@@ -27,6 +30,7 @@ final class ScatterBuild {
     private final GatherScatter gatherScatter;
     private final Vectors vectors;
     private ClKernel kernel;
+    private ClKernel numberingKernel;
 
     ScatterBuild(BackendCore core, GatherScatter gatherScatter, Vectors vectors) {
         this.core = core;
@@ -56,23 +60,104 @@ final class ScatterBuild {
      */
     ClScatter build(IntBuffer l2g, int originals, boolean[] masked, int kind) {
         core.ensureOpen();
+        check(originals, masked);
+        int nl = l2g.limit();
+        List<ClVector> temporary = new ArrayList<>();
+        ClVector map = ints(nl, "the local-to-global map", temporary);
+        try {
+            write(l2g, map);
+        } catch (RuntimeException e) {
+            map.close();
+            throw e;
+        }
+        return build(map, () -> l2g, originals, masked, kind, temporary);
+    }
+
+    /** The numbering's build: its passes in one program. */
+    static KernelBuilds.Spec numberingSpec() {
+        return new KernelBuilds.Spec(ElementNumberingKernel.class, Map.of(), "l2g", 0);
+    }
+
+    /**
+     * Z of a mesh's numbering by entities: the map made here ({@link ElementNumberingKernel}, one work-item per local
+     * node, from the O(E) entity arrays), then Z of it as {@link #build(IntBuffer, int, boolean[], int)}.
+     *
+     * @throws IllegalArgumentException as {@link #build(IntBuffer, int, boolean[], int)}
+     */
+    ClScatter build(ElementNumbering numbering, boolean[] masked, int kind) {
+        core.ensureOpen();
+        int originals = numbering.globalNodeCount();
+        check(originals, masked);
+        List<ClVector> temporary = new ArrayList<>();
+        ClVector map = ints(numbering.localSize(), "the local-to-global map", temporary);
+        try {
+            number(numbering, map, temporary);
+        } catch (RuntimeException e) {
+            for (ClVector v : temporary) {
+                v.close();
+            }
+            throw e;
+        }
+        return build(map, () -> {
+            int[] back = new int[map.length()];
+            core.cl.read(map.buffer, 0, back, 0, back.length);
+            return IntBuffer.wrap(back);
+        }, originals, masked, kind, temporary);
+    }
+
+    /**
+     * Fills {@code map} with the numbering's local-to-global map ({@link ElementNumberingKernel}); the entity arrays go
+     * into buffers of {@code temporary}.
+     */
+    void number(ElementNumbering numbering, ClVector map, List<ClVector> temporary) {
+        ClVector ordinals = upload(numbering.ordinals(), "the entity ordinals", temporary);
+        ClVector orientations = upload(numbering.orientations(), "the entity orientations", temporary);
+        ClVector bases = upload(numbering.bases(), "the entity bases", temporary);
+        ClVector classes = upload(numbering.nodeClasses(), "the node classes", temporary);
+        if (numberingKernel == null) {
+            numberingKernel = core.kernel(numberingSpec());
+        }
+        ClKernel k = numberingKernel.set("ordinals", ordinals.buffer).set("orientations", orientations.buffer)
+                .set("bases", bases.buffer).set("classes", classes.buffer).set("l2g", map.buffer)
+                .set("degree", numbering.degree()).set("np", numbering.nodesPerElement());
+        launch(k, numbering.localSize());
+    }
+
+    private static void check(int originals, boolean[] masked) {
         if (originals < 0) {
             throw new IllegalArgumentException("originalNodeCount = " + originals + " must be >= 0");
         }
         if (masked != null && masked.length != originals) {
             throw new IllegalArgumentException("masked has length " + masked.length + " but originalNodeCount = " + originals);
         }
-        int nl = l2g.limit();
-        List<ClVector> temporary = new ArrayList<>();
+    }
+
+    /** {@code src} (entries 0 .. limit) into {@code dst}, staged through a reused array of at most {@link #UPLOAD_CHUNK}. */
+    private void write(IntBuffer src, ClVector dst) {
+        int nl = src.limit();
+        int[] chunk = new int[Math.min(UPLOAD_CHUNK, Math.max(1, nl))];
+        for (int from = 0; from < nl; from += chunk.length) {
+            int len = Math.min(chunk.length, nl - from);
+            src.get(from, chunk, 0, len);
+            core.cl.write(chunk, 0, len, dst.buffer, from);
+        }
+    }
+
+    private ClVector upload(IntBuffer src, String what, List<ClVector> owner) {
+        ClVector v = ints(src.limit(), what, owner);
+        write(src, v);
+        return v;
+    }
+
+    /**
+     * Z of the map in {@code map} (on the device, one of {@code temporary}, closed with them); {@code hostMap} gives it on
+     * the host for the message of a bad id.
+     */
+    private ClScatter build(ClVector map, java.util.function.Supplier<IntBuffer> hostMap, int originals, boolean[] masked,
+                            int kind, List<ClVector> temporary) {
+        int nl = map.length();
         List<ClVector> kept = new ArrayList<>();
         try {
-            ClVector map = ints(nl, "the local-to-global map", temporary);
-            int[] chunk = new int[Math.min(UPLOAD_CHUNK, Math.max(1, nl))];
-            for (int from = 0; from < nl; from += chunk.length) {
-                int len = Math.min(chunk.length, nl - from);
-                l2g.get(from, chunk, 0, len);
-                core.cl.write(chunk, 0, len, map.buffer, from);
-            }
             ClVector count = ints(originals, "the counts of Z's build", temporary);
             ClVector err = ints(2, "the errors of Z's build", temporary);
             core.cl.write(new int[2], 0, 2, err.buffer, 0);
@@ -90,6 +175,7 @@ final class ScatterBuild {
             int[] errors = new int[2];
             core.cl.read(err.buffer, 0, errors, 0, 2);
             if (errors[0] > 0) {
+                IntBuffer l2g = hostMap.get();
                 for (int n = 0; n < nl; n++) {
                     int g = l2g.get(n);
                     if (g < 0 || g >= originals) {
