@@ -354,9 +354,11 @@ final class BuildsAhead {
                 });
             }
             if (fine) {
-                // Z's build alone and first (prepare submits it: the setup waits for it before anything else); the others
-                // in bundles of a few kernels, in the order of their first use, each bundle one program on a thread of its own
-                int alone = GatherScatter.kind() != GatherScatter.TILES ? 1 : 0;
+                // Z's build (and the map's, where the device numbers) alone and first (prepare submits them: the setup
+                // waits for them before anything else); the others in bundles of a few kernels, in the order of their first
+                // use, each bundle one program on a thread of its own
+                int alone = GatherScatter.kind() == GatherScatter.TILES ? 0
+                        : io.lobatto.core.mesh.ElementNumbering.onDevice() ? 2 : 1;
                 fineElements = tasks.size();
                 for (List<KernelBuilds.Spec> part : chunks(vectors.subList(alone, vectors.size()), VECTOR_BUNDLE)) {
                     core.planBundle(part);

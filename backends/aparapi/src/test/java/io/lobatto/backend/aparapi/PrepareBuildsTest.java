@@ -80,6 +80,37 @@ class PrepareBuildsTest {
         }
     }
 
+    /**
+     * Z's build and the map's are compiled once each, alone, and in no bundle: prepare submits them first and bundles the
+     * rest (a bundle that also held Z's build compiled it a second time, in a larger program the setup then waited for).
+     */
+    @Test
+    void zAndTheMapBuildOnceAndAlone() {
+        SpectralElementMesh mesh = TestProblems.deformedBox(2, 2, 2, 4);
+        try (AparapiBackend be = fresh()) {
+            Assumptions.assumeTrue(GatherScatter.kind() != GatherScatter.TILES, "the tiles kind builds no Z on the device");
+            ProgramCache programs = be.runtime().programs();
+            int before = programs.buildLog().size();
+            be.prepare(ElementKernel.STIFFNESS_BP35, PMultigrid.halving(4), mesh.elementGeometry().orElseThrow());
+            be.awaitPrepared();
+            List<String> labels = programs.buildLog().subList(before, programs.buildLog().size()).stream()
+                    .map(ProgramCache.Build::label).filter(l -> !l.endsWith(" (optimised)")).toList();
+            List<String> expected = new ArrayList<>(List.of(ScatterBuild.spec().source().label()));
+            if (io.lobatto.core.mesh.ElementNumbering.onDevice()) {
+                expected.add(ScatterBuild.numberingSpec().source().label());
+            }
+            for (String kernel : expected) {
+                List<String> with = labels.stream().filter(l -> names(l).contains(kernel)).toList();
+                assertEquals(List.of(kernel), with, "the programs that hold '" + kernel + "' among " + labels);
+            }
+        }
+    }
+
+    /** The kernels a build's label names: one, or a bundle's after "bundle of n: ". */
+    private static List<String> names(String label) {
+        return label.startsWith("bundle of ") ? List.of(label.substring(label.indexOf(": ") + 2).split(", ")) : List.of(label);
+    }
+
     /** Several threads asking for one source while it builds, and the lazy path of prepare's kernels: one build each. */
     /**
      * Threads asking for one bundle at once (its kernels in different orders, as prepare's task and an operation that
