@@ -274,20 +274,19 @@ final class ScatterBuild {
         return b;
     }
 
-    /** W = Z (1 / Z^T 1): each row's length by the gather of ones, inverted, scattered (0 where masked). */
+    /**
+     * W = Z (1 / Z^T 1), 0 where masked: each local node's inverse row length from Z^T's row starts, in this program's
+     * {@link ScatterBuildKernel#WEIGHTS} pass (so Z's build waits for no other program; a row is never empty: SUMS
+     * counted unmasked nodes without a reference as errors).
+     */
     private void weights(ClScatter z) {
-        if (z.globalSize() == 0) {
-            vectors.fill(z.inverseDegree, 0.0);
-            return;
-        }
-        try (DeviceVector degree = vectors.allocate(z.globalSize())) {
-            vectors.fill(z.inverseDegree, 1.0);
-            gatherScatter.gather(z, z.inverseDegree, degree);
-            if (vectors.reciprocal(degree, degree) != 0) {
-                throw new IllegalStateException("aparapi: a row of Z^T built on the device is empty");
-            }
-            gatherScatter.scatter(z, degree, z.inverseDegree);
-        }
+        ClKernel k = kernel(ScatterBuildKernel.WEIGHTS);
+        k.set("l2g", core.unused).set("count", core.unused).set("err", core.unused).set("masked", core.unused)
+                .set("sums", core.unused).set("bases", core.unused).set("assembled", core.unused)
+                .set("scatterIds", z.scatterIds.buffer).set("starts", z.gatherStarts.buffer).set("ids", core.unused)
+                .set("blockStarts", core.unused).set("w", z.inverseDegree.buffer).set("originals", 0)
+                .set("rows", z.globalSize()).set("blockEntries", NODES_PER_BLOCK);
+        launch(k, z.inverseDegree.length());
     }
 
     /** The original ids of the masked nodes, ascending (none for a null mask). */
@@ -316,7 +315,7 @@ final class ScatterBuild {
         k.set("l2g", map.buffer).set("count", count.buffer).set("err", err.buffer).set("masked", core.unused)
                 .set("sums", core.unused).set("bases", core.unused).set("assembled", core.unused)
                 .set("scatterIds", core.unused).set("starts", core.unused).set("ids", core.unused)
-                .set("blockStarts", core.unused).set("originals", count.length()).set("rows", 0)
+                .set("blockStarts", core.unused).set("w", core.unused).set("originals", count.length()).set("rows", 0)
                 .set("blockEntries", NODES_PER_BLOCK);
         return k;
     }
@@ -326,7 +325,7 @@ final class ScatterBuild {
         k.set("l2g", core.unused).set("count", core.unused).set("err", core.unused).set("masked", core.unused)
                 .set("sums", core.unused).set("bases", core.unused).set("assembled", core.unused)
                 .set("scatterIds", core.unused).set("starts", starts.buffer).set("ids", core.unused)
-                .set("blockStarts", core.unused).set("originals", 0).set("rows", ng)
+                .set("blockStarts", core.unused).set("w", core.unused).set("originals", 0).set("rows", ng)
                 .set("blockEntries", NODES_PER_BLOCK);
         return k;
     }

@@ -21,6 +21,9 @@ import com.aparapi.Kernel;
  *   <li>{@link #SORT}: each row's local ids in ascending order (insertion sort: rows hold the few copies of a node);</li>
  *   <li>{@link #BLOCK_COUNT}, (the host's scan), {@link #BLOCK_WRITE}: the greedy blocks of at most {@link #blockEntries}
  *       entries within runs of {@link #RUN} rows, the host's {@code blockStarts}.</li>
+ *   <li>{@link #WEIGHTS}: W = Z (1 / Z^T 1), the inverse degree of each local node's row
+ *       ({@code w[n] = 1 / (starts[a + 1] - starts[a])} with {@code a = scatterIds[n]}, 0 where masked): the same doubles as
+ *       gathering ones, taking reciprocals and scattering, in one pass of this program.</li>
  * </ol>
  * Every array is the host build's, entry for entry: the atomics decide only the order within a row, which the sort
  * fixes.
@@ -45,6 +48,8 @@ public final class ScatterBuildKernel extends Kernel {
     public static final int BLOCK_COUNT = 7;
     /** The block starts. */
     public static final int BLOCK_WRITE = 8;
+    /** W = Z (1 / Z^T 1) over the local nodes. */
+    public static final int WEIGHTS = 9;
     /** Original nodes per work-item of {@link #SUMS} and {@link #NUMBER}. */
     public static final int CHUNK = 64;
     /** Rows per run of the greedy blocks (the host build's {@code ScatterOperator.BLOCK_RUN}). */
@@ -69,6 +74,8 @@ public final class ScatterBuildKernel extends Kernel {
     int[] starts = new int[1];
     int[] ids = new int[1];
     int[] blockStarts = new int[1];
+    /** {@link #WEIGHTS}: the inverse degree of each local node, N_L. */
+    double[] w = new double[1];
     /** err[0]: ids out of range; err[1]: unmasked nodes without a reference. */
     int[] err = new int[1];
     /** The work-items of this pass: N_L, original nodes, masked nodes, chunks, rows or runs. */
@@ -110,8 +117,15 @@ public final class ScatterBuildKernel extends Kernel {
                 sortRow(i);
             } else if (op == BLOCK_COUNT) {
                 blocks(i, 0);
-            } else {
+            } else if (op == BLOCK_WRITE) {
                 blocks(i, 1);
+            } else {
+                int a = scatterIds[i];
+                double inverse = 0;
+                if (a >= 0) {
+                    inverse = 1.0 / (starts[a + 1] - starts[a]);
+                }
+                w[i] = inverse;
             }
         }
     }
