@@ -58,6 +58,9 @@ public final class SetupWarmup {
         boolean withSchwarz = schwarz && SchwarzPreconditioner.FAST_SETUP;
         Thread t = new Thread(() -> {
             try {
+                if (TOPOLOGY) {
+                    runTopology(degree, TOPOLOGY_ROUNDS);
+                }
                 if (withSchwarz) {
                     runSchwarz(degree, SCHWARZ_ROUNDS);
                 }
@@ -97,6 +100,47 @@ public final class SetupWarmup {
                 sum += z.globalSize() + z.blockCount();
             }
             sum += Double.doubleToRawLongBits(SpectrumBounds.randomStart(4096, r)[r % 4096]);
+        }
+        return sum;
+    }
+
+    /** Elements per side of the box {@link #runTopology} numbers: 512 elements, 8 chunks of the parallel loops a round. */
+    static final int TOPOLOGY_SIDE = 8;
+
+    /** Rounds of {@link #runTopology} in {@link #start(int, boolean)}. */
+    static final int TOPOLOGY_ROUNDS = 100;
+
+    /**
+     * {@code -Dlobatto.setup.warmupTopology=false} leaves {@link #runTopology} out of {@link #start(int, boolean)} (for
+     * A/B runs).
+     */
+    public static final String TOPOLOGY_PROPERTY = "lobatto.setup.warmupTopology";
+
+    private static final boolean TOPOLOGY = !"false".equalsIgnoreCase(System.getProperty(TOPOLOGY_PROPERTY, "true").trim());
+
+    /**
+     * Runs the numbering by entities of a fresh {@value #TOPOLOGY_SIDE}^3 box {@code rounds} times: its topology (in
+     * closed form for a box), the packed entities, the numbering at N (a prefix sum over the entities) and the Dirichlet
+     * mask from the entities, with no local-to-global map (where Z is built on the device the host never fills one).
+     * Why: these are loops over the elements in parallel chunks of 64. {@link #run}'s 2 x 2 x 2 box is one chunk, which
+     * a hundred rounds leave in profiled C1 code; then a 32^3 mesh's first build ran it on every core of the H100
+     * machine's host (mesh and numbering 0.16-0.25 s with 1-3.7 s of CPU, against 0.05 s on 2 cores here). Eight chunks
+     * a round take the chunk bodies to C2 within the rounds.
+     *
+     * @return a checksum of what was built (of no other use)
+     * @throws IllegalArgumentException if {@code degree} is out of range or {@code rounds < 0}
+     */
+    static long runTopology(int degree, int rounds) {
+        requireDegree(degree);
+        if (rounds < 0) {
+            throw new IllegalArgumentException("rounds = " + rounds + " must be >= 0");
+        }
+        long sum = 0;
+        for (int r = 0; r < rounds; r++) {
+            HexMesh box = HexMesh.box(TOPOLOGY_SIDE, TOPOLOGY_SIDE, TOPOLOGY_SIDE, 0, 1, 0, 1, 0, 1);
+            SpectralElementMesh mesh = SpectralElementMesh.of(box, degree);
+            boolean[] mask = mesh.boundaryMaskAllTagged();
+            sum += mesh.globalNodeCount() + (mask[0] ? 1 : 0);
         }
         return sum;
     }

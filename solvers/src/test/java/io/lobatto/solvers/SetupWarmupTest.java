@@ -40,6 +40,16 @@ class SetupWarmupTest {
     }
 
     @Test
+    void topologyRoundsNumberTheEightCubedBoxAndItsMask() {
+        int side = SetupWarmup.TOPOLOGY_SIDE;
+        long nodes = (long) (3 * side + 1) * (3 * side + 1) * (3 * side + 1);   // N = 3: 3 side + 1 nodes a direction
+        assertEquals(2 * (nodes + 1), SetupWarmup.runTopology(3, 2), "two rounds, each N_G and node 0 (a corner) masked");
+        assertEquals(0, SetupWarmup.runTopology(3, 0));
+        assertThrows(IllegalArgumentException.class, () -> SetupWarmup.runTopology(3, -1));
+        assertThrows(IllegalArgumentException.class, () -> SetupWarmup.runTopology(0, 1));
+    }
+
+    @Test
     void highDegreesRunFewerRoundsWithinTheNodeBudget() {
         assertEquals(100, SetupWarmup.rounds(SetupWarmup.degrees(7), 100));
         int atFifteen = SetupWarmup.rounds(SetupWarmup.degrees(15), 100);
