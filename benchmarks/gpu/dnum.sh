@@ -8,6 +8,10 @@
 #   walk  the map made on the device, the box walked (-Dlobatto.mesh.boxTopology=false)
 #   old   the path before: the host walk and fill, Z from the uploaded map (-Dlobatto.numbering.device=false
 #         -Dlobatto.mesh.boxTopology=false)
+# VARIANTS (default "new walk old") and VARIANTS67 choose the variants at each size; nowarm is the default without
+# SetupWarmup's topology rounds. JFR_RUNS=n adds n runs of the default with Java Flight Recorder (JFC: the settings, default
+# profile) writing $OUT/jfr-*.jfr; stage the runtime with jdk.jfr for them
+# (GPU_JRE_MODULES=java.base,java.logging,java.management,jdk.unsupported,jdk.jfr ../shared/gpu/stage.sh ...).
 # Prints per run the setup phases and the times, then per variant the medians; a run that would end past BUDGET (450 s)
 # is skipped. Logs to $OUT. Checked on PoCL (2 cores) at 7ae84f5 with RUN=java JAR=examples/target/lobatto.jar E32=24
 # E67=8 ROUNDS=3 BUDGET=590 (252 s; 13 iterations at 24^3, 12 at 8^3, the same residuals and errors in every variant).
@@ -28,6 +32,8 @@ opts() {
     new) echo "" ;;
     walk) echo "-Dlobatto.mesh.boxTopology=false" ;;
     old) echo "-Dlobatto.numbering.device=false -Dlobatto.mesh.boxTopology=false" ;;
+    nowarm) echo "-Dlobatto.setup.warmupTopology=false" ;;   # SetupWarmup without its topology rounds (the path before 5bd1b0f)
+    jfr) echo "-XX:StartFlightRecording=filename=$OUT/jfr-$2.jfr,settings=${JFC:-profile}" ;;   # needs jdk.jfr staged
   esac
 }
 phase() { # log, phase name: its wall seconds (0 if absent)
@@ -41,7 +47,7 @@ p() { # variant, size, round, JVM heap option, time limit (s)
     return
   fi
   local t0=$(date +%s%N)
-  timeout "$limit" $RUN $heap $(opts "$v") -cp "$JAR" io.lobatto.examples.LobattoCli poisson -b aparapi --profile -N 7 -e "$e,$e,$e" \
+  timeout "$limit" $RUN $heap $(opts "$v" "$label") -cp "$JAR" io.lobatto.examples.LobattoCli poisson -b aparapi --profile -N 7 -e "$e,$e,$e" \
     > "$OUT/$label.log" 2>&1
   local rc=$? wall=$(( ($(date +%s%N) - t0) / 1000000 ))
   echo "== $label rc=$rc process wall $wall ms: $(opts "$v")"
@@ -58,11 +64,14 @@ p() { # variant, size, round, JVM heap option, time limit (s)
 }
 p new "$E32" 0 -Xmx60g 60 > /dev/null   # warm-up: the kernel cache
 for r in $(seq 1 "$ROUNDS"); do
-  for v in new walk old; do
+  for v in ${VARIANTS:-new walk old}; do
     p "$v" "$E32" "$r" -Xmx60g 60
   done
 done
-for v in new walk old; do
+for r in $(seq 1 "${JFR_RUNS:-0}"); do   # profiles of the default at E32 (JFR_RUNS > 0: stage jdk.jfr, see the header)
+  p jfr "$E32" "$r" -Xmx60g 60
+done
+for v in ${VARIANTS67:-new walk old}; do
   p "$v" "$E67" 1 -Xmx16g 90
 done
 echo "== medians (seconds; round 0 is the warm-up, left out)"
