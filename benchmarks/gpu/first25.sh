@@ -16,8 +16,10 @@ echo "first25 at $COMMIT: $(date -u +%FT%TZ), uptime $(cut -d' ' -f1 /proc/uptim
 p() { # label, then poisson arguments
   local label=$1
   shift
-  local t0=$(date +%s%N)
-  timeout 60 $RUN -cp "$JAR" io.lobatto.examples.LobattoCli poisson -b aparapi --profile "$@" > "$OUT/$label.log" 2>&1
+  local t0=$(date +%s%N) jfr=""
+  # JFR=1: the fresh runs record Java Flight Recorder (JFC: its settings) into $OUT/<label>.jfr (stage jdk.jfr)
+  [ -n "${JFR:-}" ] && [[ $label == fresh-* ]] && jfr="-XX:StartFlightRecording=filename=$OUT/$label.jfr,settings=${JFC:-profile}"
+  timeout 60 $RUN $jfr -cp "$JAR" io.lobatto.examples.LobattoCli poisson -b aparapi --profile "$@" > "$OUT/$label.log" 2>&1
   local rc=$?
   echo "== $label rc=$rc process wall $(( ($(date +%s%N) - t0) / 1000000 )) ms"
   grep -E "^(CG:|time:|error:|kernel builds|process:)|WARNING|SEVERE|Exception|warnings generated" "$OUT/$label.log" | head -8
@@ -32,4 +34,4 @@ for i in $(seq 1 "${FRESH_ROUNDS:-6}"); do
 done
 p warm
 nvidia-smi --query-gpu=name,persistence_mode,pstate,clocks.sm,clocks.mem --format=csv 2>&1 | tail -2
-cd "$OUT" && tar czf first25.tgz *.log && rm -f *.log
+cd "$OUT" && tar czf first25.tgz *.log $(ls *.jfr 2>/dev/null) && rm -f *.log *.jfr
