@@ -32,7 +32,7 @@ opts() {
     new) echo "" ;;
     walk) echo "-Dlobatto.mesh.boxTopology=false" ;;
     old) echo "-Dlobatto.numbering.device=false -Dlobatto.mesh.boxTopology=false" ;;
-    nowarm) echo "-Dlobatto.setup.warmupTopology=false" ;;   # SetupWarmup without its topology rounds (the path before 5bd1b0f)
+    nowarm) echo "-Dlobatto.setup.warmupTopology=false" ;;   # SetupWarmup without its topology rounds (the path before fba8d28)
     jfr) echo "-XX:StartFlightRecording=filename=$OUT/jfr-$2.jfr,settings=${JFC:-profile}" ;;   # needs jdk.jfr staged
   esac
 }
