@@ -5,6 +5,7 @@
 #   COMMIT=<sha> FRESH_ROUNDS=6 bash benchmarks/gpu/first25.sh
 # The README's main job (poisson -b aparapi, 6^3, N = 7) on fresh caches, the driver's cache empty (CUDA_CACHE_PATH a new
 # folder) and an empty kernel cache: first as the machine's first process, then FRESH_ROUNDS more times, then once warm.
+# B_OPTS="<JVM options>": each fresh round also runs the job with those options on fresh caches (freshb-i), an A/B.
 # Prints each run's process wall, the CLI's times, when the backend was open and the build span. Logs to $OUT.
 set -uo pipefail
 RUN=${RUN:-bash .gpu/run}
@@ -18,8 +19,8 @@ p() { # label, then poisson arguments
   shift
   local t0=$(date +%s%N) jfr=""
   # JFR=1: the fresh runs record Java Flight Recorder (JFC: its settings) into $OUT/<label>.jfr (stage jdk.jfr)
-  [ -n "${JFR:-}" ] && [[ $label == fresh-* ]] && jfr="-XX:StartFlightRecording=filename=$OUT/$label.jfr,settings=${JFC:-profile}"
-  timeout 60 $RUN $jfr -cp "$JAR" io.lobatto.examples.LobattoCli poisson -b aparapi --profile "$@" > "$OUT/$label.log" 2>&1
+  [ -n "${JFR:-}" ] && [[ $label == fresh* ]] && jfr="-XX:StartFlightRecording=filename=$OUT/$label.jfr,settings=${JFC:-profile}"
+  timeout 60 $RUN ${jopts:-} $jfr -cp "$JAR" io.lobatto.examples.LobattoCli poisson -b aparapi --profile "$@" > "$OUT/$label.log" 2>&1
   local rc=$?
   echo "== $label rc=$rc process wall $(( ($(date +%s%N) - t0) / 1000000 )) ms"
   grep -E "^(CG:|time:|error:|kernel builds|process:)|WARNING|SEVERE|Exception|warnings generated" "$OUT/$label.log" | head -8
@@ -31,6 +32,10 @@ p first-process
 for i in $(seq 1 "${FRESH_ROUNDS:-6}"); do
   fresh
   p fresh-$i
+  if [ -n "${B_OPTS:-}" ]; then   # an A/B: each round also runs with B_OPTS (JVM options) on fresh caches of its own
+    fresh
+    jopts="$B_OPTS" p freshb-$i
+  fi
 done
 p warm
 nvidia-smi --query-gpu=name,persistence_mode,pstate,clocks.sm,clocks.mem --format=csv 2>&1 | tail -2

@@ -305,14 +305,7 @@ final class BackendCore {
 
     /** A new buffer holding {@code values} (closed again if the write fails). */
     ClBuffer upload(double[] values, String what) {
-        ClBuffer b = buffer(values.length, 8, what);
-        try {
-            cl.write(values, 0, values.length, b, 0);
-        } catch (RuntimeException e) {
-            b.close();
-            throw e;
-        }
-        return b;
+        return cl.upload(values, what);
     }
 
     /**

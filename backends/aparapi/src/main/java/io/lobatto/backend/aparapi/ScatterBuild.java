@@ -25,6 +25,8 @@ final class ScatterBuild {
     static final int NODES_PER_BLOCK = 512;
     /** Ints of the map per write of its upload (a reused host array: no page faults of an N_L-sized copy). */
     private static final int UPLOAD_CHUNK = 1 << 20;
+    /** Bytes below which an upload is one call ({@link io.lobatto.backend.aparapi.runtime.ClContext#upload}). */
+    private static final long UPLOAD_COPY_LIMIT = 64L << 20;
 
     private final BackendCore core;
     private final GatherScatter gatherScatter;
@@ -144,8 +146,16 @@ final class ScatterBuild {
     }
 
     private ClVector upload(IntBuffer src, String what, List<ClVector> owner) {
-        ClVector v = ints(src.limit(), what, owner);
-        write(src, v);
+        int n = src.limit();
+        if (4L * n >= UPLOAD_COPY_LIMIT) {
+            ClVector v = ints(n, what, owner);
+            write(src, v);
+            return v;
+        }
+        int[] copy = new int[n];
+        src.get(0, copy);
+        ClVector v = new ClVector(core.owner, core.cl.upload(copy, what + " (" + n + " ints)"), n);
+        owner.add(v);
         return v;
     }
 
@@ -159,14 +169,12 @@ final class ScatterBuild {
         List<ClVector> kept = new ArrayList<>();
         try {
             ClVector count = ints(originals, "the counts of Z's build", temporary);
-            ClVector err = ints(2, "the errors of Z's build", temporary);
-            core.cl.write(new int[2], 0, 2, err.buffer, 0);
+            ClVector err = small(new int[2], "the errors of Z's build", temporary);
             launch(bind(ScatterBuildKernel.ZERO, map, count, err), originals);
             launch(bind(ScatterBuildKernel.COUNT, map, count, err), nl);
             int[] maskedIds = maskedIds(masked);
             if (maskedIds.length > 0) {
-                ClVector list = ints(maskedIds.length, "the masked nodes", temporary);
-                core.cl.write(maskedIds, 0, maskedIds.length, list.buffer, 0);
+                ClVector list = upload(IntBuffer.wrap(maskedIds), "the masked nodes", temporary);
                 launch(bind(ScatterBuildKernel.MARK, map, count, err).set("masked", list.buffer), maskedIds.length);
             }
             int chunks = (originals + ScatterBuildKernel.CHUNK - 1) / ScatterBuildKernel.CHUNK;
@@ -206,8 +214,7 @@ final class ScatterBuild {
             }
             int ng = (int) rows;
             int nnz = (int) entries;
-            ClVector bases = ints(base.length, "the chunk bases of Z's build", temporary);
-            core.cl.write(base, 0, base.length, bases.buffer, 0);
+            ClVector bases = small(base, "the chunk bases of Z's build", temporary);
             ClVector assembled = ints(originals, "the assembled ids of Z's build", temporary);
             ClVector starts = ints(ng + 1L, "Z^T's row starts", kept);
             launch(bind(ScatterBuildKernel.NUMBER, map, count, err).set("bases", bases.buffer)
@@ -265,8 +272,7 @@ final class ScatterBuild {
             base[r] = total;
             total += s[2 * r];
         }
-        ClVector bases = ints(runs, "the run bases of Z's blocks", temporary);
-        core.cl.write(base, 0, runs, bases.buffer, 0);
+        ClVector bases = small(base, "the run bases of Z's blocks", temporary);
         ClVector b = ints(total + 1L, "Z^T's block starts", kept);
         launch(bindBlocks(ScatterBuildKernel.BLOCK_WRITE, starts, ng).set("bases", bases.buffer)
                 .set("blockStarts", b.buffer), runs);
@@ -336,6 +342,13 @@ final class ScatterBuild {
         if (n > 0) {
             core.launchPerEntry(k, n);
         }
+    }
+
+    /** A new int vector holding {@code values} (one call where it is small), owned by {@code owner}. */
+    private ClVector small(int[] values, String what, List<ClVector> owner) {
+        ClVector v = new ClVector(core.owner, core.cl.upload(values, what + " (" + values.length + " ints)"), values.length);
+        owner.add(v);
+        return v;
     }
 
     private ClVector ints(long n, String what, List<ClVector> owner) {

@@ -89,15 +89,12 @@ final class Vectors {
 
     DeviceVector upload(double[] values) {
         core.ensureOpen();
-        ClVector v = new ClVector(core.owner, core.buffer(values.length, 8, "a vector of " + values.length + " doubles"), values.length);
-        core.cl.write(values, 0, values.length, v.buffer, 0);
-        return v;
+        return new ClVector(core.owner, core.cl.upload(values, "a vector of " + values.length + " doubles"), values.length);
     }
 
     DeviceIntVector upload(int[] values) {
         core.ensureOpen();
-        ClVector v = new ClVector(core.owner, core.buffer(values.length, 4, "an index vector of " + values.length + " ints"), values.length);
-        core.cl.write(values, 0, values.length, v.buffer, 0);
+        ClVector v = new ClVector(core.owner, core.cl.upload(values, "an index vector of " + values.length + " ints"), values.length);
         int min = Integer.MAX_VALUE, max = Integer.MIN_VALUE;
         for (int i : values) {
             min = Math.min(min, i);
