@@ -18,7 +18,6 @@ import io.lobatto.core.backend.BackendException;
 import org.jocl.CLException;
 import org.jocl.Pointer;
 import org.jocl.Sizeof;
-import org.jocl.cl_context;
 import org.jocl.cl_device_id;
 import org.jocl.cl_kernel;
 import org.jocl.cl_program;
@@ -223,19 +222,6 @@ public final class ProgramCache {
     ProgramCache(ClContext context) {
         this.context = context;
         this.dir = cacheDirectory();
-        String mode = System.getProperty(SIDE_BUILDS_PROPERTY, "auto").strip();
-        this.sideBuilds = switch (mode) {
-            case "true" -> true;
-            case "false" -> false;
-            case "auto" -> context.device().vendor().toUpperCase(java.util.Locale.ROOT).contains("NVIDIA");
-            default -> throw new IllegalArgumentException("-D" + SIDE_BUILDS_PROPERTY + "=" + mode
-                    + ": expected auto, true or false");
-        };
-    }
-
-    /** Whether programs compile in a second context ({@link #SIDE_BUILDS_PROPERTY}). */
-    public boolean sideBuilds() {
-        return sideBuilds;
     }
 
     /** The disk cache directory, or null when disk caching is off. */
@@ -551,16 +537,6 @@ public final class ProgramCache {
                 // an unreadable or foreign binary: compile from source and overwrite it below
             }
         }
-        cl_program fromSide = buildAside(label, text, options, devices);
-        if (fromSide != null) {
-            compiled.addAndGet(kernels);
-            programsCompiled.incrementAndGet();
-            dumpSource(label, text, options);
-            if (file != null) {
-                store(fromSide, file);
-            }
-            return fromSide;
-        }
         cl_program p = clCreateProgramWithSource(context.context, 1, new String[] {text}, new long[] {text.length()}, null);
         try {
             clBuildProgram(p, 1, devices, options, null, null);
@@ -578,95 +554,6 @@ public final class ProgramCache {
             store(p, file);
         }
         return p;
-    }
-
-    /**
-     * Where programs compile: {@code auto} (the default: in a second context on the same device ({@link #buildAside})
-     * on NVIDIA's OpenCL, where it was measured; in the job's own context elsewhere: PoCL recompiles a loaded binary,
-     * which made the README job's builds 3.4 times as long there), {@code true} (a second context on every device) or
-     * {@code false} (the job's own context). Read when the context's cache is made.
-     */
-    public static final String SIDE_BUILDS_PROPERTY = "lobatto.opencl.sideBuilds";
-
-    /** Whether {@link #buildAside} compiles in a second context ({@link #SIDE_BUILDS_PROPERTY}). */
-    private final boolean sideBuilds;
-
-    /** The second context of {@link #buildAside}, made at its first build; null before, or when it could not be made. */
-    private cl_context side;
-    private boolean sideTried;
-
-    /** {@link #side}, made on first use (null where that failed: builds then stay in the job's context). */
-    private synchronized cl_context sideContext() {
-        if (!sideTried && !released) {
-            sideTried = true;
-            try {
-                side = ClContext.createContext(context.device().platform, context.device().id);
-            } catch (CLException e) {
-                LOG.log(Level.FINE, "aparapi: no second context for builds; they run in the job's context", e);
-            }
-        }
-        return side;
-    }
-
-    /**
-     * Compiles {@code text} in a second context on the same device and loads its binary into the job's context: the
-     * program the job gets, or null where that path is off or its binary is missing (then the caller compiles in the
-     * job's context). Why: on NVIDIA's OpenCL every call on a context waits while a program of that context builds.
-     * {@code BuildLockProbe} on the H100 (580.159.04): a 64-byte blocking write waited as long as the builds ran (16-46 s
-     * for large synthetic programs), and at most 0.21 ms when they built in another context. The setup's uploads and
-     * launches then waited for the builds ahead to end (the cold README job's geometry, 0.9 s in fills, writes and
-     * launches). Loading the binary takes the job's context for a few milliseconds. A build error throws with its log
-     * as before.
-     */
-    private cl_program buildAside(String label, String text, String options, cl_device_id[] devices) {
-        if (!sideBuilds) {
-            return null;
-        }
-        cl_context c = sideContext();
-        if (c == null) {
-            return null;
-        }
-        cl_program sp = clCreateProgramWithSource(c, 1, new String[] {text}, new long[] {text.length()}, null);
-        byte[] binary;
-        try {
-            try {
-                clBuildProgram(sp, 1, devices, options, null, null);
-            } catch (CLException e) {
-                String log = buildLog(sp, devices[0]);
-                throw new BackendException("aparapi: building kernel '" + label + "' failed on "
-                        + context.device() + " (" + e.getMessage() + "); build log:\n" + log);
-            }
-            logWarnings(label, sp, devices[0]);
-            binary = binary(sp);
-        } finally {
-            clReleaseProgram(sp);
-        }
-        if (binary == null) {
-            return null;
-        }
-        int[] status = new int[1];
-        cl_program p = clCreateProgramWithBinary(context.context, 1, devices, new long[] {binary.length},
-                new byte[][] {binary}, status, null);
-        try {
-            clBuildProgram(p, 1, devices, options, null, null);
-        } catch (CLException e) {
-            clReleaseProgram(p);
-            LOG.log(Level.FINE, "aparapi: the binary of '" + label + "' from the second context did not load", e);
-            return null;
-        }
-        return p;
-    }
-
-    /** The program's binary for its one device, or null where it has none. */
-    private static byte[] binary(cl_program p) {
-        long[] size = new long[1];
-        clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, Sizeof.size_t, Pointer.to(size), null);
-        if (size[0] <= 0) {
-            return null;
-        }
-        byte[] binary = new byte[(int) size[0]];
-        clGetProgramInfo(p, CL_PROGRAM_BINARIES, Sizeof.POINTER, Pointer.to(new Pointer[] {Pointer.to(binary)}), null);
-        return binary;
     }
 
     /** Writes {@code source} to {@link #SOURCE_DIR_PROPERTY}'s directory, when it is set. */
@@ -690,10 +577,13 @@ public final class ProgramCache {
     /** Writes the program's binary atomically; a cache that cannot be written is simply not used. */
     private static void store(cl_program p, Path file) {
         try {
-            byte[] binary = binary(p);
-            if (binary == null) {
+            long[] size = new long[1];
+            clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, Sizeof.size_t, Pointer.to(size), null);
+            if (size[0] <= 0) {
                 return;
             }
+            byte[] binary = new byte[(int) size[0]];
+            clGetProgramInfo(p, CL_PROGRAM_BINARIES, Sizeof.POINTER, Pointer.to(new Pointer[] {Pointer.to(binary)}), null);
             Files.createDirectories(file.getParent());
             Path tmp = Files.createTempFile(file.getParent(), "build", ".tmp");
             Files.write(tmp, binary);
@@ -771,13 +661,5 @@ public final class ProgramCache {
         }
         built.clear();
         upgrades.clear();
-        cl_context c;
-        synchronized (this) {
-            c = side;
-            side = null;
-        }
-        if (c != null) {
-            ClContext.releaseContext(c);
-        }
     }
 }
