@@ -131,9 +131,11 @@ public final class DistributedPoisson {
 
     /**
      * What a distributed solve gave, the same on every rank: unknowns, CG iterations, whether it converged, and the
-     * max (GLL nodes) and L2 (GL quadrature) errors against the exact solution.
+     * max (GLL nodes) and L2 (GL quadrature) errors against the exact solution; with p-MG its levels line
+     * ({@link #pmgSchedule}), else null.
      */
-    record Result(long dofs, int iterations, boolean converged, double maxError, double l2Error, double[] rankSolution) {
+    record Result(long dofs, int iterations, boolean converged, double maxError, double l2Error, double[] rankSolution,
+                  String pmgSchedule) {
     }
 
     /** Solves on the ranks of {@code comm} (collective); rank 0 prints the report. Null on a partition error. */
@@ -319,7 +321,7 @@ public final class DistributedPoisson {
             metrics.put("iterations", (double) result.iterations());
             writeJson(o.profileJson, metrics);
         }
-        return new Result((long) dofs, result.iterations(), result.converged(), globalMax, l2, uG);
+        return new Result((long) dofs, result.iterations(), result.converged(), globalMax, l2, uG, schedule);
     }
 
     /**
