@@ -698,16 +698,22 @@ public final class DistributedPoisson {
         }
         List<PMultigrid.LevelInfo> levels = pm.levels();
         double total = 0;
+        int h = 0;
         for (int l = 0; l < levels.size(); l++) {
             PMultigrid.LevelInfo i = levels.get(l);
             boolean coarsest = l == levels.size() - 1;
+            // an h-level (N = 1 below N = 1) is named by its depth: "N =  1 h1", "h2", ...
+            h += l > 0 && i.degree() == 1 && levels.get(l - 1).degree() == 1 ? 1 : 0;
+            String hName = h > 0 && i.degree() == 1 ? "h" + h : "";
             double ms = comm.allreduceMax(1e3 * i.seconds() / Math.max(1, i.cycles()));
             long dofs = (long) comm.allreduceSum((double) i.dofs());
+            long elements = (long) comm.allreduceSum((double) i.elements());
             total += ms;
-            metrics.put("pmg_level_N" + i.degree() + "_ms", ms);
-            out.append(String.format(Locale.ROOT, "profile: p-MG " + label + "level N = %2d  %9.4f ms per cycle  (%d applies per cycle%s; "
-                    + "%d DOFs with shared nodes per rank summed)%n", i.degree(), ms, i.appliesPerCycle(),
-                    coarsest ? ", coarse Chebyshev of " + i.smootherOrder() + " iterations, " + i.smoother() : "", dofs));
+            metrics.put("pmg_level_N" + i.degree() + (hName.isEmpty() ? "" : "_" + hName) + "_ms", ms);
+            out.append(String.format(Locale.ROOT, "profile: p-MG " + label + "level N = %2d%-3s %9.4f ms per cycle  (%d applies per cycle%s; "
+                    + "%d DOFs with shared nodes per rank summed, %d elements)%n", i.degree(), hName.isEmpty() ? "" : " " + hName, ms,
+                    i.appliesPerCycle(), coarsest ? ", coarse Chebyshev of " + i.smootherOrder() + " iterations, " + i.smoother() : "",
+                    dofs, elements));
         }
         if (countedCycles > 0) {
             double[] per = new double[6];
@@ -739,11 +745,16 @@ public final class DistributedPoisson {
                     us[q] = comm.allreduceMax(1e6 * (host1[k][q] - host0[k][q]) / countedCycles);
                 }
                 int degree = ops.get(k).localOperator().elementOperator().degree();
-                metrics.put("pmg_N" + degree + "_read_wait_us", us[0]);
-                metrics.put("pmg_N" + degree + "_mpi_wait_us", us[1]);
-                out.append(String.format(Locale.ROOT, "profile: p-MG " + label + "exchanges of level N = %2d per V-cycle (max over ranks, host, "
-                        + "untimed%s): %.1f us waiting for the boundary copies, %.1f us for MPI, %.1f us queueing%n", degree,
-                        k == 0 ? ", with CG's apply" : "", us[0], us[1], us[2]));
+                int elements = ops.get(k).localOperator().elementOperator().elementCount();
+                // the operators of the levels below the fine one in the order they were made: h-levels after N = 1
+                boolean hLevel = k > 1 && degree == 1
+                        && ops.get(k - 1).localOperator().elementOperator().degree() == 1;
+                String key = "pmg_N" + degree + (hLevel ? "_e" + elements : "");
+                metrics.put(key + "_read_wait_us", us[0]);
+                metrics.put(key + "_mpi_wait_us", us[1]);
+                out.append(String.format(Locale.ROOT, "profile: p-MG " + label + "exchanges of level N = %2d (%d elements on rank 0) per "
+                        + "V-cycle (max over ranks, host, untimed%s): %.1f us waiting for the boundary copies, %.1f us for MPI, %.1f us "
+                        + "queueing%n", degree, elements, k == 0 ? ", with CG's apply" : "", us[0], us[1], us[2]));
             }
             boolean linked = comm.allreduceMax(link0 != null && link1 != null ? 1 : 0) > 0;
             if (linked) {
