@@ -25,7 +25,8 @@ import io.lobatto.operators.ElementOperator;
  * Levels are linked by P = Z_f^T W_f J Z_c (GLL interpolation, {@link Backend#prolongate}) and R = P^T
  * ({@link Backend#restrict}). On a structured box the schedule continues below N = 1 by geometric h-coarsening
  * ({@link HCoarsening}, {@link Builder#hCoarsening}): boxes of half the elements per direction at N = 1, linked by
- * P_h = Z_h^T W_h J_(1->2) Z_c, so the coarsest level stays small as the mesh grows. The coarsest level is solved by a
+ * P_h = Z_h^T W_h J_(1->2) Z_c, so the coarsest level stays small as the mesh grows; across ranks each rank halves its
+ * own part of the box ({@link Distribution#hCoarsen}) and the h-levels are distributed like the p-levels. The coarsest level is solved by a
  * fixed number of Chebyshev iterations over its whole estimated spectrum (a fixed polynomial: bounded cost, linear, symmetric). One cycle on level l:
  * <pre>
  *   x = S_l b;  r = b - A_l x;  x += P V_(l+1)(R r);  x += S_l (b - A_l x)
