@@ -33,7 +33,7 @@ import io.lobatto.solvers.PMultigrid;
  * Geometric h-coarsening across ranks ({@link DistributedLevels#hCoarsen}): each rank halves its z-slab below N = 1, the
  * h-level's operator is distributed on the halved slab's shared nodes, and the redundant coarse solve gathers the whole
  * h-coarsened problem. On one rank the V-cycle is bitwise the one without a distribution with the same levels; on 2 and
- * 4 ranks (threads) PCG takes the one-rank iterations (within one) with errors within 1e-12; a slab that cannot be halved
+ * 4 ranks (threads; 2 on PoCL too) PCG takes the one-rank iterations (within one) with errors within 1e-12; a slab that cannot be halved
  * is refused by name when h-levels are asked for, and gives the N = 1 coarse level with a note under auto.
  */
 class DistributedHCoarseningTest {
@@ -129,6 +129,35 @@ class DistributedHCoarseningTest {
             assertTrue(d.pmgSchedule().contains("h N = 1 (128 elements); 1 h-level(s)"), d.pmgSchedule());
             assertTrue(d.pmgSchedule().contains("whole on every rank (63 DOFs)"), d.pmgSchedule());
             assertEquals(one.dofs(), d.dofs());
+            assertTrue(d.converged());
+            assertTrue(Math.abs(d.iterations() - one.iterations()) <= 1, "iterations " + d.iterations() + " vs " + one.iterations());
+            assertEquals(one.maxError(), d.maxError(), 1e-12);
+            assertEquals(one.l2Error(), d.l2Error(), 1e-12);
+        }
+    }
+
+    /**
+     * The same on OpenCL (PoCL here; skipped without OpenCL unless LOBATTO_REQUIRE_OPENCL=1): 2 ranks on the Aparapi
+     * backend with one h-level against the Java backend's one-rank solve.
+     */
+    @Test
+    void onOpenClMatchesTheOneRankSolve() throws Exception {
+        try (io.lobatto.core.backend.Backend b = DistributedPoisson.rankBackend("aparapi", 0, 1)) {
+            if (!b.name().equals("aparapi")) {
+                if ("1".equals(System.getenv("LOBATTO_REQUIRE_OPENCL"))) {
+                    throw new AssertionError("LOBATTO_REQUIRE_OPENCL=1 but the aparapi backend did not start (got " + b.name() + ")");
+                }
+                org.junit.jupiter.api.Assumptions.abort("no OpenCL: got the " + b.name() + " backend");
+            }
+        } catch (RuntimeException e) {
+            if ("1".equals(System.getenv("LOBATTO_REQUIRE_OPENCL"))) {
+                throw new AssertionError("LOBATTO_REQUIRE_OPENCL=1 but the aparapi backend did not start: " + e.getMessage(), e);
+            }
+            org.junit.jupiter.api.Assumptions.abort("aparapi backend did not start: " + e.getMessage());
+        }
+        DistributedPoisson.Result one = DistributedPoisson.solve(options("8,8,16", "--h-levels", "1"), SingleRankCommunicator.INSTANCE);
+        for (DistributedPoisson.Result d : solve(2, options("8,8,16", "--h-levels", "1", "--backend", "aparapi"))) {
+            assertTrue(d.pmgSchedule().contains("1 h-level(s)"), d.pmgSchedule());
             assertTrue(d.converged());
             assertTrue(Math.abs(d.iterations() - one.iterations()) <= 1, "iterations " + d.iterations() + " vs " + one.iterations());
             assertEquals(one.maxError(), d.maxError(), 1e-12);
