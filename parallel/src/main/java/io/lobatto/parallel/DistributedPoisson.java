@@ -239,6 +239,13 @@ public final class DistributedPoisson {
             uG = backend.download(x);
             if (jacobi instanceof PMultigrid pm) {
                 schedule = pmgSchedule(comm, pm, levelsRef[0]);
+                List<PMultigrid.LevelInfo> infos = pm.levels();
+                int h = 0;
+                for (int l = 1; l < infos.size(); l++) {
+                    h += infos.get(l).degree() == 1 && infos.get(l - 1).degree() == 1 ? 1 : 0;
+                }
+                metrics.put("pmg_h_levels", (double) h);
+                metrics.put("pmg_coarse_iterations", (double) infos.get(infos.size() - 1).smootherOrder());
             }
             if (o.profile) {
                 profile = profile(o, comm, dop, jacobi, levelsRef[0], b, backend, result.iterations(), metrics);
