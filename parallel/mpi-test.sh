@@ -13,6 +13,9 @@
 # level solved whole on every rank (the default, --coarse redundant) and, on 2 ranks, across ranks (--coarse local) and
 # with the paths before the partial residual and the coarse solve's device injections (--partial-residual off
 # --coarse-link host); with MPI_TEST_POCL=1 also on 2 ranks sharing PoCL (new and old paths).
+# And p-multigrid with one distributed h-level below N = 1 (--h-levels 1: each rank halves its slab, the whole h-coarse
+# problem gathered) on 1, 2 and 4 ranks of 8x8x16 elements at N = 3: the levels line shows the h-level on every run,
+# iterations within ±1, max and L2 errors within 1e-12.
 #
 # Needs Open MPI (apt-get install openmpi-bin libopenmpi-dev) and a JDK 22+ (JAVA22_HOME, default Temurin 25).
 # Extra Maven arguments (e.g. -o -Dmaven.repo.local=...) come from MVN_ARGS.
@@ -73,6 +76,25 @@ run 2 pmg2local cpu --pc pmg --coarse local
 # the paths before the partial residual and the coarse solve's device injections (A/B switches)
 run 2 pmg2old cpu --pc pmg --partial-residual off --coarse-link host
 pmgruns="pmg2 pmg4 pmg2local pmg2old"
+# distributed h-levels (their own mesh: slabs of even layers at 1, 2 and 4 ranks)
+for np in 1 2 4; do
+  run "$np" hpmg$np cpu --pc pmg -N 3 -e 8,8,16 --h-levels 1
+done
+for np in 2 4; do
+  name=hpmg$np
+  if grep -q '1 h-level(s)' "$OUT/hpmg1.txt" && grep -q '1 h-level(s).*whole on every rank (63 DOFs)' "$OUT/$name.txt" \
+    && awk -v i1="$(field "$OUT/hpmg1.txt" iterations)" -v in_="$(field "$OUT/$name.txt" iterations)" \
+      -v m1="$(field "$OUT/hpmg1.txt" max_error)" -v mn="$(field "$OUT/$name.txt" max_error)" \
+      -v l1="$(field "$OUT/hpmg1.txt" l2_error)" -v ln="$(field "$OUT/$name.txt" l2_error)" \
+      -v c="$(field "$OUT/$name.txt" converged)" 'function abs(x) { return x < 0 ? -x : x }
+      BEGIN { exit !(c == "true" && abs(in_ - i1) <= 1 && abs(mn - m1) <= 1e-12 && abs(ln - l1) <= 1e-12) }'; then
+    echo "mpi-test: $name (p-multigrid, one h-level, $np ranks) vs 1: iterations $(field "$OUT/$name.txt" iterations)/$(field "$OUT/hpmg1.txt" iterations), max error $(field "$OUT/$name.txt" max_error)/$(field "$OUT/hpmg1.txt" max_error): PASS"
+  else
+    echo "mpi-test: $name (p-multigrid, one h-level, $np ranks) vs 1: FAIL" >&2
+    grep -E '^(p-MG|RESULT)' "$OUT/hpmg1.txt" "$OUT/$name.txt" >&2
+    status=1
+  fi
+done
 if [ "${MPI_TEST_POCL:-0}" = 1 ]; then
   run 2 poclpmg2 aparapi --pc pmg
   run 2 poclpmg2old aparapi --pc pmg --partial-residual off --coarse-link host

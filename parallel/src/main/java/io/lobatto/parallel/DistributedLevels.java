@@ -22,6 +22,13 @@ import io.lobatto.solvers.PMultigrid;
  * ({@link RedundantCoarse}: one allgather of the owned coarse right-hand side per V-cycle, then one rank's Chebyshev
  * iterations on the whole coarse problem, with one rank's Lanczos bounds) instead of Chebyshev iterations across ranks
  * with a halo exchange each; {@link #COARSE_PROPERTY} selects either.
+ * <p>
+ * Below N = 1, where every rank's part is a z-slab of a box with even sides ({@link SlabPartition}), the levels go on
+ * distributed by geometric h-coarsening ({@link #hCoarsen}): each rank halves its own slab, the h-level's operator is a
+ * {@link DistributedOperator} on the halved slab's shared nodes and the transfers P_h = Z_h^T W_h J_(1-&gt;2) Z_c stay local
+ * as the p-transfers do. By default ({@link #H_LEVELS_PROPERTY} auto) they go down until the whole coarse problem has at
+ * most {@link #GATHER_MAX_PROPERTY} unknowns, so the redundant coarse solve gathers and solves a problem whose size
+ * does not grow with the ranks.
  */
 public final class DistributedLevels implements PMultigrid.Distribution {
 
@@ -176,6 +183,201 @@ public final class DistributedLevels implements PMultigrid.Distribution {
     private final MeshPartition partition;
     private final Coarse coarseSolve;
 
+    /**
+     * The system property that sets how many h-levels the distributed levels add below N = 1 ({@link #hCoarsen}):
+     * {@code auto} (default: until the whole coarse problem has at most {@link #GATHER_MAX_PROPERTY} unknowns) or a count
+     * K &gt;= 0 (0: the coarsest level is N = 1 of the fine mesh, the path before the distributed h-levels).
+     */
+    public static final String H_LEVELS_PROPERTY = "lobatto.parallel.hLevels";
+
+    /**
+     * The system property that sets the most unknowns of the whole coarse problem that {@link #H_LEVELS_PROPERTY} auto
+     * gathers (default {@value #DEFAULT_GATHER_MAX}).
+     */
+    public static final String GATHER_MAX_PROPERTY = "lobatto.parallel.gatherMax";
+
+    /**
+     * The default of {@link #GATHER_MAX_PROPERTY}: h-levels below N = 1 where the whole N = 1 problem has more than 100,000
+     * unknowns. Measured on two H200s (dist8, 581e450): the whole coarse solve's Chebyshev iterations are launch-bound up
+     * to about that size (about 30-40 us each at 30k-104k unknowns on one GPU) and cost 60 us each at 210k, and the
+     * allgather and link grow with it (0.65 ms in the allgather at 210k), while one smoothed h-level costs about
+     * 0.7-0.8 ms per V-cycle (launch-bound, hcoarse.sh on the H100). So an h-level pays where it takes a whole problem
+     * above about 100k down (48x48x96 at N = 1, 210k, to 24x24x48, 25k), not where the redundant solve is already
+     * launch-bound (31x31x62, 55k: 1.40 ms against 0.93 ms on one rank). On one rank it is the size where
+     * {@link io.lobatto.solvers.HCoarsening#AUTO_START_SIDE} starts h-levels (48^3 at N = 1: 104k unknowns).
+     */
+    public static final long DEFAULT_GATHER_MAX = 100_000;
+
+    /** {@link #H_LEVELS_PROPERTY}: -1 for auto, else the count. */
+    private int hLevels = hLevelsProperty();
+    private long gatherMax = gatherMaxProperty();
+    /** The parts of the h-levels made so far, by their mesh (the finer levels' parts are {@link #partition}). */
+    private final java.util.Map<io.lobatto.core.mesh.HexMesh, MeshPartition> hParts = new java.util.IdentityHashMap<>();
+    /** Why auto made no (more) h-levels where it would have, or null. */
+    private String hNote;
+
+    /** Parses a value of {@link #H_LEVELS_PROPERTY} or {@code --h-levels}: auto (-1) or a count &gt;= 0. */
+    public static int parseHLevels(String what, String v) {
+        String t = v.strip();
+        if (t.equals("auto")) {
+            return -1;
+        }
+        try {
+            int k = Integer.parseInt(t);
+            if (k >= 0) {
+                return k;
+            }
+        } catch (NumberFormatException e) {
+            // below
+        }
+        throw new IllegalArgumentException(what + " is '" + v + "'; expected auto or a count >= 0");
+    }
+
+    /** Parses a value of {@link #GATHER_MAX_PROPERTY} or {@code --gather-max}: a count &gt;= 1. */
+    public static long parseGatherMax(String what, String v) {
+        try {
+            long m = Long.parseLong(v.strip().replace("_", ""));
+            if (m >= 1) {
+                return m;
+            }
+        } catch (NumberFormatException e) {
+            // below
+        }
+        throw new IllegalArgumentException(what + " is '" + v + "'; expected a number of unknowns >= 1");
+    }
+
+    private static int hLevelsProperty() {
+        String v = System.getProperty(H_LEVELS_PROPERTY);
+        return v == null || v.isBlank() ? -1 : parseHLevels(H_LEVELS_PROPERTY, v);
+    }
+
+    private static long gatherMaxProperty() {
+        String v = System.getProperty(GATHER_MAX_PROPERTY);
+        return v == null || v.isBlank() ? DEFAULT_GATHER_MAX : parseGatherMax(GATHER_MAX_PROPERTY, v);
+    }
+
+    /**
+     * Sets how many h-levels auto adds below N = 1 ({@code -1}: until the whole coarse problem has at most
+     * {@code gatherMax} unknowns; {@code 0}: none); for the levels built after the call; returns this.
+     */
+    public synchronized DistributedLevels hLevels(int count, long gatherMax) {
+        if (count < -1) {
+            throw new IllegalArgumentException("h-levels: count must be -1 (auto) or >= 0, got " + count);
+        }
+        if (gatherMax < 1) {
+            throw new IllegalArgumentException("h-levels: gatherMax must be >= 1, got " + gatherMax);
+        }
+        this.hLevels = count;
+        this.gatherMax = gatherMax;
+        return this;
+    }
+
+    /** The h-levels setting: -1 auto, else the count. */
+    public synchronized int hLevels() {
+        return hLevels;
+    }
+
+    /** The most unknowns of the whole coarse problem that auto gathers. */
+    public synchronized long gatherMax() {
+        return gatherMax;
+    }
+
+    /** Why auto made no (more) h-levels where the size asked for them (a part that is no slab with even sides), or null. */
+    public synchronized String hCoarseningNote() {
+        return hNote;
+    }
+
+    /** The part of the partition that {@code mesh} (this rank's part of a level, any degree) is made of. */
+    private synchronized MeshPartition partitionOf(SpectralElementMesh mesh) {
+        return hParts.getOrDefault(mesh.hexMesh(), partition);
+    }
+
+    /** The shared nodes of a level's mesh and numbering: of its part (an h-level's own), else as made. */
+    private SharedNodes shared(SpectralElementMesh mesh, ScatterOperator z) {
+        return partition == null ? sharedNodes.apply(mesh, z) : partitionOf(mesh).sharedNodes(mesh, z);
+    }
+
+    /**
+     * This rank's part of the h-level below {@code fine}: its slab halved ({@link SlabPartition#coarsened}), at N = 1 with
+     * {@code fine}'s node map, and Z_h's map from the two slabs' lattices. Ends (empty) where the whole box has an odd
+     * side or a half below {@code minSide} (as on one rank); without {@code asked}, also where the h-levels setting says
+     * so (a count reached, or the whole problem of {@code fine} at most the gather size) or where a part is no slab with
+     * even sides (then {@link #hCoarseningNote} says which). With {@code asked}, such a part is an error naming the rank
+     * and its slab. Collective (one or two reductions).
+     */
+    @Override
+    public java.util.Optional<io.lobatto.solvers.HCoarsening.Step> hCoarsen(SpectralElementMesh fine, boolean[] fineMask,
+                                                                          int depth, int minSide, boolean asked) {
+        int count;
+        long gather;
+        synchronized (this) {
+            count = hLevels;
+            gather = gatherMax;
+        }
+        if (fine.degree() != 1) {
+            return java.util.Optional.empty();
+        }
+        if (partition == null) {
+            if (asked) {
+                throw new IllegalArgumentException("h-coarsening across ranks needs the levels made from a partition (slabs)");
+            }
+            return java.util.Optional.empty();
+        }
+        if (!asked && (count == 0 || (count > 0 && depth >= count))) {
+            return java.util.Optional.empty();
+        }
+        MeshPartition part = partitionOf(fine);
+        // the whole box's rule, the same on every rank (as HCoarsening.coarsen on one rank)
+        java.util.Optional<io.lobatto.core.mesh.HexMesh.Box> box = part.globalMesh().structuredBox();
+        if (box.isPresent()) {
+            io.lobatto.core.mesh.HexMesh.Box b = box.get();
+            if (!b.evenSides() || b.nx() / 2 < minSide || b.ny() / 2 < minSide || b.nz() / 2 < minSide) {
+                return java.util.Optional.empty();
+            }
+        }
+        if (!asked && count < 0) {
+            // auto: h-levels while the whole problem of this level has more unknowns than the gather size
+            ScatterOperator z = ScatterOperator.build(fine.localToGlobal(), fine.globalNodeCount(), fineMask);
+            double[] owner = part.sharedNodes(fine, z).ownerMask();
+            long owned = 0;
+            for (double o : owner) {
+                owned += o != 0 ? 1 : 0;
+            }
+            if (sum(owned) <= gather) {
+                return java.util.Optional.empty();
+            }
+        }
+        String why = box.isEmpty() ? "rank " + comm.rank() + "'s part (" + part.describe() + ") is cut from no structured box"
+                : part instanceof SlabPartition s ? s.whyNotCoarsened()
+                : "rank " + comm.rank() + "'s part (" + part.describe() + ", " + part.elementCount()
+                        + " elements) is no z-slab of the box";
+        double[] bad = new double[comm.size()];
+        bad[comm.rank()] = why == null ? 0 : 1;
+        comm.allreduceSum(bad);
+        int first = -1;
+        for (int r = 0; r < bad.length && first < 0; r++) {
+            first = bad[r] > 0 ? r : -1;
+        }
+        if (first >= 0) {
+            String msg = why != null ? why : "rank " + first + "'s part cannot be halved (its own message names it)";
+            if (asked) {
+                throw new IllegalArgumentException("h-coarsening across ranks: " + msg);
+            }
+            synchronized (this) {
+                hNote = "no h-levels below N = 1: " + msg;
+            }
+            return java.util.Optional.empty();
+        }
+        SlabPartition slab = (SlabPartition) part;
+        SlabPartition half = slab.coarsened();
+        SpectralElementMesh coarse = SpectralElementMesh.of(half.localMesh(), 1, fine.nodeMap());
+        int[] ids = io.lobatto.solvers.HCoarsening.fineIdsOfCoarsePoints(fine, slab.lattice(), half.lattice());
+        synchronized (this) {
+            hParts.put(coarse.hexMesh(), half);
+        }
+        return java.util.Optional.of(new io.lobatto.solvers.HCoarsening.Step(coarse, ids));
+    }
+
     /** The split of the levels below the fine one, or null for each operator's default ({@link DistributedOperator.Split#PROPERTY}). */
     private DistributedOperator.Split coarseSplit;
 
@@ -260,7 +462,7 @@ public final class DistributedLevels implements PMultigrid.Distribution {
         if (coarseSolve != Coarse.REDUNDANT || partition == null || comm.size() == 1) {
             return null;
         }
-        return SpectralElementMesh.of(partition.globalMesh(), coarse.degree(), coarse.nodeMap());
+        return SpectralElementMesh.of(partitionOf(coarse).globalMesh(), coarse.degree(), coarse.nodeMap());
     }
 
     @Override
@@ -269,7 +471,7 @@ public final class DistributedLevels implements PMultigrid.Distribution {
         if (partition == null) {
             throw new IllegalStateException("the levels were made without a partition: no whole coarse level");
         }
-        RedundantCoarse link = new RedundantCoarse(comm, partition, part, partZ, sharedNodes.apply(part, partZ).ownerMask(),
+        RedundantCoarse link = new RedundantCoarse(comm, partitionOf(part), part, partZ, shared(part, partZ).ownerMask(),
                 whole, wholeZ, backend, coarseLink);
         synchronized (this) {
             wholeLink = link;
@@ -280,7 +482,7 @@ public final class DistributedLevels implements PMultigrid.Distribution {
     @Override
     public PMultigrid.DistributedLevel level(AssembledOperator op, SpectralElementMesh mesh, boolean[] mask) {
         boolean reuse = fine != null && fine.localOperator() == op;
-        DistributedOperator d = reuse ? fine : new DistributedOperator(op, sharedNodes.apply(mesh, op.scatterOperator()), comm);
+        DistributedOperator d = reuse ? fine : new DistributedOperator(op, shared(mesh, op.scatterOperator()), comm);
         if (!reuse) {
             synchronized (this) {
                 if (coarseSchedule != null) {

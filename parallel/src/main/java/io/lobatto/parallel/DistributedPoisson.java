@@ -57,7 +57,11 @@ import io.lobatto.solvers.SolveResult;
  * gathers on the device; or through the host with two blocking reads per V-cycle, {@link DistributedLevels.CoarseLink};
  * default: system property {@code lobatto.parallel.coarseLink}, else partial), {@code --partial-residual on|off} (p-MG: each
  * smoothed level restricts its residual as partial sums, without the exchange of the pre-smoother's last apply,
- * {@link DistributedLevels#PARTIAL_RESIDUAL_PROPERTY}; default: that system property, else on), {@code --partition auto|slabs|rcb} (auto: z-slabs where nz divides by
+ * {@link DistributedLevels#PARTIAL_RESIDUAL_PROPERTY}; default: that system property, else on), {@code --h-levels auto|K}
+ * (p-MG: the distributed h-levels below N = 1 on z-slabs with even sides, each rank halving its slab, before the coarse
+ * solve; auto: until the whole coarse problem has at most {@code --gather-max} unknowns; 0: the coarse level is N = 1, the
+ * path before; default: system property {@code lobatto.parallel.hLevels}, else auto), {@code --gather-max M} (default:
+ * system property {@code lobatto.parallel.gatherMax}, else 100000), {@code --partition auto|slabs|rcb} (auto: z-slabs where nz divides by
  * the ranks, else recursive coordinate bisection, {@link BisectionPartition}), {@code --mesh file.msh} (a Gmsh mesh
  * instead of the box, cut by bisection), {@code --profile} (ms per iteration with the exchange overlapped, blocking,
  * fused and off; launches per iteration; the kernels' device times; each rank's surface-to-volume),
@@ -127,9 +131,11 @@ public final class DistributedPoisson {
 
     /**
      * What a distributed solve gave, the same on every rank: unknowns, CG iterations, whether it converged, and the
-     * max (GLL nodes) and L2 (GL quadrature) errors against the exact solution.
+     * max (GLL nodes) and L2 (GL quadrature) errors against the exact solution; with p-MG its levels line
+     * ({@link #pmgSchedule}), else null.
      */
-    record Result(long dofs, int iterations, boolean converged, double maxError, double l2Error, double[] rankSolution) {
+    record Result(long dofs, int iterations, boolean converged, double maxError, double l2Error, double[] rankSolution,
+                  String pmgSchedule) {
     }
 
     /** Solves on the ranks of {@code comm} (collective); rank 0 prints the report. Null on a partition error. */
@@ -176,6 +182,7 @@ public final class DistributedPoisson {
         String backendName;
         String deviceName;
         String profile = null;
+        String schedule = null;
         String network = null;
         String model = null;
         java.util.Map<String, Double> metrics = new java.util.LinkedHashMap<>();
@@ -230,6 +237,16 @@ public final class DistributedPoisson {
             commExchange = mpi1[0] - mpi0[0];
             commReduce = mpi1[1] - mpi0[1];
             uG = backend.download(x);
+            if (jacobi instanceof PMultigrid pm) {
+                schedule = pmgSchedule(comm, pm, levelsRef[0]);
+                List<PMultigrid.LevelInfo> infos = pm.levels();
+                int h = 0;
+                for (int l = 1; l < infos.size(); l++) {
+                    h += infos.get(l).degree() == 1 && infos.get(l - 1).degree() == 1 ? 1 : 0;
+                }
+                metrics.put("pmg_h_levels", (double) h);
+                metrics.put("pmg_coarse_iterations", (double) infos.get(infos.size() - 1).smootherOrder());
+            }
             if (o.profile) {
                 profile = profile(o, comm, dop, jacobi, levelsRef[0], b, backend, result.iterations(), metrics);
             }
@@ -286,6 +303,9 @@ public final class DistributedPoisson {
                         layers, (int) t[2], (int) t[10], (int) t[3], (int) t[4], t[12], t[5], t[6], t[7], t[8], t[9]);
             }
             System.out.printf(Locale.ROOT, "setup %.2f s (max over ranks); %s%n", setupMax, result);
+            if (schedule != null) {
+                System.out.print(schedule);
+            }
             if (network != null) {
                 System.out.println(network);
             }
@@ -308,7 +328,7 @@ public final class DistributedPoisson {
             metrics.put("iterations", (double) result.iterations());
             writeJson(o.profileJson, metrics);
         }
-        return new Result((long) dofs, result.iterations(), result.converged(), globalMax, l2, uG);
+        return new Result((long) dofs, result.iterations(), result.converged(), globalMax, l2, uG, schedule);
     }
 
     /**
@@ -685,16 +705,22 @@ public final class DistributedPoisson {
         }
         List<PMultigrid.LevelInfo> levels = pm.levels();
         double total = 0;
+        int h = 0;
         for (int l = 0; l < levels.size(); l++) {
             PMultigrid.LevelInfo i = levels.get(l);
             boolean coarsest = l == levels.size() - 1;
+            // an h-level (N = 1 below N = 1) is named by its depth: "N =  1 h1", "h2", ...
+            h += l > 0 && i.degree() == 1 && levels.get(l - 1).degree() == 1 ? 1 : 0;
+            String hName = h > 0 && i.degree() == 1 ? "h" + h : "";
             double ms = comm.allreduceMax(1e3 * i.seconds() / Math.max(1, i.cycles()));
             long dofs = (long) comm.allreduceSum((double) i.dofs());
+            long elements = (long) comm.allreduceSum((double) i.elements());
             total += ms;
-            metrics.put("pmg_level_N" + i.degree() + "_ms", ms);
-            out.append(String.format(Locale.ROOT, "profile: p-MG " + label + "level N = %2d  %9.4f ms per cycle  (%d applies per cycle%s; "
-                    + "%d DOFs with shared nodes per rank summed)%n", i.degree(), ms, i.appliesPerCycle(),
-                    coarsest ? ", coarse Chebyshev of " + i.smootherOrder() + " iterations, " + i.smoother() : "", dofs));
+            metrics.put("pmg_level_N" + i.degree() + (hName.isEmpty() ? "" : "_" + hName) + "_ms", ms);
+            out.append(String.format(Locale.ROOT, "profile: p-MG " + label + "level N = %2d%-3s %9.4f ms per cycle  (%d applies per cycle%s; "
+                    + "%d DOFs with shared nodes per rank summed, %d elements)%n", i.degree(), hName.isEmpty() ? "" : " " + hName, ms,
+                    i.appliesPerCycle(), coarsest ? ", coarse Chebyshev of " + i.smootherOrder() + " iterations, " + i.smoother() : "",
+                    dofs, elements));
         }
         if (countedCycles > 0) {
             double[] per = new double[6];
@@ -726,11 +752,16 @@ public final class DistributedPoisson {
                     us[q] = comm.allreduceMax(1e6 * (host1[k][q] - host0[k][q]) / countedCycles);
                 }
                 int degree = ops.get(k).localOperator().elementOperator().degree();
-                metrics.put("pmg_N" + degree + "_read_wait_us", us[0]);
-                metrics.put("pmg_N" + degree + "_mpi_wait_us", us[1]);
-                out.append(String.format(Locale.ROOT, "profile: p-MG " + label + "exchanges of level N = %2d per V-cycle (max over ranks, host, "
-                        + "untimed%s): %.1f us waiting for the boundary copies, %.1f us for MPI, %.1f us queueing%n", degree,
-                        k == 0 ? ", with CG's apply" : "", us[0], us[1], us[2]));
+                int elements = ops.get(k).localOperator().elementOperator().elementCount();
+                // the operators of the levels below the fine one in the order they were made: h-levels after N = 1
+                boolean hLevel = k > 1 && degree == 1
+                        && ops.get(k - 1).localOperator().elementOperator().degree() == 1;
+                String key = "pmg_N" + degree + (hLevel ? "_e" + elements : "");
+                metrics.put(key + "_read_wait_us", us[0]);
+                metrics.put(key + "_mpi_wait_us", us[1]);
+                out.append(String.format(Locale.ROOT, "profile: p-MG " + label + "exchanges of level N = %2d (%d elements on rank 0) per "
+                        + "V-cycle (max over ranks, host, untimed%s): %.1f us waiting for the boundary copies, %.1f us for MPI, %.1f us "
+                        + "queueing%n", degree, elements, k == 0 ? ", with CG's apply" : "", us[0], us[1], us[2]));
             }
             boolean linked = comm.allreduceMax(link0 != null && link1 != null ? 1 : 0) > 0;
             if (linked) {
@@ -924,9 +955,38 @@ public final class DistributedPoisson {
         }
     }
 
+    /**
+     * The p-multigrid schedule in one line: each level's degree and elements over all ranks (h-levels marked), the
+     * coarsest level's solve (its Chebyshev iterations and, where it is solved whole on every rank, the whole problem's
+     * unknowns); and, where auto made no h-levels because a part cannot be halved, why. Collective.
+     */
+    static String pmgSchedule(Communicator comm, PMultigrid pm, DistributedLevels levels) {
+        List<PMultigrid.LevelInfo> infos = pm.levels();
+        StringBuilder line = new StringBuilder("p-MG levels:");
+        int h = 0;
+        for (int l = 0; l < infos.size(); l++) {
+            PMultigrid.LevelInfo i = infos.get(l);
+            long elements = (long) comm.allreduceSum((double) i.elements());
+            boolean hLevel = l > 0 && i.degree() == 1 && infos.get(l - 1).degree() == 1;
+            h += hLevel ? 1 : 0;
+            line.append(l == 0 ? " " : ", ").append(hLevel ? "h " : "").append("N = ").append(i.degree()).append(" (")
+                    .append(elements).append(" elements)");
+        }
+        PMultigrid.LevelInfo c = infos.get(infos.size() - 1);
+        line.append(String.format(Locale.ROOT, "; %d h-level(s); coarse solve: %d Chebyshev iterations, %s", h,
+                c.smootherOrder(), c.smoother()));
+        line.append(System.lineSeparator());
+        String note = levels == null ? null : levels.hCoarseningNote();
+        if (note != null) {
+            line.append("p-MG: ").append(note).append(System.lineSeparator());
+        }
+        return line.toString();
+    }
+
     /** The p-multigrid levels across ranks as the options say (coarse solve, its link, partial residuals). */
     private static DistributedLevels levels(Communicator comm, MeshPartition part, DistributedOperator dop, Options o) {
-        DistributedLevels levels = new DistributedLevels(comm, part, dop, o.coarse).coarseLink(o.coarseLink);
+        DistributedLevels levels = new DistributedLevels(comm, part, dop, o.coarse).coarseLink(o.coarseLink)
+                .hLevels(o.hLevels, o.gatherMax);
         return o.partialResidual == null ? levels : levels.partialResidual(o.partialResidual);
     }
 
@@ -1037,6 +1097,10 @@ public final class DistributedPoisson {
         DistributedLevels.Coarse coarse = DistributedLevels.Coarse.fromProperty();
         DistributedLevels.CoarseLink coarseLink = DistributedLevels.CoarseLink.fromProperty();
         Boolean partialResidual;
+        int hLevels = DistributedLevels.parseHLevels(DistributedLevels.H_LEVELS_PROPERTY,
+                System.getProperty(DistributedLevels.H_LEVELS_PROPERTY, "auto"));
+        long gatherMax = DistributedLevels.parseGatherMax(DistributedLevels.GATHER_MAX_PROPERTY,
+                System.getProperty(DistributedLevels.GATHER_MAX_PROPERTY, String.valueOf(DistributedLevels.DEFAULT_GATHER_MAX)));
         List<DistributedOperator.Split> profileSplits = List.of();
         boolean profile;
         String partition = "auto";
@@ -1063,6 +1127,8 @@ public final class DistributedPoisson {
                             + "[--tol 1e-10] [--max-it 5000] [--threads T] [--comm auto|mpi|single|threads:K] [--backend auto|cpu|aparapi] [--schedule overlap|blocking|fused] "
                             + "[--split serial|alongside|alongside:K|alongside:all|first:K] [--profile-splits split,split,...] "
                             + "[--level-schedule overlap|blocking|fused] [--coarse redundant|local] [--coarse-link partial|device|host] [--partial-residual on|off] "
+                            + "[--h-levels auto|K (h-levels below N = 1 across ranks; auto: until the whole coarse problem has at most "
+                            + "--gather-max unknowns; 0: coarse level at N = 1)] [--gather-max 100000] "
                             + "[--partition auto|slabs|rcb] [--mesh file.msh] [--profile] [--profile-json file] [--measure-network] "
                             + "[--model one-rank-profile.json] [--model-curve curve.json]");
                 }
@@ -1121,6 +1187,8 @@ public final class DistributedPoisson {
                             case "host" -> DistributedLevels.CoarseLink.HOST;
                             default -> throw new IllegalArgumentException("--coarse-link " + v + ": must be partial, device or host");
                         };
+                        case "--h-levels" -> o.hLevels = DistributedLevels.parseHLevels("--h-levels", v);
+                        case "--gather-max" -> o.gatherMax = DistributedLevels.parseGatherMax("--gather-max", v);
                         case "--profile-splits" -> {
                             List<DistributedOperator.Split> list = new ArrayList<>();
                             for (String sp : v.split(",")) {

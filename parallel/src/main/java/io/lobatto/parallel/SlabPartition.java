@@ -27,15 +27,19 @@ public final class SlabPartition implements MeshPartition {
     private final int[] order;
 
     private SlabPartition(int nx, int ny, int nz, int ranks, int rank, boolean boundaryFirst) {
+        this(nx, ny, nz, ranks, rank, rank * (nz / ranks) + Math.min(rank, nz % ranks),
+                nz / ranks + (rank < nz % ranks ? 1 : 0), boundaryFirst);
+    }
+
+    private SlabPartition(int nx, int ny, int nz, int ranks, int rank, int firstLayer, int layers, boolean boundaryFirst) {
         this.boundaryFirst = boundaryFirst;
         this.nx = nx;
         this.ny = ny;
         this.nz = nz;
         this.ranks = ranks;
         this.rank = rank;
-        int base = nz / ranks, extra = nz % ranks;
-        this.layers = base + (rank < extra ? 1 : 0);
-        this.firstLayer = rank * base + Math.min(rank, extra);
+        this.layers = layers;
+        this.firstLayer = firstLayer;
         this.order = layerOrder(rank, ranks, layers, boundaryFirst);
     }
 
@@ -70,6 +74,67 @@ public final class SlabPartition implements MeshPartition {
      */
     public SlabPartition boundaryFirst() {
         return new SlabPartition(nx, ny, nz, ranks, rank, true);
+    }
+
+    /**
+     * Why this slab cannot be coarsened by 2 in every direction ({@link #coarsened()}), naming the rank and its slab, or
+     * null where it can: nx, ny, the slab's layer count and its first layer even.
+     */
+    public String whyNotCoarsened() {
+        if (nx % 2 != 0 || ny % 2 != 0 || layers % 2 != 0 || firstLayer % 2 != 0) {
+            return "rank " + rank + "'s slab (layers " + firstLayer + ".." + (firstLayer + layers - 1) + " of " + nz + ", " + nx
+                    + " x " + ny + " x " + layers + " elements) cannot be halved: nx, ny, its layer count and its first layer"
+                    + " must be even";
+        }
+        return null;
+    }
+
+    /**
+     * The same rank's slab of the box of nx/2 x ny/2 x nz/2 elements over the unit cube (geometric h-coarsening): layers
+     * firstLayer/2 .. (firstLayer + layers)/2 - 1, in the same kind of order (boundary layers first where this slab has
+     * them). Every rank's coarsened slab is its own halved, so the slabs still tile the box and meet at the same planes.
+     *
+     * @throws IllegalArgumentException where {@link #whyNotCoarsened()} says why
+     */
+    public SlabPartition coarsened() {
+        String why = whyNotCoarsened();
+        if (why != null) {
+            throw new IllegalArgumentException("h-coarsening: " + why);
+        }
+        return new SlabPartition(nx / 2, ny / 2, nz / 2, ranks, rank, firstLayer / 2, layers / 2, boundaryFirst);
+    }
+
+    /**
+     * The slab's elements as a lattice of nx x ny x layers positions (z relative to its first layer), each local element
+     * at its place ({@link io.lobatto.solvers.HCoarsening#fineIdsOfCoarsePoints(SpectralElementMesh,
+     * io.lobatto.solvers.HCoarsening.ElementLattice, io.lobatto.solvers.HCoarsening.ElementLattice) Z_h}'s map).
+     */
+    public io.lobatto.solvers.HCoarsening.ElementLattice lattice() {
+        int[] position = new int[layers];
+        for (int p = 0; p < layers; p++) {
+            position[order[p]] = p;
+        }
+        return new io.lobatto.solvers.HCoarsening.ElementLattice() {
+            @Override
+            public int nx() {
+                return nx;
+            }
+
+            @Override
+            public int ny() {
+                return ny;
+            }
+
+            @Override
+            public int nz() {
+                return layers;
+            }
+
+            @Override
+            public int element(int a, int b, int c) {
+                return a + nx * (b + ny * position[c]);
+            }
+        };
     }
 
     /** The slab's layer (0 = its first) of the elements at position {@code p} of the local order. */

@@ -73,6 +73,65 @@ public final class HCoarsening {
     }
 
     /**
+     * Where the elements of a structured part of a box lie: element {@link #element(int, int, int)} sits at lattice
+     * position (a, b, c), 0 &lt;= a &lt; nx, 0 &lt;= b &lt; ny, 0 &lt;= c &lt; nz, of the part, with its reference frame along x, y,
+     * z (a whole {@link HexMesh#box}: {@link #box}; one rank's z-slab of it, its layers in the rank's order).
+     */
+    public interface ElementLattice {
+        /** Elements along x. */
+        int nx();
+
+        /** Elements along y. */
+        int ny();
+
+        /** Elements along z. */
+        int nz();
+
+        /** The element at position (a, b, c). */
+        int element(int a, int b, int c);
+
+        /** The lattice of {@link HexMesh#box}: element (a, b, c) is a + nx (b + ny c). */
+        static ElementLattice box(int nx, int ny, int nz) {
+            return new ElementLattice() {
+                @Override
+                public int nx() {
+                    return nx;
+                }
+
+                @Override
+                public int ny() {
+                    return ny;
+                }
+
+                @Override
+                public int nz() {
+                    return nz;
+                }
+
+                @Override
+                public int element(int a, int b, int c) {
+                    return a + nx * (b + ny * c);
+                }
+            };
+        }
+    }
+
+    /**
+     * One step of h-coarsening: the coarse level's mesh (at N = 1; across ranks, this rank's part of it) and the map of
+     * Z_h ({@link #fineIdsOfCoarsePoints}) from the fine level's global ids to the coarse elements' 27 degree-2 points.
+     */
+    public record Step(SpectralElementMesh coarse, int[] fineIds) {
+        public Step {
+            java.util.Objects.requireNonNull(coarse, "coarse");
+            java.util.Objects.requireNonNull(fineIds, "fineIds");
+            if (fineIds.length != 27L * coarse.elementCount()) {
+                throw new IllegalArgumentException("fineIds has " + fineIds.length + " entries, expected 27 per coarse element ("
+                        + 27L * coarse.elementCount() + ")");
+            }
+        }
+    }
+
+    /**
      * The map of Z_h: for coarse element (cx, cy, cz) and its degree-2 point (i, j, k) in {0,1,2}^3 (entry
      * 27 e_c + i + 3 (j + 3 k), e_c = cx + nx/2 (cy + ny/2 cz)), the global id of {@code fine}'s node there: fine element
      * (2cx + min(i,1), 2cy + min(j,1), 2cz + min(k,1)) at its vertex (i - min(i,1), j - min(j,1), k - min(k,1)).
@@ -82,25 +141,46 @@ public final class HCoarsening {
     public static int[] fineIdsOfCoarsePoints(SpectralElementMesh fine) {
         HexMesh.Box box = fine.hexMesh().structuredBox().orElseThrow(() -> new IllegalArgumentException(
                 "h-coarsening needs a structured box (HexMesh.box), got " + fine.hexMesh()));
+        HexMesh.Box coarse = box.coarsened();
+        return fineIdsOfCoarsePoints(fine, ElementLattice.box(box.nx(), box.ny(), box.nz()),
+                ElementLattice.box(coarse.nx(), coarse.ny(), coarse.nz()));
+    }
+
+    /**
+     * The map of Z_h between two structured parts, the coarse one's lattice half the fine one's in every direction (the
+     * same region): for coarse element e_c at position (a, b, c) and its degree-2 point (i, j, k), the global id of
+     * {@code fine}'s node at vertex (i - min(i,1), j - min(j,1), k - min(k,1)) of the fine element at
+     * (2a + min(i,1), 2b + min(j,1), 2c + min(k,1)); entry 27 e_c + i + 3 (j + 3 k).
+     *
+     * @throws IllegalArgumentException unless {@code fine} is at N = 1 with the fine lattice's element count and the
+     *                                  fine lattice is twice the coarse one in every direction
+     */
+    public static int[] fineIdsOfCoarsePoints(SpectralElementMesh fine, ElementLattice fineLattice, ElementLattice coarseLattice) {
         if (fine.degree() != 1) {
             throw new IllegalArgumentException("h-coarsening starts from N = 1, got N = " + fine.degree());
         }
-        HexMesh.Box coarse = box.coarsened();
-        int nx = box.nx(), ny = box.ny();
-        int cx = coarse.nx(), cy = coarse.ny(), cz = coarse.nz();
+        int cx = coarseLattice.nx(), cy = coarseLattice.ny(), cz = coarseLattice.nz();
+        if (fineLattice.nx() != 2 * cx || fineLattice.ny() != 2 * cy || fineLattice.nz() != 2 * cz) {
+            throw new IllegalArgumentException("h-coarsening: the fine lattice " + fineLattice.nx() + " x " + fineLattice.ny() + " x "
+                    + fineLattice.nz() + " is not twice the coarse one " + cx + " x " + cy + " x " + cz);
+        }
+        if ((long) fineLattice.nx() * fineLattice.ny() * fineLattice.nz() != fine.elementCount()) {
+            throw new IllegalArgumentException("h-coarsening: the fine lattice has " + (long) fineLattice.nx() * fineLattice.ny()
+                    * fineLattice.nz() + " elements but the fine mesh " + fine.elementCount());
+        }
         int[] l2g = fine.localToGlobal();
         int[] out = new int[27 * cx * cy * cz];
         for (int c = 0; c < cz; c++) {
             for (int b = 0; b < cy; b++) {
                 for (int a = 0; a < cx; a++) {
-                    int ec = a + cx * (b + cy * c);
+                    int ec = coarseLattice.element(a, b, c);
                     for (int k = 0; k < 3; k++) {
                         int fk = Math.min(k, 1);
                         for (int j = 0; j < 3; j++) {
                             int fj = Math.min(j, 1);
                             for (int i = 0; i < 3; i++) {
                                 int fi = Math.min(i, 1);
-                                int ef = (2 * a + fi) + nx * ((2 * b + fj) + ny * (2 * c + fk));
+                                int ef = fineLattice.element(2 * a + fi, 2 * b + fj, 2 * c + fk);
                                 int vertex = (i - fi) + 2 * ((j - fj) + 2 * (k - fk));
                                 out[27 * ec + i + 3 * (j + 3 * k)] = l2g[8 * ef + vertex];
                             }

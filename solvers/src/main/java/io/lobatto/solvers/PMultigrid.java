@@ -25,7 +25,8 @@ import io.lobatto.operators.ElementOperator;
  * Levels are linked by P = Z_f^T W_f J Z_c (GLL interpolation, {@link Backend#prolongate}) and R = P^T
  * ({@link Backend#restrict}). On a structured box the schedule continues below N = 1 by geometric h-coarsening
  * ({@link HCoarsening}, {@link Builder#hCoarsening}): boxes of half the elements per direction at N = 1, linked by
- * P_h = Z_h^T W_h J_(1->2) Z_c, so the coarsest level stays small as the mesh grows. The coarsest level is solved by a
+ * P_h = Z_h^T W_h J_(1->2) Z_c, so the coarsest level stays small as the mesh grows; across ranks each rank halves its
+ * own part of the box ({@link Distribution#hCoarsen}) and the h-levels are distributed like the p-levels. The coarsest level is solved by a
  * fixed number of Chebyshev iterations over its whole estimated spectrum (a fixed polynomial: bounded cost, linear, symmetric). One cycle on level l:
  * <pre>
  *   x = S_l b;  r = b - A_l x;  x += P V_(l+1)(R r);  x += S_l (b - A_l x)
@@ -81,6 +82,21 @@ public final class PMultigrid implements Preconditioner {
         default WholeCoarse linkWhole(SpectralElementMesh part, ScatterOperator partZ, SpectralElementMesh whole,
                                       ScatterOperator wholeZ, Backend backend) {
             throw new UnsupportedOperationException("this distribution has no whole coarse level (wholeMesh is null)");
+        }
+
+        /**
+         * The next level of geometric h-coarsening below {@code fine} (this rank's part of the schedule's last level, at
+         * N = 1, with Dirichlet mask {@code fineMask}): this rank's part of the whole box halved in every direction and the
+         * map of Z_h into {@code fine}'s numbering ({@link HCoarsening.Step}); or empty to end the schedule at
+         * {@code fine}. {@code depth} is the number of h-levels above {@code fine}. With {@code asked} (the builder's
+         * {@link Builder#hCoarsening(boolean) hCoarsening(true)}) the levels go down as far as {@code minSide} allows and a
+         * part that is no box with even sides is an error; without it (auto) the distribution chooses the depth and falls
+         * back to no h-levels where a part cannot be coarsened. Every rank gets the same answer; collective. The default
+         * has no h-levels.
+         */
+        default java.util.Optional<HCoarsening.Step> hCoarsen(SpectralElementMesh fine, boolean[] fineMask, int depth,
+                                                              int minSide, boolean asked) {
+            return java.util.Optional.empty();
         }
     }
 
@@ -392,9 +408,11 @@ public final class PMultigrid implements Preconditioner {
          * structured box ({@link io.lobatto.core.mesh.HexMesh#structuredBox()}) with even sides, the box halved in every
          * direction is the next level, at N = 1, repeated while the sides stay even and at least
          * {@link HCoarsening#DEFAULT_MIN_SIDE} elements; the last is the coarsest (the Chebyshev solve), the levels above it
-         * are smoothed. Not with a {@link #distribution} (the levels stay as they are). Without a call, {@code auto} (system
-         * property {@value #H_COARSENING_PROPERTY}): on where every side of the N = 1 box has at least
-         * {@link HCoarsening#AUTO_START_SIDE} elements.
+         * are smoothed. With a {@link #distribution}, each rank coarsens its part ({@link Distribution#hCoarsen}), and a
+         * part that is no box with even sides is an error. Without a call, {@code auto} (system property
+         * {@value #H_COARSENING_PROPERTY}): on one rank, on where every side of the N = 1 box has at least
+         * {@link HCoarsening#AUTO_START_SIDE} elements; across ranks, as deep as the distribution chooses (none where it
+         * cannot coarsen the parts).
          */
         public Builder hCoarsening(boolean on) {
             this.hCoarsening = on;
@@ -466,21 +484,31 @@ public final class PMultigrid implements Preconditioner {
                 masks.add(mk);
             }
             int pLevels = meshes.size();
-            boolean hLevels = hCoarsening != null ? hCoarsening : HCoarsening.autoApplies(meshes.get(meshes.size() - 1));
-            if (hLevels && distribution == null) {
-                // h-levels below N = 1 on a structured box; one without unknowns ends them
+            // auto: one rank's rule (HCoarsening.autoApplies), or across ranks the distribution's (it chooses the depth)
+            boolean hLevels = hCoarsening != null ? hCoarsening
+                    : distribution != null || HCoarsening.autoApplies(meshes.get(meshes.size() - 1));
+            // per h-level, the map of Z_h from the level above (across ranks, from the distribution)
+            List<int[]> hIds = new ArrayList<>();
+            if (hLevels) {
+                // h-levels below N = 1 on a structured box (across ranks: each rank's part of it); one without unknowns ends them
                 while (true) {
                     SpectralElementMesh up = meshes.get(meshes.size() - 1);
-                    java.util.Optional<SpectralElementMesh> c = phases.time("p-MG numbering", () -> HCoarsening.coarsen(up, hMinSide));
+                    boolean[] upMask = masks.get(masks.size() - 1);
+                    int depth = meshes.size() - pLevels;
+                    java.util.Optional<HCoarsening.Step> c = phases.time("p-MG numbering", () -> distribution == null
+                            ? HCoarsening.coarsen(up, hMinSide).map(m -> new HCoarsening.Step(m, HCoarsening.fineIdsOfCoarsePoints(up)))
+                            : distribution.hCoarsen(up, upMask, depth, hMinSide, hCoarsening != null));
                     if (c.isEmpty()) {
                         break;
                     }
-                    boolean[] mk = phases.time("p-MG numbering", () -> mask.apply(c.get()));
-                    if (unknowns(mk) == 0) {
+                    boolean[] mk = phases.time("p-MG numbering", () -> mask.apply(c.get().coarse()));
+                    long unknowns = distribution == null ? unknowns(mk) : distribution.sum(unknowns(mk));
+                    if (unknowns == 0) {
                         break;
                     }
-                    meshes.add(c.get());
+                    meshes.add(c.get().coarse());
                     masks.add(mk);
+                    hIds.add(c.get().fineIds());
                 }
             }
             List<Level> built = new ArrayList<>();
@@ -504,8 +532,8 @@ public final class PMultigrid implements Preconditioner {
                         boolean[] upMask = masks.get(l - 1);
                         up.transfer = phases.time("p-MG transfers",
                                 () -> backend.uploadTransfer(m.basis(), io.lobatto.core.basis.Basis1D.of(2), m.elementCount()));
+                        int[] ids = hIds.get(l - pLevels);
                         up.transferScatter = phases.time("p-MG transfers", () -> {
-                            int[] ids = HCoarsening.fineIdsOfCoarsePoints(up.mesh);
                             int count = up.mesh.globalNodeCount();
                             return backend.buildScatter(java.nio.IntBuffer.wrap(ids), count, upMask)
                                     .orElseGet(() -> ScatterOperator.build(ids, count, upMask).upload(backend));
@@ -767,7 +795,7 @@ public final class PMultigrid implements Preconditioner {
             // the residual b - A x as partial sums, without the exchange of the smoother's last apply; restricted as it is
             level.smoother.smooth(level.r, x, false, level.t);
             level.dist.partialResidual(level.r, level.smoother.lastCorrection(), level.t);
-            backend.restrict(level.transfer, level.op.deviceScatter(), coarse.op.deviceScatter(), level.t, coarse.workL, coarse.b);
+            backend.restrict(level.transfer, level.transferZ(), coarse.op.deviceScatter(), level.t, coarse.workL, coarse.b);
             sumRestricted(coarse);
             clock = lap(level, clock);
             clock = cycle(l + 1, coarse.b, coarse.x, clock);
@@ -779,7 +807,7 @@ public final class PMultigrid implements Preconditioner {
         } else {
             // R = P^T across ranks: each shared fine node restricted by its owner, the coarse partials summed
             level.dist.ownerMask(level.r, level.t);
-            backend.restrict(level.transfer, level.op.deviceScatter(), coarse.op.deviceScatter(), level.t, coarse.workL, coarse.b);
+            backend.restrict(level.transfer, level.transferZ(), coarse.op.deviceScatter(), level.t, coarse.workL, coarse.b);
             sumRestricted(coarse);
         }
         clock = lap(level, clock);

@@ -1,5 +1,6 @@
 package io.lobatto.solvers;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -78,6 +79,50 @@ class HCoarseningTest {
         assertTrue(ex.getMessage().contains("structured box"), ex.getMessage());
         ex = assertThrows(IllegalArgumentException.class, () -> HCoarsening.coarsen(SpectralElementMesh.of(box, 1), 0));
         assertTrue(ex.getMessage().contains("minSide must be >= 1, got 0"), ex.getMessage());
+    }
+
+    /**
+     * Z_h between two element lattices (a rank's slab, its layers in any order): the box's lattices give the box's map;
+     * a lattice with its layers reversed gives the same points at the reversed elements; lattices that are not twice
+     * one another, or a fine lattice of another element count, are refused.
+     */
+    @Test
+    void zhBetweenLatticesFollowsTheirElements() {
+        SpectralElementMesh fine = SpectralElementMesh.of(HexMesh.box(4, 2, 6, 0, 1, 0, 1, 0, 1), 1);
+        int[] box = HCoarsening.fineIdsOfCoarsePoints(fine);
+        assertArrayEquals(box, HCoarsening.fineIdsOfCoarsePoints(fine, HCoarsening.ElementLattice.box(4, 2, 6),
+                HCoarsening.ElementLattice.box(2, 1, 3)));
+        HCoarsening.ElementLattice reversed = new HCoarsening.ElementLattice() {
+            public int nx() {
+                return 2;
+            }
+
+            public int ny() {
+                return 1;
+            }
+
+            public int nz() {
+                return 3;
+            }
+
+            public int element(int a, int b, int c) {
+                return a + 2 * (b + (2 - c));
+            }
+        };
+        int[] ids = HCoarsening.fineIdsOfCoarsePoints(fine, HCoarsening.ElementLattice.box(4, 2, 6), reversed);
+        for (int c = 0; c < 3; c++) {
+            for (int a = 0; a < 2; a++) {
+                int e = a + 2 * c, r = a + 2 * (2 - c);
+                assertArrayEquals(java.util.Arrays.copyOfRange(box, 27 * e, 27 * e + 27),
+                        java.util.Arrays.copyOfRange(ids, 27 * r, 27 * r + 27));
+            }
+        }
+        IllegalArgumentException ex = assertThrows(IllegalArgumentException.class, () -> HCoarsening.fineIdsOfCoarsePoints(fine,
+                HCoarsening.ElementLattice.box(4, 2, 6), HCoarsening.ElementLattice.box(2, 1, 2)));
+        assertTrue(ex.getMessage().contains("not twice the coarse one 2 x 1 x 2"), ex.getMessage());
+        ex = assertThrows(IllegalArgumentException.class, () -> HCoarsening.fineIdsOfCoarsePoints(fine,
+                HCoarsening.ElementLattice.box(4, 2, 4), HCoarsening.ElementLattice.box(2, 1, 2)));
+        assertTrue(ex.getMessage().contains("has 32 elements but the fine mesh 48"), ex.getMessage());
     }
 
     @Test
