@@ -112,8 +112,9 @@ for r in $(seq 1 "$ROUNDS"); do
   one "old-$r" "$OLDJAR" ""
   [ -n "$havebase" ] && one "base-$r" "$BASEJAR" "" --profile
   one "new-$r" "$JAR" "" --profile
-  one "new-k0-$r" "$JAR" "-Dlobatto.cpu.compactLaunches=0" --profile
+  [ -z "${SKIP_K0:-}" ] && one "new-k0-$r" "$JAR" "-Dlobatto.cpu.compactLaunches=0" --profile
   one "new-c1-$r" "$JAR" "-XX:TieredStopAtLevel=1" --profile
+  [ -n "${X_OPTS:-}" ] && one "new-x-$r" "$JAR" "$X_OPTS" --profile   # X_OPTS: one more variant, the new jar with these options
 done
 echo "== new, --profile (setup by phase), round 1"
 sed -n '/^setup by phase/,/^host heap/p' "$logs/new-1.log"
@@ -146,6 +147,9 @@ awk -F'\t' '
         if (("new-keep", 2) in m && ("new", 2) in m)
           printf "new/new-keep: setup %.3f, setup CPU %.3f, process wall %.3f (the warm-up stopped)\n",
                  m["new", 2] / m["new-keep", 2], m["new", 8] / m["new-keep", 8], m["new", 5] / m["new-keep", 5]
+        if (("new-x", 2) in m && ("old", 2) in m)
+          printf "new-x/old: setup %.3f, solve %.3f, total %.3f, process wall %.3f (X_OPTS)\n",
+                 m["new-x", 2] / m["old", 2], m["new-x", 3] / m["old", 3], m["new-x", 4] / m["old", 4], m["new-x", 5] / m["old", 5]
         if (("new-c1", 2) in m && ("old", 2) in m)
           printf "new-c1/old: setup %.3f, solve %.3f, process wall %.3f (C1 only: not the README command)\n",
                  m["new-c1", 2] / m["old", 2], m["new-c1", 3] / m["old", 3], m["new-c1", 5] / m["old", 5] }' \
