@@ -20,7 +20,8 @@
 #     -Dmaven.javadoc.skip=true
 #   GPU_JAVA_HOME=/usr/lib/jvm/temurin-25-jdk-amd64 ../shared/gpu/stage.sh \
 #     parallel/target/lobatto-parallel-0.1.0-SNAPSHOT.jar $(tr ':' ' ' < parallel/target/classpath.txt)
-# Run on the GPU machine (carry .gpu) from the repository root: COMMIT=<sha> bash benchmarks/gpu/dist9.sh.
+# Run on the GPU machine (carry .gpu) from the repository root: COMMIT=<sha> bash benchmarks/gpu/dist9.sh
+# (PARTS="large jacobi small" by default; e.g. PARTS=small runs only part 3).
 # Results: $OUT/dist9.tgz (every log, times.log, nvidia-smi) and $OUT/dist9-summary.txt.
 # Local check on the Java backend at a tiny size (EXTRA reaches every run; a small gather size makes auto coarsen):
 #   J=/usr/lib/jvm/temurin-25-jdk-amd64/bin/java; RUN=$J CP="parallel/target/classes:$(cat parallel/target/classpath.txt)" \
@@ -65,18 +66,25 @@ echo "commit $commit" > "$out/times.log"
 command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=index,name,driver_version,clocks.sm,clocks.max.sm,power.draw \
   --format=csv > "$out/nvidia-smi.csv" 2>&1
 # 1. 48: new default against the N = 1 coarse level, interleaved
+parts=" ${PARTS:-large jacobi small} "   # PARTS: which of the three parts run (in this order)
+if [[ $parts == *" large "* ]]; then
 mp 1 50 100 pmg1-l-new -e "$l1" --pc pmg --profile
 mp 1 45 100 pmg1-l-n1 -e "$l1" --pc pmg --profile --h-levels 0
 mp 2 70 130 pmg2-l-new -e "$l2" --pc pmg --profile
 mp 2 65 130 pmg2-l-n1 -e "$l2" --pc pmg --profile --h-levels 0
+fi
 # 2. the lease's Jacobi baseline
+if [[ $parts == *" jacobi "* ]]; then
 mp 1 35 70 jac1-l -e "$l1" --pc jacobi --max-it 100 --profile
 mp 2 40 80 jac2-l -e "$l2" --pc jacobi --max-it 100 --profile
+fi
 # 3. 32: new default (no h-level at this size) against one h-level, interleaved
+if [[ $parts == *" small "* ]]; then
 mp 1 20 50 pmg1-s-new -e "$s1" --pc pmg --profile
 mp 1 22 50 pmg1-s-h1 -e "$s1" --pc pmg --profile --h-levels 1
 mp 2 25 60 pmg2-s-new -e "$s2" --pc pmg --profile
 mp 2 27 60 pmg2-s-h1 -e "$s2" --pc pmg --profile --h-levels 1
+fi
 echo "== dist9: $((SECONDS - start)) s in all" | tee -a "$out/times.log"
 ms() { [ -e "$out/$1.log" ] && grep -E "$2" "$out/$1.log" | head -1 | sed -E 's/.* ([0-9.]+) ms\/iteration.*/\1/'; }
 field() { [ -e "$out/$1.log" ] && grep '^RESULT ' "$out/$1.log" | tr ' ' '\n' | sed -n "s/^$2=//p"; }
