@@ -53,6 +53,7 @@ public final class BuildLockProbe {
                 + statements);
         cl_context a = found.context();
         cl_context b = found.context();
+        @SuppressWarnings("deprecation")   // clCreateCommandQueue: the OpenCL 1.2 call, as ClContext makes its queue
         cl_command_queue q = clCreateCommandQueue(a, found.device(), 0, null);
         cl_mem buf = clCreateBuffer(a, CL_MEM_READ_WRITE, 64, null, null);
         int salt = (int) (System.nanoTime() & 0xffff);
