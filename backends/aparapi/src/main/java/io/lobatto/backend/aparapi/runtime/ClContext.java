@@ -167,15 +167,9 @@ public final class ClContext implements AutoCloseable {
                 clFinish(queue);
             }
         } catch (CLException e) {
-            throw new BackendException("aparapi: allocating " + bytes + " bytes for " + what + " on " + device.name()
-                    + " failed (" + e.getMessage() + "); this backend holds " + bytesHeld + " bytes of the device's "
-                    + device.globalMemBytes(), e);
+            throw allocationFailed(bytes, what, e);
         }
-        ClBuffer b = new ClBuffer(this, mem, bytes);
-        buffers.add(b);
-        bytesHeld += bytes;
-        peakBytesHeld = Math.max(peakBytesHeld, bytesHeld);
-        return b;
+        return held(mem, bytes);
     }
 
     /**
@@ -220,10 +214,20 @@ public final class ClContext implements AutoCloseable {
         try {
             mem = clCreateBuffer(context, CL_MEM_READ_WRITE | org.jocl.CL.CL_MEM_COPY_HOST_PTR, bytes, host, null);
         } catch (CLException e) {
-            throw new BackendException("aparapi: allocating " + bytes + " bytes for " + what + " on " + device.name()
-                    + " failed (" + e.getMessage() + "); this backend holds " + bytesHeld + " bytes of the device's "
-                    + device.globalMemBytes(), e);
+            throw allocationFailed(bytes, what, e);
         }
+        return held(mem, bytes);
+    }
+
+    /** The error of a failed allocation: its size, its purpose and what this backend holds of the device's memory. */
+    private BackendException allocationFailed(long bytes, String what, CLException e) {
+        return new BackendException("aparapi: allocating " + bytes + " bytes for " + what + " on " + device.name()
+                + " failed (" + e.getMessage() + "); this backend holds " + bytesHeld + " bytes of the device's "
+                + device.globalMemBytes(), e);
+    }
+
+    /** {@code mem} as a buffer of this context, counted in the bytes held. */
+    private ClBuffer held(cl_mem mem, long bytes) {
         ClBuffer b = new ClBuffer(this, mem, bytes);
         buffers.add(b);
         bytesHeld += bytes;
