@@ -154,9 +154,7 @@ final class ScatterBuild {
         }
         int[] copy = new int[n];
         src.get(0, copy);
-        ClVector v = new ClVector(core.owner, core.cl.upload(copy, what + " (" + n + " ints)"), n);
-        owner.add(v);
-        return v;
+        return intsOf(copy, what, owner);
     }
 
     /**
@@ -169,12 +167,12 @@ final class ScatterBuild {
         List<ClVector> kept = new ArrayList<>();
         try {
             ClVector count = ints(originals, "the counts of Z's build", temporary);
-            ClVector err = small(new int[2], "the errors of Z's build", temporary);
+            ClVector err = intsOf(new int[2], "the errors of Z's build", temporary);
             launch(bind(ScatterBuildKernel.ZERO, map, count, err), originals);
             launch(bind(ScatterBuildKernel.COUNT, map, count, err), nl);
             int[] maskedIds = maskedIds(masked);
             if (maskedIds.length > 0) {
-                ClVector list = upload(IntBuffer.wrap(maskedIds), "the masked nodes", temporary);
+                ClVector list = intsOf(maskedIds, "the masked nodes", temporary);
                 launch(bind(ScatterBuildKernel.MARK, map, count, err).set("masked", list.buffer), maskedIds.length);
             }
             int chunks = (originals + ScatterBuildKernel.CHUNK - 1) / ScatterBuildKernel.CHUNK;
@@ -214,7 +212,7 @@ final class ScatterBuild {
             }
             int ng = (int) rows;
             int nnz = (int) entries;
-            ClVector bases = small(base, "the chunk bases of Z's build", temporary);
+            ClVector bases = intsOf(base, "the chunk bases of Z's build", temporary);
             ClVector assembled = ints(originals, "the assembled ids of Z's build", temporary);
             ClVector starts = ints(ng + 1L, "Z^T's row starts", kept);
             launch(bind(ScatterBuildKernel.NUMBER, map, count, err).set("bases", bases.buffer)
@@ -272,7 +270,7 @@ final class ScatterBuild {
             base[r] = total;
             total += s[2 * r];
         }
-        ClVector bases = small(base, "the run bases of Z's blocks", temporary);
+        ClVector bases = intsOf(base, "the run bases of Z's blocks", temporary);
         ClVector b = ints(total + 1L, "Z^T's block starts", kept);
         launch(bindBlocks(ScatterBuildKernel.BLOCK_WRITE, starts, ng).set("bases", bases.buffer)
                 .set("blockStarts", b.buffer), runs);
@@ -344,8 +342,8 @@ final class ScatterBuild {
         }
     }
 
-    /** A new int vector holding {@code values} (one call where it is small), owned by {@code owner}. */
-    private ClVector small(int[] values, String what, List<ClVector> owner) {
+    /** A new int vector holding {@code values} ({@code ClContext.upload}: one call where it is small), owned by {@code owner}. */
+    private ClVector intsOf(int[] values, String what, List<ClVector> owner) {
         ClVector v = new ClVector(core.owner, core.cl.upload(values, what + " (" + values.length + " ints)"), values.length);
         owner.add(v);
         return v;
