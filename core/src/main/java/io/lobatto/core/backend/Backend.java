@@ -501,7 +501,9 @@ public interface Backend extends AutoCloseable {
      * hipBone's fused assembled operator: y_L = (L + shift W) Z x_G with L as in
      * {@link #applyElements} (W the inverse degree of {@code z}), then y_G = Z^T y_L. With
      * {@code shift = 0} this is A = Z^T L Z; NekBone's A = Z^T S_L Z + lambda I is
-     * {@code lambda = 0, shift = lambda}. {@code yL} is workspace of length N_L and holds y_L on return.
+     * {@code lambda = 0, shift = lambda}. {@code yL} is workspace of length N_L; what it holds on return is the
+     * backend's (y_L where the backend forms it, as a GPU backend does before its gather; a backend that adds each
+     * element's values into y_G directly need not write it), so a caller that needs y_L calls {@link #applyElements}.
      */
     void applyAssembled(DeviceElementData data, DeviceScatter z, double lambda, double shift,
                         DeviceVector xG, DeviceVector yL, DeviceVector yG);

@@ -139,10 +139,9 @@ class ElementKernelTest {
                 backend.write(yl, yL);
                 backend.gather(z, yL, yG);
 
+                // y_G only: the fused path adds the element values into y_G without forming y_L (fusedL is workspace)
                 backend.applyAssembled(data, z, lambda, shift, xG, fusedL, fusedG);
-                double errL = TestSupport.relErr(backend.download(fusedL), yl);
                 double errG = TestSupport.relErr(backend.download(fusedG), backend.download(yG));
-                assertTrue(errL < 1e-13, kernel + " N=" + n + ": y_L relative error " + errL);
                 assertTrue(errG < 1e-13, kernel + " N=" + n + ": y_G relative error " + errG);
 
                 // same result, bitwise, on 7 threads
