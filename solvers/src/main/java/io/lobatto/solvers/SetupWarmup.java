@@ -58,7 +58,7 @@ public final class SetupWarmup {
         boolean withSchwarz = schwarz && SchwarzPreconditioner.FAST_SETUP;
         Thread t = new Thread(() -> {
             try {
-                if (TOPOLOGY) {
+                if (TOPOLOGY && Runtime.getRuntime().availableProcessors() >= TOPOLOGY_MIN_PROCESSORS) {
                     runTopology(degree, TOPOLOGY_ROUNDS);
                 }
                 if (withSchwarz) {
@@ -109,6 +109,14 @@ public final class SetupWarmup {
 
     /** Rounds of {@link #runTopology} in {@link #start(int, boolean)}. */
     static final int TOPOLOGY_ROUNDS = 100;
+
+    /**
+     * The processors from which {@link #start(int, boolean)} runs {@link #runTopology}: the cold parallel loops it warms
+     * cost 0.16-0.29 s on the H100 machine's 16 cores and 0.05 s on 2, where the rounds compete with the setup for the
+     * same two CPUs instead (the Java backend's README job, pinned to 2 CPUs: setup 1.064 s without them against 1.164 s
+     * with them, medians of 6, `jsetup.sh` at 769fc1f).
+     */
+    static final int TOPOLOGY_MIN_PROCESSORS = 8;
 
     /**
      * {@code -Dlobatto.setup.warmupTopology=false} leaves {@link #runTopology} out of {@link #start(int, boolean)} (for
