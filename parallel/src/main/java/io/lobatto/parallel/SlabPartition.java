@@ -114,27 +114,7 @@ public final class SlabPartition implements MeshPartition {
         for (int p = 0; p < layers; p++) {
             position[order[p]] = p;
         }
-        return new io.lobatto.solvers.HCoarsening.ElementLattice() {
-            @Override
-            public int nx() {
-                return nx;
-            }
-
-            @Override
-            public int ny() {
-                return ny;
-            }
-
-            @Override
-            public int nz() {
-                return layers;
-            }
-
-            @Override
-            public int element(int a, int b, int c) {
-                return a + nx * (b + ny * position[c]);
-            }
-        };
+        return io.lobatto.solvers.HCoarsening.ElementLattice.ofLayers(nx, ny, position);
     }
 
     /** The slab's layer (0 = its first) of the elements at position {@code p} of the local order. */

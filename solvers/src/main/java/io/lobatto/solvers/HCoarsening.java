@@ -92,6 +92,19 @@ public final class HCoarsening {
 
         /** The lattice of {@link HexMesh#box}: element (a, b, c) is a + nx (b + ny c). */
         static ElementLattice box(int nx, int ny, int nz) {
+            int[] layer = new int[nz];
+            for (int c = 0; c < nz; c++) {
+                layer[c] = c;
+            }
+            return ofLayers(nx, ny, layer);
+        }
+
+        /**
+         * Layers of nx x ny elements stored in any layer order: element (a, b, c) is a + nx (b + ny layer[c]), with
+         * {@code layer[c]} where layer c of the lattice is stored (a permutation of 0 .. layer.length - 1, not checked).
+         */
+        static ElementLattice ofLayers(int nx, int ny, int[] layer) {
+            int[] at = layer.clone();
             return new ElementLattice() {
                 @Override
                 public int nx() {
@@ -105,12 +118,12 @@ public final class HCoarsening {
 
                 @Override
                 public int nz() {
-                    return nz;
+                    return at.length;
                 }
 
                 @Override
                 public int element(int a, int b, int c) {
-                    return a + nx * (b + ny * c);
+                    return a + nx * (b + ny * at[c]);
                 }
             };
         }
