@@ -25,7 +25,7 @@ class OverlapTest {
         ThreadCommunicator[] comms = ThreadCommunicator.group(ranks);
         ExecutorService pool = Executors.newFixedThreadPool(ranks);
         try {
-            @SuppressWarnings("unchecked")
+            @SuppressWarnings({"unchecked", "rawtypes"})
             Future<DistributedPoisson.Result>[] f = new Future[ranks];
             for (int r = 0; r < ranks; r++) {
                 ThreadCommunicator c = comms[r];
