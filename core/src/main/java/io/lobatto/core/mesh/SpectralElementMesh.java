@@ -44,6 +44,8 @@ public final class SpectralElementMesh {
     private volatile int[] l2g;
     /** Node positions [E][Np][3], made on first use (a solve on a backend with device setup never needs them). */
     private volatile double[] coords;
+    private final Once<int[]> l2gOnce = new Once<>();
+    private final Once<double[]> coordsOnce = new Once<>();
     /** {@link #elementGeometry()}, made on first use. */
     private volatile java.util.Optional<ElementGeometry> geometry;
     private final int globalCount;
@@ -490,13 +492,8 @@ public final class SpectralElementMesh {
     private double[] coords() {
         double[] c = coords;
         if (c == null) {
-            synchronized (this) {
-                c = coords;
-                if (c == null) {
-                    c = positions(mesh, basis, map);
-                    coords = c;
-                }
-            }
+            c = coordsOnce.get(() -> positions(mesh, basis, map));   // a parallel loop: made with no lock held (Once)
+            coords = c;
         }
         return c;
     }
@@ -609,13 +606,8 @@ public final class SpectralElementMesh {
     private int[] l2g() {
         int[] m = l2g;
         if (m == null) {
-            synchronized (this) {
-                m = l2g;
-                if (m == null) {
-                    m = fill(numbering);
-                    l2g = m;
-                }
-            }
+            m = l2gOnce.get(() -> fill(numbering));   // a parallel loop: filled with no lock held (Once)
+            l2g = m;
         }
         return m;
     }
