@@ -34,23 +34,7 @@ class BisectionSolveTest {
     }
 
     private static DistributedPoisson.Result[] solve(int ranks, String... extra) throws Exception {
-        ThreadCommunicator[] comms = ThreadCommunicator.group(ranks);
-        ExecutorService pool = Executors.newFixedThreadPool(ranks);
-        try {
-            @SuppressWarnings("unchecked")
-            Future<DistributedPoisson.Result>[] f = new Future[ranks];
-            for (int r = 0; r < ranks; r++) {
-                ThreadCommunicator c = comms[r];
-                f[r] = pool.submit(() -> DistributedPoisson.solve(options(extra), c));
-            }
-            DistributedPoisson.Result[] out = new DistributedPoisson.Result[ranks];
-            for (int r = 0; r < ranks; r++) {
-                out[r] = f[r].get();
-            }
-            return out;
-        } finally {
-            pool.shutdownNow();
-        }
+        return RankThreads.solve(ranks, c -> DistributedPoisson.solve(options(extra), c));
     }
 
     @ParameterizedTest

@@ -94,23 +94,7 @@ class DistributedHCoarseningTest {
     }
 
     private static DistributedPoisson.Result[] solve(int ranks, DistributedPoisson.Options o) throws Exception {
-        ThreadCommunicator[] comms = ThreadCommunicator.group(ranks);
-        ExecutorService pool = Executors.newFixedThreadPool(ranks);
-        try {
-            @SuppressWarnings("unchecked")
-            Future<DistributedPoisson.Result>[] f = new Future[ranks];
-            for (int r = 0; r < ranks; r++) {
-                ThreadCommunicator c = comms[r];
-                f[r] = pool.submit(() -> DistributedPoisson.solve(o, c));
-            }
-            DistributedPoisson.Result[] out = new DistributedPoisson.Result[ranks];
-            for (int r = 0; r < ranks; r++) {
-                out[r] = f[r].get();
-            }
-            return out;
-        } finally {
-            pool.shutdownNow();
-        }
+        return RankThreads.solve(ranks, c -> DistributedPoisson.solve(o, c));
     }
 
     /**

@@ -32,25 +32,12 @@ class DistributedSolveTest {
         assertEquals((long) (3 * 4 - 1) * (2 * 4 - 1) * (5 * 4 - 1), one.dofs());
         assertTrue(one.maxError() < 1e-3 && one.maxError() > 1e-8, "one-rank max error " + one.maxError());
 
-        ThreadCommunicator[] comms = ThreadCommunicator.group(ranks);
-        ExecutorService pool = Executors.newFixedThreadPool(ranks);
-        try {
-            @SuppressWarnings("unchecked")
-            Future<DistributedPoisson.Result>[] f = new Future[ranks];
-            for (int r = 0; r < ranks; r++) {
-                ThreadCommunicator c = comms[r];
-                f[r] = pool.submit(() -> DistributedPoisson.solve(options(), c));
-            }
-            for (int r = 0; r < ranks; r++) {
-                DistributedPoisson.Result d = f[r].get();
-                assertEquals(one.dofs(), d.dofs());
-                assertTrue(d.converged());
-                assertTrue(Math.abs(d.iterations() - one.iterations()) <= 1, "iterations " + d.iterations() + " vs " + one.iterations());
-                assertEquals(one.maxError(), d.maxError(), 1e-10);
-                assertEquals(one.l2Error(), d.l2Error(), 1e-10);
-            }
-        } finally {
-            pool.shutdownNow();
+        for (DistributedPoisson.Result d : RankThreads.solve(ranks, c -> DistributedPoisson.solve(options(), c))) {
+            assertEquals(one.dofs(), d.dofs());
+            assertTrue(d.converged());
+            assertTrue(Math.abs(d.iterations() - one.iterations()) <= 1, "iterations " + d.iterations() + " vs " + one.iterations());
+            assertEquals(one.maxError(), d.maxError(), 1e-10);
+            assertEquals(one.l2Error(), d.l2Error(), 1e-10);
         }
     }
 }

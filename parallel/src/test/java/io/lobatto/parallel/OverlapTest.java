@@ -22,28 +22,12 @@ class OverlapTest {
     }
 
     private static DistributedPoisson.Result[] solve(int ranks, String schedule, String split) throws Exception {
-        ThreadCommunicator[] comms = ThreadCommunicator.group(ranks);
-        ExecutorService pool = Executors.newFixedThreadPool(ranks);
-        try {
-            @SuppressWarnings({"unchecked", "rawtypes"})
-            Future<DistributedPoisson.Result>[] f = new Future[ranks];
-            for (int r = 0; r < ranks; r++) {
-                ThreadCommunicator c = comms[r];
-                f[r] = pool.submit(() -> {
-                    DistributedPoisson.Options o = DistributedPoisson.Options.parse(new String[]{"-N", "3", "-e", "2,3,7",
-                        "--threads", "1", "--backend", "cpu", "--schedule", schedule, "--split", split});
-                    o.quiet = true;
-                    return DistributedPoisson.solve(o, c);
-                });
-            }
-            DistributedPoisson.Result[] out = new DistributedPoisson.Result[ranks];
-            for (int r = 0; r < ranks; r++) {
-                out[r] = f[r].get();
-            }
-            return out;
-        } finally {
-            pool.shutdownNow();
-        }
+        return RankThreads.solve(ranks, c -> {
+            DistributedPoisson.Options o = DistributedPoisson.Options.parse(new String[]{"-N", "3", "-e", "2,3,7",
+                "--threads", "1", "--backend", "cpu", "--schedule", schedule, "--split", split});
+            o.quiet = true;
+            return DistributedPoisson.solve(o, c);
+        });
     }
 
     @ParameterizedTest
