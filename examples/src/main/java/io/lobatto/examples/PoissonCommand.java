@@ -227,7 +227,7 @@ final class PoissonCommand implements Callable<Integer> {
             }
             if (profile) {
                 out.printf("process: backend opened %.3f s after the JVM started (%.3f s to open it: device, context, "
-                        + "the work-group probes started%s), the run's timer started at %.3f s%n", opened,
+                        + "work-group probes%s), the run's timer started at %.3f s%n", opened,
                         backendOptions.openingEnded - backendOptions.openingStarted,
                         backendOptions.openedAhead ? String.format(", from %.3f s, ahead while the options were read",
                                 backendOptions.openingStarted) : "", started);

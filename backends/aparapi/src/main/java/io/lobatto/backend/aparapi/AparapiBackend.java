@@ -236,8 +236,8 @@ public final class AparapiBackend implements Backend {
     }
 
     /** Work-items per group of the reductions (the largest power of two the built kernels allow). */
-    public synchronized int reductionGroupSize() {
-        return core.reduceGroup();
+    public int reductionGroupSize() {
+        return core.reduceGroup;
     }
 
     /** Work-items per group of a reduction over {@code n} entries (the small group up to its switch, see smallReduceGroup). */

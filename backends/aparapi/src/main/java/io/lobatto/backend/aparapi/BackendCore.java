@@ -41,17 +41,13 @@ final class BackendCore {
     final java.nio.ByteBuffer partialsHost;
     /** Bound to the buffer arguments a variant does not read (OpenCL wants every argument set). */
     final ClBuffer unused;
+    final int reduceGroup;
     /**
-     * The reductions' group ({@link #reduceGroup()}) and the block gathers' ({@link #gatherGroup()}), each chosen by
-     * builds on a thread of its own that starts with the backend: each choice builds a kernel, and on a cold start (no
-     * kernel cache) these builds took a third of the time the backend took to open (0.27 of 0.7 s on the H100), while
-     * the kernels a solve needs first (Z, its map, the geometry, the element kernels) do not depend on either. The
-     * backend opens without waiting for them; the first operation that needs a group waits for its choice.
+     * The block gathers' group ({@link #gatherGroup()}), chosen by builds on a thread of its own that starts with the
+     * backend, while this thread chooses the reductions' group: each choice builds a kernel, and on a cold start (no
+     * kernel cache) these builds are most of the time the backend takes to open.
      */
-    private final java.util.concurrent.CompletableFuture<Integer> reduceGroupChoice;
     private final java.util.concurrent.CompletableFuture<Integer> gatherGroup;
-    /** {@link #reduceGroup()} once it has returned (under the backend's lock), else 0. */
-    private int reduceGroup;
     private final Map<String, ClKernel> kernels = new HashMap<>();
     private boolean closed;
 
@@ -63,58 +59,26 @@ final class BackendCore {
         this.info = device.info();
         this.localMemBytes = Math.min(device.localMemBytes(), localMemoryCap);
         java.util.concurrent.CompletableFuture<Integer> gathers = null;
-        java.util.concurrent.CompletableFuture<Integer> reductions = null;
         try {
-            smallGroup(smallGroupProperty(), Integer.MAX_VALUE);     // the property checked at opening (a power of two)
             this.partials = cl.allocate(32L * AparapiBackend.REDUCE_GROUPS, "reduction partials");
             this.partialsHost = cl.pinnedHostBuffer(32L * AparapiBackend.REDUCE_GROUPS, "reduction partials");
             this.unused = cl.allocate(8, "unused arguments");
-            reductions = choose(ReductionKernel.class, "lobatto-reduce-group");
-            gathers = choose(GatherScatterKernel.class, "lobatto-gather-group");
-            this.reduceGroupChoice = reductions;
+            gathers = java.util.concurrent.CompletableFuture.supplyAsync(() -> powerOfTwoGroup(GatherScatterKernel.class), r -> {
+                Thread t = new Thread(r, "lobatto-gather-group");
+                t.setDaemon(true);
+                t.start();
+            });
             this.gatherGroup = gathers;
+            this.reduceGroup = powerOfTwoGroup(ReductionKernel.class);
+            this.smallReduceGroup = smallGroup(smallGroupProperty());
+            kernel(KernelBuilds.reduction(ReductionKernel.PCG_UPDATE, reduceGroup));   // among the built kernels
         } catch (RuntimeException e) {
-            for (java.util.concurrent.CompletableFuture<Integer> f : java.util.Arrays.asList(reductions, gathers)) {
-                if (f != null) {
-                    f.exceptionally(x -> 0).join();    // its builds end before the context goes
-                }
+            if (gathers != null) {
+                gathers.exceptionally(x -> 0).join();    // its builds end before the context goes
             }
             cl.close();
             throw e;
         }
-    }
-
-    /** Starts choosing the group of {@code family} on a daemon thread named {@code name}. */
-    private java.util.concurrent.CompletableFuture<Integer> choose(Class<? extends Kernel> family, String name) {
-        return java.util.concurrent.CompletableFuture.supplyAsync(() -> powerOfTwoGroup(family), r -> {
-            Thread t = new Thread(r, name);
-            t.setDaemon(true);
-            t.start();
-        });
-    }
-
-    /** The value of a group's choice, its failure rethrown as it was thrown. */
-    private static int joined(java.util.concurrent.CompletableFuture<Integer> choice) {
-        try {
-            return choice.join();
-        } catch (java.util.concurrent.CompletionException e) {
-            throw e.getCause() instanceof RuntimeException r ? r : e;
-        }
-    }
-
-    /**
-     * Work-items per group of the reductions (chosen by building one, see {@link #reduceGroupChoice}); the first call
-     * waits for the choice. Called under the backend's lock, like every {@link #kernel}.
-     */
-    int reduceGroup() {
-        int g = reduceGroup;
-        if (g == 0) {
-            g = joined(reduceGroupChoice);
-            kernel(KernelBuilds.reduction(ReductionKernel.PCG_UPDATE, g));   // the probed kernel among the built ones
-            smallReduceGroup = smallGroup(smallGroupProperty(), g);
-            reduceGroup = g;
-        }
-        return g;
     }
 
     /**
@@ -122,14 +86,18 @@ final class BackendCore {
      * called under the backend's lock, like every {@link #kernel}.
      */
     int gatherGroup() {
-        int g = joined(gatherGroup);
+        int g;
+        try {
+            g = gatherGroup.join();
+        } catch (java.util.concurrent.CompletionException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : e;
+        }
         kernel(KernelBuilds.gather(GatherScatterKernel.GATHER_DOT, g));   // the probed kernel among the built ones
         return g;
     }
 
-    /** Waits for the reductions' and the block gathers' probes (their builds), without touching the built kernels (any thread). */
+    /** Waits for the block gathers' probe (its builds), without touching the built kernels (any thread). */
     void awaitStartBuilds() {
-        reduceGroupChoice.exceptionally(x -> 0).join();
         gatherGroup.exceptionally(x -> 0).join();
     }
 
@@ -138,7 +106,7 @@ final class BackendCore {
         // the program cache's query, not kernel(): this runs on two threads at once, and the kernels map is not shared
         return KernelBuilds.powerOfTwoGroup(family, cl.device().maxWorkGroupSize(), KernelBuilds.probeStart(cl.device().vendor()),
                 localMemBytes,
-                s -> cl.programs().optimisedWorkGroupSize(s.source()));   // the same choice whenever quick builds start
+                s -> cl.programs().workGroupSize(s.source()));
     }
 
     // ------------------------------------------------------------------ state
@@ -150,7 +118,11 @@ final class BackendCore {
     /** Marks the backend closed (the caller then releases the builds and the context). */
     void markClosed() {
         closed = true;
-        awaitStartBuilds();           // the probes' builds end before the context goes
+        try {
+            gatherGroup.join();       // its builds end before the context goes
+        } catch (RuntimeException e) {
+            // the probe failed: nothing to wait for
+        }
     }
 
     void ensureOpen() {
@@ -247,6 +219,9 @@ final class BackendCore {
     /** The group of the small reductions ({@link #SMALL_REDUCE_GROUP_PROPERTY}); 0: none. */
     private int smallReduceGroup;
 
+    private int smallGroup(int g) {
+        return smallGroup(g, reduceGroup);
+    }
 
     /** The small group {@code g} of a backend whose reduction group is {@code reduceGroup}: 0 when not below it. */
     static int smallGroup(int g, int reduceGroup) {
@@ -263,13 +238,12 @@ final class BackendCore {
 
     /** The group of the reductions over small vectors ({@link #reductionGroup}); 0: none, the backend's group always. */
     int smallReduceGroup() {
-        reduceGroup();
         return smallReduceGroup;
     }
 
     /** Sets the group of the small reductions (tests: the old path with 0), as {@link #SMALL_REDUCE_GROUP_PROPERTY}. */
     void smallReduceGroup(int g) {
-        smallReduceGroup = smallGroup(g, reduceGroup());
+        smallReduceGroup = smallGroup(g);
     }
 
     /**
@@ -277,14 +251,13 @@ final class BackendCore {
      * {@link #SMALL_REDUCE_GROUPS}, else the backend's reduction group. Depends only on n (determinism).
      */
     int reductionGroup(int n) {
-        int g = reduceGroup();
         int small = smallReduceGroup;
-        return small > 0 && n <= (long) small * SMALL_REDUCE_GROUPS ? small : g;
+        return small > 0 && n <= (long) small * SMALL_REDUCE_GROUPS ? small : reduceGroup;
     }
 
     /** Groups of a reduction over n entries in groups of the backend's reduction group. */
     int reductionGroups(int n) {
-        return reductionGroups(n, reduceGroup());
+        return reductionGroups(n, reduceGroup);
     }
 
     /** Groups of a reduction over n entries in groups of {@code group}: depends only on n and the group (determinism). */

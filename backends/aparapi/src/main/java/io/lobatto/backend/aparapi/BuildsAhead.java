@@ -212,6 +212,7 @@ final class BuildsAhead {
         boolean direct = GatherScatter.kind() != GatherScatter.BLOCKS && Boolean.getBoolean(AparapiBackend.ONE_KERNEL_PROPERTY);
         boolean geometryGlobal = setup.geometryGlobalGrids();
         boolean diagonalGlobal = elements.diagonalGlobalGrids();
+        int reduceGroup = core.reduceGroup;
         List<Runnable> plans = new ArrayList<>();   // the launch plans: submitted after every build
         List<Integer> valid = new ArrayList<>();
         for (int d : degrees) {
@@ -221,6 +222,59 @@ final class BuildsAhead {
         }
         // submitted as planned: the fine level's setup kernels and the functions', the fine operator and the mass, the
         // vector kernels, the p-MG levels, the transfers; an operation whose build has not started builds it itself
+        List<KernelBuilds.Spec> vectors = new ArrayList<>();
+        if (GatherScatter.kind() != GatherScatter.TILES) {
+            if (io.lobatto.core.mesh.ElementNumbering.onDevice()) {
+                vectors.add(ScatterBuild.numberingSpec());   // the map Z is built from
+            }
+            vectors.add(ScatterBuild.spec());                // Z, built first
+        }
+        vectors.add(AparapiBackend.RANDOM_FILL);             // the eigenvalue bounds' start vectors
+        if (kernel.factorsPerPoint() > 1) {
+            vectors.add(KernelBuilds.factorSplit());
+        }
+        // not PCG_UPDATE: the backend built it when it opened (the reduction group's probe), so a second build in a bundle
+        // (quickly, with other options: another program) would compile it again for nothing
+        for (int op : new int[] {ReductionKernel.DOT, ReductionKernel.RECIPROCAL, ReductionKernel.CG_UPDATE}) {
+            vectors.add(KernelBuilds.reduction(op, reduceGroup));
+        }
+        if (core.smallReduceGroup() > 0) {           // the reductions over small vectors (coarse levels, small problems)
+            for (int op : new int[] {ReductionKernel.DOT, ReductionKernel.RECIPROCAL, ReductionKernel.CG_UPDATE,
+                ReductionKernel.PCG_UPDATE}) {
+                vectors.add(KernelBuilds.reduction(op, core.smallReduceGroup()));
+            }
+        }
+        for (int op : new int[] {StreamKernel.FILL, StreamKernel.COPY, StreamKernel.AXPBY, StreamKernel.PMUL}) {
+            vectors.add(KernelBuilds.stream(op));
+        }
+        int kind = GatherScatter.kind();
+        if (kind == GatherScatter.BLOCKS) {
+            int gatherGroup = core.gatherGroup();
+            vectors.add(KernelBuilds.gather(GatherScatterKernel.SCATTER, gatherGroup));
+            vectors.add(KernelBuilds.gather(GatherScatterKernel.GATHER, gatherGroup));
+            vectors.add(KernelBuilds.gather(GatherScatterKernel.GATHER_DOT, gatherGroup));
+            if (fold) {
+                vectors.add(KernelBuilds.gather(GatherScatterKernel.GATHER_DOT_UPDATE, gatherGroup));
+            }
+        } else {                                       // the scatter, gather and CG's fused gathers of the rows or tiles kind
+            boolean tiles = kind == GatherScatter.TILES;
+            vectors.add(KernelBuilds.gatherRows(io.lobatto.backend.aparapi.kernels.GatherScatterRowsKernel.SCATTER, tiles));
+            vectors.add(KernelBuilds.gatherRows(io.lobatto.backend.aparapi.kernels.GatherScatterRowsKernel.GATHER, tiles));
+            vectors.add(KernelBuilds.gatherRowsFused(GatherScatterKernel.GATHER_DOT, 1, tiles));
+            if (fold) {
+                vectors.add(KernelBuilds.gatherRowsFused(GatherScatterKernel.GATHER_DOT_UPDATE, 1, tiles));
+            }
+            if (direct) {                              // the one-kernel operator's gathers
+                vectors.add(KernelBuilds.gatherRowsFused(GatherScatterKernel.GATHER, 1, false, true));
+                vectors.add(KernelBuilds.gatherRowsFused(GatherScatterKernel.GATHER_DOT, 1, false, true));
+            }
+        }
+        if (AparapiBackend.FOLD_RESIDUAL) {                 // the smoothers' residual updates (applyAssembledResidual)
+            vectors.add(KernelBuilds.gather(GatherScatterKernel.GATHER_RESIDUAL, core.gatherGroup()));
+            vectors.add(KernelBuilds.gather(GatherScatterKernel.GATHER_RESIDUAL2, core.gatherGroup()));
+            vectors.add(KernelBuilds.gather(GatherScatterKernel.GATHER_RESIDUAL_CHEBYSHEV, core.gatherGroup()));
+        }
+        vectors.add(KernelBuilds.chebyshev());
         int order = geometry == null ? 0 : geometry.order();
         PointMap map = geometry == null ? null : geometry.map();
         // the elements the setup kernels' options depend on; without a geometry unknown, and the default options taken
@@ -315,10 +369,12 @@ final class BuildsAhead {
                 });
             }
             if (fine) {
-                // the vector kernels in bundles of a few kernels, in the order of their first use, each bundle one program
-                // on a thread of its own; after the fine level's setup and element kernels, since their specs wait for
-                // the reduction and gather groups' probes, which build while those are planned
-                for (List<KernelBuilds.Spec> part : chunks(vectorSpecs(kernel, fold, direct), VECTOR_BUNDLE)) {
+                // Z's build (and the map's, where the device numbers) alone and first (prepare submits them: the setup
+                // waits for them before anything else); the others in bundles of a few kernels, in the order of their first
+                // use, each bundle one program on a thread of its own
+                int alone = GatherScatter.kind() == GatherScatter.TILES ? 0
+                        : io.lobatto.core.mesh.ElementNumbering.onDevice() ? 2 : 1;
+                for (List<KernelBuilds.Spec> part : chunks(vectors.subList(alone, vectors.size()), VECTOR_BUNDLE)) {
                     core.planBundle(part);
                     submit.accept(() -> programs.buildAll(part.stream().map(KernelBuilds.Spec::source).toList()));
                 }
@@ -349,63 +405,6 @@ final class BuildsAhead {
         // each bundle by options (a program has one set); then the plans, which find their builds started
         setupBundles(programs, setupRest).forEach(submit);
         plans.forEach(submit);
-    }
-
-    /**
-     * The streaming, reduction, gather/scatter and smoother kernels a solve with {@code kernel} launches, in the order of
-     * their first use (Z's and the map's builds are submitted alone, first, by {@link #prepare}); waits for the reduction
-     * and gather groups' probes.
-     */
-    private List<KernelBuilds.Spec> vectorSpecs(ElementKernel kernel, boolean fold, boolean direct) {
-        List<KernelBuilds.Spec> vectors = new ArrayList<>();
-        int reduceGroup = core.reduceGroup();               // waits for its probe
-        vectors.add(AparapiBackend.RANDOM_FILL);             // the eigenvalue bounds' start vectors
-        if (kernel.factorsPerPoint() > 1) {
-            vectors.add(KernelBuilds.factorSplit());
-        }
-        // not PCG_UPDATE: the reduction group's probe built it, so a second build in a bundle (quickly, with other options:
-        // another program) would compile it again for nothing
-        for (int op : new int[] {ReductionKernel.DOT, ReductionKernel.RECIPROCAL, ReductionKernel.CG_UPDATE}) {
-            vectors.add(KernelBuilds.reduction(op, reduceGroup));
-        }
-        if (core.smallReduceGroup() > 0) {           // the reductions over small vectors (coarse levels, small problems)
-            for (int op : new int[] {ReductionKernel.DOT, ReductionKernel.RECIPROCAL, ReductionKernel.CG_UPDATE,
-                ReductionKernel.PCG_UPDATE}) {
-                vectors.add(KernelBuilds.reduction(op, core.smallReduceGroup()));
-            }
-        }
-        for (int op : new int[] {StreamKernel.FILL, StreamKernel.COPY, StreamKernel.AXPBY, StreamKernel.PMUL}) {
-            vectors.add(KernelBuilds.stream(op));
-        }
-        int kind = GatherScatter.kind();
-        if (kind == GatherScatter.BLOCKS) {
-            int gatherGroup = core.gatherGroup();
-            vectors.add(KernelBuilds.gather(GatherScatterKernel.SCATTER, gatherGroup));
-            vectors.add(KernelBuilds.gather(GatherScatterKernel.GATHER, gatherGroup));
-            vectors.add(KernelBuilds.gather(GatherScatterKernel.GATHER_DOT, gatherGroup));
-            if (fold) {
-                vectors.add(KernelBuilds.gather(GatherScatterKernel.GATHER_DOT_UPDATE, gatherGroup));
-            }
-        } else {                                       // the scatter, gather and CG's fused gathers of the rows or tiles kind
-            boolean tiles = kind == GatherScatter.TILES;
-            vectors.add(KernelBuilds.gatherRows(io.lobatto.backend.aparapi.kernels.GatherScatterRowsKernel.SCATTER, tiles));
-            vectors.add(KernelBuilds.gatherRows(io.lobatto.backend.aparapi.kernels.GatherScatterRowsKernel.GATHER, tiles));
-            vectors.add(KernelBuilds.gatherRowsFused(GatherScatterKernel.GATHER_DOT, 1, tiles));
-            if (fold) {
-                vectors.add(KernelBuilds.gatherRowsFused(GatherScatterKernel.GATHER_DOT_UPDATE, 1, tiles));
-            }
-            if (direct) {                              // the one-kernel operator's gathers
-                vectors.add(KernelBuilds.gatherRowsFused(GatherScatterKernel.GATHER, 1, false, true));
-                vectors.add(KernelBuilds.gatherRowsFused(GatherScatterKernel.GATHER_DOT, 1, false, true));
-            }
-        }
-        if (AparapiBackend.FOLD_RESIDUAL) {                 // the smoothers' residual updates (applyAssembledResidual)
-            vectors.add(KernelBuilds.gather(GatherScatterKernel.GATHER_RESIDUAL, core.gatherGroup()));
-            vectors.add(KernelBuilds.gather(GatherScatterKernel.GATHER_RESIDUAL2, core.gatherGroup()));
-            vectors.add(KernelBuilds.gather(GatherScatterKernel.GATHER_RESIDUAL_CHEBYSHEV, core.gatherGroup()));
-        }
-        vectors.add(KernelBuilds.chebyshev());
-        return vectors;
     }
 
     /** Adds {@code source} to {@code bundle} unless {@code bundle} or {@code other} holds it (a source in one bundle only). */

@@ -49,7 +49,7 @@ final class Vectors {
     private ClKernel reduction(int op) {
         ClKernel k = reductionKernels[op];
         if (k == null) {
-            k = buildReduction(op, core.reduceGroup());
+            k = buildReduction(op, core.reduceGroup);
             reductionKernels[op] = k;
         }
         return k;
@@ -57,7 +57,7 @@ final class Vectors {
 
     /** The reduction {@code op} built for work-groups of {@code group}: the backend's, or the small group's. */
     private ClKernel reduction(int op, int group) {
-        if (group == core.reduceGroup()) {
+        if (group == core.reduceGroup) {
             return reduction(op);
         }
         ClKernel k = smallReductionKernels[op];
@@ -379,7 +379,7 @@ final class Vectors {
     private double reduce(int op, ClBuffer p, ClBuffer ap, ClBuffer x, ClBuffer r, ClBuffer d, ClBuffer z, double alpha,
                           int n, double[] dots, ClVector excluded, ClBuffer cx, ClBuffer cy) {
         int width = dots == null ? 1 : 2;
-        int reduceGroup = core.reduceGroup();
+        int reduceGroup = core.reduceGroup;
         int group = core.reductionGroup(n);
         int groups = n == 0 ? 0 : BackendCore.reductionGroups(n, group);
         // excluded rows that form one range are left out in the reduction's own pass (no second launch)

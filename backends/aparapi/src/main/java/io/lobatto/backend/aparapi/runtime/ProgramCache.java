@@ -408,19 +408,7 @@ public final class ProgramCache {
      * (through a kernel object released again: {@link ClKernel}s are made by the thread that launches them).
      */
     public int workGroupSize(KernelSource source) {
-        return workGroupSize(program(source, "", false));
-    }
-
-    /**
-     * {@link #workGroupSize} of {@code source}'s optimised build, never a quick one, whenever quick-first builds are
-     * turned on: for the backend's start-up probes, which build while a solve's {@code prepare} may turn them on, so that
-     * the group they choose does not depend on which came first.
-     */
-    public int optimisedWorkGroupSize(KernelSource source) {
-        return workGroupSize(program(source, "", true));
-    }
-
-    private int workGroupSize(Built b) {
+        Built b = program(source, "");
         cl_kernel k = clCreateKernel(b.program(), b.entry(), null);
         try {
             long[] size = new long[1];
@@ -433,11 +421,6 @@ public final class ProgramCache {
 
     /** The program of {@code source}: built here by the first thread that asks, waited for by the others. */
     private Built program(KernelSource source, String requested) {
-        return program(source, requested, false);
-    }
-
-    /** As {@link #program(KernelSource, String)}; {@code optimised}: never built quickly first. */
-    private Built program(KernelSource source, String requested, boolean optimised) {
         String base = (source.options() + " " + requested).strip();
         String options = quiet(base);
         if (released) {
@@ -445,7 +428,7 @@ public final class ProgramCache {
         }
         String key = key(source.source(), options);
         java.util.List<KernelSource> bundle = planned.get(key);
-        if (bundle != null && !built.containsKey(key) && requested.isEmpty() && !optimised) {
+        if (bundle != null && !built.containsKey(key) && requested.isEmpty()) {
             buildAll(bundle);      // the planned bundle, here: its build has not started
         }
         CompletableFuture<Built> mine = new CompletableFuture<>();
@@ -455,8 +438,7 @@ public final class ProgramCache {
         }
         if (f == null) {
             try {
-                Program built1 = optimised ? new Program(build(source.label(), source.source(), options, key, 1), null)
-                        : buildFirst(source.label(), source.source(), base, options, key, 1);
+                Program built1 = buildFirst(source.label(), source.source(), base, options, key, 1);
                 Built p = new Built(built1.program(), KernelSource.ENTRY, built1.upgrade());
                 mine.complete(p);
                 return p;
