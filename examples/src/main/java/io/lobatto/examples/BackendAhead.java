@@ -45,9 +45,6 @@ final class BackendAhead {
             return;
         }
         name = backend;
-        if (backend.equalsIgnoreCase("aparapi")) {   // "best" translates once it has found a GPU (the constructor)
-            io.lobatto.backend.aparapi.AparapiBackend.translateAhead();   // the kernels' translation beside the opening
-        }
         started = PoissonCommand.sinceProcessStart();
         ended = Double.NaN;
         CompletableFuture<Backend> future = new CompletableFuture<>();

@@ -111,59 +111,6 @@ public final class AparapiBackend implements Backend {
     static final int BUILD_THREADS = Integer.getInteger("lobatto.aparapi.buildThreads",
             Math.min(8, Math.max(2, Runtime.getRuntime().availableProcessors())));
 
-    /**
-     * The kernel classes {@link #translateAhead()} translates, in the order a solve's setup first builds them: the
-     * start-up probes' reduction and gather, the map and Z, the geometry, the diagonal, f and the errors, the BP3.5 and
-     * BP1.0 element kernels, the vector kernels, the Chebyshev step and the transfer.
-     */
-    static final List<Class<? extends com.aparapi.Kernel>> TRANSLATED_AHEAD = List.of(
-            io.lobatto.backend.aparapi.kernels.ReductionKernel.class,
-            io.lobatto.backend.aparapi.kernels.GatherRowsFusedKernel.class,
-            io.lobatto.backend.aparapi.kernels.ElementNumberingKernel.class,
-            io.lobatto.backend.aparapi.kernels.ScatterBuildKernel.class,
-            io.lobatto.backend.aparapi.kernels.GeometryKernel.class,
-            io.lobatto.backend.aparapi.kernels.DiagonalBp35Kernel.class,
-            io.lobatto.backend.aparapi.kernels.EvaluateKernel.class,
-            io.lobatto.backend.aparapi.kernels.ErrorKernel.class,
-            io.lobatto.backend.aparapi.kernels.StiffnessBp35Kernel.class,
-            io.lobatto.backend.aparapi.kernels.StiffnessBp35PipelinedKernel.class,
-            io.lobatto.backend.aparapi.kernels.MassBp10Kernel.class,
-            io.lobatto.backend.aparapi.kernels.MassBp10LineKernel.class,
-            io.lobatto.backend.aparapi.kernels.RandomFillKernel.class,
-            io.lobatto.backend.aparapi.kernels.FactorSplitKernel.class,
-            io.lobatto.backend.aparapi.kernels.StreamKernel.class,
-            io.lobatto.backend.aparapi.kernels.GatherScatterRowsKernel.class,
-            io.lobatto.backend.aparapi.kernels.GatherScatterKernel.class,
-            io.lobatto.backend.aparapi.kernels.ChebyshevKernel.class,
-            io.lobatto.backend.aparapi.kernels.TransferAnyKernel.class);
-    private static Thread translating;
-
-    /**
-     * Starts translating, on a daemon thread named {@code lobatto-translate-ahead}, the kernel classes a solve's setup
-     * builds first (Aparapi's code generator, about 0.26 s in a fresh JVM, most of it the generator's own warm-up), and
-     * returns that thread; only the first call starts it. Call it before the device opens (the driver's initialisation
-     * takes longer): the backend's builds then start as soon as they are planned. The constructors call it too. A
-     * translation that fails here is logged at {@code FINE} and fails again, with its message, where it is used.
-     */
-    public static synchronized Thread translateAhead() {
-        if (translating == null) {
-            Thread t = new Thread(() -> {
-                for (Class<? extends com.aparapi.Kernel> c : TRANSLATED_AHEAD) {
-                    try {
-                        KernelSource.translateAhead(c);
-                    } catch (RuntimeException e) {
-                        java.util.logging.Logger.getLogger("io.lobatto.backend.aparapi")
-                                .log(java.util.logging.Level.FINE, "aparapi: translating ahead failed", e);
-                    }
-                }
-            }, "lobatto-translate-ahead");
-            t.setDaemon(true);
-            t.start();
-            translating = t;
-        }
-        return translating;
-    }
-
     /** Context, queue, built kernels, partials and the checks every area shares (see {@link BackendCore}). */
     private final BackendCore core;
     private final ClContext cl;
@@ -206,7 +153,6 @@ public final class AparapiBackend implements Backend {
      * where it has one (null: the measured table of {@link ElementVariant}); tests use it to run both.
      */
     AparapiBackend(ClDevice device, long localMemoryCap, ElementVariant variant) {
-        translateAhead();   // while the context opens and the probes build
         this.core = new BackendCore(this, device, localMemoryCap, variant);
         this.cl = core.cl;
         this.info = core.info;

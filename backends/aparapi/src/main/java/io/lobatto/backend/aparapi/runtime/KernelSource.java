@@ -70,21 +70,6 @@ public record KernelSource(String label, String source, List<Arg> args, String o
     }
 
     /**
-     * Translates {@code kernelClass} now (Aparapi's code generator, cached per class), so that a later {@link #of} finds
-     * the translation made: for a thread that translates ahead while the device opens.
-     *
-     * @throws BackendException if the translation fails
-     */
-    public static void translateAhead(Class<? extends Kernel> kernelClass) {
-        TRANSLATED.computeIfAbsent(kernelClass, KernelSource::translate);
-    }
-
-    /** Whether {@code kernelClass} has been translated in this JVM. */
-    public static boolean translated(Class<? extends Kernel> kernelClass) {
-        return TRANSLATED.containsKey(kernelClass);
-    }
-
-    /**
      * Translates {@code kernelClass} (cached per class) and fixes its {@link BuildConstant} fields to
      * {@code constants}; every constant field must be given, and only those.
      */
