@@ -76,7 +76,9 @@ final class BuildsAhead {
             }
             submit(() -> programs.build(ScatterBuild.spec().source()));
         }
-        prepare(kernel, degrees, geometry, functions == null ? new PointFunction[0] : functions, this::submit);
+        for (Runnable task : preparations(kernel, degrees, geometry, functions == null ? new PointFunction[0] : functions)) {
+            submit(task);
+        }
     }
 
     /**
@@ -192,15 +194,8 @@ final class BuildsAhead {
         return out;
     }
 
-    /**
-     * Plans the builds of {@link #prepare} and hands each to {@code submit} as soon as it is planned, so that the compiles
-     * run while the rest is translated. The builds come first, fine level's setup and functions first; the tasks that
-     * only plan launches (and wait for those builds) last, so that none of them holds a build thread while builds queue.
-     * On NVIDIA every call on the context waits while any of its programs builds (the per-context build lock), so a cold
-     * start ends about when the last build does: what counts is when the builds start and that none waits for a thread.
-     */
-    private void prepare(ElementKernel kernel, int[] degrees, ElementGeometry geometry, PointFunction[] functions,
-                         java.util.function.Consumer<Runnable> submit) {
+    /** The build tasks of {@link #prepare}: each builds one source (after planning it, for the planned kernels). */
+    private List<Runnable> preparations(ElementKernel kernel, int[] degrees, ElementGeometry geometry, PointFunction[] functions) {
         ProgramCache programs = core.cl.programs();
         ToIntFunction<KernelSource> allowed = programs::workGroupSize;
         ToIntFunction<KernelBuilds.Spec> allowedSpec = s -> programs.workGroupSize(s.source());
@@ -213,15 +208,15 @@ final class BuildsAhead {
         boolean geometryGlobal = setup.geometryGlobalGrids();
         boolean diagonalGlobal = elements.diagonalGlobalGrids();
         int reduceGroup = core.reduceGroup;
-        List<Runnable> plans = new ArrayList<>();   // the launch plans: submitted after every build
+        List<Runnable> tasks = new ArrayList<>();
         List<Integer> valid = new ArrayList<>();
         for (int d : degrees) {
             if (d >= 1 && d <= MAX_DEGREE) {
                 valid.add(d);
             }
         }
-        // submitted as planned: the fine level's setup kernels and the functions', the fine operator and the mass, the
-        // vector kernels, the p-MG levels, the transfers; an operation whose build has not started builds it itself
+        // in the order of first use by a setup that binds the fine operator and the mass, then the p-MG levels (factors,
+        // diagonals, eigenvalue bounds), then f and g: an operation whose build has not started builds it itself
         List<KernelBuilds.Spec> vectors = new ArrayList<>();
         if (GatherScatter.kind() != GatherScatter.TILES) {
             if (io.lobatto.core.mesh.ElementNumbering.onDevice()) {
@@ -287,6 +282,7 @@ final class BuildsAhead {
         List<KernelSource> setupFine = new ArrayList<>();
         List<KernelSource> setupRest = new ArrayList<>();
         List<KernelSource> setupFunctions = new ArrayList<>();
+        int fineElements = 0;      // the tasks of the fine level's element kernels end here
         for (int i = 0; i < valid.size(); i++) {
             int degree = valid.get(i);
             boolean fine = i == 0;
@@ -311,22 +307,11 @@ final class BuildsAhead {
                 addOnce(setupBundle, other, KernelBuilds.diagonal(degree,
                         KernelBuilds.diagonalPlan(degree, cap, local, diagonalGlobal)).withOptions(setupOptions));
             }
-            if (fine) {
-                // the fine level's setup kernels and the functions' (f, the errors), built first
-                setupBundles(programs, setupFine).forEach(submit);
-                if (geometry != null) {
-                    for (PointFunction f : functions) {
-                        setupFunctions.add(KernelBuilds.evaluate(degree, order, map, f).withOptions(setupOptions));
-                        setupFunctions.add(KernelBuilds.errors(degree, order, map, f));      // always optimised
-                    }
-                    setupBundles(programs, setupFunctions).forEach(submit);
-                }
-            }
             if (geometry != null) {
-                plans.add(() -> SetupKernels.geometryPlan(degree, q, order, kernel.factorsPerPoint(), map, setupOptions,
+                tasks.add(() -> SetupKernels.geometryPlan(degree, q, order, kernel.factorsPerPoint(), map, setupOptions,
                         maxGroup, local, geometryGlobal, allowed));
                 if (fine && kernel != ElementKernel.MASS_BP10) {
-                    plans.add(() -> SetupKernels.geometryPlan(degree, Quadrature.GAUSS, order,
+                    tasks.add(() -> SetupKernels.geometryPlan(degree, Quadrature.GAUSS, order,
                             ElementKernel.MASS_BP10.factorsPerPoint(), map, setupOptions, maxGroup, local, geometryGlobal,
                             allowed));
                 }
@@ -356,7 +341,7 @@ final class BuildsAhead {
                     together.add(KernelBuilds.element(k, degree, first, mode));
                 }
                 core.planBundle(together);
-                submit.accept(() -> {
+                tasks.add(() -> {
                     programs.buildAll(together.stream().map(KernelBuilds.Spec::source).toList());
                     for (int mode : modes) {
                         KernelBuilds.plan(k, basis, maxGroup, local, device, v, allowedSpec, mode);
@@ -374,20 +359,21 @@ final class BuildsAhead {
                 // use, each bundle one program on a thread of its own
                 int alone = GatherScatter.kind() == GatherScatter.TILES ? 0
                         : io.lobatto.core.mesh.ElementNumbering.onDevice() ? 2 : 1;
+                fineElements = tasks.size();
                 for (List<KernelBuilds.Spec> part : chunks(vectors.subList(alone, vectors.size()), VECTOR_BUNDLE)) {
                     core.planBundle(part);
-                    submit.accept(() -> programs.buildAll(part.stream().map(KernelBuilds.Spec::source).toList()));
+                    tasks.add(() -> programs.buildAll(part.stream().map(KernelBuilds.Spec::source).toList()));
                 }
             }
             if (kernel == ElementKernel.STIFFNESS_BP35) {
-                plans.add(() -> programs.build(KernelBuilds.diagonalBp35(degree).withOptions(setupOptions)));
+                tasks.add(() -> programs.build(KernelBuilds.diagonalBp35(degree).withOptions(setupOptions)));
             } else {
-                plans.add(() -> ElementOperators.diagonalPlan(degree, setupOptions, maxGroup, local, diagonalGlobal, allowed));
+                tasks.add(() -> ElementOperators.diagonalPlan(degree, setupOptions, maxGroup, local, diagonalGlobal, allowed));
             }
         }
         boolean anyTransfer = KernelBuilds.transferAny(programs);
         if (anyTransfer && valid.size() > 1) {
-            submit.accept(() -> programs.build(KernelBuilds.transferAny().source()));   // every level pair's transfers
+            tasks.add(() -> programs.build(KernelBuilds.transferAny().source()));   // every level pair's transfers
         }
         for (int i = 0; i + 1 < valid.size() && !anyTransfer; i++) {
             int fineDegree = valid.get(i);
@@ -399,12 +385,21 @@ final class BuildsAhead {
                     passes.add(KernelBuilds.transfer(op, coarse, fineDegree));
                 }
                 core.planBundle(passes);
-                submit.accept(() -> programs.buildAll(passes.stream().map(KernelBuilds.Spec::source).toList()));
+                tasks.add(() -> programs.buildAll(passes.stream().map(KernelBuilds.Spec::source).toList()));
             }
         }
-        // each bundle by options (a program has one set); then the plans, which find their builds started
-        setupBundles(programs, setupRest).forEach(submit);
-        plans.forEach(submit);
+        if (geometry != null && !valid.isEmpty()) {
+            String setupOptions = KernelBuilds.setupOptions(elements, valid.get(0));
+            for (PointFunction f : functions) {
+                setupFunctions.add(KernelBuilds.evaluate(valid.get(0), order, map, f).withOptions(setupOptions));
+                setupFunctions.add(KernelBuilds.errors(valid.get(0), order, map, f));      // always optimised
+            }
+        }
+        // each bundle by options (a program has one set): the fine level's after its element kernels, the rest last
+        tasks.addAll(fineElements, setupBundles(programs, setupFine));
+        tasks.addAll(setupBundles(programs, setupRest));
+        tasks.addAll(setupBundles(programs, setupFunctions));
+        return tasks;
     }
 
     /** Adds {@code source} to {@code bundle} unless {@code bundle} or {@code other} holds it (a source in one bundle only). */
