@@ -350,14 +350,14 @@ public final class DistributedPoisson {
         return BisectionPartition.of(mesh, ranks, rank);
     }
 
+    /** Rounds of the --profile table: each runs one solve of every row, and a row prints its best. */
+    static final int PROFILE_ROUNDS = 3;
+
     /**
      * One row of the profile: the fine operator's schedule, the exchange on or off, and, where not null, the element
      * launch's split and the schedule and split of the p-MG levels below the fine one (the row then is an extra one, its
      * metrics keyed by them).
      */
-    /** Rounds of the --profile table: each runs one solve of every row, and a row prints its best. */
-    static final int PROFILE_ROUNDS = 3;
-
     private record ProfileRow(DistributedOperator.Schedule schedule, boolean exchange, DistributedOperator.Split split,
                               DistributedOperator.Schedule coarse, DistributedOperator.Split coarseSplit) {
 

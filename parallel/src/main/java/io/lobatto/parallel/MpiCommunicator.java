@@ -323,6 +323,7 @@ public final class MpiCommunicator implements Communicator {
 
     /** MPI_Finalize (unless MPI is finalised already); idempotent. */
     @Override
+    @SuppressWarnings("try") // the buffers' arena is a resource only to be closed after MPI_Finalize
     public void close() {
         if (closed) {
             return;

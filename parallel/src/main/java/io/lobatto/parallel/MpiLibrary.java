@@ -33,6 +33,7 @@ final class MpiLibrary {
     final MethodHandle waitall;       // int MPI_Waitall(int, MPI_Request *, MPI_Status *)
     final MethodHandle barrier;       // int MPI_Barrier(MPI_Comm)
 
+    @SuppressWarnings("restricted") // the library lookup: the module runs with --enable-native-access
     private MpiLibrary() {
         SymbolLookup mpi = SymbolLookup.libraryLookup(OpenMpiAbi.library(), Arena.global());
         this.abi = new OpenMpiAbi(mpi);
@@ -61,6 +62,7 @@ final class MpiLibrary {
         return instance;
     }
 
+    @SuppressWarnings("restricted") // the downcall handles: the module runs with --enable-native-access
     private static MethodHandle bind(Linker linker, SymbolLookup mpi, String name, FunctionDescriptor fd) {
         MemorySegment f = mpi.find(name).orElseThrow(() -> new MpiException("libmpi has no function " + name));
         return linker.downcallHandle(f, fd);

@@ -24,7 +24,7 @@ public final class ThreadCommunicator implements Communicator {
         final double[][] slots;
         final LinkedBlockingQueue<double[]>[][] mail;
 
-        @SuppressWarnings("unchecked")
+        @SuppressWarnings({"unchecked", "rawtypes"})
         Shared(int size) {
             this.size = size;
             this.slots = new double[size][];
