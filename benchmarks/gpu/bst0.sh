@@ -50,7 +50,7 @@ bench() {
 }
 command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm,clocks.mem,power.draw,temperature.gpu \
   --format=csv > "$out/nvidia-smi.csv" 2>&1
-runs="base1 array1 g1281 base2 array2 g1282"
+runs="${RUNS:-base1 array1 g1281 base2 array2 g1282}"   # RUNS: another list of base*, array*, g128* runs
 for r in $runs; do
   case $r in
     base*) timed "$r" bench 28 "$r" > "$out/$r.log" 2>&1 ;;
