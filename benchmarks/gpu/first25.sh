@@ -33,17 +33,14 @@ p() { # label, then poisson arguments
 }
 cache() { mktemp -d; }
 fresh() { export CUDA_CACHE_PATH=$(cache) LOBATTO_CACHE_DIR=$(cache); }
+[ -n "${B_OPTS:-}" ] && ARMS="b||$B_OPTS${ARMS:+;$ARMS}"   # B_OPTS: the arm "b" (freshb-i), first
 fresh
 p first-process
 for i in $(seq 1 "${FRESH_ROUNDS:-6}"); do
   fresh
   p fresh-$i
-  if [ -n "${B_OPTS:-}" ]; then   # an A/B: each round also runs with B_OPTS (JVM options) on fresh caches of its own
-    fresh
-    jopts="$B_OPTS" p freshb-$i
-  fi
   IFS=';' read -ra arms <<< "${ARMS:-}"
-  for arm in "${arms[@]}"; do
+  for arm in ${arms[@]+"${arms[@]}"}; do
     IFS='|' read -r label ajar aopts aform <<< "$arm"
     fresh
     jar="$ajar" jopts="$aopts" cli="$aform" p "fresh$label-$i"
