@@ -97,6 +97,13 @@ public final class AparapiBackend implements Backend {
      */
     static final boolean FUSED_SCHWARZ = Boolean.parseBoolean(System.getProperty("lobatto.aparapi.fusedSchwarz", "true"));
     /**
+     * Whether the fused local solves run {@link io.lobatto.backend.aparapi.kernels.FdmLinesKernel} (a work-item per
+     * line, five stages in registers) or {@link io.lobatto.backend.aparapi.kernels.FdmElementKernel} (a work-item per
+     * point, six passes through local memory): {@code -Dlobatto.aparapi.schwarzLocal=lines|points}, else lines. The
+     * same results bit for bit; an A/B switch for the GPU runbook.
+     */
+    static final boolean SCHWARZ_LINES = !"points".equals(System.getProperty("lobatto.aparapi.schwarzLocal", "lines"));
+    /**
      * Whether {@link #applyAssembledResidual} folds the smoothers' residual updates into the operator's gather (one
      * launch per update vector fewer): {@code -Dlobatto.aparapi.foldResidual}, else true. An A/B switch for the runbook.
      */
@@ -670,10 +677,32 @@ public final class AparapiBackend implements Backend {
         if (block == 0) {
             return;
         }
+        schwarzLocal(f, wv != null ? 1 : 0, xv, z.scatterIds, wv != null ? wv : f.values, yv, SCHWARZ_LINES);
+    }
+
+    /**
+     * One launch of the fused local solves: {@link io.lobatto.backend.aparapi.kernels.FdmLinesKernel} where its
+     * elements fit a group (and {@code lines}), else {@link io.lobatto.backend.aparapi.kernels.FdmElementKernel};
+     * {@code mode} is their {@code weighted}, {@code ids} the extended ids [E][n^3], {@code wv} the weights of the
+     * mode (any buffer for mode 0). Package-private for the tests that hold the two kernels to the same bits.
+     */
+    synchronized void schwarzLocal(ClFdm f, int mode, ClVector xv, ClVector ids, ClVector wv, ClVector yv, boolean lines) {
+        int n = f.points();
+        int epg = lines ? KernelBuilds.fdmLinesElements(n, core.localMemBytes) : 0;
+        if (epg > 0) {
+            ClKernel k = kernel(KernelBuilds.fdmLines(n, epg));
+            if (epg * n * n <= k.workGroupSize()) {
+                k.set("weighted", mode).set("elems", f.elements()).set("vm", f.vectors.buffer).set("lm", f.values.buffer)
+                        .set("lines", f.lines.buffer).set("x", xv.buffer).set("ids", ids.buffer).set("w", wv.buffer)
+                        .set("y", yv.buffer).local("lds", epg * KernelBuilds.fdmLinesLocalBytes(n));
+                k.launch((f.elements() + epg - 1) / epg, epg * n * n);
+                return;
+            }
+        }
         ClKernel k = kernel(KernelBuilds.fdmElement(n));
-        k.set("weighted", wv != null ? 1 : 0).set("vm", f.vectors.buffer).set("lm", f.values.buffer).set("lines", f.lines.buffer)
-                .set("x", xv.buffer).set("ids", z.scatterIds.buffer)
-                .set("w", wv != null ? wv.buffer : f.values.buffer).set("y", yv.buffer).local("lds", bytes);
+        k.set("weighted", mode).set("vm", f.vectors.buffer).set("lm", f.values.buffer).set("lines", f.lines.buffer)
+                .set("x", xv.buffer).set("ids", ids.buffer).set("w", wv.buffer).set("y", yv.buffer)
+                .local("lds", KernelBuilds.fdmElementLocalBytes(n));
         k.launch(f.elements(), KernelBuilds.fdmElementGroup(n, k.workGroupSize()));
     }
 
@@ -712,11 +741,7 @@ public final class AparapiBackend implements Backend {
         if (f.elements() == 0) {
             return;
         }
-        ClKernel k = kernel(KernelBuilds.fdmElement(n));
-        k.set("weighted", 2).set("vm", f.vectors.buffer).set("lm", f.values.buffer).set("lines", f.lines.buffer)
-                .set("x", xv.buffer).set("ids", ids.buffer).set("w", s.inverseDegree.buffer).set("y", yv.buffer)
-                .local("lds", bytes);
-        k.launch(f.elements(), KernelBuilds.fdmElementGroup(n, k.workGroupSize()));
+        schwarzLocal(f, 2, xv, ids, s.inverseDegree, yv, SCHWARZ_LINES);
     }
 
     /**

@@ -89,7 +89,9 @@ final class BuildsAhead {
     void prepareSchwarz(int points) {
         core.ensureOpen();
         ProgramCache programs = core.cl.programs();
-        submit(() -> programs.build(KernelBuilds.fdmElement(points).source()));
+        int epg = AparapiBackend.SCHWARZ_LINES ? KernelBuilds.fdmLinesElements(points, core.localMemBytes) : 0;
+        KernelBuilds.Spec local = epg > 0 ? KernelBuilds.fdmLines(points, epg) : KernelBuilds.fdmElement(points);
+        submit(() -> programs.build(local.source()));
         int kind = GatherScatter.kind();
         KernelBuilds.Spec chebyshev = kind == GatherScatter.BLOCKS
                 ? KernelBuilds.gather(GatherScatterKernel.GATHER_CHEBYSHEV, core.gatherGroup())

@@ -263,13 +263,49 @@ public final class KernelBuilds {
     static Spec fdmElement(int points) {
         Map<String, Integer> c = new LinkedHashMap<>();
         c.put("nb", points);
-        return new Spec(FdmElementKernel.class, c, "schwarz-local", 0);
+        return new Spec(FdmElementKernel.class, c, "schwarz-local n=" + points, 0);
     }
 
     /** Local memory of {@link FdmElementKernel}: two n^3 grids, V_r, V_s, V_t and the 3n eigenvalues. */
     static long fdmElementLocalBytes(int points) {
         long n = points;
         return 8 * (2 * n * n * n + 3 * n * n + 3 * n);
+    }
+
+    /**
+     * The Schwarz local solve of {@link io.lobatto.backend.aparapi.kernels.FdmLinesKernel} on blocks of {@code points}^3,
+     * {@code elemsPerGroup} extended elements per work-group of elemsPerGroup points^2 work-items.
+     */
+    static Spec fdmLines(int points, int elemsPerGroup) {
+        Map<String, Integer> c = new LinkedHashMap<>();
+        c.put("nb", points);
+        c.put("sa", points % 2 == 0 ? points + 1 : points);
+        c.put("epg", elemsPerGroup);
+        return new Spec(io.lobatto.backend.aparapi.kernels.FdmLinesKernel.class, c, "schwarz-local (lines) n=" + points, 0);
+    }
+
+    /** Local memory of {@link io.lobatto.backend.aparapi.kernels.FdmLinesKernel} per element: the grid, V_r, V_s, V_t, the eigenvalues. */
+    static long fdmLinesLocalBytes(int points) {
+        long n = points;
+        long sa = n % 2 == 0 ? n + 1 : n;
+        return 8 * (sa * n * n + 3 * n * n + 3 * n);
+    }
+
+    /**
+     * Extended elements per work-group of {@link io.lobatto.backend.aparapi.kernels.FdmLinesKernel}: as many as keep the
+     * group within 256 work-items and {@code localMemBytes}; 0 where one element does not fit (then the points kernel
+     * or the unfused passes run).
+     */
+    static int fdmLinesElements(int points, long localMemBytes) {
+        if (points < 2 || points > io.lobatto.backend.aparapi.kernels.FdmLinesKernel.MAX_POINTS || points * points > 256) {
+            return 0;
+        }
+        long per = fdmLinesLocalBytes(points);
+        if (per > localMemBytes) {
+            return 0;
+        }
+        int byThreads = Math.max(1, 256 / (points * points));
+        return (int) Math.min(byThreads, localMemBytes / per);
     }
 
     /**
