@@ -18,7 +18,7 @@
 # Expected (not measured): the same 27 iterations and residuals 5.604e-03 -> 2.155e-13 in every RAS run; the local
 # solve at n = 10 about 2-3x faster than the points kernel (its LDS traffic falls from 2n reads per output to about one
 # broadcast read per product); solve 0.6-0.7 s against 0.8-0.9 s.
-# Locally (PoCL, a check of the script only): RUN="java" JAR=benchmarks/target/lobatto-bench.jar K=6 M=6 SK=4 SNMAX=3 COMMIT=x OUT=/tmp/s5 bash benchmarks/gpu/schwarz5.sh
+# Locally (PoCL, a check of the script only): RUN="java" JAR=benchmarks/target/lobatto-bench.jar K=6 M=6 SK=6 SNMAX=3 COMMIT=x OUT=/tmp/s5 bash benchmarks/gpu/schwarz5.sh
 set -uo pipefail
 RUN=${RUN:-bash .gpu/run}
 JAR=${JAR:-.gpu/lib/lobatto-bench.jar}
