@@ -100,6 +100,20 @@ public final class ProgramCache {
      * the default options): for a kernel that runs once over much data, such as the error norms (50x slower built quickly).
      */
     public static final String OPTIMISED_ONLY = "-DLB_OPTIMISED_ONLY";
+    /**
+     * System property: on NVIDIA, the PTX optimisation level ({@code -cl-nv-opt-level}) added to the quick builds, those
+     * with {@link #QUICK_OPTIONS} (quick-first programs and the quick setup kernels); -1 adds none, so that
+     * {@code -cl-opt-disable} alone decides. See {@link #nvLevel}.
+     */
+    public static final String QUICK_NV_LEVEL_PROPERTY = "lobatto.opencl.quickNvOptLevel";
+    /**
+     * System property: on NVIDIA, the PTX optimisation level added to the builds marked {@link #OPTIMISED_ONLY} (the error
+     * norms) while quick-first builds are on, so that a small job does not wait for a full optimisation of a kernel that
+     * runs once over little data; -1 adds none. See {@link #nvLevel}.
+     */
+    public static final String QUICK_FIRST_NV_LEVEL_PROPERTY = "lobatto.opencl.quickFirstNvOptLevel";
+    private static final int QUICK_NV_LEVEL = Integer.getInteger(QUICK_NV_LEVEL_PROPERTY, -1);
+    private static final int QUICK_FIRST_NV_LEVEL = Integer.getInteger(QUICK_FIRST_NV_LEVEL_PROPERTY, -1);
     /** Points (elements x (N+1)^3 of the fine level) below which {@code auto} builds quickly first on a GPU. */
     public static final long QUICK_FIRST_POINTS = 1L << 21;
 
@@ -492,8 +506,9 @@ public final class ProgramCache {
      * the optimised one.
      */
     private Program buildFirst(String label, String text, String base, String options, String key, int kernels) {
-        if (quickFirst && base.isEmpty() && (dir == null || !Files.isRegularFile(dir.resolve(key + ".bin")))) {
-            String quick = quiet(QUICK_OPTIONS);
+        boolean onDisk = dir != null && Files.isRegularFile(dir.resolve(key + ".bin"));
+        if (quickFirst && base.isEmpty() && !onDisk) {
+            String quick = quiet(nvLevel(QUICK_OPTIONS));
             // a quick program from the disk cache is not upgraded at once: on the H100 (b9b6191) a README run that did so
             // took 2.2 s instead of 1.2-1.4 s (the background builds slowed its solve 3x and close waited 0.57 s for them)
             cl_program p = build(label + " (quick)", text, quick, key(text, quick), kernels);
@@ -502,7 +517,32 @@ public final class ProgramCache {
             upgrades.add(u);
             return new Program(p, u);
         }
+        String tuned = nvLevel(base);
+        if (!tuned.equals(base) && !onDisk) {
+            String o = quiet(tuned);
+            return new Program(build(label, text, o, key(text, o), kernels), null);
+        }
         return new Program(build(label, text, options, key, kernels), null);
+    }
+
+    /**
+     * {@code base} with NVIDIA's PTX optimisation level for a build that runs little: {@link #QUICK_NV_LEVEL_PROPERTY}'s
+     * for the quick builds ({@link #QUICK_OPTIONS}), {@link #QUICK_FIRST_NV_LEVEL_PROPERTY}'s for the {@link #OPTIMISED_ONLY}
+     * builds while quick-first builds are on; {@code base} itself elsewhere, on other devices, where a level is set
+     * already or where the property is -1. The level sets how hard NVIDIA's PTX-to-machine-code step optimises; the
+     * setup kernels hold {@code FP_CONTRACT OFF}, so their results do not depend on it.
+     */
+    String nvLevel(String base) {
+        if (base.contains("-cl-nv-opt-level") || !context.device().vendor().toLowerCase(java.util.Locale.ROOT).contains("nvidia")) {
+            return base;
+        }
+        int level = -1;
+        if (base.contains(QUICK_OPTIONS)) {
+            level = QUICK_NV_LEVEL;
+        } else if (quickFirst && base.contains(OPTIMISED_ONLY)) {
+            level = QUICK_FIRST_NV_LEVEL;
+        }
+        return level < 0 ? base : (base + " -cl-nv-opt-level=" + level).strip();
     }
 
     /** Builds the program of {@code text} ({@code kernels} kernels) from the disk cache or the source, and logs it. */
