@@ -65,6 +65,30 @@ class QuickFirstBuildsTest {
     }
 
     /**
+     * NVIDIA's PTX level ({@link ProgramCache#nvLevel}): on an NVIDIA device a quick build gets level 1 and, in a quick-first
+     * job below {@link ProgramCache#QUICK_FIRST_NV_POINTS} points, an optimised-only build level 0; an optimised build of
+     * the default options, a job above that size and a build that names a level keep their options. Elsewhere (PoCL, AMD)
+     * every option string stays as it is.
+     */
+    @Test
+    void theNvidiaLevelGoesOnlyWhereABuildRunsLittle() {
+        try (AparapiBackend be = backend(ProgramCache.QUICK_FIRST_PROPERTY, "true")) {
+            ProgramCache programs = be.runtime().programs();
+            boolean nvidia = be.runtime().device().vendor().toLowerCase(java.util.Locale.ROOT).contains("nvidia");
+            String quick = ProgramCache.QUICK_OPTIONS;
+            String once = ProgramCache.OPTIMISED_ONLY;
+            programs.quickFirstFor(110_592);
+            assertEquals(nvidia ? quick + " -cl-nv-opt-level=1" : quick, programs.nvLevel(quick));
+            assertEquals(nvidia ? once + " -cl-nv-opt-level=0" : once, programs.nvLevel(once));
+            assertEquals("", programs.nvLevel(""));
+            assertEquals(quick + " -cl-nv-opt-level=3", programs.nvLevel(quick + " -cl-nv-opt-level=3"));
+            programs.quickFirstFor(ProgramCache.QUICK_FIRST_NV_POINTS);
+            assertEquals(once, programs.nvLevel(once));
+            assertEquals(nvidia ? quick + " -cl-nv-opt-level=1" : quick, programs.nvLevel(quick));
+        }
+    }
+
+    /**
      * Upgrade after 100 work-items, launches of 64: the second launch asks for the optimised build, the fourth (256 >= 200)
      * runs it. The arguments bound before the swap hold after it, and a second context finds the optimised program on disk
      * and builds nothing quickly.

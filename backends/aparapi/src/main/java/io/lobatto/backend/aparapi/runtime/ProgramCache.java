@@ -103,17 +103,24 @@ public final class ProgramCache {
     /**
      * System property: on NVIDIA, the PTX optimisation level ({@code -cl-nv-opt-level}) added to the quick builds, those
      * with {@link #QUICK_OPTIONS} (quick-first programs and the quick setup kernels); -1 adds none, so that
-     * {@code -cl-opt-disable} alone decides. See {@link #nvLevel}.
+     * {@code -cl-opt-disable} alone decides. Default 1: on the H100 the README job's quick BP3.5 kernel then ran 7x
+     * faster (103 against 741 us per launch) and its cold run took no longer (site: gpu-poisson.md). See {@link #nvLevel}.
      */
     public static final String QUICK_NV_LEVEL_PROPERTY = "lobatto.opencl.quickNvOptLevel";
     /**
      * System property: on NVIDIA, the PTX optimisation level added to the builds marked {@link #OPTIMISED_ONLY} (the error
-     * norms) while quick-first builds are on, so that a small job does not wait for a full optimisation of a kernel that
-     * runs once over little data; -1 adds none. See {@link #nvLevel}.
+     * norms) while quick-first builds are on for fewer than {@link #QUICK_FIRST_NV_POINTS} points, so that a small job
+     * does not wait for a full optimisation of a kernel that runs once over little data; -1 adds none. Default 0 (the
+     * cold README job about 0.2-0.3 s sooner on the H100, its error kernel 30 ms instead of 4). See {@link #nvLevel}.
      */
     public static final String QUICK_FIRST_NV_LEVEL_PROPERTY = "lobatto.opencl.quickFirstNvOptLevel";
-    private static final int QUICK_NV_LEVEL = Integer.getInteger(QUICK_NV_LEVEL_PROPERTY, -1);
-    private static final int QUICK_FIRST_NV_LEVEL = Integer.getInteger(QUICK_FIRST_NV_LEVEL_PROPERTY, -1);
+    private static final int QUICK_NV_LEVEL = Integer.getInteger(QUICK_NV_LEVEL_PROPERTY, 1);
+    private static final int QUICK_FIRST_NV_LEVEL = Integer.getInteger(QUICK_FIRST_NV_LEVEL_PROPERTY, 0);
+    /**
+     * Points below which {@link #QUICK_FIRST_NV_LEVEL_PROPERTY} applies: the README's job has 110,592; at 2^18 its error
+     * kernel built at level 0 runs about 70 ms instead of 10 (H100).
+     */
+    public static final long QUICK_FIRST_NV_POINTS = 1L << 18;
     /** Points (elements x (N+1)^3 of the fine level) below which {@code auto} builds quickly first on a GPU. */
     public static final long QUICK_FIRST_POINTS = 1L << 21;
 
@@ -131,6 +138,8 @@ public final class ProgramCache {
     private volatile boolean released;
     /** Whether a build of the default options not on disk is built quickly first ({@link #quickFirstFor}). */
     private volatile boolean quickFirst;
+    /** The points {@link #quickFirstFor} was given. */
+    private volatile long quickFirstPoints = Long.MAX_VALUE;
     /** The quick-first programs' upgrades made so far (their optimised programs are released with the cache). */
     private final java.util.Queue<Upgrade> upgrades = new java.util.concurrent.ConcurrentLinkedQueue<>();
     private final AtomicInteger quickBuilt = new AtomicInteger();
@@ -268,6 +277,7 @@ public final class ProgramCache {
      */
     public void quickFirstFor(long points) {
         String mode = System.getProperty(QUICK_FIRST_PROPERTY, "auto").strip();
+        quickFirstPoints = points;
         quickFirst = switch (mode) {
             case "true" -> true;
             case "false" -> false;
@@ -528,18 +538,18 @@ public final class ProgramCache {
     /**
      * {@code base} with NVIDIA's PTX optimisation level for a build that runs little: {@link #QUICK_NV_LEVEL_PROPERTY}'s
      * for the quick builds ({@link #QUICK_OPTIONS}), {@link #QUICK_FIRST_NV_LEVEL_PROPERTY}'s for the {@link #OPTIMISED_ONLY}
-     * builds while quick-first builds are on; {@code base} itself elsewhere, on other devices, where a level is set
+     * builds while quick-first builds are on for fewer than {@link #QUICK_FIRST_NV_POINTS} points; {@code base} itself elsewhere, on other devices, where a level is set
      * already or where the property is -1. The level sets how hard NVIDIA's PTX-to-machine-code step optimises; the
      * setup kernels hold {@code FP_CONTRACT OFF}, so their results do not depend on it.
      */
-    String nvLevel(String base) {
+    public String nvLevel(String base) {
         if (base.contains("-cl-nv-opt-level") || !context.device().vendor().toLowerCase(java.util.Locale.ROOT).contains("nvidia")) {
             return base;
         }
         int level = -1;
         if (base.contains(QUICK_OPTIONS)) {
             level = QUICK_NV_LEVEL;
-        } else if (quickFirst && base.contains(OPTIMISED_ONLY)) {
+        } else if (quickFirst && quickFirstPoints < QUICK_FIRST_NV_POINTS && base.contains(OPTIMISED_ONLY)) {
             level = QUICK_FIRST_NV_LEVEL;
         }
         return level < 0 ? base : (base + " -cl-nv-opt-level=" + level).strip();
