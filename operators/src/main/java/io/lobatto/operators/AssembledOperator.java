@@ -20,8 +20,9 @@ public final class AssembledOperator implements DeviceOperator, AutoCloseable {
 
     private final ElementOperator operator;
     /** The host Z: given, or made from {@link #hostZSource} on the first {@link #scatterOperator()}. */
-    private ScatterOperator z;
+    private volatile ScatterOperator z;
     private final java.util.function.Supplier<ScatterOperator> hostZSource;
+    private final io.lobatto.core.concurrent.Once<ScatterOperator> hostZ = new io.lobatto.core.concurrent.Once<>();
     private final double shift;
     private final Backend backend;
     private final BoundElementOperator bound;
@@ -147,11 +148,14 @@ public final class AssembledOperator implements DeviceOperator, AutoCloseable {
     }
 
     /** The scatter operator Z on the host: the one bound, or (Z built on the device) built now from the mesh, once. */
-    public synchronized ScatterOperator scatterOperator() {
-        if (z == null) {
-            z = hostZSource.get();
+    public ScatterOperator scatterOperator() {
+        ScatterOperator h = z;
+        if (h == null) {
+            // built by parallel loops: no lock held while they run (see io.lobatto.core.concurrent.Once)
+            h = hostZ.get(hostZSource);
+            z = h;
         }
-        return z;
+        return h;
     }
 
     /** The identity shift. */

@@ -22,6 +22,8 @@ public abstract sealed class ElementOperator permits MassOperator, StiffnessBp35
     private final Basis1D basis;
     /** The host factors, given or computed on first use; null until then for a mesh operator. */
     private volatile GeometricFactors factors;
+    /** Makes {@link #factors} on first use for a mesh operator. */
+    private final io.lobatto.core.concurrent.Once<GeometricFactors> lazyFactors = new io.lobatto.core.concurrent.Once<>();
     /** The mesh whose geometry the backend computes the factors from at bind time, or null (host factors given). */
     private final SpectralElementMesh mesh;
     private final double lambda;
@@ -161,13 +163,10 @@ public abstract sealed class ElementOperator permits MassOperator, StiffnessBp35
     public final GeometricFactors geometricFactors() {
         GeometricFactors f = factors;
         if (f == null) {
-            synchronized (this) {
-                f = factors;
-                if (f == null) {
-                    f = hostFactors(mesh);
-                    factors = f;
-                }
-            }
+            // made by a parallel loop: no lock held while it runs (a first use from inside a pool task must not block
+            // the worker that loop needs)
+            f = lazyFactors.get(() -> hostFactors(mesh));
+            factors = f;
         }
         return f;
     }

@@ -3,6 +3,7 @@ package io.lobatto.core.mesh;
 import java.util.Arrays;
 
 import io.lobatto.core.basis.Basis1D;
+import io.lobatto.core.concurrent.Once;
 
 /**
  * The GLL nodes of degree N on every element of a {@link HexMesh}, their positions, and a global (continuous,

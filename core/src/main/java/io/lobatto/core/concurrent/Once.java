@@ -1,4 +1,4 @@
-package io.lobatto.core.mesh;
+package io.lobatto.core.concurrent;
 
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
@@ -6,20 +6,32 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 
 /**
- * A value made on first use, by the first caller, without holding a lock while it is made. The mesh's lazy fields are
- * made by parallel loops on the common fork-join pool, and their first use can come from inside such a loop: a pool
- * worker blocked on a monitor held by the maker could not run the maker's own loop tasks (a deadlock with one worker,
- * as on 2 cores). Here a caller that finds the value being made waits through {@link CompletableFuture#join()}, which
- * the pool treats as a managed block and covers with a spare worker.
+ * A value made on first use, by the first caller, without holding a lock while it is made: the lazy fields of meshes and
+ * operators (positions, numbering, geometric factors, the host Z). Such values are made by parallel loops on the common
+ * fork-join pool, and their first use can come from inside such a loop: a pool worker blocked on a monitor held by the
+ * maker could not run the maker's own loop tasks (a deadlock with one worker, as on 2 cores). Here a caller that finds
+ * the value being made waits through {@link CompletableFuture#join()}, which the pool treats as a managed block and
+ * covers with a spare worker.
  *
  * <p>If making the value throws, the callers waiting for it get that exception and the next call tries again.
+ *
+ * @param <T> the value's type
  */
-final class Once<T> {
+public final class Once<T> {
+
+    /** An empty holder: the first {@link #get} makes the value. */
+    public Once() {
+    }
 
     private final AtomicReference<CompletableFuture<T>> value = new AtomicReference<>();
 
-    /** The value, made by {@code make} if no caller has made it yet. */
-    T get(Supplier<T> make) {
+    /**
+     * The value, made by {@code make} if no caller has made it yet; a caller that finds it being made waits for it.
+     *
+     * @param make makes the value (called at most once per success, never under a lock)
+     * @return the value
+     */
+    public T get(Supplier<T> make) {
         CompletableFuture<T> f = value.get();
         if (f == null) {
             CompletableFuture<T> mine = new CompletableFuture<>();
