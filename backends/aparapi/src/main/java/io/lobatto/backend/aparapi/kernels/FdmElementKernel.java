@@ -1,8 +1,5 @@
 package io.lobatto.backend.aparapi.kernels;
 
-import com.aparapi.Kernel;
-import io.lobatto.backend.aparapi.runtime.BuildConstant;
-
 /**
  * The local solves of the overlapping Schwarz method in one launch, one work-group per extended element e:
  * <pre>
@@ -12,37 +9,13 @@ import io.lobatto.backend.aparapi.runtime.BuildConstant;
  * its n^3 block of x_G through the extended scatter ids (-1 reads 0), stages V_r, V_s, V_t and the eigenvalues in local
  * memory, runs the three forward contractions (the third also divides by D_ijk = lambda_r,i + lambda_s,j + lambda_t,k,
  * 0 where D_ijk &lt;= 0) and the three backward ones between two n^3 grids in local memory, and writes y_e: all n^3
- * points ({@link #weighted} 0, additive Schwarz), times the RAS weights W_e on [E][n^3] (1), or only the inner (n-2)^3
+ * points ({@code weighted} 0, additive Schwarz), times the RAS weights W_e on [E][n^3] (1), or only the inner (n-2)^3
  * points, the element's own nodes, times W on [E][(n-2)^3] (2: RAS summed by the mesh's own gather). V_d and lambda_d
- * come from a table of distinct 1D problems through {@link #lines}. The six passes are those of {@link FdmKernel} with the same index arithmetic
+ * come from a table of distinct 1D problems through {@code lines}. The six passes are those of {@link FdmKernel} with the same index arithmetic
  * and summation order, one output point per work-item per round; the block never goes to global memory in between.
  * Local memory: 8 (2 n^3 + 3 n^2 + 3 n) bytes ({@code lds}).
  */
-public final class FdmElementKernel extends Kernel {
-
-    /** n, the 1D points of a block. */
-    @BuildConstant int nb;
-
-    /** Eigenvectors of the distinct 1D problems [L][n][n] (V[a][i], node a of eigenvector i). */
-    double[] vm = new double[1];
-    /** Their eigenvalues [L][n]. */
-    double[] lm = new double[1];
-    /** [E][3]: the line of element e in direction d. */
-    int[] lines = new int[1];
-    /** The assembled input x_G. */
-    double[] x = new double[1];
-    /** The extended scatter ids [E][n^3] (-1: no unknown). */
-    int[] ids = new int[1];
-    /** The RAS weights: [E][n^3] when {@link #weighted} is 1, [E][(n-2)^3] when 2. */
-    double[] w = new double[1];
-    /** The output: [E][n^3], or [E][(n-2)^3] when {@link #weighted} is 2. */
-    double[] y = new double[1];
-    /**
-     * 0: write the block (additive Schwarz); 1: the block times {@code w} (restricted); 2: the inner points times
-     * {@code w}, in the element's own layout (restricted, summed by the mesh's gather). One kernel serves all three.
-     */
-    int weighted;
-    @Local double[] lds = new double[1];
+public final class FdmElementKernel extends FdmOperands {
 
     @Override
     public void run() {

@@ -1,6 +1,5 @@
 package io.lobatto.backend.aparapi.kernels;
 
-import com.aparapi.Kernel;
 import io.lobatto.backend.aparapi.runtime.BuildConstant;
 
 /**
@@ -15,14 +14,12 @@ import io.lobatto.backend.aparapi.runtime.BuildConstant;
  * the n results back in place, so the grid is read and written once per stage instead of n times. The t-direction
  * does V_t^T, the division by D_ijk = lambda_r,i + lambda_s,j + lambda_t,k (0 where D_ijk &lt;= 0) and V_t without
  * leaving registers: five stages, not six. For the restricted solve on the element's own nodes
- * ({@link #weighted} 2) the backward stages make only what the inner (n-2)^3 points need: V_t at the inner layers,
+ * ({@code weighted} 2) the backward stages make only what the inner (n-2)^3 points need: V_t at the inner layers,
  * V_s on the lines of those layers at the inner rows, V_r on the inner lines (a third fewer products at n = 10).
  * Local memory per element: 8 (SA n^2 + 3 n^2 + 3 n) bytes, the grid with an odd row stride SA.
  */
-public final class FdmLinesKernel extends Kernel {
+public final class FdmLinesKernel extends FdmOperands {
 
-    /** n, the 1D points of a block (at most {@link #MAX_POINTS}). */
-    @BuildConstant int nb;
     /** Row stride of the local grid: n when n is odd, n + 1 when even (no bank conflicts between lines along r). */
     @BuildConstant int sa;
     /** Extended elements per work-group (the group has epg n^2 work-items). */
@@ -31,25 +28,8 @@ public final class FdmLinesKernel extends Kernel {
     /** The largest n the register lines hold. */
     public static final int MAX_POINTS = 18;
 
-    /** Eigenvectors of the distinct 1D problems [L][n][n] (V[a][i], node a of eigenvector i). */
-    double[] vm = new double[1];
-    /** Their eigenvalues [L][n]. */
-    double[] lm = new double[1];
-    /** [E][3]: the line of element e in direction d. */
-    int[] lines = new int[1];
-    /** The assembled input x_G. */
-    double[] x = new double[1];
-    /** The extended scatter ids [E][n^3] (-1: no unknown). */
-    int[] ids = new int[1];
-    /** The RAS weights: [E][n^3] when {@link #weighted} is 1, [E][(n-2)^3] when 2. */
-    double[] w = new double[1];
-    /** The output: [E][n^3], or [E][(n-2)^3] when {@link #weighted} is 2. */
-    double[] y = new double[1];
     /** E, the extended elements. */
     int elems;
-    /** As in {@link FdmElementKernel}: 0 the block, 1 the block times w, 2 the inner points times w. */
-    int weighted;
-    @Local double[] lds = new double[1];
 
     /** A line read from the grid. */
     @PrivateMemorySpace(18) double[] colU = new double[18];
