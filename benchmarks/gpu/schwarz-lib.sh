@@ -1,6 +1,14 @@
-# Helpers of the Schwarz runbooks (schwarz4.sh, schwarz5.sh), sourced by them: phase (one setup phase of a log), line
-# (a run's summary line) and cli (one poisson run of the staged jar with --profile, its log in $logs, its line in
-# $summary; no run starts after BUDGET_S seconds). They read RUN, JAR, logs and summary from the runbook.
+# Helpers of the Schwarz runbooks (schwarz4.sh, schwarz5.sh), sourced by them: the defaults they share (RUN, JAR, K, M,
+# OUT, a fresh $logs), then phase (one setup phase of a log), line (a run's summary line) and cli (one poisson run of
+# the staged jar with --profile, its log in $logs, its line in $summary, which the runbook names; no run starts after
+# BUDGET_S seconds).
+RUN=${RUN:-bash .gpu/run}
+JAR=${JAR:-.gpu/lib/lobatto-bench.jar}
+K=${K:-30}
+M=${M:-32}
+OUT=${OUT:-$(mktemp -d)}
+mkdir -p "$OUT"
+logs=$(mktemp -d)
 phase() { # log, phase name: its seconds, or -
   awk -v p="$2" 'index($0, "  " p " ") == 1 { for (i = 1; i <= NF; i++) if ($(i + 1) == "s") { print $i; exit } }' "$1" | grep . || echo -
 }

@@ -24,15 +24,8 @@
 # 0.1-0.2 s; main32 as before (13 iterations, solve about 0.15 s).
 # Locally (PoCL, a check of the script only): RUN="java" JAR=benchmarks/target/lobatto-bench.jar K=6 M=6 OUT=/tmp/s4 bash benchmarks/gpu/schwarz4.sh
 set -uo pipefail
-RUN=${RUN:-bash .gpu/run}
-JAR=${JAR:-.gpu/lib/lobatto-bench.jar}
-K=${K:-30}
-M=${M:-32}
-OUT=${OUT:-$(mktemp -d)}
-mkdir -p "$OUT"
-logs=$(mktemp -d)
-summary="$OUT/schwarz4-summary.txt"
 . "$(dirname "$0")/schwarz-lib.sh"
+summary="$OUT/schwarz4-summary.txt"
 OLD="-Dlobatto.schwarz.fastSetup=false"
 RAS="--kershaw 0.3 --smoother cheb4opt-ras --smoother-order 4"
 echo "schwarz4 runbook: K = $K, N = 7, Kershaw 0.3, main job $M^3; $(date -u +%FT%TZ)" | tee "$summary"

@@ -20,16 +20,9 @@
 # broadcast read per product); solve 0.6-0.7 s against 0.8-0.9 s.
 # Locally (PoCL, a check of the script only): RUN="java" JAR=benchmarks/target/lobatto-bench.jar K=6 M=6 SK=6 SNMAX=3 COMMIT=x OUT=/tmp/s5 bash benchmarks/gpu/schwarz5.sh
 set -uo pipefail
-RUN=${RUN:-bash .gpu/run}
-JAR=${JAR:-.gpu/lib/lobatto-bench.jar}
-K=${K:-30}
-M=${M:-32}
-OUT=${OUT:-$(mktemp -d)}
-mkdir -p "$OUT"
-logs=$(mktemp -d)
+. "$(dirname "$0")/schwarz-lib.sh"
 summary="$OUT/schwarz5-summary.txt"
 COMMIT=${COMMIT:?pass COMMIT=sha: the device copy has a stale git HEAD}
-. "$(dirname "$0")/schwarz-lib.sh"
 OLD="-Dlobatto.aparapi.schwarzLocal=points"
 RAS="--kershaw 0.3 --smoother cheb4opt-ras --smoother-order 4"
 echo "schwarz5 runbook at $COMMIT: K = $K, N = 7, Kershaw 0.3, main job $M^3; $(date -u +%FT%TZ)" | tee "$summary"

@@ -688,9 +688,10 @@ public final class AparapiBackend implements Backend {
      */
     synchronized void schwarzLocal(ClFdm f, int mode, ClVector xv, ClVector ids, ClVector wv, ClVector yv, boolean lines) {
         int n = f.points();
-        int epg = lines ? KernelBuilds.fdmLinesElements(n, core.localMemBytes) : 0;
-        if (epg > 0) {
-            ClKernel k = kernel(KernelBuilds.fdmLines(n, epg));
+        KernelBuilds.Spec spec = KernelBuilds.schwarzLocal(n, core.localMemBytes, lines);
+        if (spec.constants().containsKey("epg")) {
+            int epg = spec.constants().get("epg");
+            ClKernel k = kernel(spec);
             if (epg * n * n <= k.workGroupSize()) {
                 k.set("weighted", mode).set("elems", f.elements()).set("vm", f.vectors.buffer).set("lm", f.values.buffer)
                         .set("lines", f.lines.buffer).set("x", xv.buffer).set("ids", ids.buffer).set("w", wv.buffer)

@@ -89,8 +89,7 @@ final class BuildsAhead {
     void prepareSchwarz(int points) {
         core.ensureOpen();
         ProgramCache programs = core.cl.programs();
-        int epg = AparapiBackend.SCHWARZ_LINES ? KernelBuilds.fdmLinesElements(points, core.localMemBytes) : 0;
-        KernelBuilds.Spec local = epg > 0 ? KernelBuilds.fdmLines(points, epg) : KernelBuilds.fdmElement(points);
+        KernelBuilds.Spec local = KernelBuilds.schwarzLocal(points, core.localMemBytes, AparapiBackend.SCHWARZ_LINES);
         submit(() -> programs.build(local.source()));
         int kind = GatherScatter.kind();
         KernelBuilds.Spec chebyshev = kind == GatherScatter.BLOCKS

@@ -284,6 +284,15 @@ public final class KernelBuilds {
         return new Spec(io.lobatto.backend.aparapi.kernels.FdmLinesKernel.class, c, "schwarz-local (lines) n=" + points, 0);
     }
 
+    /**
+     * The fused Schwarz local solve on blocks of {@code points}^3: {@link #fdmLines} where its elements fit a group and
+     * {@code lines} is asked for, else {@link #fdmElement}. The one choice of the backend's launch and of its build ahead.
+     */
+    static Spec schwarzLocal(int points, long localMemBytes, boolean lines) {
+        int epg = lines ? fdmLinesElements(points, localMemBytes) : 0;
+        return epg > 0 ? fdmLines(points, epg) : fdmElement(points);
+    }
+
     /** Local memory of {@link io.lobatto.backend.aparapi.kernels.FdmLinesKernel} per element: the grid, V_r, V_s, V_t, the eigenvalues. */
     static long fdmLinesLocalBytes(int points) {
         long n = points;

@@ -516,8 +516,7 @@ public final class ProgramCache {
      * the optimised one.
      */
     private Program buildFirst(String label, String text, String base, String options, String key, int kernels) {
-        boolean onDisk = dir != null && Files.isRegularFile(dir.resolve(key + ".bin"));
-        if (quickFirst && base.isEmpty() && !onDisk) {
+        if (quickFirst && base.isEmpty() && !onDisk(key)) {
             String quick = quiet(nvLevel(QUICK_OPTIONS));
             // a quick program from the disk cache is not upgraded at once: on the H100 (b9b6191) a README run that did so
             // took 2.2 s instead of 1.2-1.4 s (the background builds slowed its solve 3x and close waited 0.57 s for them)
@@ -528,11 +527,16 @@ public final class ProgramCache {
             return new Program(p, u);
         }
         String tuned = nvLevel(base);
-        if (!tuned.equals(base) && !onDisk) {
+        if (!tuned.equals(base) && !onDisk(key)) {
             String o = quiet(tuned);
             return new Program(build(label, text, o, key(text, o), kernels), null);
         }
         return new Program(build(label, text, options, key, kernels), null);
+    }
+
+    /** Whether the disk cache holds the program of {@code key}. */
+    private boolean onDisk(String key) {
+        return dir != null && Files.isRegularFile(dir.resolve(key + ".bin"));
     }
 
     /**
