@@ -747,9 +747,12 @@ public final class CpuBackend implements Backend {
         final int off = blk * len;
         final int[] ids = a.ids;
         final double[] u = s.u;
-        for (int c = 0; c < len; c++) {
-            int id = ids[off + c];
-            u[c] = id < 0 ? 0.0 : x[id];
+        if (a.complete[blk]) {
+            for (int c = 0; c < len; c++) {
+                u[c] = x[ids[off + c]];
+            }
+        } else {
+            gatherChecked(ids, a.flags, off, len, x, null, 0, u);
         }
         bk.apply(tb, blk, lambda, s);
         final double[] y = s.y;
@@ -887,7 +890,11 @@ public final class CpuBackend implements Backend {
         return sum;
     }
 
-    /** One block of {@link #fused}; returns its u . y. */
+    /**
+     * One block of {@link #fused}; returns its u . y. A block whose positions all have global ids
+     * ({@link BlockAssembly#complete}) reads and adds through loops without the id check, the others through
+     * {@link #gatherChecked} and {@link #scatterChecked}: the same operations in the same order, so the same bits.
+     */
     private static double fusedBlock(BlockKernels bk, TensorBlock tb, BlockAssembly a, int blk, double lambda, double shift,
                                      double[] x, double[] dir, double beta, double[] yg, BlockKernels.Scratch s) {
         final int len = bk.npBlock;
@@ -895,26 +902,26 @@ public final class CpuBackend implements Backend {
         final int[] ids = a.ids;
         final byte[] flags = a.flags;
         final double[] u = s.u;
-        if (dir == null) {
-            for (int c = 0; c < len; c++) {
-                int id = ids[off + c];
-                u[c] = id < 0 ? 0.0 : x[id];
-            }
-        } else {
-            // the owner of a node is its last position in processing order, so every read of x[id] (this block's
-            // earlier positions, earlier blocks) comes before the owner's write: one pass reads and writes
-            for (int c = 0; c < len; c++) {
-                int id = ids[off + c];
-                if (id >= 0) {
+        final boolean complete = a.complete[blk];
+        if (complete) {
+            if (dir == null) {
+                for (int c = 0; c < len; c++) {
+                    u[c] = x[ids[off + c]];
+                }
+            } else {
+                // the owner of a node is its last position in processing order, so every read of x[id] (this block's
+                // earlier positions, earlier blocks) comes before the owner's write: one pass reads and writes
+                for (int c = 0; c < len; c++) {
+                    int id = ids[off + c];
                     double v = dir[id] + beta * x[id];
                     u[c] = v;
                     if ((flags[off + c] & BlockAssembly.OWNER) != 0) {
                         x[id] = v;
                     }
-                } else {
-                    u[c] = 0.0;
                 }
             }
+        } else {
+            gatherChecked(ids, flags, off, len, x, dir, beta, u);
         }
         bk.apply(tb, blk, lambda, s);
         final double[] y = s.y;
@@ -932,8 +939,51 @@ public final class CpuBackend implements Backend {
                 }
             }
         }
+        if (!complete) {
+            return scatterChecked(ids, flags, off, len, u, y, yg);
+        }
         // u . y in the same pass as the adds into y_G (same order of summation): its chain of dependent adds
         // overlaps the scattered adds instead of running alone
+        double dot = 0;
+        for (int c = 0; c < len; c++) {
+            double yc = y[c];
+            dot += u[c] * yc;
+            int id = ids[off + c];
+            if ((flags[off + c] & BlockAssembly.FIRST) != 0) {
+                yg[id] = yc;
+            } else {
+                yg[id] += yc;
+            }
+        }
+        return dot;
+    }
+
+    /** {@link #fusedBlock}'s read of u = x_G (or of dir + beta x_G) through ids that may be -1 (masked or padding: 0). */
+    private static void gatherChecked(int[] ids, byte[] flags, int off, int len, double[] x, double[] dir, double beta,
+                                      double[] u) {
+        if (dir == null) {
+            for (int c = 0; c < len; c++) {
+                int id = ids[off + c];
+                u[c] = id < 0 ? 0.0 : x[id];
+            }
+            return;
+        }
+        for (int c = 0; c < len; c++) {
+            int id = ids[off + c];
+            if (id >= 0) {
+                double v = dir[id] + beta * x[id];
+                u[c] = v;
+                if ((flags[off + c] & BlockAssembly.OWNER) != 0) {
+                    x[id] = v;
+                }
+            } else {
+                u[c] = 0.0;
+            }
+        }
+    }
+
+    /** {@link #fusedBlock}'s adds of y into y_G through ids that may be -1 (skipped); returns u . y. */
+    private static double scatterChecked(int[] ids, byte[] flags, int off, int len, double[] u, double[] y, double[] yg) {
         double dot = 0;
         for (int c = 0; c < len; c++) {
             double yc = y[c];
