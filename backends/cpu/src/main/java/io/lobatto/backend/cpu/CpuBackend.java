@@ -653,7 +653,7 @@ public final class CpuBackend implements Backend {
         checkLength("yG", yg.length, "z.globalSize()", zz.globalSize);
         checkLength("yL", yl.length, "z.localSize()", zz.localSize);
         if (d.blocks != null) {
-            return fused(d, zz, lambda, shift, xg, null, 0, yg);
+            return fused(d, zz, lambda, shift, xg, null, 0, yg, withDot);
         }
         final int np = d.np;
         final int per = elementsPerChunk(d.elements);
@@ -840,16 +840,17 @@ public final class CpuBackend implements Backend {
         checkLength("pG", pg.length, "z.globalSize()", sc.globalSize);
         checkLength("yG", yg.length, "z.globalSize()", sc.globalSize);
         checkLength("yL", yl.length, "z.localSize()", sc.localSize);
-        return fused(d, sc, lambda, shift, pg, zz, beta, yg);
+        return fused(d, sc, lambda, shift, pg, zz, beta, yg, true);
     }
 
     /**
      * The fused operator on element blocks ({@code BlockAssembly}): y_G = Z^T (L + shift W) Z x_G, each block's
      * element values added straight into y_G (y_L is not formed: it cost a strided write of every local node, 5-15 %
-     * of the apply on 2 cores); with {@code dir != null} x_G is first replaced by dir + beta x_G. Returns x_G . y_G.
+     * of the apply on 2 cores); with {@code dir != null} x_G is first replaced by dir + beta x_G. Returns x_G . y_G, or 0
+     * without {@code withDot} (the dot's chain of dependent adds then does not lengthen the blocks' adds into y_G).
      */
     private synchronized double fused(CpuElementData d, CpuScatter z, double lambda, double shift, double[] x,
-                                      double[] dir, double beta, double[] yg) {
+                                      double[] dir, double beta, double[] yg, boolean withDot) {
         final BlockKernels bk = d.blocks;
         final BlockAssembly a = d.assembly(z);
         final int nb = bk.blocks;
@@ -877,7 +878,7 @@ public final class CpuBackend implements Backend {
                 for (int o = from + (int) ((long) count * t / parts); o < end; o++) {
                     int slab = slabOrder[o];
                     for (int blk = slabStarts[slab]; blk < slabStarts[slab + 1]; blk++) {
-                        part[blk] = fusedBlock(bk, tb, a, blk, lambda, shift, x, dir, beta, yg, s);
+                        part[blk] = fusedBlock(bk, tb, a, blk, lambda, shift, x, dir, beta, yg, withDot, s);
                     }
                 }
             });
@@ -896,7 +897,8 @@ public final class CpuBackend implements Backend {
      * {@link #gatherChecked} and {@link #scatterChecked}: the same operations in the same order, so the same bits.
      */
     private static double fusedBlock(BlockKernels bk, TensorBlock tb, BlockAssembly a, int blk, double lambda, double shift,
-                                     double[] x, double[] dir, double beta, double[] yg, BlockKernels.Scratch s) {
+                                     double[] x, double[] dir, double beta, double[] yg, boolean withDot,
+                                     BlockKernels.Scratch s) {
         final int len = bk.npBlock;
         final int off = blk * len;
         final int[] ids = a.ids;
@@ -941,6 +943,17 @@ public final class CpuBackend implements Backend {
         }
         if (!complete) {
             return scatterChecked(ids, flags, off, len, u, y, yg);
+        }
+        if (!withDot) {
+            for (int c = 0; c < len; c++) {
+                int id = ids[off + c];
+                if ((flags[off + c] & BlockAssembly.FIRST) != 0) {
+                    yg[id] = y[c];
+                } else {
+                    yg[id] += y[c];
+                }
+            }
+            return 0;
         }
         // u . y in the same pass as the adds into y_G (same order of summation): its chain of dependent adds
         // overlaps the scattered adds instead of running alone
