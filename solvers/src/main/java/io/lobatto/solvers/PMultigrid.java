@@ -177,6 +177,14 @@ public final class PMultigrid implements Preconditioner {
      */
     public static final String H_COARSENING_PROPERTY = "lobatto.pmg.hCoarsening";
 
+    /**
+     * Whether {@link Builder#build()} runs the host part of the Schwarz setup ahead ({@link SchwarzHostSetup}): the
+     * levels' operators first, each level's extended elements and FDM table made on a host thread meanwhile, then the
+     * smoothers. {@code -Dlobatto.pmg.schwarzAhead}, else true; false builds level by level with the Schwarz setup on
+     * the caller's thread (the setup of {@code 08c2908}), for an A/B in one lease. Both give the same bits.
+     */
+    static final boolean SCHWARZ_AHEAD = Boolean.parseBoolean(System.getProperty("lobatto.pmg.schwarzAhead", "true"));
+
     private final Backend backend;
     private final List<Level> levels;
     private final double setupSeconds;
@@ -263,6 +271,7 @@ public final class PMultigrid implements Preconditioner {
         private Distribution distribution;
         /** {@link #hCoarsening(boolean)}'s choice; null: auto (see {@link #H_COARSENING_PROPERTY}). */
         private Boolean hCoarsening = hCoarseningDefault();
+        private boolean schwarzAhead = SCHWARZ_AHEAD;
         private int hMinSide = HCoarsening.DEFAULT_MIN_SIDE;
 
         private Builder(Function<SpectralElementMesh, ? extends ElementOperator> factory, SpectralElementMesh mesh,
@@ -445,6 +454,15 @@ public final class PMultigrid implements Preconditioner {
             return this;
         }
 
+        /**
+         * Whether the host part of the Schwarz setup runs ahead on a host thread while the levels' operators are built
+         * ({@link #SCHWARZ_AHEAD}'s default); the levels are the same either way, bit for bit.
+         */
+        Builder schwarzAhead(boolean on) {
+            this.schwarzAhead = on;
+            return this;
+        }
+
         /** Whether the built V-cycle times its levels ({@link PMultigrid#timeLevels}); default off. */
         public Builder timeLevels(boolean on) {
             this.timed = on;
@@ -476,7 +494,8 @@ public final class PMultigrid implements Preconditioner {
                 int degree = degrees[l];
                 SpectralElementMesh m = phases.time("p-MG numbering", () -> mesh.atDegree(degree));
                 boolean[] mk = phases.time("p-MG numbering", () -> mask.apply(m));
-                long unknowns = distribution == null ? unknowns(mk) : distribution.sum(unknowns(mk));
+                long unknowns = phases.time("p-MG numbering",   // a pass over the mask: part of the numbering's cost
+                        () -> distribution == null ? unknowns(mk) : distribution.sum(unknowns(mk)));
                 if (l > 0 && unknowns == 0) {
                     break;
                 }
@@ -514,15 +533,41 @@ public final class PMultigrid implements Preconditioner {
             List<Level> built = new ArrayList<>();
             int last = meshes.size() - 1;
             SpectralElementMesh whole = distribution != null && last > 0 ? distribution.wholeMesh(meshes.get(last)) : null;
+            // Schwarz ahead: every level's operator first, each level's Schwarz host setup started on a host thread as
+            // soon as its operator (its lambda) is there, then the smoothers, which wait for it
+            boolean ahead = schwarzAhead && smoother.relaxation().isSchwarz() && distribution == null;
+            AssembledOperator[] ops = new AssembledOperator[meshes.size()];
+            SchwarzHostSetup[] hostSetups = new SchwarzHostSetup[meshes.size()];
+            java.util.concurrent.ExecutorService host = ahead ? java.util.concurrent.Executors.newSingleThreadExecutor(r -> {
+                Thread t = new Thread(r, "lobatto-schwarz-setup");
+                t.setDaemon(true);
+                return t;
+            }) : null;
+            boolean ok = false;
             try {
+                if (ahead) {
+                    for (int l = 0; l < meshes.size(); l++) {
+                        SpectralElementMesh m = meshes.get(l);
+                        ops[l] = l == 0 && fine != null ? fine : Level.operator(this, m, masks.get(l));
+                        // the levels Level smooths with Schwarz: above the coarsest, N > 1
+                        if (l < last && m.degree() > 1) {
+                            boolean compactRas = SchwarzPreconditioner.compactRas(backend, m.degree(),
+                                    smoother.relaxation() == Smoother.Relaxation.RAS, SchwarzPreconditioner.COMPACT);
+                            hostSetups[l] = SchwarzHostSetup.ahead(host, m, masks.get(l), ops[l].elementOperator().lambda(),
+                                    compactRas);
+                        }
+                    }
+                }
                 for (int l = 0; l < meshes.size(); l++) {
                     SpectralElementMesh m = meshes.get(l);
-                    Level level = new Level(this, m, masks.get(l), l == 0 ? fine : null, l == last, distribution,
-                            l < last || whole == null);
+                    AssembledOperator given = ahead ? ops[l] : l == 0 ? fine : null;
+                    ops[l] = null; // the level owns the operators built above
+                    Level level = new Level(this, m, masks.get(l), given, given != null && given != fine, l == last, distribution,
+                            l < last || whole == null, hostSetups[l]);
                     built.add(level);
                     if (l == last && whole != null) {
                         // the whole coarse problem on this rank's device, built as one rank builds its coarsest level
-                        level.whole = new Level(this, whole, mask.apply(whole), null, true, null, true);
+                        level.whole = new Level(this, whole, mask.apply(whole), null, false, true, null, true, null);
                         level.link = phases.time("p-MG coarse gather", () -> distribution.linkWhole(m,
                                 level.op.scatterOperator(), whole, level.whole.op.scatterOperator(), backend));
                     }
@@ -545,9 +590,23 @@ public final class PMultigrid implements Preconditioner {
                                 () -> backend.uploadTransfer(m.basis(), up.mesh.basis(), m.elementCount()));
                     }
                 }
+                ok = true;
             } catch (RuntimeException ex) {
                 built.forEach(Level::close);
+                for (int l = 0; l < ops.length; l++) {
+                    if (ops[l] != null && ops[l] != fine) {
+                        ops[l].close();
+                    }
+                }
                 throw ex;
+            } finally {
+                if (host != null) {
+                    if (ok) {
+                        host.shutdown();
+                    } else {
+                        host.shutdownNow(); // a task running keeps running to its end (daemon thread)
+                    }
+                }
             }
             backend.synchronize();
             return new PMultigrid(backend, List.copyOf(built), (System.nanoTime() - t0) * 1e-9).timeLevels(timed);
@@ -587,26 +646,19 @@ public final class PMultigrid implements Preconditioner {
 
         /**
          * A level of {@code mesh}; across ranks when {@code distribution} is not null; with its smoother (or, when
-         * {@code coarsest}, its Chebyshev solve) when {@code solved} (not when a whole coarse level solves it).
+         * {@code coarsest}, its Chebyshev solve) when {@code solved} (not when a whole coarse level solves it). Its
+         * operator is {@code given} (owned when {@code ownsGiven}: built by {@link #operator} ahead of the levels), or
+         * built here where null; {@code schwarzHost} is the host part of its Schwarz setup made ahead, or null.
          */
-        Level(Builder cfg, SpectralElementMesh mesh, boolean[] mask, AssembledOperator given, boolean coarsest,
-              Distribution distribution, boolean solved) {
+        Level(Builder cfg, SpectralElementMesh mesh, boolean[] mask, AssembledOperator given, boolean ownsGiven,
+              boolean coarsest, Distribution distribution, boolean solved, SchwarzHostSetup schwarzHost) {
             this.mesh = mesh;
             Backend backend = cfg.backend;
             AssembledOperator o = given;
             if (o == null) {
-                io.lobatto.core.backend.DeviceScatter z = cfg.phases.time("p-MG Z",
-                        () -> ScatterOperator.buildOn(backend, mesh, mask));         // where the levels run
-                o = cfg.phases.time("p-MG geometry", () -> {
-                    io.lobatto.operators.ElementOperator e;
-                    try {
-                        e = cfg.factory.apply(mesh);
-                    } catch (RuntimeException ex) {
-                        z.close();
-                        throw ex;
-                    }
-                    return AssembledOperator.bind(e, z, mesh, mask, backend);
-                });
+                o = operator(cfg, mesh, mask);
+                ownsOp = true;
+            } else if (ownsGiven) {
                 ownsOp = true;
             } else {
                 if (o.elementOperator().degree() != mesh.degree() || o.backend() != backend) {
@@ -641,11 +693,13 @@ public final class PMultigrid implements Preconditioner {
                 dist.ownerMask(v, v);
                 dist.sumShared(v);
             };
+            long tVectors = System.nanoTime();
             this.b = backend.allocate(n);
             this.x = backend.allocate(n);
             this.r = backend.allocate(n);
             this.t = backend.allocate(n);
             this.workL = backend.allocate(o.deviceScatter().localSize());
+            cfg.phases.add("p-MG vectors", System.nanoTime() - tVectors);
             long tBounds = System.nanoTime();
             if (!solved) {
                 bounds = null;
@@ -678,7 +732,7 @@ public final class PMultigrid implements Preconditioner {
                 if (kind.relaxation().isSchwarz()) {
                     long tSchwarz = System.nanoTime();
                     schwarz = SchwarzPreconditioner.bind(o, mesh, mask, kind.relaxation() == Smoother.Relaxation.RAS,
-                            cfg.phases);
+                            cfg.phases, SchwarzPreconditioner.COMPACT, schwarzHost);
                     tBounds += System.nanoTime() - tSchwarz; // recorded as the Schwarz phases, not as bounds
                     bounds = kind.isSymmetric() ? SpectrumBounds.estimate(o, schwarz, steps, seed)
                             : SpectrumBounds.arnoldi(o, schwarz, steps, seed);
@@ -692,6 +746,23 @@ public final class PMultigrid implements Preconditioner {
             }
             backend.synchronize();
             cfg.phases.add("eigenvalue bounds", System.nanoTime() - tBounds);
+        }
+
+        /** The operator of a level of {@code mesh} with Dirichlet {@code mask}: its Z ("p-MG Z") and element operator ("p-MG geometry"). */
+        static AssembledOperator operator(Builder cfg, SpectralElementMesh mesh, boolean[] mask) {
+            Backend backend = cfg.backend;
+            io.lobatto.core.backend.DeviceScatter z = cfg.phases.time("p-MG Z",
+                    () -> ScatterOperator.buildOn(backend, mesh, mask));         // where the levels run
+            return cfg.phases.time("p-MG geometry", () -> {
+                io.lobatto.operators.ElementOperator e;
+                try {
+                    e = cfg.factory.apply(mesh);
+                } catch (RuntimeException ex) {
+                    z.close();
+                    throw ex;
+                }
+                return AssembledOperator.bind(e, z, mesh, mask, backend);
+            });
         }
 
         /** Z_f of the transfer to the next level: Z_h below an h-coarsening, else this level's Z. */

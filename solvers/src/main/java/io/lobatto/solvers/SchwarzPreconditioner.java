@@ -48,11 +48,11 @@ public final class SchwarzPreconditioner implements Preconditioner {
     static final boolean FAST_SETUP = Boolean.parseBoolean(System.getProperty("lobatto.schwarz.fastSetup", "true"));
 
     /** The FDM lines' key: {@link FastDiagonalization#DEFAULT_LENGTH_BITS}, or the exact lengths without {@link #FAST_SETUP}. */
-    private static final int LENGTH_BITS = FAST_SETUP ? FastDiagonalization.DEFAULT_LENGTH_BITS
+    static final int LENGTH_BITS = FAST_SETUP ? FastDiagonalization.DEFAULT_LENGTH_BITS
             : FastDiagonalization.EXACT_LENGTH_BITS;
 
     /** The FDM's eigensolver: Jacobi, or Hipparchus without {@link #FAST_SETUP}. */
-    private static final FastDiagonalization.Eigensolver SOLVER = FAST_SETUP ? FastDiagonalization.Eigensolver.JACOBI
+    static final FastDiagonalization.Eigensolver SOLVER = FAST_SETUP ? FastDiagonalization.Eigensolver.JACOBI
             : FastDiagonalization.Eigensolver.HIPPARCHUS;
 
     private final Backend backend;
@@ -115,6 +115,25 @@ public final class SchwarzPreconditioner implements Preconditioner {
      */
     public static SchwarzPreconditioner bind(AssembledOperator operator, SpectralElementMesh mesh, boolean[] mask,
                                              boolean restricted, SetupPhases phases, boolean compact) {
+        return bind(operator, mesh, mask, restricted, phases, compact, null);
+    }
+
+    /**
+     * Whether the compact RAS setup (no Z_ext) applies to a level of degree {@code degree} on {@code backend}: compact,
+     * restricted and a backend with {@link Backend#applyRestrictedSchwarzLocal} for n = N + 3.
+     */
+    static boolean compactRas(Backend backend, int degree, boolean restricted, boolean compact) {
+        return compact && restricted && backend.hasRestrictedSchwarzLocal(degree + 3);
+    }
+
+    /**
+     * As {@link #bind(AssembledOperator, SpectralElementMesh, boolean[], boolean, SetupPhases, boolean)}, with the host
+     * part of the setup (extended elements, mask, FDM table) from {@code host} where it was made for this mesh, mask,
+     * lambda and choice of setup ({@link SchwarzHostSetup#ahead}, p-multigrid's levels), else made here. The phases
+     * "Schwarz topology" and "Schwarz FDM" then time the wait for it: the part of that host work on this thread's path.
+     */
+    static SchwarzPreconditioner bind(AssembledOperator operator, SpectralElementMesh mesh, boolean[] mask,
+                                      boolean restricted, SetupPhases phases, boolean compact, SchwarzHostSetup host) {
         Objects.requireNonNull(operator, "operator");
         Objects.requireNonNull(phases, "phases");
         Objects.requireNonNull(mesh, "mesh");
@@ -123,12 +142,15 @@ public final class SchwarzPreconditioner implements Preconditioner {
             throw new IllegalArgumentException("mask has length " + mask.length + " but the mesh has " + g + " global nodes");
         }
         // compact RAS: the extended elements from their faces only, their points walked to on the backend
-        boolean compactRas = compact && restricted && operator.backend().hasRestrictedSchwarzLocal(mesh.degree() + 3);
-        ExtendedElements ext = phases.time("Schwarz topology",
-                () -> compactRas ? ExtendedElements.faces(mesh) : ExtendedElements.of(mesh));
-        boolean[] extMask = FastDiagonalization.extendedMask(mask, g);
+        boolean compactRas = compactRas(operator.backend(), mesh.degree(), restricted, compact);
+        double lambda = operator.elementOperator().lambda();
+        SchwarzHostSetup h = host != null && host.isFor(mesh, mask, lambda, compactRas) ? host
+                : SchwarzHostSetup.inline(mesh, mask, lambda, compactRas);
+        SchwarzHostSetup.Parts parts = phases.time("Schwarz topology", h::parts);
+        ExtendedElements ext = parts.extended();
+        boolean[] extMask = parts.extendedMask();
         if (compactRas) {
-            return bindRestricted(operator, ext, extMask, phases);
+            return bindRestricted(operator, ext, parts.unmasked(), h, phases);
         }
         int[] l2g = ext.sharedLocalToGlobal();
         ScatterOperator z = phases.time("Schwarz Z", () -> ScatterOperator.build(l2g, g + 1, extMask));
@@ -136,10 +158,8 @@ public final class SchwarzPreconditioner implements Preconditioner {
             throw new IllegalArgumentException("operator has size " + operator.size() + " but the mesh and mask give "
                     + z.globalSize() + " unknowns");
         }
-        double lambda = operator.elementOperator().lambda();
-        FastDiagonalization f = compact ? null : phases.time("Schwarz FDM", () -> FastDiagonalization.table(ext, extMask, lambda, LENGTH_BITS, SOLVER).expand());
-        FastDiagonalization.Table t = !compact ? null
-                : phases.time("Schwarz FDM", () -> FastDiagonalization.table(ext, extMask, lambda, LENGTH_BITS, SOLVER));
+        FastDiagonalization f = compact ? null : phases.time("Schwarz FDM", () -> h.table().expand());
+        FastDiagonalization.Table t = !compact ? null : phases.time("Schwarz FDM", h::table);
         Backend backend = operator.backend();
         DeviceScatter dz = null;
         DeviceFdm df = null;
@@ -177,8 +197,8 @@ public final class SchwarzPreconditioner implements Preconditioner {
      * from the face neighbours and codes ({@link Backend#extendedIds}, "Schwarz Z"), and on the backend the table and
      * one vector of the mesh's local size ("Schwarz upload").
      */
-    private static SchwarzPreconditioner bindRestricted(AssembledOperator operator, ExtendedElements ext,
-                                                        boolean[] extMask, SetupPhases phases) {
+    private static SchwarzPreconditioner bindRestricted(AssembledOperator operator, ExtendedElements ext, int unmasked,
+                                                        SchwarzHostSetup host, SetupPhases phases) {
         // the device Z's sizes: asking the operator for its host Z would build that Z on the host (an E (N+1)^3 pass
         // per level, about 0.5 s over the levels of Kershaw 30^3 at N = 7), which the old path did
         int localSize = FAST_SETUP ? operator.deviceScatter().localSize() : operator.scatterOperator().localSize();
@@ -187,16 +207,11 @@ public final class SchwarzPreconditioner implements Preconditioner {
             throw new IllegalArgumentException("operator's Z has " + localSize + " local nodes but the mesh has E (N+1)^3 = "
                     + (long) ext.elements() * (n - 2) * (n - 2) * (n - 2));
         }
-        int unmasked = 0;
-        for (int g = 0; g < extMask.length - 1; g++) {
-            unmasked += extMask[g] ? 0 : 1;
-        }
         if (unmasked != operator.size()) {
             throw new IllegalArgumentException("operator has size " + operator.size() + " but the mesh and mask give "
                     + unmasked + " unknowns");
         }
-        FastDiagonalization.Table t = phases.time("Schwarz FDM",
-                () -> FastDiagonalization.table(ext, extMask, operator.elementOperator().lambda(), LENGTH_BITS, SOLVER));
+        FastDiagonalization.Table t = phases.time("Schwarz FDM", host::table);
         Backend backend = operator.backend();
         DeviceIntVector di = null;
         DeviceFdm df = null;
