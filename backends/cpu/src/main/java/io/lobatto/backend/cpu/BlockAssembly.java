@@ -27,9 +27,9 @@ final class BlockAssembly {
     final byte[] flags;
     /**
      * Per block: every position has a global id (no masked node, no padding element). Such blocks take loops without the
-     * id check: C2 compiles a loop whose check some block fails (the last block when E is not a multiple of B, a block
-     * on the Dirichlet boundary) as a branch per position, and it then ran every block 20-30 % slower on 2 cores
-     * (BP1, BP3, BP5 at N = 6..8 whenever E mod B != 0: K = 17 at N = 7, issue 29).
+     * id check. With one checked loop for all blocks, every block ran 20-30 % slower on 2 cores whenever the last block
+     * was padded (E mod B != 0: BP1, BP3, BP5 at N = 6..8, K = 17 at N = 7, issue 29), masked or not; why is not
+     * established (Dirichlet masks alone, with E a multiple of B, did not do it).
      */
     final boolean[] complete;
     /** Slab s is blocks slabStarts[s] .. slabStarts[s+1]-1. */
