@@ -91,7 +91,7 @@ class SchwarzAheadTest {
         for (String smoother : new String[] {"cheb4opt-ras", "cheb4-asm"}) {
             SpectralElementMesh mesh = kershaw(5);
             double[][] z = new double[2][];
-            List<PMultigrid.LevelInfo>[] info = new List[2];
+            List<List<PMultigrid.LevelInfo>> info = new java.util.ArrayList<>(List.of(List.of(), List.of()));
             for (int c = 0; c < 2; c++) {
                 try (PMultigrid pmg = PMultigrid.builder(m -> StiffnessBp35.on(m, 0.0), mesh, backend)
                         .smoother(Smoother.parse(smoother)).smootherOrder(4).schwarzAhead(c == 0).build()) {
@@ -101,12 +101,12 @@ class SchwarzAheadTest {
                         pmg.apply(dr, dz);
                         z[c] = backend.download(dz);
                     }
-                    info[c] = pmg.levels();
+                    info.set(c, pmg.levels());
                 }
             }
-            assertEquals(info[1].size(), info[0].size(), smoother);
-            for (int l = 0; l < info[0].size(); l++) {
-                PMultigrid.LevelInfo a = info[0].get(l), b = info[1].get(l);
+            assertEquals(info.get(1).size(), info.get(0).size(), smoother);
+            for (int l = 0; l < info.get(0).size(); l++) {
+                PMultigrid.LevelInfo a = info.get(0).get(l), b = info.get(1).get(l);
                 assertEquals(b.degree(), a.degree(), smoother);
                 assertEquals(b.smoother(), a.smoother(), smoother);
                 assertEquals(Double.doubleToRawLongBits(b.lambdaMax()), Double.doubleToRawLongBits(a.lambdaMax()),
@@ -114,7 +114,7 @@ class SchwarzAheadTest {
                 assertEquals(Double.doubleToRawLongBits(b.lambdaMin()), Double.doubleToRawLongBits(a.lambdaMin()),
                         smoother + " N=" + a.degree() + " lambda_min");
             }
-            assertTrue(info[0].get(0).smoother().contains(smoother.endsWith("ras") ? "RAS" : "ASM"), info[0].get(0).smoother());
+            assertTrue(info.get(0).get(0).smoother().contains(smoother.endsWith("ras") ? "RAS" : "ASM"), info.get(0).get(0).smoother());
             assertArrayEquals(z[1], z[0], smoother + ": the V-cycle ahead and level by level");
         }
     }
