@@ -169,6 +169,11 @@ public final class DistributedBackend implements Backend {
     }
 
     @Override
+    public void profileScope(String scope) {
+        local.profileScope(scope);
+    }
+
+    @Override
     public void fill(DeviceVector y, double value) {
         local.fill(y, value);
     }

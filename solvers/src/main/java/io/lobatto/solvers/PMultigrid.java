@@ -840,11 +840,19 @@ public final class PMultigrid implements Preconditioner {
         }
         cycles++;
         cycle(0, r, z, timeLevels ? System.nanoTime() : 0);
+        backend.profileScope("");
+    }
+
+    /** Names level {@code l}'s launches in the backend's launch statistics ({@link Backend#profileScope}). */
+    private void scope(int l) {
+        Level level = levels.get(l);
+        backend.profileScope("p-MG L" + l + " N=" + level.mesh.degree() + (level.whole != null ? " whole" : ""));
     }
 
     /** One V-cycle on level l from x = 0; returns the clock when timing. */
     private long cycle(int l, DeviceVector b, DeviceVector x, long clock) {
         Level level = levels.get(l);
+        scope(l);
         if (level.whole != null) {
             // the whole coarse problem on every rank: one gather, one rank's Chebyshev solve, this rank's entries of it
             Level w = level.whole;
@@ -870,6 +878,7 @@ public final class PMultigrid implements Preconditioner {
             sumRestricted(coarse);
             clock = lap(level, clock);
             clock = cycle(l + 1, coarse.b, coarse.x, clock);
+            scope(l);
             return postSmooth(level, coarse, b, x, clock);
         }
         level.smoother.smooth(level.r, x, true, level.t);
@@ -883,6 +892,7 @@ public final class PMultigrid implements Preconditioner {
         }
         clock = lap(level, clock);
         clock = cycle(l + 1, coarse.b, coarse.x, clock);
+        scope(l);
         return postSmooth(level, coarse, b, x, clock);
     }
 

@@ -88,6 +88,18 @@ public interface Backend extends AutoCloseable {
     /** Waits until all queued work of this backend has finished. */
     void synchronize();
 
+    /**
+     * Names the work launched from now on in the backend's launch statistics, where it keeps them (the Aparapi
+     * backend's per-kernel device times under {@code --profile}): its kernels are counted as "scope | kernel" until the
+     * next call; an empty scope counts them under their own names again. p-multigrid names each level's share of a
+     * V-cycle this way. No effect on the results; the default keeps no statistics and does nothing.
+     *
+     * @param scope the name, or "" for none; never null
+     */
+    default void profileScope(String scope) {
+        java.util.Objects.requireNonNull(scope, "scope");
+    }
+
     // ---------------------------------------------------------------- streaming (BS1-BS5)
 
     /** y_i = value. */

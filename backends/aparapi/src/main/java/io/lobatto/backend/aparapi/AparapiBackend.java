@@ -279,6 +279,12 @@ public final class AparapiBackend implements Backend {
         cl.profiling(on);
     }
 
+    /** Names the launches from now on in {@link #statistics()} ("scope | kernel"; "" for none). */
+    @Override
+    public void profileScope(String scope) {
+        cl.profileScope(java.util.Objects.requireNonNull(scope, "scope"));
+    }
+
     /** Profiled device time per kernel since {@link #collectStatistics(boolean) collectStatistics(true)}. */
     public synchronized List<LaunchStatistics> statistics() {
         List<LaunchStatistics> out = new ArrayList<>();

@@ -71,6 +71,8 @@ public final class ClContext implements AutoCloseable {
     private boolean profiling;
     private final List<cl_event> pendingEvents = new ArrayList<>();
     private final List<String> pendingLabels = new ArrayList<>();
+    /** {@link #profileScope(String)}'s name, "" for none. */
+    private String scope = "";
     private final Map<String, KernelTime> profile = new LinkedHashMap<>();
     private boolean closed;
     /** Host waits: blocking copies and finishes (each drains the queue), and waits for one async copy. */
@@ -669,6 +671,14 @@ public final class ClContext implements AutoCloseable {
         return profiling;
     }
 
+    /**
+     * The name the launches from now on carry in {@link #kernelTimes()}: "scope | label", or the label alone for "".
+     * Only read while profiling.
+     */
+    public synchronized void profileScope(String scope) {
+        this.scope = scope;
+    }
+
     /** The event a launch with {@code label} should record, or null when profiling is off. */
     synchronized cl_event launchEvent(String label) {
         if (!profiling) {
@@ -676,7 +686,7 @@ public final class ClContext implements AutoCloseable {
         }
         cl_event e = new cl_event();
         pendingEvents.add(e);
-        pendingLabels.add(label);
+        pendingLabels.add(scope.isEmpty() ? label : scope + " | " + label);
         return e;
     }
 
