@@ -2,9 +2,9 @@ package io.lobatto.solvers;
 
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 
+import io.lobatto.core.concurrent.Once;
 import io.lobatto.core.mesh.SpectralElementMesh;
 
 /**
@@ -95,7 +95,7 @@ final class SchwarzHostSetup {
     /** The extended elements, their mask and unmasked count: waited for if made ahead, else made now (once). */
     Parts parts() {
         if (parts != null) {
-            return join(parts);
+            return Once.join(parts);
         }
         if (inlineParts == null) {
             inlineParts = parts(mesh, mask, compactRas);
@@ -106,7 +106,7 @@ final class SchwarzHostSetup {
     /** The fast diagonalisation table: waited for if made ahead, else made now (once). */
     FastDiagonalization.Table table() {
         if (table != null) {
-            return join(table);
+            return Once.join(table);
         }
         if (inlineTable == null) {
             inlineTable = table(parts(), lambda);
@@ -129,17 +129,4 @@ final class SchwarzHostSetup {
                 SchwarzPreconditioner.SOLVER);
     }
 
-    private static <T> T join(CompletableFuture<T> f) {
-        try {
-            return f.join();
-        } catch (CompletionException e) {
-            if (e.getCause() instanceof RuntimeException r) {
-                throw r;
-            }
-            if (e.getCause() instanceof Error err) {
-                throw err;
-            }
-            throw e;
-        }
-    }
 }

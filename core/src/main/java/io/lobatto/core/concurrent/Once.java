@@ -51,6 +51,18 @@ public final class Once<T> {
                 return get(make);
             }
         }
+        return join(f);
+    }
+
+    /**
+     * Waits for {@code f} as {@link CompletableFuture#join()} does (a managed block on a fork-join pool) and returns its
+     * value; if it failed, rethrows the exception it failed with rather than the {@link CompletionException} around it.
+     *
+     * @param f the future
+     * @param <V> its value's type
+     * @return its value
+     */
+    public static <V> V join(CompletableFuture<V> f) {
         try {
             return f.join();
         } catch (CompletionException e) {
