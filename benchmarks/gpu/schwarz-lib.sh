@@ -1,7 +1,7 @@
-# Helpers of the Schwarz runbooks (schwarz4.sh, schwarz5.sh), sourced by them: the defaults they share (RUN, JAR, K, M,
-# OUT, a fresh $logs), then phase (one setup phase of a log), line (a run's summary line) and cli (one poisson run of
-# the staged jar with --profile, its log in $logs, its line in $summary, which the runbook names; no run starts after
-# BUDGET_S seconds).
+# Helpers of the Schwarz runbooks (schwarz4.sh, schwarz5.sh, setup27.sh), sourced by them: the defaults they share (RUN,
+# JAR, K, M, OUT, RAS, a fresh $logs), then phase (one setup phase of a log), line (a run's summary line), cli (one
+# poisson run of the staged jar with --profile, its log in $logs, its line in $summary, which the runbook names; no run
+# starts after BUDGET_S seconds) and warmups (the 6^3 RAS runs that fill the kernel cache for both arms).
 RUN=${RUN:-bash .gpu/run}
 JAR=${JAR:-.gpu/lib/lobatto-bench.jar}
 K=${K:-30}
@@ -9,6 +9,7 @@ M=${M:-32}
 OUT=${OUT:-$(mktemp -d)}
 mkdir -p "$OUT"
 logs=$(mktemp -d)
+RAS=${RAS:-"--kershaw 0.3 --smoother cheb4opt-ras --smoother-order 4"}
 phase() { # log, phase name: its seconds, or -
   awk -v p="$2" 'index($0, "  " p " ") == 1 { for (i = 1; i <= NF; i++) if ($(i + 1) == "s") { print $i; exit } }' "$1" | grep . || echo -
 }
@@ -43,4 +44,8 @@ cli() { # name, extra JVM options (one word or "", split at spaces), poisson arg
     warmup*) ;;
     *) line "$name" "$logs/$name.log" | tee -a "$summary" ;;
   esac
+}
+warmups() { # the old arm's JVM options: one 6^3 RAS run of each arm, not summarised
+  cli warmup-new "" -e 6,6,6 $RAS >/dev/null
+  cli warmup-old "$1" -e 6,6,6 $RAS >/dev/null
 }

@@ -27,10 +27,8 @@ set -uo pipefail
 . "$(dirname "$0")/schwarz-lib.sh"
 summary="$OUT/schwarz4-summary.txt"
 OLD="-Dlobatto.schwarz.fastSetup=false"
-RAS="--kershaw 0.3 --smoother cheb4opt-ras --smoother-order 4"
 echo "schwarz4 runbook: K = $K, N = 7, Kershaw 0.3, main job $M^3; $(date -u +%FT%TZ)" | tee "$summary"
-cli warmup-new "" -e 6,6,6 $RAS >/dev/null
-cli warmup-old "$OLD" -e 6,6,6 $RAS >/dev/null
+warmups "$OLD"
 cli warmup-main "" -e 6,6,6 >/dev/null
 cli new1 "" -e $K,$K,$K $RAS
 cli old1 "$OLD" -e $K,$K,$K $RAS

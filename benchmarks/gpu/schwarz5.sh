@@ -24,10 +24,8 @@ set -uo pipefail
 summary="$OUT/schwarz5-summary.txt"
 COMMIT=${COMMIT:?pass COMMIT=sha: the device copy has a stale git HEAD}
 OLD="-Dlobatto.aparapi.schwarzLocal=points"
-RAS="--kershaw 0.3 --smoother cheb4opt-ras --smoother-order 4"
 echo "schwarz5 runbook at $COMMIT: K = $K, N = 7, Kershaw 0.3, main job $M^3; $(date -u +%FT%TZ)" | tee "$summary"
-cli warmup-new "" -e 6,6,6 $RAS >/dev/null
-cli warmup-old "$OLD" -e 6,6,6 $RAS >/dev/null
+warmups "$OLD"
 cli warmup-main "" -e 6,6,6 >/dev/null
 cli lines1 "" -e $K,$K,$K $RAS
 cli points1 "$OLD" -e $K,$K,$K $RAS

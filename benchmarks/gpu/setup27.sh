@@ -25,10 +25,8 @@ set -uo pipefail
 summary="$OUT/setup27-summary.txt"
 COMMIT=${COMMIT:?pass COMMIT=sha: the device copy has a stale git HEAD}
 OLD="-Dlobatto.pmg.schwarzAhead=false"
-RAS="--kershaw 0.3 --smoother cheb4opt-ras --smoother-order 4"
 echo "setup27 runbook at $COMMIT: K = $K, N = 7, Kershaw 0.3; $(date -u +%FT%TZ)" | tee "$summary"
-cli warmup-new "" -e 6,6,6 $RAS >/dev/null
-cli warmup-old "$OLD" -e 6,6,6 $RAS >/dev/null
+warmups "$OLD"
 for i in 1 2 3; do
   cli level$i "$OLD" -e $K,$K,$K $RAS
   cli ahead$i "" -e $K,$K,$K $RAS

@@ -187,6 +187,8 @@ public final class PMultigrid implements Preconditioner {
 
     private final Backend backend;
     private final List<Level> levels;
+    /** Level l's name in the backend's launch statistics ({@link Backend#profileScope}), made once. */
+    private final String[] scopes;
     private final double setupSeconds;
     private boolean timeLevels;
     private long cycles;
@@ -195,6 +197,11 @@ public final class PMultigrid implements Preconditioner {
         this.backend = backend;
         this.levels = levels;
         this.setupSeconds = setupSeconds;
+        this.scopes = new String[levels.size()];
+        for (int l = 0; l < scopes.length; l++) {
+            Level level = levels.get(l);
+            scopes[l] = "p-MG L" + l + " N=" + level.mesh.degree() + (level.whole != null ? " whole" : "");
+        }
     }
 
     /**
@@ -845,8 +852,7 @@ public final class PMultigrid implements Preconditioner {
 
     /** Names level {@code l}'s launches in the backend's launch statistics ({@link Backend#profileScope}). */
     private void scope(int l) {
-        Level level = levels.get(l);
-        backend.profileScope("p-MG L" + l + " N=" + level.mesh.degree() + (level.whole != null ? " whole" : ""));
+        backend.profileScope(scopes[l]);
     }
 
     /** One V-cycle on level l from x = 0; returns the clock when timing. */
