@@ -400,9 +400,9 @@ public final class DistributedOperator implements DeviceOperator, AutoCloseable 
             writeNanos += System.nanoTime() - t0;
             return dot;
         }
-        device.gather(z, yL, y);
+        // the halo sums in the gather's pass where the backend can, as with the dot
         t0 = System.nanoTime();
-        device.sumHalo(deviceHalo, received, y);
+        device.gatherHalo(z, yL, y, deviceHalo, received);
         writeNanos += System.nanoTime() - t0;
         return dot;
     }
@@ -449,20 +449,30 @@ public final class DistributedOperator implements DeviceOperator, AutoCloseable 
     /**
      * t = owner mask o r - (this rank's partial sums of A x): the residual r - A x as partial sums over the ranks (each
      * shared node's r counted by its owner, A x summed over the ranks' elements), with no exchange: the local fused
-     * operator with the residual update folded into its gather ({@link AssembledOperator#applyResidual}). A p-multigrid
-     * level restricts it as it is ({@link io.lobatto.solvers.PMultigrid.DistributedLevel#partialResidual}). {@code r},
-     * {@code x} and {@code t} are distinct vectors of the operator's size.
+     * operator with the residual update and the owner mask folded into its gather
+     * ({@link Backend#applyAssembledMaskedResidual}: the element launch and one gather, bitwise the pointwise multiply
+     * and {@link AssembledOperator#applyResidual} in turn). A p-multigrid level restricts it as it is
+     * ({@link io.lobatto.solvers.PMultigrid.DistributedLevel#partialResidual}). {@code r}, {@code x} and {@code t} are
+     * distinct vectors of the operator's size.
      */
     public void partialResidual(DeviceVector r, DeviceVector x, DeviceVector t) {
         if (r.length() != size() || x.length() != size() || t.length() != size()) {
             throw new IllegalArgumentException("partialResidual: r, x and t have lengths " + r.length() + ", " + x.length()
                     + " and " + t.length() + " but the operator has size " + size());
         }
-        ownerMask(r, t);
+        if (r == x || r == t || x == t) {
+            throw new IllegalArgumentException("partialResidual: r, x and t must be distinct vectors");
+        }
         if (residualScratch == null) {
             residualScratch = device.allocate(size());
         }
-        local.applyResidual(x, residualScratch, -1, t, 0, null);
+        if (!hasNeighbours) {
+            // every node is this rank's own: t = r - A x
+            device.copy(r, t);
+            local.applyResidual(x, residualScratch, -1, t, 0, null);
+            return;
+        }
+        device.applyAssembledMaskedResidual(data, z, lambda, 0, x, yL, residualScratch, -1, ownerMaskVector(), r, t);
     }
 
     private DeviceVector residualScratch;
@@ -480,10 +490,15 @@ public final class DistributedOperator implements DeviceOperator, AutoCloseable 
             }
             return;
         }
+        device.pointwiseMultiply(ownerMaskVector(), x, y);
+    }
+
+    /** The owner mask on the device, uploaded on first use. */
+    private DeviceVector ownerMaskVector() {
         if (ownerMaskVector == null) {
             ownerMaskVector = device.upload(halo.sharedNodes().ownerMask());
         }
-        device.pointwiseMultiply(ownerMaskVector, x, y);
+        return ownerMaskVector;
     }
 
     private DeviceVector ownerMaskVector;

@@ -4,6 +4,7 @@ import static io.lobatto.conformance.TestProblems.random;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Arrays;
 import java.util.function.Function;
@@ -30,7 +31,9 @@ import io.lobatto.operators.ElementOperator;
  * Conformance of the kernels a distributed operator overlaps its exchange with: the fused operator's element half
  * on element ranges ({@link Backend#applyAssembledElements}) followed by {@link Backend#gatherDot} gives bitwise the
  * same y_G for every split point, leaves the other elements' y_L alone and agrees with {@link Backend#applyAssembledDot}
- * to round-off; {@link Backend#sumHalo} is bitwise {@link HostHalo#sum}; the reductions less excluded rows (a rank's
+ * to round-off; {@link Backend#sumHalo} is bitwise {@link HostHalo#sum}, and the gathers with the halo sums folded in
+ * ({@link Backend#gatherDotHalo}, {@link Backend#gatherHalo}) the calls in turn; a distributed level's partial
+ * residual ({@link Backend#applyAssembledMaskedResidual}) is the pointwise multiply and the residual update; the reductions less excluded rows (a rank's
  * rows that a neighbour owns) are the masked reductions to round-off, deterministic, and their updates bitwise those of
  * the plain ones; {@link Backend#readAsync} and {@link Backend#writeAsync} copy what the queue order says.
  */
@@ -99,42 +102,108 @@ public abstract class DistributedKernelsConformance {
     }
 
     /**
+     * A halo of up to 60 rows of a vector of {@code g} rows, 1 to 3 sources each with the own partial among them: the
+     * last rows in order where {@code last}, else every other row from 1.
+     */
+    private record HaloCase(int[] rowIds, int[] starts, int[] sources, int received) {
+
+        static HaloCase of(int g, boolean last) {
+            int rows = Math.min(60, g / 2);
+            int[] rowIds = new int[rows];
+            int[] starts = new int[rows + 1];
+            java.util.List<Integer> src = new java.util.ArrayList<>();
+            int received = 0;
+            for (int u = 0; u < rows; u++) {
+                rowIds[u] = last ? g - rows + u : 2 * u + 1;
+                int count = 1 + u % 3;
+                for (int c = 0; c < count; c++) {
+                    src.add(c == u % count ? -1 : received++);
+                }
+                starts[u + 1] = src.size();
+            }
+            return new HaloCase(rowIds, starts, src.stream().mapToInt(Integer::intValue).toArray(), received);
+        }
+
+        DeviceHalo upload(Backend be, int g) {
+            return be.uploadHalo(rowIds, starts, sources, received, g);
+        }
+    }
+
+    /**
      * {@link Backend#gatherDotHalo} is bitwise {@link Backend#gatherDot} then {@link Backend#sumHalo} (the dot of the
-     * partial y_G), with the halo's rows the last rows (where a backend folds the halo into the gather) and elsewhere.
+     * partial y_G), and {@link Backend#gatherHalo} bitwise {@link Backend#gather} then {@link Backend#sumHalo}, with the
+     * halo's rows the last rows (where a backend folds the halo into the gather) and elsewhere.
      */
     @ParameterizedTest(name = "halo rows last: {0}")
     @org.junit.jupiter.params.provider.ValueSource(booleans = {true, false})
-    void gatherDotHaloIsBitwiseTheGatherThenTheHaloSums(boolean last) {
+    void gatherDotHaloAndGatherHaloAreBitwiseTheGatherThenTheHaloSums(boolean last) {
         Backend be = backend();
         SpectralElementMesh mesh = TestProblems.deformedBox(3, 2, 3, 3);
         ScatterOperator z = TestProblems.dirichlet(mesh);
         int g = z.globalSize();
-        int rows = Math.min(60, g / 2);
-        int[] rowIds = new int[rows];
-        int[] starts = new int[rows + 1];
-        java.util.List<Integer> src = new java.util.ArrayList<>();
-        int received = 0;
-        for (int u = 0; u < rows; u++) {
-            rowIds[u] = last ? g - rows + u : 2 * u + 1;
-            int count = 1 + u % 3;
-            for (int c = 0; c < count; c++) {
-                src.add(c == u % count ? -1 : received++);
-            }
-            starts[u + 1] = src.size();
-        }
-        int[] sources = src.stream().mapToInt(Integer::intValue).toArray();
+        HaloCase c = HaloCase.of(g, last);
         double[] yl = random(z.localSize(), 41);
         double[] x = random(g, 42);
-        double[] r = random(received, 43);
-        try (io.lobatto.core.backend.DeviceScatter dz = z.upload(be);
-             DeviceHalo h = be.uploadHalo(rowIds, starts, sources, received, g); DeviceVector dyl = be.upload(yl);
-             DeviceVector dx = be.upload(x); DeviceVector dr = be.upload(r); DeviceVector y1 = be.allocate(g);
-             DeviceVector y2 = be.allocate(g)) {
+        double[] r = random(c.received(), 43);
+        try (io.lobatto.core.backend.DeviceScatter dz = z.upload(be); DeviceHalo h = c.upload(be, g);
+             DeviceVector dyl = be.upload(yl); DeviceVector dx = be.upload(x); DeviceVector dr = be.upload(r);
+             DeviceVector y1 = be.allocate(g); DeviceVector y2 = be.allocate(g); DeviceVector y3 = be.allocate(g);
+             DeviceVector y4 = be.allocate(g)) {
             double dot1 = be.gatherDot(dz, dyl, dx, y1);
             be.sumHalo(h, dr, y1);
             double dot2 = be.gatherDotHalo(dz, dyl, dx, y2, h, dr);
             assertEquals(dot1, dot2, 0.0, "x . y of the partial y_G");
-            assertArrayEquals(be.download(y1), be.download(y2), 0.0);
+            double[] expected = be.download(y1);
+            assertArrayEquals(expected, be.download(y2), 0.0, "gatherDotHalo");
+            be.gather(dz, dyl, y3);
+            be.sumHalo(h, dr, y3);
+            assertArrayEquals(expected, be.download(y3), 0.0, "gather then sumHalo against gatherDot then sumHalo");
+            be.gatherHalo(dz, dyl, y4, h, dr);
+            assertArrayEquals(expected, be.download(y4), 0.0, "gatherHalo");
+        }
+    }
+
+    /**
+     * {@link Backend#applyAssembledMaskedResidual} (a distributed level's partial residual t = O r - A x) is bitwise
+     * {@link Backend#pointwiseMultiply} then {@link Backend#applyAssembledResidual}, leaves r and the mask as they were,
+     * and rejects t aliasing r.
+     */
+    @ParameterizedTest(name = "{0} N={1} mask={2}")
+    @MethodSource("kernelsDegreesMasks")
+    void maskedResidualIsBitwiseTheMaskThenTheResidual(ElementKernel kernel, int degree, String mask,
+                                                      Function<SpectralElementMesh, ScatterOperator> build) {
+        Backend be = backend();
+        SpectralElementMesh mesh = TestProblems.deformedBox(3, 2, 3, degree);
+        ScatterOperator z = build.apply(mesh);
+        ElementOperator op = ElementOperator.of(kernel, mesh, 0.7);
+        int g = z.globalSize();
+        double[] x = random(g, 61L * degree + kernel.ordinal());
+        double[] r = random(g, 62L * degree + kernel.ordinal());
+        double[] owner = new double[g];
+        for (int i = 0; i < g; i++) {
+            owner[i] = i % 3 == 1 ? 0 : 1;   // the rows a neighbour owns
+        }
+        try (AssembledOperator a = AssembledOperator.bind(op, z, be); DeviceVector dx = be.upload(x);
+             DeviceVector dr = be.upload(r); DeviceVector dm = be.upload(owner); DeviceVector yL = be.allocate(z.localSize());
+             DeviceVector y = be.allocate(g); DeviceVector t1 = be.allocate(g); DeviceVector t2 = be.allocate(g)) {
+            var data = a.boundElementOperator().data();
+            be.pointwiseMultiply(dm, dr, t1);
+            be.applyAssembledResidual(data, a.deviceScatter(), 0.7, 0, dx, yL, y, -1, t1, 0, null);
+            be.applyAssembledMaskedResidual(data, a.deviceScatter(), 0.7, 0, dx, yL, y, -1, dm, dr, t2);
+            double[] expected = be.download(t1);
+            assertArrayEquals(expected, be.download(t2), 0.0, kernel + " N=" + degree + ": t = O r - A x");
+            assertArrayEquals(r, be.download(dr), 0.0, "r unchanged");
+            assertArrayEquals(owner, be.download(dm), 0.0, "mask unchanged");
+            // a row a neighbour owns holds -(A x) alone, a row of this rank's r - (A x)
+            be.applyAssembled(data, a.deviceScatter(), 0.7, 0, dx, yL, y);
+            double[] ax = be.download(y);
+            double scale = Arrays.stream(ax).map(Math::abs).max().orElse(1) + Arrays.stream(r).map(Math::abs).max().orElse(1);
+            for (int i = 0; i < g; i++) {
+                assertEquals(owner[i] * r[i] - ax[i], expected[i], 1e-14 * scale, "t[" + i + "]");
+            }
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () ->
+                    be.applyAssembledMaskedResidual(data, a.deviceScatter(), 0.7, 0, dx, yL, y, -1, dm, dr, dr));
+            assertTrue(e.getMessage().contains("distinct"), e.getMessage());
         }
     }
 

@@ -427,6 +427,17 @@ public interface Backend extends AutoCloseable {
         return dot;
     }
 
+    /**
+     * {@link #gather} and then {@link #sumHalo} at once: y_G = Z^T y_L completed at the halo's rows by the received
+     * partials (a distributed apply with no dot, such as a smoother's). The values are bitwise those of the two calls in
+     * turn; a backend that can does both in the gather's pass (one launch fewer per apply). The default makes the two
+     * calls.
+     */
+    default void gatherHalo(DeviceScatter z, DeviceVector yL, DeviceVector yG, DeviceHalo halo, DeviceVector received) {
+        gather(z, yL, yG);
+        sumHalo(halo, received, yG);
+    }
+
     // ---------------------------------------------------------------- element kernels
 
     /**
@@ -562,6 +573,38 @@ public interface Backend extends AutoCloseable {
         axpby(c1, yG, 1, rG);
         if (sG != null) {
             axpby(c2, yG, 1, sG);
+        }
+    }
+
+    /**
+     * A distributed level's residual before its restriction, as this rank's partial sums: t_G = (mask o r_G) + c1 A x_G,
+     * A x_G = Z^T (L + shift W) Z x_G over this rank's elements, {@code mask} the owner mask (each shared row's r counted
+     * by the rank that owns it) and c1 = -1 (t = O r - A x). The values are bitwise those of
+     * {@link #pointwiseMultiply}{@code (mask, rG, tG)} and {@link #applyAssembledResidual}{@code (.., c1, tG, 0, null)}
+     * in turn, which the default makes; a backend may fold the mask into the gather (two launches instead of three).
+     * {@code xG}, {@code mask}, {@code rG}, {@code tG} and {@code yG} are distinct; {@code yG} may be left with any values.
+     */
+    default void applyAssembledMaskedResidual(DeviceElementData data, DeviceScatter z, double lambda, double shift,
+                                              DeviceVector xG, DeviceVector yL, DeviceVector yG, double c1,
+                                              DeviceVector mask, DeviceVector rG, DeviceVector tG) {
+        requireDistinct("applyAssembledMaskedResidual", "xG mask rG tG yG", xG, mask, rG, tG, yG);
+        pointwiseMultiply(mask, rG, tG);
+        applyAssembledResidual(data, z, lambda, shift, xG, yL, yG, c1, tG, 0, null);
+    }
+
+    /**
+     * Throws {@link IllegalArgumentException} if two of {@code vectors} are the same vector, naming {@code what} and the
+     * two arguments ({@code names}: the vectors' names, separated by spaces, in order).
+     */
+    private static void requireDistinct(String what, String names, DeviceVector... vectors) {
+        String[] n = names.split(" ");
+        for (int i = 0; i < vectors.length; i++) {
+            for (int j = i + 1; j < vectors.length; j++) {
+                if (vectors[i] == vectors[j]) {
+                    throw new IllegalArgumentException(what + ": " + n[i] + " and " + n[j] + " are the same vector; "
+                            + names.replace(" ", ", ") + " must be distinct");
+                }
+            }
         }
     }
 

@@ -531,6 +531,16 @@ public final class AparapiBackend implements Backend {
         return gatherScatter.gatherDotHalo(z, yL, xG, yG, halo, received);
     }
 
+    /**
+     * The gather and the halo sums in one launch where the halo's rows are the last rows, ascending (a rank's shared
+     * rows numbered last); else {@link #gather} and {@link #sumHalo}. Bitwise the same values.
+     */
+    @Override
+    public synchronized void gatherHalo(DeviceScatter z, DeviceVector yL, DeviceVector yG, DeviceHalo halo,
+                                        DeviceVector received) {
+        gatherScatter.gatherHalo(z, yL, yG, halo, received);
+    }
+
     @Override
     public synchronized DeviceHalo uploadHalo(int[] rows, int[] starts, int[] sources, int receivedSize, int globalSize) {
         return gatherScatter.uploadHalo(rows, starts, sources, receivedSize, globalSize);
@@ -915,6 +925,25 @@ public final class AparapiBackend implements Backend {
             return;
         }
         elements.applyAssembledResidual(data, z, lambda, shift, xG, yL, c1, rG, c2, sG);
+    }
+
+    /**
+     * The element kernel, then one launch of {@link io.lobatto.backend.aparapi.kernels.GatherScatterKernel#GATHER_MASKED_RESIDUAL}
+     * (the owner mask folded into the residual's gather); {@code -Dlobatto.aparapi.foldResidual=false} makes the calls in
+     * turn.
+     */
+    @Override
+    public synchronized void applyAssembledMaskedResidual(DeviceElementData data, DeviceScatter z, double lambda,
+                                                          double shift, DeviceVector xG, DeviceVector yL, DeviceVector yG,
+                                                          double c1, DeviceVector mask, DeviceVector rG, DeviceVector tG) {
+        if (!FOLD_RESIDUAL) {
+            Backend.super.applyAssembledMaskedResidual(data, z, lambda, shift, xG, yL, yG, c1, mask, rG, tG);
+            return;
+        }
+        if (xG == mask || xG == rG || xG == tG || mask == rG || mask == tG || rG == tG) {
+            throw new IllegalArgumentException("applyAssembledMaskedResidual: xG, mask, rG and tG must be distinct");
+        }
+        elements.applyAssembledMaskedResidual(data, z, lambda, shift, xG, yL, c1, mask, rG, tG);
     }
 
     /**

@@ -1,6 +1,7 @@
 package io.lobatto.backend.aparapi;
 
 import io.lobatto.backend.aparapi.kernels.ElementOperands;
+import io.lobatto.backend.aparapi.kernels.GatherScatterKernel;
 import io.lobatto.backend.aparapi.runtime.ClBuffer;
 import io.lobatto.backend.aparapi.runtime.ClKernel;
 import io.lobatto.backend.aparapi.runtime.KernelSource;
@@ -451,6 +452,34 @@ final class ElementOperators {
         }
         runElements(d, lambda, x.buffer, s, shift, yl.buffer, null, 0);
         gatherScatter.runGatherResidual(s, yl, c1, r, c2, sv);
+    }
+
+    /**
+     * A distributed level's partial residual t = (mask o r) + c1 Z^T y_L after the operator apply y_L = (L + shift W) Z
+     * x_G, in two launches (the element kernel, then {@link GatherScatterKernel#GATHER_MASKED_RESIDUAL}); where Z has no
+     * row blocks, the pointwise multiply and the gather with the residual folded in, as the calls in turn.
+     */
+    void applyAssembledMaskedResidual(DeviceElementData data, DeviceScatter z, double lambda, double shift, DeviceVector xG,
+                                      DeviceVector yL, double c1, DeviceVector mask, DeviceVector rG, DeviceVector tG) {
+        String what = "applyAssembledMaskedResidual";
+        ClScatter s = gatherScatter.scat(z);
+        ClVector yl = core.vec(yL, "yL");
+        ClVector m = core.vec(mask, "mask");
+        ClVector r = core.vec(rG, "rG");
+        ClVector t = core.vec(tG, "tG");
+        ClElementData d = elem(data);
+        ClVector x = core.vec(xG, "xG");
+        checkLen(what, "z.localSize", s.localSize(), d.localSize());
+        checkLen(what, "yL", yl.length(), d.localSize());
+        checkLen(what, "xG", x.length(), s.globalSize());
+        checkLen(what, "mask", m.length(), s.globalSize());
+        checkLen(what, "rG", r.length(), s.globalSize());
+        checkLen(what, "tG", t.length(), s.globalSize());
+        runElements(d, lambda, x.buffer, s, shift, yl.buffer, null, 0);
+        if (!gatherScatter.runGatherMaskedResidual(s, yl, c1, m, r, t)) {
+            vectors.pointwiseMultiply(mask, rG, tG);
+            gatherScatter.runGatherResidual(s, yl, c1, t, 0, null);
+        }
     }
 
     /**

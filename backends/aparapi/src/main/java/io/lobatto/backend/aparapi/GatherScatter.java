@@ -6,6 +6,7 @@ import io.lobatto.backend.aparapi.kernels.GatherScatterKernel;
 import io.lobatto.backend.aparapi.kernels.GatherScatterRowsKernel;
 import io.lobatto.backend.aparapi.kernels.HaloKernel;
 import io.lobatto.backend.aparapi.kernels.StreamKernel;
+import io.lobatto.backend.aparapi.runtime.ClBuffer;
 import io.lobatto.backend.aparapi.runtime.ClKernel;
 import io.lobatto.core.backend.DeviceHalo;
 import io.lobatto.core.backend.DeviceScatter;
@@ -40,11 +41,11 @@ final class GatherScatter {
     private final BackendCore core;
     private final Vectors vectors;
     /** The built kernels of the gather/scatter ops by op code (no map lookup per launch). */
-    private final ClKernel[] gatherKernels = new ClKernel[GatherScatterKernel.GATHER_RESIDUAL_CHEBYSHEV + 1];
+    private final ClKernel[] gatherKernels = new ClKernel[GatherScatterKernel.GATHER_HALO + 1];
     /** The built kernels of {@link GatherScatterRowsKernel} by op code + 2 tiles. */
     private final ClKernel[] rowsKernels = new ClKernel[4];
-    /** The built one-component kernels of {@link GatherRowsFusedKernel} by op code + 6 tiles. */
-    private final ClKernel[] fusedKernels = new ClKernel[12];
+    /** The built one-component kernels of {@link GatherRowsFusedKernel} by 2 op code + tiles. */
+    private final ClKernel[] fusedKernels = new ClKernel[2 * (GatherScatterKernel.GATHER_HALO + 1)];
 
     /** The kinds of Z on the device: block gather, rows, rows with compact tiles. */
     static final int BLOCKS = 0;
@@ -93,7 +94,7 @@ final class GatherScatter {
         boolean tiles = s.kind == TILES;
         ClKernel k;
         if (comps == 1) {
-            int i = op + (tiles ? 6 : 0);
+            int i = 2 * op + (tiles ? 1 : 0);
             k = fusedKernels[i];
             if (k == null) {
                 k = core.kernel(KernelBuilds.gatherRowsFused(op, 1, tiles, false));
@@ -496,6 +497,24 @@ final class GatherScatter {
     }
 
     /**
+     * t = c1 Z^T yL + (mask o r) in one launch of {@link GatherScatterKernel#GATHER_MASKED_RESIDUAL} (a distributed
+     * level's partial residual); false, with nothing done, where Z has no row blocks (the caller makes the calls in turn).
+     */
+    boolean runGatherMaskedResidual(ClScatter z, ClVector yL, double c1, ClVector mask, ClVector r, ClVector t) {
+        if (z.blocks == 0) {
+            return false;
+        }
+        int op = GatherScatterKernel.GATHER_MASKED_RESIDUAL;
+        ClKernel k = gatherKernel(op);
+        bindScatter(k, z);
+        k.set("xL", yL.buffer).set("yG", t.buffer).set("n", z.blocks).bindIfUsed("xG", core.unused)
+                .bindIfUsed("dirG", r.buffer).bindIfUsed("w", mask.buffer).bindIfUsed("beta", 0.0).bindIfUsed("ca", c1)
+                .bindIfUsed("cb", 1.0).local("lds", KernelBuilds.gatherLocalBytes(op, core.gatherGroup()));
+        k.launch(Math.min(REDUCE_GROUPS, z.blocks), core.gatherGroup());
+        return true;
+    }
+
+    /**
      * The residual update r = -Z^T yL + r with the next Chebyshev-Jacobi step folded in
      * ({@link GatherScatterKernel#GATHER_RESIDUAL_CHEBYSHEV}): d = a d + b (w o r), then x += d; one launch.
      */
@@ -593,6 +612,48 @@ final class GatherScatter {
                 .local("lds", KernelBuilds.gatherLocalBytes(op, core.gatherGroup()));
         k.launch(groups, core.gatherGroup());
         return core.sumPartials(groups);
+    }
+
+    /**
+     * {@link #gather} then {@link #sumHalo}, in one launch of {@link GatherScatterKernel#GATHER_HALO} where the halo's rows
+     * are the last rows of y_G in ascending order (as {@link #gatherDotHalo}); else the two launches. Bitwise the same
+     * values either way.
+     */
+    void gatherHalo(DeviceScatter z, DeviceVector yL, DeviceVector yG, DeviceHalo halo, DeviceVector received) {
+        Objects.requireNonNull(halo, "halo");
+        if (!(halo instanceof ClHalo h) || h.owner != this || h.isClosed()) {
+            throw new IllegalArgumentException("halo is not an open halo of this aparapi backend");
+        }
+        ClScatter s = scat(z);
+        ClVector l = core.vec(yL, "yL");
+        ClVector g = core.vec(yG, "yG");
+        ClVector r = core.vec(received, "received");
+        checkLen("gatherHalo", "yL", l.length(), s.localSize());
+        checkLen("gatherHalo", "yG", g.length(), s.globalSize());
+        checkLen("gatherHalo", "received", r.length(), h.receivedSize());
+        checkLen("gatherHalo", "halo.globalSize", h.globalSize(), s.globalSize());
+        boolean last = h.rows() > 0 && h.rowIds.contiguous && h.rowIds.maxIndex == s.globalSize() - 1;
+        if (!last || s.blocks == 0) {
+            gather(z, yL, yG);
+            sumHalo(halo, received, yG);
+            return;
+        }
+        int op = GatherScatterKernel.GATHER_HALO;
+        ClBuffer rb = r.length() == 0 ? core.unused : r.buffer;
+        if (s.kind != BLOCKS) {
+            ClKernel k = fusedKernel(s, op, 1);
+            k.set("xL", l.buffer).set("yG", g.buffer).set("haloLo", h.rowIds.minIndex).set("haloStarts", h.starts.buffer)
+                    .set("haloSources", h.sources.buffer).set("received", rb);
+            launchFused(k, op, s.globalSize());
+            return;
+        }
+        ClKernel k = gatherKernel(op);
+        bindScatter(k, s);
+        k.set("xL", l.buffer).set("yG", g.buffer).set("n", s.blocks).bindIfUsed("xG", core.unused)
+                .bindIfUsed("dirG", core.unused).bindIfUsed("beta", 0.0)
+                .set("haloLo", h.rowIds.minIndex).set("haloStarts", h.starts.buffer).set("haloSources", h.sources.buffer)
+                .set("received", rb).local("lds", KernelBuilds.gatherLocalBytes(op, core.gatherGroup()));
+        k.launch(Math.min(REDUCE_GROUPS, s.blocks), core.gatherGroup());
     }
 
     /** The gather with x_G . y_G reduced in its pass (one launch, one read-back), as in the fused operator. */

@@ -424,6 +424,8 @@ public final class KernelBuilds {
             case GatherScatterKernel.GATHER_RESIDUAL -> "gather+residual";
             case GatherScatterKernel.GATHER_RESIDUAL2 -> "gather+residual x2";
             case GatherScatterKernel.GATHER_RESIDUAL_CHEBYSHEV -> "gather+residual+chebyshev";
+            case GatherScatterKernel.GATHER_MASKED_RESIDUAL -> "gather+masked residual";
+            case GatherScatterKernel.GATHER_HALO -> "gather+halo";
             default -> "gather+dot+update";
         };
         Map<String, Integer> c = ordered("op", op, "group", group);
@@ -466,8 +468,10 @@ public final class KernelBuilds {
             case GatherScatterKernel.GATHER_CHEBYSHEV -> "gather+chebyshev";
             case GatherScatterKernel.GATHER_DOT_HALO -> "gather+dot+halo";
             case GatherScatterKernel.GATHER_DOT_UPDATE -> "gather+dot+update";
+            case GatherScatterKernel.GATHER_HALO -> "gather+halo";
             default -> throw new IllegalArgumentException("fused rows gather op " + op + " not in "
-                    + GatherScatterKernel.GATHER + ".." + GatherScatterKernel.GATHER_DOT_HALO);
+                    + GatherScatterKernel.GATHER + ".." + GatherScatterKernel.GATHER_DOT_HALO + " or "
+                    + GatherScatterKernel.GATHER_HALO);
         };
         Map<String, Integer> c = ordered("op", op, "comps", comps);
         c.put("tiles", tiles ? 1 : 0);

@@ -11,21 +11,28 @@ import io.lobatto.core.backend.DeviceHalo;
 import io.lobatto.core.backend.DeviceScatter;
 import io.lobatto.core.backend.DeviceVector;
 
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * The gather with p . Ap and the halo sums of a distributed apply in one pass ({@link AparapiBackend#gatherDotHalo}):
- * bitwise the values of {@link AparapiBackend#gatherDot} followed by {@link AparapiBackend#sumHalo}, in one launch
- * where the halo's rows are the last rows (a rank's shared rows numbered last), in the two launches where they are not.
+ * The gather with p . Ap and the halo sums of a distributed apply in one pass ({@link AparapiBackend#gatherDotHalo}),
+ * and without the dot ({@link AparapiBackend#gatherHalo}): bitwise the values of {@link AparapiBackend#gatherDot} (or
+ * {@link AparapiBackend#gather}) followed by {@link AparapiBackend#sumHalo}, in one launch where the halo's rows are the
+ * last rows (a rank's shared rows numbered last), in the two launches where they are not; in each kind of Z.
  */
 class GatherDotHaloTest {
 
     private static final int G = 20_011;
 
-    @ParameterizedTest
-    @ValueSource(booleans = {true, false})
-    void oneLaunchGivesBitwiseTheGatherThenTheHaloSums(boolean rowsLast) {
+    @AfterEach
+    void clearKind() {
+        System.clearProperty(GatherScatter.KIND_PROPERTY);
+    }
+
+    @ParameterizedTest(name = "{0}, halo rows last: {1}")
+    @CsvSource({"rows, true", "rows, false", "tiles, true", "blocks, true", "blocks, false"})
+    void oneLaunchGivesBitwiseTheGatherThenTheHaloSums(String kind, boolean rowsLast) {
         AparapiBackend b = AparapiBackendTest.b();
         // Z^T with two local copies of every row (local nodes r and r + G)
         int[] scatterIds = new int[2 * G];
@@ -74,10 +81,13 @@ class GatherDotHaloTest {
         for (int i = 0; i < received; i++) {
             rec[i] = rnd.nextDouble() - 0.5;
         }
+        System.setProperty(GatherScatter.KIND_PROPERTY, kind);
         try (DeviceScatter z = b.uploadScatter(scatterIds, starts, ids, null, ones, G);
              DeviceHalo halo = b.uploadHalo(rows, hs, sources, received, G);
              DeviceVector dyl = b.upload(yl); DeviceVector dx = b.upload(x); DeviceVector drec = b.upload(rec);
-             DeviceVector y1 = b.allocate(G); DeviceVector y2 = b.allocate(G)) {
+             DeviceVector y1 = b.allocate(G); DeviceVector y2 = b.allocate(G); DeviceVector y3 = b.allocate(G);
+             DeviceVector y4 = b.allocate(G)) {
+            System.clearProperty(GatherScatter.KIND_PROPERTY);
             double dot1 = b.gatherDot(z, dyl, dx, y1);
             b.sumHalo(halo, drec, y1);
             long before = b.launches();
@@ -90,6 +100,15 @@ class GatherDotHaloTest {
             // and the halo sums are there: a row with the own partial and one received value
             int r0 = rows[0];
             assertEquals(yl[r0] + yl[r0 + G] + rec[0], c[r0], 0.0);
+
+            b.gather(z, dyl, y3);
+            b.sumHalo(halo, drec, y3);
+            before = b.launches();
+            b.gatherHalo(z, dyl, y4, halo, drec);
+            assertEquals(rowsLast ? 1 : 2, b.launches() - before, "launches of gatherHalo");
+            double[] e = b.download(y4);
+            assertArrayEquals(b.download(y3), e, 0.0, "gatherHalo against the gather, then the halo sums");
+            assertArrayEquals(c, e, 0.0, "gatherHalo against gatherDotHalo's y_G");
         }
     }
 }

@@ -13,7 +13,8 @@ import io.lobatto.backend.aparapi.runtime.BuildConstant;
  * <p>The ops and their row updates are those of {@link GatherScatterKernel}: {@link GatherScatterKernel#GATHER_DOT}
  * (y_G and the partials of y_G . x_G), {@link GatherScatterKernel#GATHER_DOT_UPDATE} (CG's p = dir + beta p written
  * back first), {@link GatherScatterKernel#GATHER_CHEBYSHEV} (d = ca d + cb Z^T x_L, x += beta d),
- * {@link GatherScatterKernel#GATHER_DOT_HALO} (the halo sums at rows [haloLo, N_G), the dot of the rank's partial) and,
+ * {@link GatherScatterKernel#GATHER_DOT_HALO} (the halo sums at rows [haloLo, N_G), the dot of the rank's partial),
+ * {@link GatherScatterKernel#GATHER_HALO} (the same halo sums, no dot) and,
  * over {@link #comps} component blocks, {@link GatherScatterKernel#GATHER}. The dots are summed per work-item over its
  * rows, then by a tree in local memory over the work-group (its size a power of two), one partial per group; their
  * order differs from the block kernels' (the same value to rounding). With {@link #direct} (the one-kernel operator,
@@ -24,7 +25,7 @@ public final class GatherRowsFusedKernel extends Kernel {
     /** Log2 of {@link GatherScatterRowsKernel#TILE}. */
     public static final int TILE_SHIFT = GatherScatterRowsKernel.TILE_SHIFT;
 
-    /** The op, a code of {@link GatherScatterKernel} from {@link GatherScatterKernel#GATHER} to GATHER_DOT_HALO. */
+    /** The op, a code of {@link GatherScatterKernel}: GATHER to GATHER_DOT_HALO, or GATHER_HALO. */
     @BuildConstant int op;
     /** Component blocks (1 except for user operators with several components). */
     @BuildConstant int comps;
@@ -158,10 +159,13 @@ public final class GatherRowsFusedKernel extends Kernel {
         return out;
     }
 
-    /** y_G[row] with the halo sums of {@link GatherScatterKernel#GATHER_DOT_HALO} from haloLo on; else {@code own}. */
+    /**
+     * y_G[row] with the halo sums of {@link GatherScatterKernel#GATHER_DOT_HALO} and {@link GatherScatterKernel#GATHER_HALO}
+     * from haloLo on; else {@code own}.
+     */
     private double completed(int row, double own) {
         double s = own;
-        if (op == GatherScatterKernel.GATHER_DOT_HALO) {
+        if (op == GatherScatterKernel.GATHER_DOT_HALO || op == GatherScatterKernel.GATHER_HALO) {
             if (row >= haloLo) {
                 int u = row - haloLo;
                 s = 0;

@@ -25,6 +25,9 @@ import io.lobatto.backend.aparapi.runtime.BuildConstant;
  * residual of the optimised fourth kind); A d itself is not written. {@link #GATHER_RESIDUAL_CHEBYSHEV} folds the next
  * Chebyshev-Jacobi step into that update: r = ca g + cb r, then d = wa d + wb (w o r) in {@code dirG} and x_G += d (the
  * expressions of {@link ChebyshevKernel}), so a smoothing step is two launches (element kernel, gather) instead of three.
+ * {@link #GATHER_MASKED_RESIDUAL} writes y_G = ca g + cb (w o dirG): a distributed level's partial residual t = O r - A d
+ * with the owner mask O in {@code w} and r in {@code dirG}, the pointwise multiply folded into the gather.
+ * {@link #GATHER_HALO} is {@link #GATHER_DOT_HALO} without the dot (a distributed smoother's apply).
  */
 public final class GatherScatterKernel extends Kernel {
 
@@ -46,6 +49,10 @@ public final class GatherScatterKernel extends Kernel {
     public static final int GATHER_RESIDUAL2 = 7;
     /** {@link #GATHER_RESIDUAL} (r in y_G), then the Chebyshev step d = wa d + wb (w o r) (d in dirG) and x_G += d. */
     public static final int GATHER_RESIDUAL_CHEBYSHEV = 8;
+    /** BS6 folded into a distributed level's partial residual: y_G = ca Z^T x_L + cb (w o dirG) (t = O r - A d). */
+    public static final int GATHER_MASKED_RESIDUAL = 9;
+    /** {@link #GATHER_DOT_HALO} without the dot: y_G = Z^T x_L completed at the halo rows (a distributed apply's gather). */
+    public static final int GATHER_HALO = 10;
 
     @BuildConstant int op;
     /** Work-items per group, a power of two. */
@@ -141,6 +148,9 @@ public final class GatherScatterKernel extends Kernel {
         if (op == GATHER_CHEBYSHEV) {
             out = ca * yG[row] + cb * g;
             xG[row] = xG[row] + beta * out;
+        } else if (op == GATHER_MASKED_RESIDUAL) {
+            double masked = w[row] * dirG[row];
+            out = ca * g + cb * masked;
         } else if (op == GATHER_RESIDUAL || op == GATHER_RESIDUAL2 || op == GATHER_RESIDUAL_CHEBYSHEV) {
             out = ca * g + cb * yG[row];
             if (op == GATHER_RESIDUAL2) {
@@ -154,10 +164,13 @@ public final class GatherScatterKernel extends Kernel {
         return out;
     }
 
-    /** y_G[row] with the halo sums of {@link #GATHER_DOT_HALO} at rows from haloLo on; else the partial {@code own}. */
+    /**
+     * y_G[row] with the halo sums of {@link #GATHER_DOT_HALO} and {@link #GATHER_HALO} at rows from haloLo on; else the
+     * partial {@code own}.
+     */
     private double completed(int row, double own) {
         double s = own;
-        if (op == GATHER_DOT_HALO) {
+        if (op == GATHER_DOT_HALO || op == GATHER_HALO) {
             if (row >= haloLo) {
                 int u = row - haloLo;
                 s = 0;
