@@ -7,6 +7,8 @@
 # the repository root: COMMIT=<sha> bash benchmarks/gpu/scope30.sh
 # Results: $OUT/scope30.tgz (both logs, nvidia-smi) and $OUT/scope30-summary.txt: per scope (level or CG) the device
 # time per CG iteration of rank 0 on one and on two ranks, and each kernel's difference where it is at least 20 us.
+# Other sizes and preconditioners (weak30.sh): L1/L2 the element grids, T1/T2 their timeouts in seconds, PC (pmg),
+# ARGS1/ARGS2 more arguments of each run (e.g. --max-it 100), XMX the heap of each rank.
 set -u
 dest=${OUT:-gpu-scope30}
 out=$(mktemp -d)
@@ -26,8 +28,8 @@ mp() { # NP TIMEOUT NAME ARGS...
 }
 echo "commit $commit" > "$out/times.log"
 command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=index,name,driver_version --format=csv > "$out/nvidia-smi.csv" 2>&1
-mp 1 110 pmg1 -e "${L1:-48,48,48}" --pc pmg --profile
-mp 2 140 pmg2 -e "${L2:-48,48,96}" --pc pmg --profile
+mp 1 "${T1:-110}" pmg1 -e "${L1:-48,48,48}" --pc "${PC:-pmg}" ${ARGS1:-} --profile
+mp 2 "${T2:-140}" pmg2 -e "${L2:-48,48,96}" --pc "${PC:-pmg}" ${ARGS2:-} --profile
 kernels() { # LOG: "scope<TAB>kernel<TAB>us" per profiled kernel
   sed -n 's/^profile: kernel \(.*[^ ]\) \+\([0-9.]*\) us per iteration, \([0-9.]*\) launches.*/\1\t\2\t\3/p' "$1" |
     awk -F'\t' '{ n = split($1, a, " [|] "); s = n > 1 ? a[1] : "CG (no level)"; k = n > 1 ? a[2] : a[1]; print s "\t" k "\t" $2 "\t" $3 }'
