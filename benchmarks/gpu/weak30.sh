@@ -46,7 +46,7 @@ echo "commit $commit" > "$work/times.log"
 for p in ${PARTS:-pmg64 jac64 pmg48}; do
   case $p in
     pmg64) part pmg64 270 150 190 "$big" pmg "" ;;
-    jac64) part jac64 130 70 80 "$jac" jacobi "--max-it 100" ;;
+    jac64) part jac64 330 150 175 "$jac" jacobi "--max-it 100" ;;
     pmg48) part pmg48 120 70 90 "$small" pmg "" ;;
     *) echo "weak30: unknown part $p" | tee -a "$work/times.log" ;;
   esac
