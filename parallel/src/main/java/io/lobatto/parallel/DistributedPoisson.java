@@ -416,9 +416,12 @@ public final class DistributedPoisson {
                 runs.add(new ProfileRow(DistributedOperator.Schedule.OVERLAP, true, keepSplit, DistributedOperator.Schedule.FUSED, null));
                 runs.add(new ProfileRow(DistributedOperator.Schedule.OVERLAP, true, keepSplit, DistributedOperator.Schedule.BLOCKING,
                         null));
-                // and overlapped with the one-queue split (a second queue's launch is one launch more per apply)
+                // and overlapped with the other split: the one-queue split (the default since the tenth session) against
+                // the fine level's (a second queue's launch is one launch more per apply)
+                DistributedOperator.Split other = DistributedOperator.Split.SERIAL.equals(keepCoarseSplit)
+                        ? DistributedOperator.Split.fromProperty() : DistributedOperator.Split.SERIAL;
                 runs.add(new ProfileRow(DistributedOperator.Schedule.OVERLAP, true, keepSplit, DistributedOperator.Schedule.OVERLAP,
-                        DistributedOperator.Split.SERIAL));
+                        other));
             }
         }
         // one untimed solve first, so that no row carries the first solve's warm-up (the rows run in a fixed order)
