@@ -382,18 +382,18 @@ public final class DistributedLevels implements PMultigrid.Distribution {
     private DistributedOperator.Split coarseSplit = levelSplitProperty();
 
     /**
-     * The system property that sets how the levels below the fine one split their overlapped element launch:
-     * {@code serial} (the default: boundary elements, their gather and copy, then the interior, on one queue), any other
-     * {@link DistributedOperator.Split#parse} form, or {@code default} for each operator's own
-     * ({@link DistributedOperator.Split#PROPERTY}). The one-queue split measured faster on the levels below the fine one
-     * in every two-GPU profile (2 x H200, N = 7, the rows interleaved in one process: 29.11 against 29.33 ms per CG
-     * iteration at 48^3 per GPU, 65.37 and 65.62 against 65.73 and 66.28 ms at 64^3), where a second queue's launch is one
-     * launch more per apply and the interior is too small to hide much.
+     * The system property that sets how the levels below the fine one split their overlapped element launch: any
+     * {@link DistributedOperator.Split#parse} form, such as {@code serial} (boundary elements, their gather and copy, then
+     * the interior, on one queue), or {@code default} (the default: each operator's own, {@link DistributedOperator.Split#PROPERTY}).
+     * An A/B switch. Measured on 2 x H200 at N = 7 (8b7ef28 against f6cee87, rank 0): {@code serial} took 0.21-0.33 ms
+     * less device time per CG iteration at N = 3 and N = 1 (10 launches fewer), but its first profile row at 48^3 per GPU
+     * took 30.18 ms per iteration against 29.07 ms for the alongside row of the same process, 1.2 ms above its own
+     * device time: the coarse levels' exchange is then not hidden. So the operators keep their own split.
      */
     public static final String LEVEL_SPLIT_PROPERTY = "lobatto.parallel.levelSplit";
 
     private static DistributedOperator.Split levelSplitProperty() {
-        String v = System.getProperty(LEVEL_SPLIT_PROPERTY, "serial").trim();
+        String v = System.getProperty(LEVEL_SPLIT_PROPERTY, "default").trim();
         if (v.equalsIgnoreCase("default")) {
             return null;
         }

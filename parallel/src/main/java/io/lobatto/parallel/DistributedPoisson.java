@@ -416,10 +416,10 @@ public final class DistributedPoisson {
                 runs.add(new ProfileRow(DistributedOperator.Schedule.OVERLAP, true, keepSplit, DistributedOperator.Schedule.FUSED, null));
                 runs.add(new ProfileRow(DistributedOperator.Schedule.OVERLAP, true, keepSplit, DistributedOperator.Schedule.BLOCKING,
                         null));
-                // and overlapped with the other split: the one-queue split (the default since the tenth session) against
+                // and overlapped with the other split: the one-queue split where the levels keep the fine level's, else
                 // the fine level's (a second queue's launch is one launch more per apply)
                 DistributedOperator.Split other = DistributedOperator.Split.SERIAL.equals(keepCoarseSplit)
-                        ? DistributedOperator.Split.fromProperty() : DistributedOperator.Split.SERIAL;
+                        ? keepSplit : DistributedOperator.Split.SERIAL;
                 runs.add(new ProfileRow(DistributedOperator.Schedule.OVERLAP, true, keepSplit, DistributedOperator.Schedule.OVERLAP,
                         other));
             }

@@ -11,9 +11,8 @@ import org.junit.jupiter.api.Test;
 import io.lobatto.core.parallel.SingleRankCommunicator;
 
 /**
- * The split of the levels below the fine one ({@link DistributedLevels#LEVEL_SPLIT_PROPERTY}): the one-queue split by
- * default, any split by name, each operator's own with {@code default}, and an error naming the property and the value
- * otherwise.
+ * The split of the levels below the fine one ({@link DistributedLevels#LEVEL_SPLIT_PROPERTY}): each operator's own by
+ * default (null), any split by name, and an error naming the property and the value otherwise.
  */
 class LevelSplitPropertyTest {
 
@@ -28,16 +27,18 @@ class LevelSplitPropertyTest {
     }
 
     @Test
-    void theCoarseLevelsSplitSeriallyByDefault() {
-        assertEquals(DistributedOperator.Split.SERIAL, levels().coarseSplit());
+    void theCoarseLevelsKeepTheirOperatorsSplitByDefault() {
+        assertNull(levels().coarseSplit());
+        System.setProperty(DistributedLevels.LEVEL_SPLIT_PROPERTY, "default");
+        assertNull(levels().coarseSplit());
     }
 
     @Test
-    void aNamedSplitOrEachOperatorsOwn() {
+    void aNamedSplit() {
+        System.setProperty(DistributedLevels.LEVEL_SPLIT_PROPERTY, "serial");
+        assertEquals(DistributedOperator.Split.SERIAL, levels().coarseSplit());
         System.setProperty(DistributedLevels.LEVEL_SPLIT_PROPERTY, "alongside:12");
         assertEquals(new DistributedOperator.Split(DistributedOperator.Split.Kind.ALONGSIDE, 12), levels().coarseSplit());
-        System.setProperty(DistributedLevels.LEVEL_SPLIT_PROPERTY, "default");
-        assertNull(levels().coarseSplit());
     }
 
     @Test
