@@ -571,47 +571,7 @@ final class GatherScatter {
      */
     double gatherDotHalo(DeviceScatter z, DeviceVector yL, DeviceVector xG, DeviceVector yG, DeviceHalo halo,
                          DeviceVector received) {
-        Objects.requireNonNull(halo, "halo");
-        if (!(halo instanceof ClHalo h) || h.owner != this || h.isClosed()) {
-            throw new IllegalArgumentException("halo is not an open halo of this aparapi backend");
-        }
-        ClScatter s = scat(z);
-        ClVector l = core.vec(yL, "yL");
-        ClVector x = core.vec(xG, "xG");
-        ClVector g = core.vec(yG, "yG");
-        ClVector r = core.vec(received, "received");
-        checkLen("gatherDotHalo", "yL", l.length(), s.localSize());
-        checkLen("gatherDotHalo", "xG", x.length(), s.globalSize());
-        checkLen("gatherDotHalo", "yG", g.length(), s.globalSize());
-        checkLen("gatherDotHalo", "received", r.length(), h.receivedSize());
-        checkLen("gatherDotHalo", "halo.globalSize", h.globalSize(), s.globalSize());
-        if (x == g) {
-            throw new IllegalArgumentException("gatherDotHalo: xG and yG must be distinct");
-        }
-        boolean last = h.rows() > 0 && h.rowIds.contiguous && h.rowIds.maxIndex == s.globalSize() - 1;
-        if (!last || s.blocks == 0) {
-            double dot = runGather(s, l, g, x, null, 0);
-            sumHalo(halo, received, yG);
-            return dot;
-        }
-        int op = GatherScatterKernel.GATHER_DOT_HALO;
-        if (s.kind != BLOCKS) {
-            ClKernel k = fusedKernel(s, op, 1);
-            k.set("xG", x.buffer).set("xL", l.buffer).set("yG", g.buffer)
-                    .set("haloLo", h.rowIds.minIndex).set("haloStarts", h.starts.buffer).set("haloSources", h.sources.buffer)
-                    .set("received", r.length() == 0 ? core.unused : r.buffer);
-            return launchFused(k, op, s.globalSize());
-        }
-        int groups = Math.min(REDUCE_GROUPS, s.blocks);
-        ClKernel k = gatherKernel(op);
-        bindScatter(k, s);
-        k.set("xG", x.buffer).set("xL", l.buffer).set("yG", g.buffer).set("n", s.blocks)
-                .bindIfUsed("dirG", core.unused).bindIfUsed("beta", 0.0)
-                .set("haloLo", h.rowIds.minIndex).set("haloStarts", h.starts.buffer).set("haloSources", h.sources.buffer)
-                .set("received", r.length() == 0 ? core.unused : r.buffer)
-                .local("lds", KernelBuilds.gatherLocalBytes(op, core.gatherGroup()));
-        k.launch(groups, core.gatherGroup());
-        return core.sumPartials(groups);
+        return gatherWithHalo("gatherDotHalo", z, yL, Objects.requireNonNull(xG, "xG"), yG, halo, received);
     }
 
     /**
@@ -620,40 +580,64 @@ final class GatherScatter {
      * values either way.
      */
     void gatherHalo(DeviceScatter z, DeviceVector yL, DeviceVector yG, DeviceHalo halo, DeviceVector received) {
+        gatherWithHalo("gatherHalo", z, yL, null, yG, halo, received);
+    }
+
+    /**
+     * y_G = Z^T y_L completed at the halo's rows: with {@code xG} the dot x_G . y_G of the partial y_G
+     * ({@link GatherScatterKernel#GATHER_DOT_HALO}, returned), without it none ({@link GatherScatterKernel#GATHER_HALO},
+     * 0); one launch where the halo's rows are the last rows, else the gather and {@link #sumHalo}.
+     */
+    private double gatherWithHalo(String what, DeviceScatter z, DeviceVector yL, DeviceVector xG, DeviceVector yG,
+                                  DeviceHalo halo, DeviceVector received) {
         Objects.requireNonNull(halo, "halo");
         if (!(halo instanceof ClHalo h) || h.owner != this || h.isClosed()) {
             throw new IllegalArgumentException("halo is not an open halo of this aparapi backend");
         }
         ClScatter s = scat(z);
         ClVector l = core.vec(yL, "yL");
+        ClVector x = xG == null ? null : core.vec(xG, "xG");
         ClVector g = core.vec(yG, "yG");
         ClVector r = core.vec(received, "received");
-        checkLen("gatherHalo", "yL", l.length(), s.localSize());
-        checkLen("gatherHalo", "yG", g.length(), s.globalSize());
-        checkLen("gatherHalo", "received", r.length(), h.receivedSize());
-        checkLen("gatherHalo", "halo.globalSize", h.globalSize(), s.globalSize());
+        checkLen(what, "yL", l.length(), s.localSize());
+        if (x != null) {
+            checkLen(what, "xG", x.length(), s.globalSize());
+        }
+        checkLen(what, "yG", g.length(), s.globalSize());
+        checkLen(what, "received", r.length(), h.receivedSize());
+        checkLen(what, "halo.globalSize", h.globalSize(), s.globalSize());
+        if (x == g) {
+            throw new IllegalArgumentException(what + ": xG and yG must be distinct");
+        }
         boolean last = h.rows() > 0 && h.rowIds.contiguous && h.rowIds.maxIndex == s.globalSize() - 1;
         if (!last || s.blocks == 0) {
-            gather(z, yL, yG);
+            double dot = 0;
+            if (x != null) {
+                dot = runGather(s, l, g, x, null, 0);
+            } else {
+                gather(z, yL, yG);
+            }
             sumHalo(halo, received, yG);
-            return;
+            return dot;
         }
-        int op = GatherScatterKernel.GATHER_HALO;
+        int op = x != null ? GatherScatterKernel.GATHER_DOT_HALO : GatherScatterKernel.GATHER_HALO;
+        ClBuffer xb = x != null ? x.buffer : core.unused;
         ClBuffer rb = r.length() == 0 ? core.unused : r.buffer;
         if (s.kind != BLOCKS) {
             ClKernel k = fusedKernel(s, op, 1);
-            k.set("xL", l.buffer).set("yG", g.buffer).set("haloLo", h.rowIds.minIndex).set("haloStarts", h.starts.buffer)
-                    .set("haloSources", h.sources.buffer).set("received", rb);
-            launchFused(k, op, s.globalSize());
-            return;
+            k.set("xG", xb).set("xL", l.buffer).set("yG", g.buffer).set("haloLo", h.rowIds.minIndex)
+                    .set("haloStarts", h.starts.buffer).set("haloSources", h.sources.buffer).set("received", rb);
+            return launchFused(k, op, s.globalSize());
         }
+        int groups = Math.min(REDUCE_GROUPS, s.blocks);
         ClKernel k = gatherKernel(op);
         bindScatter(k, s);
-        k.set("xL", l.buffer).set("yG", g.buffer).set("n", s.blocks).bindIfUsed("xG", core.unused)
+        k.set("xL", l.buffer).set("yG", g.buffer).set("n", s.blocks).bindIfUsed("xG", xb)
                 .bindIfUsed("dirG", core.unused).bindIfUsed("beta", 0.0)
                 .set("haloLo", h.rowIds.minIndex).set("haloStarts", h.starts.buffer).set("haloSources", h.sources.buffer)
                 .set("received", rb).local("lds", KernelBuilds.gatherLocalBytes(op, core.gatherGroup()));
-        k.launch(Math.min(REDUCE_GROUPS, s.blocks), core.gatherGroup());
+        k.launch(groups, core.gatherGroup());
+        return x != null ? core.sumPartials(groups) : 0;
     }
 
     /** The gather with x_G . y_G reduced in its pass (one launch, one read-back), as in the fused operator. */
