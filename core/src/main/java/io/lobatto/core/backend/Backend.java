@@ -597,10 +597,10 @@ public interface Backend extends AutoCloseable {
      * two arguments ({@code names}: the vectors' names, separated by spaces, in order).
      */
     private static void requireDistinct(String what, String names, DeviceVector... vectors) {
-        String[] n = names.split(" ");
         for (int i = 0; i < vectors.length; i++) {
             for (int j = i + 1; j < vectors.length; j++) {
                 if (vectors[i] == vectors[j]) {
+                    String[] n = names.split(" ");
                     throw new IllegalArgumentException(what + ": " + n[i] + " and " + n[j] + " are the same vector; "
                             + names.replace(" ", ", ") + " must be distinct");
                 }
