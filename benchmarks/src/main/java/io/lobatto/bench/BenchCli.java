@@ -367,10 +367,21 @@ public final class BenchCli implements Runnable {
                 + "variant (table, shared, registers, pipelined: -Dlobatto.aparapi.elementVariant for that point), one after the "
                 + "other on the same mesh. Default: the JVM's setting only")
         List<String> variants;
+        @Option(names = "--operator-forms", split = ",", description = "aparapi backend: run every point once per form of "
+                + "the assembled operator's apply (off: the element kernel and the gather; ptx or cas: one element kernel "
+                + "adding into y_G atomically, -Dlobatto.aparapi.atomicOperator for that point), one after the other on the "
+                + "same mesh; each atomic row checks its y_G against the off form's. Default: the JVM's setting only")
+        List<String> forms;
 
         @Override
         public Integer call() throws Exception {
             List<String> selected = PointwiseKernel.select(problems, List.of("BP1", "BP3", "BP5"), "--problems");
+            List<String> fs = forms == null ? List.of() : forms.stream().map(v -> v.trim().toLowerCase(Locale.ROOT)).toList();
+            for (String f : fs) {
+                if (!List.of("off", "ptx", "cas").contains(f)) {
+                    throw new IllegalArgumentException("--operator-forms has '" + f + "'; expected off, ptx or cas");
+                }
+            }
             List<String> vs = variants == null ? List.of() : variants.stream().map(v -> v.trim().toLowerCase(Locale.ROOT)).toList();
             for (String v : vs) {
                 if (!List.of("table", "shared", "registers", "pipelined").contains(v)) {
@@ -378,7 +389,7 @@ public final class BenchCli implements Runnable {
                 }
             }
             return runOne(c, "op", (cc, be, r, ref) -> OpSuite.run(be, cc.nMin, cc.nMax, cc.dofs, cc.reps, r, selected,
-                    geometry, vs));
+                    geometry, vs, fs));
         }
     }
 

@@ -77,7 +77,23 @@ public final class OpSuite {
      */
     public static void run(Backend be, int nMin, int nMax, long dofs, int reps, Report report, List<String> problems,
                            List<GeometryChoice> storages, List<String> variants) {
+        run(be, nMin, nMax, dofs, reps, report, problems, storages, variants, List.of());
+    }
+
+    /** System property of the aparapi backend's form of the assembled apply ({@code off}, {@code ptx}, {@code cas}). */
+    static final String FORM_PROPERTY = "lobatto.aparapi.atomicOperator";
+
+    /**
+     * As {@link #run(Backend, int, int, long, int, Report, List, List, List)}, each point (and variant) once per entry of
+     * {@code forms} ({@code -Dlobatto.aparapi.atomicOperator} set for the point; empty: the JVM's setting only); each row
+     * says its {@code operator_form}, and an atomic form's row the largest |y_G - y_G(off)| over max |y_G(off)| of one apply.
+     */
+    public static void run(Backend be, int nMin, int nMax, long dofs, int reps, Report report, List<String> problems,
+                           List<GeometryChoice> storages, List<String> variants, List<String> forms) {
         var out = report.out();
+        if (!forms.isEmpty()) {
+            report.meta("operator_forms", forms);
+        }
         if (!variants.isEmpty()) {
             report.meta("element_variants", variants);
         }
@@ -117,9 +133,23 @@ public final class OpSuite {
                             System.setProperty(VARIANT_PROPERTY, variant);
                         }
                         try {
-                            point(be, name, kernel, storage, mesh, z, k, reps, report, variant);
-                        } catch (RuntimeException | OutOfMemoryError ex) {
-                            skipped(report, name, n, k, storage, ex.toString());
+                            for (String form : forms.isEmpty() ? java.util.Collections.singletonList((String) null) : forms) {
+                                String formBefore = System.getProperty(FORM_PROPERTY);
+                                if (form != null) {
+                                    System.setProperty(FORM_PROPERTY, form);
+                                }
+                                try {
+                                    point(be, name, kernel, storage, mesh, z, k, reps, report, variant, form);
+                                } catch (RuntimeException | OutOfMemoryError ex) {
+                                    skipped(report, name, n, k, storage, ex.toString());
+                                } finally {
+                                    if (formBefore == null) {
+                                        System.clearProperty(FORM_PROPERTY);
+                                    } else {
+                                        System.setProperty(FORM_PROPERTY, formBefore);
+                                    }
+                                }
+                            }
                         } finally {
                             if (before == null) {
                                 System.clearProperty(VARIANT_PROPERTY);
@@ -194,7 +224,7 @@ public final class OpSuite {
     }
 
     private static void point(Backend be, String name, ElementKernel kernel, GeometryChoice storage, SpectralElementMesh mesh,
-                              ScatterOperator z, int k, int reps, Report report, String variant) {
+                              ScatterOperator z, int k, int reps, Report report, String variant, String form) {
         int n = mesh.degree();
         double[] x0 = random(z.globalSize(), n);
         double[] z0 = random(z.globalSize(), 100 + n);
@@ -206,6 +236,7 @@ public final class OpSuite {
         long jitDuringSamples;
         boolean onTheFly;
         String plan;
+        double formCheck = Double.NaN;
         try (AssembledOperator a = storage.bind(() -> bind(kernel, storage.storage(), mesh, z, be));
              DeviceVector x = be.upload(x0); DeviceVector y = be.allocate(a.size());
              DeviceVector dir = be.upload(z0); DeviceVector p = be.upload(x0); DeviceVector ap = be.allocate(a.size())) {
@@ -228,6 +259,24 @@ public final class OpSuite {
                 cgSeconds[r] = Timing.measure(be, 0, 1, cgCalls, cg).seconds()[0];
             }
             jitDuringSamples = Timing.jitMillis() - jit0;
+            if (form != null && !form.equals("off")) {
+                apply.run();
+                double[] got = be.download(y);
+                System.setProperty(FORM_PROPERTY, "off");
+                try {
+                    apply.run();
+                } finally {
+                    System.setProperty(FORM_PROPERTY, form);
+                }
+                double[] want = be.download(y);
+                double scale = 0;
+                double diff = 0;
+                for (int i = 0; i < want.length; i++) {
+                    scale = Math.max(scale, Math.abs(want[i]));
+                    diff = Math.max(diff, Math.abs(got[i] - want[i]));
+                }
+                formCheck = diff / scale;
+            }
         }
         Timing.Samples s = new Timing.Samples(applySeconds);
         Timing.Samples c = new Timing.Samples(cgSeconds);
@@ -241,6 +290,12 @@ public final class OpSuite {
         row.put("geometry", storage.label());
         if (variant != null) {
             row.put("element_variant", variant);
+        }
+        if (form != null) {
+            row.put("operator_form", form);
+        }
+        if (!Double.isNaN(formCheck)) {
+            row.put("max_relative_difference_to_off", formCheck);
         }
         row.put("factors_on_the_fly", onTheFly);
         if (plan != null) {
@@ -278,11 +333,14 @@ public final class OpSuite {
         }
         report.row(row);
         report.out().printf(Locale.ROOT, "%-13s %3d %5d %9d %11d %10.1f %8.4f %8.4f %8.4f %6.1f%% %10.1f %8.4f %8.4f %8.4f %6.1f%% %6.1f %5d %5.2f%n",
-                label(name, storage) + (variant != null ? " " + variant : ""), n, k, mesh.elementCount(), ng, t * 1e6, ng / t * 1e-9, ng / s.min() * 1e-9, ng / s.max() * 1e-9,
+                label(name, storage) + (variant != null ? " " + variant : "") + (form != null ? " " + form : ""), n, k, mesh.elementCount(), ng, t * 1e6, ng / t * 1e-9, ng / s.min() * 1e-9, ng / s.max() * 1e-9,
                 100 * spread(s), tc * 1e6, ng / tc * 1e-9, ng / c.min() * 1e-9, ng / c.max() * 1e-9, 100 * spread(c), warmupSeconds,
                 jitDuringSamples, load);
         if (kernel == ElementKernel.STIFFNESS_BP35 && plan != null) {
             report.out().printf(Locale.ROOT, "%-13s kernel: %s%n", "", plan);
+        }
+        if (!Double.isNaN(formCheck)) {
+            report.out().printf(Locale.ROOT, "%-13s %s: max |y_G - y_G(off)| / max |y_G(off)| = %.2e%n", "", form, formCheck);
         }
     }
 

@@ -75,6 +75,30 @@ public final class AparapiBackend implements Backend {
      * then sums ({@link io.lobatto.backend.aparapi.kernels.ElementOperands#DIRECT}). An A/B switch for the GPU runbook.
      */
     public static final String ONE_KERNEL_PROPERTY = "lobatto.aparapi.oneKernelOperator";
+
+    /**
+     * System property, read at every apply: {@code cas} or {@code ptx} makes the assembled operator's plain apply (y_G =
+     * A x_G, without CG's fused dot and p update) one element kernel that adds its outputs into y_G atomically
+     * ({@link io.lobatto.backend.aparapi.kernels.ElementOperands#ATOMIC}; {@code ptx}: NVIDIA's {@code red.global.add.f64},
+     * {@code cas}: a 64-bit compare-and-swap loop). y_G is then not bitwise reproducible. {@code off} (the default): the
+     * element kernel and the gather. An A/B switch for the GPU runbook.
+     */
+    public static final String ATOMIC_OPERATOR_PROPERTY = "lobatto.aparapi.atomicOperator";
+
+    /** The element kernels' input mode of {@link #ATOMIC_OPERATOR_PROPERTY} now: 0 (off), ATOMIC or ATOMIC_PTX. */
+    static int atomicOperator() {
+        String v = System.getProperty(ATOMIC_OPERATOR_PROPERTY, "off").trim();
+        switch (v) {
+            case "off":
+                return 0;
+            case "cas":
+                return io.lobatto.backend.aparapi.kernels.ElementOperands.ATOMIC;
+            case "ptx":
+                return io.lobatto.backend.aparapi.kernels.ElementOperands.ATOMIC_PTX;
+            default:
+                throw new IllegalArgumentException("-D" + ATOMIC_OPERATOR_PROPERTY + "=" + v + ": expected off, cas or ptx");
+        }
+    }
     /** Local cache of one gather block, in doubles. */
     static final int GATHER_CACHE = 2048;
     /**

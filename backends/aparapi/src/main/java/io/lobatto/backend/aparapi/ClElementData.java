@@ -23,7 +23,7 @@ final class ClElementData implements DeviceElementData {
      */
     final ElementPlan plan;
     /** The plan each input mode launches, checked against its build at its first use (null until then). */
-    final ElementPlan[] plans = new ElementPlan[KernelBuilds.ELEMENT_MODES + 1];
+    final ElementPlan[] plans = new ElementPlan[io.lobatto.backend.aparapi.kernels.ElementOperands.ATOMIC_PTX + 1];
     /** I, D (or null when the kernel has none). */
     final ClBuffer interp;
     final ClBuffer diff;
@@ -43,10 +43,10 @@ final class ClElementData implements DeviceElementData {
     private volatile boolean closed;
     /**
      * The built element kernels of this plan by input mode (x_L, x_G through Z, dir + beta x_G through Z, the one-kernel
-     * operator), once used.
+     * operator, the one-kernel operator with atomics in its two forms), once used.
      */
     final io.lobatto.backend.aparapi.runtime.ClKernel[] kernels =
-            new io.lobatto.backend.aparapi.runtime.ClKernel[KernelBuilds.ELEMENT_MODES + 1];
+            new io.lobatto.backend.aparapi.runtime.ClKernel[io.lobatto.backend.aparapi.kernels.ElementOperands.ATOMIC_PTX + 1];
 
     ClElementData(ElementOperators owner, ElementKernel kernel, int degree, int elements, ElementPlan plan,
                   ClBuffer interp, ClBuffer diff, List<ClBuffer> factors, ClBuffer scratch) {

@@ -309,10 +309,16 @@ final class ElementOperators {
      */
     private void runElements(ClElementData d, double lambda, ClBuffer x, ClScatter z, double shift, ClBuffer y,
                              ClBuffer dir, double beta, int first, int end, ClBuffer yG) {
+        runElements(d, lambda, x, z, shift, y, dir, beta, first, end, yG,
+                yG != null ? ElementOperands.DIRECT : z == null ? 0 : dir == null ? 1 : 2);
+    }
+
+    /** As above in input mode {@code mode} ({@link ElementOperands#fromGlobal}'s values). */
+    private void runElements(ClElementData d, double lambda, ClBuffer x, ClScatter z, double shift, ClBuffer y,
+                             ClBuffer dir, double beta, int first, int end, ClBuffer yG, int mode) {
         if (end <= first) {
             return;
         }
-        int mode = yG != null ? ElementOperands.DIRECT : z == null ? 0 : dir == null ? 1 : 2;
         ElementPlan plan = plan(d, mode);
         ClKernel k = d.kernels[mode];
         if (k == null) {
@@ -322,7 +328,7 @@ final class ElementOperators {
         boolean stiff = d.kernel != ElementKernel.MASS_BP10;
         ClBuffer unused = core.unused;
         k.set("x", x).set("y", y)
-                .bindIfUsed("ids", z == null ? unused : yG != null ? z.directIds.buffer : z.scatterIds.buffer)
+                .bindIfUsed("ids", z == null ? unused : mode == ElementOperands.DIRECT ? z.directIds.buffer : z.scatterIds.buffer)
                 .bindIfUsed("yG", yG == null ? unused : yG)
                 .bindIfUsed("w", z == null ? unused : z.inverseDegree.buffer)
                 .bindIfUsed("matI", d.interp == null ? unused : d.interp)
@@ -526,6 +532,13 @@ final class ElementOperators {
         }
         if (dir != null) {
             checkLen(what, "zG", dir.length(), s.globalSize());
+        }
+        int atomic = AparapiBackend.atomicOperator();
+        if (atomic != 0 && dir == null && !withDot) {
+            // the one-kernel operator with atomics: y_G zeroed, then every element's output added into it in place
+            vectors.fill(yg, 0.0);
+            runElements(d, lambda, x.buffer, s, shift, yl.buffer, null, 0, 0, d.elements, yg.buffer, atomic);
+            return 0;
         }
         if (s.directIds != null && dir == null) {
             // the one-kernel operator: the interiors straight to y_G, the shared nodes through y_L and a smaller gather

@@ -77,6 +77,9 @@ public final class KernelBuilds {
 
         /** The OpenCL C of this build (Aparapi's translation, constants as {@code #define}s). */
         KernelSource source() {
+            if (io.lobatto.backend.aparapi.kernels.ElementOperands.class.isAssignableFrom(family)) {
+                return KernelSource.of(family, constants, label, groupSize, AtomicAdd::splice);
+            }
             return KernelSource.of(family, constants, label, groupSize);
         }
 
@@ -496,7 +499,8 @@ public final class KernelBuilds {
             return new Spec(shared ? StiffnessBp35TrilinearSharedKernel.class : StiffnessBp35TrilinearKernel.class,
                     plan.constants(kernel, degree + 1, fromGlobal),
                     "BP3.5 N=" + degree + " (factors on the fly" + (shared ? ", shared" : "") + (fromGlobal == 1 ? ", assembled)"
-                            : fromGlobal == 2 ? ", assembled, p update)" : fromGlobal == 3 ? ", one kernel)" : ")"),
+                            : fromGlobal == 2 ? ", assembled, p update)" : fromGlobal == 3 ? ", one kernel)"
+                            : fromGlobal >= 4 ? ", one kernel, atomic)" : ")"),
                     plan.groupSize());
         }
         boolean registers = plan.variant() == ElementVariant.REGISTERS;
@@ -514,7 +518,7 @@ public final class KernelBuilds {
         };
         return new Spec(family, plan.constants(kernel, degree + 1, fromGlobal),
                 name + " N=" + degree + (fromGlobal == 1 ? " (assembled)" : fromGlobal == 2 ? " (assembled, p update)"
-                        : fromGlobal == 3 ? " (one kernel)" : ""),
+                        : fromGlobal == 3 ? " (one kernel)" : fromGlobal >= 4 ? " (one kernel, atomic)" : ""),
                 plan.groupSize());
     }
 

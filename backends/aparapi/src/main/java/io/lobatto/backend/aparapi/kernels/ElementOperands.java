@@ -20,12 +20,22 @@ public abstract class ElementOperands extends Kernel {
      * 1 when u is read from x_G through the scatter ids and y_L += shift W u (hipBone's fused operator);
      * 2 when u is read as dirG + beta x_G (CG's p = z + beta p folded into the operator);
      * {@link #DIRECT} as 1 with the ids of Z flagged ({@link #DIRECT_FLAG}) where the local node is the only entry of its
-     * row of Z^T: the kernel writes that row of y_G itself, and only the shared nodes' y_L (the one-kernel operator).
+     * row of Z^T: the kernel writes that row of y_G itself, and only the shared nodes' y_L (the one-kernel operator);
+     * {@link #ATOMIC} as 1 with every node's value added into y_G atomically (no y_L, no gather).
      */
     @BuildConstant int fromGlobal;
 
     /** {@link #fromGlobal} of the one-kernel operator: degree-1 rows written to y_G by the element kernel. */
     public static final int DIRECT = 3;
+    /**
+     * {@link #fromGlobal} of the one-kernel operator with atomics: y_G = Z^T y_L summed in place, each local node's value
+     * added into its row of y_G (zeroed before the launch) by {@link #addToGlobal}, as libCEED's generated CUDA
+     * operator adds its element outputs. The order of the additions is the hardware's, so y_G is not bitwise
+     * reproducible.
+     */
+    public static final int ATOMIC = 4;
+    /** {@link #ATOMIC} with NVIDIA's {@code red.global.add.f64} (inline PTX) as the atomic add. */
+    public static final int ATOMIC_PTX = 5;
     /** Added to the scatter id of a local node that is the only entry of its row (ids below it: {@code N_G <= 2^30}). */
     public static final int DIRECT_FLAG = 1 << 30;
 
@@ -90,11 +100,24 @@ public abstract class ElementOperands extends Kernel {
     }
 
     /**
+     * y_G[id] += v, atomically: the backend replaces this method's translated body by the device's atomic double add
+     * ({@link io.lobatto.backend.aparapi.AtomicAdd}); the Java body is the sum it stands for.
+     */
+    protected final void addToGlobal(int id, double v) {
+        yG[id] = yG[id] + v;
+    }
+
+    /**
      * The element's output at local node li: y_L[li], or with {@link #DIRECT} y_G at its row where li is the row's only
      * entry (0 + v is v: the gather's sum of a degree-1 row).
      */
     protected final void store(int li, double v) {
-        if (fromGlobal == DIRECT) {
+        if (fromGlobal >= ATOMIC) {
+            int id = ids[li];
+            if (id >= 0) {
+                addToGlobal(id, v);
+            }
+        } else if (fromGlobal == DIRECT) {
             int id = ids[li];
             if (id >= DIRECT_FLAG) {
                 yG[id - DIRECT_FLAG] = v;
