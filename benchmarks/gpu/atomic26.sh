@@ -12,6 +12,8 @@
 # Stage first (repository root, build machine):
 #   ./mvnw -q -o install -DskipTests -Dmaven.javadoc.skip=true && ../shared/gpu/stage.sh benchmarks/target/lobatto-bench.jar
 # Run on the GPU machine: COMMIT=<sha> bash benchmarks/gpu/atomic26.sh     Results: $OUT/atomic26.tgz and -summary.txt.
+# The sweep of the second run (H100): PARTS="op-bp5 120 BP5 2..8 off,ptx; op-bp13 200 BP1,BP3 2..8 off,ptx;
+#   op-hi 120 BP5,BP3,BP1 10..15/5 off,ptx" JOBFORMS="off auto" (auto: the default form).
 # Local check on PoCL: RUN=java DOFS=30000 FORMS1=off,cas FORMS2=cas,off POISSON="-N 3 -e 4,4,4" JOBFORMS="off cas" \
 #   OUT=/tmp/atomic26 bash benchmarks/gpu/atomic26.sh
 set -u
@@ -25,6 +27,8 @@ forms1=${FORMS1:-off,ptx}
 forms2=${FORMS2:-ptx,off,cas}
 poisson=(${POISSON:--N 7 -e 16,16,16})
 jobforms=(${JOBFORMS:-off ptx cas})
+# the parts: NAME TIMEOUT PROBLEMS MIN..MAX[/STEP] FORMS (PARTS overrides them all, parts separated by ';')
+parts=${PARTS:-"op-bp5 90 BP5 2..8 $forms1; op-bp13 95 BP1,BP3 5..8 $forms1; op-p7 75 BP5,BP3,BP1 7..7 $forms2"}
 export LOBATTO_CACHE_DIR=${LOBATTO_CACHE_DIR:-/tmp/lobatto-cache}
 mkdir -p "$out" "$dest"
 start=$SECONDS
@@ -37,12 +41,14 @@ timed() {
     | tee -a "$out/times.log"
   return $rc
 }
-# op TIMEOUT NAME PROBLEMS MIN..MAX FORMS
+# op TIMEOUT NAME PROBLEMS MIN..MAX[/STEP] FORMS
 op() {
   local t=$1 name=$2 problems=$3 range=$4 forms=$5
+  local step=1
+  case "$range" in */*) step=${range#*/}; range=${range%/*} ;; esac
   timeout "$t" "${run[@]}" -Xmx40g -cp "$jar" io.lobatto.bench.BenchCli op -b aparapi -o "$out/$name" \
     --commit "$commit" --time-limit $((t - 15)) --problems "$problems" --operator-forms "$forms" --dofs "$dofs" \
-    --n-min "${range%..*}" --n-max "${range#*..}" --reps 5 > "$out/$name.log" 2>&1
+    --n-min "${range%..*}" --n-max "${range#*..}" --n-step "$step" --reps 5 > "$out/$name.log" 2>&1
 }
 # job TIMEOUT NAME FORM
 job() {
@@ -52,9 +58,13 @@ job() {
 }
 command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,driver_version,clocks.max.sm,clocks.mem \
   --format=csv > "$out/nvidia-smi.csv" 2>&1
-timed op-bp5 op 90 op-bp5 BP5 2..8 "$forms1"
-timed op-bp13 op 95 op-bp13 BP1,BP3 5..8 "$forms1"
-timed op-p7 op 75 op-p7 BP5,BP3,BP1 7..7 "$forms2"
+names=()
+IFS=';' read -ra partlist <<< "$parts"
+for part in "${partlist[@]}"; do
+  read -r name t problems range forms <<< "$part"
+  names+=("$name")
+  timed "$name" op "$t" "$name" "$problems" "$range" "$forms"
+done
 timed job-warm job 40 job-warm off
 for f in "${jobforms[@]}"; do
   timed "job-$f" job 25 "job-$f" "$f"
@@ -63,7 +73,7 @@ done
   echo "atomic26 at $commit"
   cat "$out/times.log"
   cat "$out/nvidia-smi.csv" 2>/dev/null
-  for p in op-bp5 op-bp13 op-p7; do
+  for p in "${names[@]}"; do
     echo "---- $p"
     grep -E '^(BP[0-9]|op  )|max \|y_G|skipped|cut:|^reference:|Exception|error' "$out/$p.log" | head -60
   done

@@ -77,17 +77,30 @@ public final class AparapiBackend implements Backend {
     public static final String ONE_KERNEL_PROPERTY = "lobatto.aparapi.oneKernelOperator";
 
     /**
-     * System property, read at every apply: {@code cas} or {@code ptx} makes the assembled operator's plain apply (y_G =
-     * A x_G, without CG's fused dot and p update) one element kernel that adds its outputs into y_G atomically
+     * System property, read at every apply: the form of the assembled operator's plain apply (y_G = A x_G, without CG's
+     * fused dot and p update). {@code cas} or {@code ptx}: one element kernel that adds its outputs into y_G atomically
      * ({@link io.lobatto.backend.aparapi.kernels.ElementOperands#ATOMIC}; {@code ptx}: NVIDIA's {@code red.global.add.f64},
-     * {@code cas}: a 64-bit compare-and-swap loop). y_G is then not bitwise reproducible. {@code off} (the default): the
-     * element kernel and the gather. An A/B switch for the GPU runbook.
+     * {@code cas}: a 64-bit compare-and-swap loop), so y_G is not bitwise reproducible; {@code off}: the element kernel
+     * and the gather (bitwise reproducible). {@code auto} (the default): {@code ptx} on NVIDIA devices for operators of at
+     * least {@link #ATOMIC_MIN_LOCAL} local nodes (measured faster there: BP1 1.2x, BP3 1.07x, BP5 1.09x at p = 7, 8M
+     * DOFs, H200, {@code benchmarks/gpu/atomic26.sh}), else {@code off}.
      */
     public static final String ATOMIC_OPERATOR_PROPERTY = "lobatto.aparapi.atomicOperator";
 
-    /** The element kernels' input mode of {@link #ATOMIC_OPERATOR_PROPERTY} now: 0 (off), ATOMIC or ATOMIC_PTX. */
-    static int atomicOperator() {
-        String v = System.getProperty(ATOMIC_OPERATOR_PROPERTY, "off").trim();
+    /**
+     * Local nodes from which {@code auto} takes the atomic form: below, the quick-first builds of small jobs (the README's
+     * cold start) keep the kernels they build ahead, and the apply is launch-bound anyway.
+     */
+    public static final long ATOMIC_MIN_LOCAL = 1L << 21;
+
+    /**
+     * The element kernels' input mode of {@link #ATOMIC_OPERATOR_PROPERTY} now for an operator of {@code localNodes} on a
+     * device of {@code vendor}: 0 (off), ATOMIC or ATOMIC_PTX.
+     *
+     * @throws IllegalArgumentException naming the property's value if it is none of off, cas, ptx, auto
+     */
+    static int atomicOperator(String vendor, long localNodes) {
+        String v = System.getProperty(ATOMIC_OPERATOR_PROPERTY, "auto").trim();
         switch (v) {
             case "off":
                 return 0;
@@ -95,8 +108,12 @@ public final class AparapiBackend implements Backend {
                 return io.lobatto.backend.aparapi.kernels.ElementOperands.ATOMIC;
             case "ptx":
                 return io.lobatto.backend.aparapi.kernels.ElementOperands.ATOMIC_PTX;
+            case "auto":
+                return localNodes >= ATOMIC_MIN_LOCAL && vendor != null
+                        && vendor.toLowerCase(java.util.Locale.ROOT).contains("nvidia")
+                        ? io.lobatto.backend.aparapi.kernels.ElementOperands.ATOMIC_PTX : 0;
             default:
-                throw new IllegalArgumentException("-D" + ATOMIC_OPERATOR_PROPERTY + "=" + v + ": expected off, cas or ptx");
+                throw new IllegalArgumentException("-D" + ATOMIC_OPERATOR_PROPERTY + "=" + v + ": expected auto, off, cas or ptx");
         }
     }
     /** Local cache of one gather block, in doubles. */

@@ -319,6 +319,9 @@ final class BuildsAhead {
             }
             List<ElementKernel> kinds = fine && kernel != ElementKernel.MASS_BP10
                     ? List.of(kernel, ElementKernel.MASS_BP10) : List.of(kernel);
+            // the plain apply's form at this level's size (a geometry unknown: not built ahead)
+            int atomic = geometry == null ? 0
+                    : AparapiBackend.atomicOperator(core.cl.device().vendor(), elements * (degree + 1L) * (degree + 1) * (degree + 1));
             for (ElementKernel k : kinds) {
                 ElementVariant v = forced != null ? forced : ElementVariant.of(k, degree, device);
                 // the input modes the setup and the solve use (each mode is built at its first use only): the fine
@@ -351,6 +354,10 @@ final class BuildsAhead {
                         int d = io.lobatto.backend.aparapi.kernels.ElementOperands.DIRECT;
                         programs.build(KernelBuilds.element(k, degree,
                                 KernelBuilds.plan(k, basis, maxGroup, local, device, v, allowedSpec, d), d).source());
+                    }
+                    if (atomic != 0 && k == kernel) {   // the plain apply's form (the eigenvalue bounds apply it)
+                        programs.build(KernelBuilds.element(k, degree,
+                                KernelBuilds.plan(k, basis, maxGroup, local, device, v, allowedSpec, atomic), atomic).source());
                     }
                 });
             }

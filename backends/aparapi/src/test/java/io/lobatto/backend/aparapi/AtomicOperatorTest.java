@@ -105,7 +105,22 @@ class AtomicOperatorTest {
     @Test
     void anUnknownFormIsRejected() {
         System.setProperty(AparapiBackend.ATOMIC_OPERATOR_PROPERTY, "fast");
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, AparapiBackend::atomicOperator);
-        assertEquals("-Dlobatto.aparapi.atomicOperator=fast: expected off, cas or ptx", e.getMessage());
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> AparapiBackend.atomicOperator("NVIDIA Corporation", 1 << 22));
+        assertEquals("-Dlobatto.aparapi.atomicOperator=fast: expected auto, off, cas or ptx", e.getMessage());
+    }
+
+    /** auto: NVIDIA's PTX form from 2^21 local nodes, the element kernel and the gather below and on other devices. */
+    @Test
+    void autoTakesThePtxFormOnLargeNvidiaOperatorsOnly() {
+        long big = AparapiBackend.ATOMIC_MIN_LOCAL;
+        assertEquals(io.lobatto.backend.aparapi.kernels.ElementOperands.ATOMIC_PTX, AparapiBackend.atomicOperator("NVIDIA Corporation", big));
+        assertEquals(0, AparapiBackend.atomicOperator("NVIDIA Corporation", big - 1));
+        assertEquals(0, AparapiBackend.atomicOperator("The pocl project", big));
+        assertEquals(0, AparapiBackend.atomicOperator("Advanced Micro Devices, Inc.", big));
+        System.setProperty(AparapiBackend.ATOMIC_OPERATOR_PROPERTY, "off");
+        assertEquals(0, AparapiBackend.atomicOperator("NVIDIA Corporation", big));
+        System.setProperty(AparapiBackend.ATOMIC_OPERATOR_PROPERTY, "cas");
+        assertEquals(io.lobatto.backend.aparapi.kernels.ElementOperands.ATOMIC, AparapiBackend.atomicOperator("The pocl project", 1));
     }
 }
