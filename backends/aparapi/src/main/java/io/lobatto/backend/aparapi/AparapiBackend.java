@@ -82,8 +82,9 @@ public final class AparapiBackend implements Backend {
      * ({@link io.lobatto.backend.aparapi.kernels.ElementOperands#ATOMIC}; {@code ptx}: NVIDIA's {@code red.global.add.f64},
      * {@code cas}: a 64-bit compare-and-swap loop), so y_G is not bitwise reproducible; {@code off}: the element kernel
      * and the gather (bitwise reproducible). {@code auto} (the default): {@code ptx} on NVIDIA devices for operators of at
-     * least {@link #ATOMIC_MIN_LOCAL} local nodes (measured faster there: BP1 1.2x, BP3 1.07x, BP5 1.09x at p = 7, 8M
-     * DOFs, H200, {@code benchmarks/gpu/atomic26.sh}), else {@code off}.
+     * least {@link #ATOMIC_MIN_LOCAL} local nodes, but BP3.5 at N = 4, else {@code off}. Measured on the H100 at 8M DOFs
+     * ({@code benchmarks/gpu/atomic26.sh} at 3445196): faster at every p of 2..8, 10, 15 (BP1 1.19-1.27x, BP3 1.04-1.19x,
+     * BP5 1.01-1.21x) but BP5 at p = 4 (0.98x; 0.94x on an H200).
      */
     public static final String ATOMIC_OPERATOR_PROPERTY = "lobatto.aparapi.atomicOperator";
 
@@ -100,6 +101,11 @@ public final class AparapiBackend implements Backend {
      * @throws IllegalArgumentException naming the property's value if it is none of off, cas, ptx, auto
      */
     static int atomicOperator(String vendor, long localNodes) {
+        return atomicOperator(vendor, localNodes, null, 0);
+    }
+
+    /** As {@link #atomicOperator(String, long)} for {@code kernel} at {@code degree} (auto: BP3.5 at N = 4 off). */
+    static int atomicOperator(String vendor, long localNodes, ElementKernel kernel, int degree) {
         String v = System.getProperty(ATOMIC_OPERATOR_PROPERTY, "auto").trim();
         switch (v) {
             case "off":
@@ -109,7 +115,7 @@ public final class AparapiBackend implements Backend {
             case "ptx":
                 return io.lobatto.backend.aparapi.kernels.ElementOperands.ATOMIC_PTX;
             case "auto":
-                return localNodes >= ATOMIC_MIN_LOCAL && vendor != null
+                return localNodes >= ATOMIC_MIN_LOCAL && !(kernel == ElementKernel.STIFFNESS_BP35 && degree == 4) && vendor != null
                         && vendor.toLowerCase(java.util.Locale.ROOT).contains("nvidia")
                         ? io.lobatto.backend.aparapi.kernels.ElementOperands.ATOMIC_PTX : 0;
             default:

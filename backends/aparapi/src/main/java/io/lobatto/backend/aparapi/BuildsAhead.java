@@ -320,8 +320,8 @@ final class BuildsAhead {
             List<ElementKernel> kinds = fine && kernel != ElementKernel.MASS_BP10
                     ? List.of(kernel, ElementKernel.MASS_BP10) : List.of(kernel);
             // the plain apply's form at this level's size (a geometry unknown: not built ahead)
-            int atomic = geometry == null ? 0
-                    : AparapiBackend.atomicOperator(core.cl.device().vendor(), elements * (degree + 1L) * (degree + 1) * (degree + 1));
+            int atomic = geometry == null ? 0 : AparapiBackend.atomicOperator(core.cl.device().vendor(),
+                    elements * (degree + 1L) * (degree + 1) * (degree + 1), kernel, degree);
             for (ElementKernel k : kinds) {
                 ElementVariant v = forced != null ? forced : ElementVariant.of(k, degree, device);
                 // the input modes the setup and the solve use (each mode is built at its first use only): the fine

@@ -533,7 +533,7 @@ final class ElementOperators {
         if (dir != null) {
             checkLen(what, "zG", dir.length(), s.globalSize());
         }
-        int atomic = AparapiBackend.atomicOperator(core.cl.device().vendor(), d.localSize());
+        int atomic = AparapiBackend.atomicOperator(core.cl.device().vendor(), d.localSize(), d.kernel, d.degree);
         if (atomic != 0 && dir == null && !withDot) {
             // the one-kernel operator with atomics: y_G zeroed, then every element's output added into it in place
             vectors.fill(yg, 0.0);
