@@ -12,7 +12,6 @@ import io.lobatto.core.mesh.SpectralElementMesh;
 import io.lobatto.gs.ScatterOperator;
 import io.lobatto.operators.AssembledOperator;
 import io.lobatto.operators.ElementOperator;
-import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -33,19 +32,6 @@ class AtomicOperatorTest {
         System.clearProperty(AparapiBackend.ATOMIC_OPERATOR_PROPERTY);
     }
 
-    private static List<String> launched(AparapiBackend be, Runnable r) {
-        java.util.Map<String, Long> before = new java.util.HashMap<>();
-        be.builtKernels().forEach((label, k) -> before.put(label, k.launches()));
-        r.run();
-        List<String> out = new ArrayList<>();
-        be.builtKernels().forEach((label, k) -> {
-            if (k.launches() > before.getOrDefault(label, 0L)) {
-                out.add(label);
-            }
-        });
-        return out;
-    }
-
     private static void assertAtomicAgrees(AparapiBackend be, ElementKernel kernel, SpectralElementMesh mesh, ScatterOperator z,
                                            double shift, String what) {
         int degree = mesh.degree();
@@ -58,7 +44,7 @@ class AtomicOperatorTest {
             System.setProperty(AparapiBackend.ATOMIC_OPERATOR_PROPERTY, "cas");
             List<String> ops;
             try {
-                ops = launched(be, () -> a.apply(x, y1));
+                ops = OneKernelOperatorTest.launched(be, () -> a.apply(x, y1));
             } finally {
                 System.clearProperty(AparapiBackend.ATOMIC_OPERATOR_PROPERTY);
             }

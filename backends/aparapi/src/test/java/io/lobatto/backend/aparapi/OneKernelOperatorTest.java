@@ -46,7 +46,8 @@ class OneKernelOperatorTest {
         }
     }
 
-    private static List<String> launched(AparapiBackend be, Runnable r) {
+    /** The labels of the kernels {@code r} launched on {@code be} (also {@link AtomicOperatorTest}'s). */
+    static List<String> launched(AparapiBackend be, Runnable r) {
         java.util.Map<String, Long> before = new java.util.HashMap<>();
         be.builtKernels().forEach((label, k) -> before.put(label, k.launches()));
         r.run();
