@@ -14,6 +14,8 @@
 # Run on the GPU machine: COMMIT=<sha> bash benchmarks/gpu/atomic26.sh     Results: $OUT/atomic26.tgz and -summary.txt.
 # The sweep of the second run (H100): PARTS="op-bp5 120 BP5 2..8 off,ptx; op-bp13 200 BP1,BP3 2..8 off,ptx;
 #   op-hi 120 BP5,BP3,BP1 10..15/5 off,ptx" JOBFORMS="off auto" (auto: the default form).
+# CG's call in the atomic form (third run): BPS="70 BP5 5..7" adds bp with -Dlobatto.aparapi.atomicOperator=off and auto,
+#   alternated twice (BPFORMS to change the forms).
 # Local check on PoCL: RUN=java DOFS=30000 FORMS1=off,cas FORMS2=cas,off POISSON="-N 3 -e 4,4,4" JOBFORMS="off cas" \
 #   OUT=/tmp/atomic26 bash benchmarks/gpu/atomic26.sh
 set -u
@@ -50,6 +52,13 @@ op() {
     --commit "$commit" --time-limit $((t - 15)) --problems "$problems" --operator-forms "$forms" --dofs "$dofs" \
     --n-min "${range%..*}" --n-max "${range#*..}" --n-step "$step" --reps 5 > "$out/$name.log" 2>&1
 }
+# bp TIMEOUT NAME FORM PROBLEMS MIN..MAX: CG (bp, 50 iterations) with the form for the whole process
+bp() {
+  local t=$1 name=$2 f=$3 problems=$4 range=$5
+  timeout "$t" "${run[@]}" -Xmx40g -Dlobatto.aparapi.atomicOperator="$f" -cp "$jar" io.lobatto.bench.BenchCli bp -b aparapi \
+    -o "$out/$name" --commit "$commit" --time-limit $((t - 15)) --problems "$problems" --dofs "$dofs" \
+    --n-min "${range%..*}" --n-max "${range#*..}" --iterations 50 --reps 3 > "$out/$name.log" 2>&1
+}
 # job TIMEOUT NAME FORM
 job() {
   local t=$1 name=$2 f=$3
@@ -65,6 +74,16 @@ for part in "${partlist[@]}"; do
   names+=("$name")
   timed "$name" op "$t" "$name" "$problems" "$range" "$forms"
 done
+# BPS: "TIMEOUT PROBLEMS MIN..MAX" runs bp once per form of BPFORMS (default "off auto"), alternated twice
+if [ -n "${BPS:-}" ]; then
+  read -r bpt bpp bpr <<< "$BPS"
+  for round in 1 2; do
+    for f in ${BPFORMS:-off auto}; do
+      names+=("bp-$f-$round")
+      timed "bp-$f-$round" bp "$bpt" "bp-$f-$round" "$f" "$bpp" "$bpr"
+    done
+  done
+fi
 timed job-warm job 40 job-warm off
 for f in "${jobforms[@]}"; do
   timed "job-$f" job 25 "job-$f" "$f"
@@ -75,7 +94,7 @@ done
   cat "$out/nvidia-smi.csv" 2>/dev/null
   for p in "${names[@]}"; do
     echo "---- $p"
-    grep -E '^(BP[0-9]|op  )|max \|y_G|skipped|cut:|^reference:|Exception|error' "$out/$p.log" | head -60
+    grep -E '^(BP[0-9]|op  |bp  )|max \|y_G|skipped|cut:|^reference:|Exception|error' "$out/$p.log" | head -60
   done
   for f in "${jobforms[@]}"; do
     echo "---- job $f"

@@ -89,6 +89,19 @@ public final class AparapiBackend implements Backend {
     public static final String ATOMIC_OPERATOR_PROPERTY = "lobatto.aparapi.atomicOperator";
 
     /**
+     * System property, read at every apply: {@code true} (the default) lets the atomic form of
+     * {@link #ATOMIC_OPERATOR_PROPERTY} serve CG's calls too (y = A x with x . y, and p = z + beta p with y = A p and
+     * p . y: the element kernel adds into y_G, then one pass updates p and sums the dot); {@code false} keeps them on the
+     * element kernel and the gather with its fused update and dot. An A/B switch for the GPU runbook.
+     */
+    public static final String ATOMIC_CG_PROPERTY = "lobatto.aparapi.atomicCg";
+
+    /** {@link #ATOMIC_CG_PROPERTY} now. */
+    static boolean atomicCg() {
+        return !"false".equalsIgnoreCase(System.getProperty(ATOMIC_CG_PROPERTY, "true").trim());
+    }
+
+    /**
      * Local nodes from which {@code auto} takes the atomic form: below, the quick-first builds of small jobs (the README's
      * cold start) keep the kernels they build ahead, and the apply is launch-bound anyway.
      */

@@ -234,6 +234,12 @@ final class BuildsAhead {
         for (int op : new int[] {ReductionKernel.DOT, ReductionKernel.RECIPROCAL, ReductionKernel.CG_UPDATE}) {
             vectors.add(KernelBuilds.reduction(op, reduceGroup));
         }
+        int top = degrees.length > 0 ? degrees[0] : 0;
+        if (geometry != null && top >= 1 && top <= MAX_DEGREE && fold && AparapiBackend.atomicCg()
+                && AparapiBackend.atomicOperator(core.cl.device().vendor(),
+                        geometry.elementCount() * (top + 1L) * (top + 1) * (top + 1), kernel, top) != 0) {
+            vectors.add(KernelBuilds.reduction(ReductionKernel.UPDATE_DOT, reduceGroup));   // CG's p update after the atomic apply
+        }
         if (core.smallReduceGroup() > 0) {           // the reductions over small vectors (coarse levels, small problems)
             for (int op : new int[] {ReductionKernel.DOT, ReductionKernel.RECIPROCAL, ReductionKernel.CG_UPDATE,
                 ReductionKernel.PCG_UPDATE}) {
@@ -358,6 +364,12 @@ final class BuildsAhead {
                     if (atomic != 0 && k == kernel) {   // the plain apply's form (the eigenvalue bounds apply it)
                         programs.build(KernelBuilds.element(k, degree,
                                 KernelBuilds.plan(k, basis, maxGroup, local, device, v, allowedSpec, atomic), atomic).source());
+                        if (fine && fold && AparapiBackend.atomicCg()) {   // and CG's call, reading z + beta p
+                            int dirMode = atomic + (io.lobatto.backend.aparapi.kernels.ElementOperands.ATOMIC_DIR
+                                    - io.lobatto.backend.aparapi.kernels.ElementOperands.ATOMIC);
+                            programs.build(KernelBuilds.element(k, degree,
+                                    KernelBuilds.plan(k, basis, maxGroup, local, device, v, allowedSpec, dirMode), dirMode).source());
+                        }
                     }
                 });
             }

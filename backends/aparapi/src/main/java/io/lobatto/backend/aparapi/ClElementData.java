@@ -23,7 +23,7 @@ final class ClElementData implements DeviceElementData {
      */
     final ElementPlan plan;
     /** The plan each input mode launches, checked against its build at its first use (null until then). */
-    final ElementPlan[] plans = new ElementPlan[io.lobatto.backend.aparapi.kernels.ElementOperands.ATOMIC_PTX + 1];
+    final ElementPlan[] plans = new ElementPlan[io.lobatto.backend.aparapi.kernels.ElementOperands.ATOMIC_PTX_DIR + 1];
     /** I, D (or null when the kernel has none). */
     final ClBuffer interp;
     final ClBuffer diff;
@@ -46,7 +46,7 @@ final class ClElementData implements DeviceElementData {
      * operator, the one-kernel operator with atomics in its two forms), once used.
      */
     final io.lobatto.backend.aparapi.runtime.ClKernel[] kernels =
-            new io.lobatto.backend.aparapi.runtime.ClKernel[io.lobatto.backend.aparapi.kernels.ElementOperands.ATOMIC_PTX + 1];
+            new io.lobatto.backend.aparapi.runtime.ClKernel[io.lobatto.backend.aparapi.kernels.ElementOperands.ATOMIC_PTX_DIR + 1];
 
     ClElementData(ElementOperators owner, ElementKernel kernel, int degree, int elements, ElementPlan plan,
                   ClBuffer interp, ClBuffer diff, List<ClBuffer> factors, ClBuffer scratch) {

@@ -534,11 +534,17 @@ final class ElementOperators {
             checkLen(what, "zG", dir.length(), s.globalSize());
         }
         int atomic = AparapiBackend.atomicOperator(core.cl.device().vendor(), d.localSize(), d.kernel, d.degree);
-        if (atomic != 0 && dir == null && !withDot) {
-            // the one-kernel operator with atomics: y_G zeroed, then every element's output added into it in place
+        if (atomic != 0 && ((dir == null && !withDot) || AparapiBackend.atomicCg())) {
+            // the one-kernel operator with atomics: y_G zeroed, then every element's output added into it in place; CG's
+            // p = z + beta p and its dot in one pass after it (the element kernel read z + beta p through Z)
             vectors.fill(yg, 0.0);
-            runElements(d, lambda, x.buffer, s, shift, yl.buffer, null, 0, 0, d.elements, yg.buffer, atomic);
-            return 0;
+            int mode = dir == null ? atomic : atomic + (ElementOperands.ATOMIC_DIR - ElementOperands.ATOMIC);
+            runElements(d, lambda, x.buffer, s, shift, yl.buffer, dir == null ? null : dir.buffer, beta, 0, d.elements,
+                    yg.buffer, mode);
+            if (dir != null) {
+                return vectors.updateDot(x.buffer, dir.buffer, beta, yg.buffer, s.globalSize());
+            }
+            return withDot ? vectors.dot(x.buffer, yg.buffer, s.globalSize()) : 0;
         }
         if (s.directIds != null && dir == null) {
             // the one-kernel operator: the interiors straight to y_G, the shared nodes through y_L and a smaller gather

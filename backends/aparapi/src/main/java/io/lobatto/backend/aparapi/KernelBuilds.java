@@ -401,6 +401,7 @@ public final class KernelBuilds {
             case ReductionKernel.DOT -> "dot";
             case ReductionKernel.CG_UPDATE -> "cgUpdate";
             case ReductionKernel.RECIPROCAL -> "reciprocal";
+            case ReductionKernel.UPDATE_DOT -> "updateDot";
             default -> "pcgUpdate";
         };
         return new Spec(ReductionKernel.class, ordered("op", op, "group", group), label, group);
@@ -500,7 +501,7 @@ public final class KernelBuilds {
                     plan.constants(kernel, degree + 1, fromGlobal),
                     "BP3.5 N=" + degree + " (factors on the fly" + (shared ? ", shared" : "") + (fromGlobal == 1 ? ", assembled)"
                             : fromGlobal == 2 ? ", assembled, p update)" : fromGlobal == 3 ? ", one kernel)"
-                            : fromGlobal >= 4 ? ", one kernel, atomic)" : ")"),
+                            : fromGlobal >= 6 ? ", one kernel, atomic, p update)" : fromGlobal >= 4 ? ", one kernel, atomic)" : ")"),
                     plan.groupSize());
         }
         boolean registers = plan.variant() == ElementVariant.REGISTERS;
@@ -518,7 +519,8 @@ public final class KernelBuilds {
         };
         return new Spec(family, plan.constants(kernel, degree + 1, fromGlobal),
                 name + " N=" + degree + (fromGlobal == 1 ? " (assembled)" : fromGlobal == 2 ? " (assembled, p update)"
-                        : fromGlobal == 3 ? " (one kernel)" : fromGlobal >= 4 ? " (one kernel, atomic)" : ""),
+                        : fromGlobal == 3 ? " (one kernel)" : fromGlobal >= 6 ? " (one kernel, atomic, p update)"
+                        : fromGlobal >= 4 ? " (one kernel, atomic)" : ""),
                 plan.groupSize());
     }
 

@@ -283,6 +283,18 @@ final class Vectors {
         core.launchPerEntry(k, y.length());
     }
 
+    /** CG's p = z + beta p and p . y over the first n entries ({@link ReductionKernel#UPDATE_DOT}). */
+    double updateDot(ClBuffer p, ClBuffer z, double beta, ClBuffer y, int n) {
+        ClBuffer u = core.unused;
+        return reduce(ReductionKernel.UPDATE_DOT, p, y, u, u, u, z, beta, n, null);
+    }
+
+    /** x . y over the first n entries of two buffers. */
+    double dot(ClBuffer x, ClBuffer y, int n) {
+        ClBuffer u = core.unused;
+        return reduce(ReductionKernel.DOT, y, u, x, u, u, u, 0, n, null);
+    }
+
     double dot(DeviceVector x, DeviceVector y) {
         ClVector xv = core.vec(x, "x");
         ClVector yv = core.vec(y, "y");

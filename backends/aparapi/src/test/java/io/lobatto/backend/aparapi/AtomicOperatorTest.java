@@ -88,6 +88,110 @@ class AtomicOperatorTest {
         }
     }
 
+    /**
+     * CG's calls in the atomic form (the element kernel adds into y_G; then one pass p = z + beta p with p . y, or the dot
+     * x . y) against the element kernel and the gather with its fused update and dot: y_G and p to 1e-14, the dots to
+     * 1e-13; no gather launched. With {@code -Dlobatto.aparapi.atomicCg=false} they keep the gather.
+     */
+    @Test
+    void cgsCallsAgree() {
+        AparapiBackend be = OpenClAvailability.backend();
+        for (int degree : new int[] {1, 3, 7}) {
+            SpectralElementMesh mesh = TestProblems.deformedBox(3, 2, 2, degree);
+            for (ElementKernel kernel : ElementKernel.values()) {
+                ScatterOperator z = TestProblems.dirichlet(mesh);
+                String what = kernel + " N=" + degree;
+                try (AssembledOperator a = AssembledOperator.bind(ElementOperator.of(kernel, mesh, 0.75), z, be);
+                     DeviceVector x = be.upload(TestProblems.random(z.globalSize(), degree * 41L));
+                     DeviceVector dir = be.upload(TestProblems.random(z.globalSize(), degree * 43L));
+                     DeviceVector p2 = be.upload(TestProblems.random(z.globalSize(), degree * 47L));
+                     DeviceVector p1 = be.upload(be.download(p2));
+                     DeviceVector y2 = be.allocate(z.globalSize()); DeviceVector y1 = be.allocate(z.globalSize())) {
+                    double d2 = a.applyDot(x, y2);
+                    double u2 = a.updateApplyDot(dir, 0.3, p2, y2);
+                    double[] want = be.download(y2);
+                    double[] dots = new double[2];
+                    System.setProperty(AparapiBackend.ATOMIC_OPERATOR_PROPERTY, "cas");
+                    List<String> ops;
+                    try {
+                        ops = OneKernelOperatorTest.launched(be, () -> {
+                            dots[0] = a.applyDot(x, y1);
+                            dots[1] = a.updateApplyDot(dir, 0.3, p1, y1);
+                        });
+                    } finally {
+                        System.clearProperty(AparapiBackend.ATOMIC_OPERATOR_PROPERTY);
+                    }
+                    // the folded p update where the operator folds it (BP3.5, BP3.0), else the axpby and the apply with its dot
+                    assertTrue(ops.contains("updateDot") && ops.stream().anyMatch(o -> o.endsWith("(one kernel, atomic, p update)"))
+                            || ops.contains("axpby") && ops.contains("dot") && ops.stream().anyMatch(o -> o.endsWith("(one kernel, atomic)")),
+                            what + ": " + ops);
+                    assertFalse(ops.stream().anyMatch(o -> o.startsWith("gather")), what + ": no gather, " + ops);
+                    assertEquals(d2, dots[0], 1e-13 * Math.abs(d2), what + ": x . A x");
+                    assertEquals(u2, dots[1], 1e-13 * Math.abs(u2), what + ": p . A p");
+                    assertClose(want, be.download(y1), what + ": y_G = A p");
+                    assertClose(be.download(p2), be.download(p1), what + ": p = z + beta p");
+                }
+            }
+        }
+        System.setProperty(AparapiBackend.ATOMIC_OPERATOR_PROPERTY, "cas");
+        System.setProperty(AparapiBackend.ATOMIC_CG_PROPERTY, "false");
+        try {
+            SpectralElementMesh mesh = TestProblems.deformedBox(2, 2, 2, 3);
+            ScatterOperator z = TestProblems.dirichlet(mesh);
+            try (AssembledOperator a = AssembledOperator.bind(ElementOperator.of(ElementKernel.STIFFNESS_BP35, mesh, 0), z, be);
+                 DeviceVector x = be.upload(TestProblems.random(z.globalSize(), 5)); DeviceVector y = be.allocate(z.globalSize())) {
+                List<String> ops = OneKernelOperatorTest.launched(be, () -> a.applyDot(x, y));
+                assertTrue(ops.stream().anyMatch(o -> o.startsWith("gather")), "atomicCg=false keeps the gather: " + ops);
+            }
+        } finally {
+            System.clearProperty(AparapiBackend.ATOMIC_CG_PROPERTY);
+        }
+    }
+
+    /** Jacobi PCG to 1e-10 with the atomic form: the same iterations (within one) and solution (to 1e-9 of its max). */
+    @Test
+    void cgConvergesAlike() {
+        AparapiBackend be = OpenClAvailability.backend();
+        SpectralElementMesh mesh = TestProblems.deformedBox(3, 3, 2, 5);
+        ScatterOperator z = TestProblems.dirichlet(mesh);
+        double[][] x = new double[2][];
+        int[] iterations = new int[2];
+        for (int v = 0; v < 2; v++) {
+            if (v == 1) {
+                System.setProperty(AparapiBackend.ATOMIC_OPERATOR_PROPERTY, "cas");
+            }
+            try (AssembledOperator a = AssembledOperator.bind(ElementOperator.of(ElementKernel.STIFFNESS_BP35, mesh, 0), z, be);
+                 io.lobatto.solvers.JacobiPreconditioner jacobi = io.lobatto.solvers.JacobiPreconditioner.of(a);
+                 DeviceVector b = be.upload(TestProblems.random(z.globalSize(), 9)); DeviceVector xv = be.allocate(z.globalSize());
+                 io.lobatto.solvers.ConjugateGradient cg = new io.lobatto.solvers.ConjugateGradient(a, jacobi)
+                         .relativeTolerance(1e-10).maxIterations(2000)) {
+                iterations[v] = cg.solve(b, xv).iterations();
+                x[v] = be.download(xv);
+            } finally {
+                System.clearProperty(AparapiBackend.ATOMIC_OPERATOR_PROPERTY);
+            }
+        }
+        assertTrue(iterations[0] > 10, "iterations " + iterations[0]);
+        assertTrue(Math.abs(iterations[0] - iterations[1]) <= 1, "iterations " + iterations[0] + " and " + iterations[1]);
+        double scale = 0;
+        double diff = 0;
+        for (int i = 0; i < x[0].length; i++) {
+            scale = Math.max(scale, Math.abs(x[0][i]));
+            diff = Math.max(diff, Math.abs(x[0][i] - x[1][i]));
+        }
+        assertTrue(diff <= 1e-9 * scale, "max |x - x_atomic| = " + diff + ", max |x| = " + scale);
+    }
+
+    private static void assertClose(double[] want, double[] got, String what) {
+        double scale = 0;
+        for (double v : want) {
+            scale = Math.max(scale, Math.abs(v));
+        }
+        for (int i = 0; i < want.length; i++) {
+            assertEquals(want[i], got[i], 1e-14 * scale, what + " [" + i + "]");
+        }
+    }
+
     @Test
     void anUnknownFormIsRejected() {
         System.setProperty(AparapiBackend.ATOMIC_OPERATOR_PROPERTY, "fast");

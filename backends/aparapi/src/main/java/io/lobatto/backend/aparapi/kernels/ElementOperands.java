@@ -21,7 +21,8 @@ public abstract class ElementOperands extends Kernel {
      * 2 when u is read as dirG + beta x_G (CG's p = z + beta p folded into the operator);
      * {@link #DIRECT} as 1 with the ids of Z flagged ({@link #DIRECT_FLAG}) where the local node is the only entry of its
      * row of Z^T: the kernel writes that row of y_G itself, and only the shared nodes' y_L (the one-kernel operator);
-     * {@link #ATOMIC} as 1 with every node's value added into y_G atomically (no y_L, no gather).
+     * {@link #ATOMIC} ({@link #ATOMIC_PTX}) as 1 with every node's value added into y_G atomically (no y_L, no gather),
+     * {@link #ATOMIC_DIR} ({@link #ATOMIC_PTX_DIR}) the same reading u as 2 does.
      */
     @BuildConstant int fromGlobal;
 
@@ -36,6 +37,10 @@ public abstract class ElementOperands extends Kernel {
     public static final int ATOMIC = 4;
     /** {@link #ATOMIC} with NVIDIA's {@code red.global.add.f64} (inline PTX) as the atomic add. */
     public static final int ATOMIC_PTX = 5;
+    /** {@link #ATOMIC} reading u as dirG + beta x_G (CG's call: the p update follows in one pass over y_G). */
+    public static final int ATOMIC_DIR = 6;
+    /** {@link #ATOMIC_PTX} reading u as dirG + beta x_G. */
+    public static final int ATOMIC_PTX_DIR = 7;
     /** Added to the scatter id of a local node that is the only entry of its row (ids below it: {@code N_G <= 2^30}). */
     public static final int DIRECT_FLAG = 1 << 30;
 
@@ -74,7 +79,7 @@ public abstract class ElementOperands extends Kernel {
             }
             if (id >= 0) {
                 u = x[id];
-                if (fromGlobal == 2) {
+                if (fromGlobal == 2 || fromGlobal >= ATOMIC_DIR) {
                     u = dirG[id] + beta * u;
                 }
             }

@@ -9,7 +9,8 @@ import io.lobatto.backend.aparapi.runtime.BuildConstant;
  * {@code group} = 2^k work-items) and writes one partial per group, which the host sums in group order
  * (deterministic). {@link #DOT} x . y (BS3/BS4); {@link #CG_UPDATE} x += alpha p, r -= alpha Ap,
  * partial r . r (BS5); {@link #PCG_UPDATE} the same with z = d o r (Jacobi) and partials r . r, r . z;
- * {@link #RECIPROCAL} z = 1 / x and the count of entries of x that are not positive and finite.
+ * {@link #RECIPROCAL} z = 1 / x and the count of entries of x that are not positive and finite; {@link #UPDATE_DOT}
+ * CG's p = z + alpha p and partial p . ap, after the one-kernel operator with atomics.
  *
  * <p>The sums of {@link #DOT}, {@link #CG_UPDATE} and {@link #PCG_UPDATE} leave out the rows in [{@code skipLo},
  * {@code skipHi}) (the update still covers them): on a rank of a distributed solve, the rows it shares but a
@@ -25,6 +26,8 @@ public final class ReductionKernel extends Kernel {
     public static final int PCG_UPDATE = 2;
     /** z = 1 / x; the number of entries of x not in (0, Double.MAX_VALUE] (NaN included). */
     public static final int RECIPROCAL = 3;
+    /** CG's search direction after an atomic operator apply: p = z + alpha p; p . ap (ap = A (z + alpha p), complete). */
+    public static final int UPDATE_DOT = 4;
 
     @BuildConstant int op;
     /** Work-items per group, a power of two. */
@@ -55,6 +58,12 @@ public final class ReductionKernel extends Kernel {
             if (op == DOT) {
                 if (counted) {
                     s += x[i] * p[i];
+                }
+            } else if (op == UPDATE_DOT) {
+                double pi = z[i] + alpha * p[i];
+                p[i] = pi;
+                if (counted) {
+                    s += pi * ap[i];
                 }
             } else if (op == RECIPROCAL) {
                 double v = x[i];
