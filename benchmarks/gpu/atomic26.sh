@@ -14,6 +14,7 @@
 # Run on the GPU machine: COMMIT=<sha> bash benchmarks/gpu/atomic26.sh     Results: $OUT/atomic26.tgz and -summary.txt.
 # The sweep of the second run (H100): PARTS="op-bp5 120 BP5 2..8 off,ptx; op-bp13 200 BP1,BP3 2..8 off,ptx;
 #   op-hi 120 BP5,BP3,BP1 10..15/5 off,ptx" JOBFORMS="off auto" (auto: the default form).
+# VARIANTS=registers,shared,pipelined: every op point once per element-kernel variant too (the variant table in a form).
 # CG's call in the atomic form (third run): BPS="70 BP5 5..7" adds bp with -Dlobatto.aparapi.atomicOperator=off and auto,
 #   alternated twice (BPFORMS to change the forms).
 # Local check on PoCL: RUN=java DOFS=30000 FORMS1=off,cas FORMS2=cas,off POISSON="-N 3 -e 4,4,4" JOBFORMS="off cas" \
@@ -50,7 +51,8 @@ op() {
   case "$range" in */*) step=${range#*/}; range=${range%/*} ;; esac
   timeout "$t" "${run[@]}" -Xmx40g -cp "$jar" io.lobatto.bench.BenchCli op -b aparapi -o "$out/$name" \
     --commit "$commit" --time-limit $((t - 15)) --problems "$problems" --operator-forms "$forms" --dofs "$dofs" \
-    --n-min "${range%..*}" --n-max "${range#*..}" --n-step "$step" --reps 5 > "$out/$name.log" 2>&1
+    --n-min "${range%..*}" --n-max "${range#*..}" --n-step "$step" --reps 5 ${VARIANTS:+--element-variants "$VARIANTS"} \
+    > "$out/$name.log" 2>&1
 }
 # bp TIMEOUT NAME FORM PROBLEMS MIN..MAX: CG (bp, 50 iterations) with the form for the whole process
 bp() {
