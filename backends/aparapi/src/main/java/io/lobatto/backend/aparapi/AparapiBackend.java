@@ -77,8 +77,9 @@ public final class AparapiBackend implements Backend {
     public static final String ONE_KERNEL_PROPERTY = "lobatto.aparapi.oneKernelOperator";
 
     /**
-     * System property, read at every apply: the form of the assembled operator's plain apply (y_G = A x_G, without CG's
-     * fused dot and p update). {@code cas} or {@code ptx}: one element kernel that adds its outputs into y_G atomically
+     * System property, read at every apply: the form of the assembled operator's apply (y_G = A x_G; CG's calls with
+     * their dot and p update too, unless {@link #ATOMIC_CG_PROPERTY} is false). {@code cas} or {@code ptx}: one element
+     * kernel that adds its outputs into y_G atomically
      * ({@link io.lobatto.backend.aparapi.kernels.ElementOperands#ATOMIC}; {@code ptx}: NVIDIA's {@code red.global.add.f64},
      * {@code cas}: a 64-bit compare-and-swap loop), so y_G is not bitwise reproducible; {@code off}: the element kernel
      * and the gather (bitwise reproducible). {@code auto} (the default): {@code ptx} on NVIDIA devices for operators of at
@@ -118,8 +119,18 @@ public final class AparapiBackend implements Backend {
         return atomicOperator(vendor, localNodes, null, 0);
     }
 
-    /** As {@link #atomicOperator(String, long)} for {@code kernel} at {@code degree} (auto: BP3.5 at N = 4 off). */
+    /** As {@link #atomicOperator(String, long)} for {@code kernel} at {@code degree} (auto: BP3.5 at N = 4 and 8 off). */
     static int atomicOperator(String vendor, long localNodes, ElementKernel kernel, int degree) {
+        return atomicOperator(isNvidia(vendor), localNodes, kernel, degree);
+    }
+
+    /** Whether {@code vendor} (CL_DEVICE_VENDOR) is NVIDIA's, where {@code auto} takes the PTX form. */
+    static boolean isNvidia(String vendor) {
+        return vendor != null && vendor.toLowerCase(java.util.Locale.ROOT).contains("nvidia");
+    }
+
+    /** As {@link #atomicOperator(String, long, ElementKernel, int)} with the vendor test done (once per backend). */
+    static int atomicOperator(boolean nvidia, long localNodes, ElementKernel kernel, int degree) {
         String v = System.getProperty(ATOMIC_OPERATOR_PROPERTY, "auto").trim();
         switch (v) {
             case "off":
@@ -129,9 +140,8 @@ public final class AparapiBackend implements Backend {
             case "ptx":
                 return io.lobatto.backend.aparapi.kernels.ElementOperands.ATOMIC_PTX;
             case "auto":
-                return localNodes >= ATOMIC_MIN_LOCAL && !(kernel == ElementKernel.STIFFNESS_BP35 && (degree == 4 || degree == 8))
-                        && vendor != null
-                        && vendor.toLowerCase(java.util.Locale.ROOT).contains("nvidia")
+                return nvidia && localNodes >= ATOMIC_MIN_LOCAL
+                        && !(kernel == ElementKernel.STIFFNESS_BP35 && (degree == 4 || degree == 8))
                         ? io.lobatto.backend.aparapi.kernels.ElementOperands.ATOMIC_PTX : 0;
             default:
                 throw new IllegalArgumentException("-D" + ATOMIC_OPERATOR_PROPERTY + "=" + v + ": expected auto, off, cas or ptx");

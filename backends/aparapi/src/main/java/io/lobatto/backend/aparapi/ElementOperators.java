@@ -43,6 +43,8 @@ final class ElementOperators {
     private final GatherScatter gatherScatter;
     private final SetupKernels setup;
     private boolean foldSearchDirection = AparapiBackend.FOLD_SEARCH_DIRECTION;
+    /** Whether the device is NVIDIA's (the atomic form's {@code auto}): 0 not yet asked, 1 yes, -1 no. */
+    private int nvidia;
     /** Tests: plan the element-diagonal kernel with its grids in global scratch even where they fit the local memory. */
     private boolean diagonalGlobalGrids;
 
@@ -533,7 +535,10 @@ final class ElementOperators {
         if (dir != null) {
             checkLen(what, "zG", dir.length(), s.globalSize());
         }
-        int atomic = AparapiBackend.atomicOperator(core.cl.device().vendor(), d.localSize(), d.kernel, d.degree);
+        if (nvidia == 0) {
+            nvidia = AparapiBackend.isNvidia(core.cl.device().vendor()) ? 1 : -1;
+        }
+        int atomic = AparapiBackend.atomicOperator(nvidia > 0, d.localSize(), d.kernel, d.degree);
         if (atomic != 0 && ((dir == null && !withDot) || AparapiBackend.atomicCg())) {
             // the one-kernel operator with atomics: y_G zeroed, then every element's output added into it in place; CG's
             // p = z + beta p and its dot in one pass after it (the element kernel read z + beta p through Z)
