@@ -362,13 +362,14 @@ final class BuildsAhead {
                                 KernelBuilds.plan(k, basis, maxGroup, local, device, v, allowedSpec, d), d).source());
                     }
                     if (atomic != 0 && k == kernel) {   // the plain apply's form (the eigenvalue bounds apply it)
+                        ElementVariant va = forced != null ? forced : ElementVariant.of(k, degree, device, atomic);
                         programs.build(KernelBuilds.element(k, degree,
-                                KernelBuilds.plan(k, basis, maxGroup, local, device, v, allowedSpec, atomic), atomic).source());
+                                KernelBuilds.plan(k, basis, maxGroup, local, device, va, allowedSpec, atomic), atomic).source());
                         if (fine && fold && AparapiBackend.atomicCg()) {   // and CG's call, reading z + beta p
                             int dirMode = atomic + (io.lobatto.backend.aparapi.kernels.ElementOperands.ATOMIC_DIR
                                     - io.lobatto.backend.aparapi.kernels.ElementOperands.ATOMIC);
                             programs.build(KernelBuilds.element(k, degree,
-                                    KernelBuilds.plan(k, basis, maxGroup, local, device, v, allowedSpec, dirMode), dirMode).source());
+                                    KernelBuilds.plan(k, basis, maxGroup, local, device, va, allowedSpec, dirMode), dirMode).source());
                         }
                     }
                 });

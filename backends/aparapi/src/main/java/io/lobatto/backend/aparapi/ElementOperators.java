@@ -255,7 +255,7 @@ final class ElementOperators {
                 String device = core.info.name();
                 Basis1D basis = Basis1D.of(d.degree);
                 p = KernelBuilds.plan(d.kernel, basis, core.cl.device().maxWorkGroupSize(), core.localMemBytes, device,
-                        core.variant != null ? core.variant : ElementVariant.of(d.kernel, d.degree, device),
+                        core.variant != null ? core.variant : ElementVariant.of(d.kernel, d.degree, device, mode),
                         s -> core.kernel(s).workGroupSize(), mode);
                 if (!p.tLocal() && d.scratch == null) {
                     int q = d.kernel == ElementKernel.STIFFNESS_BP35 ? basis.nq() : basis.nqGauss();

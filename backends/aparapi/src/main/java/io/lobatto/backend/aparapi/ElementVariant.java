@@ -146,6 +146,36 @@ enum ElementVariant {
     }
 
     /**
+     * The variant of {@code kernel} at {@code degree} on {@code device} for the element kernels' input mode {@code mode}
+     * ({@link io.lobatto.backend.aparapi.kernels.ElementOperands#fromGlobal}): in the atomic modes on other than AMD
+     * devices {@link #atomicTable}, else {@link #of(ElementKernel, int, String)}.
+     */
+    static ElementVariant of(ElementKernel kernel, int degree, String device, int mode) {
+        ElementVariant v = of(kernel, degree, device);
+        boolean amd = device != null && device.toLowerCase(Locale.ROOT).contains("gfx");
+        if (mode < io.lobatto.backend.aparapi.kernels.ElementOperands.ATOMIC || forced(kernel) != null || amd) {
+            return v;
+        }
+        return atomicTable(kernel, degree);
+    }
+
+    /**
+     * The measured choice of the atomic form (the element kernel adding into y_G): {@link #table} but BP3.5 at N = 3 and 4,
+     * where the shared variant measured faster there. {@code op} BP5 at 8M DOFs with the PTX form, the three variants
+     * on one mesh, H100 ({@code benchmarks/gpu/atomic26.sh} with VARIANTS at 95eda39), apply GDOF/s registers / shared /
+     * pipelined: N = 2 9.82 / 9.94 / 10.91, 3 12.86 / 14.29 / 12.69, 4 13.65 / 15.65 / 13.77, 5 13.60 / 17.92 / 14.62,
+     * 6 15.07 / 14.19 / 15.81, 7 15.53 / 16.14 / 16.00 (CG's call 12.43 / 12.88 / 12.34; P kept: the two-kernel forms of
+     * the V-cycle measured it faster), 8 14.74 / 14.89 / 15.14 (the atomic form is off there); BP3 at N = 5..8 as the
+     * table (pipelined 9.76, 12.15, 11.21, 10.29 against at most 7.71, 8.89, 7.49, 8.33).
+     */
+    static ElementVariant atomicTable(ElementKernel kernel, int degree) {
+        if (kernel == ElementKernel.STIFFNESS_BP35 && (degree == 3 || degree == 4)) {
+            return SHARED;
+        }
+        return table(kernel, degree);
+    }
+
+    /**
      * The measured choice: the variant with the shorter median apply in {@code lobatto-bench bk} at 20M DOFs on
      * the H100, both variants of commit 24a3aac (the register kernels' line stages in compile-time rounds) run in one
      * lease on 2026-11-25 (site/.../nvidia-h100/variants/bk-{registers,shared}-24a3aac.json): BP1.0 registers at

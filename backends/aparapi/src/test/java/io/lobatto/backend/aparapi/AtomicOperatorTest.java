@@ -185,6 +185,22 @@ class AtomicOperatorTest {
         }
     }
 
+    /** The atomic form's variant table: the shared BP3.5 kernel at N = 3 and 4, the table elsewhere and in the other modes. */
+    @Test
+    void theAtomicFormsVariants() {
+        int atomic = io.lobatto.backend.aparapi.kernels.ElementOperands.ATOMIC_PTX;
+        for (int n = 1; n <= 15; n++) {
+            for (ElementKernel k : ElementKernel.values()) {
+                ElementVariant want = k == ElementKernel.STIFFNESS_BP35 && (n == 3 || n == 4) ? ElementVariant.SHARED
+                        : ElementVariant.table(k, n);
+                assertEquals(want, ElementVariant.of(k, n, "NVIDIA H100 80GB HBM3", atomic), k + " N=" + n);
+                assertEquals(ElementVariant.table(k, n), ElementVariant.of(k, n, "NVIDIA H100 80GB HBM3", 1), k + " N=" + n);
+            }
+        }
+        assertEquals(ElementVariant.amdTable(ElementKernel.STIFFNESS_BP35, 3),
+                ElementVariant.of(ElementKernel.STIFFNESS_BP35, 3, "gfx90a:sramecc+:xnack-", atomic));
+    }
+
     @Test
     void anUnknownFormIsRejected() {
         System.setProperty(AparapiBackend.ATOMIC_OPERATOR_PROPERTY, "fast");
@@ -193,7 +209,7 @@ class AtomicOperatorTest {
         assertEquals("-Dlobatto.aparapi.atomicOperator=fast: expected auto, off, cas or ptx", e.getMessage());
     }
 
-    /** auto: NVIDIA's PTX form from 2^21 local nodes but BP3.5 at N = 4 and 8, the element kernel and the gather below and elsewhere. */
+    /** auto: NVIDIA's PTX form from 2^21 local nodes but BP3.5 at N = 8, the element kernel and the gather below and elsewhere. */
     @Test
     void autoTakesThePtxFormOnLargeNvidiaOperatorsOnly() {
         long big = AparapiBackend.ATOMIC_MIN_LOCAL;
@@ -201,8 +217,9 @@ class AtomicOperatorTest {
         assertEquals(0, AparapiBackend.atomicOperator("NVIDIA Corporation", big - 1));
         assertEquals(0, AparapiBackend.atomicOperator("The pocl project", big));
         assertEquals(0, AparapiBackend.atomicOperator("Advanced Micro Devices, Inc.", big));
-        assertEquals(0, AparapiBackend.atomicOperator("NVIDIA Corporation", big, ElementKernel.STIFFNESS_BP35, 4));
         assertEquals(0, AparapiBackend.atomicOperator("NVIDIA Corporation", big, ElementKernel.STIFFNESS_BP35, 8));
+        assertEquals(io.lobatto.backend.aparapi.kernels.ElementOperands.ATOMIC_PTX,
+                AparapiBackend.atomicOperator("NVIDIA Corporation", big, ElementKernel.STIFFNESS_BP35, 4));
         assertEquals(io.lobatto.backend.aparapi.kernels.ElementOperands.ATOMIC_PTX,
                 AparapiBackend.atomicOperator("NVIDIA Corporation", big, ElementKernel.STIFFNESS_BP35, 5));
         System.setProperty(AparapiBackend.ATOMIC_OPERATOR_PROPERTY, "off");
