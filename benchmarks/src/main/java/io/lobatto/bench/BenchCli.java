@@ -364,7 +364,7 @@ public final class BenchCli implements Runnable {
                 + "Default: ${DEFAULT-VALUE}")
         List<GeometryChoice> geometry;
         @Option(names = "--element-variants", split = ",", description = "aparapi backend: run every point once per element-kernel "
-                + "variant (table, shared, registers, pipelined: -Dlobatto.aparapi.elementVariant for that point), one after the "
+                + "variant (table, shared, registers, pipelined, points: -Dlobatto.aparapi.elementVariant for that point), one after the "
                 + "other on the same mesh. Default: the JVM's setting only")
         List<String> variants;
         @Option(names = "--operator-forms", split = ",", description = "aparapi backend: run every point once per form of "
@@ -384,8 +384,8 @@ public final class BenchCli implements Runnable {
             }
             List<String> vs = variants == null ? List.of() : variants.stream().map(v -> v.trim().toLowerCase(Locale.ROOT)).toList();
             for (String v : vs) {
-                if (!List.of("table", "shared", "registers", "pipelined").contains(v)) {
-                    throw new IllegalArgumentException("--element-variants has '" + v + "'; expected table, shared, registers or pipelined");
+                if (!List.of("table", "shared", "registers", "pipelined", "points").contains(v)) {
+                    throw new IllegalArgumentException("--element-variants has '" + v + "'; expected table, shared, registers, pipelined or points");
                 }
             }
             return runOne(c, "op", (cc, be, r, ref) -> OpSuite.run(be, cc.nMin, cc.nMax, cc.dofs, cc.reps, r, selected,

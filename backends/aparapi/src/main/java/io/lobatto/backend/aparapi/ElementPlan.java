@@ -93,6 +93,12 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
                 return r;
             }
         }
+        if (wanted == ElementVariant.POINTS && kernel == ElementKernel.STIFFNESS_BP35) {
+            ElementPlan r = pointsBp35(nq, groupCap, localMemBytes);
+            if (r != null) {
+                return r;
+            }
+        }
         if (wanted == ElementVariant.REGISTERS || wanted == ElementVariant.PIPELINED) {
             ElementPlan r = registers(kernel, nq, nqGauss, groupCap, localMemBytes);
             if (r != null) {
@@ -156,6 +162,36 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
             perGroup--;
         }
         return new ElementPlan(ElementVariant.PIPELINED, p, false, threads, perGroup, perElem, matrices, false, true, stride,
+                false);
+    }
+
+    /**
+     * The {@link ElementVariant#POINTS} plan of BP3.5: the shared kernel's 3D structure with one element per group where
+     * P^3 exceeds {@code groupCap}, each work-item taking ceil(P^3 / T) points, T the P^3 points split into the fewest
+     * equal shares of at most {@code groupCap}, rounded up to a multiple of 32 (N = 6: 192, N = 7..9: 256, N = 10: 224
+     * work-items in groups of 256); per element the grid and the three fluxes (4 P^3 doubles), then D. Null where one
+     * element does not fit {@code localMemBytes} (N = 11 and above in 48 KiB). Where P^3 fits the group it is the shared
+     * plan's 3D structure.
+     */
+    static ElementPlan pointsBp35(int nq, int groupCap, long localMemBytes) {
+        long limit = localMemBytes / 8;
+        int p = nq;
+        int p3 = p * p * p;
+        int matrices = p * odd(p);
+        int perElem = 4 * p3;
+        if (perElem + matrices > limit) {
+            return null;
+        }
+        int threads = p3;
+        if (p3 > groupCap) {
+            int shares = (p3 + groupCap - 1) / groupCap;
+            threads = Math.min(groupCap, ((p3 + shares - 1) / shares + 31) / 32 * 32);
+        }
+        int perGroup = Math.max(1, groupCap / threads);
+        while (perGroup > 1 && (long) perGroup * perElem + matrices > limit) {
+            perGroup--;
+        }
+        return new ElementPlan(ElementVariant.POINTS, p, true, threads, perGroup, perElem, matrices, false, true, odd(p),
                 false);
     }
 
@@ -343,6 +379,11 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
             };
             return "registers, " + shape + (onTheFly ? " (geometric factors on the fly)" : "") + ", " + threadsPerElement
                     + " work-items x " + elementsPerGroup + " elements per group, " + localDoubles() + " doubles local";
+        }
+        if (variant == ElementVariant.POINTS) {
+            return "points, 3D, " + (points * points * points + threadsPerElement - 1) / threadsPerElement
+                    + " points per work-item, " + threadsPerElement + " work-items x " + elementsPerGroup
+                    + " elements per group, " + localDoubles() + " doubles local";
         }
         return (threeD ? "3D" : "2D") + ", " + threadsPerElement + " work-items x " + elementsPerGroup
                 + " elements per group, " + localDoubles() + " doubles local"

@@ -70,8 +70,9 @@ class AtomicOperatorTest {
     }
 
     @Test
-    void theSharedAndPipelinedThreadStructures() {
-        for (AparapiBackend be : new AparapiBackend[] {SharedVariantBackend.get(), PipelinedVariantBackend.get()}) {
+    void theSharedPipelinedAndPointsThreadStructures() {
+        for (AparapiBackend be : new AparapiBackend[] {SharedVariantBackend.get(), PipelinedVariantBackend.get(),
+                VariantBackends.get(ElementVariant.POINTS)}) {
             for (int degree : new int[] {2, 5, 7}) {
                 SpectralElementMesh mesh = TestProblems.deformedBox(3, 2, 2, degree);
                 for (ElementKernel kernel : ElementKernel.values()) {

@@ -6,18 +6,10 @@ package io.lobatto.backend.aparapi;
  */
 final class PipelinedVariantBackend {
 
-    private static AparapiBackend backend;
-
     private PipelinedVariantBackend() {
     }
 
-    static synchronized AparapiBackend get() {
-        if (backend == null) {
-            io.lobatto.backend.aparapi.conformance.AparapiFixture.backend(); // skips or fails without OpenCL
-            backend = new AparapiBackend(OpenClDevices.select(OpenClDevices.configuredSelector()), Long.MAX_VALUE,
-                    ElementVariant.PIPELINED);
-            Runtime.getRuntime().addShutdownHook(new Thread(backend::close));
-        }
-        return backend;
+    static AparapiBackend get() {
+        return VariantBackends.get(ElementVariant.PIPELINED);
     }
 }

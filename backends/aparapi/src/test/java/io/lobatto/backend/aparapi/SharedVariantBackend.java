@@ -3,18 +3,10 @@ package io.lobatto.backend.aparapi;
 /** One Aparapi backend per test JVM whose element kernels all take the {@link ElementVariant#SHARED} structure. */
 final class SharedVariantBackend {
 
-    private static AparapiBackend backend;
-
     private SharedVariantBackend() {
     }
 
-    static synchronized AparapiBackend get() {
-        if (backend == null) {
-            io.lobatto.backend.aparapi.conformance.AparapiFixture.backend(); // skips or fails without OpenCL
-            backend = new AparapiBackend(OpenClDevices.select(OpenClDevices.configuredSelector()), Long.MAX_VALUE,
-                    ElementVariant.SHARED);
-            Runtime.getRuntime().addShutdownHook(new Thread(backend::close));
-        }
-        return backend;
+    static AparapiBackend get() {
+        return VariantBackends.get(ElementVariant.SHARED);
     }
 }

@@ -1,0 +1,234 @@
+package io.lobatto.backend.aparapi;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.lobatto.conformance.BackendFixture;
+import io.lobatto.conformance.TestProblems;
+import io.lobatto.core.backend.Backend;
+import io.lobatto.core.backend.DeviceElementData;
+import io.lobatto.core.backend.DeviceScatter;
+import io.lobatto.core.backend.DeviceVector;
+import io.lobatto.core.backend.ElementKernel;
+import io.lobatto.core.basis.Basis1D;
+import io.lobatto.core.mesh.SpectralElementMesh;
+import io.lobatto.gs.ScatterOperator;
+import io.lobatto.operators.AssembledOperator;
+import io.lobatto.operators.ElementOperator;
+import io.lobatto.solvers.ConjugateGradient;
+import io.lobatto.solvers.JacobiPreconditioner;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.util.stream.IntStream;
+import java.util.stream.Stream;
+
+/**
+ * BP3.5 in the {@link ElementVariant#POINTS} structure (the shared kernel's 3D stiffness with several points per
+ * work-item where P^3 exceeds the group of 256) at N = 1..12 in the 48 KiB of NVIDIA GPUs (the 3D plan up to N = 10,
+ * the shared plan above), lambda = 0 and lambda != 0: equal to the host reference, to the register columns on the same
+ * 48 KiB and to the Java backend, element by element and as the assembled operator with a Dirichlet mask, the shift W
+ * and p = z + beta p folded in; Jacobi PCG takes the same iterations as with the register columns.
+ */
+class PointsBp35Test {
+
+    private static final double TOL = 1e-12;
+    private static final ElementKernel K = ElementKernel.STIFFNESS_BP35;
+    private static AparapiBackend points;
+    private static AparapiBackend registers;
+
+    private static synchronized AparapiBackend points() {
+        AparapiBackendTest.b(); // skips or fails without OpenCL
+        if (points == null) {
+            points = new AparapiBackend(OpenClDevices.select(OpenClDevices.configuredSelector()), 48 * 1024,
+                    ElementVariant.POINTS);
+        }
+        return points;
+    }
+
+    private static synchronized AparapiBackend registers() {
+        AparapiBackendTest.b();
+        if (registers == null) {
+            registers = new AparapiBackend(OpenClDevices.select(OpenClDevices.configuredSelector()), 48 * 1024,
+                    ElementVariant.REGISTERS);
+        }
+        return registers;
+    }
+
+    @AfterAll
+    static synchronized void close() {
+        if (points != null) {
+            points.close();
+        }
+        if (registers != null) {
+            registers.close();
+        }
+    }
+
+    static Stream<Arguments> degreesAndLambdas() {
+        return IntStream.rangeClosed(1, 12).boxed().flatMap(n -> Stream.of(Arguments.of(n, 0.0), Arguments.of(n, 0.6)));
+    }
+
+    private static double[] elements(Backend b, Basis1D basis, int e, double[] geo, double lambda, double[] x) {
+        try (DeviceElementData d = b.uploadElementData(K, basis, e, geo); DeviceVector dx = b.upload(x);
+             DeviceVector dy = b.allocate(x.length)) {
+            b.applyElements(d, lambda, dx, dy);
+            return b.download(dy);
+        }
+    }
+
+    /** The plan string at N = n in 48 KiB (groups of at most 256): the 3D points up to N = 10, the shared 2D above. */
+    private static void assertPlan(int n, String plan) {
+        if (n <= 10) {
+            int p3 = (n + 1) * (n + 1) * (n + 1);
+            int shares = (p3 + 255) / 256;
+            assertTrue(plan.contains(": points, 3D, " + shares + " points per work-item, "), plan);
+        } else {
+            assertTrue(plan.contains(": 2D, "), plan);
+        }
+    }
+
+    /** E = 11: the last group is partly filled wherever a group holds several elements (N <= 5). */
+    @ParameterizedTest(name = "N={0} lambda={1}")
+    @MethodSource("degreesAndLambdas")
+    void elementApplyEqualsHostRegisterColumnsAndJavaBackend(int n, double lambda) {
+        AparapiBackend p = points();
+        Basis1D basis = Basis1D.of(n);
+        int e = 11;
+        double[] geo = HostReference.geometry(K, basis, e, 51 + n);
+        double[] x = HostReference.random(e * basis.np(), 52 + n);
+        String plan;
+        try (DeviceElementData d = p.uploadElementData(K, basis, e, geo)) {
+            plan = p.plan(d);
+        }
+        assertPlan(n, plan);
+        double[] y = elements(p, basis, e, geo, lambda, x);
+        AparapiBackendTest.assertClose(HostReference.applyElements(K, basis, e, geo, lambda, x), y, TOL, plan + " vs host");
+        AparapiBackendTest.assertClose(elements(registers(), basis, e, geo, lambda, x), y, TOL, plan + " vs the register columns");
+        AparapiBackendTest.assertClose(elements(BackendFixture.reference(), basis, e, geo, lambda, x), y, TOL,
+                plan + " vs the Java backend");
+    }
+
+    /** The assembled operator (input modes 1 and 2) at N = 2 (several elements per group) and 6, 7, 10 (several points per work-item). */
+    @ParameterizedTest(name = "N={0}")
+    @ValueSource(ints = {2, 6, 7, 10})
+    void maskedAssembledOperatorEqualsHostAndJavaBackend(int n) {
+        AparapiBackend b = points();
+        Backend java = BackendFixture.reference();
+        Basis1D basis = Basis1D.of(n);
+        HostReference.Mesh m = HostReference.boxMesh(n, 2, 1, 2, true);
+        int e = m.elements();
+        double lambda = 0.6;
+        double shift = 1.4;
+        double beta = 0.37;
+        double[] geo = HostReference.geometry(K, basis, e, 61 + n);
+        double[] xg = HostReference.random(m.globalSize(), 62 + n);
+        double[] zg = HostReference.random(m.globalSize(), 63 + n);
+        double[] xl = HostReference.scatter(m.scatterIds(), xg);
+        double[] yl = HostReference.applyElements(K, basis, e, geo, lambda, xl);
+        for (int i = 0; i < yl.length; i++) {
+            yl[i] += shift * m.inverseDegree()[i] * xl[i];
+        }
+        double[] yg = HostReference.gather(m.scatterIds(), yl, m.globalSize());
+        double[] javaYg;
+        try (DeviceElementData d = java.uploadElementData(K, basis, e, geo);
+             DeviceScatter z = java.uploadScatter(m.scatterIds(), m.gatherStarts(), m.gatherIds(),
+                     new int[] {0, m.globalSize()}, m.inverseDegree(), m.globalSize());
+             DeviceVector dx = java.upload(xg); DeviceVector dyl = java.allocate(yl.length);
+             DeviceVector dyg = java.allocate(m.globalSize())) {
+            java.applyAssembled(d, z, lambda, shift, dx, dyl, dyg);
+            javaYg = java.download(dyg);
+        }
+        try (DeviceElementData d = b.uploadElementData(K, basis, e, geo);
+             DeviceScatter z = b.uploadScatter(m.scatterIds(), m.gatherStarts(), m.gatherIds(), null, m.inverseDegree(),
+                     m.globalSize());
+             DeviceVector dx = b.upload(xg); DeviceVector dz = b.upload(zg); DeviceVector dyl = b.allocate(yl.length);
+             DeviceVector dyg = b.allocate(m.globalSize()); DeviceVector ep = b.upload(xg);
+             DeviceVector eyg = b.allocate(m.globalSize())) {
+            String plan = b.plan(d);
+            assertPlan(n, plan);
+            b.applyAssembled(d, z, lambda, shift, dx, dyl, dyg);
+            AparapiBackendTest.assertClose(yg, b.download(dyg), TOL, plan + ": y_G vs host");
+            AparapiBackendTest.assertClose(javaYg, b.download(dyg), TOL, plan + ": y_G vs the Java backend");
+            double fused = b.applyAssembledDotUpdate(d, z, lambda, shift, dz, beta, dx, dyl, dyg);
+            b.axpby(1, dz, beta, ep);
+            double expected = b.applyAssembledDot(d, z, lambda, shift, ep, dyl, eyg);
+            AparapiBackendTest.assertClose(b.download(ep), b.download(dx), TOL, "p = z + beta p");
+            AparapiBackendTest.assertClose(b.download(eyg), b.download(dyg), TOL, plan + ": A p");
+            assertEquals(expected, fused, TOL * Math.max(1, Math.abs(expected)), plan + ": p . Ap");
+        }
+    }
+
+    /** Jacobi PCG to 1e-10 on a deformed box with a Dirichlet mask: the same iterations and solution as the register columns. */
+    @Test
+    void cgTakesTheSameIterationsAsTheRegisterColumns() {
+        SpectralElementMesh mesh = TestProblems.deformedBox(3, 3, 2, 7);
+        ScatterOperator z = TestProblems.dirichlet(mesh);
+        ElementOperator op = ElementOperator.of(K, mesh, 0.3);
+        AparapiBackend[] backends = {registers(), points()};
+        double[][] x = new double[2][];
+        int[] iterations = new int[2];
+        for (int v = 0; v < 2; v++) {
+            AparapiBackend be = backends[v];
+            try (AssembledOperator a = AssembledOperator.bind(op, z, be, 0); JacobiPreconditioner jacobi = JacobiPreconditioner.of(a);
+                 DeviceVector b = be.upload(TestProblems.random(z.globalSize(), 9)); DeviceVector xv = be.allocate(z.globalSize());
+                 ConjugateGradient cg = new ConjugateGradient(a, jacobi).relativeTolerance(1e-10).maxIterations(2000)) {
+                iterations[v] = cg.solve(b, xv).iterations();
+                x[v] = be.download(xv);
+            }
+        }
+        assertTrue(iterations[0] > 10, "iterations " + iterations[0]);
+        assertEquals(iterations[0], iterations[1], "iterations, register columns against points");
+        AparapiBackendTest.assertClose(x[0], x[1], 1e-9, "solution, register columns against points");
+    }
+
+    /**
+     * The plans in groups of 256: one work-item per point while P^3 fits (N = 5: 216 work-items, one element), then
+     * equal shares rounded up to a warp (N = 6: 343 points on 192 work-items, N = 7: 512 on 256, N = 10: 1331 on 224), 4 P^3
+     * doubles per element and D; N = 11 does not fit 48 KiB (the shared plan); in groups of 128, N = 7 takes 4 points per
+     * work-item; BP1.0 and BP3.0 keep the table under the override.
+     */
+    @Test
+    void plansAtTheLimitsOfTheGroupAndTheLocalMemory() {
+        ElementPlan n5 = KernelBuilds.firstPlan(K, Basis1D.of(5), 1024, 48 * 1024, "test", ElementVariant.POINTS);
+        assertEquals(ElementVariant.POINTS, n5.variant());
+        assertEquals(216, n5.groupSize());
+        ElementPlan n6 = ElementPlan.pointsBp35(7, 256, 48 * 1024);
+        assertEquals(192, n6.threadsPerElement());
+        assertEquals(1, n6.elementsPerGroup());
+        ElementPlan n7 = KernelBuilds.firstPlan(K, Basis1D.of(7), 1024, 48 * 1024, "test", ElementVariant.POINTS);
+        assertEquals(ElementVariant.POINTS, n7.variant());
+        assertEquals(256, n7.groupSize());
+        assertEquals(4 * 512, n7.localPerElement());
+        assertEquals(4 * 512 + 8 * 9, n7.localDoubles());
+        assertTrue(n7.threeD() && n7.tLocal());
+        assertEquals(224, ElementPlan.pointsBp35(11, 256, 48 * 1024).threadsPerElement());
+        assertEquals(128, ElementPlan.pointsBp35(8, 128, 48 * 1024).threadsPerElement());
+        assertNull(ElementPlan.pointsBp35(12, 256, 48 * 1024));
+        assertEquals(ElementVariant.SHARED,
+                KernelBuilds.firstPlan(K, Basis1D.of(11), 1024, 48 * 1024, "test", ElementVariant.POINTS).variant());
+        assertEquals(ElementVariant.POINTS, forcedPoints());
+    }
+
+    /** {@code -Dlobatto.aparapi.elementVariant=points} applies to BP3.5, not to BP1.0 or BP3.0. */
+    private static ElementVariant forcedPoints() {
+        String before = System.getProperty("lobatto.aparapi.elementVariant");
+        System.setProperty("lobatto.aparapi.elementVariant", "points");
+        try {
+            assertEquals(ElementVariant.table(ElementKernel.STIFFNESS_BP30, 7), ElementVariant.of(ElementKernel.STIFFNESS_BP30, 7));
+            assertEquals(ElementVariant.table(ElementKernel.MASS_BP10, 7), ElementVariant.of(ElementKernel.MASS_BP10, 7));
+            return ElementVariant.of(K, 7);
+        } finally {
+            if (before == null) {
+                System.clearProperty("lobatto.aparapi.elementVariant");
+            } else {
+                System.setProperty("lobatto.aparapi.elementVariant", before);
+            }
+        }
+    }
+}
