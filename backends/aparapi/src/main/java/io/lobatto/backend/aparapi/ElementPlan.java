@@ -93,8 +93,8 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
                 return r;
             }
         }
-        if (wanted == ElementVariant.POINTS && kernel == ElementKernel.STIFFNESS_BP35) {
-            ElementPlan r = pointsBp35(nq, groupCap, localMemBytes);
+        if (wanted == ElementVariant.POINTS) {
+            ElementPlan r = points(kernel, nq, nqGauss, groupCap, localMemBytes);
             if (r != null) {
                 return r;
             }
@@ -166,19 +166,22 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
     }
 
     /**
-     * The {@link ElementVariant#POINTS} plan of BP3.5: the shared kernel's 3D structure with one element per group where
-     * P^3 exceeds {@code groupCap}, each work-item taking ceil(P^3 / T) points, T the P^3 points split into the fewest
-     * equal shares of at most {@code groupCap}, rounded up to a multiple of 32 (N = 6: 192, N = 7..9: 256, N = 10: 224
-     * work-items in groups of 256); per element the grid and the three fluxes (4 P^3 doubles), then D. Null where one
-     * element does not fit {@code localMemBytes} (N = 11 and above in 48 KiB). Where P^3 fits the group it is the shared
-     * plan's 3D structure.
+     * The {@link ElementVariant#POINTS} plan: the shared kernel's 3D structure with one element per group where P^3
+     * exceeds {@code groupCap}, each work-item taking ceil(P^3 / T) points, T the P^3 points split into the fewest equal
+     * shares of at most {@code groupCap}, rounded up to a multiple of 32 (BP3.5 N = 6: 192, N = 7..9: 256, N = 10: 224
+     * work-items in groups of 256). Per element the grid and, for the stiffness kernels, the three fluxes (4 P^3
+     * doubles), and for GL quadrature the GL stages point-parallel between two P^3 grids; then I and D. Null where one
+     * element does not fit {@code localMemBytes} (BP3.5 N = 11, BP3.0 N = 10, BP1.0 N = 13 and above in 48 KiB). Where
+     * P^3 fits the group it is the shared plan's 3D structure.
      */
-    static ElementPlan pointsBp35(int nq, int groupCap, long localMemBytes) {
+    static ElementPlan points(ElementKernel kernel, int nq, int nqGauss, int groupCap, long localMemBytes) {
         long limit = localMemBytes / 8;
-        int p = nq;
+        boolean stiff = kernel != ElementKernel.MASS_BP10;
+        boolean gauss = kernel.usesGaussQuadrature();
+        int p = gauss ? nqGauss : nq;
         int p3 = p * p * p;
-        int matrices = p * odd(p);
-        int perElem = 4 * p3;
+        int matrices = (gauss ? p * nq : 0) + (stiff ? p * odd(p) : 0);
+        int perElem = stiff ? 4 * p3 : gauss ? 2 * p3 : p3;
         if (perElem + matrices > limit) {
             return null;
         }
@@ -191,8 +194,7 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
         while (perGroup > 1 && (long) perGroup * perElem + matrices > limit) {
             perGroup--;
         }
-        return new ElementPlan(ElementVariant.POINTS, p, true, threads, perGroup, perElem, matrices, false, true, odd(p),
-                false);
+        return new ElementPlan(ElementVariant.POINTS, p, true, threads, perGroup, perElem, matrices, gauss, true, p, false);
     }
 
     /**
@@ -383,7 +385,8 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
         if (variant == ElementVariant.POINTS) {
             return "points, 3D, " + (points * points * points + threadsPerElement - 1) / threadsPerElement
                     + " points per work-item, " + threadsPerElement + " work-items x " + elementsPerGroup
-                    + " elements per group, " + localDoubles() + " doubles local";
+                    + " elements per group, " + localDoubles() + " doubles local"
+                    + (kernel.usesGaussQuadrature() ? ", GL stages by points" : "");
         }
         return (threeD ? "3D" : "2D") + ", " + threadsPerElement + " work-items x " + elementsPerGroup
                 + " elements per group, " + localDoubles() + " doubles local"

@@ -8,8 +8,7 @@ import java.util.Locale;
  * The thread structure of an element kernel, chosen per operator and degree from a table measured on the
  * GPU (libParanumal's practice: kernels chosen by measurement). {@code -Dlobatto.aparapi.elementVariant}
  * ({@code shared}, {@code registers}, {@code pipelined} or {@code points}) overrides the table, for benchmarks that
- * compare them; {@code pipelined} exists for BP3.0 and BP3.5 (stored factors) and leaves BP1.0 to the table,
- * {@code points} exists for BP3.5 (stored factors) and leaves BP1.0 and BP3.0 to the table. For BP3.5 with the geometric
+ * compare them; {@code pipelined} exists for BP3.0 and BP3.5 (stored factors) and leaves BP1.0 to the table. For BP3.5 with the geometric
  * factors on the fly {@code -Dlobatto.aparapi.onTheFlyVariant} overrides {@link #onTheFlyTable}.
  */
 enum ElementVariant {
@@ -35,13 +34,12 @@ enum ElementVariant {
      */
     PIPELINED,
     /**
-     * BP3.5 (stored factors): the shared variant's 3D structure at every degree where the element's grid and its three
-     * fluxes (4 P^3 doubles) fit the local memory (N = 1..10 in 48 KiB), not only while P^3 fits the group: each work-item
-     * takes the points t, t + T, ... of its element (T = P^3 split into equal shares of at most the group, rounded up to
-     * a warp of 32), so an element costs two barriers, not two per layer, and a group of up to 256 work-items serves one
-     * element at N = 6..10 where the 2D structures run P^2 = 49..121 work-items through P layers
-     * ({@link io.lobatto.backend.aparapi.kernels.ElementKernelBase}'s stiffness in 3D). Where it does not fit, the shared
-     * plan; BP1.0 and BP3.0 keep the table.
+     * The shared variant's 3D structure at every degree where the element's grids fit the local memory, not only while
+     * P^3 fits the group: each work-item takes the points t, t + T, ... of its element (T = P^3 split into equal shares
+     * of at most the group, rounded up to a warp of 32), so an element costs a few barriers, not a few per layer, and a
+     * group of up to 256 work-items serves one element where the 2D structures run P^2 work-items through P layers
+     * ({@link io.lobatto.backend.aparapi.kernels.ElementKernelBase} in 3D; {@link ElementPlan#points}). Stored factors
+     * only; where it does not fit, the shared plan.
      */
     POINTS;
 
@@ -116,16 +114,10 @@ enum ElementVariant {
         return forced != null ? forced : table(kernel, degree);
     }
 
-    /**
-     * The override as it applies to {@code kernel}: null for the table, for {@link #PIPELINED} on BP1.0 and for
-     * {@link #POINTS} on other than BP3.5.
-     */
+    /** The override as it applies to {@code kernel}: null for the table, and for {@link #PIPELINED} on BP1.0. */
     private static ElementVariant forced(ElementKernel kernel) {
         ElementVariant v = override();
-        if (v == PIPELINED && kernel == ElementKernel.MASS_BP10 || v == POINTS && kernel != ElementKernel.STIFFNESS_BP35) {
-            return null;
-        }
-        return v;
+        return v == PIPELINED && kernel == ElementKernel.MASS_BP10 ? null : v;
     }
 
     /**

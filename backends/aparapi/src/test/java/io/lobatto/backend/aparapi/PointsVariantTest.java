@@ -23,19 +23,19 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.params.provider.ValueSource;
 
 import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
 /**
- * BP3.5 in the {@link ElementVariant#POINTS} structure (the shared kernel's 3D stiffness with several points per
- * work-item where P^3 exceeds the group of 256) at N = 1..12 in the 48 KiB of NVIDIA GPUs (the 3D plan up to N = 10,
- * the shared plan above), lambda = 0 and lambda != 0: equal to the host reference, to the register columns on the same
- * 48 KiB and to the Java backend, element by element and as the assembled operator with a Dirichlet mask, the shift W
- * and p = z + beta p folded in; Jacobi PCG takes the same iterations as with the register columns.
+ * BP1.0, BP3.5 and BP3.0 in the {@link ElementVariant#POINTS} structure (the shared kernel's 3D structure with several
+ * points per work-item where P^3 exceeds the group of 256) at N = 1..12 in the 48 KiB of NVIDIA GPUs (the 3D plan up to
+ * BP3.5 N = 10, BP3.0 N = 9 and BP1.0 N = 12, the shared plan above), lambda = 0 and lambda != 0: equal to the host
+ * reference, to the register kernels on the same 48 KiB and to the Java backend, element by element and as the
+ * assembled operator with a Dirichlet mask, the shift W and p = z + beta p folded in; Jacobi PCG takes the same
+ * iterations as with the register columns.
  */
-class PointsBp35Test {
+class PointsVariantTest {
 
     private static final double TOL = 1e-12;
     private static final ElementKernel K = ElementKernel.STIFFNESS_BP35;
@@ -70,54 +70,74 @@ class PointsBp35Test {
         }
     }
 
-    static Stream<Arguments> degreesAndLambdas() {
-        return IntStream.rangeClosed(1, 12).boxed().flatMap(n -> Stream.of(Arguments.of(n, 0.0), Arguments.of(n, 0.6)));
+    /** BP3.5 with lambda = 0 and 0.6, BP1.0 and BP3.0 with 0.6, N = 1..12. */
+    static Stream<Arguments> kernelsDegreesAndLambdas() {
+        return IntStream.rangeClosed(1, 12).boxed().flatMap(n -> Stream.of(Arguments.of(K, n, 0.0), Arguments.of(K, n, 0.6),
+                Arguments.of(ElementKernel.MASS_BP10, n, 0.6), Arguments.of(ElementKernel.STIFFNESS_BP30, n, 0.6)));
     }
 
-    private static double[] elements(Backend b, Basis1D basis, int e, double[] geo, double lambda, double[] x) {
-        try (DeviceElementData d = b.uploadElementData(K, basis, e, geo); DeviceVector dx = b.upload(x);
+    private static double[] elements(Backend b, ElementKernel k, Basis1D basis, int e, double[] geo, double lambda, double[] x) {
+        try (DeviceElementData d = b.uploadElementData(k, basis, e, geo); DeviceVector dx = b.upload(x);
              DeviceVector dy = b.allocate(x.length)) {
             b.applyElements(d, lambda, dx, dy);
             return b.download(dy);
         }
     }
 
-    /** The plan string at N = n in 48 KiB (groups of at most 256): the 3D points up to N = 10, the shared 2D above. */
-    private static void assertPlan(int n, String plan) {
-        if (n <= 10) {
-            int p3 = (n + 1) * (n + 1) * (n + 1);
-            int shares = (p3 + 255) / 256;
+    /**
+     * The plan string of {@code k} at N = n in 48 KiB (groups of at most 256): the 3D points up to BP3.5 N = 10, BP3.0
+     * N = 9 and BP1.0 N = 12 (P = N + 2 GL points for BP1.0 and BP3.0), the shared plan above.
+     */
+    private static void assertPlan(ElementKernel k, int n, String plan) {
+        int last = switch (k) {
+            case STIFFNESS_BP35 -> 10;
+            case STIFFNESS_BP30 -> 9;
+            case MASS_BP10 -> 12;
+        };
+        if (n <= last) {
+            int p = k.usesGaussQuadrature() ? n + 2 : n + 1;
+            int shares = (p * p * p + 255) / 256;
             assertTrue(plan.contains(": points, 3D, " + shares + " points per work-item, "), plan);
         } else {
             assertTrue(plan.contains(": 2D, "), plan);
         }
     }
 
-    /** E = 11: the last group is partly filled wherever a group holds several elements (N <= 5). */
-    @ParameterizedTest(name = "N={0} lambda={1}")
-    @MethodSource("degreesAndLambdas")
-    void elementApplyEqualsHostRegisterColumnsAndJavaBackend(int n, double lambda) {
+    /** E = 11: the last group is partly filled wherever a group holds several elements. */
+    @ParameterizedTest(name = "{0} N={1} lambda={2}")
+    @MethodSource("kernelsDegreesAndLambdas")
+    void elementApplyEqualsHostRegisterKernelsAndJavaBackend(ElementKernel k, int n, double lambda) {
         AparapiBackend p = points();
         Basis1D basis = Basis1D.of(n);
         int e = 11;
-        double[] geo = HostReference.geometry(K, basis, e, 51 + n);
+        double[] geo = HostReference.geometry(k, basis, e, 51 + n);
         double[] x = HostReference.random(e * basis.np(), 52 + n);
         String plan;
-        try (DeviceElementData d = p.uploadElementData(K, basis, e, geo)) {
+        try (DeviceElementData d = p.uploadElementData(k, basis, e, geo)) {
             plan = p.plan(d);
         }
-        assertPlan(n, plan);
-        double[] y = elements(p, basis, e, geo, lambda, x);
-        AparapiBackendTest.assertClose(HostReference.applyElements(K, basis, e, geo, lambda, x), y, TOL, plan + " vs host");
-        AparapiBackendTest.assertClose(elements(registers(), basis, e, geo, lambda, x), y, TOL, plan + " vs the register columns");
-        AparapiBackendTest.assertClose(elements(BackendFixture.reference(), basis, e, geo, lambda, x), y, TOL,
+        assertPlan(k, n, plan);
+        double[] y = elements(p, k, basis, e, geo, lambda, x);
+        AparapiBackendTest.assertClose(HostReference.applyElements(k, basis, e, geo, lambda, x), y, TOL, plan + " vs host");
+        AparapiBackendTest.assertClose(elements(registers(), k, basis, e, geo, lambda, x), y, TOL,
+                plan + " vs the register kernels");
+        AparapiBackendTest.assertClose(elements(BackendFixture.reference(), k, basis, e, geo, lambda, x), y, TOL,
                 plan + " vs the Java backend");
     }
 
-    /** The assembled operator (input modes 1 and 2) at N = 2 (several elements per group) and 6, 7, 10 (several points per work-item). */
-    @ParameterizedTest(name = "N={0}")
-    @ValueSource(ints = {2, 6, 7, 10})
-    void maskedAssembledOperatorEqualsHostAndJavaBackend(int n) {
+    /**
+     * The assembled operator (input modes 1 and 2): BP3.5 at N = 2 (several elements per group) and 6, 7, 10 (several
+     * points per work-item), BP1.0 and BP3.0 at N = 2 and 7.
+     */
+    static Stream<Arguments> assembledCases() {
+        return Stream.of(Arguments.of(K, 2), Arguments.of(K, 6), Arguments.of(K, 7), Arguments.of(K, 10),
+                Arguments.of(ElementKernel.MASS_BP10, 2), Arguments.of(ElementKernel.MASS_BP10, 7),
+                Arguments.of(ElementKernel.STIFFNESS_BP30, 2), Arguments.of(ElementKernel.STIFFNESS_BP30, 7));
+    }
+
+    @ParameterizedTest(name = "{0} N={1}")
+    @MethodSource("assembledCases")
+    void maskedAssembledOperatorEqualsHostAndJavaBackend(ElementKernel k, int n) {
         AparapiBackend b = points();
         Backend java = BackendFixture.reference();
         Basis1D basis = Basis1D.of(n);
@@ -126,17 +146,17 @@ class PointsBp35Test {
         double lambda = 0.6;
         double shift = 1.4;
         double beta = 0.37;
-        double[] geo = HostReference.geometry(K, basis, e, 61 + n);
+        double[] geo = HostReference.geometry(k, basis, e, 61 + n);
         double[] xg = HostReference.random(m.globalSize(), 62 + n);
         double[] zg = HostReference.random(m.globalSize(), 63 + n);
         double[] xl = HostReference.scatter(m.scatterIds(), xg);
-        double[] yl = HostReference.applyElements(K, basis, e, geo, lambda, xl);
+        double[] yl = HostReference.applyElements(k, basis, e, geo, lambda, xl);
         for (int i = 0; i < yl.length; i++) {
             yl[i] += shift * m.inverseDegree()[i] * xl[i];
         }
         double[] yg = HostReference.gather(m.scatterIds(), yl, m.globalSize());
         double[] javaYg;
-        try (DeviceElementData d = java.uploadElementData(K, basis, e, geo);
+        try (DeviceElementData d = java.uploadElementData(k, basis, e, geo);
              DeviceScatter z = java.uploadScatter(m.scatterIds(), m.gatherStarts(), m.gatherIds(),
                      new int[] {0, m.globalSize()}, m.inverseDegree(), m.globalSize());
              DeviceVector dx = java.upload(xg); DeviceVector dyl = java.allocate(yl.length);
@@ -144,14 +164,14 @@ class PointsBp35Test {
             java.applyAssembled(d, z, lambda, shift, dx, dyl, dyg);
             javaYg = java.download(dyg);
         }
-        try (DeviceElementData d = b.uploadElementData(K, basis, e, geo);
+        try (DeviceElementData d = b.uploadElementData(k, basis, e, geo);
              DeviceScatter z = b.uploadScatter(m.scatterIds(), m.gatherStarts(), m.gatherIds(), null, m.inverseDegree(),
                      m.globalSize());
              DeviceVector dx = b.upload(xg); DeviceVector dz = b.upload(zg); DeviceVector dyl = b.allocate(yl.length);
              DeviceVector dyg = b.allocate(m.globalSize()); DeviceVector ep = b.upload(xg);
              DeviceVector eyg = b.allocate(m.globalSize())) {
             String plan = b.plan(d);
-            assertPlan(n, plan);
+            assertPlan(k, n, plan);
             b.applyAssembled(d, z, lambda, shift, dx, dyl, dyg);
             AparapiBackendTest.assertClose(yg, b.download(dyg), TOL, plan + ": y_G vs host");
             AparapiBackendTest.assertClose(javaYg, b.download(dyg), TOL, plan + ": y_G vs the Java backend");
@@ -191,14 +211,14 @@ class PointsBp35Test {
      * The plans in groups of 256: one work-item per point while P^3 fits (N = 5: 216 work-items, one element), then
      * equal shares rounded up to a warp (N = 6: 343 points on 192 work-items, N = 7: 512 on 256, N = 10: 1331 on 224), 4 P^3
      * doubles per element and D; N = 11 does not fit 48 KiB (the shared plan); in groups of 128, N = 7 takes 4 points per
-     * work-item; BP1.0 and BP3.0 keep the table under the override.
+     * work-item; BP3.0 and BP1.0 at the limits of 48 KiB; the override applies to every kernel.
      */
     @Test
     void plansAtTheLimitsOfTheGroupAndTheLocalMemory() {
         ElementPlan n5 = KernelBuilds.firstPlan(K, Basis1D.of(5), 1024, 48 * 1024, "test", ElementVariant.POINTS);
         assertEquals(ElementVariant.POINTS, n5.variant());
         assertEquals(216, n5.groupSize());
-        ElementPlan n6 = ElementPlan.pointsBp35(7, 256, 48 * 1024);
+        ElementPlan n6 = ElementPlan.points(K, 7, 8, 256, 48 * 1024);
         assertEquals(192, n6.threadsPerElement());
         assertEquals(1, n6.elementsPerGroup());
         ElementPlan n7 = KernelBuilds.firstPlan(K, Basis1D.of(7), 1024, 48 * 1024, "test", ElementVariant.POINTS);
@@ -207,21 +227,29 @@ class PointsBp35Test {
         assertEquals(4 * 512, n7.localPerElement());
         assertEquals(4 * 512 + 8 * 9, n7.localDoubles());
         assertTrue(n7.threeD() && n7.tLocal());
-        assertEquals(224, ElementPlan.pointsBp35(11, 256, 48 * 1024).threadsPerElement());
-        assertEquals(128, ElementPlan.pointsBp35(8, 128, 48 * 1024).threadsPerElement());
-        assertNull(ElementPlan.pointsBp35(12, 256, 48 * 1024));
+        assertEquals(224, ElementPlan.points(K, 11, 12, 256, 48 * 1024).threadsPerElement());
+        assertEquals(128, ElementPlan.points(K, 8, 9, 128, 48 * 1024).threadsPerElement());
+        assertNull(ElementPlan.points(K, 12, 13, 256, 48 * 1024));
         assertEquals(ElementVariant.SHARED,
                 KernelBuilds.firstPlan(K, Basis1D.of(11), 1024, 48 * 1024, "test", ElementVariant.POINTS).variant());
+        // BP3.0 at N = 9: P = 11, 4 P^3 + I (11 x 10) + D (11 x 11) doubles; N = 10 does not fit
+        ElementPlan bp30 = ElementPlan.points(ElementKernel.STIFFNESS_BP30, 10, 11, 256, 48 * 1024);
+        assertEquals(4 * 1331 + 110 + 121, bp30.localDoubles());
+        assertTrue(bp30.pointInterp());
+        assertNull(ElementPlan.points(ElementKernel.STIFFNESS_BP30, 11, 12, 256, 48 * 1024));
+        // BP1.0: two P^3 grids and I; N = 12 (P = 14) fits, N = 13 does not
+        assertEquals(2 * 2744 + 14 * 13, ElementPlan.points(ElementKernel.MASS_BP10, 13, 14, 256, 48 * 1024).localDoubles());
+        assertNull(ElementPlan.points(ElementKernel.MASS_BP10, 14, 15, 256, 48 * 1024));
         assertEquals(ElementVariant.POINTS, forcedPoints());
     }
 
-    /** {@code -Dlobatto.aparapi.elementVariant=points} applies to BP3.5, not to BP1.0 or BP3.0. */
+    /** {@code -Dlobatto.aparapi.elementVariant=points} applies to every kernel. */
     private static ElementVariant forcedPoints() {
         String before = System.getProperty("lobatto.aparapi.elementVariant");
         System.setProperty("lobatto.aparapi.elementVariant", "points");
         try {
-            assertEquals(ElementVariant.table(ElementKernel.STIFFNESS_BP30, 7), ElementVariant.of(ElementKernel.STIFFNESS_BP30, 7));
-            assertEquals(ElementVariant.table(ElementKernel.MASS_BP10, 7), ElementVariant.of(ElementKernel.MASS_BP10, 7));
+            assertEquals(ElementVariant.POINTS, ElementVariant.of(ElementKernel.STIFFNESS_BP30, 7));
+            assertEquals(ElementVariant.POINTS, ElementVariant.of(ElementKernel.MASS_BP10, 7));
             return ElementVariant.of(K, 7);
         } finally {
             if (before == null) {
