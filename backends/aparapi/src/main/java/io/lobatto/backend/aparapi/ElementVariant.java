@@ -39,7 +39,8 @@ enum ElementVariant {
      * of at most the group, rounded up to a warp of 32), so an element costs a few barriers, not a few per layer, and a
      * group of up to 256 work-items serves one element where the 2D structures run P^2 work-items through P layers
      * ({@link io.lobatto.backend.aparapi.kernels.ElementKernelBase} in 3D; {@link ElementPlan#points}). Stored factors
-     * only; where it does not fit, the shared plan.
+     * only; where it does not fit, the shared plan. In the BP3.5 row of {@link #table} at N = 6..9, where it measured
+     * fastest; slower than the table for BP1.0 and BP3.0.
      */
     POINTS;
 
@@ -190,7 +191,7 @@ enum ElementVariant {
      * lease on 2026-11-25 (site/.../nvidia-h100/variants/bk-{registers,shared}-24a3aac.json): BP1.0 registers at
      * every N (1.5-12x), BP3.0 registers but at N = 8 and 15, BP3.5 as the row shows (N = 1, 2 and 10 changed from the
      * 2026-11-23 table; at N = 1 and 10 the two are within 4%). Index N = 1..15; R =
-     * {@link #REGISTERS}, S = {@link #SHARED}, P = {@link #PIPELINED}. BP3.0 at N = 15 does not fit the register variant.
+     * {@link #REGISTERS}, S = {@link #SHARED}, P = {@link #PIPELINED}, T = {@link #POINTS}. BP3.0 at N = 15 does not fit the register variant.
      * BP3.0's P entries: {@code op} BP3 apply at 8M DOFs, the pipelined kernel against the previous row in one lease
      * ({@code benchmarks/gpu/bp30hi.sh} at 26b385d, H100), GDOF/s before / pipelined: N = 2 4.01 / 5.11, 3 5.62 / 6.25,
      * 6 8.21 / 11.12, 7 7.05 / 10.34, 8 7.87 / 8.65, 9 6.94 / 10.35, 11 8.25 / 9.97, 13 6.78 / 8.04, 14 7.79 / 9.58,
@@ -199,13 +200,19 @@ enum ElementVariant {
      * ({@code benchmarks/gpu/bp35pipe.sh} at 66b8844 and {@code fill26.sh} at 787dca1, {@code op} BP5): N = 2 8.64 / 9.03,
      * 6 12.65 / 14.02, 7 14.37 / 14.76, 10 12.13 / 15.45, 12 11.79 / 13.11; the previous row kept where it was faster
      * (1 4.10 / 3.54, 3, 4, 5 15.52 / 13.25, 8, 9, 11) or the pipelined kernel does not fit 48 KiB (13..15).
+     * BP3.5's T entries ({@link #POINTS}): {@code op} BP5 at 8M DOFs, the previous row and the points kernel on one mesh,
+     * both forms, H100 ({@code benchmarks/gpu/atomic26.sh} with VARIANTS=table,points at ee52204), GDOF/s previous / points,
+     * two kernels and atomic: N = 6 14.03 / 15.30 and 15.74 / 17.26, 7 14.79 / 16.94 and 16.05 / 19.16, 8 14.50 / 15.67 and
+     * 14.60 / 17.37, 9 14.22 / 15.45 and 15.74 / 17.13; kept at 10 (15.45 / 13.65 and 16.34 / 14.95). For BP1 and BP3 the
+     * points kernel was slower at every N measured (2..9, {@code points26.sh} at 8d2ac98: e.g. BP3 N = 7 7.48 against
+     * 11.21), so their rows keep no T.
      */
     static ElementVariant table(ElementKernel kernel, int degree) {
         String row = switch (kernel) {
             //                   N = 123456789012345
             case MASS_BP10 ->       "RRRRRRRRRRRRRRR";
             case STIFFNESS_BP30 ->  "RPPPPPPPPRPRPPP";
-            case STIFFNESS_BP35 ->  "SPRRSPPRSPRPRSS";
+            case STIFFNESS_BP35 ->  "SPRRSTTTTPRPRSS";
         };
         if (degree < 1 || degree > row.length()) {
             throw new IllegalArgumentException("degree is " + degree + "; the variant table covers N = 1.." + row.length());
@@ -213,6 +220,7 @@ enum ElementVariant {
         return switch (row.charAt(degree - 1)) {
             case 'R' -> REGISTERS;
             case 'P' -> PIPELINED;
+            case 'T' -> POINTS;
             default -> SHARED;
         };
     }
