@@ -83,12 +83,14 @@ public final class AparapiBackend implements Backend {
      * ({@link io.lobatto.backend.aparapi.kernels.ElementOperands#ATOMIC}; {@code ptx}: NVIDIA's {@code red.global.add.f64},
      * {@code cas}: a 64-bit compare-and-swap loop), so y_G is not bitwise reproducible; {@code off}: the element kernel
      * and the gather (bitwise reproducible). {@code auto} (the default): {@code ptx} on NVIDIA devices for operators of at
-     * least {@link #ATOMIC_MIN_LOCAL} local nodes, but BP3.5 at N = 8, else {@code off}. Measured on the H100 at 8M DOFs
+     * least {@link #ATOMIC_MIN_LOCAL} local nodes, else {@code off}. Measured on the H100 at 8M DOFs
      * ({@code benchmarks/gpu/atomic26.sh} at 3445196): the apply faster at every p of 2..8, 10, 15 (BP1 1.19-1.27x, BP3
      * 1.04-1.19x, BP5 1.01-1.21x) but BP5 at p = 4 in the register variant (0.98x; 0.94x on an H200), which the atomic
-     * form replaces by the shared one ({@link ElementVariant#atomicTable}: 15.65 against 13.89 GDOF/s), and p = 8 (1.01x);
-     * at d99e0e6 CG's call 1.02-1.12x at p = 5..7, a BP5 CG iteration ({@code bp}) 1.04-1.06x at p = 5 but 0.97-0.98x at
-     * p = 8.
+     * form replaces by the shared one ({@link ElementVariant#atomicTable}: 15.45 against 13.88 GDOF/s at ee52204), and
+     * p = 8 (1.01x); at d99e0e6 CG's call 1.02-1.12x at p = 5..7, a BP5 CG iteration ({@code bp}) 1.04-1.06x at p = 5
+     * but 0.97-0.98x at p = 8 in the register variant. With the points kernel at p = 6..9 (9f25633) {@code bp} BP5 is
+     * 1.05-1.09x there in the PTX form, p = 8 included (10.77 and 10.79 against 10.10 and 9.85 GDOF/s), so no degree is
+     * left out.
      */
     public static final String ATOMIC_OPERATOR_PROPERTY = "lobatto.aparapi.atomicOperator";
 
@@ -118,12 +120,7 @@ public final class AparapiBackend implements Backend {
      * @throws IllegalArgumentException naming the property's value if it is none of off, cas, ptx, auto
      */
     static int atomicOperator(String vendor, long localNodes) {
-        return atomicOperator(vendor, localNodes, null, 0);
-    }
-
-    /** As {@link #atomicOperator(String, long)} for {@code kernel} at {@code degree} (auto: BP3.5 at N = 8 off). */
-    static int atomicOperator(String vendor, long localNodes, ElementKernel kernel, int degree) {
-        return atomicOperator(isNvidia(vendor), localNodes, kernel, degree);
+        return atomicOperator(isNvidia(vendor), localNodes);
     }
 
     /** Whether {@code vendor} (CL_DEVICE_VENDOR) is NVIDIA's, where {@code auto} takes the PTX form. */
@@ -131,8 +128,8 @@ public final class AparapiBackend implements Backend {
         return vendor != null && vendor.toLowerCase(java.util.Locale.ROOT).contains("nvidia");
     }
 
-    /** As {@link #atomicOperator(String, long, ElementKernel, int)} with the vendor test done (once per backend). */
-    static int atomicOperator(boolean nvidia, long localNodes, ElementKernel kernel, int degree) {
+    /** As {@link #atomicOperator(String, long)} with the vendor test done (once per backend). */
+    static int atomicOperator(boolean nvidia, long localNodes) {
         String v = System.getProperty(ATOMIC_OPERATOR_PROPERTY, "auto").trim();
         switch (v) {
             case "off":
@@ -142,9 +139,7 @@ public final class AparapiBackend implements Backend {
             case "ptx":
                 return io.lobatto.backend.aparapi.kernels.ElementOperands.ATOMIC_PTX;
             case "auto":
-                return nvidia && localNodes >= ATOMIC_MIN_LOCAL
-                        && !(kernel == ElementKernel.STIFFNESS_BP35 && degree == 8)
-                        ? io.lobatto.backend.aparapi.kernels.ElementOperands.ATOMIC_PTX : 0;
+                return nvidia && localNodes >= ATOMIC_MIN_LOCAL ? io.lobatto.backend.aparapi.kernels.ElementOperands.ATOMIC_PTX : 0;
             default:
                 throw new IllegalArgumentException("-D" + ATOMIC_OPERATOR_PROPERTY + "=" + v + ": expected auto, off, cas or ptx");
         }

@@ -237,7 +237,7 @@ final class BuildsAhead {
         int top = degrees.length > 0 ? degrees[0] : 0;
         if (geometry != null && top >= 1 && top <= MAX_DEGREE && fold && AparapiBackend.atomicCg()
                 && AparapiBackend.atomicOperator(core.cl.device().vendor(),
-                        geometry.elementCount() * (top + 1L) * (top + 1) * (top + 1), kernel, top) != 0) {
+                        geometry.elementCount() * (top + 1L) * (top + 1) * (top + 1)) != 0) {
             vectors.add(KernelBuilds.reduction(ReductionKernel.UPDATE_DOT, reduceGroup));   // CG's p update after the atomic apply
         }
         if (core.smallReduceGroup() > 0) {           // the reductions over small vectors (coarse levels, small problems)
@@ -327,7 +327,7 @@ final class BuildsAhead {
                     ? List.of(kernel, ElementKernel.MASS_BP10) : List.of(kernel);
             // the plain apply's form at this level's size (a geometry unknown: not built ahead)
             int atomic = geometry == null ? 0 : AparapiBackend.atomicOperator(core.cl.device().vendor(),
-                    elements * (degree + 1L) * (degree + 1) * (degree + 1), kernel, degree);
+                    elements * (degree + 1L) * (degree + 1) * (degree + 1));
             for (ElementKernel k : kinds) {
                 ElementVariant v = forced != null ? forced : ElementVariant.of(k, degree, device);
                 // the input modes the setup and the solve use (each mode is built at its first use only): the fine

@@ -538,7 +538,7 @@ final class ElementOperators {
         if (nvidia == 0) {
             nvidia = AparapiBackend.isNvidia(core.cl.device().vendor()) ? 1 : -1;
         }
-        int atomic = AparapiBackend.atomicOperator(nvidia > 0, d.localSize(), d.kernel, d.degree);
+        int atomic = AparapiBackend.atomicOperator(nvidia > 0, d.localSize());
         if (atomic != 0 && ((dir == null && !withDot) || AparapiBackend.atomicCg())) {
             // the one-kernel operator with atomics: y_G zeroed, then every element's output added into it in place; CG's
             // p = z + beta p and its dot in one pass after it (the element kernel read z + beta p through Z)

@@ -210,7 +210,7 @@ class AtomicOperatorTest {
         assertEquals("-Dlobatto.aparapi.atomicOperator=fast: expected auto, off, cas or ptx", e.getMessage());
     }
 
-    /** auto: NVIDIA's PTX form from 2^21 local nodes but BP3.5 at N = 8, the element kernel and the gather below and elsewhere. */
+    /** auto: NVIDIA's PTX form from 2^21 local nodes, the element kernel and the gather below and elsewhere. */
     @Test
     void autoTakesThePtxFormOnLargeNvidiaOperatorsOnly() {
         long big = AparapiBackend.ATOMIC_MIN_LOCAL;
@@ -218,11 +218,8 @@ class AtomicOperatorTest {
         assertEquals(0, AparapiBackend.atomicOperator("NVIDIA Corporation", big - 1));
         assertEquals(0, AparapiBackend.atomicOperator("The pocl project", big));
         assertEquals(0, AparapiBackend.atomicOperator("Advanced Micro Devices, Inc.", big));
-        assertEquals(0, AparapiBackend.atomicOperator("NVIDIA Corporation", big, ElementKernel.STIFFNESS_BP35, 8));
-        assertEquals(io.lobatto.backend.aparapi.kernels.ElementOperands.ATOMIC_PTX,
-                AparapiBackend.atomicOperator("NVIDIA Corporation", big, ElementKernel.STIFFNESS_BP35, 4));
-        assertEquals(io.lobatto.backend.aparapi.kernels.ElementOperands.ATOMIC_PTX,
-                AparapiBackend.atomicOperator("NVIDIA Corporation", big, ElementKernel.STIFFNESS_BP35, 5));
+        assertEquals(io.lobatto.backend.aparapi.kernels.ElementOperands.ATOMIC_PTX, AparapiBackend.atomicOperator(true, big));
+        assertEquals(0, AparapiBackend.atomicOperator(false, big));
         System.setProperty(AparapiBackend.ATOMIC_OPERATOR_PROPERTY, "off");
         assertEquals(0, AparapiBackend.atomicOperator("NVIDIA Corporation", big));
         System.setProperty(AparapiBackend.ATOMIC_OPERATOR_PROPERTY, "cas");
