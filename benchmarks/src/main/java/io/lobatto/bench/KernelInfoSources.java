@@ -12,8 +12,9 @@ import java.util.List;
 /**
  * The OpenCL C the aparapi backend builds for one degree: every streaming, reduction and gather/scatter
  * kernel, and the element kernels of BP1.0, BP3.5, BP3.5 with the geometric factors on the fly (both kernels: register
- * columns and shared memory) and BP3.0 (local, assembled, assembled with CG's p update), each as Aparapi
- * translated it with its build constants, for kernel-info's per-kernel build report.
+ * columns and shared memory) and BP3.0 (local, assembled, assembled with CG's p update, and the one-kernel operator's
+ * atomic forms of the last two: PTX on NVIDIA, else CAS), each as Aparapi translated it with its build constants, for
+ * kernel-info's per-kernel build report.
  */
 final class KernelInfoSources {
 
@@ -68,6 +69,10 @@ final class KernelInfoSources {
                         b.applyAssembledDot(data, scatter, 1, 0, xg, yl, yg);
                         try (DeviceVector zg = b.allocate(ids.length)) {
                             b.applyAssembledDotUpdate(data, scatter, 1, 0, zg, 0.5, xg, yl, yg);
+                            atomicForm(b, () -> {      // the one-kernel operator's element kernels, plain and with the p update
+                                b.applyAssembled(data, scatter, 1, 0, xg, yl, yg);
+                                b.applyAssembledDotUpdate(data, scatter, 1, 0, zg, 0.5, xg, yl, yg);
+                            });
                         }
                     }
                 }
@@ -91,6 +96,25 @@ final class KernelInfoSources {
             }
             b.synchronize();
             return b.builtSources();
+        }
+    }
+
+    /**
+     * Runs {@code calls} with the assembled operator's atomic form forced ({@link AparapiBackend#ATOMIC_OPERATOR_PROPERTY}):
+     * NVIDIA's PTX form on an NVIDIA device, where {@code auto} takes it for large operators, else the CAS loop.
+     */
+    private static void atomicForm(AparapiBackend b, Runnable calls) {
+        String before = System.getProperty(AparapiBackend.ATOMIC_OPERATOR_PROPERTY);
+        boolean nvidia = b.runtime().device().vendor().toLowerCase(java.util.Locale.ROOT).contains("nvidia");
+        System.setProperty(AparapiBackend.ATOMIC_OPERATOR_PROPERTY, nvidia ? "ptx" : "cas");
+        try {
+            calls.run();
+        } finally {
+            if (before == null) {
+                System.clearProperty(AparapiBackend.ATOMIC_OPERATOR_PROPERTY);
+            } else {
+                System.setProperty(AparapiBackend.ATOMIC_OPERATOR_PROPERTY, before);
+            }
         }
     }
 

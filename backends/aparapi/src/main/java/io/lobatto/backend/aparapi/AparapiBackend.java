@@ -96,9 +96,10 @@ public final class AparapiBackend implements Backend {
 
     /**
      * System property, read at every apply: {@code true} (the default) lets the atomic form of
-     * {@link #ATOMIC_OPERATOR_PROPERTY} serve CG's calls too (y = A x with x . y, and p = z + beta p with y = A p and
-     * p . y: the element kernel adds into y_G, then one pass updates p and sums the dot); {@code false} keeps them on the
-     * element kernel and the gather with its fused update and dot. An A/B switch for the GPU runbook.
+     * {@link #ATOMIC_OPERATOR_PROPERTY} serve CG's calls too (y = A x with x . y: the atomic apply, then a dot; and where
+     * the search direction is folded ({@link #foldSearchDirection}) p = z + beta p with y = A p and p . y: the element
+     * kernel reads z + beta p and adds into y_G, then one pass updates p and sums the dot); {@code false} keeps them on
+     * the element kernel and the gather with its fused update and dot. An A/B switch for the GPU runbook.
      */
     public static final String ATOMIC_CG_PROPERTY = "lobatto.aparapi.atomicCg";
 

@@ -26,7 +26,7 @@ final class Vectors {
     private final BackendCore core;
     /** The built kernels of the streaming and reduction ops by op code (no map lookup per launch). */
     private final ClKernel[] streamKernels = new ClKernel[4];
-    private final ClKernel[] reductionKernels = new ClKernel[4];
+    private final ClKernel[] reductionKernels = new ClKernel[ReductionKernel.OPS];
 
     Vectors(BackendCore core) {
         this.core = core;
@@ -70,8 +70,8 @@ final class Vectors {
     }
 
     /** The reductions built for the small group ({@link BackendCore#reductionGroup}), by op code, and their groups. */
-    private final ClKernel[] smallReductionKernels = new ClKernel[4];
-    private final int[] smallGroupOf = new int[4];
+    private final ClKernel[] smallReductionKernels = new ClKernel[ReductionKernel.OPS];
+    private final int[] smallGroupOf = new int[ReductionKernel.OPS];
 
     private ClKernel buildReduction(int op, int group) {
         return core.kernel(KernelBuilds.reduction(op, group));

@@ -142,6 +142,49 @@ class AtomicOperatorTest {
         }
     }
 
+    /**
+     * CG's call with the search direction folded into the operator ({@code foldSearchDirection}, off by default): in the
+     * atomic form the element kernel reads z + beta p through Z and adds into y_G, then {@code ReductionKernel.UPDATE_DOT}
+     * writes p and sums p . y; against the element kernel and the gather with its fused update and dot, for BP3.5 and
+     * BP3.0 (the operators that fold it), on 2 x 2 x 1 elements (one reduction group) and 10 x 10 x 8 (19343 rows at
+     * N = 3: many groups). Until the reductions' kernel cache had room for this op it threw.
+     */
+    @Test
+    void foldedSearchDirectionAgrees() {
+        try (AparapiBackend be = new AparapiBackend()) {
+            be.foldSearchDirection(true);
+            for (int[] box : new int[][] {{2, 2, 1}, {10, 10, 8}}) {
+                SpectralElementMesh mesh = TestProblems.deformedBox(box[0], box[1], box[2], 3);
+                for (ElementKernel kernel : new ElementKernel[] {ElementKernel.STIFFNESS_BP35, ElementKernel.STIFFNESS_BP30}) {
+                    ScatterOperator z = TestProblems.dirichlet(mesh);
+                    String what = kernel + " " + z.globalSize() + " rows";
+                    try (AssembledOperator a = AssembledOperator.bind(ElementOperator.of(kernel, mesh, 0.75), z, be);
+                         DeviceVector dir = be.upload(TestProblems.random(z.globalSize(), 53));
+                         DeviceVector p2 = be.upload(TestProblems.random(z.globalSize(), 59));
+                         DeviceVector p1 = be.upload(be.download(p2));
+                         DeviceVector y2 = be.allocate(z.globalSize()); DeviceVector y1 = be.allocate(z.globalSize())) {
+                        double want = a.updateApplyDot(dir, 0.3, p2, y2);
+                        double got;
+                        System.setProperty(AparapiBackend.ATOMIC_OPERATOR_PROPERTY, "cas");
+                        List<String> ops;
+                        double[] dot = new double[1];
+                        try {
+                            ops = OneKernelOperatorTest.launched(be, () -> dot[0] = a.updateApplyDot(dir, 0.3, p1, y1));
+                        } finally {
+                            System.clearProperty(AparapiBackend.ATOMIC_OPERATOR_PROPERTY);
+                        }
+                        got = dot[0];
+                        assertTrue(ops.contains("updateDot") && ops.stream().anyMatch(o -> o.endsWith("(one kernel, atomic, p update)")),
+                                what + ": " + ops);
+                        assertEquals(want, got, 1e-13 * Math.abs(want), what + ": p . A p");
+                        assertClose(be.download(y2), be.download(y1), what + ": y_G = A p");
+                        assertClose(be.download(p2), be.download(p1), what + ": p = z + beta p");
+                    }
+                }
+            }
+        }
+    }
+
     /** Jacobi PCG to 1e-10 with the atomic form: the same iterations (within one) and solution (to 1e-9 of its max). */
     @Test
     void cgConvergesAlike() {

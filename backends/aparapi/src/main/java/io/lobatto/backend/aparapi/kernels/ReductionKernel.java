@@ -28,6 +28,8 @@ public final class ReductionKernel extends Kernel {
     public static final int RECIPROCAL = 3;
     /** CG's search direction after an atomic operator apply: p = z + alpha p; p . ap (ap = A (z + alpha p), complete). */
     public static final int UPDATE_DOT = 4;
+    /** The number of ops: one past the largest op code. */
+    public static final int OPS = 5;
 
     @BuildConstant int op;
     /** Work-items per group, a power of two. */
