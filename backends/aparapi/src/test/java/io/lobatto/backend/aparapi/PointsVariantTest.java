@@ -4,21 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.lobatto.conformance.BackendFixture;
-import io.lobatto.conformance.TestProblems;
-import io.lobatto.core.backend.Backend;
-import io.lobatto.core.backend.DeviceElementData;
-import io.lobatto.core.backend.DeviceScatter;
-import io.lobatto.core.backend.DeviceVector;
 import io.lobatto.core.backend.ElementKernel;
 import io.lobatto.core.basis.Basis1D;
-import io.lobatto.core.mesh.SpectralElementMesh;
-import io.lobatto.gs.ScatterOperator;
-import io.lobatto.operators.AssembledOperator;
-import io.lobatto.operators.ElementOperator;
-import io.lobatto.solvers.ConjugateGradient;
-import io.lobatto.solvers.JacobiPreconditioner;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -37,51 +24,20 @@ import java.util.stream.Stream;
  */
 class PointsVariantTest {
 
-    private static final double TOL = 1e-12;
     private static final ElementKernel K = ElementKernel.STIFFNESS_BP35;
-    private static AparapiBackend points;
-    private static AparapiBackend registers;
 
-    private static synchronized AparapiBackend points() {
-        AparapiBackendTest.b(); // skips or fails without OpenCL
-        if (points == null) {
-            points = new AparapiBackend(OpenClDevices.select(OpenClDevices.configuredSelector()), 48 * 1024,
-                    ElementVariant.POINTS);
-        }
-        return points;
+    private static AparapiBackend points() {
+        return VariantBackends.at48KiB(ElementVariant.POINTS);
     }
 
-    private static synchronized AparapiBackend registers() {
-        AparapiBackendTest.b();
-        if (registers == null) {
-            registers = new AparapiBackend(OpenClDevices.select(OpenClDevices.configuredSelector()), 48 * 1024,
-                    ElementVariant.REGISTERS);
-        }
-        return registers;
-    }
-
-    @AfterAll
-    static synchronized void close() {
-        if (points != null) {
-            points.close();
-        }
-        if (registers != null) {
-            registers.close();
-        }
+    private static AparapiBackend registers() {
+        return VariantBackends.at48KiB(ElementVariant.REGISTERS);
     }
 
     /** BP3.5 with lambda = 0 and 0.6, BP1.0 and BP3.0 with 0.6, N = 1..12. */
     static Stream<Arguments> kernelsDegreesAndLambdas() {
         return IntStream.rangeClosed(1, 12).boxed().flatMap(n -> Stream.of(Arguments.of(K, n, 0.0), Arguments.of(K, n, 0.6),
                 Arguments.of(ElementKernel.MASS_BP10, n, 0.6), Arguments.of(ElementKernel.STIFFNESS_BP30, n, 0.6)));
-    }
-
-    private static double[] elements(Backend b, ElementKernel k, Basis1D basis, int e, double[] geo, double lambda, double[] x) {
-        try (DeviceElementData d = b.uploadElementData(k, basis, e, geo); DeviceVector dx = b.upload(x);
-             DeviceVector dy = b.allocate(x.length)) {
-            b.applyElements(d, lambda, dx, dy);
-            return b.download(dy);
-        }
     }
 
     /**
@@ -107,22 +63,8 @@ class PointsVariantTest {
     @ParameterizedTest(name = "{0} N={1} lambda={2}")
     @MethodSource("kernelsDegreesAndLambdas")
     void elementApplyEqualsHostRegisterKernelsAndJavaBackend(ElementKernel k, int n, double lambda) {
-        AparapiBackend p = points();
-        Basis1D basis = Basis1D.of(n);
-        int e = 11;
-        double[] geo = HostReference.geometry(k, basis, e, 51 + n);
-        double[] x = HostReference.random(e * basis.np(), 52 + n);
-        String plan;
-        try (DeviceElementData d = p.uploadElementData(k, basis, e, geo)) {
-            plan = p.plan(d);
-        }
-        assertPlan(k, n, plan);
-        double[] y = elements(p, k, basis, e, geo, lambda, x);
-        AparapiBackendTest.assertClose(HostReference.applyElements(k, basis, e, geo, lambda, x), y, TOL, plan + " vs host");
-        AparapiBackendTest.assertClose(elements(registers(), k, basis, e, geo, lambda, x), y, TOL,
-                plan + " vs the register kernels");
-        AparapiBackendTest.assertClose(elements(BackendFixture.reference(), k, basis, e, geo, lambda, x), y, TOL,
-                plan + " vs the Java backend");
+        VariantChecks.elementApplyAgrees(points(), registers(), "the register kernels", k, n, lambda, 51 + n,
+                plan -> assertPlan(k, n, plan));
     }
 
     /**
@@ -138,73 +80,13 @@ class PointsVariantTest {
     @ParameterizedTest(name = "{0} N={1}")
     @MethodSource("assembledCases")
     void maskedAssembledOperatorEqualsHostAndJavaBackend(ElementKernel k, int n) {
-        AparapiBackend b = points();
-        Backend java = BackendFixture.reference();
-        Basis1D basis = Basis1D.of(n);
-        HostReference.Mesh m = HostReference.boxMesh(n, 2, 1, 2, true);
-        int e = m.elements();
-        double lambda = 0.6;
-        double shift = 1.4;
-        double beta = 0.37;
-        double[] geo = HostReference.geometry(k, basis, e, 61 + n);
-        double[] xg = HostReference.random(m.globalSize(), 62 + n);
-        double[] zg = HostReference.random(m.globalSize(), 63 + n);
-        double[] xl = HostReference.scatter(m.scatterIds(), xg);
-        double[] yl = HostReference.applyElements(k, basis, e, geo, lambda, xl);
-        for (int i = 0; i < yl.length; i++) {
-            yl[i] += shift * m.inverseDegree()[i] * xl[i];
-        }
-        double[] yg = HostReference.gather(m.scatterIds(), yl, m.globalSize());
-        double[] javaYg;
-        try (DeviceElementData d = java.uploadElementData(k, basis, e, geo);
-             DeviceScatter z = java.uploadScatter(m.scatterIds(), m.gatherStarts(), m.gatherIds(),
-                     new int[] {0, m.globalSize()}, m.inverseDegree(), m.globalSize());
-             DeviceVector dx = java.upload(xg); DeviceVector dyl = java.allocate(yl.length);
-             DeviceVector dyg = java.allocate(m.globalSize())) {
-            java.applyAssembled(d, z, lambda, shift, dx, dyl, dyg);
-            javaYg = java.download(dyg);
-        }
-        try (DeviceElementData d = b.uploadElementData(k, basis, e, geo);
-             DeviceScatter z = b.uploadScatter(m.scatterIds(), m.gatherStarts(), m.gatherIds(), null, m.inverseDegree(),
-                     m.globalSize());
-             DeviceVector dx = b.upload(xg); DeviceVector dz = b.upload(zg); DeviceVector dyl = b.allocate(yl.length);
-             DeviceVector dyg = b.allocate(m.globalSize()); DeviceVector ep = b.upload(xg);
-             DeviceVector eyg = b.allocate(m.globalSize())) {
-            String plan = b.plan(d);
-            assertPlan(k, n, plan);
-            b.applyAssembled(d, z, lambda, shift, dx, dyl, dyg);
-            AparapiBackendTest.assertClose(yg, b.download(dyg), TOL, plan + ": y_G vs host");
-            AparapiBackendTest.assertClose(javaYg, b.download(dyg), TOL, plan + ": y_G vs the Java backend");
-            double fused = b.applyAssembledDotUpdate(d, z, lambda, shift, dz, beta, dx, dyl, dyg);
-            b.axpby(1, dz, beta, ep);
-            double expected = b.applyAssembledDot(d, z, lambda, shift, ep, dyl, eyg);
-            AparapiBackendTest.assertClose(b.download(ep), b.download(dx), TOL, "p = z + beta p");
-            AparapiBackendTest.assertClose(b.download(eyg), b.download(dyg), TOL, plan + ": A p");
-            assertEquals(expected, fused, TOL * Math.max(1, Math.abs(expected)), plan + ": p . Ap");
-        }
+        VariantChecks.maskedAssembledAgrees(points(), k, n, 0.6, 61 + n, plan -> assertPlan(k, n, plan));
     }
 
     /** Jacobi PCG to 1e-10 on a deformed box with a Dirichlet mask: the same iterations and solution as the register columns. */
     @Test
     void cgTakesTheSameIterationsAsTheRegisterColumns() {
-        SpectralElementMesh mesh = TestProblems.deformedBox(3, 3, 2, 7);
-        ScatterOperator z = TestProblems.dirichlet(mesh);
-        ElementOperator op = ElementOperator.of(K, mesh, 0.3);
-        AparapiBackend[] backends = {registers(), points()};
-        double[][] x = new double[2][];
-        int[] iterations = new int[2];
-        for (int v = 0; v < 2; v++) {
-            AparapiBackend be = backends[v];
-            try (AssembledOperator a = AssembledOperator.bind(op, z, be, 0); JacobiPreconditioner jacobi = JacobiPreconditioner.of(a);
-                 DeviceVector b = be.upload(TestProblems.random(z.globalSize(), 9)); DeviceVector xv = be.allocate(z.globalSize());
-                 ConjugateGradient cg = new ConjugateGradient(a, jacobi).relativeTolerance(1e-10).maxIterations(2000)) {
-                iterations[v] = cg.solve(b, xv).iterations();
-                x[v] = be.download(xv);
-            }
-        }
-        assertTrue(iterations[0] > 10, "iterations " + iterations[0]);
-        assertEquals(iterations[0], iterations[1], "iterations, register columns against points");
-        AparapiBackendTest.assertClose(x[0], x[1], 1e-9, "solution, register columns against points");
+        VariantChecks.jacobiPcgAgrees(registers(), points(), K, 7, "register columns against points");
     }
 
     /**

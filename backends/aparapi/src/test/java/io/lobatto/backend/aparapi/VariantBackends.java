@@ -1,27 +1,39 @@
 package io.lobatto.backend.aparapi;
 
-import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.Map;
 
 /**
- * One Aparapi backend per test JVM and {@link ElementVariant}, on the device's whole local memory, whose element kernels
- * take that structure where it has a plan (else the next one down, as {@link ElementPlan#of} chooses); closed at exit.
+ * One Aparapi backend per test JVM, {@link ElementVariant} and local-memory limit, whose element kernels take that
+ * structure where it has a plan (else the next one down, as {@link ElementPlan#of} chooses); closed at exit.
  */
 final class VariantBackends {
 
-    private static final Map<ElementVariant, AparapiBackend> BACKENDS = new EnumMap<>(ElementVariant.class);
+    /** The local memory of NVIDIA GPUs per group, which the variants are planned for on the H100. */
+    static final long NVIDIA_LOCAL = 48 * 1024;
+
+    private static final Map<String, AparapiBackend> BACKENDS = new HashMap<>();
 
     private VariantBackends() {
     }
 
-    static synchronized AparapiBackend get(ElementVariant variant) {
-        AparapiBackend b = BACKENDS.get(variant);
-        if (b == null) {
-            io.lobatto.backend.aparapi.conformance.AparapiFixture.backend(); // skips or fails without OpenCL
-            b = new AparapiBackend(OpenClDevices.select(OpenClDevices.configuredSelector()), Long.MAX_VALUE, variant);
+    /** On the device's whole local memory. */
+    static AparapiBackend get(ElementVariant variant) {
+        return get(variant, Long.MAX_VALUE);
+    }
+
+    /** Planned for the 48 KiB of local memory of NVIDIA GPUs. */
+    static AparapiBackend at48KiB(ElementVariant variant) {
+        return get(variant, NVIDIA_LOCAL);
+    }
+
+    private static synchronized AparapiBackend get(ElementVariant variant, long localMemBytes) {
+        io.lobatto.backend.aparapi.conformance.AparapiFixture.backend(); // skips or fails without OpenCL
+        return BACKENDS.computeIfAbsent(variant + "/" + localMemBytes, k -> {
+            AparapiBackend b = new AparapiBackend(OpenClDevices.select(OpenClDevices.configuredSelector()), localMemBytes,
+                    variant);
             Runtime.getRuntime().addShutdownHook(new Thread(b::close));
-            BACKENDS.put(variant, b);
-        }
-        return b;
+            return b;
+        });
     }
 }
