@@ -482,11 +482,6 @@ public final class AparapiBackend implements Backend {
         vectors.writeAsync(values, target);
     }
 
-    /** Waits for the vector's pending copies and releases its staging buffers (when it is closed). */
-    synchronized void releaseStaging(ClVector v) {
-        vectors.releaseStaging(v);
-    }
-
     @Override
     public synchronized double dot(DeviceVector x, DeviceVector y, DeviceIntVector excluded) {
         return vectors.dot(x, y, excluded);
@@ -557,7 +552,7 @@ public final class AparapiBackend implements Backend {
         ensureOpen();
         java.util.List<ClVector> buffers = new java.util.ArrayList<>();
         try {
-            ClVector map = new ClVector(this, core.buffer(numbering.localSize(), 4, "the map"), numbering.localSize());
+            ClVector map = new ClVector(this, core.cl, core.buffer(numbering.localSize(), 4, "the map"), numbering.localSize());
             buffers.add(map);
             scatterBuild.number(numbering, map, buffers);
             int[] out = new int[numbering.localSize()];
@@ -711,7 +706,7 @@ public final class AparapiBackend implements Backend {
         if (block == 0) {
             return;
         }
-        ClVector[] w = f.work();
+        ClVector[] w = f.work(this::allocate);
         ClBuffer a = w[0].buffer;
         ClBuffer b = w[1].buffer;
         fdmPass(FdmKernel.FORWARD_R, f, xv.buffer, a, block);
@@ -852,7 +847,7 @@ public final class AparapiBackend implements Backend {
         if (count > Integer.MAX_VALUE - 8) {
             throw new IllegalArgumentException("extendedIds: E (N+3)^3 = " + count + " must stay below 2^31 - 8");
         }
-        ClVector ids = new ClVector(this, core.buffer(count, 4, "the extended ids, " + count + " ints"), (int) count);
+        ClVector ids = new ClVector(this, core.cl, core.buffer(count, 4, "the extended ids, " + count + " ints"), (int) count);
         if (count == 0) {
             return ids;
         }

@@ -1,6 +1,10 @@
 package io.lobatto.backend.aparapi;
 
+import io.lobatto.core.backend.Backend;
 import io.lobatto.core.backend.DeviceFdm;
+import io.lobatto.core.backend.DeviceVector;
+
+import java.util.function.IntFunction;
 
 /**
  * The fast diagonalisation on the device: the eigenvectors [L][n][n], the eigenvalues [L][n] of L distinct 1D problems
@@ -10,7 +14,8 @@ import io.lobatto.core.backend.DeviceFdm;
  */
 final class ClFdm implements DeviceFdm {
 
-    final AparapiBackend backend;
+    /** The backend that made it (checked where it is applied). */
+    final Backend backend;
     final ClVector vectors;
     final ClVector values;
     /** [E][3] ints: the line of element e in direction d. */
@@ -20,7 +25,7 @@ final class ClFdm implements DeviceFdm {
     private final int points;
     private final int elements;
 
-    ClFdm(AparapiBackend backend, ClVector vectors, ClVector values, ClVector lines, int points, int elements) {
+    ClFdm(Backend backend, ClVector vectors, ClVector values, ClVector lines, int points, int elements) {
         this.backend = backend;
         this.vectors = vectors;
         this.values = values;
@@ -29,13 +34,16 @@ final class ClFdm implements DeviceFdm {
         this.elements = elements;
     }
 
-    /** The two work blocks of the unfused passes, allocated at the first call (the caller holds the backend's lock). */
-    ClVector[] work() {
+    /**
+     * The two work blocks of the unfused passes, allocated by {@code allocate} at the first call (the caller holds the
+     * backend's lock).
+     */
+    ClVector[] work(IntFunction<DeviceVector> allocate) {
         if (workA == null) {
             int block = elements * points * points * points;
-            ClVector a = (ClVector) backend.allocate(block);
+            ClVector a = (ClVector) allocate.apply(block);
             try {
-                workB = (ClVector) backend.allocate(block);
+                workB = (ClVector) allocate.apply(block);
             } catch (RuntimeException e) {
                 a.close();
                 throw e;

@@ -1,6 +1,7 @@
 package io.lobatto.backend.aparapi;
 
 import io.lobatto.backend.aparapi.runtime.ClBuffer;
+import io.lobatto.backend.aparapi.runtime.ClContext;
 import io.lobatto.core.backend.Backend;
 import io.lobatto.core.backend.DeviceIntVector;
 import io.lobatto.core.backend.DeviceVector;
@@ -8,13 +9,16 @@ import io.lobatto.core.backend.DeviceVector;
 /** A vector of the Aparapi backend: one device buffer of doubles or ints, no host mirror. */
 final class ClVector implements DeviceVector, DeviceIntVector {
 
-    /** The backend that made it (vectors are checked against it). */
+    /** The backend that made it (vectors are checked against it; its lock guards the staging). */
     private final Backend backend;
+    /** The runtime of its buffer, which made its staging buffers. */
+    private final ClContext cl;
     final ClBuffer buffer;
     private final int length;
 
-    ClVector(Backend backend, ClBuffer buffer, int length) {
+    ClVector(Backend backend, ClContext cl, ClBuffer buffer, int length) {
         this.backend = backend;
+        this.cl = cl;
         this.buffer = buffer;
         this.length = length;
     }
@@ -44,17 +48,40 @@ final class ClVector implements DeviceVector, DeviceIntVector {
     java.nio.ByteBuffer readStage;
     java.nio.ByteBuffer writeStage;
     /** The last copies through them, until awaited. */
-    io.lobatto.backend.aparapi.runtime.ClContext.Transfer pendingRead;
-    io.lobatto.backend.aparapi.runtime.ClContext.Transfer pendingWrite;
+    ClContext.Transfer pendingRead;
+    ClContext.Transfer pendingWrite;
 
+    /** Waits for the pending copies and releases the staging buffers, under the backend's lock, then the buffer. */
     @Override
     public void close() {
         if (!buffer.isClosed()) {
-            if (backend instanceof AparapiBackend a) {
-                a.releaseStaging(this);
+            synchronized (backend) {
+                releaseStaging();
             }
         }
         buffer.close();
+    }
+
+    private void releaseStaging() {
+        if (cl.isClosed()) {      // the context released every pinned buffer
+            return;
+        }
+        if (pendingRead != null) {
+            pendingRead.await();
+            pendingRead = null;
+        }
+        if (pendingWrite != null) {
+            pendingWrite.await();
+            pendingWrite = null;
+        }
+        if (readStage != null) {
+            cl.releasePinned(readStage);
+            readStage = null;
+        }
+        if (writeStage != null) {
+            cl.releasePinned(writeStage);
+            writeStage = null;
+        }
     }
 
     @Override

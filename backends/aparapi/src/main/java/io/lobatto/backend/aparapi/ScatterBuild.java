@@ -344,7 +344,7 @@ final class ScatterBuild {
 
     /** A new int vector holding {@code values} ({@code ClContext.upload}: one call where it is small), owned by {@code owner}. */
     private ClVector intsOf(int[] values, String what, List<ClVector> owner) {
-        ClVector v = new ClVector(core.owner, core.cl.upload(values, what + " (" + values.length + " ints)"), values.length);
+        ClVector v = new ClVector(core.owner, core.cl, core.cl.upload(values, what + " (" + values.length + " ints)"), values.length);
         owner.add(v);
         return v;
     }
@@ -353,7 +353,7 @@ final class ScatterBuild {
         if (n > Integer.MAX_VALUE) {
             throw new IllegalArgumentException(what + ": " + n + " entries is above the limit " + Integer.MAX_VALUE);
         }
-        ClVector v = new ClVector(core.owner, core.buffer(n, 4, what + " (" + n + " ints)"), (int) n);
+        ClVector v = new ClVector(core.owner, core.cl, core.buffer(n, 4, what + " (" + n + " ints)"), (int) n);
         owner.add(v);
         return v;
     }

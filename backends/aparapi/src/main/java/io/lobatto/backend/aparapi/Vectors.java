@@ -84,17 +84,17 @@ final class Vectors {
         if (length < 0) {
             throw new IllegalArgumentException("allocate: length " + length + " < 0");
         }
-        return new ClVector(core.owner, core.buffer(length, 8, "a vector of " + length + " doubles"), length);
+        return new ClVector(core.owner, core.cl, core.buffer(length, 8, "a vector of " + length + " doubles"), length);
     }
 
     DeviceVector upload(double[] values) {
         core.ensureOpen();
-        return new ClVector(core.owner, core.cl.upload(values, "a vector of " + values.length + " doubles"), values.length);
+        return new ClVector(core.owner, core.cl, core.cl.upload(values, "a vector of " + values.length + " doubles"), values.length);
     }
 
     DeviceIntVector upload(int[] values) {
         core.ensureOpen();
-        ClVector v = new ClVector(core.owner, core.cl.upload(values, "an index vector of " + values.length + " ints"), values.length);
+        ClVector v = new ClVector(core.owner, core.cl, core.cl.upload(values, "an index vector of " + values.length + " ints"), values.length);
         int min = Integer.MAX_VALUE, max = Integer.MIN_VALUE;
         for (int i : values) {
             min = Math.min(min, i);
@@ -170,29 +170,6 @@ final class Vectors {
         }
         t.writeStage.asDoubleBuffer().put(0, values, 0, values.length);
         t.pendingWrite = core.cl.writeAsync(t.writeStage, t.length(), t.buffer);
-    }
-
-    /** Waits for the vector's pending copies and releases its staging buffers (when it is closed). */
-    void releaseStaging(ClVector v) {
-        if (core.isClosed()) {
-            return;
-        }
-        if (v.pendingRead != null) {
-            v.pendingRead.await();
-            v.pendingRead = null;
-        }
-        if (v.pendingWrite != null) {
-            v.pendingWrite.await();
-            v.pendingWrite = null;
-        }
-        if (v.readStage != null) {
-            core.cl.releasePinned(v.readStage);
-            v.readStage = null;
-        }
-        if (v.writeStage != null) {
-            core.cl.releasePinned(v.writeStage);
-            v.writeStage = null;
-        }
     }
 
     void write(double[] values, DeviceVector target) {
