@@ -64,7 +64,7 @@ class BenchCliErrorsTest {
         fails("no backend named 'bogus'", "bs", "-b", "bogus", "-o", dir.toString());
         fails("Invalid value for option '--dofs'", "bk", "--dofs", "many");
         fails("Unknown option: '--bogus'", "op", "--bogus");
-        fails("--element-variants has 'bogus'; expected table, shared, registers or pipelined", "op", "-b", "cpu", "-o",
+        fails("--element-variants has 'bogus'; expected table, shared, registers, pipelined or points", "op", "-b", "cpu", "-o",
                 dir.toString(), "--element-variants", "table,bogus");
         fails("--target amd-gfx1100 is not known; known targets: [amd-gfx90a, amd-gfx940]", "kernel-info", "--target", "amd-gfx1100");
         fails("--local-cap 16384 needs --target", "kernel-info", "--local-cap", "16384");
