@@ -46,10 +46,7 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
         if (threads > groupCap || perElem + matrices > limit) {
             return null;
         }
-        int perGroup = Math.max(1, groupCap / threads);
-        while (perGroup > 1 && (long) perGroup * perElem + matrices > limit) {
-            perGroup--;
-        }
+        int perGroup = elementsPerGroup(groupCap, threads, perElem, matrices, limit);
         return new ElementPlan(ElementVariant.REGISTERS, p, false, threads, perGroup, perElem, matrices, false, true, stride,
                 true);
     }
@@ -71,10 +68,7 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
         if (threads > groupCap || perElem + matrices > limit) {
             return null;
         }
-        int perGroup = Math.max(1, groupCap / threads);
-        while (perGroup > 1 && (long) perGroup * perElem + matrices > limit) {
-            perGroup--;
-        }
+        int perGroup = elementsPerGroup(groupCap, threads, perElem, matrices, limit);
         return new ElementPlan(ElementVariant.SHARED, p, false, threads, perGroup, perElem, matrices, false, true, stride,
                 true);
     }
@@ -133,10 +127,7 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
         if (perElem + matrices > limit) {
             return null;
         }
-        int perGroup = Math.max(1, groupCap / threads);
-        while (perGroup > 1 && (long) perGroup * perElem + matrices > limit) {
-            perGroup--;
-        }
+        int perGroup = elementsPerGroup(groupCap, threads, perElem, matrices, limit);
         return new ElementPlan(ElementVariant.PIPELINED, p, false, threads, perGroup, perElem, matrices, false, true, stride,
                 false);
     }
@@ -157,10 +148,7 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
         if (threads > groupCap || perElem + matrices > limit) {
             return null;
         }
-        int perGroup = Math.max(1, groupCap / threads);
-        while (perGroup > 1 && (long) perGroup * perElem + matrices > limit) {
-            perGroup--;
-        }
+        int perGroup = elementsPerGroup(groupCap, threads, perElem, matrices, limit);
         return new ElementPlan(ElementVariant.PIPELINED, p, false, threads, perGroup, perElem, matrices, false, true, stride,
                 false);
     }
@@ -190,10 +178,7 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
             int shares = (p3 + groupCap - 1) / groupCap;
             threads = Math.min(groupCap, ((p3 + shares - 1) / shares + 31) / 32 * 32);
         }
-        int perGroup = Math.max(1, groupCap / threads);
-        while (perGroup > 1 && (long) perGroup * perElem + matrices > limit) {
-            perGroup--;
-        }
+        int perGroup = elementsPerGroup(groupCap, threads, perElem, matrices, limit);
         return new ElementPlan(ElementVariant.POINTS, p, true, threads, perGroup, perElem, matrices, gauss, true, p, false);
     }
 
@@ -208,6 +193,18 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
     /** Columns per work-item of a {@link ElementVariant#PIPELINED} plan: 1, or 2 where P^2 exceeds the group. */
     int columnsPerItem() {
         return threadsPerElement < points * points ? 2 : 1;
+    }
+
+    /**
+     * Elements per group: as many as groups of {@code groupCap} hold at {@code threads} work-items each, fewer where
+     * their {@code perElem} local doubles and the {@code matrices} would exceed {@code limit} doubles; at least one.
+     */
+    private static int elementsPerGroup(int groupCap, int threads, int perElem, int matrices, long limit) {
+        int perGroup = Math.max(1, groupCap / threads);
+        while (perGroup > 1 && (long) perGroup * perElem + matrices > limit) {
+            perGroup--;
+        }
+        return perGroup;
     }
 
     /** Odd stride at least {@code n}: rows of doubles at an odd stride fall in distinct banks. */
@@ -254,10 +251,7 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
         if (threads > groupCap) {
             return null;
         }
-        int perGroup = Math.max(1, groupCap / threads);
-        while (perGroup > 1 && (long) perGroup * perElem + matrices > limit) {
-            perGroup--;
-        }
+        int perGroup = elementsPerGroup(groupCap, threads, perElem, matrices, limit);
         if (perElem + matrices > limit) {
             return null;
         }
@@ -273,7 +267,6 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
         int p3 = p2 * p;
         boolean threeD = p3 <= groupCap;
         int threads = threeD ? p3 : Math.min(p2, groupCap);
-        int perGroup = Math.max(1, groupCap / threads);
         int matrices = (gauss ? p * nq : 0) + (stiff ? p * odd(p) : 0);
         long limit = localMemBytes / 8;
         boolean tLocal = false;
@@ -290,9 +283,7 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
         } else if (gauss) {
             perElem = Math.max(perElem, p3 + p2);
         }
-        while (perGroup > 1 && (long) perGroup * perElem + matrices > limit) {
-            perGroup--;
-        }
+        int perGroup = elementsPerGroup(groupCap, threads, perElem, matrices, limit);
         if (perElem + matrices > limit) {
             throw new BackendException("aparapi: " + kernel + " with N = " + (nq - 1) + " needs " + (perElem + matrices) * 8L
                     + " bytes of local memory per element but " + device + " has " + localMemBytes + " (out of resources)");
