@@ -59,14 +59,7 @@ class AtomicOperatorTest {
     @Test
     void everyKernelAndDegreeWithMaskedNodes() {
         AparapiBackend be = OpenClAvailability.backend();
-        for (int degree = 1; degree <= 7; degree++) {
-            SpectralElementMesh mesh = TestProblems.deformedBox(3, 2, 2, degree);
-            for (ElementKernel kernel : ElementKernel.values()) {
-                assertAtomicAgrees(be, kernel, mesh, TestProblems.dirichlet(mesh), 0, kernel + " N=" + degree + " Dirichlet");
-                assertAtomicAgrees(be, kernel, mesh, TestProblems.partlyMasked(mesh), 0.6,
-                        kernel + " N=" + degree + " partly masked, shift 0.6");
-            }
-        }
+        OneKernelOperatorTest.everyKernelAndDegree((kernel, mesh, z, shift, what) -> assertAtomicAgrees(be, kernel, mesh, z, shift, what));
     }
 
     @Test
