@@ -316,7 +316,7 @@ public final class BenchCli implements Runnable {
 
         @Option(names = "--geometry", split = ",", defaultValue = "stored", converter = StorageConverter.class,
                 description = "BP5's geometric factors: stored, onthefly (computed from the element vertices; trilinear "
-                + "meshes; the backend's kernel), onthefly:registers or onthefly:shared (the Aparapi kernel forced), or "
+                + "meshes; the backend's kernel), onthefly:registers, onthefly:shared or onthefly:points (the Aparapi kernel forced), or "
                 + "several (e.g. stored,onthefly:registers,onthefly:shared: one row each, on the same mesh). "
                 + "Default: ${DEFAULT-VALUE}")
         List<GeometryChoice> geometry;
@@ -359,7 +359,7 @@ public final class BenchCli implements Runnable {
         List<String> problems;
         @Option(names = "--geometry", split = ",", defaultValue = "stored", converter = StorageConverter.class,
                 description = "BP5's geometric factors: stored, onthefly (computed from the element vertices; trilinear "
-                + "meshes; the backend's kernel), onthefly:registers or onthefly:shared (the Aparapi kernel forced), or "
+                + "meshes; the backend's kernel), onthefly:registers, onthefly:shared or onthefly:points (the Aparapi kernel forced), or "
                 + "several (e.g. stored,onthefly:registers,onthefly:shared: one row each, on the same mesh). "
                 + "Default: ${DEFAULT-VALUE}")
         List<GeometryChoice> geometry;
@@ -393,7 +393,7 @@ public final class BenchCli implements Runnable {
         }
     }
 
-    /** --geometry values: stored, onthefly, onthefly:registers or onthefly:shared ({@link GeometryChoice#parse}). */
+    /** --geometry values: stored, onthefly, onthefly:registers, onthefly:shared or onthefly:points ({@link GeometryChoice#parse}). */
     static final class StorageConverter implements CommandLine.ITypeConverter<GeometryChoice> {
         @Override
         public GeometryChoice convert(String value) {

@@ -8,17 +8,20 @@ import java.util.function.Supplier;
 /**
  * One entry of the suites' {@code --geometry}: where BP5's geometric factors come from ({@link FactorStorage}) and, for
  * factors on the fly, which of the Aparapi backend's kernels computes them ({@code registers}: the register columns,
- * {@code shared}: the shared-memory layout; none: the backend's table). Written {@code stored}, {@code onthefly},
- * {@code onthefly:registers} or {@code onthefly:shared}, so that one run times all of them on the same mesh, interleaved
+ * {@code shared}: the shared-memory layout, {@code points}: one work-item per point; none: the backend's table).
+ * Written {@code stored}, {@code onthefly} or {@code onthefly:} and the kernel, so that one run times all of them on the same mesh, interleaved
  * per degree. The kernel is picked by {@code -Dlobatto.aparapi.onTheFlyVariant}, set only while the operator is bound.
  *
  * @param storage stored factors or factors on the fly
- * @param variant {@code registers} or {@code shared}, or null for the table (always null for stored factors)
+ * @param variant {@code registers}, {@code shared} or {@code points}, or null for the table (always null for stored factors)
  */
 public record GeometryChoice(FactorStorage storage, String variant) {
 
     /** The Aparapi backend's property that forces the on-the-fly kernel. */
     static final String VARIANT_PROPERTY = "lobatto.aparapi.onTheFlyVariant";
+
+    /** The on-the-fly kernels a choice may name. */
+    private static final java.util.List<String> KERNELS = java.util.List.of("registers", "shared", "points");
 
     /** Stored factors. */
     public static final GeometryChoice STORED = new GeometryChoice(FactorStorage.STORED, null);
@@ -27,13 +30,13 @@ public record GeometryChoice(FactorStorage storage, String variant) {
         if (variant != null && storage != FactorStorage.ON_THE_FLY) {
             throw new IllegalArgumentException("geometry " + storage.label() + " has no kernel variant, got '" + variant + "'");
         }
-        if (variant != null && !variant.equals("registers") && !variant.equals("shared")) {
-            throw new IllegalArgumentException("on-the-fly variant is '" + variant + "'; expected registers or shared");
+        if (variant != null && !KERNELS.contains(variant)) {
+            throw new IllegalArgumentException("on-the-fly variant is '" + variant + "'; expected registers, shared or points");
         }
     }
 
     /**
-     * The entry named {@code value}: stored, onthefly, onthefly:registers or onthefly:shared (any case).
+     * The entry named {@code value}: stored, onthefly, onthefly:registers, onthefly:shared or onthefly:points (any case).
      *
      * @throws IllegalArgumentException naming the value and the accepted ones
      */
@@ -45,9 +48,9 @@ public record GeometryChoice(FactorStorage storage, String variant) {
         }
         FactorStorage storage = FactorStorage.parse(v.substring(0, colon));
         String variant = v.substring(colon + 1);
-        if (storage != FactorStorage.ON_THE_FLY || (!variant.equals("registers") && !variant.equals("shared"))) {
+        if (storage != FactorStorage.ON_THE_FLY || !KERNELS.contains(variant)) {
             throw new IllegalArgumentException("geometry is '" + value
-                    + "'; expected stored, onthefly, onthefly:registers or onthefly:shared");
+                    + "'; expected stored, onthefly, onthefly:registers, onthefly:shared or onthefly:points");
         }
         return new GeometryChoice(storage, variant);
     }

@@ -11,8 +11,8 @@ import java.util.List;
 
 /**
  * The OpenCL C the aparapi backend builds for one degree: every streaming, reduction and gather/scatter
- * kernel, and the element kernels of BP1.0, BP3.5, BP3.5 with the geometric factors on the fly (both kernels: register
- * columns and shared memory) and BP3.0 (local, assembled, assembled with CG's p update, and the one-kernel operator's
+ * kernel, and the element kernels of BP1.0, BP3.5, BP3.5 with the geometric factors on the fly (its three kernels:
+ * register columns, shared memory and one work-item per point) and BP3.0 (local, assembled, assembled with CG's p update, and the one-kernel operator's
  * atomic forms of the last two: PTX on NVIDIA, else CAS), each as Aparapi translated it with its build constants, for
  * kernel-info's per-kernel build report.
  */
@@ -77,11 +77,12 @@ final class KernelInfoSources {
                     }
                 }
                 // BP3.5 with the geometric factors on the fly (two trilinear elements), in each of the backend's kernels
-                // (the register columns, the shared-memory layout; where one does not fit, the other is built twice)
+                // (the register columns, the shared-memory layout, one work-item per point; where one does not fit, another is
+                // built twice)
                 if (wanted(ElementKernel.STIFFNESS_BP35, label)) {
                     io.lobatto.core.mesh.ElementGeometry geometry = io.lobatto.core.mesh.ElementGeometry.trilinear(
                             io.lobatto.core.mesh.HexMesh.box(e, 1, 1, 0, 1, 0, 1, 0, 1), null);
-                    for (String variant : List.of("registers", "shared")) {
+                    for (String variant : List.of("registers", "shared", "points")) {
                         GeometryChoice choice = new GeometryChoice(io.lobatto.operators.FactorStorage.ON_THE_FLY, variant);
                         try (var g = b.uploadGeometry(geometry);
                              DeviceElementData data = choice.bind(() -> b.elementDataOnTheFly(ElementKernel.STIFFNESS_BP35, basis, g))) {

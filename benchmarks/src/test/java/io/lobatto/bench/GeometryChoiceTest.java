@@ -16,6 +16,7 @@ class GeometryChoiceTest {
         assertEquals(new GeometryChoice(FactorStorage.ON_THE_FLY, null), GeometryChoice.parse("on-the-fly"));
         assertEquals(new GeometryChoice(FactorStorage.ON_THE_FLY, "registers"), GeometryChoice.parse("onthefly:registers"));
         assertEquals(new GeometryChoice(FactorStorage.ON_THE_FLY, "shared"), GeometryChoice.parse(" OnTheFly:Shared "));
+        assertEquals(new GeometryChoice(FactorStorage.ON_THE_FLY, "points"), GeometryChoice.parse("onthefly:points"));
         assertEquals("onthefly:shared", GeometryChoice.parse("onthefly:shared").label());
         assertEquals("onthefly", GeometryChoice.parse("onthefly").label());
         assertEquals("BP5 onthefly:registers", OpSuite.label("BP5", GeometryChoice.parse("onthefly:registers")));
@@ -25,10 +26,10 @@ class GeometryChoiceTest {
     @Test
     void rejectsVariantsOfStoredFactorsAndUnknownOnes() {
         IllegalArgumentException ex = assertThrows(IllegalArgumentException.class, () -> GeometryChoice.parse("stored:shared"));
-        assertEquals("geometry is 'stored:shared'; expected stored, onthefly, onthefly:registers or onthefly:shared",
+        assertEquals("geometry is 'stored:shared'; expected stored, onthefly, onthefly:registers, onthefly:shared or onthefly:points",
                 ex.getMessage());
         ex = assertThrows(IllegalArgumentException.class, () -> GeometryChoice.parse("onthefly:columns"));
-        assertEquals("geometry is 'onthefly:columns'; expected stored, onthefly, onthefly:registers or onthefly:shared",
+        assertEquals("geometry is 'onthefly:columns'; expected stored, onthefly, onthefly:registers, onthefly:shared or onthefly:points",
                 ex.getMessage());
         ex = assertThrows(IllegalArgumentException.class, () -> GeometryChoice.parse("computed"));
         assertEquals("geometry storage is 'computed'; expected stored or onthefly", ex.getMessage());

@@ -25,7 +25,8 @@ import java.util.Map;
  * @param onTheFly          BP3.5 with the geometric factors computed from the element vertices
  *                          ({@link io.lobatto.backend.aparapi.kernels.StiffnessBp35TrilinearKernel} in the register
  *                          variant, {@link io.lobatto.backend.aparapi.kernels.StiffnessBp35TrilinearSharedKernel} in the
- *                          shared one)
+ *                          shared one, {@link io.lobatto.backend.aparapi.kernels.StiffnessBp35TrilinearPointsKernel} in
+ *                          the points one)
  */
 record ElementPlan(ElementVariant variant, int points, boolean threeD, int threadsPerElement, int elementsPerGroup,
                    int localPerElement, int matrixDoubles, boolean pointInterp, boolean tLocal, int stride, boolean onTheFly) {
@@ -70,6 +71,28 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
         }
         int perGroup = elementsPerGroup(groupCap, threads, perElem, matrices, limit);
         return new ElementPlan(ElementVariant.SHARED, p, false, threads, perGroup, perElem, matrices, false, true, stride,
+                true);
+    }
+
+    /**
+     * The plan of BP3.5 with the geometric factors on the fly, one work-item per point, of
+     * {@link io.lobatto.backend.aparapi.kernels.StiffnessBp35TrilinearPointsKernel} (work-items per element as
+     * {@link #points} sets them; per element the grid u, three flux grids, P^3 each, and the map's 21 coefficients; then
+     * D, the GLL nodes and weights), or null where one element does not fit {@code localMemBytes} (N = 11 and above in
+     * 48 KiB).
+     */
+    static ElementPlan trilinearPoints(int nq, int groupCap, long localMemBytes) {
+        long limit = localMemBytes / 8;
+        int p = nq;
+        int stride = odd(p);
+        int perElem = 4 * p * p * p + 21;
+        int matrices = p * stride + 2 * p;
+        if (perElem + matrices > limit) {
+            return null;
+        }
+        int threads = pointThreads(p * p * p, groupCap);
+        int perGroup = elementsPerGroup(groupCap, threads, perElem, matrices, limit);
+        return new ElementPlan(ElementVariant.POINTS, p, true, threads, perGroup, perElem, matrices, false, true, stride,
                 true);
     }
 
@@ -173,13 +196,21 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
         if (perElem + matrices > limit) {
             return null;
         }
-        int threads = p3;
-        if (p3 > groupCap) {
-            int shares = (p3 + groupCap - 1) / groupCap;
-            threads = Math.min(groupCap, ((p3 + shares - 1) / shares + 31) / 32 * 32);
-        }
+        int threads = pointThreads(p3, groupCap);
         int perGroup = elementsPerGroup(groupCap, threads, perElem, matrices, limit);
         return new ElementPlan(ElementVariant.POINTS, p, true, threads, perGroup, perElem, matrices, gauss, true, p, false);
+    }
+
+    /**
+     * Work-items per element of a point-parallel plan of {@code p3} points: all of them while they fit {@code groupCap},
+     * else the points split into equal shares of at most the group, rounded up to a warp of 32.
+     */
+    private static int pointThreads(int p3, int groupCap) {
+        if (p3 <= groupCap) {
+            return p3;
+        }
+        int shares = (p3 + groupCap - 1) / groupCap;
+        return Math.min(groupCap, ((p3 + shares - 1) / shares + 31) / 32 * 32);
     }
 
     /**
@@ -304,6 +335,15 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
     Map<String, Integer> constants(ElementKernel kernel, int nq, int fromGlobal) {
         Map<String, Integer> c = new LinkedHashMap<>();
         c.put("nq", nq);
+        if (onTheFly && variant == ElementVariant.POINTS) {
+            c.put("elemsPerGroup", elementsPerGroup);
+            c.put("fromGlobal", fromGlobal);
+            c.put("threadsPerElem", threadsPerElement);
+            c.put("perElem", localPerElement);
+            c.put("dStride", stride);
+            c.put("ldsMat", localDoubles() - matrixDoubles);
+            return c;
+        }
         if (onTheFly && variant == ElementVariant.SHARED) {
             c.put("elemsPerGroup", elementsPerGroup);
             c.put("fromGlobal", fromGlobal);
@@ -374,7 +414,8 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
                     + " work-items x " + elementsPerGroup + " elements per group, " + localDoubles() + " doubles local";
         }
         if (variant == ElementVariant.POINTS) {
-            return "points, 3D, " + (points * points * points + threadsPerElement - 1) / threadsPerElement
+            return "points, 3D" + (onTheFly ? " (geometric factors on the fly)" : "") + ", "
+                    + (points * points * points + threadsPerElement - 1) / threadsPerElement
                     + " points per work-item, " + threadsPerElement + " work-items x " + elementsPerGroup
                     + " elements per group, " + localDoubles() + " doubles local"
                     + (kernel.usesGaussQuadrature() ? ", GL stages by points" : "");

@@ -38,8 +38,9 @@ enum ElementVariant {
      * P^3 fits the group: each work-item takes the points t, t + T, ... of its element (T = P^3 split into equal shares
      * of at most the group, rounded up to a warp of 32), so an element costs a few barriers, not a few per layer, and a
      * group of up to 256 work-items serves one element where the 2D structures run P^2 work-items through P layers
-     * ({@link io.lobatto.backend.aparapi.kernels.ElementKernelBase} in 3D; {@link ElementPlan#points}). Stored factors
-     * only; where it does not fit, the shared plan. In the BP3.5 row of {@link #table} at N = 6..9, where it measured
+     * ({@link io.lobatto.backend.aparapi.kernels.ElementKernelBase} in 3D; {@link ElementPlan#points}); where it does not
+     * fit, the shared plan. With the geometric factors on the fly,
+     * {@link io.lobatto.backend.aparapi.kernels.StiffnessBp35TrilinearPointsKernel} ({@link ElementPlan#trilinearPoints}). In the BP3.5 row of {@link #table} at N = 6..9, where it measured
      * fastest; slower than the table for BP1.0 and BP3.0.
      */
     POINTS;
@@ -62,8 +63,8 @@ enum ElementVariant {
     static final String ON_THE_FLY_PROPERTY = "lobatto.aparapi.onTheFlyVariant";
 
     /**
-     * The variant named by {@code -Dlobatto.aparapi.onTheFlyVariant} ({@code registers}, {@code shared} or {@code table}),
-     * or null for {@link #onTheFlyTable}.
+     * The variant named by {@code -Dlobatto.aparapi.onTheFlyVariant} ({@code registers}, {@code shared}, {@code points} or
+     * {@code table}), or null for {@link #onTheFlyTable}.
      */
     static ElementVariant onTheFlyOverride() {
         String v = System.getProperty(ON_THE_FLY_PROPERTY);
@@ -71,8 +72,9 @@ enum ElementVariant {
             return null;
         }
         String name = v.trim().toUpperCase(Locale.ROOT);
-        if (!name.equals(SHARED.name()) && !name.equals(REGISTERS.name())) {
-            throw new IllegalArgumentException(ON_THE_FLY_PROPERTY + " is '" + v + "'; expected shared, registers or table");
+        if (!name.equals(SHARED.name()) && !name.equals(REGISTERS.name()) && !name.equals(POINTS.name())) {
+            throw new IllegalArgumentException(ON_THE_FLY_PROPERTY + " is '" + v
+                    + "'; expected shared, registers, points or table");
         }
         return valueOf(name);
     }

@@ -30,6 +30,7 @@ import io.lobatto.backend.aparapi.kernels.StiffnessBp35ColumnKernel;
 import io.lobatto.backend.aparapi.kernels.StiffnessBp35Kernel;
 import io.lobatto.backend.aparapi.kernels.StiffnessBp35PipelinedKernel;
 import io.lobatto.backend.aparapi.kernels.StiffnessBp35TrilinearKernel;
+import io.lobatto.backend.aparapi.kernels.StiffnessBp35TrilinearPointsKernel;
 import io.lobatto.backend.aparapi.kernels.StiffnessBp35TrilinearSharedKernel;
 import io.lobatto.backend.aparapi.kernels.StreamKernel;
 import io.lobatto.backend.aparapi.kernels.TransferAnyKernel;
@@ -496,10 +497,12 @@ public final class KernelBuilds {
     /** The element kernel of {@code plan}; {@code fromGlobal} 0: x_L, 1: x_G through Z, 2: dir + beta x_G through Z. */
     static Spec element(ElementKernel kernel, int degree, ElementPlan plan, int fromGlobal) {
         if (plan.onTheFly()) {
-            boolean shared = plan.variant() == ElementVariant.SHARED;
-            return new Spec(shared ? StiffnessBp35TrilinearSharedKernel.class : StiffnessBp35TrilinearKernel.class,
-                    plan.constants(kernel, degree + 1, fromGlobal),
-                    "BP3.5 N=" + degree + " (factors on the fly" + (shared ? ", shared" : "") + (fromGlobal == 1 ? ", assembled)"
+            ElementVariant v = plan.variant();
+            Class<? extends Kernel> family = v == ElementVariant.SHARED ? StiffnessBp35TrilinearSharedKernel.class
+                    : v == ElementVariant.POINTS ? StiffnessBp35TrilinearPointsKernel.class : StiffnessBp35TrilinearKernel.class;
+            return new Spec(family, plan.constants(kernel, degree + 1, fromGlobal),
+                    "BP3.5 N=" + degree + " (factors on the fly" + (v == ElementVariant.SHARED ? ", shared"
+                            : v == ElementVariant.POINTS ? ", points" : "") + (fromGlobal == 1 ? ", assembled)"
                             : fromGlobal == 2 ? ", assembled, p update)" : fromGlobal == 3 ? ", one kernel)"
                             : fromGlobal >= 6 ? ", one kernel, atomic, p update)" : fromGlobal >= 4 ? ", one kernel, atomic)" : ")"),
                     plan.groupSize());
@@ -630,7 +633,9 @@ public final class KernelBuilds {
     /**
      * The plan of BP3.5 with the geometric factors on the fly at the basis's degree in thread structure {@code variant}
      * ({@link ElementPlan#trilinear} for {@link ElementVariant#REGISTERS}, {@link ElementPlan#trilinearShared} for
-     * {@link ElementVariant#SHARED}; the other where the wanted one does not fit), planned as {@link #plan} plans; a
+     * {@link ElementVariant#SHARED}, {@link ElementPlan#trilinearPoints} for {@link ElementVariant#POINTS}; where the
+     * wanted one does not fit, points falls back to shared, and registers and shared to each other), planned as
+     * {@link #plan} plans; a
      * {@link io.lobatto.core.backend.BackendException} where neither fits.
      */
     static ElementPlan trilinearPlan(Basis1D basis, int maxWorkGroupSize, long localMemBytes, String device,
@@ -639,7 +644,10 @@ public final class KernelBuilds {
         while (true) {
             ElementPlan registers = ElementPlan.trilinear(basis.nq(), cap, localMemBytes);
             ElementPlan shared = ElementPlan.trilinearShared(basis.nq(), cap, localMemBytes);
-            ElementPlan plan = variant == ElementVariant.SHARED ? (shared != null ? shared : registers)
+            ElementPlan points = variant == ElementVariant.POINTS
+                    ? ElementPlan.trilinearPoints(basis.nq(), cap, localMemBytes) : null;
+            ElementPlan plan = points != null ? points
+                    : variant == ElementVariant.SHARED || variant == ElementVariant.POINTS ? (shared != null ? shared : registers)
                     : (registers != null ? registers : shared);
             if (plan == null) {
                 int nq = basis.nq();

@@ -12,7 +12,7 @@ import java.util.Locale;
  * Runs every operation of the Aparapi backend on the selected OpenCL device against plain Java loops
  * ({@link HostReference}) and prints one PASS/FAIL line per check, then a few timings (wall time per call
  * and the device time from OpenCL event profiling). Exit status 1 on any failure. With {@code --onthefly} only
- * {@link #onTheFly} at N = 1..8: BP3.5 with the geometric factors on the fly, each kernel forced, against the stored
+ * {@link #onTheFly} at N = 1..10: BP3.5 with the geometric factors on the fly, each kernel forced, against the stored
  * factors. With {@code --element-kernel} (e.g. {@code STIFFNESS_BP30}) only that element kernel's checks, at lambda = 0.9
  * and 0, so that a variant forced by {@code -Dlobatto.aparapi.elementVariant} is checked on the device in seconds.
  * Usage: {@code java io.lobatto.backend.aparapi.SelfCheck [device-selector] [--time] [--onthefly] [--element-kernel=KERNEL]}.
@@ -48,7 +48,7 @@ public final class SelfCheck {
         try (AparapiBackend b = selector == null ? new AparapiBackend() : new AparapiBackend(selector)) {
             System.out.println("device: " + b.device() + "; reduction work-group " + b.reductionGroupSize());
             if (onlyOnTheFly) {
-                for (int n = 1; n <= 8; n++) {
+                for (int n = 1; n <= 10; n++) {
                     onTheFly(b, n);
                 }
                 System.out.println(failures == 0 ? "ALL PASS" : failures + " FAILURES");
@@ -261,7 +261,7 @@ public final class SelfCheck {
     /**
      * BP3.5 with the geometric factors on the fly at degree n on a perturbed trilinear box (5 x 3 x 2 elements to N = 6,
      * else 2 x 3 x 2: partly filled work-groups), each kernel forced by {@code -Dlobatto.aparapi.onTheFlyVariant}
-     * (the register columns, the shared-memory layout where it fits), against the stored factors of the same device to
+     * (the register columns, the shared-memory layout and one work-item per point where they fit), against the stored factors of the same device to
      * 1e-12: the element apply (x_L), the fused operator with its dot (x_G through an identity Z, lambda and shift not 0)
      * and CG's p update folded into it. Unlike PoCL, which runs the work-items of a group one after the other between
      * barriers, a GPU shows a missing barrier here.
@@ -301,7 +301,8 @@ public final class SelfCheck {
             b.copy(dx, p);
             double pap = b.applyAssembledDotUpdate(stored, z, lambda, shift, dd, 0.5, p, yl, yg);
             double[] update = b.download(yg);
-            for (ElementVariant variant : new ElementVariant[] {ElementVariant.REGISTERS, ElementVariant.SHARED}) {
+            for (ElementVariant variant : new ElementVariant[] {ElementVariant.REGISTERS, ElementVariant.SHARED,
+                    ElementVariant.POINTS}) {
                 String name = variant.name().toLowerCase(Locale.ROOT);
                 String before = System.getProperty(ElementVariant.ON_THE_FLY_PROPERTY);
                 System.setProperty(ElementVariant.ON_THE_FLY_PROPERTY, name);

@@ -34,8 +34,12 @@ class AtomicOperatorTest {
 
     private static void assertAtomicAgrees(AparapiBackend be, ElementKernel kernel, SpectralElementMesh mesh, ScatterOperator z,
                                            double shift, String what) {
+        assertAtomicAgrees(be, ElementOperator.of(kernel, mesh, 0.75), mesh, z, shift, what);
+    }
+
+    private static void assertAtomicAgrees(AparapiBackend be, ElementOperator op, SpectralElementMesh mesh, ScatterOperator z,
+                                           double shift, String what) {
         int degree = mesh.degree();
-        ElementOperator op = ElementOperator.of(kernel, mesh, 0.75);
         try (AssembledOperator a = AssembledOperator.bind(op, z, be, shift);
              DeviceVector x = be.upload(TestProblems.random(z.globalSize(), degree * 37L + (shift > 0 ? 1 : 0)));
              DeviceVector y2 = be.allocate(z.globalSize()); DeviceVector y1 = be.allocate(z.globalSize())) {
@@ -48,7 +52,7 @@ class AtomicOperatorTest {
             } finally {
                 System.clearProperty(AparapiBackend.ATOMIC_OPERATOR_PROPERTY);
             }
-            assertTrue(ops.stream().anyMatch(s -> s.endsWith("(one kernel, atomic)") && s.contains("N=" + degree)), what + ": " + ops);
+            assertTrue(ops.stream().anyMatch(s -> s.endsWith("one kernel, atomic)") && s.contains("N=" + degree)), what + ": " + ops);
             assertFalse(ops.stream().anyMatch(s -> s.startsWith("gather")), what + ": no gather, " + ops);
             double[] want = be.download(y2);
             assertTrue(java.util.Arrays.stream(want).anyMatch(v -> v != 0), what + ": y_G is not zero");
@@ -71,6 +75,19 @@ class AtomicOperatorTest {
                 for (ElementKernel kernel : ElementKernel.values()) {
                     assertAtomicAgrees(be, kernel, mesh, TestProblems.partlyMasked(mesh), 0.6, be + " " + kernel + " N=" + degree);
                 }
+            }
+        }
+    }
+
+    /** BP3.5 with the geometric factors on the fly in the atomic form, in each of its thread structures. */
+    @Test
+    void theOnTheFlyThreadStructures() {
+        for (ElementVariant v : new ElementVariant[] {ElementVariant.REGISTERS, ElementVariant.SHARED, ElementVariant.POINTS}) {
+            AparapiBackend be = VariantBackends.at48KiB(v);
+            for (int degree : new int[] {1, 4, 7, 10}) {
+                SpectralElementMesh mesh = TestProblems.perturbedBox(3, 2, 2, degree, 0.2, 17L * degree);
+                ElementOperator op = io.lobatto.operators.StiffnessBp35.on(mesh, 0.75).withGeometryOnTheFly();
+                assertAtomicAgrees(be, op, mesh, TestProblems.partlyMasked(mesh), 0.6, v + " on the fly N=" + degree);
             }
         }
     }

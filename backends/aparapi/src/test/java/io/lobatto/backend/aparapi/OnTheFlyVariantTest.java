@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.lobatto.backend.aparapi.kernels.StiffnessBp35TrilinearKernel;
+import io.lobatto.backend.aparapi.kernels.StiffnessBp35TrilinearPointsKernel;
 import io.lobatto.backend.aparapi.kernels.StiffnessBp35TrilinearSharedKernel;
 import io.lobatto.core.backend.ElementKernel;
 import io.lobatto.core.basis.Basis1D;
@@ -46,11 +47,14 @@ class OnTheFlyVariantTest {
             System.setProperty(key, "table");
             assertEquals(ElementVariant.SHARED, ElementVariant.onTheFly(7));
             assertEquals(ElementVariant.REGISTERS, ElementVariant.onTheFly(4));
+            System.setProperty(key, "points");
+            assertEquals(ElementVariant.POINTS, ElementVariant.onTheFly(7));
             System.setProperty(key, "pipelined");   // a stored-factor structure, not an on-the-fly one
             assertThrows(IllegalArgumentException.class, () -> ElementVariant.onTheFly(7));
             System.setProperty(key, "columns");
             IllegalArgumentException ex = assertThrows(IllegalArgumentException.class, () -> ElementVariant.onTheFly(7));
-            assertEquals("lobatto.aparapi.onTheFlyVariant is 'columns'; expected shared, registers or table", ex.getMessage());
+            assertEquals("lobatto.aparapi.onTheFlyVariant is 'columns'; expected shared, registers, points or table",
+                    ex.getMessage());
             // the stored factors' property does not move the on-the-fly choice
             System.clearProperty(key);
             System.setProperty("lobatto.aparapi.elementVariant", "registers");
@@ -91,6 +95,30 @@ class OnTheFlyVariantTest {
     }
 
     @Test
+    void thePointsPlanHoldsFourGridsAndTheCoefficients() {
+        // N = 7: 512 points in two shares of 256; per element 4 x 512 + 21, then D (8 x 9), the nodes and weights
+        ElementPlan p = ElementPlan.trilinearPoints(8, 256, KIB48);
+        assertNotNull(p);
+        assertEquals(ElementVariant.POINTS, p.variant());
+        assertTrue(p.onTheFly());
+        assertEquals(256, p.threadsPerElement());
+        assertEquals(1, p.elementsPerGroup());
+        assertEquals(4 * 512 + 21, p.localPerElement());
+        assertEquals(8 * 9 + 16, p.matrixDoubles());
+        assertEquals(Map.of("nq", 8, "elemsPerGroup", 1, "fromGlobal", 4, "threadsPerElem", 256, "perElem", 2069,
+                "dStride", 9, "ldsMat", 2069), p.constants(ElementKernel.STIFFNESS_BP35, 8, 4));
+        assertEquals("points, 3D (geometric factors on the fly), 2 points per work-item, 256 work-items x 1 elements per"
+                + " group, 2157 doubles local", p.describe(ElementKernel.STIFFNESS_BP35));
+        // N = 3: 64 points, four elements per group; N = 6: 343 points in two shares of 172, rounded up to 192
+        assertEquals(4, ElementPlan.trilinearPoints(4, 256, KIB48).elementsPerGroup());
+        assertEquals(192, ElementPlan.trilinearPoints(7, 256, KIB48).threadsPerElement());
+        // N = 10: 4 x 1331 + 21 + 11 x 11 + 22 doubles = 43.9 KB fits 48 KiB; N = 11 does not
+        assertEquals(1, ElementPlan.trilinearPoints(11, 256, KIB48).elementsPerGroup());
+        assertEquals(224, ElementPlan.trilinearPoints(11, 256, KIB48).threadsPerElement(), "1331 points in 6 shares");
+        assertNull(ElementPlan.trilinearPoints(12, 256, KIB48));
+    }
+
+    @Test
     void theWantedKernelOrTheOtherWhereItDoesNotFit() {
         KernelBuilds.Spec shared = KernelBuilds.element(ElementKernel.STIFFNESS_BP35, 7,
                 KernelBuilds.trilinearPlan(Basis1D.of(7), 1024, KIB48, "test", ElementVariant.SHARED, s -> 1024), 2);
@@ -101,6 +129,13 @@ class OnTheFlyVariantTest {
                 KernelBuilds.trilinearPlan(Basis1D.of(7), 1024, KIB48, "test", ElementVariant.REGISTERS, s -> 1024), 1);
         assertEquals(StiffnessBp35TrilinearKernel.class, registers.family());
         assertEquals("BP3.5 N=7 (factors on the fly, assembled)", registers.label());
+        KernelBuilds.Spec points = KernelBuilds.element(ElementKernel.STIFFNESS_BP35, 7,
+                KernelBuilds.trilinearPlan(Basis1D.of(7), 1024, KIB48, "test", ElementVariant.POINTS, s -> 1024), 5);
+        assertEquals(StiffnessBp35TrilinearPointsKernel.class, points.family());
+        assertEquals("BP3.5 N=7 (factors on the fly, points, one kernel, atomic)", points.label());
+        assertEquals(256, points.groupSize());
+        assertEquals(ElementVariant.SHARED, KernelBuilds.trilinearPlan(Basis1D.of(11), 1024, KIB48, "test",
+                ElementVariant.POINTS, s -> 1024).variant(), "N = 11 in 48 KiB: the points layout does not fit");
         ElementPlan n13 = KernelBuilds.trilinearPlan(Basis1D.of(13), 1024, KIB48, "test", ElementVariant.SHARED, s -> 1024);
         assertEquals(ElementVariant.REGISTERS, n13.variant(), "N = 13 in 48 KiB: the shared layout does not fit");
         // a build that allows fewer work-items than planned: planned again for what it allows
