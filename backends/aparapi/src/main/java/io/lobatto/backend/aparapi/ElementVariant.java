@@ -40,7 +40,8 @@ enum ElementVariant {
      * group of up to 256 work-items serves one element where the 2D structures run P^2 work-items through P layers
      * ({@link io.lobatto.backend.aparapi.kernels.ElementKernelBase} in 3D; {@link ElementPlan#points}); where it does not
      * fit, the shared plan. With the geometric factors on the fly,
-     * {@link io.lobatto.backend.aparapi.kernels.StiffnessBp35TrilinearPointsKernel} ({@link ElementPlan#trilinearPoints}). In the BP3.5 row of {@link #table} at N = 6..9, where it measured
+     * {@link io.lobatto.backend.aparapi.kernels.StiffnessBp35TrilinearPointsKernel} ({@link ElementPlan#trilinearPoints}),
+     * in {@link #onTheFlyTable} at N = 5..9. In the BP3.5 row of {@link #table} at N = 6..9, where it measured
      * fastest; slower than the table for BP1.0 and BP3.0.
      */
     POINTS;
@@ -92,20 +93,24 @@ enum ElementVariant {
      * The choice for BP3.5 with the geometric factors on the fly: {@link #REGISTERS} is
      * {@link io.lobatto.backend.aparapi.kernels.StiffnessBp35TrilinearKernel} (register columns, 15 per-column Jacobian
      * constants), {@link #SHARED} is {@link io.lobatto.backend.aparapi.kernels.StiffnessBp35TrilinearSharedKernel} (the
-     * grid and the map's 21 coefficients in local memory). Measured in one lease ({@code benchmarks/gpu/onfly2.sh} at
-     * 400a988, H100, {@code op} BP5 apply at 8M DOFs, GDOF/s registers / shared): N = 2 8.52 / 8.80, 3 13.86 / 14.42,
-     * 4 15.43 / 14.64, 5 17.89 / 15.61, 6 11.42 / 16.32, 7 13.27 / 16.09, 8 12.07 / 15.49 (155 registers at N = 7
-     * against 92). N = 1 and 9..15 are not measured: registers at 1, shared above 8 (where it does not fit, from N = 13,
-     * the register kernel runs). Index N = 1..15.
+     * grid and the map's 21 coefficients in local memory, 2D columns), {@link #POINTS} is
+     * {@link io.lobatto.backend.aparapi.kernels.StiffnessBp35TrilinearPointsKernel} (one work-item per point). Measured in
+     * one lease ({@code benchmarks/gpu/onfly26.sh} at a297613, H100, {@code op} BP5 apply at 8M DOFs in the default
+     * operator form, the atomic one, GDOF/s registers / shared / points): N = 2 9.61 / 10.36 / 9.73, 3 16.05 / 17.01 /
+     * 15.43, 4 17.79 / 17.11 / 15.79, 5 12.20 / 17.76 / 18.91, 6 12.22 / 18.61 / 18.80, 7 14.36 / 17.86 / 20.75,
+     * 8 12.87 / 16.97 / 18.89, 9 12.43 / 15.40 / 21.39, 10 12.80 / 18.90 / 18.21 (kernel-info at N = 7: 155, 92 and 58
+     * registers). N = 1 and 11..15 are not measured: registers at 1, shared above 10 (where points does not fit 48 KiB;
+     * from N = 13, where shared does not either, the register kernel runs). Index N = 1..15.
      */
     static ElementVariant onTheFlyTable(int degree) {
         //              N = 123456789012345
-        String row =       "RSSRRSSSSSSSSSS";
+        String row =       "RSSRTTTTTSSSSSS";
         if (degree < 1 || degree > row.length()) {
             throw new IllegalArgumentException("degree is " + degree + "; the on-the-fly variant table covers N = 1.."
                     + row.length());
         }
-        return row.charAt(degree - 1) == 'R' ? REGISTERS : SHARED;
+        char c = row.charAt(degree - 1);
+        return c == 'R' ? REGISTERS : c == 'T' ? POINTS : SHARED;
     }
 
     /**

@@ -31,14 +31,15 @@ class AparapiGeometryOnTheFlyTest extends GeometryOnTheFlyConformance {
     }
 
     @Test
-    void theTablePicksRegistersToFiveAndSharedFromSix() {
+    void theTablePicksRegistersAtFourPointsAtFiveToNineAndSharedAtTen() {
         org.junit.jupiter.api.Assumptions.assumeTrue(System.getProperty("lobatto.aparapi.onTheFlyVariant") == null,
                 "the on-the-fly variant is forced");
-        for (int n = 4; n <= 7; n++) {
+        for (int n : new int[] {4, 5, 7, 9, 10}) {
             var mesh = TestProblems.perturbedBox(2, 2, 2, n, 0.2, 5L);
             try (BoundElementOperator b = StiffnessBp35.on(mesh, 1).withGeometryOnTheFly().bind(backend())) {
                 String plan = ((AparapiBackend) backend()).plan(b.data());
-                String want = n <= 5 ? "registers, columns (geometric factors on the fly)"
+                String want = n == 4 ? "registers, columns (geometric factors on the fly)"
+                        : n <= 9 ? "points, 3D (geometric factors on the fly)"
                         : "shared, 2D columns (geometric factors on the fly)";
                 assertTrue(plan.contains(want), "N = " + n + ": " + plan);
             }
