@@ -27,9 +27,26 @@ import java.util.Map;
  *                          variant, {@link io.lobatto.backend.aparapi.kernels.StiffnessBp35TrilinearSharedKernel} in the
  *                          shared one, {@link io.lobatto.backend.aparapi.kernels.StiffnessBp35TrilinearPointsKernel} in
  *                          the points one)
+ * @param perColumn         points kernel on the fly: layers per work-item of its (a, b) column, K (1: points strided by
+ *                          the work-items, t, t + T, ...)
  */
 record ElementPlan(ElementVariant variant, int points, boolean threeD, int threadsPerElement, int elementsPerGroup,
-                   int localPerElement, int matrixDoubles, boolean pointInterp, boolean tLocal, int stride, boolean onTheFly) {
+                   int localPerElement, int matrixDoubles, boolean pointInterp, boolean tLocal, int stride, boolean onTheFly,
+                   int perColumn) {
+
+    /** A plan whose work-items do not own columns ({@link #perColumn} 1). */
+    ElementPlan(ElementVariant variant, int points, boolean threeD, int threadsPerElement, int elementsPerGroup,
+                int localPerElement, int matrixDoubles, boolean pointInterp, boolean tLocal, int stride, boolean onTheFly) {
+        this(variant, points, threeD, threadsPerElement, elementsPerGroup, localPerElement, matrixDoubles, pointInterp, tLocal,
+                stride, onTheFly, 1);
+    }
+
+    /**
+     * System property: the layers K each work-item of the on-the-fly points kernel takes in its (a, b) column
+     * ({@link #perColumn}); 1 takes the points t, t + T, ... instead; unset or {@code auto}: {@link #pointsPerColumn}'s
+     * choice. An A/B switch for the GPU runbook.
+     */
+    static final String PER_COLUMN_PROPERTY = "lobatto.aparapi.pointsPerColumn";
 
     /**
      * The plan of BP3.5 with the geometric factors on the fly: the register columns of
@@ -90,11 +107,47 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
         if (perElem + matrices > limit) {
             return null;
         }
-        int threads = pointThreads(p * p * p, groupCap);
+        int k = pointsPerColumn(p, groupCap);
+        int threads = k == 1 ? pointThreads(p * p * p, groupCap) : p * p * ((p + k - 1) / k);
         int perGroup = elementsPerGroup(groupCap, threads, perElem, matrices, limit);
         return new ElementPlan(ElementVariant.POINTS, p, true, threads, perGroup, perElem, matrices, false, true, stride,
-                true);
+                true, k);
     }
+
+    /**
+     * K, the layers of its (a, b) column each work-item of the on-the-fly points kernel takes (layers K s .. K s + K - 1
+     * for slot s, P^2 ceil(P / K) work-items per element): {@link #PER_COLUMN_PROPERTY} where set and its work-items fit
+     * {@code groupCap}, else the smallest K whose work-items fit, so that a work-item reads D's rows a and b and the
+     * t-line of u once for its K points. 1 while P^3 fits the group (N = 5: 216 work-items, one point each); N = 6
+     * K = 2 (196), N = 7 2 (256), N = 8 3 (243), N = 9 5 (200), N = 10 6 (242) in groups of 256.
+     */
+    static int pointsPerColumn(int p, int groupCap) {
+        String forced = System.getProperty(PER_COLUMN_PROPERTY, "auto").trim();
+        if (!forced.equalsIgnoreCase("auto")) {
+            int k;
+            try {
+                k = Integer.parseInt(forced);
+            } catch (NumberFormatException e) {
+                k = 0;
+            }
+            if (k < 1 || k > MAX_PER_COLUMN) {
+                throw new IllegalArgumentException("-D" + PER_COLUMN_PROPERTY + "=" + forced + ": expected auto or 1.."
+                        + MAX_PER_COLUMN);
+            }
+            if (k == 1 || (long) p * p * ((p + k - 1) / k) <= groupCap) {
+                return k;
+            }
+        }
+        for (int k = 1; k <= p; k++) {
+            if ((long) p * p * ((p + k - 1) / k) <= groupCap) {
+                return k <= MAX_PER_COLUMN ? k : 1;
+            }
+        }
+        return 1;
+    }
+
+    /** The most layers per work-item of the points kernel: the size of its private gradient arrays. */
+    static final int MAX_PER_COLUMN = 8;
 
     /**
      * The plan of {@code kernel} at {@code degree} for groups of at most {@code groupCap} and {@code localMemBytes}:
@@ -339,6 +392,7 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
             c.put("elemsPerGroup", elementsPerGroup);
             c.put("fromGlobal", fromGlobal);
             c.put("threadsPerElem", threadsPerElement);
+            c.put("perColumn", perColumn);
             c.put("perElem", localPerElement);
             c.put("dStride", stride);
             c.put("ldsMat", localDoubles() - matrixDoubles);
@@ -415,8 +469,9 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
         }
         if (variant == ElementVariant.POINTS) {
             return "points, 3D" + (onTheFly ? " (geometric factors on the fly)" : "") + ", "
-                    + (points * points * points + threadsPerElement - 1) / threadsPerElement
-                    + " points per work-item, " + threadsPerElement + " work-items x " + elementsPerGroup
+                    + (perColumn > 1 ? perColumn + " layers of a column"
+                    : (points * points * points + threadsPerElement - 1) / threadsPerElement + " points")
+                    + " per work-item, " + threadsPerElement + " work-items x " + elementsPerGroup
                     + " elements per group, " + localDoubles() + " doubles local"
                     + (kernel.usesGaussQuadrature() ? ", GL stages by points" : "");
         }

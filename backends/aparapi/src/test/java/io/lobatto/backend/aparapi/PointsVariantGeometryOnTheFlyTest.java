@@ -1,10 +1,16 @@
 package io.lobatto.backend.aparapi;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.lobatto.backend.aparapi.conformance.SkipWithoutOpenCl;
 import io.lobatto.conformance.GeometryOnTheFlyConformance;
+import io.lobatto.conformance.TestProblems;
 import io.lobatto.core.backend.Backend;
+import io.lobatto.core.backend.DeviceVector;
+import io.lobatto.core.mesh.SpectralElementMesh;
+import io.lobatto.operators.BoundElementOperator;
+import io.lobatto.operators.StiffnessBp35;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -12,7 +18,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * Runs {@link GeometryOnTheFlyConformance} with BP3.5's factors on the fly one work-item per point
  * ({@link io.lobatto.backend.aparapi.kernels.StiffnessBp35TrilinearPointsKernel}) at every degree, planned for the
  * 48 KiB of NVIDIA GPUs (N = 10 fits one element; from N = 11 the shared layout runs), against the stored factors in
- * the same backend and the Java reference.
+ * the same backend and the Java reference; and every choice of layers per work-item ({@code pointsPerColumn}), the
+ * strided points (K = 1), K that divides P and K that does not (a last slot partly past the element), against the
+ * stored factors.
  */
 @ExtendWith(SkipWithoutOpenCl.class)
 class PointsVariantGeometryOnTheFlyTest extends GeometryOnTheFlyConformance {
@@ -35,5 +43,77 @@ class PointsVariantGeometryOnTheFlyTest extends GeometryOnTheFlyConformance {
         }
         String n11 = SharedVariantGeometryOnTheFlyTest.onTheFlyPlan(backend(), 11);
         assertTrue(n11.contains("shared, 2D columns (geometric factors on the fly)"), "N = 11: " + n11);
+    }
+
+    @Test
+    void everyLayersPerWorkItemAgreesWithTheStoredFactors() {
+        Backend be = backend();
+        for (int degree : new int[] {4, 6, 7, 9}) {
+            SpectralElementMesh mesh = TestProblems.perturbedBox(3, 2, 2, degree, 0.2, 11L * degree);
+            StiffnessBp35 stored = StiffnessBp35.on(mesh, 0.7);
+            double[] x = TestProblems.random(stored.localSize(), 5L * degree);
+            try (BoundElementOperator bs = stored.bind(be); DeviceVector dx = be.upload(x);
+                 DeviceVector ys = be.allocate(x.length); DeviceVector yf = be.allocate(x.length)) {
+                bs.apply(dx, ys);
+                double[] want = be.download(ys);
+                for (int k : new int[] {1, 2, 3, 4, 8}) {
+                    String before = System.getProperty(ElementPlan.PER_COLUMN_PROPERTY);
+                    System.setProperty(ElementPlan.PER_COLUMN_PROPERTY, Integer.toString(k));
+                    BoundElementOperator bf;
+                    try {
+                        bf = stored.withGeometryOnTheFly().bind(be);
+                    } finally {
+                        restore(before);
+                    }
+                    try (bf) {
+                        String plan = ((AparapiBackend) be).plan(bf.data());
+                        int p = degree + 1;
+                        boolean fits = k == 1 || p * p * ((p + k - 1) / k) <= 256;
+                        int used = fits ? k : ElementPlan.pointsPerColumn(p, 256);
+                        assertTrue(used == 1 ? plan.contains(" points per work-item") : plan.contains(used + " layers of a column"),
+                                "N = " + degree + ", K = " + k + ": " + plan);
+                        bf.apply(dx, yf);
+                        double[] got = be.download(yf);
+                        double err = 0;
+                        double scale = 0;
+                        for (int i = 0; i < got.length; i++) {
+                            err = Math.max(err, Math.abs(got[i] - want[i]));
+                            scale = Math.max(scale, Math.abs(want[i]));
+                        }
+                        assertTrue(err <= 1e-12 * scale, "N = " + degree + ", K = " + k + ": " + err + " of " + scale);
+                    }
+                }
+            }
+        }
+    }
+
+    @Test
+    void theLayersPerWorkItem() {
+        String before = System.getProperty(ElementPlan.PER_COLUMN_PROPERTY);
+        try {
+            System.clearProperty(ElementPlan.PER_COLUMN_PROPERTY);
+            // the smallest K whose P^2 ceil(P / K) work-items fit 256: 1 while P^3 does
+            int[] want = {1, 1, 1, 1, 1, 2, 2, 3, 5, 6};
+            for (int n = 1; n <= 10; n++) {
+                assertEquals(want[n - 1], ElementPlan.pointsPerColumn(n + 1, 256), "N = " + n);
+            }
+            System.setProperty(ElementPlan.PER_COLUMN_PROPERTY, "4");
+            assertEquals(4, ElementPlan.pointsPerColumn(8, 256));
+            assertEquals(5, ElementPlan.pointsPerColumn(10, 256), "4 layers at P = 10 take 300 work-items");
+            System.setProperty(ElementPlan.PER_COLUMN_PROPERTY, "9");
+            IllegalArgumentException ex = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                    () -> ElementPlan.pointsPerColumn(8, 256));
+            assertEquals("-Dlobatto.aparapi.pointsPerColumn=9: expected auto or 1..8", ex.getMessage());
+        } finally {
+            restore(before);
+        }
+    }
+
+    private static void restore(String before) {
+        if (before == null) {
+            System.clearProperty(ElementPlan.PER_COLUMN_PROPERTY);
+        } else {
+            System.setProperty(ElementPlan.PER_COLUMN_PROPERTY, before);
+        }
     }
 }

@@ -7,7 +7,10 @@ import io.lobatto.backend.aparapi.runtime.BuildConstant;
  * (the 3D structure of {@link ElementKernelBase}'s stiffness past the group size, as
  * {@link io.lobatto.backend.aparapi.ElementVariant#POINTS} runs it with stored factors): y_L = D^T G D u +
  * lambda wJ o u, with G and wJ at each GLL node computed from the element's trilinear map ({@link TrilinearMapOperands}).
- * The element's {@link #threadsPerElem} work-items take the points t, t + T, ... of its P^3 grid (P = Nq):
+ * The element's {@link #threadsPerElem} work-items take the points t, t + T, ... of its P^3 grid (P = Nq), or with
+ * {@link #perColumn} K &gt; 1 work-item (a + P b) + P^2 s takes the K layers K s .. K s + K - 1 of column (a, b), so that
+ * it reads D's rows a and b, u(a, b, .) and J's constants along the column once for K points (its gradients in
+ * registers, as the tensor paper's register columns hold a whole column):
  * <ol>
  *   <li>stage D, the GLL nodes and weights, u and the map's 21 coefficients; one barrier;</li>
  *   <li>at each own point (a, b, c) the reference gradient (vr, vs, vt) = (D_a u, D_b u, D_c u), J, adj(J), |J| and the
@@ -32,6 +35,18 @@ public final class StiffnessBp35TrilinearPointsKernel extends TrilinearMapOperan
     @BuildConstant int dStride;
     /** Where in lds the group stages D, the GLL nodes and weights (after its elements' regions). */
     @BuildConstant int ldsMat;
+    /**
+     * K: 1, the points t, t + T, ... of the element; else the layers K s .. K s + K - 1 of column (a, b), where
+     * work-item t = (a + P b) + P^2 s (at most 8, the size of the gradient arrays).
+     */
+    @BuildConstant int perColumn;
+
+    /** The r-derivatives (then the outputs) of a work-item's K points of its column. */
+    @PrivateMemorySpace(8) double[] gr = new double[8];
+    /** The s-derivatives of the K points. */
+    @PrivateMemorySpace(8) double[] gs = new double[8];
+    /** The t-derivatives of the K points. */
+    @PrivateMemorySpace(8) double[] gt = new double[8];
 
     @Override
     public void run() {
@@ -49,10 +64,7 @@ public final class StiffnessBp35TrilinearPointsKernel extends TrilinearMapOperan
             valid = 1;
         }
         int L0 = le * perElem;
-        int fr = L0 + P3;
-        int fs = fr + P3;
-        int ft = fs + P3;
-        int mc = ft + P3;
+        int mc = L0 + 4 * P3;
         int mD = ldsMat;
         int mR = mD + P * S;
         int mW = mR + P;
@@ -81,8 +93,30 @@ public final class StiffnessBp35TrilinearPointsKernel extends TrilinearMapOperan
         }
         localBarrier();
 
-        // the fluxes G grad u at the own points; |J| is not kept (the mass term computes it again), but Aparapi translates
-        // no discarded double result
+        if (perColumn == 1) {
+            stridedFluxes(L0, t, valid, mc, mD, mR, mW);
+        } else {
+            columnFluxes(L0, t, valid, mc, mD, mR, mW);
+        }
+        localBarrier();
+        if (perColumn == 1) {
+            stridedDivergence(L0, t, valid, base, mc, mD, mR, mW);
+        } else {
+            columnDivergence(L0, t, valid, base, mc, mD, mR, mW);
+        }
+    }
+
+    /** Phase 2 with K = 1: the fluxes G grad u at the points t, t + T, ... of the element. */
+    private void stridedFluxes(int L0, int t, int valid, int mc, int mD, int mR, int mW) {
+        int P = nq;
+        int P2 = P * P;
+        int P3 = P2 * P;
+        int S = dStride;
+        int T = threadsPerElem;
+        int fr = L0 + P3;
+        int fs = fr + P3;
+        int ft = fs + P3;
+        // |J| is not kept (the mass term computes it again), but Aparapi translates no discarded double result
         double det = 0;
         if (valid == 1) {
             for (int p = t; p < P3; p += T) {
@@ -98,13 +132,21 @@ public final class StiffnessBp35TrilinearPointsKernel extends TrilinearMapOperan
                     vt += lds[mD + c * S + m] * lds[L0 + a + P * b + P2 * m];
                 }
                 double w = lds[mW + a] * lds[mW + b] * lds[mW + c];
-                det = geometricFluxes(mc, lds[mR + a], lds[mR + b], lds[mR + c], w, vr, vs, vt, fr + p, fs + p,
-                        ft + p);
+                det = geometricFluxes(mc, lds[mR + a], lds[mR + b], lds[mR + c], w, vr, vs, vt, fr + p, fs + p, ft + p);
             }
         }
-        localBarrier();
+    }
 
-        // D^T of the fluxes (+ lambda wJ u) at the own points, then y
+    /** Phase 3 with K = 1: D^T of the fluxes (+ lambda wJ u) at the points t, t + T, ..., then y. */
+    private void stridedDivergence(int L0, int t, int valid, int base, int mc, int mD, int mR, int mW) {
+        int P = nq;
+        int P2 = P * P;
+        int P3 = P2 * P;
+        int S = dStride;
+        int T = threadsPerElem;
+        int fr = L0 + P3;
+        int fs = fr + P3;
+        int ft = fs + P3;
         if (valid == 1) {
             for (int p = t; p < P3; p += T) {
                 int a = p % P;
@@ -122,6 +164,120 @@ public final class StiffnessBp35TrilinearPointsKernel extends TrilinearMapOperan
                             + lds[mD + m * S + c] * lds[ft + a + P * b + P2 * m];
                 }
                 writeY(base + p, y, u);
+            }
+        }
+    }
+
+    /**
+     * Phase 2 with K layers per work-item: the gradients of the points (a, b, c), c = K s .. K s + K - 1, reading D's rows
+     * a and b and the line u(a, b, .) once for the K points; then J along the column, x_r = A_r + t B_r,
+     * x_s = A_s + t B_s, x_t constant (15 values set once, {@link TrilinearMapOperands}), and the fluxes. Layers past
+     * P - 1 (the last slot of a P that K does not divide) read layer P - 1 and write nothing.
+     */
+    private void columnFluxes(int L0, int t, int valid, int mc, int mD, int mR, int mW) {
+        int P = nq;
+        int P2 = P * P;
+        int P3 = P2 * P;
+        int S = dStride;
+        int K = perColumn;
+        int col = t % P2;
+        int a = col % P;
+        int b = col / P;
+        int c0 = (t / P2) * K;
+        int fr = L0 + P3;
+        int fs = fr + P3;
+        int ft = fs + P3;
+        double det = 0;
+        if (valid == 1) {
+            for (int k = 0; k < K; k++) {
+                gr[k] = 0;
+                gs[k] = 0;
+                gt[k] = 0;
+            }
+            for (int m = 0; m < P; m++) {
+                double da = lds[mD + a * S + m];
+                double db = lds[mD + b * S + m];
+                double um = lds[L0 + col + P2 * m];
+                for (int k = 0; k < K; k++) {
+                    int c = min(c0 + k, P - 1);
+                    gr[k] += da * lds[L0 + m + P * b + P2 * c];
+                    gs[k] += db * lds[L0 + a + P * m + P2 * c];
+                    gt[k] += lds[mD + c * S + m] * um;
+                }
+            }
+            double r = lds[mR + a];
+            double s = lds[mR + b];
+            double wab = lds[mW + a] * lds[mW + b];
+            double tx = dxdt(mc, 0, r, s);
+            double ty = dxdt(mc, 1, r, s);
+            double tz = dxdt(mc, 2, r, s);
+            // x_r = (c_r + s c_rs) + t (c_rt + s c_rst), x_s = (c_s + r c_rs) + t (c_st + r c_rst)
+            double arx = lds[mc] + s * lds[mc + 6];
+            double ary = lds[mc + 1] + s * lds[mc + 7];
+            double arz = lds[mc + 2] + s * lds[mc + 8];
+            double brx = lds[mc + 12] + s * lds[mc + 18];
+            double bry = lds[mc + 13] + s * lds[mc + 19];
+            double brz = lds[mc + 14] + s * lds[mc + 20];
+            double asx = lds[mc + 3] + r * lds[mc + 6];
+            double asy = lds[mc + 4] + r * lds[mc + 7];
+            double asz = lds[mc + 5] + r * lds[mc + 8];
+            double bsx = lds[mc + 15] + r * lds[mc + 18];
+            double bsy = lds[mc + 16] + r * lds[mc + 19];
+            double bsz = lds[mc + 17] + r * lds[mc + 20];
+            for (int k = 0; k < K; k++) {
+                int c = c0 + k;
+                if (c < P) {
+                    double tt = lds[mR + c];
+                    int g = col + P2 * c;
+                    det = jacobianFluxes(arx + tt * brx, ary + tt * bry, arz + tt * brz, asx + tt * bsx, asy + tt * bsy,
+                            asz + tt * bsz, tx, ty, tz, wab * lds[mW + c], gr[k], gs[k], gt[k], fr + g, fs + g, ft + g);
+                }
+            }
+        }
+    }
+
+    /**
+     * Phase 3 with K layers per work-item: y(a, b, c) = sum_m D_ma f_r(m, b, c) + D_mb f_s(a, m, c) + D_mc f_t(a, b, m)
+     * (+ lambda wJ u) for the K points, reading D's columns a and b and the line f_t(a, b, .) once for the K points.
+     */
+    private void columnDivergence(int L0, int t, int valid, int base, int mc, int mD, int mR, int mW) {
+        int P = nq;
+        int P2 = P * P;
+        int P3 = P2 * P;
+        int S = dStride;
+        int K = perColumn;
+        int col = t % P2;
+        int a = col % P;
+        int b = col / P;
+        int c0 = (t / P2) * K;
+        int fr = L0 + P3;
+        int fs = fr + P3;
+        int ft = fs + P3;
+        if (valid == 1) {
+            for (int k = 0; k < K; k++) {
+                gr[k] = 0;
+            }
+            for (int m = 0; m < P; m++) {
+                double da = lds[mD + m * S + a];
+                double db = lds[mD + m * S + b];
+                double fm = lds[ft + col + P2 * m];
+                for (int k = 0; k < K; k++) {
+                    int c = min(c0 + k, P - 1);
+                    gr[k] += da * lds[fr + m + P * b + P2 * c] + db * lds[fs + a + P * m + P2 * c]
+                            + lds[mD + m * S + c] * fm;
+                }
+            }
+            for (int k = 0; k < K; k++) {
+                int c = c0 + k;
+                if (c < P) {
+                    double u = lds[L0 + col + P2 * c];
+                    double y = gr[k];
+                    if (lambda != 0) {
+                        double w = lds[mW + a] * lds[mW + b] * lds[mW + c];
+                        y += lambda * w * jacobianDeterminant(mc, lds[mR + a], lds[mR + b], lds[mR + c]) * u;
+                    }
+                    writeY(base + col + P2 * c, y, u);
+                }
             }
         }
     }

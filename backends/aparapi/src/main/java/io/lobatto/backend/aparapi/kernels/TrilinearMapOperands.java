@@ -87,6 +87,16 @@ public abstract class TrilinearMapOperands extends ElementOperands {
         double tx = dxdt(mc, 0, r, s);
         double ty = dxdt(mc, 1, r, s);
         double tz = dxdt(mc, 2, r, s);
+        return jacobianFluxes(rx, ry, rz, sx, sy, sz, tx, ty, tz, w, vr, vs, vt, ir, is, it);
+    }
+
+    /**
+     * The fluxes G grad u for the Jacobian J = [x_r x_s x_t] (columns (rx, ry, rz), (sx, sy, sz), (tx, ty, tz)) with
+     * quadrature weight w and reference gradient (vr, vs, vt), into lds[ir], lds[is], lds[it]. Returns |J|.
+     */
+    protected final double jacobianFluxes(double rx, double ry, double rz, double sx, double sy, double sz, double tx,
+                                          double ty, double tz, double w, double vr, double vs, double vt, int ir, int is,
+                                          int it) {
         // rows of adj(J): n_r = x_s x x_t, n_s = x_t x x_r, n_t = x_r x x_s
         double nrx = sy * tz - sz * ty;
         double nry = sz * tx - sx * tz;
