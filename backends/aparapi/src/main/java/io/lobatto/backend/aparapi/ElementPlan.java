@@ -231,9 +231,10 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
 
     /**
      * The {@link ElementVariant#POINTS} plan: the shared kernel's 3D structure with one element per group where P^3
-     * exceeds {@code groupCap}, each work-item taking ceil(P^3 / T) points, T the P^3 points split into the fewest equal
-     * shares of at most {@code groupCap}, rounded up to a multiple of 32 (BP3.5 N = 6: 192, N = 7..9: 256, N = 10: 224
-     * work-items in groups of 256). Per element the grid and, for the stiffness kernels, the three fluxes (4 P^3
+     * exceeds {@code groupCap}. The stiffness kernels take K = {@link #pointsPerColumn} layers of an (a, b) column per
+     * work-item, P^2 ceil(P / K) work-items (BP3.5 N = 6: 196, N = 7: 256, N = 8: 243, N = 9: 200, N = 10: 242 in groups
+     * of 256); BP1.0, and the stiffness with K = 1 forced, take ceil(P^3 / T) points strided by the work-items, T the P^3
+     * points split into the fewest equal shares of at most {@code groupCap}, rounded up to a multiple of 32. Per element the grid and, for the stiffness kernels, the three fluxes (4 P^3
      * doubles), and for GL quadrature the GL stages point-parallel between two P^3 grids; then I and D. Null where one
      * element does not fit {@code localMemBytes} (BP3.5 N = 11, BP3.0 N = 10, BP1.0 N = 13 and above in 48 KiB). Where
      * P^3 fits the group it is the shared plan's 3D structure.
@@ -249,9 +250,11 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
         if (perElem + matrices > limit) {
             return null;
         }
-        int threads = pointThreads(p3, groupCap);
+        int k = stiff ? pointsPerColumn(p, groupCap) : 1;
+        int threads = k == 1 ? pointThreads(p3, groupCap) : p * p * ((p + k - 1) / k);
         int perGroup = elementsPerGroup(groupCap, threads, perElem, matrices, limit);
-        return new ElementPlan(ElementVariant.POINTS, p, true, threads, perGroup, perElem, matrices, gauss, true, p, false);
+        return new ElementPlan(ElementVariant.POINTS, p, true, threads, perGroup, perElem, matrices, gauss, true, p, false,
+                k);
     }
 
     /**
@@ -440,6 +443,7 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
         c.put("tLocal", tLocal ? 1 : 0);
         c.put("ldsMat", localDoubles() - matrixDoubles);
         c.put("dStride", odd(points));
+        c.put("perColumn", perColumn);
         return c;
     }
 

@@ -53,7 +53,9 @@ class PointsVariantTest {
         if (n <= last) {
             int p = k.usesGaussQuadrature() ? n + 2 : n + 1;
             int shares = (p * p * p + 255) / 256;
-            assertTrue(plan.contains(": points, 3D, " + shares + " points per work-item, "), plan);
+            int layers = k == ElementKernel.MASS_BP10 ? 1 : ElementPlan.pointsPerColumn(p, 256);
+            assertTrue(plan.contains(": points, 3D, " + (layers > 1 ? layers + " layers of a column"
+                    : shares + " points") + " per work-item, "), plan);
         } else {
             assertTrue(plan.contains(": 2D, "), plan);
         }
@@ -83,6 +85,36 @@ class PointsVariantTest {
         VariantChecks.maskedAssembledAgrees(points(), k, n, 0.6, 61 + n, plan -> assertPlan(k, n, plan));
     }
 
+    /**
+     * Every choice of layers per work-item ({@code -Dlobatto.aparapi.pointsPerColumn}) for the stiffness kernels: the
+     * strided points (K = 1, several per work-item), K dividing P and not; against the host, the register kernels and the
+     * Java backend, lambda != 0.
+     */
+    @Test
+    void everyLayersPerWorkItem() {
+        String before = System.getProperty(ElementPlan.PER_COLUMN_PROPERTY);
+        try {
+            for (int layers : new int[] {1, 3, 4}) {
+                System.setProperty(ElementPlan.PER_COLUMN_PROPERTY, Integer.toString(layers));
+                for (ElementKernel k : new ElementKernel[] {K, ElementKernel.STIFFNESS_BP30}) {
+                    for (int n : new int[] {6, 7}) {
+                        int p = k.usesGaussQuadrature() ? n + 2 : n + 1;
+                        String want = layers > 1 && p * p * ((p + layers - 1) / layers) <= 256 ? layers + " layers of a column"
+                                : layers == 1 ? " points per work-item" : "layers of a column";
+                        VariantChecks.elementApplyAgrees(points(), registers(), "the register kernels", k, n, 0.6, 71 + n,
+                                plan -> assertTrue(plan.contains(want), layers + ": " + plan));
+                    }
+                }
+            }
+        } finally {
+            if (before == null) {
+                System.clearProperty(ElementPlan.PER_COLUMN_PROPERTY);
+            } else {
+                System.setProperty(ElementPlan.PER_COLUMN_PROPERTY, before);
+            }
+        }
+    }
+
     /** Jacobi PCG to 1e-10 on a deformed box with a Dirichlet mask: the same iterations and solution as the register columns. */
     @Test
     void cgTakesTheSameIterationsAsTheRegisterColumns() {
@@ -90,10 +122,10 @@ class PointsVariantTest {
     }
 
     /**
-     * The plans in groups of 256: one work-item per point while P^3 fits (N = 5: 216 work-items, one element), then
-     * equal shares rounded up to a warp (N = 6: 343 points on 192 work-items, N = 7: 512 on 256, N = 10: 1331 on 224), 4 P^3
-     * doubles per element and D; N = 11 does not fit 48 KiB (the shared plan); in groups of 128, N = 7 takes 4 points per
-     * work-item; BP3.0 and BP1.0 at the limits of 48 KiB; the override applies to every kernel.
+     * The plans in groups of 256: one work-item per point while P^3 fits (N = 5: 216 work-items, one element), then the
+     * stiffness takes K layers of a column per work-item (N = 6: 49 columns x 4 slots of 2 layers, N = 7: 64 x 4 of 2,
+     * N = 10: 121 x 2 of 6), 4 P^3 doubles per element and D; N = 11 does not fit 48 KiB (the shared plan); in groups of
+     * 128, N = 8 takes strided points; BP3.0 and BP1.0 at the limits of 48 KiB; the override applies to every kernel.
      */
     @Test
     void plansAtTheLimitsOfTheGroupAndTheLocalMemory() {
@@ -101,7 +133,8 @@ class PointsVariantTest {
         assertEquals(ElementVariant.POINTS, n5.variant());
         assertEquals(216, n5.groupSize());
         ElementPlan n6 = ElementPlan.points(K, 7, 8, 256, 48 * 1024);
-        assertEquals(192, n6.threadsPerElement());
+        assertEquals(196, n6.threadsPerElement(), "49 columns x 4 slots of 2 layers");
+        assertEquals(2, n6.perColumn());
         assertEquals(1, n6.elementsPerGroup());
         ElementPlan n7 = KernelBuilds.firstPlan(K, Basis1D.of(7), 1024, 48 * 1024, "test", ElementVariant.POINTS);
         assertEquals(ElementVariant.POINTS, n7.variant());
@@ -109,8 +142,13 @@ class PointsVariantTest {
         assertEquals(4 * 512, n7.localPerElement());
         assertEquals(4 * 512 + 8 * 9, n7.localDoubles());
         assertTrue(n7.threeD() && n7.tLocal());
-        assertEquals(224, ElementPlan.points(K, 11, 12, 256, 48 * 1024).threadsPerElement());
-        assertEquals(128, ElementPlan.points(K, 8, 9, 128, 48 * 1024).threadsPerElement());
+        assertEquals(242, ElementPlan.points(K, 11, 12, 256, 48 * 1024).threadsPerElement(), "121 columns x 2 slots of 6");
+        // groups of 128 at N = 8: 81 columns would need 9 layers each, past the 8 of the gradient arrays: strided points
+        ElementPlan g128 = ElementPlan.points(K, 9, 10, 128, 48 * 1024);
+        assertEquals(128, g128.threadsPerElement());
+        assertEquals(1, g128.perColumn());
+        // BP1.0 has no stiffness: its points stay strided
+        assertEquals(1, ElementPlan.points(ElementKernel.MASS_BP10, 7, 8, 256, 48 * 1024).perColumn());
         assertNull(ElementPlan.points(K, 12, 13, 256, 48 * 1024));
         assertEquals(ElementVariant.SHARED,
                 KernelBuilds.firstPlan(K, Basis1D.of(11), 1024, 48 * 1024, "test", ElementVariant.POINTS).variant());

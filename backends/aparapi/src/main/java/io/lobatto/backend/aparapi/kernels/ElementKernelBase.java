@@ -31,6 +31,18 @@ public abstract class ElementKernelBase extends ElementOperands {
     @BuildConstant int dStride;
     /** Where in lds the group stages I and D (after its elements' regions). */
     @BuildConstant int ldsMat;
+    /**
+     * 3D stiffness: 1, the points t, t + T, ... of the element; else K, the layers K s .. K s + K - 1 of column (a, b)
+     * that work-item t = (a + P b) + P^2 s takes (at most 8, the size of the gradient arrays).
+     */
+    @BuildConstant int perColumn;
+
+    /** 3D stiffness with K layers per work-item: the r-derivatives (then the outputs) of its K points. */
+    @PrivateMemorySpace(8) double[] gr = new double[8];
+    /** The s-derivatives of the K points. */
+    @PrivateMemorySpace(8) double[] gs = new double[8];
+    /** The t-derivatives of the K points. */
+    @PrivateMemorySpace(8) double[] gt = new double[8];
 
     /** The 2D stiffness's global t-flux scratch when the t-fluxes do not fit the local memory. */
     double[] scr = new double[1];
@@ -121,7 +133,9 @@ public abstract class ElementKernelBase extends ElementOperands {
                 localBarrier();
                 cur = L0;
             }
-            if (threeD == 1) {
+            if (threeD == 1 && perColumn > 1) {
+                stiffnessColumns(L0, t, e, valid, mD);
+            } else if (threeD == 1) {
                 stiffness3D(L0, t, T, e, valid, le, mD);
             } else {
                 stiffness2D(L0, t, T, e, valid, le, mD);
@@ -359,6 +373,89 @@ public abstract class ElementKernelBase extends ElementOperands {
                             + lds[mD + m * dStride + c] * lds[L0 + 3 * P3 + a + P * (b + P * m)];
                 }
                 lds[L0 + p] = y;
+            }
+        }
+        localBarrier();
+    }
+
+    /**
+     * 3D stiffness with K = {@link #perColumn} layers per work-item: work-item (a + P b) + P^2 s takes the points (a, b, c),
+     * c = K s .. K s + K - 1, reading D's rows a and b and the line u(a, b, .) once for its K points (the gradients in
+     * private arrays), then the fluxes G grad u into the three grids; after the barrier D^T back the same way, reading
+     * D's columns a and b and f_t(a, b, .) once, + lambda wJ u (wJ read only where lambda is not 0), y replacing u at
+     * the own points. Layers past P - 1 (the last slot where K does not divide P) read layer P - 1 and write nothing.
+     */
+    private void stiffnessColumns(int L0, int t, int e, int valid, int mD) {
+        int P = pts;
+        int P2 = P * P;
+        int P3 = P2 * P;
+        int S = dStride;
+        int K = perColumn;
+        int col = t % P2;
+        int a = col % P;
+        int b = col / P;
+        int c0 = (t / P2) * K;
+        int fr = L0 + P3;
+        int fs = fr + P3;
+        int ft = fs + P3;
+        if (valid == 1) {
+            for (int k = 0; k < K; k++) {
+                gr[k] = 0;
+                gs[k] = 0;
+                gt[k] = 0;
+            }
+            for (int m = 0; m < P; m++) {
+                double da = lds[mD + a * S + m];
+                double db = lds[mD + b * S + m];
+                double um = lds[L0 + col + P2 * m];
+                for (int k = 0; k < K; k++) {
+                    int c = min(c0 + k, P - 1);
+                    gr[k] += da * lds[L0 + m + P * b + P2 * c];
+                    gs[k] += db * lds[L0 + a + P * m + P2 * c];
+                    gt[k] += lds[mD + c * S + m] * um;
+                }
+            }
+            for (int k = 0; k < K; k++) {
+                int c = c0 + k;
+                if (c < P) {
+                    int p = col + P2 * c;
+                    int g = e * P3 + p;
+                    double g01 = G01[g];
+                    double g02 = G02[g];
+                    double g12 = G12[g];
+                    lds[fr + p] = G00[g] * gr[k] + g01 * gs[k] + g02 * gt[k];
+                    lds[fs + p] = g01 * gr[k] + G11[g] * gs[k] + g12 * gt[k];
+                    lds[ft + p] = g02 * gr[k] + g12 * gs[k] + G22[g] * gt[k];
+                }
+            }
+        }
+        localBarrier();
+        if (valid == 1) {
+            for (int k = 0; k < K; k++) {
+                gr[k] = 0;
+            }
+            for (int m = 0; m < P; m++) {
+                double da = lds[mD + m * S + a];
+                double db = lds[mD + m * S + b];
+                double fm = lds[ft + col + P2 * m];
+                for (int k = 0; k < K; k++) {
+                    int c = min(c0 + k, P - 1);
+                    gr[k] += da * lds[fr + m + P * b + P2 * c] + db * lds[fs + a + P * m + P2 * c]
+                            + lds[mD + m * S + c] * fm;
+                }
+            }
+            // y replaces u at the own points only, which no other work-item reads after the barrier (wJ read only where
+            // lambda is not 0)
+            for (int k = 0; k < K; k++) {
+                int c = c0 + k;
+                if (c < P) {
+                    int p = col + P2 * c;
+                    double y = gr[k];
+                    if (lambda != 0) {
+                        y += lambda * wJ[e * P3 + p] * lds[L0 + p];
+                    }
+                    lds[L0 + p] = y;
+                }
             }
         }
         localBarrier();
