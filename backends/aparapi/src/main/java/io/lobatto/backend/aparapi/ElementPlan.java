@@ -42,9 +42,10 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
     }
 
     /**
-     * System property: the layers K each work-item of the on-the-fly points kernel takes in its (a, b) column
-     * ({@link #perColumn}); 1 takes the points t, t + T, ... instead; unset or {@code auto}: {@link #pointsPerColumn}'s
-     * choice. An A/B switch for the GPU runbook.
+     * System property: the layers K each work-item of a points plan's stiffness takes in its (a, b) column
+     * ({@link #perColumn}): unset or {@code table}, {@link #pointsPerColumn}'s measured choice; {@code auto}, the smallest
+     * K whose work-items fit the group; 1..8 that K (1: the points t, t + T, ... instead). An A/B switch for the GPU
+     * runbooks.
      */
     static final String PER_COLUMN_PROPERTY = "lobatto.aparapi.pointsPerColumn";
 
@@ -107,7 +108,7 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
         if (perElem + matrices > limit) {
             return null;
         }
-        int k = pointsPerColumn(p, groupCap);
+        int k = pointsPerColumn(ElementKernel.STIFFNESS_BP35, true, p, groupCap);
         int threads = k == 1 ? pointThreads(p * p * p, groupCap) : p * p * ((p + k - 1) / k);
         int perGroup = elementsPerGroup(groupCap, threads, perElem, matrices, limit);
         return new ElementPlan(ElementVariant.POINTS, p, true, threads, perGroup, perElem, matrices, false, true, stride,
@@ -115,29 +116,43 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
     }
 
     /**
-     * K, the layers of its (a, b) column each work-item of the on-the-fly points kernel takes (layers K s .. K s + K - 1
-     * for slot s, P^2 ceil(P / K) work-items per element): {@link #PER_COLUMN_PROPERTY} where set and its work-items fit
-     * {@code groupCap}, else the smallest K whose work-items fit, so that a work-item reads D's rows a and b and the
-     * t-line of u once for its K points. 1 while P^3 fits the group (N = 5: 216 work-items, one point each); N = 6
-     * K = 2 (196), N = 7 2 (256), N = 8 3 (243), N = 9 5 (200), N = 10 6 (242) in groups of 256.
+     * K, the layers of its (a, b) column each work-item of a points plan's stiffness takes (layers K s .. K s + K - 1 for
+     * slot s, P^2 ceil(P / K) work-items per element), so that a work-item reads D's rows a and b and the t-line of u once
+     * for its K points: {@link #PER_COLUMN_PROPERTY} where set (a K whose work-items do not fit {@code groupCap} gives
+     * way to the smallest that does), else the measured table: 2 for BP3.5 with stored factors at N = 7 (P = 8, 256
+     * work-items), 1 elsewhere. {@code benchmarks/gpu/columns26.sh} at 1323f1c (H100, {@code op} BP5 apply at 8M DOFs,
+     * two alternated runs, GDOF/s K = 1 / the smallest K that fits): stored N = 6 17.67, 17.63 / 17.55, 17.54 (K = 2),
+     * N = 7 19.44, 19.36 / 21.10, 21.08 (2), N = 8 18.01, 18.02 / 18.19, 18.21 (3), N = 9 17.32, 17.31 / 18.18 (5; {@code bp}
+     * 10.36 / 9.76); on the fly N = 6..9 K = 1 faster by 1.1-1.5 (its column form takes 100 registers at N = 7, against
+     * 58); BP3.0 in points slower than its table at N = 5..7 with either.
      */
-    static int pointsPerColumn(int p, int groupCap) {
-        String forced = System.getProperty(PER_COLUMN_PROPERTY, "auto").trim();
-        if (!forced.equalsIgnoreCase("auto")) {
-            int k;
-            try {
-                k = Integer.parseInt(forced);
-            } catch (NumberFormatException e) {
-                k = 0;
-            }
-            if (k < 1 || k > MAX_PER_COLUMN) {
-                throw new IllegalArgumentException("-D" + PER_COLUMN_PROPERTY + "=" + forced + ": expected auto or 1.."
-                        + MAX_PER_COLUMN);
-            }
-            if (k == 1 || (long) p * p * ((p + k - 1) / k) <= groupCap) {
-                return k;
-            }
+    static int pointsPerColumn(ElementKernel kernel, boolean onTheFly, int p, int groupCap) {
+        String forced = System.getProperty(PER_COLUMN_PROPERTY, "table").trim();
+        if (forced.equalsIgnoreCase("table")) {
+            return kernel == ElementKernel.STIFFNESS_BP35 && !onTheFly && p == 8 ? smallestPerColumn(p, groupCap) : 1;
         }
+        if (forced.equalsIgnoreCase("auto")) {
+            return smallestPerColumn(p, groupCap);
+        }
+        int k;
+        try {
+            k = Integer.parseInt(forced);
+        } catch (NumberFormatException e) {
+            k = 0;
+        }
+        if (k < 1 || k > MAX_PER_COLUMN) {
+            throw new IllegalArgumentException("-D" + PER_COLUMN_PROPERTY + "=" + forced + ": expected table, auto or 1.."
+                    + MAX_PER_COLUMN);
+        }
+        return k == 1 || (long) p * p * ((p + k - 1) / k) <= groupCap ? k : smallestPerColumn(p, groupCap);
+    }
+
+    /**
+     * The smallest K whose P^2 ceil(P / K) work-items fit {@code groupCap} (1 while P^3 fits; N = 6 K = 2 (196 work-items),
+     * N = 7 2 (256), N = 8 3 (243), N = 9 5 (200), N = 10 6 (242) in groups of 256), or 1 where that K exceeds
+     * {@link #MAX_PER_COLUMN}.
+     */
+    static int smallestPerColumn(int p, int groupCap) {
         for (int k = 1; k <= p; k++) {
             if ((long) p * p * ((p + k - 1) / k) <= groupCap) {
                 return k <= MAX_PER_COLUMN ? k : 1;
@@ -232,9 +247,9 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
     /**
      * The {@link ElementVariant#POINTS} plan: the shared kernel's 3D structure with one element per group where P^3
      * exceeds {@code groupCap}. The stiffness kernels take K = {@link #pointsPerColumn} layers of an (a, b) column per
-     * work-item, P^2 ceil(P / K) work-items (BP3.5 N = 6: 196, N = 7: 256, N = 8: 243, N = 9: 200, N = 10: 242 in groups
-     * of 256); BP1.0, and the stiffness with K = 1 forced, take ceil(P^3 / T) points strided by the work-items, T the P^3
-     * points split into the fewest equal shares of at most {@code groupCap}, rounded up to a multiple of 32. Per element the grid and, for the stiffness kernels, the three fluxes (4 P^3
+     * work-item where K &gt; 1, P^2 ceil(P / K) work-items (BP3.5 N = 7: 256 in groups of 256); else, and for BP1.0, each
+     * work-item takes ceil(P^3 / T) points strided by the work-items, T the P^3 points split into the fewest equal shares
+     * of at most {@code groupCap}, rounded up to a multiple of 32 (BP3.5 N = 6: 192, N = 8, 9: 256, N = 10: 224). Per element the grid and, for the stiffness kernels, the three fluxes (4 P^3
      * doubles), and for GL quadrature the GL stages point-parallel between two P^3 grids; then I and D. Null where one
      * element does not fit {@code localMemBytes} (BP3.5 N = 11, BP3.0 N = 10, BP1.0 N = 13 and above in 48 KiB). Where
      * P^3 fits the group it is the shared plan's 3D structure.
@@ -250,7 +265,7 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
         if (perElem + matrices > limit) {
             return null;
         }
-        int k = stiff ? pointsPerColumn(p, groupCap) : 1;
+        int k = stiff ? pointsPerColumn(kernel, false, p, groupCap) : 1;
         int threads = k == 1 ? pointThreads(p3, groupCap) : p * p * ((p + k - 1) / k);
         int perGroup = elementsPerGroup(groupCap, threads, perElem, matrices, limit);
         return new ElementPlan(ElementVariant.POINTS, p, true, threads, perGroup, perElem, matrices, gauss, true, p, false,

@@ -8,6 +8,7 @@ import io.lobatto.conformance.GeometryOnTheFlyConformance;
 import io.lobatto.conformance.TestProblems;
 import io.lobatto.core.backend.Backend;
 import io.lobatto.core.backend.DeviceVector;
+import io.lobatto.core.backend.ElementKernel;
 import io.lobatto.core.mesh.SpectralElementMesh;
 import io.lobatto.operators.BoundElementOperator;
 import io.lobatto.operators.StiffnessBp35;
@@ -69,7 +70,7 @@ class PointsVariantGeometryOnTheFlyTest extends GeometryOnTheFlyConformance {
                         String plan = ((AparapiBackend) be).plan(bf.data());
                         int p = degree + 1;
                         boolean fits = k == 1 || p * p * ((p + k - 1) / k) <= 256;
-                        int used = fits ? k : ElementPlan.pointsPerColumn(p, 256);
+                        int used = fits ? k : ElementPlan.smallestPerColumn(p, 256);
                         assertTrue(used == 1 ? plan.contains(" points per work-item") : plan.contains(used + " layers of a column"),
                                 "N = " + degree + ", K = " + k + ": " + plan);
                         bf.apply(dx, yf);
@@ -95,15 +96,24 @@ class PointsVariantGeometryOnTheFlyTest extends GeometryOnTheFlyConformance {
             // the smallest K whose P^2 ceil(P / K) work-items fit 256: 1 while P^3 does
             int[] want = {1, 1, 1, 1, 1, 2, 2, 3, 5, 6};
             for (int n = 1; n <= 10; n++) {
-                assertEquals(want[n - 1], ElementPlan.pointsPerColumn(n + 1, 256), "N = " + n);
+                assertEquals(want[n - 1], ElementPlan.smallestPerColumn(n + 1, 256), "N = " + n);
             }
+            // the measured table (columns26.sh at 1323f1c): K = 2 for stored BP3.5 at N = 7 only
+            ElementKernel bp35 = ElementKernel.STIFFNESS_BP35;
+            assertEquals(2, ElementPlan.pointsPerColumn(bp35, false, 8, 256));
+            assertEquals(1, ElementPlan.pointsPerColumn(bp35, true, 8, 256), "on the fly");
+            assertEquals(1, ElementPlan.pointsPerColumn(bp35, false, 9, 256));
+            assertEquals(1, ElementPlan.pointsPerColumn(bp35, false, 7, 256));
+            assertEquals(1, ElementPlan.pointsPerColumn(ElementKernel.STIFFNESS_BP30, false, 8, 256));
+            System.setProperty(ElementPlan.PER_COLUMN_PROPERTY, "auto");
+            assertEquals(5, ElementPlan.pointsPerColumn(bp35, true, 10, 256));
             System.setProperty(ElementPlan.PER_COLUMN_PROPERTY, "4");
-            assertEquals(4, ElementPlan.pointsPerColumn(8, 256));
-            assertEquals(5, ElementPlan.pointsPerColumn(10, 256), "4 layers at P = 10 take 300 work-items");
+            assertEquals(4, ElementPlan.pointsPerColumn(bp35, true, 8, 256));
+            assertEquals(5, ElementPlan.pointsPerColumn(bp35, true, 10, 256), "4 layers at P = 10 take 300 work-items");
             System.setProperty(ElementPlan.PER_COLUMN_PROPERTY, "9");
             IllegalArgumentException ex = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
-                    () -> ElementPlan.pointsPerColumn(8, 256));
-            assertEquals("-Dlobatto.aparapi.pointsPerColumn=9: expected auto or 1..8", ex.getMessage());
+                    () -> ElementPlan.pointsPerColumn(bp35, true, 8, 256));
+            assertEquals("-Dlobatto.aparapi.pointsPerColumn=9: expected table, auto or 1..8", ex.getMessage());
         } finally {
             restore(before);
         }

@@ -53,7 +53,7 @@ class PointsVariantTest {
         if (n <= last) {
             int p = k.usesGaussQuadrature() ? n + 2 : n + 1;
             int shares = (p * p * p + 255) / 256;
-            int layers = k == ElementKernel.MASS_BP10 ? 1 : ElementPlan.pointsPerColumn(p, 256);
+            int layers = k == ElementKernel.MASS_BP10 ? 1 : ElementPlan.pointsPerColumn(k, false, p, 256);
             assertTrue(plan.contains(": points, 3D, " + (layers > 1 ? layers + " layers of a column"
                     : shares + " points") + " per work-item, "), plan);
         } else {
@@ -122,9 +122,9 @@ class PointsVariantTest {
     }
 
     /**
-     * The plans in groups of 256: one work-item per point while P^3 fits (N = 5: 216 work-items, one element), then the
-     * stiffness takes K layers of a column per work-item (N = 6: 49 columns x 4 slots of 2 layers, N = 7: 64 x 4 of 2,
-     * N = 10: 121 x 2 of 6), 4 P^3 doubles per element and D; N = 11 does not fit 48 KiB (the shared plan); in groups of
+     * The plans in groups of 256: one work-item per point while P^3 fits (N = 5: 216 work-items, one element), then
+     * equal shares rounded up to a warp (N = 6: 343 points on 192 work-items, N = 10: 1331 on 224) but at N = 7, where
+     * BP3.5 takes 2 layers of a column per work-item (64 columns x 4 slots), 4 P^3 doubles per element and D; N = 11 does not fit 48 KiB (the shared plan); in groups of
      * 128, N = 8 takes strided points; BP3.0 and BP1.0 at the limits of 48 KiB; the override applies to every kernel.
      */
     @Test
@@ -133,8 +133,8 @@ class PointsVariantTest {
         assertEquals(ElementVariant.POINTS, n5.variant());
         assertEquals(216, n5.groupSize());
         ElementPlan n6 = ElementPlan.points(K, 7, 8, 256, 48 * 1024);
-        assertEquals(196, n6.threadsPerElement(), "49 columns x 4 slots of 2 layers");
-        assertEquals(2, n6.perColumn());
+        assertEquals(192, n6.threadsPerElement(), "343 points in two shares, rounded up to a warp");
+        assertEquals(1, n6.perColumn());
         assertEquals(1, n6.elementsPerGroup());
         ElementPlan n7 = KernelBuilds.firstPlan(K, Basis1D.of(7), 1024, 48 * 1024, "test", ElementVariant.POINTS);
         assertEquals(ElementVariant.POINTS, n7.variant());
@@ -142,7 +142,8 @@ class PointsVariantTest {
         assertEquals(4 * 512, n7.localPerElement());
         assertEquals(4 * 512 + 8 * 9, n7.localDoubles());
         assertTrue(n7.threeD() && n7.tLocal());
-        assertEquals(242, ElementPlan.points(K, 11, 12, 256, 48 * 1024).threadsPerElement(), "121 columns x 2 slots of 6");
+        assertEquals(2, n7.perColumn(), "N = 7: 64 columns x 4 slots of 2 layers");
+        assertEquals(224, ElementPlan.points(K, 11, 12, 256, 48 * 1024).threadsPerElement(), "1331 points in 6 shares");
         // groups of 128 at N = 8: 81 columns would need 9 layers each, past the 8 of the gradient arrays: strided points
         ElementPlan g128 = ElementPlan.points(K, 9, 10, 128, 48 * 1024);
         assertEquals(128, g128.threadsPerElement());
