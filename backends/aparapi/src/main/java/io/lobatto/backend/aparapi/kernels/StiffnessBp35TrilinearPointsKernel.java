@@ -9,8 +9,8 @@ import io.lobatto.backend.aparapi.runtime.BuildConstant;
  * lambda wJ o u, with G and wJ at each GLL node computed from the element's trilinear map ({@link TrilinearMapOperands}).
  * The element's {@link #threadsPerElem} work-items take the points t, t + T, ... of its P^3 grid (P = Nq), or with
  * {@link #perColumn} K &gt; 1 work-item (a + P b) + P^2 s takes the K layers K s .. K s + K - 1 of column (a, b), so that
- * it reads D's rows a and b, u(a, b, .) and J's constants along the column once for K points (its gradients in
- * registers, as the tensor paper's register columns hold a whole column):
+ * it reads D's rows a and b and u(a, b, .) once for K points (its gradients in registers, as the tensor paper's
+ * register columns hold a whole column):
  * <ol>
  *   <li>stage D, the GLL nodes and weights, u and the map's 21 coefficients; one barrier;</li>
  *   <li>at each own point (a, b, c) the reference gradient (vr, vs, vt) = (D_a u, D_b u, D_c u), J, adj(J), |J| and the
@@ -170,9 +170,8 @@ public final class StiffnessBp35TrilinearPointsKernel extends TrilinearMapOperan
 
     /**
      * Phase 2 with K layers per work-item: the gradients of the points (a, b, c), c = K s .. K s + K - 1, reading D's rows
-     * a and b and the line u(a, b, .) once for the K points; then J along the column, x_r = A_r + t B_r,
-     * x_s = A_s + t B_s, x_t constant (15 values set once, {@link TrilinearMapOperands}), and the fluxes. Layers past
-     * P - 1 (the last slot of a P that K does not divide) read layer P - 1 and write nothing.
+     * a and b and the line u(a, b, .) once for the K points; then J and the fluxes at each point. Layers past P - 1 (the
+     * last slot of a P that K does not divide) read layer P - 1 and write nothing.
      */
     private void columnFluxes(int L0, int t, int valid, int mc, int mD, int mR, int mW) {
         int P = nq;
@@ -208,29 +207,14 @@ public final class StiffnessBp35TrilinearPointsKernel extends TrilinearMapOperan
             double r = lds[mR + a];
             double s = lds[mR + b];
             double wab = lds[mW + a] * lds[mW + b];
-            double tx = dxdt(mc, 0, r, s);
-            double ty = dxdt(mc, 1, r, s);
-            double tz = dxdt(mc, 2, r, s);
-            // x_r = (c_r + s c_rs) + t (c_rt + s c_rst), x_s = (c_s + r c_rs) + t (c_st + r c_rst)
-            double arx = lds[mc] + s * lds[mc + 6];
-            double ary = lds[mc + 1] + s * lds[mc + 7];
-            double arz = lds[mc + 2] + s * lds[mc + 8];
-            double brx = lds[mc + 12] + s * lds[mc + 18];
-            double bry = lds[mc + 13] + s * lds[mc + 19];
-            double brz = lds[mc + 14] + s * lds[mc + 20];
-            double asx = lds[mc + 3] + r * lds[mc + 6];
-            double asy = lds[mc + 4] + r * lds[mc + 7];
-            double asz = lds[mc + 5] + r * lds[mc + 8];
-            double bsx = lds[mc + 15] + r * lds[mc + 18];
-            double bsy = lds[mc + 16] + r * lds[mc + 19];
-            double bsz = lds[mc + 17] + r * lds[mc + 20];
+            // J from the coefficients at each point (broadcast reads), not from 15 column constants held in registers: with
+            // them the kernel took 100 registers at N = 7 and ran 1.1-1.5x slower than the strided points (columns26.sh)
             for (int k = 0; k < K; k++) {
                 int c = c0 + k;
                 if (c < P) {
-                    double tt = lds[mR + c];
                     int g = col + P2 * c;
-                    det = jacobianFluxes(arx + tt * brx, ary + tt * bry, arz + tt * brz, asx + tt * bsx, asy + tt * bsy,
-                            asz + tt * bsz, tx, ty, tz, wab * lds[mW + c], gr[k], gs[k], gt[k], fr + g, fs + g, ft + g);
+                    det = geometricFluxes(mc, r, s, lds[mR + c], wab * lds[mW + c], gr[k], gs[k], gt[k], fr + g, fs + g,
+                            ft + g);
                 }
             }
         }
