@@ -119,17 +119,20 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
      * K, the layers of its (a, b) column each work-item of a points plan's stiffness takes (layers K s .. K s + K - 1 for
      * slot s, P^2 ceil(P / K) work-items per element), so that a work-item reads D's rows a and b and the t-line of u once
      * for its K points: {@link #PER_COLUMN_PROPERTY} where set (a K whose work-items do not fit {@code groupCap} gives
-     * way to the smallest that does), else the measured table: 2 for BP3.5 with stored factors at N = 7 (P = 8, 256
-     * work-items), 1 elsewhere. {@code benchmarks/gpu/columns26.sh} at 1323f1c (H100, {@code op} BP5 apply at 8M DOFs,
-     * two alternated runs, GDOF/s K = 1 / the smallest K that fits): stored N = 6 17.67, 17.63 / 17.55, 17.54 (K = 2),
-     * N = 7 19.44, 19.36 / 21.10, 21.08 (2), N = 8 18.01, 18.02 / 18.19, 18.21 (3), N = 9 17.32, 17.31 / 18.18 (5; {@code bp}
-     * 10.36 / 9.76); on the fly N = 6..9 K = 1 faster by 1.1-1.5 (its column form takes 100 registers at N = 7, against
-     * 58); BP3.0 in points slower than its table at N = 5..7 with either.
+     * way to the smallest that does), else the measured table: the smallest K that fits for BP3.5 at N = 7 (P = 8: K = 2,
+     * 256 work-items) and, on the fly, at N = 8 (P = 9: K = 3, 243), 1 elsewhere. {@code benchmarks/gpu/columns26.sh} at
+     * 1323f1c (H100, {@code op} BP5 apply at 8M DOFs, two alternated runs, GDOF/s K = 1 / the smallest K that fits): stored
+     * N = 6 17.67, 17.63 / 17.55, 17.54 (K = 2), N = 7 19.44, 19.36 / 21.10, 21.08 (2), N = 8 18.01, 18.02 / 18.19, 18.21
+     * (3), N = 9 17.32, 17.31 / 18.18 (5; {@code bp} 10.36 / 9.76); BP3.0 in points slower than its table at N = 5..7 with
+     * either. On the fly, {@code benchmarks/gpu/final26.sh} at 2c4982e (J per point from the coefficients; 78 registers
+     * at N = 7 where 15 column constants took 100): N = 6 18.82 / 17.61, 7 20.69 / 21.16, 8 18.73 / 21.25, 9 21.24 /
+     * 18.33.
      */
     static int pointsPerColumn(ElementKernel kernel, boolean onTheFly, int p, int groupCap) {
         String forced = System.getProperty(PER_COLUMN_PROPERTY, "table").trim();
         if (forced.equalsIgnoreCase("table")) {
-            return kernel == ElementKernel.STIFFNESS_BP35 && !onTheFly && p == 8 ? smallestPerColumn(p, groupCap) : 1;
+            boolean measured = kernel == ElementKernel.STIFFNESS_BP35 && (p == 8 || onTheFly && p == 9);
+            return measured ? smallestPerColumn(p, groupCap) : 1;
         }
         if (forced.equalsIgnoreCase("auto")) {
             return smallestPerColumn(p, groupCap);

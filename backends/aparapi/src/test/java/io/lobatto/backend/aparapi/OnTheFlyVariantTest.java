@@ -102,21 +102,23 @@ class OnTheFlyVariantTest {
         String before = System.getProperty(ElementPlan.PER_COLUMN_PROPERTY);
         System.clearProperty(ElementPlan.PER_COLUMN_PROPERTY);
         try {
-            // N = 7: 512 points on 256 work-items (the table's K = 1 on the fly); per element 4 x 512 + 21, then D (8 x 9), the
-            // nodes and weights
+            // N = 7: 64 columns x 4 slots of 2 layers (the table); per element 4 x 512 + 21, then D (8 x 9), the nodes and
+            // weights
             ElementPlan p = ElementPlan.trilinearPoints(8, 256, KIB48);
             assertNotNull(p);
             assertEquals(ElementVariant.POINTS, p.variant());
             assertTrue(p.onTheFly());
             assertEquals(256, p.threadsPerElement());
-            assertEquals(1, p.perColumn());
+            assertEquals(2, p.perColumn());
             assertEquals(1, p.elementsPerGroup());
             assertEquals(4 * 512 + 21, p.localPerElement());
             assertEquals(8 * 9 + 16, p.matrixDoubles());
-            assertEquals(Map.of("nq", 8, "elemsPerGroup", 1, "fromGlobal", 4, "threadsPerElem", 256, "perColumn", 1,
+            assertEquals(Map.of("nq", 8, "elemsPerGroup", 1, "fromGlobal", 4, "threadsPerElem", 256, "perColumn", 2,
                     "perElem", 2069, "dStride", 9, "ldsMat", 2069), p.constants(ElementKernel.STIFFNESS_BP35, 8, 4));
-            assertEquals("points, 3D (geometric factors on the fly), 2 points per work-item, 256 work-items x 1 elements per"
-                    + " group, 2157 doubles local", p.describe(ElementKernel.STIFFNESS_BP35));
+            assertEquals("points, 3D (geometric factors on the fly), 2 layers of a column per work-item, 256 work-items x 1"
+                    + " elements per group, 2157 doubles local", p.describe(ElementKernel.STIFFNESS_BP35));
+            // N = 8: 81 columns x 3 slots of 3 layers
+            assertEquals(243, ElementPlan.trilinearPoints(9, 256, KIB48).threadsPerElement());
             // N = 3: 64 points, one each, four elements per group; N = 6: 343 points in two shares of 172, rounded up to 192
             assertEquals(4, ElementPlan.trilinearPoints(4, 256, KIB48).elementsPerGroup());
             assertEquals(192, ElementPlan.trilinearPoints(7, 256, KIB48).threadsPerElement());
@@ -124,13 +126,8 @@ class OnTheFlyVariantTest {
             assertEquals(1, ElementPlan.trilinearPoints(11, 256, KIB48).elementsPerGroup());
             assertEquals(224, ElementPlan.trilinearPoints(11, 256, KIB48).threadsPerElement());
             assertNull(ElementPlan.trilinearPoints(12, 256, KIB48));
-            // K layers of a column forced (auto: the smallest that fits): N = 7 64 columns x 4 slots of 2, N = 10 121 x 2 of 6
+            // K layers of a column forced (auto: the smallest that fits): N = 10 121 columns x 2 slots of 6
             System.setProperty(ElementPlan.PER_COLUMN_PROPERTY, "auto");
-            ElementPlan k2 = ElementPlan.trilinearPoints(8, 256, KIB48);
-            assertEquals(2, k2.perColumn());
-            assertEquals(256, k2.threadsPerElement());
-            assertEquals("points, 3D (geometric factors on the fly), 2 layers of a column per work-item, 256 work-items x 1"
-                    + " elements per group, 2157 doubles local", k2.describe(ElementKernel.STIFFNESS_BP35));
             assertEquals(242, ElementPlan.trilinearPoints(11, 256, KIB48).threadsPerElement());
         } finally {
             if (before == null) {
