@@ -10,7 +10,7 @@ import io.lobatto.backend.aparapi.runtime.BuildConstant;
  * from x_G through the scatter ids. The degree, the points per direction and the work-group plan are
  * build constants, so every loop bound is known to the compiler. The subclasses fix the operator.
  */
-public abstract class ElementKernelBase extends ElementOperands {
+public abstract class ElementKernelBase extends PointColumnOperands {
 
     /** Quadrature points per direction P: Nq (BP3.5) or Nq + 1 (GL). */
     @BuildConstant int pts;
@@ -36,13 +36,6 @@ public abstract class ElementKernelBase extends ElementOperands {
      * that work-item t = (a + P b) + P^2 s takes (at most 8, the size of the gradient arrays).
      */
     @BuildConstant int perColumn;
-
-    /** 3D stiffness with K layers per work-item: the r-derivatives (then the outputs) of its K points. */
-    @PrivateMemorySpace(8) double[] gr = new double[8];
-    /** The s-derivatives of the K points. */
-    @PrivateMemorySpace(8) double[] gs = new double[8];
-    /** The t-derivatives of the K points. */
-    @PrivateMemorySpace(8) double[] gt = new double[8];
 
     /** The 2D stiffness's global t-flux scratch when the t-fluxes do not fit the local memory. */
     double[] scr = new double[1];
@@ -380,10 +373,9 @@ public abstract class ElementKernelBase extends ElementOperands {
 
     /**
      * 3D stiffness with K = {@link #perColumn} layers per work-item: work-item (a + P b) + P^2 s takes the points (a, b, c),
-     * c = K s .. K s + K - 1, reading D's rows a and b and the line u(a, b, .) once for its K points (the gradients in
-     * private arrays), then the fluxes G grad u into the three grids; after the barrier D^T back the same way, reading
-     * D's columns a and b and f_t(a, b, .) once, + lambda wJ u (wJ read only where lambda is not 0), y replacing u at
-     * the own points. Layers past P - 1 (the last slot where K does not divide P) read layer P - 1 and write nothing.
+     * c = K s .. K s + K - 1: their gradients ({@link #columnGradients}), the fluxes G grad u into the three grids; after the
+     * barrier D^T back ({@link #columnDivergence}) + lambda wJ u (wJ read only where lambda is not 0), y replacing u at
+     * the own points. Layers past P - 1 (the last slot where K does not divide P) write nothing.
      */
     private void stiffnessColumns(int L0, int t, int e, int valid, int mD) {
         int P = pts;
@@ -392,29 +384,12 @@ public abstract class ElementKernelBase extends ElementOperands {
         int S = dStride;
         int K = perColumn;
         int col = t % P2;
-        int a = col % P;
-        int b = col / P;
         int c0 = (t / P2) * K;
         int fr = L0 + P3;
         int fs = fr + P3;
         int ft = fs + P3;
         if (valid == 1) {
-            for (int k = 0; k < K; k++) {
-                gr[k] = 0;
-                gs[k] = 0;
-                gt[k] = 0;
-            }
-            for (int m = 0; m < P; m++) {
-                double da = lds[mD + a * S + m];
-                double db = lds[mD + b * S + m];
-                double um = lds[L0 + col + P2 * m];
-                for (int k = 0; k < K; k++) {
-                    int c = min(c0 + k, P - 1);
-                    gr[k] += da * lds[L0 + m + P * b + P2 * c];
-                    gs[k] += db * lds[L0 + a + P * m + P2 * c];
-                    gt[k] += lds[mD + c * S + m] * um;
-                }
-            }
+            columnGradients(L0, P, K, S, mD, col, c0);
             for (int k = 0; k < K; k++) {
                 int c = c0 + k;
                 if (c < P) {
@@ -431,19 +406,7 @@ public abstract class ElementKernelBase extends ElementOperands {
         }
         localBarrier();
         if (valid == 1) {
-            for (int k = 0; k < K; k++) {
-                gr[k] = 0;
-            }
-            for (int m = 0; m < P; m++) {
-                double da = lds[mD + m * S + a];
-                double db = lds[mD + m * S + b];
-                double fm = lds[ft + col + P2 * m];
-                for (int k = 0; k < K; k++) {
-                    int c = min(c0 + k, P - 1);
-                    gr[k] += da * lds[fr + m + P * b + P2 * c] + db * lds[fs + a + P * m + P2 * c]
-                            + lds[mD + m * S + c] * fm;
-                }
-            }
+            columnDivergence(fr, P, K, S, mD, col, c0);
             // y replaces u at the own points only, which no other work-item reads after the barrier (wJ read only where
             // lambda is not 0)
             for (int k = 0; k < K; k++) {

@@ -41,13 +41,6 @@ public final class StiffnessBp35TrilinearPointsKernel extends TrilinearMapOperan
      */
     @BuildConstant int perColumn;
 
-    /** The r-derivatives (then the outputs) of a work-item's K points of its column. */
-    @PrivateMemorySpace(8) double[] gr = new double[8];
-    /** The s-derivatives of the K points. */
-    @PrivateMemorySpace(8) double[] gs = new double[8];
-    /** The t-derivatives of the K points. */
-    @PrivateMemorySpace(8) double[] gt = new double[8];
-
     @Override
     public void run() {
         int P = nq;
@@ -102,7 +95,7 @@ public final class StiffnessBp35TrilinearPointsKernel extends TrilinearMapOperan
         if (perColumn == 1) {
             stridedDivergence(L0, t, valid, base, mc, mD, mR, mW);
         } else {
-            columnDivergence(L0, t, valid, base, mc, mD, mR, mW);
+            columnOutputs(L0, t, valid, base, mc, mD, mR, mW);
         }
     }
 
@@ -169,9 +162,8 @@ public final class StiffnessBp35TrilinearPointsKernel extends TrilinearMapOperan
     }
 
     /**
-     * Phase 2 with K layers per work-item: the gradients of the points (a, b, c), c = K s .. K s + K - 1, reading D's rows
-     * a and b and the line u(a, b, .) once for the K points; then J and the fluxes at each point. Layers past P - 1 (the
-     * last slot of a P that K does not divide) read layer P - 1 and write nothing.
+     * Phase 2 with K layers per work-item: the gradients of the points (a, b, c), c = K s .. K s + K - 1
+     * ({@link #columnGradients}), then J and the fluxes at each point; layers past P - 1 write nothing.
      */
     private void columnFluxes(int L0, int t, int valid, int mc, int mD, int mR, int mW) {
         int P = nq;
@@ -188,22 +180,7 @@ public final class StiffnessBp35TrilinearPointsKernel extends TrilinearMapOperan
         int ft = fs + P3;
         double det = 0;
         if (valid == 1) {
-            for (int k = 0; k < K; k++) {
-                gr[k] = 0;
-                gs[k] = 0;
-                gt[k] = 0;
-            }
-            for (int m = 0; m < P; m++) {
-                double da = lds[mD + a * S + m];
-                double db = lds[mD + b * S + m];
-                double um = lds[L0 + col + P2 * m];
-                for (int k = 0; k < K; k++) {
-                    int c = min(c0 + k, P - 1);
-                    gr[k] += da * lds[L0 + m + P * b + P2 * c];
-                    gs[k] += db * lds[L0 + a + P * m + P2 * c];
-                    gt[k] += lds[mD + c * S + m] * um;
-                }
-            }
+            columnGradients(L0, P, K, S, mD, col, c0);
             double r = lds[mR + a];
             double s = lds[mR + b];
             double wab = lds[mW + a] * lds[mW + b];
@@ -222,9 +199,9 @@ public final class StiffnessBp35TrilinearPointsKernel extends TrilinearMapOperan
 
     /**
      * Phase 3 with K layers per work-item: y(a, b, c) = sum_m D_ma f_r(m, b, c) + D_mb f_s(a, m, c) + D_mc f_t(a, b, m)
-     * (+ lambda wJ u) for the K points, reading D's columns a and b and the line f_t(a, b, .) once for the K points.
+     * (+ lambda wJ u) for the K points ({@link #columnDivergence}), then y.
      */
-    private void columnDivergence(int L0, int t, int valid, int base, int mc, int mD, int mR, int mW) {
+    private void columnOutputs(int L0, int t, int valid, int base, int mc, int mD, int mR, int mW) {
         int P = nq;
         int P2 = P * P;
         int P3 = P2 * P;
@@ -234,23 +211,8 @@ public final class StiffnessBp35TrilinearPointsKernel extends TrilinearMapOperan
         int a = col % P;
         int b = col / P;
         int c0 = (t / P2) * K;
-        int fr = L0 + P3;
-        int fs = fr + P3;
-        int ft = fs + P3;
         if (valid == 1) {
-            for (int k = 0; k < K; k++) {
-                gr[k] = 0;
-            }
-            for (int m = 0; m < P; m++) {
-                double da = lds[mD + m * S + a];
-                double db = lds[mD + m * S + b];
-                double fm = lds[ft + col + P2 * m];
-                for (int k = 0; k < K; k++) {
-                    int c = min(c0 + k, P - 1);
-                    gr[k] += da * lds[fr + m + P * b + P2 * c] + db * lds[fs + a + P * m + P2 * c]
-                            + lds[mD + m * S + c] * fm;
-                }
-            }
+            columnDivergence(L0 + P3, P, K, S, mD, col, c0);
             for (int k = 0; k < K; k++) {
                 int c = c0 + k;
                 if (c < P) {

@@ -20,7 +20,7 @@ package io.lobatto.backend.aparapi.kernels;
  * the same closed form). The vertices are {@link #verts}, [E][8][3] in {@link io.lobatto.core.mesh.HexReference}'s
  * corner order; {@link #gll} is the Nq nodes then the Nq weights.
  */
-public abstract class TrilinearMapOperands extends ElementOperands {
+public abstract class TrilinearMapOperands extends PointColumnOperands {
 
     /** The element vertices, [E][8][3]. */
     double[] verts = new double[1];
