@@ -40,8 +40,8 @@ import io.lobatto.solvers.StopReason;
  * on a trilinear non-affine mesh (randomly perturbed vertices) and an affine one, at N = 1..8 and 10, the
  * element-local apply, the fused assembled operator (apply, apply + dot, CG's p update + apply + dot, element ranges)
  * and the element diagonal equal those of the stored factors on the same backend and on the Java reference to 1e-12
- * (relative), with a Dirichlet mask and lambda, shift not 0; CG takes the same iterations with either (one apart where a
- * residual ends within rounding of the tolerance); meshes that are
+ * (relative), with a Dirichlet mask and lambda, shift not 0; CG takes the same iterations with either (one apart only
+ * where the longer solve ended within a factor 2 of the tolerance); meshes that are
  * not trilinear are rejected with a message that says why. A backend with several on-the-fly kernels runs the suite
  * once per kernel (the Aparapi backend: the table's choice and each thread structure forced).
  */
@@ -195,9 +195,12 @@ public abstract class GeometryOnTheFlyConformance {
             String what = kind + " N=" + degree + " on " + be.name();
             assertEquals(StopReason.CONVERGED_RELATIVE, rs.reason(), what + ": " + rs);
             assertTrue(rs.iterations() >= 2, what + ": " + rs);
-            // the same count, or one apart where a residual ends within rounding of the tolerance (N = 10: the stored factors
-            // ended at 3.8e-10 after 156 iterations, on the fly at 4.3e-10 after 155, against 4.5e-10)
-            assertTrue(Math.abs(rs.iterations() - rf.iterations()) <= 1,
+            // the same count, or one apart where the solve with more iterations ended within a factor 2 of the tolerance (its
+            // last but one residual was then within rounding of it: N = 10, the stored factors ended at 3.8e-10 after 156
+            // iterations, on the fly at 4.3e-10 after 155, against 4.5e-10)
+            SolveResult more = rs.iterations() > rf.iterations() ? rs : rf;
+            boolean nearTolerance = more.finalResidual() > 0.5e-8 * more.rhsNorm();
+            assertTrue(rs.iterations() == rf.iterations() || Math.abs(rs.iterations() - rf.iterations()) == 1 && nearTolerance,
                     what + ": CG iterations, stored " + rs + ", on the fly " + rf);
             double err = relativeError(be.download(xf), be.download(xs));
             assertTrue(err < 1e-9, what + ": solutions differ by " + err);

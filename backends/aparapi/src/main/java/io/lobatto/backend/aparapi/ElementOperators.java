@@ -136,8 +136,10 @@ final class ElementOperators {
 
     /**
      * BP3.5 reading the element vertices instead of stored factors
-     * ({@link io.lobatto.backend.aparapi.kernels.StiffnessBp35TrilinearKernel} or, by {@link ElementVariant#onTheFly} or
-     * the variant a test forced, {@link io.lobatto.backend.aparapi.kernels.StiffnessBp35TrilinearSharedKernel}): the data
+     * ({@link io.lobatto.backend.aparapi.kernels.StiffnessBp35TrilinearKernel},
+     * {@link io.lobatto.backend.aparapi.kernels.StiffnessBp35TrilinearSharedKernel} or
+     * {@link io.lobatto.backend.aparapi.kernels.StiffnessBp35TrilinearPointsKernel}, by {@link ElementVariant#onTheFly} or
+     * the variant a test forced): the data
      * holds its own upload of the vertices (24 doubles per element), D and the GLL nodes and weights. |J| {@literal >} 0 is
      * checked here once, by the geometry kernel's wJ at the GLL nodes (freed at once), with the same error as
      * {@code geometricFactors}.

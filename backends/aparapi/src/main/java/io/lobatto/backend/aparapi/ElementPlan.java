@@ -27,8 +27,8 @@ import java.util.Map;
  *                          variant, {@link io.lobatto.backend.aparapi.kernels.StiffnessBp35TrilinearSharedKernel} in the
  *                          shared one, {@link io.lobatto.backend.aparapi.kernels.StiffnessBp35TrilinearPointsKernel} in
  *                          the points one)
- * @param perColumn         points kernel on the fly: layers per work-item of its (a, b) column, K (1: points strided by
- *                          the work-items, t, t + T, ...)
+ * @param perColumn         points plans' stiffness (stored or on the fly): layers per work-item of its (a, b) column,
+ *                          K (1: points strided by the work-items, t, t + T, ...)
  */
 record ElementPlan(ElementVariant variant, int points, boolean threeD, int threadsPerElement, int elementsPerGroup,
                    int localPerElement, int matrixDoubles, boolean pointInterp, boolean tLocal, int stride, boolean onTheFly,
@@ -93,11 +93,12 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
     }
 
     /**
-     * The plan of BP3.5 with the geometric factors on the fly, one work-item per point, of
-     * {@link io.lobatto.backend.aparapi.kernels.StiffnessBp35TrilinearPointsKernel} (work-items per element as
-     * {@link #points} sets them; per element the grid u, three flux grids, P^3 each, and the map's 21 coefficients; then
-     * D, the GLL nodes and weights), or null where one element does not fit {@code localMemBytes} (N = 11 and above in
-     * 48 KiB).
+     * The plan of BP3.5 with the geometric factors on the fly in the points structure, of
+     * {@link io.lobatto.backend.aparapi.kernels.StiffnessBp35TrilinearPointsKernel}: K = {@link #pointsPerColumn} layers of
+     * an (a, b) column per work-item where K &gt; 1 (the table's N = 7 and 8: 256 and 243 work-items), else points strided
+     * by the work-items as {@link #points} has them; per element the grid u, three flux grids, P^3 each, and the map's 21
+     * coefficients; then D, the GLL nodes and weights. Null where one element does not fit {@code localMemBytes} (N = 11
+     * and above in 48 KiB).
      */
     static ElementPlan trilinearPoints(int nq, int groupCap, long localMemBytes) {
         long limit = localMemBytes / 8;

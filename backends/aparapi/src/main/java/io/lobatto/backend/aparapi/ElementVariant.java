@@ -99,7 +99,8 @@ enum ElementVariant {
      * operator form, the atomic one, GDOF/s registers / shared / points): N = 2 9.61 / 10.36 / 9.73, 3 16.05 / 17.01 /
      * 15.43, 4 17.79 / 17.11 / 15.79, 5 12.20 / 17.76 / 18.91, 6 12.22 / 18.61 / 18.80, 7 14.36 / 17.86 / 20.75,
      * 8 12.87 / 16.97 / 18.89, 9 12.43 / 15.40 / 21.39, 10 12.80 / 18.90 / 18.21 (kernel-info at N = 7: 155, 92 and 58
-     * registers). N = 1 and 11..15 are not measured: registers at 1, shared above 10 (where points does not fit 48 KiB;
+     * registers, the points kernel with its points strided; at ac4851e it takes 2 and 3 layers of a column per work-item
+     * at N = 7 and 8, {@link ElementPlan#pointsPerColumn}). N = 1 and 11..15 are not measured: registers at 1, shared above 10 (where points does not fit 48 KiB;
      * from N = 13, where shared does not either, the register kernel runs). Index N = 1..15.
      */
     static ElementVariant onTheFlyTable(int degree) {

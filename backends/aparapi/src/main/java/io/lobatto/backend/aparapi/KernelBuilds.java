@@ -634,7 +634,8 @@ public final class KernelBuilds {
      * The plan of BP3.5 with the geometric factors on the fly at the basis's degree in thread structure {@code variant}
      * ({@link ElementPlan#trilinear} for {@link ElementVariant#REGISTERS}, {@link ElementPlan#trilinearShared} for
      * {@link ElementVariant#SHARED}, {@link ElementPlan#trilinearPoints} for {@link ElementVariant#POINTS}; where the
-     * wanted one does not fit, points falls back to shared, and registers and shared to each other), planned as
+     * wanted one does not fit, points falls back to shared and then registers, and registers and shared to each other),
+     * planned as
      * {@link #plan} plans; a
      * {@link io.lobatto.core.backend.BackendException} where neither fits.
      */
@@ -655,7 +656,8 @@ public final class KernelBuilds {
                 throw new io.lobatto.core.backend.BackendException("aparapi: BP3.5 with geometric factors on the fly at N = "
                         + basis.degree() + " needs groups of Nq^2 = " + nq * nq + " work-items and "
                         + 8L * (3 * nq * s + basis.np() + 24 + nq * s + 2 * nq) + " (registers) or "
-                        + 8L * (2 * nq * s * nq + 4 * nq * s + 21 + nq * s + 2 * nq) + " (shared) bytes of local memory, but "
+                        + 8L * (2 * nq * s * nq + 4 * nq * s + 21 + nq * s + 2 * nq) + " (shared) bytes of local memory (the"
+                        + " points layout needs " + 8L * (4 * basis.np() + 21 + nq * s + 2 * nq) + "), but "
                         + device + " allows groups of " + cap + " and " + localMemBytes + " bytes");
             }
             int fits = Math.min(allowed.applyAsInt(element(ElementKernel.STIFFNESS_BP35, basis.degree(), plan, 0)),

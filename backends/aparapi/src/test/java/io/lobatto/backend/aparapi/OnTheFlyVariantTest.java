@@ -17,9 +17,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The choice between the two kernels of BP3.5 with the geometric factors on the fly: the table by degree, the
- * {@code lobatto.aparapi.onTheFlyVariant} override, the shared layout's plan (work-items, elements per group, local
- * memory) and its fallback to the register columns where it does not fit 48 KiB; no OpenCL needed.
+ * The choice between the three kernels of BP3.5 with the geometric factors on the fly: the table by degree, the
+ * {@code lobatto.aparapi.onTheFlyVariant} override, the shared and points plans (work-items, layers of a column,
+ * elements per group, local memory) and their fallbacks where they do not fit 48 KiB; no OpenCL needed.
  */
 class OnTheFlyVariantTest {
 

@@ -144,10 +144,14 @@ class PointsVariantTest {
         assertTrue(n7.threeD() && n7.tLocal());
         assertEquals(2, n7.perColumn(), "N = 7: 64 columns x 4 slots of 2 layers");
         assertEquals(224, ElementPlan.points(K, 11, 12, 256, 48 * 1024).threadsPerElement(), "1331 points in 6 shares");
-        // groups of 128 at N = 8: 81 columns would need 9 layers each, past the 8 of the gradient arrays: strided points
+        // groups of 128 at N = 8: the table's K = 1 for stored factors; where a K of columns is asked for (on the fly, the
+        // table's 3), 81 columns would need 9 layers each, past the 8 of the gradient arrays: strided points
         ElementPlan g128 = ElementPlan.points(K, 9, 10, 128, 48 * 1024);
         assertEquals(128, g128.threadsPerElement());
         assertEquals(1, g128.perColumn());
+        assertEquals(1, ElementPlan.smallestPerColumn(9, 128));
+        assertEquals(1, ElementPlan.trilinearPoints(9, 128, 48 * 1024).perColumn());
+        assertEquals(3, ElementPlan.trilinearPoints(9, 256, 48 * 1024).perColumn());
         // BP1.0 has no stiffness: its points stay strided
         assertEquals(1, ElementPlan.points(ElementKernel.MASS_BP10, 7, 8, 256, 48 * 1024).perColumn());
         assertNull(ElementPlan.points(K, 12, 13, 256, 48 * 1024));
