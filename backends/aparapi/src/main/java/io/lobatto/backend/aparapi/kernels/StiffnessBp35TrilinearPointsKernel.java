@@ -86,144 +86,80 @@ public final class StiffnessBp35TrilinearPointsKernel extends TrilinearMapOperan
         }
         localBarrier();
 
-        if (perColumn == 1) {
-            stridedFluxes(L0, t, valid, mc, mD, mR, mW);
-        } else {
-            columnFluxes(L0, t, valid, mc, mD, mR, mW);
+        // each work-item's points: with K = 1 the points t, t + T, ... one at a time, else its K layers of one column
+        int K = perColumn;
+        if (valid == 1) {
+            if (K == 1) {
+                for (int p = t; p < P3; p += T) {
+                    pointFluxes(L0, mc, mD, mR, mW, p % P2, p / P2, 1);
+                }
+            } else {
+                pointFluxes(L0, mc, mD, mR, mW, t % P2, (t / P2) * K, K);
+            }
         }
         localBarrier();
-        if (perColumn == 1) {
-            stridedDivergence(L0, t, valid, base, mc, mD, mR, mW);
-        } else {
-            columnOutputs(L0, t, valid, base, mc, mD, mR, mW);
+        if (valid == 1) {
+            if (K == 1) {
+                for (int p = t; p < P3; p += T) {
+                    pointOutputs(L0, base, mc, mD, mR, mW, p % P2, p / P2, 1);
+                }
+            } else {
+                pointOutputs(L0, base, mc, mD, mR, mW, t % P2, (t / P2) * K, K);
+            }
         }
     }
 
-    /** Phase 2 with K = 1: the fluxes G grad u at the points t, t + T, ... of the element. */
-    private void stridedFluxes(int L0, int t, int valid, int mc, int mD, int mR, int mW) {
+    /**
+     * Phase 2 for the points (a, b, c), c = c0 .. c0 + K - 1, of column col = a + P b: their gradients
+     * ({@link #columnGradients}), then J and the fluxes G grad u at each point; layers past P - 1 write nothing.
+     */
+    private void pointFluxes(int L0, int mc, int mD, int mR, int mW, int col, int c0, int K) {
         int P = nq;
         int P2 = P * P;
         int P3 = P2 * P;
-        int S = dStride;
-        int T = threadsPerElem;
+        int a = col % P;
+        int b = col / P;
         int fr = L0 + P3;
         int fs = fr + P3;
         int ft = fs + P3;
         // |J| is not kept (the mass term computes it again), but Aparapi translates no discarded double result
         double det = 0;
-        if (valid == 1) {
-            for (int p = t; p < P3; p += T) {
-                int a = p % P;
-                int b = (p / P) % P;
-                int c = p / P2;
-                double vr = 0;
-                double vs = 0;
-                double vt = 0;
-                for (int m = 0; m < P; m++) {
-                    vr += lds[mD + a * S + m] * lds[L0 + m + P * b + P2 * c];
-                    vs += lds[mD + b * S + m] * lds[L0 + a + P * m + P2 * c];
-                    vt += lds[mD + c * S + m] * lds[L0 + a + P * b + P2 * m];
-                }
-                double w = lds[mW + a] * lds[mW + b] * lds[mW + c];
-                det = geometricFluxes(mc, lds[mR + a], lds[mR + b], lds[mR + c], w, vr, vs, vt, fr + p, fs + p, ft + p);
+        columnGradients(L0, P, K, dStride, mD, col, c0);
+        double r = lds[mR + a];
+        double s = lds[mR + b];
+        double wab = lds[mW + a] * lds[mW + b];
+        // J from the coefficients at each point (broadcast reads), not from 15 column constants held in registers: with
+        // them the kernel took 100 registers at N = 7 and ran 1.1-1.5x slower than the strided points (columns26.sh)
+        for (int k = 0; k < K; k++) {
+            int c = c0 + k;
+            if (c < P) {
+                int g = col + P2 * c;
+                det = geometricFluxes(mc, r, s, lds[mR + c], wab * lds[mW + c], gr[k], gs[k], gt[k], fr + g, fs + g, ft + g);
             }
         }
     }
 
-    /** Phase 3 with K = 1: D^T of the fluxes (+ lambda wJ u) at the points t, t + T, ..., then y. */
-    private void stridedDivergence(int L0, int t, int valid, int base, int mc, int mD, int mR, int mW) {
+    /**
+     * Phase 3 for the same points: y(a, b, c) = sum_m D_ma f_r(m, b, c) + D_mb f_s(a, m, c) + D_mc f_t(a, b, m)
+     * ({@link #columnDivergence}) + lambda wJ u (|J| computed again, only where lambda is not 0), then y.
+     */
+    private void pointOutputs(int L0, int base, int mc, int mD, int mR, int mW, int col, int c0, int K) {
         int P = nq;
         int P2 = P * P;
         int P3 = P2 * P;
-        int S = dStride;
-        int T = threadsPerElem;
-        int fr = L0 + P3;
-        int fs = fr + P3;
-        int ft = fs + P3;
-        if (valid == 1) {
-            for (int p = t; p < P3; p += T) {
-                int a = p % P;
-                int b = (p / P) % P;
-                int c = p / P2;
-                double u = lds[L0 + p];
-                double y = 0;
+        int a = col % P;
+        int b = col / P;
+        columnDivergence(L0 + P3, P, K, dStride, mD, col, c0);
+        for (int k = 0; k < K; k++) {
+            int c = c0 + k;
+            if (c < P) {
+                double u = lds[L0 + col + P2 * c];
+                double y = gr[k];
                 if (lambda != 0) {
                     double w = lds[mW + a] * lds[mW + b] * lds[mW + c];
-                    y = lambda * w * jacobianDeterminant(mc, lds[mR + a], lds[mR + b], lds[mR + c]) * u;
+                    y += lambda * w * jacobianDeterminant(mc, lds[mR + a], lds[mR + b], lds[mR + c]) * u;
                 }
-                for (int m = 0; m < P; m++) {
-                    y += lds[mD + m * S + a] * lds[fr + m + P * b + P2 * c]
-                            + lds[mD + m * S + b] * lds[fs + a + P * m + P2 * c]
-                            + lds[mD + m * S + c] * lds[ft + a + P * b + P2 * m];
-                }
-                writeY(base + p, y, u);
-            }
-        }
-    }
-
-    /**
-     * Phase 2 with K layers per work-item: the gradients of the points (a, b, c), c = K s .. K s + K - 1
-     * ({@link #columnGradients}), then J and the fluxes at each point; layers past P - 1 write nothing.
-     */
-    private void columnFluxes(int L0, int t, int valid, int mc, int mD, int mR, int mW) {
-        int P = nq;
-        int P2 = P * P;
-        int P3 = P2 * P;
-        int S = dStride;
-        int K = perColumn;
-        int col = t % P2;
-        int a = col % P;
-        int b = col / P;
-        int c0 = (t / P2) * K;
-        int fr = L0 + P3;
-        int fs = fr + P3;
-        int ft = fs + P3;
-        double det = 0;
-        if (valid == 1) {
-            columnGradients(L0, P, K, S, mD, col, c0);
-            double r = lds[mR + a];
-            double s = lds[mR + b];
-            double wab = lds[mW + a] * lds[mW + b];
-            // J from the coefficients at each point (broadcast reads), not from 15 column constants held in registers: with
-            // them the kernel took 100 registers at N = 7 and ran 1.1-1.5x slower than the strided points (columns26.sh)
-            for (int k = 0; k < K; k++) {
-                int c = c0 + k;
-                if (c < P) {
-                    int g = col + P2 * c;
-                    det = geometricFluxes(mc, r, s, lds[mR + c], wab * lds[mW + c], gr[k], gs[k], gt[k], fr + g, fs + g,
-                            ft + g);
-                }
-            }
-        }
-    }
-
-    /**
-     * Phase 3 with K layers per work-item: y(a, b, c) = sum_m D_ma f_r(m, b, c) + D_mb f_s(a, m, c) + D_mc f_t(a, b, m)
-     * (+ lambda wJ u) for the K points ({@link #columnDivergence}), then y.
-     */
-    private void columnOutputs(int L0, int t, int valid, int base, int mc, int mD, int mR, int mW) {
-        int P = nq;
-        int P2 = P * P;
-        int P3 = P2 * P;
-        int S = dStride;
-        int K = perColumn;
-        int col = t % P2;
-        int a = col % P;
-        int b = col / P;
-        int c0 = (t / P2) * K;
-        if (valid == 1) {
-            columnDivergence(L0 + P3, P, K, S, mD, col, c0);
-            for (int k = 0; k < K; k++) {
-                int c = c0 + k;
-                if (c < P) {
-                    double u = lds[L0 + col + P2 * c];
-                    double y = gr[k];
-                    if (lambda != 0) {
-                        double w = lds[mW + a] * lds[mW + b] * lds[mW + c];
-                        y += lambda * w * jacobianDeterminant(mc, lds[mR + a], lds[mR + b], lds[mR + c]) * u;
-                    }
-                    writeY(base + col + P2 * c, y, u);
-                }
+                writeY(base + col + P2 * c, y, u);
             }
         }
     }
