@@ -596,6 +596,9 @@ public final class BenchCli implements Runnable {
         String options;
         @Option(names = "--source-out", description = "also write the generated OpenCL C to this file")
         Path sourceOut;
+        @Option(names = "--binary-out", description = "also write each program's binary (PTX text on NVIDIA) into this folder, "
+                + "one file per kernel label")
+        Path binaryOut;
         @Option(names = "--target", description = "compile offline for an AMD GPU: amd-gfx90a (MI200) or amd-gfx940 (MI300, "
                 + "the newest CDNA target clang 15 knows)")
         String target;
@@ -644,7 +647,12 @@ public final class BenchCli implements Runnable {
                     }
                     System.out.println("== " + s.label());
                     all.append("// ===== ").append(s.label()).append('\n').append(s.source()).append('\n');
-                    List<String> report = OpenClBuildReport.build(device, s.source(), options, null);
+                    Path binary = null;
+                    if (binaryOut != null) {
+                        Files.createDirectories(binaryOut);
+                        binary = binaryOut.resolve(s.label().replaceAll("[^A-Za-z0-9=.]+", "_") + ".ptx");
+                    }
+                    List<String> report = OpenClBuildReport.build(device, s.source(), options, binary);
                     report.forEach(System.out::println);
                     rows.add(NvidiaBuildLog.row(s.label(), s.label().contains("N=") ? n : 0, report));
                 }

@@ -165,6 +165,26 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
         return 1;
     }
 
+    /**
+     * System property: where the stored-factor column stiffness ({@link #perColumn} &gt; 1) loads its points' geometric
+     * factors: {@code after} (the default) the gradient sums, where they are used; {@code early}, with u before the
+     * first barrier; {@code gradients}, before the gradient sums. The last two keep 6 K doubles in registers. An A/B
+     * switch for the GPU runbooks.
+     */
+    static final String PREFETCH_PROPERTY = "lobatto.aparapi.prefetchFactors";
+
+    /** The build constant {@code prefetch} of {@link #PREFETCH_PROPERTY}: 0 after, 1 early, 2 gradients. */
+    static int prefetchFactors() {
+        String v = System.getProperty(PREFETCH_PROPERTY, "after").trim();
+        return switch (v.toLowerCase(java.util.Locale.ROOT)) {
+            case "after" -> 0;
+            case "early" -> 1;
+            case "gradients" -> 2;
+            default -> throw new IllegalArgumentException("-D" + PREFETCH_PROPERTY + "=" + v
+                    + ": expected after, early or gradients");
+        };
+    }
+
     /** The most layers per work-item of the points kernel: the size of its private gradient arrays. */
     static final int MAX_PER_COLUMN = 8;
 
@@ -463,6 +483,7 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
         c.put("ldsMat", localDoubles() - matrixDoubles);
         c.put("dStride", odd(points));
         c.put("perColumn", perColumn);
+        c.put("prefetch", perColumn > 1 && kernel != ElementKernel.MASS_BP10 ? prefetchFactors() : 0);
         return c;
     }
 

@@ -115,6 +115,50 @@ class PointsVariantTest {
         }
     }
 
+    /**
+     * Every place the column stiffness may load its factors ({@code -Dlobatto.aparapi.prefetchFactors}): with u before the
+     * first barrier and before the gradients, K = 2 and 3 (3 does not divide P = 8), BP3.5 and BP3.0 (P = 9: K = 3 both times), element by element
+     * against the host, the register kernels and the Java backend, and as the masked assembled operator reading x_G; a
+     * value it does not know is named.
+     */
+    @Test
+    void everyFactorPrefetch() {
+        String beforeK = System.getProperty(ElementPlan.PER_COLUMN_PROPERTY);
+        String before = System.getProperty(ElementPlan.PREFETCH_PROPERTY);
+        try {
+            for (String where : new String[] {"early", "gradients"}) {
+                System.setProperty(ElementPlan.PREFETCH_PROPERTY, where);
+                for (int layers : new int[] {2, 3}) {
+                    System.setProperty(ElementPlan.PER_COLUMN_PROPERTY, Integer.toString(layers));
+                    for (ElementKernel k : new ElementKernel[] {K, ElementKernel.STIFFNESS_BP30}) {
+                        // BP3.0's P = 9 takes 3 layers where 2 do not fit the group
+                        String want = (k == K || layers == 3 ? layers : 3) + " layers of a column";
+                        VariantChecks.elementApplyAgrees(points(), registers(), "the register kernels", k, 7, 0.6, 81 + layers,
+                                plan -> assertTrue(plan.contains(want), where + ": " + plan));
+                    }
+                }
+                System.setProperty(ElementPlan.PER_COLUMN_PROPERTY, "2");
+                VariantChecks.maskedAssembledAgrees(points(), K, 7, 0.6, 91, plan -> assertTrue(
+                        plan.contains("2 layers of a column"), where + ": " + plan));
+            }
+            System.setProperty(ElementPlan.PREFETCH_PROPERTY, "soon");
+            IllegalArgumentException ex = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                    ElementPlan::prefetchFactors);
+            assertEquals("-Dlobatto.aparapi.prefetchFactors=soon: expected after, early or gradients", ex.getMessage());
+        } finally {
+            restore(ElementPlan.PREFETCH_PROPERTY, before);
+            restore(ElementPlan.PER_COLUMN_PROPERTY, beforeK);
+        }
+    }
+
+    private static void restore(String property, String value) {
+        if (value == null) {
+            System.clearProperty(property);
+        } else {
+            System.setProperty(property, value);
+        }
+    }
+
     /** Jacobi PCG to 1e-10 on a deformed box with a Dirichlet mask: the same iterations and solution as the register columns. */
     @Test
     void cgTakesTheSameIterationsAsTheRegisterColumns() {

@@ -36,6 +36,20 @@ public abstract class ElementKernelBase extends PointColumnOperands {
      * that work-item t = (a + P b) + P^2 s takes (at most 8, the size of the gradient arrays).
      */
     @BuildConstant int perColumn;
+    /**
+     * Where the column stiffness ({@link #perColumn} &gt; 1) reads its points' geometric factors: 0 after the gradients
+     * (where they are used), 1 with u, before the first barrier, 2 before the gradients; 1 and 2 hold them in registers
+     * ({@link #q00} ..) so that their loads overlap the gather of u or the gradient sums.
+     */
+    @BuildConstant int prefetch;
+
+    /** The K points' factors G00 .. G22 ({@link #prefetch}). */
+    @PrivateMemorySpace(8) double[] q00 = new double[8];
+    @PrivateMemorySpace(8) double[] q01 = new double[8];
+    @PrivateMemorySpace(8) double[] q02 = new double[8];
+    @PrivateMemorySpace(8) double[] q11 = new double[8];
+    @PrivateMemorySpace(8) double[] q12 = new double[8];
+    @PrivateMemorySpace(8) double[] q22 = new double[8];
 
     /** The 2D stiffness's global t-flux scratch when the t-fluxes do not fit the local memory. */
     double[] scr = new double[1];
@@ -89,6 +103,9 @@ public abstract class ElementKernelBase extends PointColumnOperands {
                 }
                 lds[L0 + gridIndex(p, Q, P)] = u;
             }
+        }
+        if (stiff == 1 && threeD == 1 && perColumn > 1 && prefetch == 1 && valid == 1) {
+            columnFactors(t, e);
         }
         localBarrier();
         int cur = L0;
@@ -389,18 +406,19 @@ public abstract class ElementKernelBase extends PointColumnOperands {
         int fs = fr + P3;
         int ft = fs + P3;
         if (valid == 1) {
+            if (prefetch == 2) {
+                columnFactors(t, e);
+            }
             columnGradients(L0, P, K, S, mD, col, c0);
+            if (prefetch == 0) {
+                columnFactors(t, e);
+            }
             for (int k = 0; k < K; k++) {
-                int c = c0 + k;
-                if (c < P) {
-                    int p = col + P2 * c;
-                    int g = e * P3 + p;
-                    double g01 = G01[g];
-                    double g02 = G02[g];
-                    double g12 = G12[g];
-                    lds[fr + p] = G00[g] * gr[k] + g01 * gs[k] + g02 * gt[k];
-                    lds[fs + p] = g01 * gr[k] + G11[g] * gs[k] + g12 * gt[k];
-                    lds[ft + p] = g02 * gr[k] + g12 * gs[k] + G22[g] * gt[k];
+                int p = col + P2 * (c0 + k);
+                if (c0 + k < P) {
+                    lds[fr + p] = q00[k] * gr[k] + q01[k] * gs[k] + q02[k] * gt[k];
+                    lds[fs + p] = q01[k] * gr[k] + q11[k] * gs[k] + q12[k] * gt[k];
+                    lds[ft + p] = q02[k] * gr[k] + q12[k] * gs[k] + q22[k] * gt[k];
                 }
             }
         }
@@ -422,6 +440,29 @@ public abstract class ElementKernelBase extends PointColumnOperands {
             }
         }
         localBarrier();
+    }
+
+    /**
+     * The geometric factors of work-item t's K points (a, b, c), c = K s .. K s + K - 1 ({@link #stiffnessColumns}), into
+     * {@link #q00} .. {@link #q22}; layers past P - 1 read nothing.
+     */
+    private void columnFactors(int t, int e) {
+        int P = pts;
+        int P2 = P * P;
+        int K = perColumn;
+        int c0 = (t / P2) * K;
+        int g0 = e * P2 * P + t % P2;
+        for (int k = 0; k < K; k++) {
+            if (c0 + k < P) {
+                int g = g0 + P2 * (c0 + k);
+                q00[k] = G00[g];
+                q01[k] = G01[g];
+                q02[k] = G02[g];
+                q11[k] = G11[g];
+                q12[k] = G12[g];
+                q22[k] = G22[g];
+            }
+        }
     }
 
     /**
