@@ -166,23 +166,35 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
     }
 
     /**
-     * System property: where the stored-factor column stiffness ({@link #perColumn} &gt; 1) loads its points' geometric
-     * factors: {@code after} (the default) the gradient sums, where they are used; {@code early}, with u before the
-     * first barrier; {@code gradients}, before the gradient sums. The last two keep 6 K doubles in registers. An A/B
-     * switch for the GPU runbooks.
+     * System property: where the stored-factor 3D stiffness loads its points' geometric factors: {@code after} (the
+     * default) the gradient sums, each point's where it is used; {@code early}, with u before the first barrier, into
+     * registers (K layers of a column, or one point per work-item); {@code batched}, the K points' all at once after the
+     * gradient sums (K layers of a column). An A/B switch for the GPU runbooks; elsewhere it has no effect.
      */
     static final String PREFETCH_PROPERTY = "lobatto.aparapi.prefetchFactors";
 
-    /** The build constant {@code prefetch} of {@link #PREFETCH_PROPERTY}: 0 after, 1 early, 2 gradients. */
+    /** The build constant {@code prefetch} of {@link #PREFETCH_PROPERTY}: 0 after, 1 early, 2 batched. */
     static int prefetchFactors() {
         String v = System.getProperty(PREFETCH_PROPERTY, "after").trim();
         return switch (v.toLowerCase(java.util.Locale.ROOT)) {
             case "after" -> 0;
             case "early" -> 1;
-            case "gradients" -> 2;
+            case "batched" -> 2;
             default -> throw new IllegalArgumentException("-D" + PREFETCH_PROPERTY + "=" + v
-                    + ": expected after, early or gradients");
+                    + ": expected after, early or batched");
         };
+    }
+
+    /**
+     * The build constant {@code prefetch} of this plan's stiffness: {@link #prefetchFactors} where it applies (3D, K layers
+     * of a column or one point per work-item; early only for the latter), else 0.
+     */
+    int prefetch(ElementKernel kernel) {
+        int v = kernel == ElementKernel.MASS_BP10 || !threeD ? 0 : prefetchFactors();
+        if (perColumn > 1) {
+            return v;
+        }
+        return v == 1 && threadsPerElement >= points * points * points ? 1 : 0;
     }
 
     /** The most layers per work-item of the points kernel: the size of its private gradient arrays. */
@@ -483,7 +495,7 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
         c.put("ldsMat", localDoubles() - matrixDoubles);
         c.put("dStride", odd(points));
         c.put("perColumn", perColumn);
-        c.put("prefetch", perColumn > 1 && kernel != ElementKernel.MASS_BP10 ? prefetchFactors() : 0);
+        c.put("prefetch", prefetch(kernel));
         return c;
     }
 

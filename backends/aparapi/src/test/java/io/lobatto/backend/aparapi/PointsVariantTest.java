@@ -116,17 +116,18 @@ class PointsVariantTest {
     }
 
     /**
-     * Every place the column stiffness may load its factors ({@code -Dlobatto.aparapi.prefetchFactors}): with u before the
-     * first barrier and before the gradients, K = 2 and 3 (3 does not divide P = 8), BP3.5 and BP3.0 (P = 9: K = 3 both times), element by element
-     * against the host, the register kernels and the Java backend, and as the masked assembled operator reading x_G; a
-     * value it does not know is named.
+     * Every place the 3D stiffness may load its factors ({@code -Dlobatto.aparapi.prefetchFactors}): with u before the
+     * first barrier (K layers of a column, and one point per work-item at N = 2, several elements per group, and N = 4,
+     * 5) and all K at once after the gradients; K = 2 and 3 (3 does not divide P = 8), BP3.5 and BP3.0 (P = 9: K = 3 both
+     * times), element by element against the host, the register kernels and the Java backend, and as the masked
+     * assembled operator reading x_G; a value it does not know is named.
      */
     @Test
     void everyFactorPrefetch() {
         String beforeK = System.getProperty(ElementPlan.PER_COLUMN_PROPERTY);
         String before = System.getProperty(ElementPlan.PREFETCH_PROPERTY);
         try {
-            for (String where : new String[] {"early", "gradients"}) {
+            for (String where : new String[] {"early", "batched"}) {
                 System.setProperty(ElementPlan.PREFETCH_PROPERTY, where);
                 for (int layers : new int[] {2, 3}) {
                     System.setProperty(ElementPlan.PER_COLUMN_PROPERTY, Integer.toString(layers));
@@ -140,15 +141,55 @@ class PointsVariantTest {
                 System.setProperty(ElementPlan.PER_COLUMN_PROPERTY, "2");
                 VariantChecks.maskedAssembledAgrees(points(), K, 7, 0.6, 91, plan -> assertTrue(
                         plan.contains("2 layers of a column"), where + ": " + plan));
+                System.setProperty(ElementPlan.PER_COLUMN_PROPERTY, "table");
+                for (int n : new int[] {2, 4, 5}) {
+                    for (ElementKernel k : new ElementKernel[] {K, ElementKernel.STIFFNESS_BP30}) {
+                        if (k == ElementKernel.STIFFNESS_BP30 && n == 5) {
+                            continue;      // P = 7: 343 points, more than the group
+                        }
+                        VariantChecks.elementApplyAgrees(points(), registers(), "the register kernels", k, n, 0.6, 95 + n,
+                                plan -> assertTrue(plan.contains(" 1 points per work-item"), where + ": " + plan));
+                    }
+                }
+                VariantChecks.maskedAssembledAgrees(points(), K, 4, 0.6, 99, plan -> assertTrue(
+                        plan.contains(" 1 points per work-item"), where + ": " + plan));
             }
             System.setProperty(ElementPlan.PREFETCH_PROPERTY, "soon");
             IllegalArgumentException ex = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
                     ElementPlan::prefetchFactors);
-            assertEquals("-Dlobatto.aparapi.prefetchFactors=soon: expected after, early or gradients", ex.getMessage());
+            assertEquals("-Dlobatto.aparapi.prefetchFactors=soon: expected after, early or batched", ex.getMessage());
         } finally {
             restore(ElementPlan.PREFETCH_PROPERTY, before);
             restore(ElementPlan.PER_COLUMN_PROPERTY, beforeK);
         }
+    }
+
+    /** Where the plans take the factors early: columns and one point per work-item; not strided points, nor BP1.0. */
+    @Test
+    void prefetchAppliesWhereThePlanAllows() {
+        String before = System.getProperty(ElementPlan.PREFETCH_PROPERTY);
+        String beforeK = System.getProperty(ElementPlan.PER_COLUMN_PROPERTY);
+        try {
+            System.setProperty(ElementPlan.PREFETCH_PROPERTY, "early");
+            System.setProperty(ElementPlan.PER_COLUMN_PROPERTY, "1");
+            assertEquals(1, plan(K, 5).prefetch(K), "N = 5: 216 points, one per work-item");
+            assertEquals(0, plan(K, 7).prefetch(K), "N = 7: 512 points strided over 256 work-items");
+            assertEquals(0, plan(ElementKernel.MASS_BP10, 3).prefetch(ElementKernel.MASS_BP10));
+            System.setProperty(ElementPlan.PER_COLUMN_PROPERTY, "2");
+            assertEquals(1, plan(K, 7).prefetch(K));
+            System.setProperty(ElementPlan.PREFETCH_PROPERTY, "batched");
+            assertEquals(2, plan(K, 7).prefetch(K));
+            System.setProperty(ElementPlan.PER_COLUMN_PROPERTY, "1");
+            assertEquals(0, plan(K, 5).prefetch(K), "batched needs columns");
+        } finally {
+            restore(ElementPlan.PREFETCH_PROPERTY, before);
+            restore(ElementPlan.PER_COLUMN_PROPERTY, beforeK);
+        }
+    }
+
+    private static ElementPlan plan(ElementKernel k, int n) {
+        Basis1D b = Basis1D.of(n);
+        return ElementPlan.of(k, b.nq(), b.nqGauss(), 256, 48 * 1024, "test", ElementVariant.POINTS);
     }
 
     private static void restore(String property, String value) {

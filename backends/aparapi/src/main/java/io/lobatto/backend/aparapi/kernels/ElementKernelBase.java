@@ -37,9 +37,9 @@ public abstract class ElementKernelBase extends PointColumnOperands {
      */
     @BuildConstant int perColumn;
     /**
-     * Where the column stiffness ({@link #perColumn} &gt; 1) reads its points' geometric factors: 0 after the gradients
-     * (where they are used), 1 with u, before the first barrier, 2 before the gradients; 1 and 2 hold them in registers
-     * ({@link #q00} ..) so that their loads overlap the gather of u or the gradient sums.
+     * Where the 3D stiffness reads its points' geometric factors: 0 where they are used, point by point; 1 early, with u
+     * before the first barrier, into registers ({@link #q00} ..), so that their loads overlap the gather of u (columns,
+     * {@link #perColumn} &gt; 1, and one point per work-item); 2 all K points' at once after the gradient sums (columns).
      */
     @BuildConstant int prefetch;
 
@@ -104,8 +104,12 @@ public abstract class ElementKernelBase extends PointColumnOperands {
                 lds[L0 + gridIndex(p, Q, P)] = u;
             }
         }
-        if (stiff == 1 && threeD == 1 && perColumn > 1 && prefetch == 1 && valid == 1) {
-            columnFactors(t, e);
+        if (stiff == 1 && threeD == 1 && prefetch == 1 && valid == 1) {
+            if (perColumn > 1) {
+                columnFactors(t, e);
+            } else if (t < P3) {
+                pointFactors(e * P3 + t);
+            }
         }
         localBarrier();
         int cur = L0;
@@ -361,13 +365,20 @@ public abstract class ElementKernelBase extends PointColumnOperands {
                     vs += lds[mD + b * dStride + m] * lds[L0 + a + P * (m + P * c)];
                     vt += lds[mD + c * dStride + m] * lds[L0 + a + P * (b + P * m)];
                 }
-                int g = e * P3 + p;
-                double g01 = G01[g];
-                double g02 = G02[g];
-                double g12 = G12[g];
-                lds[L0 + P3 + p] = G00[g] * vr + g01 * vs + g02 * vt;
-                lds[L0 + 2 * P3 + p] = g01 * vr + G11[g] * vs + g12 * vt;
-                lds[L0 + 3 * P3 + p] = g02 * vr + g12 * vs + G22[g] * vt;
+                if (prefetch == 1) {
+                    // one point per work-item, its factors loaded with u
+                    lds[L0 + P3 + p] = q00[0] * vr + q01[0] * vs + q02[0] * vt;
+                    lds[L0 + 2 * P3 + p] = q01[0] * vr + q11[0] * vs + q12[0] * vt;
+                    lds[L0 + 3 * P3 + p] = q02[0] * vr + q12[0] * vs + q22[0] * vt;
+                } else {
+                    int g = e * P3 + p;
+                    double g01 = G01[g];
+                    double g02 = G02[g];
+                    double g12 = G12[g];
+                    lds[L0 + P3 + p] = G00[g] * vr + g01 * vs + g02 * vt;
+                    lds[L0 + 2 * P3 + p] = g01 * vr + G11[g] * vs + g12 * vt;
+                    lds[L0 + 3 * P3 + p] = g02 * vr + g12 * vs + G22[g] * vt;
+                }
             }
         }
         localBarrier();
@@ -406,19 +417,26 @@ public abstract class ElementKernelBase extends PointColumnOperands {
         int fs = fr + P3;
         int ft = fs + P3;
         if (valid == 1) {
-            if (prefetch == 2) {
-                columnFactors(t, e);
-            }
             columnGradients(L0, P, K, S, mD, col, c0);
-            if (prefetch == 0) {
+            if (prefetch == 2) {
                 columnFactors(t, e);
             }
             for (int k = 0; k < K; k++) {
                 int p = col + P2 * (c0 + k);
                 if (c0 + k < P) {
-                    lds[fr + p] = q00[k] * gr[k] + q01[k] * gs[k] + q02[k] * gt[k];
-                    lds[fs + p] = q01[k] * gr[k] + q11[k] * gs[k] + q12[k] * gt[k];
-                    lds[ft + p] = q02[k] * gr[k] + q12[k] * gs[k] + q22[k] * gt[k];
+                    if (prefetch == 0) {
+                        int g = e * P3 + p;
+                        double g01 = G01[g];
+                        double g02 = G02[g];
+                        double g12 = G12[g];
+                        lds[fr + p] = G00[g] * gr[k] + g01 * gs[k] + g02 * gt[k];
+                        lds[fs + p] = g01 * gr[k] + G11[g] * gs[k] + g12 * gt[k];
+                        lds[ft + p] = g02 * gr[k] + g12 * gs[k] + G22[g] * gt[k];
+                    } else {
+                        lds[fr + p] = q00[k] * gr[k] + q01[k] * gs[k] + q02[k] * gt[k];
+                        lds[fs + p] = q01[k] * gr[k] + q11[k] * gs[k] + q12[k] * gt[k];
+                        lds[ft + p] = q02[k] * gr[k] + q12[k] * gs[k] + q22[k] * gt[k];
+                    }
                 }
             }
         }
@@ -463,6 +481,16 @@ public abstract class ElementKernelBase extends PointColumnOperands {
                 q22[k] = G22[g];
             }
         }
+    }
+
+    /** The geometric factors at index g into {@link #q00} .. {@link #q22}, slot 0 (one point per work-item). */
+    private void pointFactors(int g) {
+        q00[0] = G00[g];
+        q01[0] = G01[g];
+        q02[0] = G02[g];
+        q11[0] = G11[g];
+        q12[0] = G12[g];
+        q22[0] = G22[g];
     }
 
     /**
