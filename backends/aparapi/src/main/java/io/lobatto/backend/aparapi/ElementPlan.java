@@ -121,7 +121,9 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
      * slot s, P^2 ceil(P / K) work-items per element), so that a work-item reads D's rows a and b and the t-line of u once
      * for its K points: {@link #PER_COLUMN_PROPERTY} where set (a K whose work-items do not fit {@code groupCap} gives
      * way to the smallest that does), else the measured table: the smallest K that fits for BP3.5 at N = 7 (P = 8: K = 2,
-     * 256 work-items) and, on the fly, at N = 8 (P = 9: K = 3, 243), 1 elsewhere. {@code benchmarks/gpu/columns26.sh} at
+     * 256 work-items) and N = 8 (P = 9: K = 3, 243), and with the stored factors also at N = 6 (P = 7: K = 2, 196), 1
+     * elsewhere. Stored N = 6 and 8 take their factors early and batched ({@link #prefetchTable}; {@code prefetch26.sh} at
+     * 67f943c: 18.38 and 18.99 GDOF/s against 17.54 and 17.81 with K = 1). {@code benchmarks/gpu/columns26.sh} at
      * 1323f1c (H100, {@code op} BP5 apply at 8M DOFs, two alternated runs, GDOF/s K = 1 / the smallest K that fits): stored
      * N = 6 17.67, 17.63 / 17.55, 17.54 (K = 2), N = 7 19.44, 19.36 / 21.10, 21.08 (2), N = 8 18.01, 18.02 / 18.19, 18.21
      * (3), N = 9 17.32, 17.31 / 18.18 (5; {@code bp} 10.36 / 9.76); BP3.0 in points slower than its table at N = 5..7 with
@@ -132,7 +134,7 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
     static int pointsPerColumn(ElementKernel kernel, boolean onTheFly, int p, int groupCap) {
         String forced = System.getProperty(PER_COLUMN_PROPERTY, "table").trim();
         if (forced.equalsIgnoreCase("table")) {
-            boolean measured = kernel == ElementKernel.STIFFNESS_BP35 && (p == 8 || onTheFly && p == 9);
+            boolean measured = kernel == ElementKernel.STIFFNESS_BP35 && (p == 8 || p == 9 || !onTheFly && p == 7);
             return measured ? smallestPerColumn(p, groupCap) : 1;
         }
         if (forced.equalsIgnoreCase("auto")) {
@@ -166,35 +168,87 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
     }
 
     /**
-     * System property: where the stored-factor 3D stiffness loads its points' geometric factors: {@code after} (the
-     * default) the gradient sums, each point's where it is used; {@code early}, with u before the first barrier, into
-     * registers (K layers of a column, or one point per work-item); {@code batched}, the K points' all at once after the
-     * gradient sums (K layers of a column). An A/B switch for the GPU runbooks; elsewhere it has no effect.
+     * System property: where the stored-factor 3D stiffness loads its points' geometric factors: unset or {@code table},
+     * {@link #prefetchTable}'s measured choice; {@code after} the gradient sums, each point's where it is used;
+     * {@code early}, with u before the first barrier, into registers (K layers of a column, or one point per work-item);
+     * {@code batched}, the K points' all at once after the gradient sums (K layers of a column). An A/B switch for the
+     * GPU runbooks; where a choice does not apply, the factors are loaded after.
      */
     static final String PREFETCH_PROPERTY = "lobatto.aparapi.prefetchFactors";
 
-    /** The build constant {@code prefetch} of {@link #PREFETCH_PROPERTY}: 0 after, 1 early, 2 batched. */
+    /** {@link #PREFETCH_PROPERTY} as a build constant {@code prefetch} (0 after, 1 early, 2 batched), or -1 for the table. */
     static int prefetchFactors() {
-        String v = System.getProperty(PREFETCH_PROPERTY, "after").trim();
+        String v = System.getProperty(PREFETCH_PROPERTY, "table").trim();
         return switch (v.toLowerCase(java.util.Locale.ROOT)) {
+            case "table" -> -1;
             case "after" -> 0;
             case "early" -> 1;
             case "batched" -> 2;
             default -> throw new IllegalArgumentException("-D" + PREFETCH_PROPERTY + "=" + v
-                    + ": expected after, early or batched");
+                    + ": expected table, after, early or batched");
         };
     }
 
     /**
-     * The build constant {@code prefetch} of this plan's stiffness: {@link #prefetchFactors} where it applies (3D, K layers
-     * of a column or one point per work-item; early only for the latter), else 0.
+     * The build constant {@code prefetch} of this plan's stiffness: {@link #prefetchFactors} or its table where the plan
+     * allows the choice (3D; K layers of a column, or for early also one point per work-item), else 0.
      */
     int prefetch(ElementKernel kernel) {
-        int v = kernel == ElementKernel.MASS_BP10 || !threeD ? 0 : prefetchFactors();
-        if (perColumn > 1) {
-            return v;
+        boolean column = perColumn > 1;
+        boolean onePoint = perColumn == 1 && threadsPerElement >= points * points * points;
+        if (kernel == ElementKernel.MASS_BP10 || !threeD || onTheFly || !(column || onePoint)) {
+            return 0;
         }
-        return v == 1 && threadsPerElement >= points * points * points ? 1 : 0;
+        int v = prefetchFactors();
+        if (v < 0) {
+            v = prefetchTable(kernel, points - 1, column);
+        }
+        return v == 2 && !column ? 0 : v;
+    }
+
+    /**
+     * The measured choice of {@link #prefetch}: BP3.5 early at N = 3 and 4 (one point per work-item) and N = 6 (2
+     * layers of a column), batched at N = 8 (3 layers), after elsewhere and for BP3.0. {@code benchmarks/gpu/prefetch26.sh}
+     * at 67f943c (H100, {@code op} BP5 apply at 8M DOFs, the atomic form, GDOF/s after / early / batched, then after
+     * again): in points with K auto (one point per work-item to N = 5, then K = 2, 2, 3) N = 2 9.94 / 10.32 / 9.94 / 9.94,
+     * 3 14.29 / 14.60 / 14.30 / 14.29, 4 15.61 / 16.12 / 15.63 / 15.66, 5 17.82 / 17.30 / 17.94 / 17.93, 6 16.66 /
+     * 18.38 / 16.03 / 16.67, 7 21.85 / 21.37 / 20.11 / 21.90, 8 (cut) / 15.49 / 18.99 / 18.71; in the variant table after
+     * / early (shared 3D at N = 3..5, early one point per work-item) N = 3 14.30 / 14.60, 4 15.66 / 16.16, 5 17.92 /
+     * 17.29; the table's strided points at N = 6 and 8 17.54 and 17.81.
+     */
+    static int prefetchTable(ElementKernel kernel, int degree, boolean column) {
+        if (kernel != ElementKernel.STIFFNESS_BP35) {
+            return 0;
+        }
+        if (column) {
+            return degree == 6 ? 1 : degree == 8 ? 2 : 0;
+        }
+        return degree == 3 || degree == 4 ? 1 : 0;
+    }
+
+    /**
+     * System property: the most registers per work-item of every element kernel on NVIDIA
+     * ({@link io.lobatto.backend.aparapi.runtime.PtxRegisterCap}), unset or {@code none} for the compiler's choice. An
+     * A/B switch for the GPU runbooks: more work-groups per SM against spills.
+     */
+    static final String MAX_REGISTERS_PROPERTY = "lobatto.aparapi.elementMaxRegisters";
+
+    /** {@link #MAX_REGISTERS_PROPERTY}'s cap, 0 for none. */
+    static int maxRegisters() {
+        String v = System.getProperty(MAX_REGISTERS_PROPERTY, "none").trim();
+        if (v.equalsIgnoreCase("none")) {
+            return 0;
+        }
+        int n;
+        try {
+            n = Integer.parseInt(v);
+        } catch (NumberFormatException e) {
+            n = -1;
+        }
+        if (n < 16 || n > 255) {
+            throw new IllegalArgumentException("-D" + MAX_REGISTERS_PROPERTY + "=" + v + ": expected none or 16..255");
+        }
+        return n;
     }
 
     /** The most layers per work-item of the points kernel: the size of its private gradient arrays. */

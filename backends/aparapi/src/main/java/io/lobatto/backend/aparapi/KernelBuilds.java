@@ -79,7 +79,9 @@ public final class KernelBuilds {
         /** The OpenCL C of this build (Aparapi's translation, constants as {@code #define}s). */
         KernelSource source() {
             if (io.lobatto.backend.aparapi.kernels.ElementOperands.class.isAssignableFrom(family)) {
-                return KernelSource.of(family, constants, label, groupSize, AtomicAdd::splice);
+                KernelSource s = KernelSource.of(family, constants, label, groupSize, AtomicAdd::splice);
+                int cap = ElementPlan.maxRegisters();
+                return cap > 0 ? s.withOptions(io.lobatto.backend.aparapi.runtime.PtxRegisterCap.OPTION + cap) : s;
             }
             return KernelSource.of(family, constants, label, groupSize);
         }

@@ -157,7 +157,7 @@ class PointsVariantTest {
             System.setProperty(ElementPlan.PREFETCH_PROPERTY, "soon");
             IllegalArgumentException ex = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
                     ElementPlan::prefetchFactors);
-            assertEquals("-Dlobatto.aparapi.prefetchFactors=soon: expected after, early or batched", ex.getMessage());
+            assertEquals("-Dlobatto.aparapi.prefetchFactors=soon: expected table, after, early or batched", ex.getMessage());
         } finally {
             restore(ElementPlan.PREFETCH_PROPERTY, before);
             restore(ElementPlan.PER_COLUMN_PROPERTY, beforeK);
@@ -181,9 +181,39 @@ class PointsVariantTest {
             assertEquals(2, plan(K, 7).prefetch(K));
             System.setProperty(ElementPlan.PER_COLUMN_PROPERTY, "1");
             assertEquals(0, plan(K, 5).prefetch(K), "batched needs columns");
+            // the table (prefetch26.sh at 67f943c): early at N = 3, 4 and 6, batched at N = 8, after elsewhere and for BP3.0
+            System.clearProperty(ElementPlan.PREFETCH_PROPERTY);
+            System.clearProperty(ElementPlan.PER_COLUMN_PROPERTY);
+            int[] want = {0, 0, 1, 1, 0, 1, 0, 2, 0, 0};
+            for (int n = 1; n <= 10; n++) {
+                assertEquals(want[n - 1], plan(K, n).prefetch(K), "N = " + n);
+                assertEquals(0, plan(ElementKernel.STIFFNESS_BP30, n).prefetch(ElementKernel.STIFFNESS_BP30), "BP3.0 N = " + n);
+            }
         } finally {
             restore(ElementPlan.PREFETCH_PROPERTY, before);
             restore(ElementPlan.PER_COLUMN_PROPERTY, beforeK);
+        }
+    }
+
+    /**
+     * A register cap ({@code -Dlobatto.aparapi.elementMaxRegisters}, a PTX edit on NVIDIA, no effect elsewhere) builds
+     * and gives the same results, BP3.5 and BP3.0 at N = 7; a count outside 16..255 is named.
+     */
+    @Test
+    void aRegisterCapBuildsAndAgrees() {
+        String before = System.getProperty(ElementPlan.MAX_REGISTERS_PROPERTY);
+        try {
+            System.setProperty(ElementPlan.MAX_REGISTERS_PROPERTY, "48");
+            for (ElementKernel k : new ElementKernel[] {K, ElementKernel.STIFFNESS_BP30}) {
+                VariantChecks.elementApplyAgrees(points(), registers(), "the register kernels", k, 7, 0.6, 101,
+                        plan -> assertTrue(plan.contains(": points, 3D"), plan));
+            }
+            System.setProperty(ElementPlan.MAX_REGISTERS_PROPERTY, "300");
+            IllegalArgumentException ex = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                    ElementPlan::maxRegisters);
+            assertEquals("-Dlobatto.aparapi.elementMaxRegisters=300: expected none or 16..255", ex.getMessage());
+        } finally {
+            restore(ElementPlan.MAX_REGISTERS_PROPERTY, before);
         }
     }
 
@@ -208,8 +238,8 @@ class PointsVariantTest {
 
     /**
      * The plans in groups of 256: one work-item per point while P^3 fits (N = 5: 216 work-items, one element), then
-     * equal shares rounded up to a warp (N = 6: 343 points on 192 work-items, N = 10: 1331 on 224) but at N = 7, where
-     * BP3.5 takes 2 layers of a column per work-item (64 columns x 4 slots), 4 P^3 doubles per element and D; N = 11 does not fit 48 KiB (the shared plan); in groups of
+     * equal shares rounded up to a warp (BP3.0 N = 5: 343 points on 192 work-items, N = 10: 1331 on 224) but at N = 6..8,
+     * where BP3.5 takes 2, 2 and 3 layers of a column per work-item (N = 7: 64 columns x 4 slots), 4 P^3 doubles per element and D; N = 11 does not fit 48 KiB (the shared plan); in groups of
      * 128, N = 8 takes strided points; BP3.0 and BP1.0 at the limits of 48 KiB; the override applies to every kernel.
      */
     @Test
@@ -218,9 +248,12 @@ class PointsVariantTest {
         assertEquals(ElementVariant.POINTS, n5.variant());
         assertEquals(216, n5.groupSize());
         ElementPlan n6 = ElementPlan.points(K, 7, 8, 256, 48 * 1024);
-        assertEquals(192, n6.threadsPerElement(), "343 points in two shares, rounded up to a warp");
-        assertEquals(1, n6.perColumn());
+        assertEquals(196, n6.threadsPerElement(), "49 columns x 4 slots of 2 layers");
+        assertEquals(2, n6.perColumn());
         assertEquals(1, n6.elementsPerGroup());
+        ElementPlan n6gl = ElementPlan.points(ElementKernel.STIFFNESS_BP30, 6, 7, 256, 48 * 1024);
+        assertEquals(192, n6gl.threadsPerElement(), "BP3.0 N = 5: 343 GL points in two shares, rounded up to a warp");
+        assertEquals(1, n6gl.perColumn());
         ElementPlan n7 = KernelBuilds.firstPlan(K, Basis1D.of(7), 1024, 48 * 1024, "test", ElementVariant.POINTS);
         assertEquals(ElementVariant.POINTS, n7.variant());
         assertEquals(256, n7.groupSize());

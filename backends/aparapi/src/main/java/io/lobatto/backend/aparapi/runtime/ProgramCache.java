@@ -574,8 +574,11 @@ public final class ProgramCache {
     }
 
     /** Loads {@code text}'s program from the disk cache ({@code fromDisk[0]} set) or compiles it. */
-    private cl_program buildProgram(String label, String text, String options, String key, int kernels, boolean[] fromDisk) {
+    private cl_program buildProgram(String label, String text, String withCap, String key, int kernels, boolean[] fromDisk) {
         cl_device_id[] devices = {context.device().id};
+        int cap = PtxRegisterCap.of(withCap);
+        String options = PtxRegisterCap.strip(withCap);
+        boolean nvidia = context.device().vendor().toLowerCase(java.util.Locale.ROOT).contains("nvidia");
         Path file = dir == null ? null : dir.resolve(key + ".bin");
         if (file != null && Files.isRegularFile(file)) {
             try {
@@ -600,6 +603,9 @@ public final class ProgramCache {
             throw new BackendException("aparapi: building kernel '" + label + "' failed on "
                     + context.device() + " (" + e.getMessage() + "); build log:\n" + log);
         }
+        if (cap > 0 && nvidia) {
+            p = capRegisters(label, p, cap, options, devices);
+        }
         compiled.addAndGet(kernels);
         programsCompiled.incrementAndGet();
         logWarnings(label, p, devices[0]);
@@ -608,6 +614,37 @@ public final class ProgramCache {
             store(p, file);
         }
         return p;
+    }
+
+    /** {@code p} (built from source) built again from its PTX with {@link PtxRegisterCap}'s cap of {@code cap} registers. */
+    private cl_program capRegisters(String label, cl_program p, int cap, String options, cl_device_id[] devices) {
+        byte[] ptx;
+        try {
+            ptx = PtxRegisterCap.apply(binary(p), cap);
+        } finally {
+            clReleaseProgram(p);
+        }
+        int[] status = new int[1];
+        cl_program q = clCreateProgramWithBinary(context.context, 1, devices, new long[] {ptx.length}, new byte[][] {ptx},
+                status, null);
+        try {
+            clBuildProgram(q, 1, devices, options, null, null);
+        } catch (CLException e) {
+            String log = buildLog(q, devices[0]);
+            clReleaseProgram(q);
+            throw new BackendException("aparapi: building kernel '" + label + "' with at most " + cap + " registers failed on "
+                    + context.device() + " (" + e.getMessage() + "); build log:\n" + log);
+        }
+        return q;
+    }
+
+    /** The program's binary for its one device (PTX text on NVIDIA). */
+    private static byte[] binary(cl_program p) {
+        long[] size = new long[1];
+        clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, Sizeof.size_t, Pointer.to(size), null);
+        byte[] binary = new byte[(int) size[0]];
+        clGetProgramInfo(p, CL_PROGRAM_BINARIES, Sizeof.POINTER, Pointer.to(new Pointer[] {Pointer.to(binary)}), null);
+        return binary;
     }
 
     /** Writes {@code source} to {@link #SOURCE_DIR_PROPERTY}'s directory, when it is set. */
