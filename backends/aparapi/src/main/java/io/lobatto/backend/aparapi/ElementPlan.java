@@ -121,9 +121,11 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
      * slot s, P^2 ceil(P / K) work-items per element), so that a work-item reads D's rows a and b and the t-line of u once
      * for its K points: {@link #PER_COLUMN_PROPERTY} where set (a K whose work-items do not fit {@code groupCap} gives
      * way to the smallest that does), else the measured table: the smallest K that fits for BP3.5 at N = 7 (P = 8: K = 2,
-     * 256 work-items) and N = 8 (P = 9: K = 3, 243), and with the stored factors also at N = 6 (P = 7: K = 2, 196), 1
-     * elsewhere. Stored N = 6 and 8 take their factors early and batched ({@link #prefetchTable}; {@code prefetch26.sh} at
-     * 67f943c: 18.38 and 18.99 GDOF/s against 17.54 and 17.81 with K = 1). {@code benchmarks/gpu/columns26.sh} at
+     * 256 work-items) and, on the fly, at N = 8 (P = 9: K = 3, 243), 1 elsewhere. With the stored factors, K = 2 at N = 6
+     * and 3 at N = 8 apply faster but make CG slower: {@code op} 18.53 and 18.99 GDOF/s against 17.54 and 17.81 with K =
+     * 1 (factors early and batched, {@link #prefetchTable}; {@code prefetch26.sh} at 67f943c and {@code caps26.sh} at
+     * 99183da), {@code bp} 9.89 and 10.03 GDOF&middot;it/s against 10.45 and 10.75 ({@code caps26.sh}, one lease), so
+     * they stay at 1 (CG calls the same kernel; the cause is not known). {@code benchmarks/gpu/columns26.sh} at
      * 1323f1c (H100, {@code op} BP5 apply at 8M DOFs, two alternated runs, GDOF/s K = 1 / the smallest K that fits): stored
      * N = 6 17.67, 17.63 / 17.55, 17.54 (K = 2), N = 7 19.44, 19.36 / 21.10, 21.08 (2), N = 8 18.01, 18.02 / 18.19, 18.21
      * (3), N = 9 17.32, 17.31 / 18.18 (5; {@code bp} 10.36 / 9.76); BP3.0 in points slower than its table at N = 5..7 with
@@ -134,7 +136,7 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
     static int pointsPerColumn(ElementKernel kernel, boolean onTheFly, int p, int groupCap) {
         String forced = System.getProperty(PER_COLUMN_PROPERTY, "table").trim();
         if (forced.equalsIgnoreCase("table")) {
-            boolean measured = kernel == ElementKernel.STIFFNESS_BP35 && (p == 8 || p == 9 || !onTheFly && p == 7);
+            boolean measured = kernel == ElementKernel.STIFFNESS_BP35 && (p == 8 || onTheFly && p == 9);
             return measured ? smallestPerColumn(p, groupCap) : 1;
         }
         if (forced.equalsIgnoreCase("auto")) {
@@ -207,8 +209,10 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
     }
 
     /**
-     * The measured choice of {@link #prefetch}: BP3.5 early at N = 3 and 4 (one point per work-item) and N = 6 (2
-     * layers of a column), batched at N = 8 (3 layers), after elsewhere and for BP3.0. {@code benchmarks/gpu/prefetch26.sh}
+     * The measured choice of {@link #prefetch}: BP3.5 early at N = 3 and 4 (one point per work-item; {@code caps26.sh} at
+     * 99183da, one lease, {@code op} 14.90 and 16.37 GDOF/s, {@code bp} 9.30 and 10.13 GDOF&middot;it/s against 9.06 and
+     * 9.73 with the factors after), and where K layers of a column are forced at N = 6 (K = 2) early, at N = 8 (K = 3)
+     * batched; after elsewhere and for BP3.0. {@code benchmarks/gpu/prefetch26.sh}
      * at 67f943c (H100, {@code op} BP5 apply at 8M DOFs, the atomic form, GDOF/s after / early / batched, then after
      * again): in points with K auto (one point per work-item to N = 5, then K = 2, 2, 3) N = 2 9.94 / 10.32 / 9.94 / 9.94,
      * 3 14.29 / 14.60 / 14.30 / 14.29, 4 15.61 / 16.12 / 15.63 / 15.66, 5 17.82 / 17.30 / 17.94 / 17.93, 6 16.66 /
@@ -229,7 +233,10 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
     /**
      * System property: the most registers per work-item of every element kernel on NVIDIA
      * ({@link io.lobatto.backend.aparapi.runtime.PtxRegisterCap}), unset or {@code none} for the compiler's choice. An
-     * A/B switch for the GPU runbooks: more work-groups per SM against spills.
+     * A/B switch for the GPU runbooks: more work-groups per SM against spills. Measured no use so far
+     * ({@code benchmarks/gpu/caps26.sh} at 99183da, H100, {@code op} BP5 at 8M DOFs, the tables, GDOF/s none / 48 / 40):
+     * stored N = 6 18.53 / 15.88 / 13.65, N = 7 22.15 / 21.47 / 22.08; on the fly N = 4 17.71 / 5.64 / 2.89, N = 7
+     * 23.57 / 23.86 / 22.91 (the points kernels take 64 registers uncapped).
      */
     static final String MAX_REGISTERS_PROPERTY = "lobatto.aparapi.elementMaxRegisters";
 

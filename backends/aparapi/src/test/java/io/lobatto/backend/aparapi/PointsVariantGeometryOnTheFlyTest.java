@@ -103,17 +103,17 @@ class PointsVariantGeometryOnTheFlyTest extends GeometryOnTheFlyConformance {
             for (int n = 1; n <= 10; n++) {
                 assertEquals(want[n - 1], ElementPlan.smallestPerColumn(n + 1, 256), "N = " + n);
             }
-            // the measured table (columns26.sh at 1323f1c, final26.sh at 2c4982e, prefetch26.sh at 67f943c): BP3.5 at N = 7
-            // and 8, the stored factors also at N = 6
+            // the measured table (columns26.sh at 1323f1c, final26.sh at 2c4982e, caps26.sh at 99183da): BP3.5 at N = 7,
+            // on the fly also N = 8
             ElementKernel bp35 = ElementKernel.STIFFNESS_BP35;
             assertEquals(2, ElementPlan.pointsPerColumn(bp35, false, 8, 256));
             assertEquals(2, ElementPlan.pointsPerColumn(bp35, true, 8, 256), "on the fly");
-            assertEquals(3, ElementPlan.pointsPerColumn(bp35, false, 9, 256));
+            assertEquals(1, ElementPlan.pointsPerColumn(bp35, false, 9, 256));
             assertEquals(3, ElementPlan.pointsPerColumn(bp35, true, 9, 256), "on the fly");
             assertEquals(1, ElementPlan.pointsPerColumn(bp35, true, 7, 256), "on the fly");
             assertEquals(1, ElementPlan.pointsPerColumn(bp35, true, 10, 256), "on the fly");
             assertEquals(1, ElementPlan.pointsPerColumn(bp35, false, 10, 256));
-            assertEquals(2, ElementPlan.pointsPerColumn(bp35, false, 7, 256));
+            assertEquals(1, ElementPlan.pointsPerColumn(bp35, false, 7, 256));
             assertEquals(1, ElementPlan.pointsPerColumn(ElementKernel.STIFFNESS_BP30, false, 8, 256));
             System.setProperty(ElementPlan.PER_COLUMN_PROPERTY, "auto");
             assertEquals(5, ElementPlan.pointsPerColumn(bp35, true, 10, 256));

@@ -181,14 +181,20 @@ class PointsVariantTest {
             assertEquals(2, plan(K, 7).prefetch(K));
             System.setProperty(ElementPlan.PER_COLUMN_PROPERTY, "1");
             assertEquals(0, plan(K, 5).prefetch(K), "batched needs columns");
-            // the table (prefetch26.sh at 67f943c): early at N = 3, 4 and 6, batched at N = 8, after elsewhere and for BP3.0
+            // the table (prefetch26.sh at 67f943c, caps26.sh at 99183da): early at N = 3 and 4 (one point per work-item),
+            // after elsewhere (strided points at N = 6 and 8, 2 layers at N = 7) and for BP3.0; where layers are forced,
+            // early at N = 6 and batched at N = 8
             System.clearProperty(ElementPlan.PREFETCH_PROPERTY);
             System.clearProperty(ElementPlan.PER_COLUMN_PROPERTY);
-            int[] want = {0, 0, 1, 1, 0, 1, 0, 2, 0, 0};
+            int[] want = {0, 0, 1, 1, 0, 0, 0, 0, 0, 0};
             for (int n = 1; n <= 10; n++) {
                 assertEquals(want[n - 1], plan(K, n).prefetch(K), "N = " + n);
                 assertEquals(0, plan(ElementKernel.STIFFNESS_BP30, n).prefetch(ElementKernel.STIFFNESS_BP30), "BP3.0 N = " + n);
             }
+            System.setProperty(ElementPlan.PER_COLUMN_PROPERTY, "auto");
+            assertEquals(1, plan(K, 6).prefetch(K), "N = 6, 2 layers forced: early");
+            assertEquals(0, plan(K, 7).prefetch(K), "N = 7, 2 layers: after");
+            assertEquals(2, plan(K, 8).prefetch(K), "N = 8, 3 layers forced: batched");
         } finally {
             restore(ElementPlan.PREFETCH_PROPERTY, before);
             restore(ElementPlan.PER_COLUMN_PROPERTY, beforeK);
@@ -238,8 +244,8 @@ class PointsVariantTest {
 
     /**
      * The plans in groups of 256: one work-item per point while P^3 fits (N = 5: 216 work-items, one element), then
-     * equal shares rounded up to a warp (BP3.0 N = 5: 343 points on 192 work-items, N = 10: 1331 on 224) but at N = 6..8,
-     * where BP3.5 takes 2, 2 and 3 layers of a column per work-item (N = 7: 64 columns x 4 slots), 4 P^3 doubles per element and D; N = 11 does not fit 48 KiB (the shared plan); in groups of
+     * equal shares rounded up to a warp (N = 6: 343 points on 192 work-items, N = 10: 1331 on 224) but at N = 7, where
+     * BP3.5 takes 2 layers of a column per work-item (64 columns x 4 slots), 4 P^3 doubles per element and D; N = 11 does not fit 48 KiB (the shared plan); in groups of
      * 128, N = 8 takes strided points; BP3.0 and BP1.0 at the limits of 48 KiB; the override applies to every kernel.
      */
     @Test
@@ -248,12 +254,9 @@ class PointsVariantTest {
         assertEquals(ElementVariant.POINTS, n5.variant());
         assertEquals(216, n5.groupSize());
         ElementPlan n6 = ElementPlan.points(K, 7, 8, 256, 48 * 1024);
-        assertEquals(196, n6.threadsPerElement(), "49 columns x 4 slots of 2 layers");
-        assertEquals(2, n6.perColumn());
+        assertEquals(192, n6.threadsPerElement(), "343 points in two shares, rounded up to a warp");
+        assertEquals(1, n6.perColumn());
         assertEquals(1, n6.elementsPerGroup());
-        ElementPlan n6gl = ElementPlan.points(ElementKernel.STIFFNESS_BP30, 6, 7, 256, 48 * 1024);
-        assertEquals(192, n6gl.threadsPerElement(), "BP3.0 N = 5: 343 GL points in two shares, rounded up to a warp");
-        assertEquals(1, n6gl.perColumn());
         ElementPlan n7 = KernelBuilds.firstPlan(K, Basis1D.of(7), 1024, 48 * 1024, "test", ElementVariant.POINTS);
         assertEquals(ElementVariant.POINTS, n7.variant());
         assertEquals(256, n7.groupSize());
