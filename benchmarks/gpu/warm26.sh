@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# GPU runbook of issue 26 (and 25's main job), one H100, about 3 minutes:
+#   1. the README's main job at 32^3, N = 7, twice (the second on a warm kernel cache: issue 25's timers)
+#   2. why K layers of a column at stored N = 6 and 8 apply faster in op but make bp slower (caps26.sh at 99183da):
+#      op and bp BP5 at N = 6 and 8 with K = 1 and K auto, the factors after in both (K alone changes)
+# Stage: ./mvnw -q -o install -DskipTests -Dmaven.javadoc.skip=true; rm -rf .gpu; ../shared/gpu/stage.sh
+#   benchmarks/target/lobatto-bench.jar; zip -q -d .gpu/lib/lobatto-bench.jar 'org/apache/pdfbox/*' 'org/apache/fontbox/*'
+# Run on the GPU machine: COMMIT=<sha> OUT=$OUT bash benchmarks/gpu/warm26.sh
+# Results: $OUT/warm26-<commit>-summary.txt (also printed) and $OUT/warm26-<commit>.tgz.
+set -u
+COMMIT=${COMMIT:?pass COMMIT=sha: the device copy has a stale git HEAD}
+dest=${OUT:-gpu-bench}
+out=$(mktemp -d)
+jar=${JAR:-.gpu/lib/lobatto-bench.jar}
+run=(${RUN:-bash .gpu/run})
+export LOBATTO_CACHE_DIR=${LOBATTO_CACHE_DIR:-/tmp/lobatto-cache}
+mkdir -p "$dest"
+start=$SECONDS
+timed() {
+  local name=$1; shift
+  local t0=$SECONDS
+  "$@"
+  local rc=$?
+  echo "== warm26/$name: $((SECONDS - t0)) s, exit $rc$([ $rc -eq 124 ] && echo ' (timed out)'), at $((SECONDS - start)) s" \
+    | tee -a "$out/times.log"
+  return $rc
+}
+for i in 1 2; do
+  timed poisson-32-run$i timeout 60 "${run[@]}" -Xmx60g -cp "$jar" io.lobatto.examples.LobattoCli poisson -b aparapi -N 7 \
+    -e 32,32,32 --profile > "$out/poisson-32-run$i.log" 2>&1
+done
+for k in 1 auto; do
+  for suite in op bp; do
+    extra=(--reps 4)
+    [ $suite = bp ] && extra=(--iterations 50 --reps 3)
+    timed $suite-k$k timeout 50 "${run[@]}" -Xmx60g -Dlobatto.aparapi.pointsPerColumn=$k \
+      -Dlobatto.aparapi.prefetchFactors=after -cp "$jar" io.lobatto.bench.BenchCli $suite -b aparapi -o "$out/$suite-k$k" \
+      --commit "$COMMIT" --time-limit 42 --dofs "${DOFS:-8000000}" --problems BP5 --geometry stored --n-min 6 --n-max 8 \
+      "${extra[@]}" > "$out/$suite-k$k.log" 2>&1
+  done
+done
+echo "== warm26: $((SECONDS - start)) s in all" | tee -a "$out/times.log"
+summary="$dest/warm26-$COMMIT-summary.txt"
+{
+  echo "warm26 runbook at $COMMIT: the main job twice; K alone at stored N = 6..8, op and bp; $(date -u +%FT%TZ)"
+  cat "$out/times.log"
+  for i in 1 2; do
+    echo "---- poisson-32-run$i"
+    grep -E 'CONVERGED|DIVERGED|^time:|^error:|p-multigrid:|WARNING|SEVERE|Exception' "$out/poisson-32-run$i.log"
+  done
+  for f in "$out"/op-k*.log "$out"/bp-k*.log; do
+    echo "---- $(basename "$f" .log)"
+    grep -E '^BP5|kernel:|cut|rror|Exception' "$f"
+  done
+} > "$summary"
+cat "$summary"
+tar czf "$dest/warm26-$COMMIT.tgz" -C "$out" . && echo "results: $dest/warm26-$COMMIT.tgz and $summary"
