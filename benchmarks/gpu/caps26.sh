@@ -8,6 +8,7 @@
 #   The capped PTX (program cache files with .maxnreg) comes back in capped-ptx.tgz for ptxas -v here.
 #   2. op BP5 stored and onthefly (the tables) at N = 3..9, caps none, 48, 40, none
 #   3. bp BP5 stored at N = 3..8: the tables against factors after and strided points (K = 1, the tables before)
+# Helpers: lib26.sh (moved there after the measured run; the commands are the same).
 # Stage: ./mvnw -q -o install -DskipTests -Dmaven.javadoc.skip=true; rm -rf .gpu; ../shared/gpu/stage.sh
 #   benchmarks/target/lobatto-bench.jar; zip -q -d .gpu/lib/lobatto-bench.jar 'org/apache/pdfbox/*' 'org/apache/fontbox/*'
 # Run on the GPU machine: COMMIT=<sha> OUT=$OUT bash benchmarks/gpu/caps26.sh
@@ -25,24 +26,8 @@ dofs=${DOFS:-8000000}
 export LOBATTO_CACHE_DIR=${LOBATTO_CACHE_DIR:-/tmp/lobatto-cache}
 mkdir -p "$dest"
 start=$SECONDS
-timed() {
-  local name=$1; shift
-  local t0=$SECONDS
-  "$@"
-  local rc=$?
-  echo "== caps26/$name: $((SECONDS - t0)) s, exit $rc$([ $rc -eq 124 ] && echo ' (timed out)'), at $((SECONDS - start)) s" \
-    | tee -a "$out/times.log"
-  return $rc
-}
-bench() { # name limit-s suite jvm-flags... -- suite-args...
-  local name=$1 limit=$2 suite=$3; shift 3
-  local flags=()
-  while [ "$1" != "--" ]; do flags+=("$1"); shift; done
-  shift
-  timed "$name" timeout $((limit * scale)) "${run[@]}" -Xmx60g "${flags[@]}" -cp "$jar" io.lobatto.bench.BenchCli $suite \
-    -b aparapi -o "$out/$name" --commit "$COMMIT" --time-limit $((limit * scale - 8)) --dofs "$dofs" --problems BP5 "$@" \
-    > "$out/$name.log" 2>&1
-}
+book=caps26
+source "$(dirname "$0")/lib26.sh"
 CAP=-Dlobatto.aparapi.elementMaxRegisters
 timed selfcheck-bp35-cap48 timeout $((40 * scale)) "${run[@]}" -Xmx16g $CAP=48 -cp "$jar" \
   io.lobatto.backend.aparapi.SelfCheck --element-kernel=STIFFNESS_BP35 > "$out/selfcheck-bp35-cap48.log" 2>&1
@@ -61,15 +46,9 @@ summary="$dest/caps26-$COMMIT-summary.txt"
 {
   echo "caps26 runbook at $COMMIT: register caps, the CG iteration with the new tables; $(date -u +%FT%TZ)"
   cat "$out/times.log"
-  for f in "$out"/selfcheck-*.log; do
-    echo "---- $(basename "$f" .log): $(grep -c '^PASS' "$f") PASS, $(grep -c '^FAIL' "$f") FAIL; $(grep -E 'ALL PASS|FAILURES' "$f" | tail -1)"
-    grep -E '^FAIL|Exception|rror' "$f" | head -5
-  done
+  summarise "$out"/selfcheck-*.log
   echo "---- capped programs: $(tar tzf "$out/capped-ptx.tgz" 2>/dev/null | wc -l) in capped-ptx.tgz"
-  for f in "$out"/op-cap*.log "$out"/bp-*.log; do
-    echo "---- $(basename "$f" .log)"
-    grep -E '^BP5|cut|rror|Exception' "$f"
-  done
+  summarise "$out"/op-cap*.log "$out"/bp-*.log
 } > "$summary"
 cat "$summary"
 tar czf "$dest/caps26-$COMMIT.tgz" -C "$out" . && echo "results: $dest/caps26-$COMMIT.tgz and $summary"

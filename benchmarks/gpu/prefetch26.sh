@@ -8,6 +8,7 @@
 #   2. op BP5 stored, points forced, K auto, N = 2..10: after, early, batched, after
 #   3. op BP5 stored, the table, N = 2..10: after, early; op BP5 onthefly (the table) at N = 6..9
 #   4. whether Nsight Compute sees OpenCL kernels (ncu, one kernel of a SelfCheck)
+# Helpers: lib26.sh (moved there after the measured run; the commands are the same).
 # Stage: ./mvnw -q -o install -DskipTests -Dmaven.javadoc.skip=true; rm -rf .gpu; ../shared/gpu/stage.sh
 #   benchmarks/target/lobatto-bench.jar; zip -q -d .gpu/lib/lobatto-bench.jar 'org/apache/pdfbox/*' 'org/apache/fontbox/*'
 # Run on the GPU machine: COMMIT=<sha> OUT=$OUT bash benchmarks/gpu/prefetch26.sh
@@ -25,24 +26,8 @@ dofs=${DOFS:-8000000}
 export LOBATTO_CACHE_DIR=${LOBATTO_CACHE_DIR:-/tmp/lobatto-cache}
 mkdir -p "$dest"
 start=$SECONDS
-timed() {
-  local name=$1; shift
-  local t0=$SECONDS
-  "$@"
-  local rc=$?
-  echo "== prefetch26/$name: $((SECONDS - t0)) s, exit $rc$([ $rc -eq 124 ] && echo ' (timed out)'), at $((SECONDS - start)) s" \
-    | tee -a "$out/times.log"
-  return $rc
-}
-op() { # name limit-s jvm-flags... -- op-args...
-  local name=$1 limit=$2; shift 2
-  local flags=()
-  while [ "$1" != "--" ]; do flags+=("$1"); shift; done
-  shift
-  timed "$name" timeout $((limit * scale)) "${run[@]}" -Xmx60g "${flags[@]}" -cp "$jar" io.lobatto.bench.BenchCli op \
-    -b aparapi -o "$out/$name" --commit "$COMMIT" --time-limit $((limit * scale - 8)) --dofs "$dofs" --problems BP5 \
-    --reps 4 "$@" > "$out/$name.log" 2>&1
-}
+book=prefetch26
+source "$(dirname "$0")/lib26.sh"
 POINTS=(-Dlobatto.aparapi.elementVariant=points -Dlobatto.aparapi.pointsPerColumn=auto)
 timed selfcheck-points-early timeout $((40 * scale)) "${run[@]}" -Xmx16g "${POINTS[@]}" \
   -Dlobatto.aparapi.prefetchFactors=early -cp "$jar" io.lobatto.backend.aparapi.SelfCheck \
@@ -50,12 +35,13 @@ timed selfcheck-points-early timeout $((40 * scale)) "${run[@]}" -Xmx16g "${POIN
 timed selfcheck-table-early timeout $((40 * scale)) "${run[@]}" -Xmx16g -Dlobatto.aparapi.prefetchFactors=early -cp "$jar" \
   io.lobatto.backend.aparapi.SelfCheck --element-kernel=STIFFNESS_BP35 > "$out/selfcheck-table-early.log" 2>&1
 for where in after early batched after2; do
-  op points-$where 55 "${POINTS[@]}" -Dlobatto.aparapi.prefetchFactors=${where%2} -- --geometry stored --n-min 2 --n-max 10
+  bench points-$where 55 op "${POINTS[@]}" -Dlobatto.aparapi.prefetchFactors=${where%2} -- --geometry stored --n-min 2 \
+    --n-max 10 --reps 4
 done
 for where in after early; do
-  op table-$where 55 -Dlobatto.aparapi.prefetchFactors=$where -- --geometry stored --n-min 2 --n-max 10
+  bench table-$where 55 op -Dlobatto.aparapi.prefetchFactors=$where -- --geometry stored --n-min 2 --n-max 10 --reps 4
 done
-op onthefly 40 -- --geometry onthefly --n-min 6 --n-max 9
+bench onthefly 40 op -- --geometry onthefly --n-min 6 --n-max 9 --reps 4
 ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu 2>/dev/null)
 if [ -n "$ncu" ]; then
   timed ncu-probe timeout 90 "$ncu" --target-processes all -c 2 --section SpeedOfLight --section Occupancy \
@@ -67,14 +53,7 @@ summary="$dest/prefetch26-$COMMIT-summary.txt"
 {
   echo "prefetch26 runbook at $COMMIT: where the 3D stiffness loads its factors; $(date -u +%FT%TZ)"
   cat "$out/times.log"
-  for f in "$out"/selfcheck-*.log; do
-    echo "---- $(basename "$f" .log): $(grep -c '^PASS' "$f") PASS, $(grep -c '^FAIL' "$f") FAIL; $(grep -E 'ALL PASS|FAILURES' "$f" | tail -1)"
-    grep -E '^FAIL|Exception' "$f" | head -5
-  done
-  for f in "$out"/points-*.log "$out"/table-*.log "$out"/onthefly.log; do
-    echo "---- $(basename "$f" .log)"
-    grep -E '^BP5|kernel:|cut|rror|Exception' "$f"
-  done
+  summarise "$out"/selfcheck-*.log "$out"/points-*.log "$out"/table-*.log "$out"/onthefly.log
   if [ -f "$out/ncu-probe.log" ]; then
     echo "---- ncu probe"
     grep -E '==PROF==|==ERROR==|==WARNING==|run|Duration|Occupancy|Throughput|Registers' "$out/ncu-probe.log" | head -40

@@ -11,6 +11,10 @@
 #   4. op BP5 stored and onthefly:points at N = 6..10 with K = 4 (two elements per group at N = 6 and 7)
 #   5. op BP5 stored and onthefly (the tables) at N = 6..9 with every build capped at 64 and 48 registers
 #      (-Dlobatto.opencl.extraOptions=-cl-nv-maxrregcount=R) against no cap
+# Measured at 2d9b633. From 67f943c on, the factor-load modes are after (the interleaved loads of 2c4982e again),
+# early and batched (2d9b633's "after", all K points' factors held at once); "gradients" is gone and its runs are
+# skipped with the property's error. Check out 2d9b633 to repeat this run as it was.
+# Helpers: lib26.sh (moved there after the measured run; the commands are the same).
 # Stage: ./mvnw -q -o install -DskipTests -Dmaven.javadoc.skip=true; rm -rf .gpu; ../shared/gpu/stage.sh
 #   benchmarks/target/lobatto-bench.jar; zip -q -d .gpu/lib/lobatto-bench.jar 'org/apache/pdfbox/*' 'org/apache/fontbox/*'
 # Run on the GPU machine: COMMIT=<sha> OUT=$OUT bash benchmarks/gpu/regs26.sh
@@ -28,24 +32,8 @@ dofs=${DOFS:-8000000}
 export LOBATTO_CACHE_DIR=${LOBATTO_CACHE_DIR:-/tmp/lobatto-cache}
 mkdir -p "$dest"
 start=$SECONDS
-timed() {
-  local name=$1; shift
-  local t0=$SECONDS
-  "$@"
-  local rc=$?
-  echo "== regs26/$name: $((SECONDS - t0)) s, exit $rc$([ $rc -eq 124 ] && echo ' (timed out)'), at $((SECONDS - start)) s" \
-    | tee -a "$out/times.log"
-  return $rc
-}
-op() { # name limit-s jvm-flags... -- op-args...
-  local name=$1 limit=$2; shift 2
-  local flags=()
-  while [ "$1" != "--" ]; do flags+=("$1"); shift; done
-  shift
-  timed "$name" timeout $((limit * scale)) "${run[@]}" -Xmx60g "${flags[@]}" -cp "$jar" io.lobatto.bench.BenchCli op \
-    -b aparapi -o "$out/$name" --commit "$COMMIT" --time-limit $((limit * scale - 8)) --dofs "$dofs" --problems BP5 \
-    --reps 4 "$@" > "$out/$name.log" 2>&1
-}
+book=regs26
+source "$(dirname "$0")/lib26.sh"
 {
   echo "cuda: $(ls -d /usr/local/cuda* 2>/dev/null | tr '\n' ' ')"
   for t in ncu nsys nvcc cuobjdump nvidia-smi; do echo "$t: $(command -v $t || echo none)"; done
@@ -68,32 +56,28 @@ for v in after:-cl-nv-verbose early:-cl-nv-verbose after:-cl-nv-verbose_-cl-nv-m
     > "$out/kernel-info-$tag.log" 2>&1
 done
 for where in after early gradients after2; do
-  op prefetch-$where 40 "${POINTS[@]}" -Dlobatto.aparapi.prefetchFactors=${where%2} -- --geometry stored --n-min 6 --n-max 10
+  bench prefetch-$where 40 op "${POINTS[@]}" -Dlobatto.aparapi.prefetchFactors=${where%2} -- --geometry stored --n-min 6 \
+    --n-max 10 --reps 4
 done
-op k4 62 -Dlobatto.aparapi.elementVariant=points -Dlobatto.aparapi.pointsPerColumn=4 -- --geometry stored,onthefly:points \
-  --n-min 6 --n-max 10
+bench k4 62 op -Dlobatto.aparapi.elementVariant=points -Dlobatto.aparapi.pointsPerColumn=4 -- \
+  --geometry stored,onthefly:points --n-min 6 --n-max 10 --reps 4
 for r in none 64 48; do
   opt=()
   [ $r = none ] || opt=(-Dlobatto.opencl.extraOptions=-cl-nv-maxrregcount=$r)
-  op regs-$r 50 "${opt[@]}" -Dlobatto.aparapi.elementVariant=table -- --geometry stored,onthefly --n-min 6 --n-max 9
+  bench regs-$r 50 op "${opt[@]}" -Dlobatto.aparapi.elementVariant=table -- --geometry stored,onthefly --n-min 6 \
+    --n-max 9 --reps 4
 done
 echo "== regs26: $((SECONDS - start)) s in all" | tee -a "$out/times.log"
 summary="$dest/regs26-$COMMIT-summary.txt"
 {
   echo "regs26 runbook at $COMMIT: factor prefetch, K = 4, register caps; $(date -u +%FT%TZ)"
   cat "$out/machine.txt" "$out/times.log"
-  for f in "$out"/selfcheck-*.log; do
-    echo "---- $(basename "$f" .log): $(grep -c '^PASS' "$f") PASS, $(grep -c '^FAIL' "$f") FAIL; $(grep -E 'ALL PASS|FAILURES' "$f" | tail -1)"
-    grep -E '^FAIL|Exception' "$f" | head -5
-  done
+  summarise "$out"/selfcheck-*.log
   for f in "$out"/kernel-info-*/kernel-info-*.csv; do
     echo "---- $(basename "$(dirname "$f")")"
     grep -E 'BP3\.5' "$f" | grep -v -i "on the fly" | head -8
   done
-  for f in "$out"/prefetch-*.log "$out"/k4.log "$out"/regs-*.log; do
-    echo "---- $(basename "$f" .log)"
-    grep -E '^BP5|kernel:|cut|rror|Exception' "$f"
-  done
+  summarise "$out"/prefetch-*.log "$out"/k4.log "$out"/regs-*.log
 } > "$summary"
 cat "$summary"
 tar czf "$dest/regs26-$COMMIT.tgz" -C "$out" . && echo "results: $dest/regs26-$COMMIT.tgz and $summary"

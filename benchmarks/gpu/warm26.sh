@@ -3,6 +3,7 @@
 #   1. the README's main job at 32^3, N = 7, twice (the second on a warm kernel cache: issue 25's timers)
 #   2. why K layers of a column at stored N = 6 and 8 apply faster in op but make bp slower (caps26.sh at 99183da):
 #      op and bp BP5 at N = 6 and 8 with K = 1 and K auto, the factors after in both (K alone changes)
+# Helpers: lib26.sh (moved there after the measured run; the commands are the same).
 # Stage: ./mvnw -q -o install -DskipTests -Dmaven.javadoc.skip=true; rm -rf .gpu; ../shared/gpu/stage.sh
 #   benchmarks/target/lobatto-bench.jar; zip -q -d .gpu/lib/lobatto-bench.jar 'org/apache/pdfbox/*' 'org/apache/fontbox/*'
 # Run on the GPU machine: COMMIT=<sha> OUT=$OUT bash benchmarks/gpu/warm26.sh
@@ -16,28 +17,19 @@ run=(${RUN:-bash .gpu/run})
 export LOBATTO_CACHE_DIR=${LOBATTO_CACHE_DIR:-/tmp/lobatto-cache}
 mkdir -p "$dest"
 start=$SECONDS
-timed() {
-  local name=$1; shift
-  local t0=$SECONDS
-  "$@"
-  local rc=$?
-  echo "== warm26/$name: $((SECONDS - t0)) s, exit $rc$([ $rc -eq 124 ] && echo ' (timed out)'), at $((SECONDS - start)) s" \
-    | tee -a "$out/times.log"
-  return $rc
-}
+scale=1
+dofs=${DOFS:-8000000}
+book=warm26
+source "$(dirname "$0")/lib26.sh"
 for i in 1 2; do
   timed poisson-32-run$i timeout 60 "${run[@]}" -Xmx60g -cp "$jar" io.lobatto.examples.LobattoCli poisson -b aparapi -N 7 \
-    -e 32,32,32 --profile > "$out/poisson-32-run$i.log" 2>&1
+    -e "${ELEMS:-32,32,32}" --profile > "$out/poisson-32-run$i.log" 2>&1
 done
 for k in 1 auto; do
-  for suite in op bp; do
-    extra=(--reps 4)
-    [ $suite = bp ] && extra=(--iterations 50 --reps 3)
-    timed $suite-k$k timeout 50 "${run[@]}" -Xmx60g -Dlobatto.aparapi.pointsPerColumn=$k \
-      -Dlobatto.aparapi.prefetchFactors=after -cp "$jar" io.lobatto.bench.BenchCli $suite -b aparapi -o "$out/$suite-k$k" \
-      --commit "$COMMIT" --time-limit 42 --dofs "${DOFS:-8000000}" --problems BP5 --geometry stored --n-min 6 --n-max 8 \
-      "${extra[@]}" > "$out/$suite-k$k.log" 2>&1
-  done
+  bench op-k$k 50 op -Dlobatto.aparapi.pointsPerColumn=$k -Dlobatto.aparapi.prefetchFactors=after -- --geometry stored \
+    --n-min 6 --n-max 8 --reps 4
+  bench bp-k$k 50 bp -Dlobatto.aparapi.pointsPerColumn=$k -Dlobatto.aparapi.prefetchFactors=after -- --geometry stored \
+    --n-min 6 --n-max 8 --iterations 50 --reps 3
 done
 echo "== warm26: $((SECONDS - start)) s in all" | tee -a "$out/times.log"
 summary="$dest/warm26-$COMMIT-summary.txt"
@@ -48,10 +40,7 @@ summary="$dest/warm26-$COMMIT-summary.txt"
     echo "---- poisson-32-run$i"
     grep -E 'CONVERGED|DIVERGED|^time:|^error:|p-multigrid:|WARNING|SEVERE|Exception' "$out/poisson-32-run$i.log"
   done
-  for f in "$out"/op-k*.log "$out"/bp-k*.log; do
-    echo "---- $(basename "$f" .log)"
-    grep -E '^BP5|kernel:|cut|rror|Exception' "$f"
-  done
+  summarise "$out"/op-k*.log "$out"/bp-k*.log
 } > "$summary"
 cat "$summary"
 tar czf "$dest/warm26-$COMMIT.tgz" -C "$out" . && echo "results: $dest/warm26-$COMMIT.tgz and $summary"

@@ -44,7 +44,7 @@ final class OpenClBuildReport {
             out.add("build log:");
             out.add(buildLog(prog, f.device()));
             if (binaryOut != null) {
-                java.nio.file.Files.write(binaryOut, binary(prog));
+                java.nio.file.Files.write(binaryOut, io.lobatto.backend.aparapi.runtime.ProgramCache.binary(prog));
                 out.add("program binary (PTX on NVIDIA) written to " + binaryOut);
             }
             int[] nk = new int[1];
@@ -75,15 +75,6 @@ final class OpenClBuildReport {
             io.lobatto.backend.aparapi.runtime.ClContext.releaseContext(ctx);
         }
         return out;
-    }
-
-    /** The program's binary for its one device (NVIDIA's driver returns PTX text). */
-    private static byte[] binary(cl_program prog) {
-        long[] size = new long[1];
-        clGetProgramInfo(prog, CL_PROGRAM_BINARY_SIZES, Sizeof.size_t, Pointer.to(size), null);
-        byte[] bin = new byte[(int) size[0]];
-        clGetProgramInfo(prog, CL_PROGRAM_BINARIES, Sizeof.POINTER, Pointer.to(new Pointer[] {Pointer.to(bin)}), null);
-        return bin;
     }
 
     private static String buildLog(cl_program prog, cl_device_id device) {

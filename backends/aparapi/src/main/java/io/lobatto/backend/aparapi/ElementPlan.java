@@ -110,7 +110,7 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
             return null;
         }
         int k = pointsPerColumn(ElementKernel.STIFFNESS_BP35, true, p, groupCap);
-        int threads = k == 1 ? pointThreads(p * p * p, groupCap) : p * p * ((p + k - 1) / k);
+        int threads = k == 1 ? pointThreads(p * p * p, groupCap) : columnThreads(p, k, groupCap);
         int perGroup = elementsPerGroup(groupCap, threads, perElem, matrices, limit);
         return new ElementPlan(ElementVariant.POINTS, p, true, threads, perGroup, perElem, matrices, false, true, stride,
                 true, k);
@@ -246,13 +246,8 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
         if (v.equalsIgnoreCase("none")) {
             return 0;
         }
-        int n;
-        try {
-            n = Integer.parseInt(v);
-        } catch (NumberFormatException e) {
-            n = -1;
-        }
-        if (n < 16 || n > 255) {
+        int n = io.lobatto.backend.aparapi.runtime.PtxRegisterCap.count(v);
+        if (n < 0) {
             throw new IllegalArgumentException("-D" + MAX_REGISTERS_PROPERTY + "=" + v + ": expected none or 16..255");
         }
         return n;
@@ -363,10 +358,24 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
             return null;
         }
         int k = stiff ? pointsPerColumn(kernel, false, p, groupCap) : 1;
-        int threads = k == 1 ? pointThreads(p3, groupCap) : p * p * ((p + k - 1) / k);
+        int threads = k == 1 ? pointThreads(p3, groupCap) : columnThreads(p, k, groupCap);
         int perGroup = elementsPerGroup(groupCap, threads, perElem, matrices, limit);
         return new ElementPlan(ElementVariant.POINTS, p, true, threads, perGroup, perElem, matrices, gauss, true, p, false,
                 k);
+    }
+
+    /**
+     * System property: {@code true} rounds the work-items of a plan with K layers of a column up to whole warps of 32
+     * (P = 7, K = 2: 196 to 224; P = 9, K = 3: 243 to 256) where the group allows; the extra work-items take no layer. An A/B
+     * switch for the GPU runbooks (default false).
+     */
+    static final String PAD_COLUMNS_PROPERTY = "lobatto.aparapi.padColumns";
+
+    /** Work-items per element of K layers of a column: P^2 ceil(P / K), whole warps where {@link #PAD_COLUMNS_PROPERTY} asks. */
+    static int columnThreads(int p, int k, int groupCap) {
+        int threads = p * p * ((p + k - 1) / k);
+        int padded = (threads + 31) / 32 * 32;
+        return Boolean.getBoolean(PAD_COLUMNS_PROPERTY) && padded <= groupCap ? padded : threads;
     }
 
     /**

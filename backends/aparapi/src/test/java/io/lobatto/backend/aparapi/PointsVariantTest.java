@@ -92,8 +92,7 @@ class PointsVariantTest {
      */
     @Test
     void everyLayersPerWorkItem() {
-        String before = System.getProperty(ElementPlan.PER_COLUMN_PROPERTY);
-        try {
+        keeping(() -> {
             for (int layers : new int[] {1, 3, 4}) {
                 System.setProperty(ElementPlan.PER_COLUMN_PROPERTY, Integer.toString(layers));
                 for (ElementKernel k : new ElementKernel[] {K, ElementKernel.STIFFNESS_BP30}) {
@@ -106,13 +105,7 @@ class PointsVariantTest {
                     }
                 }
             }
-        } finally {
-            if (before == null) {
-                System.clearProperty(ElementPlan.PER_COLUMN_PROPERTY);
-            } else {
-                System.setProperty(ElementPlan.PER_COLUMN_PROPERTY, before);
-            }
-        }
+        }, ElementPlan.PER_COLUMN_PROPERTY);
     }
 
     /**
@@ -124,9 +117,7 @@ class PointsVariantTest {
      */
     @Test
     void everyFactorPrefetch() {
-        String beforeK = System.getProperty(ElementPlan.PER_COLUMN_PROPERTY);
-        String before = System.getProperty(ElementPlan.PREFETCH_PROPERTY);
-        try {
+        keeping(() -> {
             for (String where : new String[] {"early", "batched"}) {
                 System.setProperty(ElementPlan.PREFETCH_PROPERTY, where);
                 for (int layers : new int[] {2, 3}) {
@@ -158,18 +149,13 @@ class PointsVariantTest {
             IllegalArgumentException ex = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
                     ElementPlan::prefetchFactors);
             assertEquals("-Dlobatto.aparapi.prefetchFactors=soon: expected table, after, early or batched", ex.getMessage());
-        } finally {
-            restore(ElementPlan.PREFETCH_PROPERTY, before);
-            restore(ElementPlan.PER_COLUMN_PROPERTY, beforeK);
-        }
+        }, ElementPlan.PREFETCH_PROPERTY, ElementPlan.PER_COLUMN_PROPERTY);
     }
 
     /** Where the plans take the factors early: columns and one point per work-item; not strided points, nor BP1.0. */
     @Test
     void prefetchAppliesWhereThePlanAllows() {
-        String before = System.getProperty(ElementPlan.PREFETCH_PROPERTY);
-        String beforeK = System.getProperty(ElementPlan.PER_COLUMN_PROPERTY);
-        try {
+        keeping(() -> {
             System.setProperty(ElementPlan.PREFETCH_PROPERTY, "early");
             System.setProperty(ElementPlan.PER_COLUMN_PROPERTY, "1");
             assertEquals(1, plan(K, 5).prefetch(K), "N = 5: 216 points, one per work-item");
@@ -195,10 +181,7 @@ class PointsVariantTest {
             assertEquals(1, plan(K, 6).prefetch(K), "N = 6, 2 layers forced: early");
             assertEquals(0, plan(K, 7).prefetch(K), "N = 7, 2 layers: after");
             assertEquals(2, plan(K, 8).prefetch(K), "N = 8, 3 layers forced: batched");
-        } finally {
-            restore(ElementPlan.PREFETCH_PROPERTY, before);
-            restore(ElementPlan.PER_COLUMN_PROPERTY, beforeK);
-        }
+        }, ElementPlan.PREFETCH_PROPERTY, ElementPlan.PER_COLUMN_PROPERTY);
     }
 
     /**
@@ -207,8 +190,7 @@ class PointsVariantTest {
      */
     @Test
     void aRegisterCapBuildsAndAgrees() {
-        String before = System.getProperty(ElementPlan.MAX_REGISTERS_PROPERTY);
-        try {
+        keeping(() -> {
             System.setProperty(ElementPlan.MAX_REGISTERS_PROPERTY, "48");
             for (ElementKernel k : new ElementKernel[] {K, ElementKernel.STIFFNESS_BP30}) {
                 VariantChecks.elementApplyAgrees(points(), registers(), "the register kernels", k, 7, 0.6, 101,
@@ -218,9 +200,32 @@ class PointsVariantTest {
             IllegalArgumentException ex = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
                     ElementPlan::maxRegisters);
             assertEquals("-Dlobatto.aparapi.elementMaxRegisters=300: expected none or 16..255", ex.getMessage());
-        } finally {
-            restore(ElementPlan.MAX_REGISTERS_PROPERTY, before);
-        }
+        }, ElementPlan.MAX_REGISTERS_PROPERTY);
+    }
+
+    /**
+     * Columns padded to whole warps ({@code -Dlobatto.aparapi.padColumns}): the extra work-items take no layer, and the
+     * results stay those of the host, the register kernels and the Java backend (BP3.5 at N = 6 and 8, K = 2 and 3: 196 and
+     * 243 work-items padded to 224 and 256).
+     */
+    @Test
+    void columnsPaddedToWholeWarpsAgree() {
+        keeping(() -> {
+            System.setProperty(ElementPlan.PAD_COLUMNS_PROPERTY, "true");
+            System.setProperty(ElementPlan.PER_COLUMN_PROPERTY, "auto");
+            assertEquals(224, ElementPlan.columnThreads(7, 2, 256));
+            assertEquals(256, ElementPlan.columnThreads(9, 3, 256));
+            assertEquals(256, ElementPlan.columnThreads(8, 2, 256));
+            assertEquals(243, ElementPlan.columnThreads(9, 3, 250), "no room in the group: unpadded");
+            for (int n : new int[] {6, 8}) {
+                VariantChecks.elementApplyAgrees(points(), registers(), "the register kernels", K, n, 0.6, 111 + n,
+                        plan -> assertTrue(plan.contains((n == 6 ? 224 : 256) + " work-items"), plan));
+            }
+            VariantChecks.maskedAssembledAgrees(points(), K, 6, 0.6, 119, plan -> assertTrue(plan.contains("224 work-items"),
+                    plan));
+            System.clearProperty(ElementPlan.PAD_COLUMNS_PROPERTY);
+            assertEquals(196, ElementPlan.columnThreads(7, 2, 256));
+        }, ElementPlan.PAD_COLUMNS_PROPERTY, ElementPlan.PER_COLUMN_PROPERTY);
     }
 
     private static ElementPlan plan(ElementKernel k, int n) {
@@ -228,11 +233,22 @@ class PointsVariantTest {
         return ElementPlan.of(k, b.nq(), b.nqGauss(), 256, 48 * 1024, "test", ElementVariant.POINTS);
     }
 
-    private static void restore(String property, String value) {
-        if (value == null) {
-            System.clearProperty(property);
-        } else {
-            System.setProperty(property, value);
+    /** Runs {@code body}, then puts the system {@code properties} back as they were before it. */
+    private static void keeping(Runnable body, String... properties) {
+        String[] before = new String[properties.length];
+        for (int i = 0; i < properties.length; i++) {
+            before[i] = System.getProperty(properties[i]);
+        }
+        try {
+            body.run();
+        } finally {
+            for (int i = 0; i < properties.length; i++) {
+                if (before[i] == null) {
+                    System.clearProperty(properties[i]);
+                } else {
+                    System.setProperty(properties[i], before[i]);
+                }
+            }
         }
     }
 

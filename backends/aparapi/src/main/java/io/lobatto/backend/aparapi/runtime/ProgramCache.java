@@ -638,10 +638,13 @@ public final class ProgramCache {
         return q;
     }
 
-    /** The program's binary for its one device (PTX text on NVIDIA). */
-    private static byte[] binary(cl_program p) {
+    /** The program's binary for its one device (PTX text on NVIDIA; empty where the driver keeps none). */
+    public static byte[] binary(cl_program p) {
         long[] size = new long[1];
         clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, Sizeof.size_t, Pointer.to(size), null);
+        if (size[0] <= 0) {
+            return new byte[0];
+        }
         byte[] binary = new byte[(int) size[0]];
         clGetProgramInfo(p, CL_PROGRAM_BINARIES, Sizeof.POINTER, Pointer.to(new Pointer[] {Pointer.to(binary)}), null);
         return binary;
@@ -668,13 +671,10 @@ public final class ProgramCache {
     /** Writes the program's binary atomically; a cache that cannot be written is simply not used. */
     private static void store(cl_program p, Path file) {
         try {
-            long[] size = new long[1];
-            clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, Sizeof.size_t, Pointer.to(size), null);
-            if (size[0] <= 0) {
+            byte[] binary = binary(p);
+            if (binary.length == 0) {
                 return;
             }
-            byte[] binary = new byte[(int) size[0]];
-            clGetProgramInfo(p, CL_PROGRAM_BINARIES, Sizeof.POINTER, Pointer.to(new Pointer[] {Pointer.to(binary)}), null);
             Files.createDirectories(file.getParent());
             Path tmp = Files.createTempFile(file.getParent(), "build", ".tmp");
             Files.write(tmp, binary);

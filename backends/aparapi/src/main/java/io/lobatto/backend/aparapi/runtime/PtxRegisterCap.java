@@ -26,16 +26,21 @@ public final class PtxRegisterCap {
         }
         int end = options.indexOf(' ', i);
         String v = options.substring(i + OPTION.length(), end < 0 ? options.length() : end);
-        int n;
-        try {
-            n = Integer.parseInt(v);
-        } catch (NumberFormatException e) {
-            n = -1;
-        }
-        if (n < 16 || n > 255) {
+        int n = count(v);
+        if (n < 0) {
             throw new IllegalArgumentException("build option " + OPTION + v + ": expected a register count in 16..255");
         }
         return n;
+    }
+
+    /** {@code v} as a register count in 16..255 (what a cap can ask of an NVIDIA GPU), or -1. */
+    public static int count(String v) {
+        try {
+            int n = Integer.parseInt(v.trim());
+            return n >= 16 && n <= 255 ? n : -1;
+        } catch (NumberFormatException e) {
+            return -1;
+        }
     }
 
     /** {@code options} without the token: what the OpenCL compiler is given. */

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Helpers the issue-26 runbooks from regs26.sh on source (the older ones, measured as they stand, keep their own):
+#   timed NAME CMD...            runs CMD, then prints and logs to $out/times.log its seconds and exit status
+#                                (124: timed out) as "== $book/NAME: ..."
+#   bench NAME LIMIT SUITE FLAGS... -- ARGS...
+#                                lobatto-bench SUITE (op, bp) for BP5 at $dofs DOFs under timeout LIMIT * $scale, its
+#                                sweep cut 8 s before; JVM FLAGS before --, the suite's ARGS after; log and JSON in $out
+#   summarise FILES...           each selfcheck log's PASS/FAIL count, then each suite log's BP5 rows and problems
+# The runbook sets book, out, jar, run (an array), scale, dofs, COMMIT and start before it sources this file.
+timed() {
+  local name=$1; shift
+  local t0=$SECONDS
+  "$@"
+  local rc=$?
+  echo "== $book/$name: $((SECONDS - t0)) s, exit $rc$([ $rc -eq 124 ] && echo ' (timed out)'), at $((SECONDS - start)) s" \
+    | tee -a "$out/times.log"
+  return $rc
+}
+bench() {
+  local name=$1 limit=$2 suite=$3; shift 3
+  local flags=()
+  while [ "$1" != "--" ]; do flags+=("$1"); shift; done
+  shift
+  timed "$name" timeout $((limit * scale)) "${run[@]}" -Xmx60g "${flags[@]}" -cp "$jar" io.lobatto.bench.BenchCli $suite \
+    -b aparapi -o "$out/$name" --commit "$COMMIT" --time-limit $((limit * scale - 8)) --dofs "$dofs" --problems BP5 "$@" \
+    > "$out/$name.log" 2>&1
+}
+summarise() {
+  local f
+  for f in "$@"; do
+    [ -f "$f" ] || continue
+    echo "---- $(basename "$f" .log)"
+    case "$(basename "$f")" in
+      selfcheck-*)
+        echo "$(grep -c '^PASS' "$f") PASS, $(grep -c '^FAIL' "$f") FAIL; $(grep -E 'ALL PASS|FAILURES' "$f" | tail -1)"
+        grep -E '^FAIL|Exception|rror' "$f" | head -5 ;;
+      *) grep -E '^BP5|kernel:|cut|rror|Exception' "$f" ;;
+    esac
+  done
+}
