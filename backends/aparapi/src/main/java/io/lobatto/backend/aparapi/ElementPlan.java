@@ -110,7 +110,7 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
             return null;
         }
         int k = pointsPerColumn(ElementKernel.STIFFNESS_BP35, true, p, groupCap);
-        int threads = k == 1 ? pointThreads(p * p * p, groupCap) : columnThreads(p, k, groupCap);
+        int threads = k == 1 ? pointThreads(p * p * p, groupCap) : columnThreads(true, p, k, groupCap);
         int perGroup = elementsPerGroup(groupCap, threads, perElem, matrices, limit);
         return new ElementPlan(ElementVariant.POINTS, p, true, threads, perGroup, perElem, matrices, false, true, stride,
                 true, k);
@@ -121,8 +121,8 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
      * slot s, P^2 ceil(P / K) work-items per element), so that a work-item reads D's rows a and b and the t-line of u once
      * for its K points: {@link #PER_COLUMN_PROPERTY} where set (a K whose work-items do not fit {@code groupCap} gives
      * way to the smallest that does), else the measured table: the smallest K that fits for BP3.5 at N = 7 (P = 8: K = 2,
-     * 256 work-items) and, on the fly, at N = 8 (P = 9: K = 3, 243), 1 elsewhere. With the stored factors, K = 2 at N = 6
-     * and 3 at N = 8 apply faster but make CG slower: {@code op} 18.53 and 18.99 GDOF/s against 17.54 and 17.81 with K =
+     * 256 work-items) and N = 8 (P = 9: K = 3, 243; with the stored factors padded to 256, {@link #columnThreads}), 1
+     * elsewhere. With the stored factors, K = 2 at N = 6 and 3 at N = 8 unpadded apply faster but make CG slower: {@code op} 18.53 and 18.99 GDOF/s against 17.54 and 17.81 with K =
      * 1 (factors early and batched, {@link #prefetchTable}; {@code prefetch26.sh} at 67f943c and {@code caps26.sh} at
      * 99183da), {@code bp} 9.89 and 10.03 GDOF&middot;it/s against 10.45 and 10.75 ({@code caps26.sh}, one lease), so
      * they stay at 1 (CG calls the same kernel; the cause is not known). {@code benchmarks/gpu/columns26.sh} at
@@ -136,7 +136,7 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
     static int pointsPerColumn(ElementKernel kernel, boolean onTheFly, int p, int groupCap) {
         String forced = System.getProperty(PER_COLUMN_PROPERTY, "table").trim();
         if (forced.equalsIgnoreCase("table")) {
-            boolean measured = kernel == ElementKernel.STIFFNESS_BP35 && (p == 8 || onTheFly && p == 9);
+            boolean measured = kernel == ElementKernel.STIFFNESS_BP35 && (p == 8 || p == 9);
             return measured ? smallestPerColumn(p, groupCap) : 1;
         }
         if (forced.equalsIgnoreCase("auto")) {
@@ -211,8 +211,9 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
     /**
      * The measured choice of {@link #prefetch}: BP3.5 early at N = 3 and 4 (one point per work-item; {@code caps26.sh} at
      * 99183da, one lease, {@code op} 14.90 and 16.37 GDOF/s, {@code bp} 9.30 and 10.13 GDOF&middot;it/s against 9.06 and
-     * 9.73 with the factors after), and where K layers of a column are forced at N = 6 (K = 2) early, at N = 8 (K = 3)
-     * batched; after elsewhere and for BP3.0. {@code benchmarks/gpu/prefetch26.sh}
+     * 9.73 with the factors after), and where K layers of a column are forced at N = 6 (K = 2) early; after elsewhere and
+     * for BP3.0. At N = 8 (K = 3) batched applied 1.5 % faster than after unpadded (18.99 against 18.71 GDOF/s), but the
+     * table's padded plan was measured with the factors after only ({@link #columnThreads}). {@code benchmarks/gpu/prefetch26.sh}
      * at 67f943c (H100, {@code op} BP5 apply at 8M DOFs, the atomic form, GDOF/s after / early / batched, then after
      * again): in points with K auto (one point per work-item to N = 5, then K = 2, 2, 3) N = 2 9.94 / 10.32 / 9.94 / 9.94,
      * 3 14.29 / 14.60 / 14.30 / 14.29, 4 15.61 / 16.12 / 15.63 / 15.66, 5 17.82 / 17.30 / 17.94 / 17.93, 6 16.66 /
@@ -225,7 +226,7 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
             return 0;
         }
         if (column) {
-            return degree == 6 ? 1 : degree == 8 ? 2 : 0;
+            return degree == 6 ? 1 : 0;
         }
         return degree == 3 || degree == 4 ? 1 : 0;
     }
@@ -358,24 +359,39 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
             return null;
         }
         int k = stiff ? pointsPerColumn(kernel, false, p, groupCap) : 1;
-        int threads = k == 1 ? pointThreads(p3, groupCap) : columnThreads(p, k, groupCap);
+        int threads = k == 1 ? pointThreads(p3, groupCap) : columnThreads(false, p, k, groupCap);
         int perGroup = elementsPerGroup(groupCap, threads, perElem, matrices, limit);
         return new ElementPlan(ElementVariant.POINTS, p, true, threads, perGroup, perElem, matrices, gauss, true, p, false,
                 k);
     }
 
     /**
-     * System property: {@code true} rounds the work-items of a plan with K layers of a column up to whole warps of 32
-     * (P = 7, K = 2: 196 to 224; P = 9, K = 3: 243 to 256) where the group allows; the extra work-items take no layer. An A/B
-     * switch for the GPU runbooks (default false).
+     * System property: whether the work-items of a plan with K layers of a column are rounded up to whole warps of 32
+     * (P = 7, K = 2: 196 to 224; P = 9, K = 3: 243 to 256) where the group allows; the extra work-items take no layer.
+     * Unset or {@code table}: where measured faster (the stored factors at N = 8); {@code true} or {@code false}: always or
+     * never, an A/B switch for the GPU runbooks.
      */
     static final String PAD_COLUMNS_PROPERTY = "lobatto.aparapi.padColumns";
 
-    /** Work-items per element of K layers of a column: P^2 ceil(P / K), whole warps where {@link #PAD_COLUMNS_PROPERTY} asks. */
-    static int columnThreads(int p, int k, int groupCap) {
+    /**
+     * Work-items per element of K layers of a column: P^2 ceil(P / K), whole warps where {@link #PAD_COLUMNS_PROPERTY}
+     * asks. The table pads the stored factors' P = 9, K = 3: {@code benchmarks/gpu/pad26.sh} at a818621 (H100, BP5, 8M
+     * DOFs, factors after, K = 1 / 243 work-items / 256): {@code op} 17.81 / 18.71 / 19.43 GDOF/s, {@code bp} 10.63 / 9.49 /
+     * 10.52 GDOF&middot;it/s; at N = 6 (K = 2, 224) padding did not pay ({@code op} 17.54 / 16.65 / 16.26, {@code bp}
+     * 10.52 / 9.44 / 9.70), nor on the fly at N = 8 (20.76 / 20.56).
+     */
+    static int columnThreads(boolean onTheFly, int p, int k, int groupCap) {
         int threads = p * p * ((p + k - 1) / k);
         int padded = (threads + 31) / 32 * 32;
-        return Boolean.getBoolean(PAD_COLUMNS_PROPERTY) && padded <= groupCap ? padded : threads;
+        String v = System.getProperty(PAD_COLUMNS_PROPERTY, "table").trim();
+        boolean pad = switch (v.toLowerCase(java.util.Locale.ROOT)) {
+            case "table" -> !onTheFly && p == 9 && k == 3;
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw new IllegalArgumentException("-D" + PAD_COLUMNS_PROPERTY + "=" + v
+                    + ": expected table, true or false");
+        };
+        return pad && padded <= groupCap ? padded : threads;
     }
 
     /**

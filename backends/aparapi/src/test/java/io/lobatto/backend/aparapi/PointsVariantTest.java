@@ -168,8 +168,8 @@ class PointsVariantTest {
             System.setProperty(ElementPlan.PER_COLUMN_PROPERTY, "1");
             assertEquals(0, plan(K, 5).prefetch(K), "batched needs columns");
             // the table (prefetch26.sh at 67f943c, caps26.sh at 99183da): early at N = 3 and 4 (one point per work-item),
-            // after elsewhere (strided points at N = 6 and 8, 2 layers at N = 7) and for BP3.0; where layers are forced,
-            // early at N = 6 and batched at N = 8
+            // after elsewhere (strided points at N = 6, 2 and 3 layers at N = 7 and 8) and for BP3.0; where layers are forced,
+            // early at N = 6
             System.clearProperty(ElementPlan.PREFETCH_PROPERTY);
             System.clearProperty(ElementPlan.PER_COLUMN_PROPERTY);
             int[] want = {0, 0, 1, 1, 0, 0, 0, 0, 0, 0};
@@ -180,7 +180,7 @@ class PointsVariantTest {
             System.setProperty(ElementPlan.PER_COLUMN_PROPERTY, "auto");
             assertEquals(1, plan(K, 6).prefetch(K), "N = 6, 2 layers forced: early");
             assertEquals(0, plan(K, 7).prefetch(K), "N = 7, 2 layers: after");
-            assertEquals(2, plan(K, 8).prefetch(K), "N = 8, 3 layers forced: batched");
+            assertEquals(0, plan(K, 8).prefetch(K), "N = 8, 3 layers: after");
         }, ElementPlan.PREFETCH_PROPERTY, ElementPlan.PER_COLUMN_PROPERTY);
     }
 
@@ -206,25 +206,35 @@ class PointsVariantTest {
     /**
      * Columns padded to whole warps ({@code -Dlobatto.aparapi.padColumns}): the extra work-items take no layer, and the
      * results stay those of the host, the register kernels and the Java backend (BP3.5 at N = 6 and 8, K = 2 and 3: 196 and
-     * 243 work-items padded to 224 and 256).
+     * 243 work-items padded to 224 and 256); the table pads the stored factors at N = 8 only; a value it does not know is
+     * named.
      */
     @Test
     void columnsPaddedToWholeWarpsAgree() {
         keeping(() -> {
             System.setProperty(ElementPlan.PAD_COLUMNS_PROPERTY, "true");
             System.setProperty(ElementPlan.PER_COLUMN_PROPERTY, "auto");
-            assertEquals(224, ElementPlan.columnThreads(7, 2, 256));
-            assertEquals(256, ElementPlan.columnThreads(9, 3, 256));
-            assertEquals(256, ElementPlan.columnThreads(8, 2, 256));
-            assertEquals(243, ElementPlan.columnThreads(9, 3, 250), "no room in the group: unpadded");
+            assertEquals(224, ElementPlan.columnThreads(false, 7, 2, 256));
+            assertEquals(256, ElementPlan.columnThreads(true, 9, 3, 256));
+            assertEquals(256, ElementPlan.columnThreads(false, 8, 2, 256));
+            assertEquals(243, ElementPlan.columnThreads(false, 9, 3, 250), "no room in the group: unpadded");
             for (int n : new int[] {6, 8}) {
                 VariantChecks.elementApplyAgrees(points(), registers(), "the register kernels", K, n, 0.6, 111 + n,
                         plan -> assertTrue(plan.contains((n == 6 ? 224 : 256) + " work-items"), plan));
             }
             VariantChecks.maskedAssembledAgrees(points(), K, 6, 0.6, 119, plan -> assertTrue(plan.contains("224 work-items"),
                     plan));
+            // the table (pad26.sh at a818621): the stored factors at N = 8 only
             System.clearProperty(ElementPlan.PAD_COLUMNS_PROPERTY);
-            assertEquals(196, ElementPlan.columnThreads(7, 2, 256));
+            assertEquals(196, ElementPlan.columnThreads(false, 7, 2, 256));
+            assertEquals(256, ElementPlan.columnThreads(false, 9, 3, 256));
+            assertEquals(243, ElementPlan.columnThreads(true, 9, 3, 256), "on the fly: unpadded");
+            System.setProperty(ElementPlan.PAD_COLUMNS_PROPERTY, "false");
+            assertEquals(243, ElementPlan.columnThreads(false, 9, 3, 256));
+            System.setProperty(ElementPlan.PAD_COLUMNS_PROPERTY, "yes");
+            IllegalArgumentException ex = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                    () -> ElementPlan.columnThreads(false, 9, 3, 256));
+            assertEquals("-Dlobatto.aparapi.padColumns=yes: expected table, true or false", ex.getMessage());
         }, ElementPlan.PAD_COLUMNS_PROPERTY, ElementPlan.PER_COLUMN_PROPERTY);
     }
 
@@ -261,7 +271,7 @@ class PointsVariantTest {
     /**
      * The plans in groups of 256: one work-item per point while P^3 fits (N = 5: 216 work-items, one element), then
      * equal shares rounded up to a warp (N = 6: 343 points on 192 work-items, N = 10: 1331 on 224) but at N = 7, where
-     * BP3.5 takes 2 layers of a column per work-item (64 columns x 4 slots), 4 P^3 doubles per element and D; N = 11 does not fit 48 KiB (the shared plan); in groups of
+     * BP3.5 takes 2 layers of a column per work-item (64 columns x 4 slots; N = 8: 3 layers, 243 work-items padded to 256), 4 P^3 doubles per element and D; N = 11 does not fit 48 KiB (the shared plan); in groups of
      * 128, N = 8 takes strided points; BP3.0 and BP1.0 at the limits of 48 KiB; the override applies to every kernel.
      */
     @Test
@@ -281,8 +291,11 @@ class PointsVariantTest {
         assertTrue(n7.threeD() && n7.tLocal());
         assertEquals(2, n7.perColumn(), "N = 7: 64 columns x 4 slots of 2 layers");
         assertEquals(224, ElementPlan.points(K, 11, 12, 256, 48 * 1024).threadsPerElement(), "1331 points in 6 shares");
-        // groups of 128 at N = 8: the table's K = 1 for stored factors; where a K of columns is asked for (on the fly, the
-        // table's 3), 81 columns would need 9 layers each, past the 8 of the gradient arrays: strided points
+        // N = 8 in groups of 256: 3 layers of a column, the 243 work-items padded to 256 (the table); in groups of 128, 81
+        // columns would need 9 layers each, past the 8 of the gradient arrays: strided points
+        ElementPlan n8 = ElementPlan.points(K, 9, 10, 256, 48 * 1024);
+        assertEquals(3, n8.perColumn());
+        assertEquals(256, n8.threadsPerElement());
         ElementPlan g128 = ElementPlan.points(K, 9, 10, 128, 48 * 1024);
         assertEquals(128, g128.threadsPerElement());
         assertEquals(1, g128.perColumn());
