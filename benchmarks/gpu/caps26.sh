@@ -7,14 +7,15 @@
 #   1. SelfCheck with every element kernel capped at 48 registers (the PTX path on the GPU): BP3.5, --onthefly
 #   The capped PTX (program cache files with .maxnreg) comes back in capped-ptx.tgz for ptxas -v here.
 #   2. op BP5 stored and onthefly (the tables) at N = 3..9, caps none, 48, 40, none
-#   3. bp BP5 stored at N = 3..8: the tables against factors after and strided points (K = 1, the tables before)
+#   3. bp BP5 stored at N = 3..8: the tables against factors after and strided points everywhere (K = 1; the tables
+#      before this session but at N = 7, where they took 2 layers)
 # Helpers: lib26.sh (moved there after the measured run; the commands are the same).
 # Stage: ./mvnw -q -o install -DskipTests -Dmaven.javadoc.skip=true; rm -rf .gpu; ../shared/gpu/stage.sh
 #   benchmarks/target/lobatto-bench.jar; zip -q -d .gpu/lib/lobatto-bench.jar 'org/apache/pdfbox/*' 'org/apache/fontbox/*'
 # Run on the GPU machine: COMMIT=<sha> OUT=$OUT bash benchmarks/gpu/caps26.sh
 # Results: $OUT/caps26-<commit>-summary.txt (also printed) and $OUT/caps26-<commit>.tgz.
 # Local check on PoCL (the cap is dropped there): RUN=java JAR=benchmarks/target/lobatto-bench.jar DOFS=20000 SCALE=4 \
-#   DEVICE=EPYC OUT=/tmp/caps26 COMMIT=local bash benchmarks/gpu/caps26.sh
+#   OUT=/tmp/caps26 COMMIT=local bash benchmarks/gpu/caps26.sh
 set -u
 COMMIT=${COMMIT:?pass COMMIT=sha: the device copy has a stale git HEAD}
 dest=${OUT:-gpu-bench}
@@ -39,7 +40,8 @@ done
 bench bp-table 55 bp -- --geometry stored --n-min 3 --n-max 8 --iterations 50 --reps 3
 bench bp-before 55 bp -Dlobatto.aparapi.prefetchFactors=after -Dlobatto.aparapi.pointsPerColumn=1 -- --geometry stored \
   --n-min 3 --n-max 8 --iterations 50 --reps 3
-# the capped programs as built (PTX with .maxnreg, from the program cache): ptxas -v here gives their registers and spills
+# the capped programs as built (PTX with .maxnreg, from the program cache, which may also hold those of earlier runs in
+# the lease): ptxas -v here gives their registers and spills
 (cd "$LOBATTO_CACHE_DIR" 2>/dev/null && grep -l -a '\.maxnreg' -- *.bin 2>/dev/null | tar czf "$out/capped-ptx.tgz" -T - 2>/dev/null)
 echo "== caps26: $((SECONDS - start)) s in all" | tee -a "$out/times.log"
 summary="$dest/caps26-$COMMIT-summary.txt"

@@ -21,7 +21,7 @@ bench() {
   local flags=()
   while [ "$1" != "--" ]; do flags+=("$1"); shift; done
   shift
-  timed "$name" timeout $((limit * scale)) "${run[@]}" -Xmx60g "${flags[@]}" -cp "$jar" io.lobatto.bench.BenchCli $suite \
+  timed "$name" timeout $((limit * scale)) "${run[@]}" -Xmx60g ${flags[@]+"${flags[@]}"} -cp "$jar" io.lobatto.bench.BenchCli $suite \
     -b aparapi -o "$out/$name" --commit "$COMMIT" --time-limit $((limit * scale - 8)) --dofs "$dofs" --problems BP5 "$@" \
     > "$out/$name.log" 2>&1
 }

@@ -64,7 +64,7 @@ bench k4 62 op -Dlobatto.aparapi.elementVariant=points -Dlobatto.aparapi.pointsP
 for r in none 64 48; do
   opt=()
   [ $r = none ] || opt=(-Dlobatto.opencl.extraOptions=-cl-nv-maxrregcount=$r)
-  bench regs-$r 50 op "${opt[@]}" -Dlobatto.aparapi.elementVariant=table -- --geometry stored,onthefly --n-min 6 \
+  bench regs-$r 50 op ${opt[@]+"${opt[@]}"} -Dlobatto.aparapi.elementVariant=table -- --geometry stored,onthefly --n-min 6 \
     --n-max 9 --reps 4
 done
 echo "== regs26: $((SECONDS - start)) s in all" | tee -a "$out/times.log"

@@ -26,8 +26,8 @@ timed selfcheck-bp35 timeout $((40 * scale)) "${run[@]}" -Xmx16g -cp "$jar" io.l
 for arm in table k1 table2; do
   flags=()
   [ $arm = k1 ] && flags=(-Dlobatto.aparapi.pointsPerColumn=1)
-  bench op-$arm 40 op "${flags[@]}" -- --geometry stored --n-min 7 --n-max 9 --reps 4
-  bench bp-$arm 40 bp "${flags[@]}" -- --geometry stored --n-min 7 --n-max 9 --iterations 50 --reps 3
+  bench op-$arm 40 op ${flags[@]+"${flags[@]}"} -- --geometry stored --n-min 7 --n-max 9 --reps 4
+  bench bp-$arm 40 bp ${flags[@]+"${flags[@]}"} -- --geometry stored --n-min 7 --n-max 9 --iterations 50 --reps 3
 done
 echo "== table26: $((SECONDS - start)) s in all" | tee -a "$out/times.log"
 summary="$dest/table26-$COMMIT-summary.txt"

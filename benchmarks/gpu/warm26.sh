@@ -8,6 +8,8 @@
 #   benchmarks/target/lobatto-bench.jar; zip -q -d .gpu/lib/lobatto-bench.jar 'org/apache/pdfbox/*' 'org/apache/fontbox/*'
 # Run on the GPU machine: COMMIT=<sha> OUT=$OUT bash benchmarks/gpu/warm26.sh
 # Results: $OUT/warm26-<commit>-summary.txt (also printed) and $OUT/warm26-<commit>.tgz.
+# Local check on PoCL: RUN=java JAR=benchmarks/target/lobatto-bench.jar DOFS=20000 ELEMS=3,3,3 SCALE=4 OUT=/tmp/warm26 \
+#   COMMIT=local bash benchmarks/gpu/warm26.sh
 set -u
 COMMIT=${COMMIT:?pass COMMIT=sha: the device copy has a stale git HEAD}
 dest=${OUT:-gpu-bench}
@@ -17,12 +19,12 @@ run=(${RUN:-bash .gpu/run})
 export LOBATTO_CACHE_DIR=${LOBATTO_CACHE_DIR:-/tmp/lobatto-cache}
 mkdir -p "$dest"
 start=$SECONDS
-scale=1
+scale=${SCALE:-1}
 dofs=${DOFS:-8000000}
 book=warm26
 source "$(dirname "$0")/lib26.sh"
 for i in 1 2; do
-  timed poisson-32-run$i timeout 60 "${run[@]}" -Xmx60g -cp "$jar" io.lobatto.examples.LobattoCli poisson -b aparapi -N 7 \
+  timed poisson-32-run$i timeout $((60 * scale)) "${run[@]}" -Xmx60g -cp "$jar" io.lobatto.examples.LobattoCli poisson -b aparapi -N 7 \
     -e "${ELEMS:-32,32,32}" --profile > "$out/poisson-32-run$i.log" 2>&1
 done
 for k in 1 auto; do

@@ -110,7 +110,7 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
             return null;
         }
         int k = pointsPerColumn(ElementKernel.STIFFNESS_BP35, true, p, groupCap);
-        int threads = k == 1 ? pointThreads(p * p * p, groupCap) : columnThreads(true, p, k, groupCap);
+        int threads = k == 1 ? pointThreads(p * p * p, groupCap) : columnThreads(false, p, k, groupCap);
         int perGroup = elementsPerGroup(groupCap, threads, perElem, matrices, limit);
         return new ElementPlan(ElementVariant.POINTS, p, true, threads, perGroup, perElem, matrices, false, true, stride,
                 true, k);
@@ -122,10 +122,12 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
      * for its K points: {@link #PER_COLUMN_PROPERTY} where set (a K whose work-items do not fit {@code groupCap} gives
      * way to the smallest that does), else the measured table: the smallest K that fits for BP3.5 at N = 7 (P = 8: K = 2,
      * 256 work-items) and N = 8 (P = 9: K = 3, 243; with the stored factors padded to 256, {@link #columnThreads}), 1
-     * elsewhere. With the stored factors, K = 2 at N = 6 and 3 at N = 8 unpadded apply faster but make CG slower: {@code op} 18.53 and 18.99 GDOF/s against 17.54 and 17.81 with K =
-     * 1 (factors early and batched, {@link #prefetchTable}; {@code prefetch26.sh} at 67f943c and {@code caps26.sh} at
-     * 99183da), {@code bp} 9.89 and 10.03 GDOF&middot;it/s against 10.45 and 10.75 ({@code caps26.sh}, one lease), so
-     * they stay at 1 (CG calls the same kernel; the cause is not known). {@code benchmarks/gpu/columns26.sh} at
+     * elsewhere. At N = 6 the stored factors keep K = 1: K = 2 alone applies slower ({@code warm26.sh} at a459423: 16.67
+     * against 17.61 GDOF/s; with the factors early 18.38, {@code prefetch26.sh}) and runs CG slower ({@code bp} 9.10 against
+     * 10.16; {@code pad26.sh}, padded to 224: 9.70 against 10.52). At N = 8 K = 3 unpadded applied faster (18.71 against
+     * 17.81) but ran CG slower (9.49 against 10.63); padded, {@code op} 19.43 and {@code bp} 10.52 ({@code pad26.sh} at
+     * a818621; {@code table26.sh} at e3f58eb: {@code op} 19.44 against 17.96, {@code bp} 10.36 and 9.24 against 10.55).
+     * {@code benchmarks/gpu/columns26.sh} at
      * 1323f1c (H100, {@code op} BP5 apply at 8M DOFs, two alternated runs, GDOF/s K = 1 / the smallest K that fits): stored
      * N = 6 17.67, 17.63 / 17.55, 17.54 (K = 2), N = 7 19.44, 19.36 / 21.10, 21.08 (2), N = 8 18.01, 18.02 / 18.19, 18.21
      * (3), N = 9 17.32, 17.31 / 18.18 (5; {@code bp} 10.36 / 9.76); BP3.0 in points slower than its table at N = 5..7 with
@@ -340,9 +342,10 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
     /**
      * The {@link ElementVariant#POINTS} plan: the shared kernel's 3D structure with one element per group where P^3
      * exceeds {@code groupCap}. The stiffness kernels take K = {@link #pointsPerColumn} layers of an (a, b) column per
-     * work-item where K &gt; 1, P^2 ceil(P / K) work-items (BP3.5 N = 7: 256 in groups of 256); else, and for BP1.0, each
-     * work-item takes ceil(P^3 / T) points strided by the work-items, T the P^3 points split into the fewest equal shares
-     * of at most {@code groupCap}, rounded up to a multiple of 32 (BP3.5 N = 6: 192, N = 8, 9: 256, N = 10: 224). Per element the grid and, for the stiffness kernels, the three fluxes (4 P^3
+     * work-item where K &gt; 1, P^2 ceil(P / K) work-items (BP3.5 N = 7: 256 in groups of 256; N = 8: 243 padded to 256,
+     * {@link #columnThreads}); else, and for BP1.0, each work-item takes ceil(P^3 / T) points strided by the work-items, T
+     * the P^3 points split into the fewest equal shares of at most {@code groupCap}, rounded up to a multiple of 32 (BP3.5
+     * N = 6: 192, N = 9: 256, N = 10: 224). Per element the grid and, for the stiffness kernels, the three fluxes (4 P^3
      * doubles), and for GL quadrature the GL stages point-parallel between two P^3 grids; then I and D. Null where one
      * element does not fit {@code localMemBytes} (BP3.5 N = 11, BP3.0 N = 10, BP1.0 N = 13 and above in 48 KiB). Where
      * P^3 fits the group it is the shared plan's 3D structure.
@@ -359,7 +362,7 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
             return null;
         }
         int k = stiff ? pointsPerColumn(kernel, false, p, groupCap) : 1;
-        int threads = k == 1 ? pointThreads(p3, groupCap) : columnThreads(false, p, k, groupCap);
+        int threads = k == 1 ? pointThreads(p3, groupCap) : columnThreads(kernel == ElementKernel.STIFFNESS_BP35, p, k, groupCap);
         int perGroup = elementsPerGroup(groupCap, threads, perElem, matrices, limit);
         return new ElementPlan(ElementVariant.POINTS, p, true, threads, perGroup, perElem, matrices, gauss, true, p, false,
                 k);
@@ -375,17 +378,17 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
 
     /**
      * Work-items per element of K layers of a column: P^2 ceil(P / K), whole warps where {@link #PAD_COLUMNS_PROPERTY}
-     * asks. The table pads the stored factors' P = 9, K = 3: {@code benchmarks/gpu/pad26.sh} at a818621 (H100, BP5, 8M
+     * asks ({@code storedBp35}: the plan is BP3.5's with stored factors). The table pads those at P = 9, K = 3: {@code benchmarks/gpu/pad26.sh} at a818621 (H100, BP5, 8M
      * DOFs, factors after, K = 1 / 243 work-items / 256): {@code op} 17.81 / 18.71 / 19.43 GDOF/s, {@code bp} 10.63 / 9.49 /
      * 10.52 GDOF&middot;it/s; at N = 6 (K = 2, 224) padding did not pay ({@code op} 17.54 / 16.65 / 16.26, {@code bp}
      * 10.52 / 9.44 / 9.70), nor on the fly at N = 8 (20.76 / 20.56).
      */
-    static int columnThreads(boolean onTheFly, int p, int k, int groupCap) {
+    static int columnThreads(boolean storedBp35, int p, int k, int groupCap) {
         int threads = p * p * ((p + k - 1) / k);
         int padded = (threads + 31) / 32 * 32;
         String v = System.getProperty(PAD_COLUMNS_PROPERTY, "table").trim();
         boolean pad = switch (v.toLowerCase(java.util.Locale.ROOT)) {
-            case "table" -> !onTheFly && p == 9 && k == 3;
+            case "table" -> storedBp35 && p == 9 && k == 3;
             case "true" -> true;
             case "false" -> false;
             default -> throw new IllegalArgumentException("-D" + PAD_COLUMNS_PROPERTY + "=" + v
@@ -585,6 +588,12 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
         return c;
     }
 
+    /** ", factors early" or ", factors batched" where {@link #prefetch} moves the factor loads, else "". */
+    private String factorLoads(ElementKernel kernel) {
+        int v = onTheFly ? 0 : prefetch(kernel);
+        return v == 1 ? ", factors early" : v == 2 ? ", factors batched" : "";
+    }
+
     /** E.g. "2D, 81 work-items x 3 elements per group, 2673 doubles local, GL stages by points". */
     String describe(ElementKernel kernel) {
         if (onTheFly && variant == ElementVariant.SHARED) {
@@ -615,11 +624,11 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
                     : (points * points * points + threadsPerElement - 1) / threadsPerElement + " points")
                     + " per work-item, " + threadsPerElement + " work-items x " + elementsPerGroup
                     + " elements per group, " + localDoubles() + " doubles local"
-                    + (kernel.usesGaussQuadrature() ? ", GL stages by points" : "");
+                    + (kernel.usesGaussQuadrature() ? ", GL stages by points" : "") + factorLoads(kernel);
         }
         return (threeD ? "3D" : "2D") + ", " + threadsPerElement + " work-items x " + elementsPerGroup
                 + " elements per group, " + localDoubles() + " doubles local"
-                + (!tLocal ? ", t-fluxes in global scratch" : "")
+                + (!tLocal ? ", t-fluxes in global scratch" : "") + factorLoads(kernel)
                 + (kernel.usesGaussQuadrature() ? (pointInterp ? ", GL stages by points" : ", GL stages by lines") : "");
     }
 }

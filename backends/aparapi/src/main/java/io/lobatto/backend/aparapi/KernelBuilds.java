@@ -86,9 +86,12 @@ public final class KernelBuilds {
             return KernelSource.of(family, constants, label, groupSize);
         }
 
-        /** The key the backend caches the built kernel by. */
+        /** The key the backend caches the built kernel by (with an element kernel's register cap, read when it is built). */
         String key() {
-            return family.getName() + constants + "/" + groupSize;
+            String k = family.getName() + constants + "/" + groupSize;
+            boolean element = io.lobatto.backend.aparapi.kernels.ElementOperands.class.isAssignableFrom(family);
+            int cap = element ? ElementPlan.maxRegisters() : 0;
+            return cap > 0 ? k + "/maxnreg=" + cap : k;
         }
     }
 

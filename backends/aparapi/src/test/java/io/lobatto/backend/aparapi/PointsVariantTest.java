@@ -126,24 +126,28 @@ class PointsVariantTest {
                         // BP3.0's P = 9 takes 3 layers where 2 do not fit the group
                         String want = (k == K || layers == 3 ? layers : 3) + " layers of a column";
                         VariantChecks.elementApplyAgrees(points(), registers(), "the register kernels", k, 7, 0.6, 81 + layers,
-                                plan -> assertTrue(plan.contains(want), where + ": " + plan));
+                                plan -> assertTrue(plan.contains(want) && plan.contains(", factors " + where), where + ": " + plan));
                     }
                 }
                 System.setProperty(ElementPlan.PER_COLUMN_PROPERTY, "2");
                 VariantChecks.maskedAssembledAgrees(points(), K, 7, 0.6, 91, plan -> assertTrue(
-                        plan.contains("2 layers of a column"), where + ": " + plan));
+                        plan.contains("2 layers of a column") && plan.contains(", factors " + where), where + ": " + plan));
                 System.setProperty(ElementPlan.PER_COLUMN_PROPERTY, "table");
                 for (int n : new int[] {2, 4, 5}) {
                     for (ElementKernel k : new ElementKernel[] {K, ElementKernel.STIFFNESS_BP30}) {
                         if (k == ElementKernel.STIFFNESS_BP30 && n == 5) {
                             continue;      // P = 7: 343 points, more than the group
                         }
+                        // one point per work-item: early applies, batched (which needs columns) falls back to after
+                        String loads = where.equals("early") ? ", factors early" : "";
                         VariantChecks.elementApplyAgrees(points(), registers(), "the register kernels", k, n, 0.6, 95 + n,
-                                plan -> assertTrue(plan.contains(" 1 points per work-item"), where + ": " + plan));
+                                plan -> assertTrue(plan.contains(" 1 points per work-item") && plan.contains(loads)
+                                        && (!loads.isEmpty() || !plan.contains(", factors")), where + ": " + plan));
                     }
                 }
                 VariantChecks.maskedAssembledAgrees(points(), K, 4, 0.6, 99, plan -> assertTrue(
-                        plan.contains(" 1 points per work-item"), where + ": " + plan));
+                        plan.contains(" 1 points per work-item") && plan.contains(where.equals("early") ? ", factors early" : ""),
+                        where + ": " + plan));
             }
             System.setProperty(ElementPlan.PREFETCH_PROPERTY, "soon");
             IllegalArgumentException ex = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
@@ -185,13 +189,20 @@ class PointsVariantTest {
     }
 
     /**
-     * A register cap ({@code -Dlobatto.aparapi.elementMaxRegisters}, a PTX edit on NVIDIA, no effect elsewhere) builds
-     * and gives the same results, BP3.5 and BP3.0 at N = 7; a count outside 16..255 is named.
+     * A register cap ({@code -Dlobatto.aparapi.elementMaxRegisters}, a PTX edit on NVIDIA, no effect elsewhere): the element
+     * kernel's build carries the token and is cached under its own key; it builds and gives the same results, BP3.5 and
+     * BP3.0 at N = 7 (on PoCL the token is dropped: the PTX edit itself is {@code PtxRegisterCapTest}'s); a count outside
+     * 16..255 is named.
      */
     @Test
     void aRegisterCapBuildsAndAgrees() {
         keeping(() -> {
+            ElementPlan n7 = plan(K, 7);
+            String uncapped = KernelBuilds.element(K, 7, n7, 0).key();
             System.setProperty(ElementPlan.MAX_REGISTERS_PROPERTY, "48");
+            KernelBuilds.Spec capped = KernelBuilds.element(K, 7, n7, 0);
+            assertEquals("-lobatto-maxnreg=48", capped.source().options(), "the element kernel's build carries the cap");
+            assertEquals(uncapped + "/maxnreg=48", capped.key(), "a capped kernel is cached apart from the uncapped one");
             for (ElementKernel k : new ElementKernel[] {K, ElementKernel.STIFFNESS_BP30}) {
                 VariantChecks.elementApplyAgrees(points(), registers(), "the register kernels", k, 7, 0.6, 101,
                         plan -> assertTrue(plan.contains(": points, 3D"), plan));
@@ -214,10 +225,10 @@ class PointsVariantTest {
         keeping(() -> {
             System.setProperty(ElementPlan.PAD_COLUMNS_PROPERTY, "true");
             System.setProperty(ElementPlan.PER_COLUMN_PROPERTY, "auto");
-            assertEquals(224, ElementPlan.columnThreads(false, 7, 2, 256));
-            assertEquals(256, ElementPlan.columnThreads(true, 9, 3, 256));
+            assertEquals(224, ElementPlan.columnThreads(true, 7, 2, 256));
+            assertEquals(256, ElementPlan.columnThreads(false, 9, 3, 256));
             assertEquals(256, ElementPlan.columnThreads(false, 8, 2, 256));
-            assertEquals(243, ElementPlan.columnThreads(false, 9, 3, 250), "no room in the group: unpadded");
+            assertEquals(243, ElementPlan.columnThreads(true, 9, 3, 250), "no room in the group: unpadded");
             for (int n : new int[] {6, 8}) {
                 VariantChecks.elementApplyAgrees(points(), registers(), "the register kernels", K, n, 0.6, 111 + n,
                         plan -> assertTrue(plan.contains((n == 6 ? 224 : 256) + " work-items"), plan));
@@ -226,14 +237,14 @@ class PointsVariantTest {
                     plan));
             // the table (pad26.sh at a818621): the stored factors at N = 8 only
             System.clearProperty(ElementPlan.PAD_COLUMNS_PROPERTY);
-            assertEquals(196, ElementPlan.columnThreads(false, 7, 2, 256));
-            assertEquals(256, ElementPlan.columnThreads(false, 9, 3, 256));
-            assertEquals(243, ElementPlan.columnThreads(true, 9, 3, 256), "on the fly: unpadded");
+            assertEquals(196, ElementPlan.columnThreads(true, 7, 2, 256));
+            assertEquals(256, ElementPlan.columnThreads(true, 9, 3, 256));
+            assertEquals(243, ElementPlan.columnThreads(false, 9, 3, 256), "on the fly, or BP3.0: unpadded");
             System.setProperty(ElementPlan.PAD_COLUMNS_PROPERTY, "false");
-            assertEquals(243, ElementPlan.columnThreads(false, 9, 3, 256));
+            assertEquals(243, ElementPlan.columnThreads(true, 9, 3, 256));
             System.setProperty(ElementPlan.PAD_COLUMNS_PROPERTY, "yes");
             IllegalArgumentException ex = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
-                    () -> ElementPlan.columnThreads(false, 9, 3, 256));
+                    () -> ElementPlan.columnThreads(true, 9, 3, 256));
             assertEquals("-Dlobatto.aparapi.padColumns=yes: expected table, true or false", ex.getMessage());
         }, ElementPlan.PAD_COLUMNS_PROPERTY, ElementPlan.PER_COLUMN_PROPERTY);
     }

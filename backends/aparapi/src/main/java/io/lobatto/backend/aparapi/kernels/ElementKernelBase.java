@@ -365,7 +365,7 @@ public abstract class ElementKernelBase extends PointColumnOperands {
                     vs += lds[mD + b * dStride + m] * lds[L0 + a + P * (m + P * c)];
                     vt += lds[mD + c * dStride + m] * lds[L0 + a + P * (b + P * m)];
                 }
-                if (prefetch == 1) {
+                if (prefetch == 1 && T >= P3) {
                     // one point per work-item, its factors loaded with u
                     lds[L0 + P3 + p] = q00[0] * vr + q01[0] * vs + q02[0] * vt;
                     lds[L0 + 2 * P3 + p] = q01[0] * vr + q11[0] * vs + q12[0] * vt;

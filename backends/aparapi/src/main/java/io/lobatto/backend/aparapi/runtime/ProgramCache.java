@@ -618,22 +618,28 @@ public final class ProgramCache {
 
     /** {@code p} (built from source) built again from its PTX with {@link PtxRegisterCap}'s cap of {@code cap} registers. */
     private cl_program capRegisters(String label, cl_program p, int cap, String options, cl_device_id[] devices) {
+        String what = "aparapi: building kernel '" + label + "' with at most " + cap + " registers failed on " + context.device();
         byte[] ptx;
         try {
             ptx = PtxRegisterCap.apply(binary(p), cap);
+        } catch (IllegalArgumentException e) {
+            throw new BackendException(what + " (" + e.getMessage() + ")", e);
         } finally {
             clReleaseProgram(p);
         }
         int[] status = new int[1];
-        cl_program q = clCreateProgramWithBinary(context.context, 1, devices, new long[] {ptx.length}, new byte[][] {ptx},
-                status, null);
+        cl_program q;
+        try {
+            q = clCreateProgramWithBinary(context.context, 1, devices, new long[] {ptx.length}, new byte[][] {ptx}, status, null);
+        } catch (CLException e) {
+            throw new BackendException(what + " (" + e.getMessage() + ")", e);
+        }
         try {
             clBuildProgram(q, 1, devices, options, null, null);
         } catch (CLException e) {
             String log = buildLog(q, devices[0]);
             clReleaseProgram(q);
-            throw new BackendException("aparapi: building kernel '" + label + "' with at most " + cap + " registers failed on "
-                    + context.device() + " (" + e.getMessage() + "); build log:\n" + log);
+            throw new BackendException(what + " (" + e.getMessage() + "); build log:\n" + log, e);
         }
         return q;
     }

@@ -18,19 +18,26 @@ public final class PtxRegisterCap {
     private PtxRegisterCap() {
     }
 
+    /** The token as a word of the options, with its count. */
+    private static final java.util.regex.Pattern TOKEN = java.util.regex.Pattern.compile("(?:^|\\s)" + OPTION + "(\\S*)");
+
     /** The cap in {@code options}, or 0 where there is none; a malformed count is named. */
     static int of(String options) {
-        int i = options.indexOf(OPTION);
-        if (i < 0) {
+        java.util.regex.Matcher m = TOKEN.matcher(options);
+        if (!m.find()) {
             return 0;
         }
-        int end = options.indexOf(' ', i);
-        String v = options.substring(i + OPTION.length(), end < 0 ? options.length() : end);
-        int n = count(v);
+        int n = count(m.group(1));
         if (n < 0) {
-            throw new IllegalArgumentException("build option " + OPTION + v + ": expected a register count in 16..255");
+            throw new IllegalArgumentException("build option " + OPTION + m.group(1) + ": expected a register count in 16..255");
         }
         return n;
+    }
+
+    /** {@code options} without the token (unchanged where it has none): what the OpenCL compiler is given. */
+    static String strip(String options) {
+        java.util.regex.Matcher m = TOKEN.matcher(options);
+        return m.find() ? m.replaceAll("").strip() : options;
     }
 
     /** {@code v} as a register count in 16..255 (what a cap can ask of an NVIDIA GPU), or -1. */
@@ -41,11 +48,6 @@ public final class PtxRegisterCap {
         } catch (NumberFormatException e) {
             return -1;
         }
-    }
-
-    /** {@code options} without the token: what the OpenCL compiler is given. */
-    static String strip(String options) {
-        return options.replaceAll("(^|\\s)" + OPTION + "\\S*", " ").strip().replaceAll("\\s+", " ");
     }
 
     /**
@@ -62,7 +64,12 @@ public final class PtxRegisterCap {
         int from = 0;
         int entries = 0;
         for (int e = text.indexOf(".entry ", from); e >= 0; e = text.indexOf(".entry ", from)) {
-            int close = text.indexOf(')', e);
+            int open = text.indexOf('(', e);
+            int brace = text.indexOf('{', e);
+            if (open < 0 || brace >= 0 && brace < open) {
+                throw new IllegalArgumentException("PTX entry at offset " + e + " has no parameter list");
+            }
+            int close = text.indexOf(')', open);
             int body = close < 0 ? -1 : text.indexOf('{', close);
             if (body < 0) {
                 throw new IllegalArgumentException("PTX entry at offset " + e + " has no body");

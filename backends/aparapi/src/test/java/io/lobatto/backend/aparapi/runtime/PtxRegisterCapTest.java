@@ -40,6 +40,10 @@ class PtxRegisterCapTest {
         assertEquals("-w", PtxRegisterCap.strip("-lobatto-maxnreg=64 -w"));
         assertEquals("", PtxRegisterCap.strip("-lobatto-maxnreg=64"));
         assertEquals("-w -cl-mad-enable", PtxRegisterCap.strip("-w -cl-mad-enable"));
+        assertEquals("-D X=\"a  b\"", PtxRegisterCap.strip("-D X=\"a  b\""), "options without the token stay as they are");
+        assertEquals(40, PtxRegisterCap.of("-w\t-lobatto-maxnreg=40\t-w"));
+        assertEquals(0, PtxRegisterCap.of("-DX-lobatto-maxnreg=48"), "inside another word it is not the token");
+        assertEquals("-DX-lobatto-maxnreg=48", PtxRegisterCap.strip("-DX-lobatto-maxnreg=48"));
     }
 
     @Test
@@ -67,6 +71,9 @@ class PtxRegisterCapTest {
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
                 () -> PtxRegisterCap.apply("\u007fELF".getBytes(StandardCharsets.UTF_8), 48));
         assertEquals("no .entry in the PTX: not an NVIDIA program binary", e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> PtxRegisterCap.apply(
+                ".version 9.0\n.entry bare\n{\n\tret;\n}\n".getBytes(StandardCharsets.UTF_8), 48));
+        assertEquals("PTX entry at offset 13 has no parameter list", e.getMessage());
         byte[] once = PtxRegisterCap.apply(PTX.getBytes(StandardCharsets.UTF_8), 48);
         e = assertThrows(IllegalArgumentException.class, () -> PtxRegisterCap.apply(once, 40));
         assertEquals("PTX entry at offset " + PTX.indexOf(".entry") + " already has a .maxnreg directive", e.getMessage());
