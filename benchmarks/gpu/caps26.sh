@@ -17,16 +17,6 @@
 # Local check on PoCL (the cap is dropped there): RUN=java JAR=benchmarks/target/lobatto-bench.jar DOFS=20000 SCALE=4 \
 #   OUT=/tmp/caps26 COMMIT=local bash benchmarks/gpu/caps26.sh
 set -u
-COMMIT=${COMMIT:?pass COMMIT=sha: the device copy has a stale git HEAD}
-dest=${OUT:-gpu-bench}
-out=$(mktemp -d)
-jar=${JAR:-.gpu/lib/lobatto-bench.jar}
-run=(${RUN:-bash .gpu/run})
-scale=${SCALE:-1}
-dofs=${DOFS:-8000000}
-export LOBATTO_CACHE_DIR=${LOBATTO_CACHE_DIR:-/tmp/lobatto-cache}
-mkdir -p "$dest"
-start=$SECONDS
 book=caps26
 source "$(dirname "$0")/lib26.sh"
 CAP=-Dlobatto.aparapi.elementMaxRegisters

@@ -6,7 +6,19 @@
 #                                lobatto-bench SUITE (op, bp) for BP5 at $dofs DOFs under timeout LIMIT * $scale, its
 #                                sweep cut 8 s before; JVM FLAGS before --, the suite's ARGS after; log and JSON in $out
 #   summarise FILES...           each selfcheck log's PASS/FAIL count, then each suite log's BP5 rows and problems
-# The runbook sets book, out, jar, run (an array), scale, dofs, COMMIT and start before it sources this file.
+# The runbook sets book (its name) and then sources this file, which sets up what the helpers use: COMMIT (required),
+# dest ($OUT, else gpu-bench), out (a fresh folder), jar ($JAR, else the staged bench jar), run ($RUN, else the staged
+# launcher), scale ($SCALE, else 1: every timeout times it), dofs ($DOFS, else 8M), start, and the kernel cache.
+COMMIT=${COMMIT:?pass COMMIT=sha: the device copy has a stale git HEAD}
+dest=${OUT:-gpu-bench}
+out=$(mktemp -d)
+jar=${JAR:-.gpu/lib/lobatto-bench.jar}
+run=(${RUN:-bash .gpu/run})
+scale=${SCALE:-1}
+dofs=${DOFS:-8000000}
+export LOBATTO_CACHE_DIR=${LOBATTO_CACHE_DIR:-/tmp/lobatto-cache}
+mkdir -p "$dest"
+start=$SECONDS
 timed() {
   local name=$1; shift
   local t0=$SECONDS

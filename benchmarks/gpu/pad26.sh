@@ -13,16 +13,6 @@
 # Local check on PoCL: RUN=java JAR=benchmarks/target/lobatto-bench.jar DOFS=20000 SCALE=4 OUT=/tmp/pad26 COMMIT=local \
 #   bash benchmarks/gpu/pad26.sh
 set -u
-COMMIT=${COMMIT:?pass COMMIT=sha: the device copy has a stale git HEAD}
-dest=${OUT:-gpu-bench}
-out=$(mktemp -d)
-jar=${JAR:-.gpu/lib/lobatto-bench.jar}
-run=(${RUN:-bash .gpu/run})
-scale=${SCALE:-1}
-dofs=${DOFS:-8000000}
-export LOBATTO_CACHE_DIR=${LOBATTO_CACHE_DIR:-/tmp/lobatto-cache}
-mkdir -p "$dest"
-start=$SECONDS
 book=pad26
 source "$(dirname "$0")/lib26.sh"
 PAD=-Dlobatto.aparapi.padColumns=true

@@ -9,16 +9,6 @@
 # Run on the GPU machine: COMMIT=<sha> OUT=$OUT bash benchmarks/gpu/table26.sh
 # Results: $OUT/table26-<commit>-summary.txt (also printed) and $OUT/table26-<commit>.tgz.
 set -u
-COMMIT=${COMMIT:?pass COMMIT=sha: the device copy has a stale git HEAD}
-dest=${OUT:-gpu-bench}
-out=$(mktemp -d)
-jar=${JAR:-.gpu/lib/lobatto-bench.jar}
-run=(${RUN:-bash .gpu/run})
-scale=${SCALE:-1}
-dofs=${DOFS:-8000000}
-export LOBATTO_CACHE_DIR=${LOBATTO_CACHE_DIR:-/tmp/lobatto-cache}
-mkdir -p "$dest"
-start=$SECONDS
 book=table26
 source "$(dirname "$0")/lib26.sh"
 timed selfcheck-bp35 timeout $((40 * scale)) "${run[@]}" -Xmx16g -cp "$jar" io.lobatto.backend.aparapi.SelfCheck \

@@ -11,16 +11,6 @@
 # Local check on PoCL: RUN=java JAR=benchmarks/target/lobatto-bench.jar DOFS=20000 ELEMS=3,3,3 SCALE=4 OUT=/tmp/warm26 \
 #   COMMIT=local bash benchmarks/gpu/warm26.sh
 set -u
-COMMIT=${COMMIT:?pass COMMIT=sha: the device copy has a stale git HEAD}
-dest=${OUT:-gpu-bench}
-out=$(mktemp -d)
-jar=${JAR:-.gpu/lib/lobatto-bench.jar}
-run=(${RUN:-bash .gpu/run})
-export LOBATTO_CACHE_DIR=${LOBATTO_CACHE_DIR:-/tmp/lobatto-cache}
-mkdir -p "$dest"
-start=$SECONDS
-scale=${SCALE:-1}
-dofs=${DOFS:-8000000}
 book=warm26
 source "$(dirname "$0")/lib26.sh"
 for i in 1 2; do
