@@ -126,7 +126,9 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
      * against 17.61 GDOF/s; with the factors early 18.38, {@code prefetch26.sh}) and runs CG slower ({@code bp} 9.10 against
      * 10.16; {@code pad26.sh}, padded to 224: 9.70 against 10.52). At N = 8 K = 3 unpadded applied faster (18.71 against
      * 17.81) but ran CG slower (9.49 against 10.63); padded, {@code op} 19.43 and {@code bp} 10.52 ({@code pad26.sh} at
-     * a818621; {@code table26.sh} at e3f58eb: {@code op} 19.44 against 17.96, {@code bp} 10.36 and 9.24 against 10.55).
+     * a818621; {@code table26.sh} at e3f58eb: {@code op} 19.44 against 17.96, {@code bp} 10.36 and 9.24 against 10.55;
+     * {@code spread26.sh} at 15631f3, four alternated rounds: {@code bp} 10.08-10.45 against 10.52-10.65, 2.8 % slower):
+     * kept for the plain apply, which p-multigrid's smoothers and residuals call.
      * {@code benchmarks/gpu/columns26.sh} at
      * 1323f1c (H100, {@code op} BP5 apply at 8M DOFs, two alternated runs, GDOF/s K = 1 / the smallest K that fits): stored
      * N = 6 17.67, 17.63 / 17.55, 17.54 (K = 2), N = 7 19.44, 19.36 / 21.10, 21.08 (2), N = 8 18.01, 18.02 / 18.19, 18.21
