@@ -216,8 +216,10 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
      * The measured choice of {@link #prefetch}: BP3.5 early at N = 3 and 4 (one point per work-item; {@code caps26.sh} at
      * 99183da, one lease, {@code op} 14.90 and 16.37 GDOF/s, {@code bp} 9.30 and 10.13 GDOF&middot;it/s against 9.06 and
      * 9.73 with the factors after), and where K layers of a column are forced at N = 6 (K = 2) early; after elsewhere and
-     * for BP3.0. At N = 8 (K = 3) batched applied 1.5 % faster than after unpadded (18.99 against 18.71 GDOF/s), but the
-     * table's padded plan was measured with the factors after only ({@link #columnThreads}). {@code benchmarks/gpu/prefetch26.sh}
+     * for BP3.0. At N = 8 (K = 3) batched applied 1.5 % faster than after unpadded (18.99 against 18.71 GDOF/s), but with
+     * the table's 256 work-items ({@link #columnThreads}) after is far ahead ({@code loads26.sh} at 7adae63, two rounds:
+     * {@code op} 19.45, 19.43 after, 14.98, 14.98 batched, 15.33, 15.34 early; {@code bp} 10.35, 10.30 / 8.46, 8.43 / 8.21,
+     * 8.56). {@code benchmarks/gpu/prefetch26.sh}
      * at 67f943c (H100, {@code op} BP5 apply at 8M DOFs, the atomic form, GDOF/s after / early / batched, then after
      * again): in points with K auto (one point per work-item to N = 5, then K = 2, 2, 3) N = 2 9.94 / 10.32 / 9.94 / 9.94,
      * 3 14.29 / 14.60 / 14.30 / 14.29, 4 15.61 / 16.12 / 15.63 / 15.66, 5 17.82 / 17.30 / 17.94 / 17.93, 6 16.66 /
