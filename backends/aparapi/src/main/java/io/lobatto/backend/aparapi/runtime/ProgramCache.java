@@ -547,7 +547,7 @@ public final class ProgramCache {
      * setup kernels hold {@code FP_CONTRACT OFF}, so their results do not depend on it.
      */
     public String nvLevel(String base) {
-        if (base.contains("-cl-nv-opt-level") || !context.device().vendor().toLowerCase(java.util.Locale.ROOT).contains("nvidia")) {
+        if (base.contains("-cl-nv-opt-level") || !nvidia()) {
             return base;
         }
         int level = -1;
@@ -578,7 +578,6 @@ public final class ProgramCache {
         cl_device_id[] devices = {context.device().id};
         int cap = PtxRegisterCap.of(withCap);
         String options = PtxRegisterCap.strip(withCap);
-        boolean nvidia = context.device().vendor().toLowerCase(java.util.Locale.ROOT).contains("nvidia");
         Path file = dir == null ? null : dir.resolve(key + ".bin");
         if (file != null && Files.isRegularFile(file)) {
             try {
@@ -603,7 +602,7 @@ public final class ProgramCache {
             throw new BackendException("aparapi: building kernel '" + label + "' failed on "
                     + context.device() + " (" + e.getMessage() + "); build log:\n" + log);
         }
-        if (cap > 0 && nvidia) {
+        if (cap > 0 && nvidia()) {
             p = capRegisters(label, p, cap, options, devices);
         }
         compiled.addAndGet(kernels);
@@ -614,6 +613,11 @@ public final class ProgramCache {
             store(p, file);
         }
         return p;
+    }
+
+    /** Whether this cache's device is NVIDIA's (PTX binaries, the {@code -cl-nv-} options). */
+    private boolean nvidia() {
+        return context.device().vendor().toLowerCase(java.util.Locale.ROOT).contains("nvidia");
     }
 
     /** {@code p} (built from source) built again from its PTX with {@link PtxRegisterCap}'s cap of {@code cap} registers. */
