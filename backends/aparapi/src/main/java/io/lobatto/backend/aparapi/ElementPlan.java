@@ -238,6 +238,62 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
     }
 
     /**
+     * System property: how far the compiler unrolls the element kernels' contraction loops ({@link ContractionUnroll}):
+     * unset or {@code table}, {@link #unrollTable}'s measured choice; {@code compiler} (or 0), the compiler's own choice;
+     * 1..32, {@code #pragma unroll} that count (1: rolled). An A/B switch for the GPU runbooks.
+     */
+    static final String UNROLL_PROPERTY = "lobatto.aparapi.contractionUnroll";
+
+    /** {@link #UNROLL_PROPERTY} as an unroll count (0 the compiler's choice), or -1 for the table. */
+    static int contractionUnroll() {
+        String v = System.getProperty(UNROLL_PROPERTY, "table").trim();
+        if (v.equalsIgnoreCase("table")) {
+            return -1;
+        }
+        if (v.equalsIgnoreCase("compiler")) {
+            return 0;
+        }
+        try {
+            int n = Integer.parseInt(v);
+            if (n >= 0 && n <= ContractionUnroll.MAX) {
+                return n;
+            }
+        } catch (NumberFormatException ignored) {
+            // named below
+        }
+        throw new IllegalArgumentException("-D" + UNROLL_PROPERTY + "=" + v + ": expected table, compiler or 0.."
+                + ContractionUnroll.MAX);
+    }
+
+    /** The {@code #pragma unroll} count of this plan's contraction loops: {@link #contractionUnroll} or its table. */
+    int unroll(ElementKernel kernel) {
+        int v = contractionUnroll();
+        return v >= 0 ? v : unrollTable(kernel, points - 1, onTheFly, variant);
+    }
+
+    /**
+     * The measured choice of {@link #unroll}: BP3.5 rolled (1) at N = 5 and 8 and by 2 at N = 6 with the stored factors,
+     * rolled at N = 7 and 8 with the factors on the fly; the compiler's choice elsewhere. From the kernel alone, x_L to
+     * y_L at 8M DOFs on the H100 ({@code SourceProbe} at ee780e2, best of 4 rounds, microseconds, compiler / 1 / 2 / 4 /
+     * full): stored N = 5 412.9 / 377.8 / 399.8 / 439.3 / 412.8, N = 6 399.9 / 391.7 / 382.9 / 404.6 / 399.8, N = 7 265.6
+     * / 275.8 / 282.2 / 282.6 / 279.2, N = 8 311.6 / 298.3 / 326.0 / 318.8 / 304.4; on the fly N = 7 274.8 / 265.8 / 274.6
+     * / 276.7 / 271.9, N = 8 319.1 / 310.8 / 309.7 / 309.9 / 319.2.
+     */
+    static int unrollTable(ElementKernel kernel, int degree, boolean onTheFly, ElementVariant variant) {
+        if (kernel != ElementKernel.STIFFNESS_BP35) {
+            return 0;
+        }
+        if (onTheFly) {
+            return variant == ElementVariant.POINTS && (degree == 7 || degree == 8) ? 1 : 0;
+        }
+        return switch (degree) {
+            case 5, 8 -> 1;
+            case 6 -> 2;
+            default -> 0;
+        };
+    }
+
+    /**
      * System property: the most registers per work-item of every element kernel on NVIDIA
      * ({@link io.lobatto.backend.aparapi.runtime.PtxRegisterCap}), unset or {@code none} for the compiler's choice. An
      * A/B switch for the GPU runbooks: more work-groups per SM against spills. Measured no use so far
@@ -598,8 +654,16 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
         return v == 1 ? ", factors early" : v == 2 ? ", factors batched" : "";
     }
 
-    /** E.g. "2D, 81 work-items x 3 elements per group, 2673 doubles local, GL stages by points". */
+    /**
+     * E.g. "2D, 81 work-items x 3 elements per group, 2673 doubles local, GL stages by points", with ", contractions
+     * rolled" or ", contractions unrolled by U" where {@link #unroll} sets the contraction loops' unrolling.
+     */
     String describe(ElementKernel kernel) {
+        int u = unroll(kernel);
+        return layout(kernel) + (u == 1 ? ", contractions rolled" : u > 1 ? ", contractions unrolled by " + u : "");
+    }
+
+    private String layout(ElementKernel kernel) {
         if (onTheFly && variant == ElementVariant.SHARED) {
             return "shared, 2D columns (geometric factors on the fly), " + threadsPerElement + " work-items x "
                     + elementsPerGroup + " elements per group, " + localDoubles() + " doubles local";

@@ -74,21 +74,33 @@ public final class KernelBuilds {
      * @param label     the name in messages and profiles
      * @param groupSize the exact work-group it is built for ({@code reqd_work_group_size}), 0: any
      */
-    record Spec(Class<? extends Kernel> family, Map<String, Integer> constants, String label, int groupSize) {
+    record Spec(Class<? extends Kernel> family, Map<String, Integer> constants, String label, int groupSize, int unroll) {
 
-        /** The OpenCL C of this build (Aparapi's translation, constants as {@code #define}s). */
+        /** A build whose contraction loops keep the compiler's unrolling. */
+        Spec(Class<? extends Kernel> family, Map<String, Integer> constants, String label, int groupSize) {
+            this(family, constants, label, groupSize, 0);
+        }
+
+        /**
+         * The OpenCL C of this build (Aparapi's translation, constants as {@code #define}s; an element kernel's contraction
+         * loops marked with {@code #pragma unroll} {@link #unroll}, see {@link ContractionUnroll}).
+         */
         KernelSource source() {
             if (io.lobatto.backend.aparapi.kernels.ElementOperands.class.isAssignableFrom(family)) {
-                KernelSource s = KernelSource.of(family, constants, label, groupSize, AtomicAdd::splice);
+                KernelSource s = KernelSource.of(family, constants, label, groupSize,
+                        t -> ContractionUnroll.apply(AtomicAdd.splice(t), unroll));
                 int cap = ElementPlan.maxRegisters();
                 return cap > 0 ? s.withOptions(io.lobatto.backend.aparapi.runtime.PtxRegisterCap.OPTION + cap) : s;
             }
             return KernelSource.of(family, constants, label, groupSize);
         }
 
-        /** The key the backend caches the built kernel by (with an element kernel's register cap, read when it is built). */
+        /**
+         * The key the backend caches the built kernel by (with an element kernel's register cap, read when it is built, and
+         * its contraction unrolling).
+         */
         String key() {
-            String k = family.getName() + constants + "/" + groupSize;
+            String k = family.getName() + constants + "/" + groupSize + (unroll > 0 ? "/unroll=" + unroll : "");
             boolean element = io.lobatto.backend.aparapi.kernels.ElementOperands.class.isAssignableFrom(family);
             int cap = element ? ElementPlan.maxRegisters() : 0;
             return cap > 0 ? k + "/maxnreg=" + cap : k;
@@ -510,7 +522,7 @@ public final class KernelBuilds {
                             : v == ElementVariant.POINTS ? ", points" : "") + (fromGlobal == 1 ? ", assembled)"
                             : fromGlobal == 2 ? ", assembled, p update)" : fromGlobal == 3 ? ", one kernel)"
                             : fromGlobal >= 6 ? ", one kernel, atomic, p update)" : fromGlobal >= 4 ? ", one kernel, atomic)" : ")"),
-                    plan.groupSize());
+                    plan.groupSize(), plan.unroll(kernel));
         }
         boolean registers = plan.variant() == ElementVariant.REGISTERS;
         Class<? extends Kernel> family = switch (kernel) {
@@ -529,7 +541,7 @@ public final class KernelBuilds {
                 name + " N=" + degree + (fromGlobal == 1 ? " (assembled)" : fromGlobal == 2 ? " (assembled, p update)"
                         : fromGlobal == 3 ? " (one kernel)" : fromGlobal >= 6 ? " (one kernel, atomic, p update)"
                         : fromGlobal >= 4 ? " (one kernel, atomic)" : ""),
-                plan.groupSize());
+                plan.groupSize(), plan.unroll(kernel));
     }
 
     /** The group of a one-work-item-per-entry launch of a kernel whose build allows {@code allowed}. */

@@ -116,7 +116,7 @@ class OnTheFlyVariantTest {
             assertEquals(Map.of("nq", 8, "elemsPerGroup", 1, "fromGlobal", 4, "threadsPerElem", 256, "perColumn", 2,
                     "perElem", 2069, "dStride", 9, "ldsMat", 2069), p.constants(ElementKernel.STIFFNESS_BP35, 8, 4));
             assertEquals("points, 3D (geometric factors on the fly), 2 layers of a column per work-item, 256 work-items x 1"
-                    + " elements per group, 2157 doubles local", p.describe(ElementKernel.STIFFNESS_BP35));
+                    + " elements per group, 2157 doubles local, contractions rolled", p.describe(ElementKernel.STIFFNESS_BP35));
             // N = 8: 81 columns x 3 slots of 3 layers
             assertEquals(243, ElementPlan.trilinearPoints(9, 256, KIB48).threadsPerElement());
             // N = 3: 64 points, one each, four elements per group; N = 6: 343 points in two shares of 172, rounded up to 192

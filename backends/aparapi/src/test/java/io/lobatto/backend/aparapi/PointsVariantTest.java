@@ -92,7 +92,7 @@ class PointsVariantTest {
      */
     @Test
     void everyLayersPerWorkItem() {
-        keeping(() -> {
+        PropertyGuard.keeping(() -> {
             for (int layers : new int[] {1, 3, 4}) {
                 System.setProperty(ElementPlan.PER_COLUMN_PROPERTY, Integer.toString(layers));
                 for (ElementKernel k : new ElementKernel[] {K, ElementKernel.STIFFNESS_BP30}) {
@@ -117,7 +117,7 @@ class PointsVariantTest {
      */
     @Test
     void everyFactorPrefetch() {
-        keeping(() -> {
+        PropertyGuard.keeping(() -> {
             for (String where : new String[] {"early", "batched"}) {
                 System.setProperty(ElementPlan.PREFETCH_PROPERTY, where);
                 for (int layers : new int[] {2, 3}) {
@@ -159,7 +159,7 @@ class PointsVariantTest {
     /** Where the plans take the factors early: columns and one point per work-item; not strided points, nor BP1.0. */
     @Test
     void prefetchAppliesWhereThePlanAllows() {
-        keeping(() -> {
+        PropertyGuard.keeping(() -> {
             System.setProperty(ElementPlan.PREFETCH_PROPERTY, "early");
             System.setProperty(ElementPlan.PER_COLUMN_PROPERTY, "1");
             assertEquals(1, plan(K, 5).prefetch(K), "N = 5: 216 points, one per work-item");
@@ -196,7 +196,7 @@ class PointsVariantTest {
      */
     @Test
     void aRegisterCapBuildsAndAgrees() {
-        keeping(() -> {
+        PropertyGuard.keeping(() -> {
             ElementPlan n7 = plan(K, 7);
             String uncapped = KernelBuilds.element(K, 7, n7, 0).key();
             System.setProperty(ElementPlan.MAX_REGISTERS_PROPERTY, "48");
@@ -222,7 +222,7 @@ class PointsVariantTest {
      */
     @Test
     void columnsPaddedToWholeWarpsAgree() {
-        keeping(() -> {
+        PropertyGuard.keeping(() -> {
             System.setProperty(ElementPlan.PAD_COLUMNS_PROPERTY, "true");
             System.setProperty(ElementPlan.PER_COLUMN_PROPERTY, "auto");
             assertEquals(224, ElementPlan.columnThreads(true, 7, 2, 256));
@@ -252,25 +252,6 @@ class PointsVariantTest {
     private static ElementPlan plan(ElementKernel k, int n) {
         Basis1D b = Basis1D.of(n);
         return ElementPlan.of(k, b.nq(), b.nqGauss(), 256, 48 * 1024, "test", ElementVariant.POINTS);
-    }
-
-    /** Runs {@code body}, then puts the system {@code properties} back as they were before it. */
-    private static void keeping(Runnable body, String... properties) {
-        String[] before = new String[properties.length];
-        for (int i = 0; i < properties.length; i++) {
-            before[i] = System.getProperty(properties[i]);
-        }
-        try {
-            body.run();
-        } finally {
-            for (int i = 0; i < properties.length; i++) {
-                if (before[i] == null) {
-                    System.clearProperty(properties[i]);
-                } else {
-                    System.setProperty(properties[i], before[i]);
-                }
-            }
-        }
     }
 
     /** Jacobi PCG to 1e-10 on a deformed box with a Dirichlet mask: the same iterations and solution as the register columns. */

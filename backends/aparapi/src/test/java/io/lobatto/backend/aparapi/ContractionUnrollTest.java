@@ -1,0 +1,149 @@
+package io.lobatto.backend.aparapi;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.lobatto.conformance.BackendFixture;
+import io.lobatto.conformance.TestProblems;
+import io.lobatto.core.backend.Backend;
+import io.lobatto.core.backend.DeviceVector;
+import io.lobatto.core.backend.ElementKernel;
+import io.lobatto.core.basis.Basis1D;
+import io.lobatto.core.mesh.SpectralElementMesh;
+import io.lobatto.operators.BoundElementOperator;
+import io.lobatto.operators.StiffnessBp35;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The contraction loops' unrolling ({@link ContractionUnroll}, {@code -Dlobatto.aparapi.contractionUnroll}): the pragma
+ * lands before every contraction loop and nowhere else, a build with it is cached apart, the table, the errors; and
+ * kernels built rolled or unrolled by 2 give what the register kernels, the host and the Java backend give (BP3.5 at N =
+ * 5 and 7, BP3.0 at N = 4, the masked assembled operator, and the factors on the fly against the Java backend's stored
+ * factors).
+ */
+class ContractionUnrollTest {
+
+    private static final ElementKernel K = ElementKernel.STIFFNESS_BP35;
+
+    private static ElementPlan plan(ElementKernel k, int n) {
+        Basis1D b = Basis1D.of(n);
+        return ElementPlan.of(k, b.nq(), b.nqGauss(), 256, 48 * 1024, "test", ElementVariant.POINTS);
+    }
+
+    @Test
+    void thePragmaPrecedesEveryContractionLoopAndNothingElse() {
+        PropertyGuard.keeping(() -> {
+            System.setProperty(ElementPlan.UNROLL_PROPERTY, "compiler");
+            KernelBuilds.Spec plain = KernelBuilds.element(K, 7, plan(K, 7), 0);
+            String source = plain.source().source();
+            assertFalse(source.contains("#pragma unroll"), "the compiler's choice: no pragma");
+            int loops = ContractionUnroll.loops(source);
+            // the gradients and the divergence of the columns, and the 3D and 2D stiffness's sums
+            assertTrue(loops >= 4, "contraction loops in BP3.5's points kernel: " + loops);
+            System.setProperty(ElementPlan.UNROLL_PROPERTY, "2");
+            KernelBuilds.Spec two = KernelBuilds.element(K, 7, plan(K, 7), 0);
+            String unrolled = two.source().source();
+            String[] lines = unrolled.split("\n");
+            int pragmas = 0;
+            for (int i = 0; i < lines.length; i++) {
+                if (lines[i].contains("#pragma unroll")) {
+                    assertEquals("#pragma unroll 2", lines[i].strip());
+                    assertEquals("for (int m = 0; m<P; m++){", lines[i + 1].strip(), "line " + (i + 2));
+                    pragmas++;
+                }
+            }
+            assertEquals(loops, pragmas);
+            assertEquals(source, unrolled.replaceAll("(?m)^[ \\t]*#pragma unroll 2\\n", ""), "nothing else changes");
+            assertEquals(plain.key() + "/unroll=2", two.key(), "an unrolled kernel is cached apart");
+            assertEquals(source, ContractionUnroll.apply(source, 0));
+        }, ElementPlan.UNROLL_PROPERTY);
+    }
+
+    @Test
+    void theTableAndTheErrors() {
+        PropertyGuard.keeping(() -> {
+            System.clearProperty(ElementPlan.UNROLL_PROPERTY);
+            assertEquals(-1, ElementPlan.contractionUnroll());
+            assertEquals(1, ElementPlan.unrollTable(K, 5, false, ElementVariant.SHARED));
+            assertEquals(2, ElementPlan.unrollTable(K, 6, false, ElementVariant.POINTS));
+            assertEquals(0, ElementPlan.unrollTable(K, 7, false, ElementVariant.POINTS));
+            assertEquals(1, ElementPlan.unrollTable(K, 8, false, ElementVariant.POINTS));
+            assertEquals(1, ElementPlan.unrollTable(K, 7, true, ElementVariant.POINTS));
+            assertEquals(0, ElementPlan.unrollTable(K, 7, true, ElementVariant.SHARED));
+            assertEquals(0, ElementPlan.unrollTable(ElementKernel.STIFFNESS_BP30, 5, false, ElementVariant.POINTS));
+            assertTrue(plan(K, 8).describe(K).endsWith(", contractions rolled"), plan(K, 8).describe(K));
+            assertTrue(plan(K, 6).describe(K).endsWith(", contractions unrolled by 2"), plan(K, 6).describe(K));
+            assertFalse(plan(K, 7).describe(K).contains("contractions"), plan(K, 7).describe(K));
+            System.setProperty(ElementPlan.UNROLL_PROPERTY, "0");
+            assertEquals(0, ElementPlan.contractionUnroll());
+            assertFalse(plan(K, 8).describe(K).contains("contractions"));
+            for (String bad : new String[] {"33", "-1", "often"}) {
+                System.setProperty(ElementPlan.UNROLL_PROPERTY, bad);
+                IllegalArgumentException ex = assertThrows(IllegalArgumentException.class, ElementPlan::contractionUnroll);
+                assertEquals("-Dlobatto.aparapi.contractionUnroll=" + bad + ": expected table, compiler or 0..32", ex.getMessage());
+            }
+            IllegalArgumentException ex = assertThrows(IllegalArgumentException.class, () -> ContractionUnroll.apply("", 40));
+            assertEquals("unroll 40 is out of range 0..32", ex.getMessage());
+        }, ElementPlan.UNROLL_PROPERTY);
+    }
+
+    @Test
+    void rolledAndUnrolledKernelsAgree() {
+        PropertyGuard.keeping(() -> {
+            AparapiBackend points = VariantBackends.at48KiB(ElementVariant.POINTS);
+            AparapiBackend registers = VariantBackends.at48KiB(ElementVariant.REGISTERS);
+            for (int u : new int[] {1, 2}) {
+                System.setProperty(ElementPlan.UNROLL_PROPERTY, Integer.toString(u));
+                String note = u == 1 ? ", contractions rolled" : ", contractions unrolled by 2";
+                for (int n : new int[] {5, 7}) {
+                    VariantChecks.elementApplyAgrees(points, registers, "the register kernels", K, n, 0.6, 131 + n + u,
+                            plan -> assertTrue(plan.endsWith(note), plan));
+                }
+                VariantChecks.elementApplyAgrees(points, registers, "the register kernels", ElementKernel.STIFFNESS_BP30, 4, 0.6,
+                        141 + u, plan -> assertTrue(plan.endsWith(note), plan));
+                VariantChecks.maskedAssembledAgrees(points, K, 7, 0.6, 151 + u, plan -> assertTrue(plan.endsWith(note), plan));
+                onTheFlyAgrees(points, 7, u, note);
+            }
+        }, ElementPlan.UNROLL_PROPERTY);
+    }
+
+    /** BP3.5 with the factors on the fly at N = n against the Java backend's stored factors, to 1e-12. */
+    private static void onTheFlyAgrees(AparapiBackend be, int n, int u, String note) {
+        SpectralElementMesh mesh = TestProblems.perturbedBox(3, 2, 2, n, 0.2, 17L * n + u);
+        StiffnessBp35 stored = StiffnessBp35.on(mesh, 0.7);
+        double[] x = TestProblems.random(stored.localSize(), 7L * n + u);
+        Backend ref = BackendFixture.reference();
+        double[] want;
+        try (BoundElementOperator bs = stored.bind(ref); DeviceVector rx = ref.upload(x); DeviceVector ry = ref.allocate(x.length)) {
+            bs.apply(rx, ry);
+            want = ref.download(ry);
+        }
+        try (BoundElementOperator bf = stored.withGeometryOnTheFly().bind(be); DeviceVector dx = be.upload(x);
+             DeviceVector yf = be.allocate(x.length)) {
+            String plan = be.plan(bf.data());
+            assertTrue(plan.contains("(geometric factors on the fly)") && plan.endsWith(note), plan);
+            bf.apply(dx, yf);
+            double[] got = be.download(yf);
+            double err = 0;
+            double scale = 0;
+            for (int i = 0; i < got.length; i++) {
+                err = Math.max(err, Math.abs(got[i] - want[i]));
+                scale = Math.max(scale, Math.abs(want[i]));
+            }
+            assertTrue(err <= 1e-12 * scale, "on the fly N = " + n + ", unroll " + u + ": " + err + " of " + scale);
+        }
+    }
+
+    @Test
+    void unrolledKernelsAreDistinctBuilds() {
+        PropertyGuard.keeping(() -> {
+            System.setProperty(ElementPlan.UNROLL_PROPERTY, "1");
+            String one = KernelBuilds.element(K, 5, plan(K, 5), 1).key();
+            System.setProperty(ElementPlan.UNROLL_PROPERTY, "compiler");
+            assertNotEquals(one, KernelBuilds.element(K, 5, plan(K, 5), 1).key());
+        }, ElementPlan.UNROLL_PROPERTY);
+    }
+}

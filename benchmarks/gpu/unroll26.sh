@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# GPU runbook of issue 26, one H100, about 6 minutes: the contraction loops' unrolling (-Dlobatto.aparapi.contractionUnroll,
+# #pragma unroll in the element kernels' sums over m), the compiler's choice against rolled (1) and unrolled by 2, in one
+# lease. SourceProbe (kernel alone, x_L to y_L) found rolled loops 3-9 % faster at stored N = 5, 6, 8 and on the fly N = 7, 8.
+#   PART=bp5 (default):
+#     1. SelfCheck on the GPU, BP3.5 stored and on the fly, rolled
+#     2. op BP5 stored at N = 3..10, then on the fly at N = 6..9, and bp BP5 stored at N = 3..10: compiler / 1 / 2
+#   PART=bp3: op BP3 (BP3.0) at N = 3..10 and bp BP3 at N = 5..8: compiler / 1 / 2
+# Helpers: lib26.sh.
+# Stage: ./mvnw -q -o install -DskipTests -Dmaven.javadoc.skip=true; rm -rf .gpu; ../shared/gpu/stage.sh
+#   benchmarks/target/lobatto-bench.jar; zip -q -d .gpu/lib/lobatto-bench.jar 'org/apache/pdfbox/*' 'org/apache/fontbox/*'
+# Run on the GPU machine: COMMIT=<sha> OUT=$OUT bash benchmarks/gpu/unroll26.sh
+# Results: $OUT/unroll26-<part>-<commit>-summary.txt (also printed) and $OUT/unroll26-<part>-<commit>.tgz.
+# Local check on PoCL: RUN=java JAR=benchmarks/target/lobatto-bench.jar DOFS=20000 SCALE=4 OUT=/tmp/unroll26 COMMIT=local \
+#   bash benchmarks/gpu/unroll26.sh
+set -u
+part=${PART:-bp5}
+book=unroll26
+[ "$part" = bp3 ] && PROBLEMS=BP3
+source "$(dirname "$0")/lib26.sh"
+U=-Dlobatto.aparapi.contractionUnroll
+if [ "$part" = bp5 ]; then
+  timed selfcheck-bp35-rolled timeout $((40 * scale)) "${run[@]}" -Xmx16g $U=1 -cp "$jar" io.lobatto.backend.aparapi.SelfCheck \
+    --element-kernel=STIFFNESS_BP35 > "$out/selfcheck-bp35-rolled.log" 2>&1
+  timed selfcheck-onthefly-rolled timeout $((40 * scale)) "${run[@]}" -Xmx16g $U=1 -cp "$jar" io.lobatto.backend.aparapi.SelfCheck \
+    --onthefly > "$out/selfcheck-onthefly-rolled.log" 2>&1
+  for arm in compiler 1 2; do
+    bench op-u$arm 50 op $U=$arm -- --geometry stored --n-min 3 --n-max 10 --reps 4
+  done
+  for arm in compiler 1 2; do
+    bench onthefly-u$arm 35 op $U=$arm -- --geometry onthefly --n-min 6 --n-max 9 --reps 4
+  done
+  for arm in compiler 1 2; do
+    bench bp-u$arm 50 bp $U=$arm -- --geometry stored --n-min 3 --n-max 10 --iterations 50 --reps 3
+  done
+else
+  for arm in compiler 1 2; do
+    bench op-bp3-u$arm 50 op $U=$arm -- --geometry stored --n-min 3 --n-max 10 --reps 4
+    bench bp-bp3-u$arm 40 bp $U=$arm -- --geometry stored --n-min 5 --n-max 8 --iterations 50 --reps 3
+  done
+fi
+echo "== $book-$part: $((SECONDS - start)) s in all" | tee -a "$out/times.log"
+summary="$dest/$book-$part-$COMMIT-summary.txt"
+{
+  echo "$book runbook ($part) at $COMMIT: contraction loops, the compiler's unrolling / rolled / by 2; $(date -u +%FT%TZ)"
+  cat "$out/times.log"
+  summarise "$out"/selfcheck-*.log "$out"/op-*.log "$out"/onthefly-*.log "$out"/bp-*.log
+} > "$summary"
+cat "$summary"
+tar czf "$dest/$book-$part-$COMMIT.tgz" -C "$out" . && echo "results: $dest/$book-$part-$COMMIT.tgz and $summary"
