@@ -5,7 +5,7 @@
 #   bench NAME LIMIT SUITE FLAGS... -- ARGS...
 #                                lobatto-bench SUITE (op, bp) for $problems at $dofs DOFs under timeout LIMIT * $scale, its
 #                                sweep cut 8 s before; JVM FLAGS before --, the suite's ARGS after; log and JSON in $out
-#   summarise FILES...           each selfcheck log's PASS/FAIL count, then each suite log's BP5 rows and problems
+#   summarise FILES...           each selfcheck log's PASS/FAIL count, then each suite log's BP rows and problems
 # The runbook sets book (its name) and then sources this file, which sets up what the helpers use: COMMIT (required),
 # dest ($OUT, else gpu-bench), out (a fresh folder), jar ($JAR, else the staged bench jar), run ($RUN, else the staged
 # launcher), scale ($SCALE, else 1: every timeout times it), dofs ($DOFS, else 8M), problems ($PROBLEMS, else BP5), start,

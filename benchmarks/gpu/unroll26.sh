@@ -5,6 +5,9 @@
 #   PART=bp5 (default):
 #     1. SelfCheck on the GPU, BP3.5 stored and on the fly, rolled
 #     2. op BP5 stored at N = 3..10, then on the fly at N = 6..9, and bp BP5 stored at N = 3..10: compiler / 1 / 2
+#   PART=hi: op BP5 stored at N = 8..10 and on the fly at N = 9, 10: compiler / 1 / 2 (the first call's op sweeps were
+#     cut at N = 8 and 9); on the fly rolled at N = 7, 8 with K = 1 and 4 layers per work-item; op BP3 (BP3.0) at
+#     N = 4..10: compiler / 1 / 2
 #   PART=bp3: op BP3 (BP3.0) at N = 3..10 and bp BP3 at N = 5..8: compiler / 1 / 2
 # Helpers: lib26.sh.
 # Stage: ./mvnw -q -o install -DskipTests -Dmaven.javadoc.skip=true; rm -rf .gpu; ../shared/gpu/stage.sh
@@ -32,6 +35,17 @@ if [ "$part" = bp5 ]; then
   done
   for arm in compiler 1 2; do
     bench bp-u$arm 50 bp $U=$arm -- --geometry stored --n-min 3 --n-max 10 --iterations 50 --reps 3
+  done
+elif [ "$part" = hi ]; then
+  for arm in compiler 1 2; do
+    bench op-u$arm 40 op $U=$arm -- --geometry stored --n-min 8 --n-max 10 --reps 4
+    bench onthefly-u$arm 40 op $U=$arm -- --geometry onthefly --n-min 9 --n-max 10 --reps 4
+  done
+  for k in 1 4; do
+    bench onthefly-k$k-u1 35 op $U=1 -Dlobatto.aparapi.pointsPerColumn=$k -- --geometry onthefly --n-min 7 --n-max 8 --reps 4
+  done
+  for arm in compiler 1 2; do
+    problems=BP3 bench op-bp3-u$arm 45 op $U=$arm -- --geometry stored --n-min 4 --n-max 10 --reps 4
   done
 else
   for arm in compiler 1 2; do

@@ -25,7 +25,7 @@ import picocli.CommandLine.Parameters;
  */
 @Command(name = "lobatto-bench", mixinStandardHelpOptions = true, versionProvider = BenchCli.Version.class,
         description = "Lobatto benchmarks: BS1-BS7, BK1/BK3/BK5, BP solves, NekBone, operator apply, launch-cost attribution.",
-        subcommands = {BenchCli.Bs.class, BenchCli.Bk.class, BenchCli.Bp.class, BenchCli.Nekbone.class, BenchCli.Op.class, BenchCli.All.class, BenchCli.Launch.class, BenchCli.Solve.class, BenchCli.BuildCostCommand.class,
+        subcommands = {BenchCli.Bs.class, BenchCli.Bk.class, BenchCli.Bp.class, BenchCli.Nekbone.class, BenchCli.Op.class, BenchCli.All.class, BenchCli.Launch.class, BenchCli.Solve.class, BenchCli.BuildCostCommand.class, BenchCli.SourceProbeCommand.class,
             BenchCli.Plot.class, BenchCli.KernelInfo.class, CommandLine.HelpCommand.class})
 public final class BenchCli implements Runnable {
 
@@ -579,6 +579,46 @@ public final class BenchCli implements Runnable {
         @Override
         public Integer call() throws Exception {
             return BuildCost.run(sources, device, options, threads, bundles, !noBinaries, System.out);
+        }
+    }
+
+    @Command(name = "source-probe", mixinStandardHelpOptions = true, versionProvider = BenchCli.Version.class,
+            description = "BP3.5 element kernels in source variants, each built with raw OpenCL and timed alone (no gather or "
+            + "scatter) in alternated rounds: registers and spills from the build log, the PTX in -o, best and median "
+            + "microseconds per launch, y checked against the first variant. Variants: '+'-joined base, uN (the contraction "
+            + "loops under #pragma unroll N, as -Dlobatto.aparapi.contractionUnroll=N builds them; ucompiler), static (local "
+            + "memory as a kernel-scope array), nc (read-only buffers const restrict). Says what a source change could give; "
+            + "op and bp say what it gives the operator.")
+    static final class SourceProbeCommand implements Callable<Integer> {
+        @Option(names = "--device", description = "OpenCL device name substring. Default: the first GPU")
+        String device;
+        @Option(names = "--stored", split = ",", defaultValue = "7", description = "degrees N of the stored-factor kernel. "
+                + "Default: ${DEFAULT-VALUE}")
+        List<Integer> stored;
+        @Option(names = "--onthefly", split = ",", description = "degrees N of the on-the-fly points kernel (built by the "
+                + "backend on the device). Default: none")
+        List<Integer> onTheFly;
+        @Option(names = "--variants", split = ",", defaultValue = "base,u1,u2", description = "Default: ${DEFAULT-VALUE}")
+        List<String> variants;
+        @Option(names = "--mode", defaultValue = "1", description = "0: x_L in, 1: x_G read through the scatter ids (identity "
+                + "here), as op runs it. Default: ${DEFAULT-VALUE}")
+        int mode;
+        @Option(names = "--dofs", defaultValue = "8000000", description = "Default: ${DEFAULT-VALUE}")
+        long dofs;
+        @Option(names = "--reps", defaultValue = "30", description = "launches per timing. Default: ${DEFAULT-VALUE}")
+        int reps;
+        @Option(names = "--rounds", defaultValue = "4", description = "alternated rounds over the variants. Default: ${DEFAULT-VALUE}")
+        int rounds;
+        @Option(names = {"-o", "--out"}, defaultValue = "bench-results/source-probe", description = "Default: ${DEFAULT-VALUE}")
+        Path out;
+
+        @Override
+        public Integer call() throws Exception {
+            if (mode < 0 || mode > 1) {
+                throw new CommandLine.ParameterException(new CommandLine(this), "--mode " + mode + " is not 0 or 1");
+            }
+            return SourceProbe.run(device, stored, onTheFly == null ? List.of() : onTheFly, variants, mode, dofs, reps, rounds,
+                    out, System.out);
         }
     }
 

@@ -77,7 +77,7 @@ final class OpenClBuildReport {
         return out;
     }
 
-    private static String buildLog(cl_program prog, cl_device_id device) {
+    static String buildLog(cl_program prog, cl_device_id device) {
         long[] size = new long[1];
         clGetProgramBuildInfo(prog, device, CL_PROGRAM_BUILD_LOG, 0, null, size);
         byte[] log = new byte[(int) size[0]];
