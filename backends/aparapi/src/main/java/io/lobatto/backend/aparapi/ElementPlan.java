@@ -272,25 +272,26 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
     }
 
     /**
-     * The measured choice of {@link #unroll}: BP3.5 rolled (1) at N = 5 and 8 and by 2 at N = 6 with the stored factors,
-     * rolled at N = 7 and 8 with the factors on the fly; the compiler's choice elsewhere. From the kernel alone, x_L to
-     * y_L at 8M DOFs on the H100 ({@code SourceProbe} at ee780e2, best of 4 rounds, microseconds, compiler / 1 / 2 / 4 /
-     * full): stored N = 5 412.9 / 377.8 / 399.8 / 439.3 / 412.8, N = 6 399.9 / 391.7 / 382.9 / 404.6 / 399.8, N = 7 265.6
-     * / 275.8 / 282.2 / 282.6 / 279.2, N = 8 311.6 / 298.3 / 326.0 / 318.8 / 304.4; on the fly N = 7 274.8 / 265.8 / 274.6
-     * / 276.7 / 271.9, N = 8 319.1 / 310.8 / 309.7 / 309.9 / 319.2.
+     * The measured choice of {@link #unroll}: BP3.5 with the stored factors unrolled by 2 at N = 10 (the pipelined shared
+     * columns), with the factors on the fly rolled (1) at N = 7 and unrolled by 2 at N = 8 (points, K layers of a column);
+     * the compiler's choice elsewhere, and for BP1.0 and BP3.0 (BP3.0 rolled or by 2 ran 2.2-2.5x slower). Measured by
+     * {@code benchmarks/gpu/unroll26.sh} on the H100, one lease per part, {@code op} at 8M DOFs, GDOF/s compiler / rolled /
+     * by 2: at 08d0411 (part bp5) stored N = 3 14.63 / 14.57 / 13.77, 4 16.18 / 16.06 / 15.31, 5 17.84 / 16.54 / 17.10,
+     * 6 17.67 / 16.68 / 16.73, 7 21.91 / 21.91 / 20.98; on the fly N = 6 18.75 / 18.81 / 18.80, 7 23.75 / 25.03 / 24.40,
+     * 8 20.86 / 21.71 / 22.06; {@code bp} stored, GDOF&middot;it/s, N = 3..10 compiler 9.26 10.02 10.41 10.26 11.16 10.30
+     * 10.27 9.73, rolled 9.18 9.52 9.78 9.94 11.24 10.60 10.21 9.72, by 2 8.47 9.50 10.17 9.94 10.90 10.15 10.34 10.28;
+     * at 13cfce7 (part hi) stored N = 8 19.45 / 19.14 / 18.37, 9 17.32 / 16.49 / 16.97, 10 16.35 / 17.99 / 18.01; on the
+     * fly N = 9 21.37 / 20.58 / 20.85, 10 18.92 / 18.24 / 18.84; BP3.0 N = 4..7 8.95 9.87 12.23 11.24 / 3.59 4.12 5.14 4.46
+     * / 4.05 4.34 5.22 4.53. At N = 8 rolled applied 1.6 % slower and ran CG 2.9 % faster: the compiler's choice stays.
      */
     static int unrollTable(ElementKernel kernel, int degree, boolean onTheFly, ElementVariant variant) {
         if (kernel != ElementKernel.STIFFNESS_BP35) {
             return 0;
         }
         if (onTheFly) {
-            return variant == ElementVariant.POINTS && (degree == 7 || degree == 8) ? 1 : 0;
+            return variant != ElementVariant.POINTS ? 0 : degree == 7 ? 1 : degree == 8 ? 2 : 0;
         }
-        return switch (degree) {
-            case 5, 8 -> 1;
-            case 6 -> 2;
-            default -> 0;
-        };
+        return degree == 10 ? 2 : 0;
     }
 
     /**

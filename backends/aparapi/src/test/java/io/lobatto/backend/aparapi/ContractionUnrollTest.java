@@ -67,19 +67,27 @@ class ContractionUnrollTest {
         PropertyGuard.keeping(() -> {
             System.clearProperty(ElementPlan.UNROLL_PROPERTY);
             assertEquals(-1, ElementPlan.contractionUnroll());
-            assertEquals(1, ElementPlan.unrollTable(K, 5, false, ElementVariant.SHARED));
-            assertEquals(2, ElementPlan.unrollTable(K, 6, false, ElementVariant.POINTS));
-            assertEquals(0, ElementPlan.unrollTable(K, 7, false, ElementVariant.POINTS));
-            assertEquals(1, ElementPlan.unrollTable(K, 8, false, ElementVariant.POINTS));
-            assertEquals(1, ElementPlan.unrollTable(K, 7, true, ElementVariant.POINTS));
-            assertEquals(0, ElementPlan.unrollTable(K, 7, true, ElementVariant.SHARED));
-            assertEquals(0, ElementPlan.unrollTable(ElementKernel.STIFFNESS_BP30, 5, false, ElementVariant.POINTS));
-            assertTrue(plan(K, 8).describe(K).endsWith(", contractions rolled"), plan(K, 8).describe(K));
-            assertTrue(plan(K, 6).describe(K).endsWith(", contractions unrolled by 2"), plan(K, 6).describe(K));
+            // unroll26.sh at 08d0411 and 13cfce7: by 2 at stored N = 10; on the fly rolled at N = 7, by 2 at N = 8
+            for (int n = 1; n <= 15; n++) {
+                assertEquals(n == 10 ? 2 : 0, ElementPlan.unrollTable(K, n, false, ElementVariant.POINTS), "stored N = " + n);
+                assertEquals(n == 10 ? 2 : 0, ElementPlan.unrollTable(K, n, false, ElementVariant.PIPELINED), "stored N = " + n);
+                assertEquals(n == 7 ? 1 : n == 8 ? 2 : 0, ElementPlan.unrollTable(K, n, true, ElementVariant.POINTS),
+                        "on the fly N = " + n);
+                assertEquals(0, ElementPlan.unrollTable(K, n, true, ElementVariant.SHARED), "on the fly, shared, N = " + n);
+                assertEquals(0, ElementPlan.unrollTable(ElementKernel.STIFFNESS_BP30, n, false, ElementVariant.POINTS));
+                assertEquals(0, ElementPlan.unrollTable(ElementKernel.MASS_BP10, n, false, ElementVariant.POINTS));
+            }
+            assertFalse(plan(K, 8).describe(K).contains("contractions"), plan(K, 8).describe(K));
             assertFalse(plan(K, 7).describe(K).contains("contractions"), plan(K, 7).describe(K));
+            ElementPlan onTheFly7 = ElementPlan.trilinearPoints(8, 256, 48 * 1024);
+            assertTrue(onTheFly7.describe(K).endsWith(", contractions rolled"), onTheFly7.describe(K));
+            ElementPlan onTheFly8 = ElementPlan.trilinearPoints(9, 256, 48 * 1024);
+            assertTrue(onTheFly8.describe(K).endsWith(", contractions unrolled by 2"), onTheFly8.describe(K));
+            System.setProperty(ElementPlan.UNROLL_PROPERTY, "1");
+            assertTrue(plan(K, 8).describe(K).endsWith(", contractions rolled"), plan(K, 8).describe(K));
             System.setProperty(ElementPlan.UNROLL_PROPERTY, "0");
             assertEquals(0, ElementPlan.contractionUnroll());
-            assertFalse(plan(K, 8).describe(K).contains("contractions"));
+            assertFalse(onTheFly7.describe(K).contains("contractions"));
             for (String bad : new String[] {"33", "-1", "often"}) {
                 System.setProperty(ElementPlan.UNROLL_PROPERTY, bad);
                 IllegalArgumentException ex = assertThrows(IllegalArgumentException.class, ElementPlan::contractionUnroll);
