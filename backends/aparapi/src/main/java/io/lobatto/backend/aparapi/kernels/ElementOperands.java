@@ -69,7 +69,11 @@ public abstract class ElementOperands extends Kernel {
     double shift;
     @Local double[] lds = new double[1];
 
-    /** u at local node li: x_L[li], or x_G[Z(li)] (0 where masked), or dirG + beta x_G there. */
+    /**
+     * u at local node li: x_L[li], or x_G[Z(li)] (0 where masked), or dirG + beta x_G there. A masked node (id &lt; 0) reads
+     * entry 0 (every device vector has one) and drops it: no branch on the id stands between its load and x_G's, so the
+     * compiler issues the loads of a work-item's nodes together instead of one id, then one x_G, at a time.
+     */
     protected final double readU(int li) {
         double u = 0;
         if (fromGlobal >= 1) {
@@ -77,11 +81,13 @@ public abstract class ElementOperands extends Kernel {
             if (fromGlobal == DIRECT && id >= DIRECT_FLAG) {
                 id = id - DIRECT_FLAG;
             }
-            if (id >= 0) {
-                u = x[id];
-                if (fromGlobal == 2 || fromGlobal >= ATOMIC_DIR) {
-                    u = dirG[id] + beta * u;
-                }
+            int j = max(id, 0);
+            u = x[j];
+            if (fromGlobal == 2 || fromGlobal >= ATOMIC_DIR) {
+                u = dirG[j] + beta * u;
+            }
+            if (id < 0) {
+                u = 0;
             }
         } else {
             u = x[li];
