@@ -99,7 +99,11 @@ public abstract class ElementKernelBase extends PointColumnOperands {
             for (int p = t; p < np; p += T) {
                 double u = 0;
                 if (valid == 1) {
-                    u = readU(e * np + p);
+                    if (gauss == 1) {
+                        u = readU(e * np + p);
+                    } else {
+                        u = readUGuarded(e * np + p);
+                    }
                 }
                 lds[L0 + gridIndex(p, Q, P)] = u;
             }
@@ -175,7 +179,11 @@ public abstract class ElementKernelBase extends PointColumnOperands {
             for (int p = t; p < np; p += T) {
                 double v = lds[cur + gridIndex(p, Q, P)];
                 if (fromGlobal >= 1) {
-                    v += shift * w[e * np + p] * readU(e * np + p);
+                    if (gauss == 1) {
+                        v += shift * w[e * np + p] * readU(e * np + p);
+                    } else {
+                        v += shift * w[e * np + p] * readUGuarded(e * np + p);
+                    }
                 }
                 store(e * np + p, v);
             }

@@ -72,7 +72,10 @@ public abstract class ElementOperands extends Kernel {
     /**
      * u at local node li: x_L[li], or x_G[Z(li)] (0 where masked), or dirG + beta x_G there. A masked node (id &lt; 0) reads
      * entry 0 (every device vector has one) and drops it: no branch on the id stands between its load and x_G's, so the
-     * compiler issues the loads of a work-item's nodes together instead of one id, then one x_G, at a time.
+     * compiler issues the loads of a work-item's nodes together instead of one id, then one x_G, at a time. BP1.0 and
+     * BP3.0 read u so ({@code benchmarks/gpu/gather26.sh} at bb53937, H100, {@code op} at 8M DOFs, GDOF/s before / after: BP1
+     * at N = 4..7 26.84 / 28.57, 29.00 / 30.69, 30.07 / 31.94, 32.28 / 33.58; BP3 at N = 5..7 9.76 / 10.11, 12.09 / 12.64,
+     * 11.15 / 11.48); the BP3.5 kernels keep {@link #readUGuarded} (there BP5 applied 0.7-1.3 % and ran CG 1-3 % slower).
      */
     protected final double readU(int li) {
         double u = 0;
@@ -88,6 +91,29 @@ public abstract class ElementOperands extends Kernel {
             }
             if (id < 0) {
                 u = 0;
+            }
+        } else {
+            u = x[li];
+        }
+        return u;
+    }
+
+    /**
+     * {@link #readU} with the loads of x_G (and dirG) inside the test of the id's mask: each node's id load, a branch on
+     * it, then x_G's load. The BP3.5 kernels read u so (measured faster there, see {@link #readU}).
+     */
+    protected final double readUGuarded(int li) {
+        double u = 0;
+        if (fromGlobal >= 1) {
+            int id = ids[li];
+            if (fromGlobal == DIRECT && id >= DIRECT_FLAG) {
+                id = id - DIRECT_FLAG;
+            }
+            if (id >= 0) {
+                u = x[id];
+                if (fromGlobal == 2 || fromGlobal >= ATOMIC_DIR) {
+                    u = dirG[id] + beta * u;
+                }
             }
         } else {
             u = x[li];

@@ -79,7 +79,7 @@ public final class PointwiseColumnKernel extends RegisterKernelBase {
             for (int k = 0; k < P; k++) {
                 double u = 0;
                 if (valid == 1) {
-                    u = readU(e * gridSize + t + P2 * k);
+                    u = readUGuarded(e * gridSize + t + P2 * k);
                 }
                 colU[k] = u;
                 lds[col + cs * k] = u;

@@ -30,7 +30,7 @@ public final class StiffnessBp35ColumnKernel extends RegisterKernelBase {
         for (int k = 0; k < Q; k++) {
             double u = 0;
             if (valid == 1) {
-                u = readU(base + Q2 * k);
+                u = readUGuarded(base + Q2 * k);
             }
             colU[k] = u;
             lds[col + Q2 * k] = u;

@@ -81,7 +81,7 @@ public final class StiffnessBp35PipelinedKernel extends ElementOperands {
         for (int c = 0; c < P; c++) {
             double u = 0;
             if (valid == 1) {
-                u = readU(base + P2 * c);
+                u = readUGuarded(base + P2 * c);
             }
             lds[L0 + own + SP * c] = u;
         }
@@ -158,7 +158,7 @@ public final class StiffnessBp35PipelinedKernel extends ElementOperands {
                 double u = 0;
                 if (fromGlobal >= 1) {
                     if (shift != 0) {
-                        u = readU(base + P2 * k);
+                        u = readUGuarded(base + P2 * k);
                     }
                 }
                 writeY(base + P2 * k, y, u);

@@ -66,7 +66,7 @@ public final class StiffnessBp35TrilinearKernel extends RegisterKernelBase {
         for (int k = 0; k < P; k++) {
             double u = 0;
             if (valid == 1) {
-                u = readU(base + P2 * k);
+                u = readUGuarded(base + P2 * k);
             }
             colU[k] = u;
             lds[col + P2 * k] = u;

@@ -73,7 +73,7 @@ public final class StiffnessBp35TrilinearPointsKernel extends TrilinearMapOperan
         for (int p = t; p < P3; p += T) {
             double u = 0;
             if (valid == 1) {
-                u = readU(base + p);
+                u = readUGuarded(base + p);
             }
             lds[L0 + p] = u;
         }
