@@ -8,6 +8,8 @@
 #   PART=hi: op BP5 stored at N = 8..10 and on the fly at N = 9, 10: compiler / 1 / 2 (the first call's op sweeps were
 #     cut at N = 8 and 9); on the fly rolled at N = 7, 8 with K = 1 and 4 layers per work-item; op BP3 (BP3.0) at
 #     N = 4..10: compiler / 1 / 2
+#   PART=full: the compiler's choice against full unrolling (16, more than any P here): op BP3 at N = 4..10, op BP5 stored
+#     at N = 3..10 and on the fly at N = 6..10
 #   PART=bp3: op BP3 (BP3.0) at N = 3..10 and bp BP3 at N = 5..8: compiler / 1 / 2
 # Helpers: lib26.sh.
 # Stage: ./mvnw -q -o install -DskipTests -Dmaven.javadoc.skip=true; rm -rf .gpu; ../shared/gpu/stage.sh
@@ -46,6 +48,12 @@ elif [ "$part" = hi ]; then
   done
   for arm in compiler 1 2; do
     problems=BP3 bench op-bp3-u$arm 45 op $U=$arm -- --geometry stored --n-min 4 --n-max 10 --reps 4
+  done
+elif [ "$part" = full ]; then
+  for arm in compiler 16; do
+    problems=BP3 bench op-bp3-u$arm 50 op $U=$arm -- --geometry stored --n-min 4 --n-max 10 --reps 4
+    bench op-u$arm 50 op $U=$arm -- --geometry stored --n-min 3 --n-max 10 --reps 4
+    bench onthefly-u$arm 35 op $U=$arm -- --geometry onthefly --n-min 6 --n-max 10 --reps 4
   done
 else
   for arm in compiler 1 2; do
