@@ -10,6 +10,7 @@
 #     N = 4..10: compiler / 1 / 2
 #   PART=full: the compiler's choice against full unrolling (16, more than any P here): op BP3 at N = 4..10, op BP5 stored
 #     at N = 3..10 and on the fly at N = 6..10
+#   PART=n8: stored N = 8, op and bp, the compiler's choice against full unrolling, alternated twice
 #   PART=bp3: op BP3 (BP3.0) at N = 3..10 and bp BP3 at N = 5..8: compiler / 1 / 2
 # Helpers: lib26.sh.
 # Stage: ./mvnw -q -o install -DskipTests -Dmaven.javadoc.skip=true; rm -rf .gpu; ../shared/gpu/stage.sh
@@ -48,6 +49,13 @@ elif [ "$part" = hi ]; then
   done
   for arm in compiler 1 2; do
     problems=BP3 bench op-bp3-u$arm 45 op $U=$arm -- --geometry stored --n-min 4 --n-max 10 --reps 4
+  done
+elif [ "$part" = n8 ]; then
+  for round in 1 2; do
+    for arm in compiler 16; do
+      bench op-n8-u$arm-r$round 30 op $U=$arm -- --geometry stored --n-min 8 --n-max 8 --reps 4
+      bench bp-n8-u$arm-r$round 30 bp $U=$arm -- --geometry stored --n-min 8 --n-max 8 --iterations 50 --reps 3
+    done
   done
 elif [ "$part" = full ]; then
   for arm in compiler 16; do
