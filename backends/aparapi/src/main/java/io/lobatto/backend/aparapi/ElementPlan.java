@@ -272,8 +272,9 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
     }
 
     /**
-     * The measured choice of {@link #unroll}: BP3.5 with the stored factors unrolled by 2 at N = 10 (the pipelined shared
-     * columns), with the factors on the fly rolled (1) at N = 7 and unrolled by 2 at N = 8 (points, K layers of a column);
+     * The measured choice of {@link #unroll}: BP3.5 with the stored factors fully at N = 8 (16, more than P = 9) and by 2 at
+     * N = 10 (the pipelined shared columns), with the factors on the fly rolled (1) at N = 7 and unrolled by 2 at N = 8
+     * (points, K layers of a column);
      * the compiler's choice elsewhere, and for BP1.0 and BP3.0 (BP3.0 rolled or by 2 ran 2.2-2.5x slower). Measured by
      * {@code benchmarks/gpu/unroll26.sh} on the H100, one lease per part, {@code op} at 8M DOFs, GDOF/s compiler / rolled /
      * by 2: at 08d0411 (part bp5) stored N = 3 14.63 / 14.57 / 13.77, 4 16.18 / 16.06 / 15.31, 5 17.84 / 16.54 / 17.10,
@@ -282,7 +283,9 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
      * 10.27 9.73, rolled 9.18 9.52 9.78 9.94 11.24 10.60 10.21 9.72, by 2 8.47 9.50 10.17 9.94 10.90 10.15 10.34 10.28;
      * at 13cfce7 (part hi) stored N = 8 19.45 / 19.14 / 18.37, 9 17.32 / 16.49 / 16.97, 10 16.35 / 17.99 / 18.01; on the
      * fly N = 9 21.37 / 20.58 / 20.85, 10 18.92 / 18.24 / 18.84; BP3.0 N = 4..7 8.95 9.87 12.23 11.24 / 3.59 4.12 5.14 4.46
-     * / 4.05 4.34 5.22 4.53. At N = 8 rolled applied 1.6 % slower and ran CG 2.9 % faster: the compiler's choice stays.
+     * / 4.05 4.34 5.22 4.53. At ab2d278 (parts full and n8) full unrolling (16) against the compiler's: stored N = 8
+     * {@code op} 20.01 / 19.47, then alternated 19.99, 20.00 / 19.53, 19.46, {@code bp} 10.52, 10.69 / 10.33, 10.41; level
+     * elsewhere (stored N = 3..7 and 9, BP3.0 at N = 4..9 within 0.7 %), on the fly below rolled and by 2.
      */
     static int unrollTable(ElementKernel kernel, int degree, boolean onTheFly, ElementVariant variant) {
         if (kernel != ElementKernel.STIFFNESS_BP35) {
@@ -291,7 +294,7 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
         if (onTheFly) {
             return variant != ElementVariant.POINTS ? 0 : degree == 7 ? 1 : degree == 8 ? 2 : 0;
         }
-        return degree == 10 ? 2 : 0;
+        return degree == 8 ? 16 : degree == 10 ? 2 : 0;
     }
 
     /**
@@ -657,11 +660,13 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
 
     /**
      * E.g. "2D, 81 work-items x 3 elements per group, 2673 doubles local, GL stages by points", with ", contractions
-     * rolled" or ", contractions unrolled by U" where {@link #unroll} sets the contraction loops' unrolling.
+     * rolled", ", contractions unrolled by U" or (U at least P) ", contractions unrolled fully" where {@link #unroll} sets
+     * the contraction loops' unrolling.
      */
     String describe(ElementKernel kernel) {
         int u = unroll(kernel);
-        return layout(kernel) + (u == 1 ? ", contractions rolled" : u > 1 ? ", contractions unrolled by " + u : "");
+        return layout(kernel) + (u == 1 ? ", contractions rolled" : u >= points ? ", contractions unrolled fully"
+                : u > 1 ? ", contractions unrolled by " + u : "");
     }
 
     private String layout(ElementKernel kernel) {

@@ -20,9 +20,9 @@ import org.junit.jupiter.api.Test;
 /**
  * The contraction loops' unrolling ({@link ContractionUnroll}, {@code -Dlobatto.aparapi.contractionUnroll}): the pragma
  * lands before every contraction loop and nowhere else, a build with it is cached apart, the table, the errors; and
- * kernels built rolled or unrolled by 2 give what the register kernels, the host and the Java backend give (BP3.5 at N =
- * 5 and 7, BP3.0 at N = 4, the masked assembled operator, and the factors on the fly against the Java backend's stored
- * factors).
+ * kernels built rolled, unrolled by 2 or fully give what the register kernels, the host and the Java backend give (BP3.5
+ * at N = 5 and 7, BP3.0 at N = 4, the masked assembled operator, and the factors on the fly against the Java backend's
+ * stored factors).
  */
 class ContractionUnrollTest {
 
@@ -67,17 +67,19 @@ class ContractionUnrollTest {
         PropertyGuard.keeping(() -> {
             System.clearProperty(ElementPlan.UNROLL_PROPERTY);
             assertEquals(-1, ElementPlan.contractionUnroll());
-            // unroll26.sh at 08d0411 and 13cfce7: by 2 at stored N = 10; on the fly rolled at N = 7, by 2 at N = 8
+            // unroll26.sh at 08d0411, 13cfce7 and ab2d278: stored fully at N = 8, by 2 at N = 10; on the fly rolled at N = 7,
+            // by 2 at N = 8
             for (int n = 1; n <= 15; n++) {
-                assertEquals(n == 10 ? 2 : 0, ElementPlan.unrollTable(K, n, false, ElementVariant.POINTS), "stored N = " + n);
-                assertEquals(n == 10 ? 2 : 0, ElementPlan.unrollTable(K, n, false, ElementVariant.PIPELINED), "stored N = " + n);
+                int stored = n == 8 ? 16 : n == 10 ? 2 : 0;
+                assertEquals(stored, ElementPlan.unrollTable(K, n, false, ElementVariant.POINTS), "stored N = " + n);
+                assertEquals(stored, ElementPlan.unrollTable(K, n, false, ElementVariant.PIPELINED), "stored N = " + n);
                 assertEquals(n == 7 ? 1 : n == 8 ? 2 : 0, ElementPlan.unrollTable(K, n, true, ElementVariant.POINTS),
                         "on the fly N = " + n);
                 assertEquals(0, ElementPlan.unrollTable(K, n, true, ElementVariant.SHARED), "on the fly, shared, N = " + n);
                 assertEquals(0, ElementPlan.unrollTable(ElementKernel.STIFFNESS_BP30, n, false, ElementVariant.POINTS));
                 assertEquals(0, ElementPlan.unrollTable(ElementKernel.MASS_BP10, n, false, ElementVariant.POINTS));
             }
-            assertFalse(plan(K, 8).describe(K).contains("contractions"), plan(K, 8).describe(K));
+            assertTrue(plan(K, 8).describe(K).endsWith(", contractions unrolled fully"), plan(K, 8).describe(K));
             assertFalse(plan(K, 7).describe(K).contains("contractions"), plan(K, 7).describe(K));
             ElementPlan onTheFly7 = ElementPlan.trilinearPoints(8, 256, 48 * 1024);
             assertTrue(onTheFly7.describe(K).endsWith(", contractions rolled"), onTheFly7.describe(K));
@@ -85,6 +87,8 @@ class ContractionUnrollTest {
             assertTrue(onTheFly8.describe(K).endsWith(", contractions unrolled by 2"), onTheFly8.describe(K));
             System.setProperty(ElementPlan.UNROLL_PROPERTY, "1");
             assertTrue(plan(K, 8).describe(K).endsWith(", contractions rolled"), plan(K, 8).describe(K));
+            System.setProperty(ElementPlan.UNROLL_PROPERTY, "2");
+            assertTrue(plan(K, 8).describe(K).endsWith(", contractions unrolled by 2"), plan(K, 8).describe(K));
             System.setProperty(ElementPlan.UNROLL_PROPERTY, "0");
             assertEquals(0, ElementPlan.contractionUnroll());
             assertFalse(onTheFly7.describe(K).contains("contractions"));
@@ -103,9 +107,10 @@ class ContractionUnrollTest {
         PropertyGuard.keeping(() -> {
             AparapiBackend points = VariantBackends.at48KiB(ElementVariant.POINTS);
             AparapiBackend registers = VariantBackends.at48KiB(ElementVariant.REGISTERS);
-            for (int u : new int[] {1, 2}) {
+            for (int u : new int[] {1, 2, 16}) {
                 System.setProperty(ElementPlan.UNROLL_PROPERTY, Integer.toString(u));
-                String note = u == 1 ? ", contractions rolled" : ", contractions unrolled by 2";
+                String note = u == 1 ? ", contractions rolled" : u == 2 ? ", contractions unrolled by 2"
+                        : ", contractions unrolled fully";
                 for (int n : new int[] {5, 7}) {
                     VariantChecks.elementApplyAgrees(points, registers, "the register kernels", K, n, 0.6, 131 + n + u,
                             plan -> assertTrue(plan.endsWith(note), plan));
