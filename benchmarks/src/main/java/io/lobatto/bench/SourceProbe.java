@@ -121,7 +121,7 @@ final class SourceProbe {
                 cl_program prog = clCreateProgramWithSource(ctx, 1, new String[] {src}, null, null);
                 programs.add(prog);
                 try {
-                    clBuildProgram(prog, 1, new cl_device_id[] {f.device()}, nvidia ? "-cl-nv-verbose" : "", null, null);
+                    clBuildProgram(prog, 1, new cl_device_id[] {f.device()}, nvidia ? "-cl-nv-verbose" : "-w", null, null);
                 } catch (RuntimeException e) {
                     log.println(base.name + " " + v + ": the build failed: " + OpenClBuildReport.buildLog(prog, f.device()));
                     continue;
