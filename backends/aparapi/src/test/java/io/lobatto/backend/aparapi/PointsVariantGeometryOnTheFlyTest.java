@@ -79,14 +79,7 @@ class PointsVariantGeometryOnTheFlyTest extends GeometryOnTheFlyConformance {
                         assertTrue(used == 1 ? plan.contains(" points per work-item") : plan.contains(used + " layers of a column"),
                                 "N = " + degree + ", K = " + k + ": " + plan);
                         bf.apply(dx, yf);
-                        double[] got = be.download(yf);
-                        double err = 0;
-                        double scale = 0;
-                        for (int i = 0; i < got.length; i++) {
-                            err = Math.max(err, Math.abs(got[i] - want[i]));
-                            scale = Math.max(scale, Math.abs(want[i]));
-                        }
-                        assertTrue(err <= 1e-12 * scale, "N = " + degree + ", K = " + k + ": " + err + " of " + scale);
+                        VariantChecks.assertWithin(be.download(yf), want, 1e-12, "N = " + degree + ", K = " + k);
                     }
                 }
             }

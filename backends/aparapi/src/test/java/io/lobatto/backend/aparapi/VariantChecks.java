@@ -31,6 +31,17 @@ final class VariantChecks {
     private VariantChecks() {
     }
 
+    /** Asserts max |got - want| &lt;= rel max |want|, naming {@code what} and both numbers. */
+    static void assertWithin(double[] got, double[] want, double rel, String what) {
+        double err = 0;
+        double scale = 0;
+        for (int i = 0; i < got.length; i++) {
+            err = Math.max(err, Math.abs(got[i] - want[i]));
+            scale = Math.max(scale, Math.abs(want[i]));
+        }
+        org.junit.jupiter.api.Assertions.assertTrue(err <= rel * scale, what + ": " + err + " of " + scale);
+    }
+
     /** y_L = S_L x_L of {@code k} on {@code b}. */
     static double[] elements(Backend b, ElementKernel k, Basis1D basis, int e, double[] geo, double lambda, double[] x) {
         try (DeviceElementData d = b.uploadElementData(k, basis, e, geo); DeviceVector dx = b.upload(x);
