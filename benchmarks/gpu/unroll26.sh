@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # GPU runbook of issue 26, one H100, about 6 minutes: the contraction loops' unrolling (-Dlobatto.aparapi.contractionUnroll,
 # #pragma unroll in the element kernels' sums over m), the compiler's choice against rolled (1) and unrolled by 2, in one
-# lease. SourceProbe (kernel alone, x_L to y_L) found rolled loops 3-9 % faster at stored N = 5, 6, 8 and on the fly N = 7, 8.
+# lease. The first source probe (kernel alone, x_L to y_L) found rolled loops 2-9 % faster at stored N = 5, 6, 8 and on the
+# fly N = 7, 8.
 #   PART=bp5 (default):
 #     1. SelfCheck on the GPU, BP3.5 stored and on the fly, rolled
 #     2. op BP5 stored at N = 3..10, then on the fly at N = 6..9, and bp BP5 stored at N = 3..10: compiler / 1 / 2
@@ -63,16 +64,23 @@ elif [ "$part" = full ]; then
     bench op-u$arm 50 op $U=$arm -- --geometry stored --n-min 3 --n-max 10 --reps 4
     bench onthefly-u$arm 35 op $U=$arm -- --geometry onthefly --n-min 6 --n-max 10 --reps 4
   done
-else
+elif [ "$part" = bp3 ]; then
   for arm in compiler 1 2; do
     bench op-bp3-u$arm 50 op $U=$arm -- --geometry stored --n-min 3 --n-max 10 --reps 4
     bench bp-bp3-u$arm 40 bp $U=$arm -- --geometry stored --n-min 5 --n-max 8 --iterations 50 --reps 3
   done
+else
+  echo "unroll26: PART=$part is not one of bp5, hi, n8, full, bp3" >&2
+  exit 2
 fi
 echo "== $book-$part: $((SECONDS - start)) s in all" | tee -a "$out/times.log"
 summary="$dest/$book-$part-$COMMIT-summary.txt"
 {
-  echo "$book runbook ($part) at $COMMIT: contraction loops, the compiler's unrolling / rolled / by 2; $(date -u +%FT%TZ)"
+  case $part in
+    n8|full) arms="the compiler's unrolling / full (16)" ;;
+    *) arms="the compiler's unrolling / rolled / by 2" ;;
+  esac
+  echo "$book runbook ($part) at $COMMIT: contraction loops, $arms; $(date -u +%FT%TZ)"
   cat "$out/times.log"
   summarise "$out"/selfcheck-*.log "$out"/op-*.log "$out"/onthefly-*.log "$out"/bp-*.log
 } > "$summary"

@@ -614,8 +614,17 @@ public final class BenchCli implements Runnable {
 
         @Override
         public Integer call() throws Exception {
+            CommandLine cl = new CommandLine(this);
             if (mode < 0 || mode > 1) {
-                throw new CommandLine.ParameterException(new CommandLine(this), "--mode " + mode + " is not 0 or 1");
+                throw new CommandLine.ParameterException(cl, "--mode " + mode + " is not 0 or 1");
+            }
+            if (reps < 1 || rounds < 1) {
+                throw new CommandLine.ParameterException(cl, "--reps " + reps + " and --rounds " + rounds + " must be at least 1");
+            }
+            for (int n : onTheFly == null ? stored : java.util.stream.Stream.concat(stored.stream(), onTheFly.stream()).toList()) {
+                if (n < 1 || n > AparapiBackend.MAX_DEGREE) {
+                    throw new CommandLine.ParameterException(cl, "degree " + n + " is out of range 1.." + AparapiBackend.MAX_DEGREE);
+                }
             }
             return SourceProbe.run(device, stored, onTheFly == null ? List.of() : onTheFly, variants, mode, dofs, reps, rounds,
                     out, System.out);

@@ -36,21 +36,24 @@ import static org.jocl.CL.*;
  * scatter), in alternated rounds within one process: registers and spills from the build log ({@code -cl-nv-verbose} on
  * NVIDIA), the PTX, and the best and median microseconds per launch over E elements of about {@code dofs} DOFs, with y
  * checked against the first variant's. A variant is a '+'-joined list of: {@code base} (the backend's source as it
- * stands); {@code uN} (the contraction loops under {@code #pragma unroll N}, the backend's own
- * {@code -Dlobatto.aparapi.contractionUnroll=N} source; {@code ucompiler} the compiler's choice); {@code static} (the
- * local memory as a kernel-scope array instead of the {@code __local} argument); {@code nc} (the read-only buffers
- * {@code const restrict}, for the read-only data path). A variant tells what a source change could give before the
- * backend carries it; only {@code op} and {@code bp} say what it gives the operator.
+ * stands, its unroll table included); {@code uN} (the loops over m under {@code #pragma unroll N}, the backend's own
+ * {@code -Dlobatto.aparapi.contractionUnroll=N} source; {@code ucompiler} the compiler's choice, {@code utable} the
+ * table's); {@code static} (the local memory as a kernel-scope array instead of the {@code __local} argument);
+ * {@code nc} (the read-only buffers {@code const restrict}, for the read-only data path). Every buffer holds
+ * pseudo-random values (the vertices too: the Jacobians mean nothing, the arithmetic is the same) and the ids are the
+ * identity (no masked node; x_G read in order). A variant tells what a source change could give before the backend
+ * carries it; only {@code op} and {@code bp} say what it gives the operator.
  */
 final class SourceProbe {
 
     private SourceProbe() {
     }
 
-    /** One kernel to vary: its name, its build at the given unrolling, its group and local memory. */
+    /** One kernel to vary: its name, degree, factors (stored or on the fly) and input mode. */
     private record Base(String name, int degree, boolean onTheFly, int mode) {
     }
 
+    /** A build of a {@link Base}: its source, its group, elements per group, local bytes and P^3. */
     private record Built(KernelSource source, int group, int perGroup, long localBytes, int p3) {
     }
 
@@ -69,8 +72,9 @@ final class SourceProbe {
         log.println("device: " + f.name() + ", driver " + f.driver() + "; mode " + mode + ", " + dofs + " DOFs, " + reps
                 + " launches x " + rounds + " rounds");
         cl_context ctx = f.context();
-        cl_command_queue q = clCreateCommandQueueWithProperties(ctx, f.device(), new cl_queue_properties(), null);
+        cl_command_queue q = null;
         try {
+            q = clCreateCommandQueueWithProperties(ctx, f.device(), new cl_queue_properties(), null);
             List<Base> bases = new ArrayList<>();
             stored.forEach(n -> bases.add(new Base("stored-N" + n, n, false, mode)));
             onTheFly.forEach(n -> bases.add(new Base("onthefly-N" + n, n, true, mode)));
@@ -78,7 +82,9 @@ final class SourceProbe {
                 probe(ctx, q, f, nvidia, base, variants, dofs, reps, rounds, out, log);
             }
         } finally {
-            clReleaseCommandQueue(q);
+            if (q != null) {
+                clReleaseCommandQueue(q);
+            }
             io.lobatto.backend.aparapi.runtime.ClContext.releaseContext(ctx);
         }
         return 0;
@@ -87,13 +93,14 @@ final class SourceProbe {
     private static void probe(cl_context ctx, cl_command_queue q, RawOpenClCopy.Found f, boolean nvidia, Base base,
                               List<String> variants, long dofs, int reps, int rounds, Path out, PrintStream log)
             throws IOException {
-        Built first = build(base, "compiler", f.name());
+        Built first = build(base, "table", f.name());
         int n1 = base.degree;
         int elems = (int) Math.max(first.perGroup, dofs / ((long) n1 * n1 * n1));
         elems -= elems % first.perGroup;
         long n = (long) elems * first.p3;
+        long doubles = Math.max(n, 24L * elems);      // the on-the-fly kernels' vertices: 24 per element
         Map<String, cl_mem> buffers = new HashMap<>();
-        double[] fill = new double[Math.toIntExact(n)];
+        double[] fill = new double[Math.toIntExact(doubles)];
         Random r = new Random(1);
         for (int i = 0; i < fill.length; i++) {
             fill[i] = 0.5 + r.nextDouble();
@@ -109,7 +116,7 @@ final class SourceProbe {
         Built built = first;
         try {
             for (String v : variants) {
-                String unroll = "compiler";
+                String unroll = "table";
                 for (String part : v.split("\\+")) {
                     if (part.startsWith("u")) {
                         unroll = part.substring(1);
@@ -132,6 +139,8 @@ final class SourceProbe {
                 Files.write(out.resolve(base.name + "-" + v + (nvidia ? ".ptx" : ".bin")), binary);
                 info.add(String.format(Locale.ROOT, "registers %3s spills %3s", first(REGISTERS, buildLog), first(SPILLS, buildLog)));
                 cl_kernel k = clCreateKernel(prog, KernelSource.ENTRY, null);
+                kernels.add(k);
+                names.add(v);
                 List<KernelSource.Arg> args = built.source.args();
                 for (int i = 0; i < args.size(); i++) {
                     KernelSource.Arg arg = args.get(i);
@@ -139,7 +148,7 @@ final class SourceProbe {
                         case GLOBAL_BUFFER -> {
                             cl_mem mem = buffers.computeIfAbsent(arg.name(), nm -> nm.equals("ids")
                                     ? clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, 4L * n, Pointer.to(ids), null)
-                                    : clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, 8L * n, Pointer.to(fill), null));
+                                    : clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, 8L * doubles, Pointer.to(fill), null));
                             clSetKernelArg(k, i, Sizeof.cl_mem, Pointer.to(mem));
                         }
                         case LOCAL_BUFFER -> clSetKernelArg(k, i, local, null);
@@ -149,14 +158,12 @@ final class SourceProbe {
                         case FLOAT -> clSetKernelArg(k, i, Sizeof.cl_float, Pointer.to(new float[] {0}));
                     }
                 }
-                names.add(v);
-                kernels.add(k);
             }
             long[] gws = {(long) (elems / built.perGroup) * built.group};
             long[] lws = {built.group};
             double[][] times = new double[kernels.size()][rounds];
             String[] checks = new String[kernels.size()];
-            double[] zero = new double[fill.length];
+            double[] zero = new double[Math.toIntExact(n)];
             double[] reference = null;
             cl_mem y = buffers.get("y");
             for (int round = 0; round < rounds; round++) {

@@ -4,11 +4,13 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * How far the OpenCL compiler unrolls an element kernel's sum-factorisation contractions, the loops
- * {@code for (int m = 0; m < P; m++)} of y_i = sum_m D_im u_m along one direction (the tensor paper's contractions):
- * {@code #pragma unroll U} placed before each such loop of Aparapi's translation. Java has no loop pragma, so the hint is
- * written into the translated source. With P a build constant the compilers pick their own unrolling (NVIDIA's by 2 at
- * P = 8), and that choice sets how many registers the loop's loads and addresses take; U = 1 keeps the loop rolled.
+ * How far the OpenCL compiler unrolls an element kernel's loops {@code for (int m = 0; m < P; m++)}: in BP3.5's kernels
+ * the sum-factorisation contractions y_i = sum_m D_im u_m of the gradients and divergences (the tensor paper's
+ * contractions), in the 2D stiffness also the loop over m that holds the last sum over c, in the register kernels the
+ * loops over a column's m. {@code #pragma unroll U} goes before each such loop of Aparapi's translation: Java has no loop
+ * pragma. Loops over m &lt; Q (BP1.0's and BP3.0's GL stages) are not marked. With P a build constant the compilers pick
+ * their own unrolling (NVIDIA's by 2 at P = 8), and that choice sets how many registers the loop's loads and addresses
+ * take; U = 1 keeps the loop rolled.
  */
 final class ContractionUnroll {
 

@@ -265,17 +265,24 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
                 + ContractionUnroll.MAX);
     }
 
-    /** The {@code #pragma unroll} count of this plan's contraction loops: {@link #contractionUnroll} or its table. */
+    /**
+     * The {@code #pragma unroll} count of this plan's contraction loops: {@link #contractionUnroll} or its table; 0 for
+     * BP1.0, whose kernels have no loop {@link ContractionUnroll} marks.
+     */
     int unroll(ElementKernel kernel) {
+        if (kernel == ElementKernel.MASS_BP10) {
+            return 0;
+        }
         int v = contractionUnroll();
         return v >= 0 ? v : unrollTable(kernel, points - 1, onTheFly, variant);
     }
 
     /**
-     * The measured choice of {@link #unroll}: BP3.5 with the stored factors fully at N = 8 (16, more than P = 9) and by 2 at
-     * N = 10 (the pipelined shared columns), with the factors on the fly rolled (1) at N = 7 and unrolled by 2 at N = 8
-     * (points, K layers of a column);
-     * the compiler's choice elsewhere, and for BP1.0 and BP3.0 (BP3.0 rolled or by 2 ran 2.2-2.5x slower). Measured by
+     * The measured choice of {@link #unroll}: BP3.5 with the stored factors fully at N = 8 (16, more than P = 9; the points
+     * kernel) and by 2 at N = 10 (the pipelined shared columns), with the factors on the fly rolled (1) at N = 7 and
+     * unrolled by 2 at N = 8 (points, K layers of a column); the compiler's choice elsewhere, in the other kernels (the
+     * register columns' loops over m index their private arrays: unrolled, the arrays go to a stack frame) and for BP3.0
+     * (forced rolled or by 2 it ran 2.2-2.5x slower). Measured by
      * {@code benchmarks/gpu/unroll26.sh} on the H100, one lease per part, {@code op} at 8M DOFs, GDOF/s compiler / rolled /
      * by 2: at 08d0411 (part bp5) stored N = 3 14.63 / 14.57 / 13.77, 4 16.18 / 16.06 / 15.31, 5 17.84 / 16.54 / 17.10,
      * 6 17.67 / 16.68 / 16.73, 7 21.91 / 21.91 / 20.98; on the fly N = 6 18.75 / 18.81 / 18.80, 7 23.75 / 25.03 / 24.40,
@@ -284,8 +291,9 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
      * at 13cfce7 (part hi) stored N = 8 19.45 / 19.14 / 18.37, 9 17.32 / 16.49 / 16.97, 10 16.35 / 17.99 / 18.01; on the
      * fly N = 9 21.37 / 20.58 / 20.85, 10 18.92 / 18.24 / 18.84; BP3.0 N = 4..7 8.95 9.87 12.23 11.24 / 3.59 4.12 5.14 4.46
      * / 4.05 4.34 5.22 4.53. At ab2d278 (parts full and n8) full unrolling (16) against the compiler's: stored N = 8
-     * {@code op} 20.01 / 19.47, then alternated 19.99, 20.00 / 19.53, 19.46, {@code bp} 10.52, 10.69 / 10.33, 10.41; level
-     * elsewhere (stored N = 3..7 and 9, BP3.0 at N = 4..9 within 0.7 %), on the fly below rolled and by 2.
+     * {@code op} 20.01 / 19.47, then alternated 19.99, 20.00 / 19.53, 19.46, {@code bp} 10.52, 10.69 / 10.33, 10.41; stored
+     * N = 3..7 within 0.4 % (N = 9 17.33 against 17.32-17.33 in the other leases), BP3.0 at N = 4..9 0.3-0.8 % slower, on the
+     * fly below rolled and by 2.
      */
     static int unrollTable(ElementKernel kernel, int degree, boolean onTheFly, ElementVariant variant) {
         if (kernel != ElementKernel.STIFFNESS_BP35) {
@@ -294,7 +302,8 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
         if (onTheFly) {
             return variant != ElementVariant.POINTS ? 0 : degree == 7 ? 1 : degree == 8 ? 2 : 0;
         }
-        return degree == 8 ? 16 : degree == 10 ? 2 : 0;
+        // keyed on the kernel measured: the register columns, whose private arrays the loops index, spill when unrolled
+        return variant == ElementVariant.POINTS && degree == 8 ? 16 : variant == ElementVariant.PIPELINED && degree == 10 ? 2 : 0;
     }
 
     /**

@@ -70,9 +70,11 @@ class ContractionUnrollTest {
             // unroll26.sh at 08d0411, 13cfce7 and ab2d278: stored fully at N = 8, by 2 at N = 10; on the fly rolled at N = 7,
             // by 2 at N = 8
             for (int n = 1; n <= 15; n++) {
-                int stored = n == 8 ? 16 : n == 10 ? 2 : 0;
-                assertEquals(stored, ElementPlan.unrollTable(K, n, false, ElementVariant.POINTS), "stored N = " + n);
-                assertEquals(stored, ElementPlan.unrollTable(K, n, false, ElementVariant.PIPELINED), "stored N = " + n);
+                assertEquals(n == 8 ? 16 : 0, ElementPlan.unrollTable(K, n, false, ElementVariant.POINTS), "points N = " + n);
+                assertEquals(n == 10 ? 2 : 0, ElementPlan.unrollTable(K, n, false, ElementVariant.PIPELINED), "pipelined N = " + n);
+                // the register columns index private arrays in these loops: unrolled, they spill
+                assertEquals(0, ElementPlan.unrollTable(K, n, false, ElementVariant.REGISTERS), "registers N = " + n);
+                assertEquals(0, ElementPlan.unrollTable(K, n, false, ElementVariant.SHARED), "shared N = " + n);
                 assertEquals(n == 7 ? 1 : n == 8 ? 2 : 0, ElementPlan.unrollTable(K, n, true, ElementVariant.POINTS),
                         "on the fly N = " + n);
                 assertEquals(0, ElementPlan.unrollTable(K, n, true, ElementVariant.SHARED), "on the fly, shared, N = " + n);
@@ -89,6 +91,10 @@ class ContractionUnrollTest {
             assertTrue(plan(K, 8).describe(K).endsWith(", contractions rolled"), plan(K, 8).describe(K));
             System.setProperty(ElementPlan.UNROLL_PROPERTY, "2");
             assertTrue(plan(K, 8).describe(K).endsWith(", contractions unrolled by 2"), plan(K, 8).describe(K));
+            // BP1.0's kernels have no loop over m < P: nothing to mark, nothing said, no second build
+            ElementPlan mass = plan(ElementKernel.MASS_BP10, 7);
+            assertEquals(0, mass.unroll(ElementKernel.MASS_BP10));
+            assertFalse(mass.describe(ElementKernel.MASS_BP10).contains("contractions"), mass.describe(ElementKernel.MASS_BP10));
             System.setProperty(ElementPlan.UNROLL_PROPERTY, "0");
             assertEquals(0, ElementPlan.contractionUnroll());
             assertFalse(onTheFly7.describe(K).contains("contractions"));
@@ -99,6 +105,31 @@ class ContractionUnrollTest {
             }
             IllegalArgumentException ex = assertThrows(IllegalArgumentException.class, () -> ContractionUnroll.apply("", 40));
             assertEquals("unroll 40 is out of range 0..32", ex.getMessage());
+        }, ElementPlan.UNROLL_PROPERTY);
+    }
+
+    /** Each entry of the table marks loops in the kernel it was measured on; BP1.0 and the register columns get none. */
+    @Test
+    void everyTableEntryMarksItsKernel() {
+        PropertyGuard.keeping(() -> {
+            System.clearProperty(ElementPlan.UNROLL_PROPERTY);
+            Basis1D b10 = Basis1D.of(10);
+            ElementPlan pipelined10 = ElementPlan.of(K, b10.nq(), b10.nqGauss(), 256, 48 * 1024, "test", ElementVariant.PIPELINED);
+            ElementPlan registers10 = ElementPlan.of(K, b10.nq(), b10.nqGauss(), 256, 48 * 1024, "test", ElementVariant.REGISTERS);
+            Object[][] cases = {
+                {plan(K, 8), 8, "#pragma unroll 16"},
+                {pipelined10, 10, "#pragma unroll 2"},
+                {ElementPlan.trilinearPoints(8, 256, 48 * 1024), 7, "#pragma unroll 1"},
+                {ElementPlan.trilinearPoints(9, 256, 48 * 1024), 8, "#pragma unroll 2"},
+            };
+            for (Object[] c : cases) {
+                ElementPlan p = (ElementPlan) c[0];
+                String source = KernelBuilds.element(K, (Integer) c[1], p, 1).source().source();
+                int marked = source.split(java.util.regex.Pattern.quote((String) c[2]), -1).length - 1;
+                assertTrue(marked > 0 && marked == ContractionUnroll.loops(source), p.describe(K) + ": " + marked);
+            }
+            assertEquals(0, registers10.unroll(K), registers10.describe(K));
+            assertFalse(KernelBuilds.element(K, 10, registers10, 1).source().source().contains("#pragma unroll"));
         }, ElementPlan.UNROLL_PROPERTY);
     }
 

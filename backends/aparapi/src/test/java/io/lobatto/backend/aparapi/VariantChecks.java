@@ -33,6 +33,7 @@ final class VariantChecks {
 
     /** Asserts max |got - want| &lt;= rel max |want|, naming {@code what} and both numbers. */
     static void assertWithin(double[] got, double[] want, double rel, String what) {
+        org.junit.jupiter.api.Assertions.assertEquals(want.length, got.length, what + ": lengths");
         double err = 0;
         double scale = 0;
         for (int i = 0; i < got.length; i++) {

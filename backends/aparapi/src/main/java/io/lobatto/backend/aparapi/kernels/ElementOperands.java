@@ -75,7 +75,8 @@ public abstract class ElementOperands extends Kernel {
      * compiler issues the loads of a work-item's nodes together instead of one id, then one x_G, at a time. BP1.0 and
      * BP3.0 read u so ({@code benchmarks/gpu/gather26.sh} at bb53937, H100, {@code op} at 8M DOFs, GDOF/s before / after: BP1
      * at N = 4..7 26.84 / 28.57, 29.00 / 30.69, 30.07 / 31.94, 32.28 / 33.58; BP3 at N = 5..7 9.76 / 10.11, 12.09 / 12.64,
-     * 11.15 / 11.48); the BP3.5 kernels keep {@link #readUGuarded} (there BP5 applied 0.7-1.3 % and ran CG 1-3 % slower).
+     * 11.15 / 11.48); the BP3.5 kernels keep {@link #readUGuarded} (there BP5 applied 0.7-1.3 % slower at N = 3..8 and ran
+     * CG 1-3 % slower at N = 6..8).
      */
     protected final double readU(int li) {
         double u = 0;
