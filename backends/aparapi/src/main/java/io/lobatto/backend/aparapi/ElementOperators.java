@@ -349,7 +349,7 @@ final class ElementOperators {
             k.bindIfUsed(G_FIELDS[f], stiff ? factor(d, f) : unused);
         }
         k.bindIfUsed("lambda", stiff ? lambda : 0).bindIfUsed("shift", shift).bindIfUsed("beta", beta);
-        long groups = ((long) end - first + plan.elementsPerGroup() - 1) / plan.elementsPerGroup();
+        long groups = plan.groups(d.kernel, (long) end - first);
         k.launch(groups, plan.groupSize());
     }
 

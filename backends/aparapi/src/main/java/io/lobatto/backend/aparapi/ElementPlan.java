@@ -329,6 +329,63 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
         return n;
     }
 
+    /**
+     * System property: the elements each element slot of a BP3.5 3D-structure group takes in turn, loading the next
+     * one's u and scatter ids while it computes the current one ({@link #sweep}): unset or {@code table},
+     * {@link #sweepTable}'s choice; 1..{@link #MAX_SWEEP} that many. An A/B switch for the GPU runbooks.
+     */
+    static final String SWEEP_PROPERTY = "lobatto.aparapi.elementSweep";
+
+    /** The most elements a slot takes in turn ({@link #SWEEP_PROPERTY}). */
+    static final int MAX_SWEEP = 64;
+
+    /** {@link #SWEEP_PROPERTY} as a count, or -1 for the table. */
+    static int elementSweep() {
+        String v = System.getProperty(SWEEP_PROPERTY, "table").trim();
+        if (v.equalsIgnoreCase("table")) {
+            return -1;
+        }
+        try {
+            int n = Integer.parseInt(v);
+            if (n >= 1 && n <= MAX_SWEEP) {
+                return n;
+            }
+        } catch (NumberFormatException ignored) {
+            // named below
+        }
+        throw new IllegalArgumentException("-D" + SWEEP_PROPERTY + "=" + v + ": expected table or 1.." + MAX_SWEEP);
+    }
+
+    /**
+     * The build constant {@code sweep} of this plan's kernel: the elements each element slot takes in turn. Where the
+     * kernel allows it (BP3.5 in the 3D structure of {@link io.lobatto.backend.aparapi.kernels.ElementKernelBase} or in
+     * {@link io.lobatto.backend.aparapi.kernels.StiffnessBp35TrilinearPointsKernel}, at most {@link #MAX_SLOTS} points per
+     * work-item), {@link #elementSweep} or its table; else 1.
+     */
+    int sweep(ElementKernel kernel) {
+        if (!sweeps(kernel)) {
+            return 1;
+        }
+        int v = elementSweep();
+        return v > 0 ? v : sweepTable(points - 1, onTheFly);
+    }
+
+    /** Whether {@link #sweep} may exceed 1 for this plan. */
+    boolean sweeps(ElementKernel kernel) {
+        int np = points * points * points;
+        boolean structure = onTheFly ? variant == ElementVariant.POINTS
+                : threeD && (variant == ElementVariant.SHARED || variant == ElementVariant.POINTS);
+        return kernel == ElementKernel.STIFFNESS_BP35 && structure && (np + threadsPerElement - 1) / threadsPerElement <= MAX_SLOTS;
+    }
+
+    /** The measured choice of {@link #sweep}: 1 (no measurement yet). */
+    static int sweepTable(int degree, boolean onTheFly) {
+        return 1;
+    }
+
+    /** The most points per work-item of a sweep: the size of its private arrays of the next element's u and ids. */
+    static final int MAX_SLOTS = 8;
+
     /** The most layers per work-item of the points kernel: the size of its private gradient arrays. */
     static final int MAX_PER_COLUMN = 8;
 
@@ -612,11 +669,13 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
             c.put("perElem", localPerElement);
             c.put("dStride", stride);
             c.put("ldsMat", localDoubles() - matrixDoubles);
+            c.put("sweep", sweep(kernel));
             return c;
         }
         if (onTheFly && variant == ElementVariant.SHARED) {
             c.put("elemsPerGroup", elementsPerGroup);
             c.put("fromGlobal", fromGlobal);
+            c.put("sweep", 1);
             c.put("perElem", localPerElement);
             c.put("dStride", stride);
             c.put("ldsMat", localDoubles() - matrixDoubles);
@@ -658,6 +717,7 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
         c.put("dStride", odd(points));
         c.put("perColumn", perColumn);
         c.put("prefetch", prefetch(kernel));
+        c.put("sweep", sweep(kernel));
         return c;
     }
 
@@ -674,8 +734,15 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
      */
     String describe(ElementKernel kernel) {
         int u = unroll(kernel);
+        int s = sweep(kernel);
         return layout(kernel) + (u == 1 ? ", contractions rolled" : u >= points ? ", contractions unrolled fully"
-                : u > 1 ? ", contractions unrolled by " + u : "");
+                : u > 1 ? ", contractions unrolled by " + u : "") + (s > 1 ? ", " + s + " elements per slot in turn" : "");
+    }
+
+    /** Work-groups of a launch over {@code elements} elements: each takes {@link #elementsPerGroup} x {@link #sweep}. */
+    long groups(ElementKernel kernel, long elements) {
+        long perGroup = (long) elementsPerGroup * sweep(kernel);
+        return (elements + perGroup - 1) / perGroup;
     }
 
     private String layout(ElementKernel kernel) {

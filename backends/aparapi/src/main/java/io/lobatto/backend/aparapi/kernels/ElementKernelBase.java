@@ -65,18 +65,14 @@ public abstract class ElementKernelBase extends PointColumnOperands {
      * (a,b) column (or several, when P^2 exceeds the group) looping over the layers c.
      * Buffers: x input (x_L, or x_G read through the scatter ids when {@link #fromGlobal}), y output
      * y_L, w the inverse degree W, matI interpolation I, matD differentiation, the geometric factors
-     * G00, G01, G02, G11, G12, G22, wJ each as one buffer [E][P^3].
+     * G00, G01, G02, G11, G12, G22, wJ each as one buffer [E][P^3]. Each element slot takes {@link #sweep} elements in
+     * turn.
      */
     protected final void element() {
         int lid = getLocalId();
         int T = threadsPerElem;
         int le = lid / T;
         int t = lid - le * T;
-        int e = firstElem + getGroupId() * elemsPerGroup + le;
-        int valid = 0;
-        if (le < elemsPerGroup && e < elems) {
-            valid = 1;
-        }
         int P = pts;
         int P3 = P * P * P;
         int L0 = le * perElem;
@@ -94,8 +90,39 @@ public abstract class ElementKernelBase extends PointColumnOperands {
         for (int i = lid; i < nD; i += getLocalSize()) {
             lds[mD + (i / P) * dStride + i % P] = matD[i];
         }
-        // load u (masked nodes read as 0 when gathering from x_G through the scatter ids)
-        if (le < elemsPerGroup) {
+        int slots = (np + T - 1) / T;
+        for (int i = 0; i < sweep; i++) {
+            elementOf(lid, T, le, t, (getGroupId() * sweep + i) * elemsPerGroup + le, i, P, P3, L0, Q, np, mI, nI, mD, slots);
+        }
+    }
+
+    /**
+     * Element {@code firstElem + slotElem} of work-item t of slot le, the i-th of its sweep ({@link #sweep}): its u
+     * (loaded, or with a sweep from the registers the previous element filled), the stages, the stiffness, its output.
+     */
+    private void elementOf(int lid, int T, int le, int t, int slotElem, int i, int P, int P3, int L0, int Q, int np, int mI,
+                           int nI, int mD, int slots) {
+        int e = firstElem + slotElem;
+        int valid = 0;
+        if (le < elemsPerGroup && e < elems) {
+            valid = 1;
+        }
+        if (sweep > 1) {
+            // this element's u from the registers (the first of the sweep loads them now), then the next one's in flight
+            // across the first barrier and the sums
+            if (i == 0) {
+                loadSlots(e, valid, t, T, np, slots);
+            }
+            for (int j = 0; j < slots; j++) {
+                int p = t + j * T;
+                if (p < np) {
+                    lds[L0 + p] = un[j];
+                    idc[j] = idn[j];
+                }
+            }
+        }
+        if (sweep == 1 && le < elemsPerGroup) {
+            // load u (masked nodes read as 0 when gathering from x_G through the scatter ids)
             for (int p = t; p < np; p += T) {
                 double u = 0;
                 if (valid == 1) {
@@ -116,6 +143,14 @@ public abstract class ElementKernelBase extends PointColumnOperands {
             }
         }
         localBarrier();
+        if (sweep > 1 && i + 1 < sweep) {
+            int next = e + elemsPerGroup;
+            int nextValid = 0;
+            if (le < elemsPerGroup && next < elems) {
+                nextValid = 1;
+            }
+            loadSlots(next, nextValid, t, T, np, slots);
+        }
         int cur = L0;
         if (gauss == 1) {
             if (pointInterp == 1) {
@@ -175,19 +210,47 @@ public abstract class ElementKernelBase extends PointColumnOperands {
                 }
             }
         }
-        if (valid == 1) {
-            for (int p = t; p < np; p += T) {
-                double v = lds[cur + gridIndex(p, Q, P)];
-                if (fromGlobal >= 1) {
-                    if (gauss == 1) {
-                        v += shift * w[e * np + p] * readU(e * np + p);
-                    } else {
-                        v += shift * w[e * np + p] * readUGuarded(e * np + p);
+        if (sweep > 1) {
+            if (valid == 1) {
+                for (int j = 0; j < slots; j++) {
+                    int p = t + j * T;
+                    if (p < np) {
+                        double v = withShift(e * np + p, lds[cur + p]);
+                        // the atomic form adds at the id loaded with u: no second read of it, no wait on it
+                        if (fromGlobal < ATOMIC) {
+                            store(e * np + p, v);
+                        }
+                        if (fromGlobal >= ATOMIC && idc[j] >= 0) {
+                            addToGlobal(idc[j], v);
+                        }
                     }
                 }
-                store(e * np + p, v);
             }
         }
+        if (sweep == 1 && valid == 1) {
+            for (int p = t; p < np; p += T) {
+                store(e * np + p, withShift(e * np + p, lds[cur + gridIndex(p, Q, P)]));
+            }
+        }
+    }
+
+    /**
+     * The output v at local node li, plus shift W u for the fused assembled operator, where shift is not 0: W and u are
+     * read only then (CG's and the benchmarks' operators have shift 0; the two reads were 12 of the ~60 bytes per node
+     * of the stored-factor BP3.5 kernels).
+     */
+    private double withShift(int li, double v) {
+        double out = v;
+        if (fromGlobal >= 1) {
+            if (shift != 0) {
+                if (gauss == 1) {
+                    out += shift * w[li] * readU(li);
+                } else {
+                    out += shift * w[li] * readUGuarded(li);
+                }
+            }
+        }
+        return out;
     }
 
     /** Position on the element's P^3 grid of GLL node p = i + Q(j + Qk) (the identity when P = Q). */

@@ -1,5 +1,7 @@
 package io.lobatto.backend.aparapi.kernels;
 
+import io.lobatto.backend.aparapi.runtime.BuildConstant;
+
 /**
  * The sums of the points structure with K layers of an (a, b) column per work-item
  * ({@link io.lobatto.backend.aparapi.ElementVariant#POINTS} where {@code pointsPerColumn} &gt; 1), shared by the stored
@@ -14,7 +16,7 @@ package io.lobatto.backend.aparapi.kernels;
  * </ul>
  * Layers past P - 1 (the last slot where K does not divide P) read layer P - 1; the callers write nothing for them.
  * Every index into the private arrays is a loop variable of a loop with the compile-time trip count K, so they stay in
- * registers.
+ * registers. A slot of these structures may take several elements in turn ({@link #sweep}).
  */
 public abstract class PointColumnOperands extends ElementOperands {
 
@@ -24,6 +26,45 @@ public abstract class PointColumnOperands extends ElementOperands {
     @PrivateMemorySpace(8) double[] gs = new double[8];
     /** The t-derivatives of the K points. */
     @PrivateMemorySpace(8) double[] gt = new double[8];
+
+    /**
+     * Elements each element slot of a group takes in turn (BP3.5 in the 3D structures; 1 elsewhere): slot le of group g
+     * takes elements (g sweep + i) elemsPerGroup + le, i = 0 .. sweep - 1, and loads the next element's u and scatter ids
+     * into registers ({@link #un}, {@link #idn}; {@link #loadSlots}) while it computes the current one, so that the
+     * gather's latency overlaps the element's sums instead of stalling every work-item of the group before its first
+     * barrier.
+     */
+    @BuildConstant int sweep;
+
+    /** u at a work-item's points t, t + T, ... of the next element of its sweep ({@link #sweep}). */
+    @PrivateMemorySpace(8) double[] un = new double[8];
+    /** Their scatter ids (-1 where masked or past the last element). */
+    @PrivateMemorySpace(8) int[] idn = new int[8];
+    /** The scatter ids of the current element's points, where the atomic form adds its outputs. */
+    @PrivateMemorySpace(8) int[] idc = new int[8];
+
+    /**
+     * u and the scatter ids of element e's points t + j T, j &lt; slots, into {@link #un} and {@link #idn} ({@link #sweep};
+     * BP3.5, whose grid is the GLL nodes' own order); zeros and -1 where the element is not valid.
+     */
+    protected final void loadSlots(int e, int valid, int t, int T, int np, int slots) {
+        for (int j = 0; j < slots; j++) {
+            int p = t + j * T;
+            double u = 0;
+            int id = -1;
+            if (valid == 1) {
+                if (p < np) {
+                    int li = e * np + p;
+                    if (fromGlobal >= ATOMIC) {
+                        id = ids[li];
+                    }
+                    u = readUGuarded(li);
+                }
+            }
+            un[j] = u;
+            idn[j] = id;
+        }
+    }
 
     /** The reference gradients of the K points of column col = a + P b from layer c0 on, of the grid at lds[grid]. */
     protected final void columnGradients(int grid, int P, int K, int S, int mD, int col, int c0) {

@@ -19,7 +19,10 @@ import io.lobatto.backend.aparapi.runtime.BuildConstant;
  *       (|J| computed again, only where lambda is not 0), written to y_L or added into y_G.</li>
  * </ol>
  * An element costs two barriers, where {@link StiffnessBp35TrilinearSharedKernel}'s columns cost one per layer, and it
- * moves no factor: per local node it reads u (through the scatter ids with {@code fromGlobal}) and writes y.
+ * moves no factor: per local node it reads u (through the scatter ids with {@code fromGlobal}) and writes y. With
+ * {@link #sweep} &gt; 1 a slot takes that many elements in turn: the next element's u and coefficients are loaded into
+ * registers after the first barrier, and a third barrier ends each element (its outputs read the grid u and the
+ * coefficients, which the next element's staging writes).
  *
  * <p>Local memory per element ({@link #perElem} doubles): the grid u (index a + P b + P^2 c), the r-, s- and t-flux grids
  * (as u) and the 21 coefficients; after the elements' regions, at {@link #ldsMat}, D (P x S, S = {@link #dStride} odd),
@@ -51,62 +54,105 @@ public final class StiffnessBp35TrilinearPointsKernel extends TrilinearMapOperan
         int lid = getLocalId();
         int le = lid / T;
         int t = lid - le * T;
-        int e = firstElem + getGroupId() * elemsPerGroup + le;
-        int valid = 0;
-        if (e < elems) {
-            valid = 1;
-        }
         int L0 = le * perElem;
         int mc = L0 + 4 * P3;
         int mD = ldsMat;
         int mR = mD + P * S;
         int mW = mR + P;
-        int base = e * P3;
 
-        // stage D, the GLL nodes and weights for the group; u and the map's coefficients for the element
+        // stage D, the GLL nodes and weights for the group
         for (int n = lid; n < P2; n += getLocalSize()) {
             lds[mD + (n / P) * S + n % P] = matD[n];
         }
         for (int n = lid; n < 2 * P; n += getLocalSize()) {
             lds[mR + n] = gll[n];
         }
-        for (int p = t; p < P3; p += T) {
-            double u = 0;
-            if (valid == 1) {
-                u = readUGuarded(base + p);
-            }
-            lds[L0 + p] = u;
-        }
-        for (int q = t; q < 21; q += T) {
-            double cq = 0;
-            if (valid == 1) {
-                cq = mapCoefficient(e, q);
-            }
-            lds[mc + q] = cq;
-        }
-        localBarrier();
-
-        // each work-item's points: with K = 1 the points t, t + T, ... one at a time, else its K layers of one column
+        int slots = (P3 + T - 1) / T;
         int K = perColumn;
-        if (valid == 1) {
-            if (K == 1) {
+        // a sweep's next coefficient, loaded by work-items t < 21 while the current element is computed
+        double cn = 0;
+        for (int i = 0; i < sweep; i++) {
+            int e = firstElem + (getGroupId() * sweep + i) * elemsPerGroup + le;
+            int valid = 0;
+            if (e < elems) {
+                valid = 1;
+            }
+            int base = e * P3;
+            // u and the map's coefficients for the element
+            if (sweep == 1) {
                 for (int p = t; p < P3; p += T) {
-                    pointFluxes(L0, mc, mD, mR, mW, p % P2, p / P2, 1);
+                    double u = 0;
+                    if (valid == 1) {
+                        u = readUGuarded(base + p);
+                    }
+                    lds[L0 + p] = u;
                 }
-            } else {
-                pointFluxes(L0, mc, mD, mR, mW, t % P2, (t / P2) * K, K);
+                for (int q = t; q < 21; q += T) {
+                    lds[mc + q] = coefficientOf(e, valid, q);
+                }
+            }
+            if (sweep > 1) {
+                if (i == 0) {
+                    loadSlots(e, valid, t, T, P3, slots);
+                    cn = coefficientOf(e, valid, t);
+                }
+                for (int j = 0; j < slots; j++) {
+                    int p = t + j * T;
+                    if (p < P3) {
+                        lds[L0 + p] = un[j];
+                    }
+                }
+                if (t < 21) {
+                    lds[mc + t] = cn;
+                }
+            }
+            localBarrier();
+            if (sweep > 1 && i + 1 < sweep) {
+                int next = e + elemsPerGroup;
+                int nextValid = 0;
+                if (next < elems) {
+                    nextValid = 1;
+                }
+                loadSlots(next, nextValid, t, T, P3, slots);
+                cn = coefficientOf(next, nextValid, t);
+            }
+
+            // each work-item's points: with K = 1 the points t, t + T, ... one at a time, else its K layers of one column
+            if (valid == 1) {
+                if (K == 1) {
+                    for (int p = t; p < P3; p += T) {
+                        pointFluxes(L0, mc, mD, mR, mW, p % P2, p / P2, 1);
+                    }
+                } else {
+                    pointFluxes(L0, mc, mD, mR, mW, t % P2, (t / P2) * K, K);
+                }
+            }
+            localBarrier();
+            if (valid == 1) {
+                if (K == 1) {
+                    for (int p = t; p < P3; p += T) {
+                        pointOutputs(L0, base, mc, mD, mR, mW, p % P2, p / P2, 1);
+                    }
+                } else {
+                    pointOutputs(L0, base, mc, mD, mR, mW, t % P2, (t / P2) * K, K);
+                }
+            }
+            if (sweep > 1) {
+                // the outputs read the grid u and the coefficients, which the next element's staging writes
+                localBarrier();
             }
         }
-        localBarrier();
+    }
+
+    /** Coefficient q of element e's map where q &lt; 21 and e is valid, else 0. */
+    private double coefficientOf(int e, int valid, int q) {
+        double c = 0;
         if (valid == 1) {
-            if (K == 1) {
-                for (int p = t; p < P3; p += T) {
-                    pointOutputs(L0, base, mc, mD, mR, mW, p % P2, p / P2, 1);
-                }
-            } else {
-                pointOutputs(L0, base, mc, mD, mR, mW, t % P2, (t / P2) * K, K);
+            if (q < 21) {
+                c = mapCoefficient(e, q);
             }
         }
+        return c;
     }
 
     /**

@@ -1,0 +1,157 @@
+package io.lobatto.backend.aparapi;
+
+import static io.lobatto.backend.aparapi.AparapiBackendTest.assertClose;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.lobatto.conformance.TestProblems;
+import io.lobatto.core.backend.DeviceVector;
+import io.lobatto.core.backend.ElementKernel;
+import io.lobatto.core.mesh.SpectralElementMesh;
+import io.lobatto.gs.ScatterOperator;
+import io.lobatto.operators.AssembledOperator;
+import io.lobatto.operators.ElementOperator;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Element slots that take several elements in turn ({@link ElementPlan#SWEEP_PROPERTY}: the stored-factor BP3.5 kernels
+ * of the 3D structure load the next element's u and scatter ids while they compute the current one). Against the host
+ * reference, the register kernels and the Java backend, element by element (11 elements: the last group partly filled)
+ * and as the masked assembled operator with the shift W and the folded p update (4 elements), and in the atomic form
+ * against the element kernel and the gather; in the 3D structure with several elements per group (N = 1) and one point per
+ * work-item (N = 5), and in the points structure with two points per work-item (N = 6) and K layers of a column (N = 7).
+ */
+@ExtendWith(io.lobatto.backend.aparapi.conformance.SkipWithoutOpenCl.class)
+class ElementSweepTest {
+
+    private static final ElementKernel K = ElementKernel.STIFFNESS_BP35;
+
+    private static String inTurn(int sweep) {
+        return ", " + sweep + " elements per slot in turn";
+    }
+
+    @Test
+    void elementApplyAndMaskedAssembledOperatorAgree() {
+        PropertyGuard.keeping(() -> {
+            for (int sweep : new int[] {2, 3}) {
+                System.setProperty(ElementPlan.SWEEP_PROPERTY, Integer.toString(sweep));
+                for (ElementVariant v : new ElementVariant[] {ElementVariant.SHARED, ElementVariant.POINTS}) {
+                    AparapiBackend be = VariantBackends.get(v);
+                    for (int n : v == ElementVariant.SHARED ? new int[] {1, 5} : new int[] {6, 7}) {
+                        VariantChecks.elementApplyAgrees(be, VariantBackends.get(ElementVariant.REGISTERS), "the register kernels",
+                                K, n, 0.6, 101 + n, plan -> assertTrue(plan.endsWith(inTurn(sweep)), sweep + ": " + plan));
+                        VariantChecks.maskedAssembledAgrees(be, K, n, 0.6, 111 + n,
+                                plan -> assertTrue(plan.endsWith(inTurn(sweep)), sweep + ": " + plan));
+                    }
+                }
+            }
+        }, ElementPlan.SWEEP_PROPERTY);
+    }
+
+    /**
+     * The atomic form ({@code cas} on PoCL) with 3 elements per slot adds at the ids it loaded with u: y_G equals the
+     * element kernel and the gather without a sweep, with and without the shift, on a partly masked box.
+     */
+    @Test
+    void theAtomicFormAgrees() {
+        AparapiBackend be = VariantBackends.get(ElementVariant.POINTS);
+        for (int n : new int[] {1, 5, 6, 7}) {
+            SpectralElementMesh mesh = TestProblems.deformedBox(3, 2, 2, n);
+            assertSweepAgrees(be, ElementOperator.of(K, mesh, 0.75), TestProblems.partlyMasked(mesh), "N=" + n, "BP3.5 N=" + n);
+        }
+    }
+
+    /**
+     * The factors on the fly (the points kernel, 48 KiB) with 3 elements per slot, its u and coefficients loaded a
+     * element ahead: y_G equals the same kernel without a sweep, through the gather and in the atomic form, with the mass
+     * term (lambda 0.75, which reads the grid u and the coefficients after the second barrier) and the shift.
+     */
+    @Test
+    void theFactorsOnTheFlyAgree() {
+        AparapiBackend be = VariantBackends.at48KiB(ElementVariant.POINTS);
+        for (int n : new int[] {4, 6, 7}) {
+            SpectralElementMesh mesh = TestProblems.perturbedBox(3, 2, 2, n, 0.2, 19L * n);
+            ElementOperator op = io.lobatto.operators.StiffnessBp35.on(mesh, 0.75).withGeometryOnTheFly();
+            assertSweepAgrees(be, op, TestProblems.partlyMasked(mesh), "on the fly N=" + n,
+                    "BP3.5 N=" + n + " (factors on the fly, points");
+        }
+    }
+
+    /**
+     * y_G = A x of {@code op} with 3 elements per slot, through the gather and in the atomic form, against one element per
+     * slot through the gather, shift 0 and 0.6 (x the same random vector); the launches' labels contain {@code label}.
+     */
+    private static void assertSweepAgrees(AparapiBackend be, ElementOperator op, ScatterOperator z, String name, String label) {
+        PropertyGuard.keeping(() -> {
+            for (double shift : new double[] {0, 0.6}) {
+                String what = name + " shift " + shift;
+                System.setProperty(ElementPlan.SWEEP_PROPERTY, "1");
+                double[] want = apply(be, op, z, shift, what, label, "");
+                assertTrue(java.util.Arrays.stream(want).anyMatch(v -> v != 0), what + ": y_G is not zero");
+                System.setProperty(ElementPlan.SWEEP_PROPERTY, "3");
+                String three = label + ", 3 elements per slot";
+                assertClose(want, apply(be, op, z, shift, what, three, ""), 1e-14, what + ": y_G, 3 in turn");
+                System.setProperty(AparapiBackend.ATOMIC_OPERATOR_PROPERTY, "cas");
+                assertClose(want, apply(be, op, z, shift, what, three, "atomic"), 1e-14, what + ": y_G, 3 in turn, atomic");
+                System.clearProperty(AparapiBackend.ATOMIC_OPERATOR_PROPERTY);
+            }
+        }, ElementPlan.SWEEP_PROPERTY, AparapiBackend.ATOMIC_OPERATOR_PROPERTY);
+    }
+
+    /** y_G = A x of {@code op} bound now; with {@code form} "atomic" the one atomic kernel ran and no gather. */
+    private static double[] apply(AparapiBackend be, ElementOperator op, ScatterOperator z, double shift, String what,
+                                  String label, String form) {
+        try (AssembledOperator a = AssembledOperator.bind(op, z, be, shift);
+             DeviceVector x = be.upload(TestProblems.random(z.globalSize(), 7L * op.degree()));
+             DeviceVector y = be.allocate(z.globalSize())) {
+            be.fill(y, 7);
+            List<String> ops = OneKernelOperatorTest.launched(be, () -> a.apply(x, y));
+            assertTrue(ops.stream().anyMatch(s -> s.contains(label)), what + ": " + ops);
+            if (form.equals("atomic")) {
+                assertTrue(ops.stream().anyMatch(s -> s.endsWith("one kernel, atomic)")), what + ": " + ops);
+                assertFalse(ops.stream().anyMatch(s -> s.startsWith("gather")), what + ": no gather, " + ops);
+            }
+            return be.download(y);
+        }
+    }
+
+    /**
+     * BP1.0 and BP3.0, the 2D structure and the factors on the fly in the shared structure take one element per slot
+     * whatever the property; the points kernel of the factors on the fly takes it.
+     */
+    @Test
+    void onlyTheStoredBp35ThreeDimensionalKernelsSweep() {
+        PropertyGuard.keeping(() -> {
+            System.setProperty(ElementPlan.SWEEP_PROPERTY, "4");
+            AparapiBackend be = VariantBackends.get(ElementVariant.SHARED);
+            for (ElementKernel k : new ElementKernel[] {ElementKernel.MASS_BP10, ElementKernel.STIFFNESS_BP30}) {
+                String plan = VariantChecks.plan(be, k, 3);
+                assertFalse(plan.contains("in turn"), k + ": " + plan);
+            }
+            assertTrue(VariantChecks.plan(be, K, 3).endsWith(inTurn(4)), VariantChecks.plan(be, K, 3));
+            ElementPlan twoD = ElementPlan.of(K, 13, 14, 256, VariantBackends.NVIDIA_LOCAL, "test", ElementVariant.SHARED);
+            assertFalse(twoD.threeD(), twoD.describe(K));
+            assertEquals(1, twoD.sweep(K));
+            assertEquals(4, ElementPlan.trilinearPoints(8, 256, VariantBackends.NVIDIA_LOCAL).sweep(K));
+            assertEquals(1, ElementPlan.trilinearShared(8, 256, VariantBackends.NVIDIA_LOCAL).sweep(K));
+        }, ElementPlan.SWEEP_PROPERTY);
+    }
+
+    /** A value the property does not take is named with its range. */
+    @Test
+    void aBadSweepIsNamed() {
+        PropertyGuard.keeping(() -> {
+            for (String bad : new String[] {"0", "65", "two"}) {
+                System.setProperty(ElementPlan.SWEEP_PROPERTY, bad);
+                IllegalArgumentException e = assertThrows(IllegalArgumentException.class, ElementPlan::elementSweep);
+                assertEquals("-Dlobatto.aparapi.elementSweep=" + bad + ": expected table or 1..64", e.getMessage());
+            }
+            System.setProperty(ElementPlan.SWEEP_PROPERTY, " table ");
+            assertEquals(-1, ElementPlan.elementSweep());
+        }, ElementPlan.SWEEP_PROPERTY);
+    }
+}

@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# GPU runbook of issue 26, one H100, about 8 minutes: two changes to the BP3.5 kernels of the 3D structures, against the
+# code before (its backend jar first on the class path) in one lease.
+#   - The stored-factor kernels' output read W and u again (through the ids) for the shift W u even where shift is 0:
+#     now only where it is not (ElementKernelBase.withShift). The "after, sweep 1" arm is that change alone.
+#   - Element slots that take S elements in turn (-Dlobatto.aparapi.elementSweep=S), loading the next element's u and
+#     scatter ids (on the fly also its map coefficients) while the current one is computed.
+#   PART=main (default):
+#     1. SelfCheck of BP3.5 stored with S = 4 (NVIDIA's atomic add through the prefetched ids)
+#     2. op BP5 stored at N = 5..9: before / after S = 1, 2, 4, 8
+#     3. op BP5 on the fly at N = 6..9: before / after S = 1, 2, 4
+#     4. bp BP5 stored at N = 5..10: before / after S = 1, 4
+#     5. op BP5 stored at N = 6..8 again: before / S = 1 / S = 4
+# Helpers: lib26.sh. BEFORE: the backend jar of the code before (default .gpu/ab/lobatto-backend-aparapi.jar).
+# Stage: ./mvnw -q -o install -DskipTests -Dmaven.javadoc.skip=true; rm -rf .gpu; ../shared/gpu/stage.sh
+#   benchmarks/target/lobatto-bench.jar; zip -q -d .gpu/lib/lobatto-bench.jar 'org/apache/pdfbox/*' 'org/apache/fontbox/*';
+#   mkdir .gpu/ab; cp <the backend jar before> .gpu/ab/lobatto-backend-aparapi.jar
+# Run on the GPU machine: COMMIT=<sha> OUT=$OUT bash benchmarks/gpu/sweep26.sh
+# Results: $OUT/sweep26-<part>-<commit>-summary.txt (also printed) and $OUT/sweep26-<part>-<commit>.tgz.
+# Local check on PoCL: RUN=java JAR=benchmarks/target/lobatto-bench.jar BEFORE=<jar> DOFS=20000 SCALE=4 OUT=/tmp/sweep26 \
+#   COMMIT=local bash benchmarks/gpu/sweep26.sh
+set -u
+part=${PART:-main}
+book=sweep26
+source "$(dirname "$0")/lib26.sh"
+before=${BEFORE:-.gpu/ab/lobatto-backend-aparapi.jar}
+[ -f "$before" ] || { echo "sweep26: no backend jar of the code before at $before" >&2; exit 2; }
+after_jar=$jar
+W=-Dlobatto.aparapi.elementSweep
+# arm NAME: the class path and the sweep flag of an arm (before, or sN after)
+arm_jar() { [ "$1" = before ] && echo "$before:$after_jar" || echo "$after_jar"; }
+arm_flag() { [ "$1" = before ] && echo "-Dlobatto.sweep26=before" || echo "$W=${1#s}"; }
+if [ "$part" = main ]; then
+  timed selfcheck-bp35-s4 timeout $((60 * scale)) "${run[@]}" -Xmx16g $W=4 -cp "$jar" io.lobatto.backend.aparapi.SelfCheck \
+    --element-kernel=STIFFNESS_BP35 > "$out/selfcheck-bp35-s4.log" 2>&1
+  for a in before s1 s2 s4 s8; do
+    jar=$(arm_jar $a) bench op-$a 40 op "$(arm_flag $a)" -- --geometry stored --n-min 5 --n-max 9 --reps 4
+  done
+  for a in before s1 s2 s4; do
+    jar=$(arm_jar $a) bench onthefly-$a 30 op "$(arm_flag $a)" -- --geometry onthefly --n-min 6 --n-max 9 --reps 4
+  done
+  for a in before s1 s4; do
+    jar=$(arm_jar $a) bench bp-$a 40 bp "$(arm_flag $a)" -- --geometry stored --n-min 5 --n-max 10 --iterations 50 --reps 3
+  done
+  for a in before s1 s4; do
+    jar=$(arm_jar $a) bench op2-$a 30 op "$(arm_flag $a)" -- --geometry stored --n-min 6 --n-max 8 --reps 4
+  done
+else
+  echo "sweep26: unknown PART=$part (main)" >&2
+  exit 2
+fi
+echo "== $book: $((SECONDS - start)) s in all" | tee -a "$out/times.log"
+summary="$dest/$book-$part-$COMMIT-summary.txt"
+{
+  echo "$book runbook ($part) at $COMMIT: shift W u only where shift != 0, and S elements per slot; $(date -u +%FT%TZ)"
+  cat "$out/times.log"
+  summarise "$out"/selfcheck-*.log "$out"/op-*.log "$out"/onthefly-*.log "$out"/bp-*.log "$out"/op2-*.log
+} > "$summary"
+cat "$summary"
+tar czf "$dest/$book-$part-$COMMIT.tgz" -C "$out" . && echo "results: $dest/$book-$part-$COMMIT.tgz and $summary"
