@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# GPU runbook of issue 26, one H100, about 8 minutes: two changes to the BP3.5 kernels of the 3D structures, against the
+# GPU runbook of issue 26, one H100, about 8-9 minutes: two changes to the BP3.5 kernels of the 3D structures, against the
 # code before (its backend jar first on the class path) in one lease.
 #   - The stored-factor kernels' output read W and u again (through the ids) for the shift W u even where shift is 0:
 #     now only where it is not (ElementKernelBase.withShift). The "after, sweep 1" arm is that change alone.
@@ -8,8 +8,8 @@
 #   PART=main (default):
 #     1. SelfCheck of BP3.5 stored with S = 4 (NVIDIA's atomic add through the prefetched ids)
 #     2. op BP5 stored at N = 5..9: before / after S = 1, 2, 4, 8
-#     3. op BP5 on the fly at N = 6..9: before / after S = 1, 2, 4
-#     4. bp BP5 stored at N = 5..10: before / after S = 1, 4
+#     3. op BP5 on the fly at N = 6..9: before / after S = 1, 2, 4; S = 2, 4 with at most 64 registers
+#     4. bp BP5 stored at N = 5..9: before / after S = 1, 4
 #     5. op BP5 stored at N = 6..8 again: before / S = 1 / S = 4
 # Helpers: lib26.sh. BEFORE: the backend jar of the code before (default .gpu/ab/lobatto-backend-aparapi.jar).
 # Stage: ./mvnw -q -o install -DskipTests -Dmaven.javadoc.skip=true; rm -rf .gpu; ../shared/gpu/stage.sh
@@ -27,6 +27,7 @@ before=${BEFORE:-.gpu/ab/lobatto-backend-aparapi.jar}
 [ -f "$before" ] || { echo "sweep26: no backend jar of the code before at $before" >&2; exit 2; }
 after_jar=$jar
 W=-Dlobatto.aparapi.elementSweep
+R=-Dlobatto.aparapi.elementMaxRegisters
 # arm NAME: the class path and the sweep flag of an arm (before, or sN after)
 arm_jar() { [ "$1" = before ] && echo "$before:$after_jar" || echo "$after_jar"; }
 arm_flag() { [ "$1" = before ] && echo "-Dlobatto.sweep26=before" || echo "$W=${1#s}"; }
@@ -39,8 +40,11 @@ if [ "$part" = main ]; then
   for a in before s1 s2 s4; do
     jar=$(arm_jar $a) bench onthefly-$a 30 op "$(arm_flag $a)" -- --geometry onthefly --n-min 6 --n-max 9 --reps 4
   done
+  for s in 2 4; do
+    bench onthefly-s${s}c64 30 op $W=$s $R=64 -- --geometry onthefly --n-min 6 --n-max 9 --reps 4
+  done
   for a in before s1 s4; do
-    jar=$(arm_jar $a) bench bp-$a 40 bp "$(arm_flag $a)" -- --geometry stored --n-min 5 --n-max 10 --iterations 50 --reps 3
+    jar=$(arm_jar $a) bench bp-$a 40 bp "$(arm_flag $a)" -- --geometry stored --n-min 5 --n-max 9 --iterations 50 --reps 3
   done
   for a in before s1 s4; do
     jar=$(arm_jar $a) bench op2-$a 30 op "$(arm_flag $a)" -- --geometry stored --n-min 6 --n-max 8 --reps 4
