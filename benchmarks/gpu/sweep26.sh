@@ -11,6 +11,11 @@
 #     3. op BP5 on the fly at N = 6..9: before / after S = 1, 2, 4; S = 2, 4 with at most 64 registers
 #     4. bp BP5 stored at N = 5..9: before / after S = 1, 4
 #     5. op BP5 stored at N = 6..8 again: before / S = 1 / S = 4
+#   PART=keep (about 4 minutes; after b836e3d, S = 0 reads u straight into local memory and S = 1 reads u and the ids
+#   into registers, one element per slot, so that the atomic form adds at the ids it read with u):
+#     1. SelfCheck of BP3.5 stored with S = 1
+#     2. op BP5 stored at N = 5..9: S = 0 / 1, alternated twice
+#     3. bp BP5 stored at N = 5..9: S = 0 / 1 / the table
 # Helpers: lib26.sh. BEFORE: the backend jar of the code before (default .gpu/ab/lobatto-backend-aparapi.jar).
 # Stage: ./mvnw -q -o install -DskipTests -Dmaven.javadoc.skip=true; rm -rf .gpu; ../shared/gpu/stage.sh
 #   benchmarks/target/lobatto-bench.jar; zip -q -d .gpu/lib/lobatto-bench.jar 'org/apache/pdfbox/*' 'org/apache/fontbox/*';
@@ -49,8 +54,19 @@ if [ "$part" = main ]; then
   for a in before s1 s4; do
     jar=$(arm_jar $a) bench op2-$a 30 op "$(arm_flag $a)" -- --geometry stored --n-min 6 --n-max 8 --reps 4
   done
+elif [ "$part" = keep ]; then
+  timed selfcheck-bp35-s1 timeout $((60 * scale)) "${run[@]}" -Xmx16g $W=1 -cp "$jar" io.lobatto.backend.aparapi.SelfCheck \
+    --element-kernel=STIFFNESS_BP35 > "$out/selfcheck-bp35-s1.log" 2>&1
+  for round in 1 2; do
+    for a in s0 s1; do
+      bench op-$a-r$round 35 op "$W=${a#s}" -- --geometry stored --n-min 5 --n-max 9 --reps 4
+    done
+  done
+  for a in s0 s1 table; do
+    bench bp-$a 40 bp "$W=${a#s}" -- --geometry stored --n-min 5 --n-max 9 --iterations 50 --reps 3
+  done
 else
-  echo "sweep26: unknown PART=$part (main)" >&2
+  echo "sweep26: unknown PART=$part (main, keep)" >&2
   exit 2
 fi
 echo "== $book: $((SECONDS - start)) s in all" | tee -a "$out/times.log"

@@ -223,7 +223,9 @@ final class SourceProbe {
                         s -> 256).get(base.mode);
                 String s = b.source().source();
                 int p = define(s, "LB_PTS");
-                return new Built(b.source(), b.groupSize(), define(s, "LB_ELEMS_PER_GROUP"), b.localBytes(), p * p * p);
+                // a group takes its elements per group times the elements per slot in turn (ElementPlan.sweep)
+                int perGroup = define(s, "LB_ELEMS_PER_GROUP") * Math.max(1, define(s, "LB_SWEEP"));
+                return new Built(b.source(), b.groupSize(), perGroup, b.localBytes(), p * p * p);
             }
             String want = base.mode == 0 ? "(factors on the fly, points)" : "(factors on the fly, points, assembled)";
             for (KernelSource s : KernelInfoSources.generated(device, base.degree, "BP3.5")) {
@@ -232,7 +234,8 @@ final class SourceProbe {
                     int p = define(src, "LB_NQ");
                     int per = define(src, "LB_ELEMS_PER_GROUP");
                     long local = 8L * (define(src, "LB_LDS_MAT") + (long) p * define(src, "LB_D_STRIDE") + 2L * p);
-                    return new Built(s, define(src, "LB_THREADS_PER_ELEM") * per, per, local, p * p * p);
+                    return new Built(s, define(src, "LB_THREADS_PER_ELEM") * per, per * Math.max(1, define(src, "LB_SWEEP")),
+                            local, p * p * p);
                 }
             }
             throw new IllegalStateException("no BP3.5 N=" + base.degree + " " + want + " kernel was built");

@@ -47,6 +47,8 @@ final class ClElementData implements DeviceElementData {
      */
     final io.lobatto.backend.aparapi.runtime.ClKernel[] kernels =
             new io.lobatto.backend.aparapi.runtime.ClKernel[io.lobatto.backend.aparapi.kernels.ElementOperands.ATOMIC_PTX_DIR + 1];
+    /** The elements per slot ({@link ElementPlan#sweep}) each of {@link #kernels} was built with, which its launches use. */
+    final int[] sweeps = new int[io.lobatto.backend.aparapi.kernels.ElementOperands.ATOMIC_PTX_DIR + 1];
 
     ClElementData(ElementOperators owner, ElementKernel kernel, int degree, int elements, ElementPlan plan,
                   ClBuffer interp, ClBuffer diff, List<ClBuffer> factors, ClBuffer scratch) {

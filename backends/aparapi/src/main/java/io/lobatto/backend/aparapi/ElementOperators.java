@@ -326,6 +326,8 @@ final class ElementOperators {
         ElementPlan plan = plan(d, mode);
         ClKernel k = d.kernels[mode];
         if (k == null) {
+            // the sweep read once, with the build: its launches must take the elements per group it was built for
+            d.sweeps[mode] = plan.sweep(d.kernel);
             k = elementKernel(d.kernel, d.degree, plan, mode);
             d.kernels[mode] = k;
         }
@@ -349,7 +351,7 @@ final class ElementOperators {
             k.bindIfUsed(G_FIELDS[f], stiff ? factor(d, f) : unused);
         }
         k.bindIfUsed("lambda", stiff ? lambda : 0).bindIfUsed("shift", shift).bindIfUsed("beta", beta);
-        long groups = plan.groups(d.kernel, (long) end - first);
+        long groups = ElementPlan.groups(plan.elementsPerGroup(), d.sweeps[mode], (long) end - first);
         k.launch(groups, plan.groupSize());
     }
 

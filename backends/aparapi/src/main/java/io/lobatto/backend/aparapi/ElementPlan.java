@@ -330,9 +330,10 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
     }
 
     /**
-     * System property: the elements each element slot of a BP3.5 3D-structure group takes in turn, loading the next
-     * one's u and scatter ids while it computes the current one ({@link #sweep}): unset or {@code table},
-     * {@link #sweepTable}'s choice; 1..{@link #MAX_SWEEP} that many. An A/B switch for the GPU runbooks.
+     * System property: how the element slots of a BP3.5 3D-structure group read u ({@link #sweep}): unset or
+     * {@code table}, {@link #sweepTable}'s choice; 0, straight into local memory, one element per slot; 1..{@link #MAX_SWEEP},
+     * u and the scatter ids into registers first, that many elements per slot in turn, the next one's loaded while the
+     * current one is computed. An A/B switch for the GPU runbooks.
      */
     static final String SWEEP_PROPERTY = "lobatto.aparapi.elementSweep";
 
@@ -347,30 +348,35 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
         }
         try {
             int n = Integer.parseInt(v);
-            if (n >= 1 && n <= MAX_SWEEP) {
+            if (n >= 0 && n <= MAX_SWEEP) {
                 return n;
             }
         } catch (NumberFormatException ignored) {
             // named below
         }
-        throw new IllegalArgumentException("-D" + SWEEP_PROPERTY + "=" + v + ": expected table or 1.." + MAX_SWEEP);
+        throw new IllegalArgumentException("-D" + SWEEP_PROPERTY + "=" + v + ": expected table or 0.." + MAX_SWEEP);
     }
 
     /**
-     * The build constant {@code sweep} of this plan's kernel: the elements each element slot takes in turn. Where the
-     * kernel allows it (BP3.5 in the 3D structure of {@link io.lobatto.backend.aparapi.kernels.ElementKernelBase} or in
+     * The build constant {@code sweep} of this plan's kernel: 0, u straight into local memory; S &gt;= 1, u and the ids
+     * through registers, S elements per slot in turn. Where the kernel allows it (BP3.5 in the 3D structure of
+     * {@link io.lobatto.backend.aparapi.kernels.ElementKernelBase} or in
      * {@link io.lobatto.backend.aparapi.kernels.StiffnessBp35TrilinearPointsKernel}, at most {@link #MAX_SLOTS} points per
-     * work-item), {@link #elementSweep} or its table; else 1.
+     * work-item), {@link #elementSweep} or its table; else 0.
      */
     int sweep(ElementKernel kernel) {
         if (!sweeps(kernel)) {
-            return 1;
+            return 0;
         }
         int v = elementSweep();
-        return v > 0 ? v : sweepTable(points - 1, onTheFly);
+        if (v < 0) {
+            return sweepTable(points - 1, onTheFly);
+        }
+        // on the fly a work-item's outputs are not the points it loads: no ids to keep, so 1 is 0
+        return onTheFly && v == 1 ? 0 : v;
     }
 
-    /** Whether {@link #sweep} may exceed 1 for this plan. */
+    /** Whether {@link #sweep} may be other than 0 for this plan. */
     boolean sweeps(ElementKernel kernel) {
         int np = points * points * points;
         boolean structure = onTheFly ? variant == ElementVariant.POINTS
@@ -378,9 +384,16 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
         return kernel == ElementKernel.STIFFNESS_BP35 && structure && (np + threadsPerElement - 1) / threadsPerElement <= MAX_SLOTS;
     }
 
-    /** The measured choice of {@link #sweep}: 1 (no measurement yet). */
+    /**
+     * The measured choice of {@link #sweep}: 2 for the stored factors at N = 5 (the 3D structure, one point per
+     * work-item), else 0. {@code benchmarks/gpu/sweep26.sh} at b836e3d (H100, {@code op} BP5 at 8M DOFs, GDOF/s, S = 1 /
+     * 2 / 4 / 8, where that commit's S = 1 read u straight into local memory, today's 0): stored N = 5 18.39 / 19.60 / 19.16 / 19.01, N = 6 18.35 / 16.90 / 16.84 / 16.73, N = 7 23.49 / 18.95 /
+     * 19.06 / 18.73, N = 8 20.99 / 16.75 / 17.06 / 16.95; on the fly (S = 1 / 2 / 4; capped at 64 registers S = 2 / 4) N =
+     * 6 18.64 / 18.49 / 18.52; 19.02 / 18.79, N = 7 24.95 / 19.35 / 19.39; 17.04 / 17.39; {@code bp} stored S = 1 / 4 N =
+     * 5..9 10.48 / 10.74, 10.75 / 10.07, 12.08 / 10.29, 10.87 / 9.21, 10.67 / 9.99 GDOF&middot;it/s.
+     */
     static int sweepTable(int degree, boolean onTheFly) {
-        return 1;
+        return !onTheFly && degree == 5 ? 2 : 0;
     }
 
     /** The most points per work-item of a sweep: the size of its private arrays of the next element's u and ids. */
@@ -675,7 +688,7 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
         if (onTheFly && variant == ElementVariant.SHARED) {
             c.put("elemsPerGroup", elementsPerGroup);
             c.put("fromGlobal", fromGlobal);
-            c.put("sweep", 1);
+            c.put("sweep", 0);
             c.put("perElem", localPerElement);
             c.put("dStride", stride);
             c.put("ldsMat", localDoubles() - matrixDoubles);
@@ -736,13 +749,14 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
         int u = unroll(kernel);
         int s = sweep(kernel);
         return layout(kernel) + (u == 1 ? ", contractions rolled" : u >= points ? ", contractions unrolled fully"
-                : u > 1 ? ", contractions unrolled by " + u : "") + (s > 1 ? ", " + s + " elements per slot in turn" : "");
+                : u > 1 ? ", contractions unrolled by " + u : "")
+                + (s > 1 ? ", " + s + " elements per slot in turn" : s == 1 ? ", u and ids through registers" : "");
     }
 
-    /** Work-groups of a launch over {@code elements} elements: each takes {@link #elementsPerGroup} x {@link #sweep}. */
-    long groups(ElementKernel kernel, long elements) {
-        long perGroup = (long) elementsPerGroup * sweep(kernel);
-        return (elements + perGroup - 1) / perGroup;
+    /** Work-groups of a launch over {@code elements} elements: each takes {@code perGroup} x max(1, {@code sweep}). */
+    static long groups(int perGroup, int sweep, long elements) {
+        long n = (long) perGroup * Math.max(1, sweep);
+        return (elements + n - 1) / n;
     }
 
     private String layout(ElementKernel kernel) {

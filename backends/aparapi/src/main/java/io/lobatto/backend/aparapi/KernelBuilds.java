@@ -544,10 +544,13 @@ public final class KernelBuilds {
                 plan.groupSize(), plan.unroll(kernel));
     }
 
-    /** ", S elements per slot" where the plan's slots take S &gt; 1 elements in turn ({@link ElementPlan#sweep}), else "". */
+    /**
+     * ", S elements per slot" where the plan's slots take S &gt; 1 elements in turn ({@link ElementPlan#sweep}), ", ids kept"
+     * where S = 1, else "".
+     */
     private static String inTurn(ElementPlan plan, ElementKernel kernel) {
         int s = plan.sweep(kernel);
-        return s > 1 ? ", " + s + " elements per slot" : "";
+        return s > 1 ? ", " + s + " elements per slot" : s == 1 ? ", ids kept" : "";
     }
 
     /** The group of a one-work-item-per-entry launch of a kernel whose build allows {@code allowed}. */

@@ -18,8 +18,10 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Element slots that take several elements in turn ({@link ElementPlan#SWEEP_PROPERTY}: the stored-factor BP3.5 kernels
- * of the 3D structure load the next element's u and scatter ids while they compute the current one). Against the host
+ * u and the scatter ids through registers, and element slots that take several elements in turn
+ * ({@link ElementPlan#SWEEP_PROPERTY}: the BP3.5 kernels of the 3D structures, S = 1 keeps the ids for the atomic adds,
+ * S &gt; 1 loads the next element's u and ids, on the fly also its map coefficients, while the current one is computed).
+ * Against the host
  * reference, the register kernels and the Java backend, element by element (11 elements: the last group partly filled)
  * and as the masked assembled operator with the shift W and the folded p update (4 elements), and in the atomic form
  * against the element kernel and the gather; in the 3D structure with several elements per group (N = 1) and one point per
@@ -30,14 +32,15 @@ class ElementSweepTest {
 
     private static final ElementKernel K = ElementKernel.STIFFNESS_BP35;
 
+    /** The plan's suffix of {@code sweep}. */
     private static String inTurn(int sweep) {
-        return ", " + sweep + " elements per slot in turn";
+        return sweep == 1 ? ", u and ids through registers" : ", " + sweep + " elements per slot in turn";
     }
 
     @Test
     void elementApplyAndMaskedAssembledOperatorAgree() {
         PropertyGuard.keeping(() -> {
-            for (int sweep : new int[] {2, 3}) {
+            for (int sweep : new int[] {1, 2, 3}) {
                 System.setProperty(ElementPlan.SWEEP_PROPERTY, Integer.toString(sweep));
                 for (ElementVariant v : new ElementVariant[] {ElementVariant.SHARED, ElementVariant.POINTS}) {
                     AparapiBackend be = VariantBackends.get(v);
@@ -53,8 +56,9 @@ class ElementSweepTest {
     }
 
     /**
-     * The atomic form ({@code cas} on PoCL) with 3 elements per slot adds at the ids it loaded with u: y_G equals the
-     * element kernel and the gather without a sweep, with and without the shift, on a partly masked box.
+     * The atomic form ({@code cas} on PoCL) with u and the ids through registers adds at the ids it loaded with u: y_G
+     * equals the element kernel and the gather with u straight into local memory, with and without the shift, on a partly
+     * masked box.
      */
     @Test
     void theAtomicFormAgrees() {
@@ -82,22 +86,26 @@ class ElementSweepTest {
     }
 
     /**
-     * y_G = A x of {@code op} with 3 elements per slot, through the gather and in the atomic form, against one element per
-     * slot through the gather, shift 0 and 0.6 (x the same random vector); the launches' labels contain {@code label}.
+     * y_G = A x of {@code op} with u and the ids through registers, one element per slot (stored factors only: on the
+     * fly 1 is 0) and 3 in turn, through the gather and in the atomic form, against u straight into local memory through
+     * the gather, shift 0 and 0.6 (x the same random vector); the launches' labels contain {@code label}.
      */
     private static void assertSweepAgrees(AparapiBackend be, ElementOperator op, ScatterOperator z, String name, String label) {
+        boolean onTheFly = label.contains("on the fly");
         PropertyGuard.keeping(() -> {
             for (double shift : new double[] {0, 0.6}) {
                 String what = name + " shift " + shift;
-                System.setProperty(ElementPlan.SWEEP_PROPERTY, "1");
+                System.setProperty(ElementPlan.SWEEP_PROPERTY, "0");
                 double[] want = apply(be, op, z, shift, what, label, "");
                 assertTrue(java.util.Arrays.stream(want).anyMatch(v -> v != 0), what + ": y_G is not zero");
-                System.setProperty(ElementPlan.SWEEP_PROPERTY, "3");
-                String three = label + ", 3 elements per slot";
-                assertClose(want, apply(be, op, z, shift, what, three, ""), 1e-14, what + ": y_G, 3 in turn");
-                System.setProperty(AparapiBackend.ATOMIC_OPERATOR_PROPERTY, "cas");
-                assertClose(want, apply(be, op, z, shift, what, three, "atomic"), 1e-14, what + ": y_G, 3 in turn, atomic");
-                System.clearProperty(AparapiBackend.ATOMIC_OPERATOR_PROPERTY);
+                for (int sweep : onTheFly ? new int[] {3} : new int[] {1, 3}) {
+                    System.setProperty(ElementPlan.SWEEP_PROPERTY, Integer.toString(sweep));
+                    String tag = label + (sweep == 1 ? ", ids kept" : ", " + sweep + " elements per slot");
+                    assertClose(want, apply(be, op, z, shift, what, tag, ""), 1e-14, what + ": y_G, S = " + sweep);
+                    System.setProperty(AparapiBackend.ATOMIC_OPERATOR_PROPERTY, "cas");
+                    assertClose(want, apply(be, op, z, shift, what, tag, "atomic"), 1e-14, what + ": y_G, S = " + sweep + ", atomic");
+                    System.clearProperty(AparapiBackend.ATOMIC_OPERATOR_PROPERTY);
+                }
             }
         }, ElementPlan.SWEEP_PROPERTY, AparapiBackend.ATOMIC_OPERATOR_PROPERTY);
     }
@@ -135,9 +143,11 @@ class ElementSweepTest {
             assertTrue(VariantChecks.plan(be, K, 3).endsWith(inTurn(4)), VariantChecks.plan(be, K, 3));
             ElementPlan twoD = ElementPlan.of(K, 13, 14, 256, VariantBackends.NVIDIA_LOCAL, "test", ElementVariant.SHARED);
             assertFalse(twoD.threeD(), twoD.describe(K));
-            assertEquals(1, twoD.sweep(K));
+            assertEquals(0, twoD.sweep(K));
             assertEquals(4, ElementPlan.trilinearPoints(8, 256, VariantBackends.NVIDIA_LOCAL).sweep(K));
-            assertEquals(1, ElementPlan.trilinearShared(8, 256, VariantBackends.NVIDIA_LOCAL).sweep(K));
+            assertEquals(0, ElementPlan.trilinearShared(8, 256, VariantBackends.NVIDIA_LOCAL).sweep(K));
+            System.setProperty(ElementPlan.SWEEP_PROPERTY, "1");
+            assertEquals(0, ElementPlan.trilinearPoints(8, 256, VariantBackends.NVIDIA_LOCAL).sweep(K));
         }, ElementPlan.SWEEP_PROPERTY);
     }
 
@@ -145,10 +155,10 @@ class ElementSweepTest {
     @Test
     void aBadSweepIsNamed() {
         PropertyGuard.keeping(() -> {
-            for (String bad : new String[] {"0", "65", "two"}) {
+            for (String bad : new String[] {"-1", "65", "two"}) {
                 System.setProperty(ElementPlan.SWEEP_PROPERTY, bad);
                 IllegalArgumentException e = assertThrows(IllegalArgumentException.class, ElementPlan::elementSweep);
-                assertEquals("-Dlobatto.aparapi.elementSweep=" + bad + ": expected table or 1..64", e.getMessage());
+                assertEquals("-Dlobatto.aparapi.elementSweep=" + bad + ": expected table or 0..64", e.getMessage());
             }
             System.setProperty(ElementPlan.SWEEP_PROPERTY, " table ");
             assertEquals(-1, ElementPlan.elementSweep());

@@ -91,8 +91,12 @@ public abstract class ElementKernelBase extends PointColumnOperands {
             lds[mD + (i / P) * dStride + i % P] = matD[i];
         }
         int slots = (np + T - 1) / T;
-        for (int i = 0; i < sweep; i++) {
-            elementOf(lid, T, le, t, (getGroupId() * sweep + i) * elemsPerGroup + le, i, P, P3, L0, Q, np, mI, nI, mD, slots);
+        int count = sweep;
+        if (count < 1) {
+            count = 1;
+        }
+        for (int i = 0; i < count; i++) {
+            elementOf(lid, T, le, t, (getGroupId() * count + i) * elemsPerGroup + le, i, P, P3, L0, Q, np, mI, nI, mD, slots);
         }
     }
 
@@ -107,7 +111,7 @@ public abstract class ElementKernelBase extends PointColumnOperands {
         if (le < elemsPerGroup && e < elems) {
             valid = 1;
         }
-        if (sweep > 1) {
+        if (sweep >= 1) {
             // this element's u from the registers (the first of the sweep loads them now), then the next one's in flight
             // across the first barrier and the sums
             if (i == 0) {
@@ -121,7 +125,7 @@ public abstract class ElementKernelBase extends PointColumnOperands {
                 }
             }
         }
-        if (sweep == 1 && le < elemsPerGroup) {
+        if (sweep == 0 && le < elemsPerGroup) {
             // load u (masked nodes read as 0 when gathering from x_G through the scatter ids)
             for (int p = t; p < np; p += T) {
                 double u = 0;
@@ -210,7 +214,7 @@ public abstract class ElementKernelBase extends PointColumnOperands {
                 }
             }
         }
-        if (sweep > 1) {
+        if (sweep >= 1) {
             if (valid == 1) {
                 for (int j = 0; j < slots; j++) {
                     int p = t + j * T;
@@ -227,7 +231,7 @@ public abstract class ElementKernelBase extends PointColumnOperands {
                 }
             }
         }
-        if (sweep == 1 && valid == 1) {
+        if (sweep == 0 && valid == 1) {
             for (int p = t; p < np; p += T) {
                 store(e * np + p, withShift(e * np + p, lds[cur + gridIndex(p, Q, P)]));
             }

@@ -28,11 +28,11 @@ public abstract class PointColumnOperands extends ElementOperands {
     @PrivateMemorySpace(8) double[] gt = new double[8];
 
     /**
-     * Elements each element slot of a group takes in turn (BP3.5 in the 3D structures; 1 elsewhere): slot le of group g
-     * takes elements (g sweep + i) elemsPerGroup + le, i = 0 .. sweep - 1, and loads the next element's u and scatter ids
-     * into registers ({@link #un}, {@link #idn}; {@link #loadSlots}) while it computes the current one, so that the
-     * gather's latency overlaps the element's sums instead of stalling every work-item of the group before its first
-     * barrier.
+     * 0: each element slot of a group takes one element and reads its u straight into local memory. S &gt;= 1 (BP3.5 in
+     * the 3D structures): slot le of group g takes the S elements (g S + i) elemsPerGroup + le, i = 0 .. S - 1, in turn,
+     * reading u and the scatter ids into registers first ({@link #un}, {@link #idn}; {@link #loadSlots}), so that the
+     * atomic form adds its outputs at the ids it read with u; with S &gt; 1 it loads the next element's while it computes
+     * the current one, so that the gather's latency overlaps the element's sums.
      */
     @BuildConstant int sweep;
 

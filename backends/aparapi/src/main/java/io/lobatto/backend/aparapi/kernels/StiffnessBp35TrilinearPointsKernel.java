@@ -71,15 +71,19 @@ public final class StiffnessBp35TrilinearPointsKernel extends TrilinearMapOperan
         int K = perColumn;
         // a sweep's next coefficient, loaded by work-items t < 21 while the current element is computed
         double cn = 0;
-        for (int i = 0; i < sweep; i++) {
-            int e = firstElem + (getGroupId() * sweep + i) * elemsPerGroup + le;
+        int count = sweep;
+        if (count < 1) {
+            count = 1;
+        }
+        for (int i = 0; i < count; i++) {
+            int e = firstElem + (getGroupId() * count + i) * elemsPerGroup + le;
             int valid = 0;
             if (e < elems) {
                 valid = 1;
             }
             int base = e * P3;
             // u and the map's coefficients for the element
-            if (sweep == 1) {
+            if (sweep <= 1) {
                 for (int p = t; p < P3; p += T) {
                     double u = 0;
                     if (valid == 1) {
