@@ -16,6 +16,8 @@
 #     1. SelfCheck of BP3.5 stored with S = 1
 #     2. op BP5 stored at N = 5..9: S = 0 / 1, alternated twice
 #     3. bp BP5 stored at N = 5..9: S = 0 / 1 / the table
+#   PART=final (about 8 minutes): gpu-run.sh solves, the README's main job at 32^3 (N = 7) twice, op BP5 at N = 8, 9 with
+#     S = 0 against the table, alternated twice
 # Helpers: lib26.sh. BEFORE: the backend jar of the code before (default .gpu/ab/lobatto-backend-aparapi.jar).
 # Stage: ./mvnw -q -o install -DskipTests -Dmaven.javadoc.skip=true; rm -rf .gpu; ../shared/gpu/stage.sh
 #   benchmarks/target/lobatto-bench.jar; zip -q -d .gpu/lib/lobatto-bench.jar 'org/apache/pdfbox/*' 'org/apache/fontbox/*';
@@ -29,7 +31,7 @@ part=${PART:-main}
 book=sweep26
 source "$(dirname "$0")/lib26.sh"
 before=${BEFORE:-.gpu/ab/lobatto-backend-aparapi.jar}
-[ -f "$before" ] || { echo "sweep26: no backend jar of the code before at $before" >&2; exit 2; }
+[ "$part" != main ] || [ -f "$before" ] || { echo "sweep26: no backend jar of the code before at $before" >&2; exit 2; }
 after_jar=$jar
 W=-Dlobatto.aparapi.elementSweep
 R=-Dlobatto.aparapi.elementMaxRegisters
@@ -65,8 +67,21 @@ elif [ "$part" = keep ]; then
   for a in s0 s1 table; do
     bench bp-$a 40 bp "$W=${a#s}" -- --geometry stored --n-min 5 --n-max 9 --iterations 50 --reps 3
   done
+elif [ "$part" = final ]; then
+  # the final code: gpu-run.sh solves (op, bp, NekBone), the README's main job at 32^3 twice, then op at N = 8, 9 with
+  # S = 0 against the table (1 there), alternated twice
+  timed solves timeout 480 env COMMIT="$COMMIT" OUT="$out" bash benchmarks/gpu-run.sh solves > "$out/solves.log" 2>&1
+  for i in 1 2; do
+    timed poisson-32-run$i timeout $((60 * scale)) "${run[@]}" -Xmx60g -cp "$jar" io.lobatto.examples.LobattoCli poisson -b aparapi \
+      -N 7 -e "${ELEMS:-32,32,32}" --profile > "$out/poisson-32-run$i.log" 2>&1
+  done
+  for round in 1 2; do
+    for a in s0 table; do
+      bench op89-$a-r$round 25 op "$W=${a#s}" -- --geometry stored --n-min 8 --n-max 9 --reps 4
+    done
+  done
 else
-  echo "sweep26: unknown PART=$part (main, keep)" >&2
+  echo "sweep26: unknown PART=$part (main, keep, final)" >&2
   exit 2
 fi
 echo "== $book: $((SECONDS - start)) s in all" | tee -a "$out/times.log"
@@ -74,7 +89,11 @@ summary="$dest/$book-$part-$COMMIT-summary.txt"
 {
   echo "$book runbook ($part) at $COMMIT: shift W u only where shift != 0, and S elements per slot; $(date -u +%FT%TZ)"
   cat "$out/times.log"
-  summarise "$out"/selfcheck-*.log "$out"/op-*.log "$out"/onthefly-*.log "$out"/bp-*.log "$out"/op2-*.log
+  summarise "$out"/selfcheck-*.log "$out"/op-*.log "$out"/onthefly-*.log "$out"/bp-*.log "$out"/op2-*.log "$out"/op89-*.log
+  for f in "$out"/poisson-32-run*.log; do
+    [ -f "$f" ] && { echo "---- $(basename "$f" .log)"; grep -E "CG:|time:|error:" "$f"; }
+  done
+  [ -f "$out/solves.log" ] && { echo "---- solves"; grep -E "^== |^BP[135]|NekBone|cut" "$out/solves.log" | head -60; }
 } > "$summary"
 cat "$summary"
 tar czf "$dest/$book-$part-$COMMIT.tgz" -C "$out" . && echo "results: $dest/$book-$part-$COMMIT.tgz and $summary"

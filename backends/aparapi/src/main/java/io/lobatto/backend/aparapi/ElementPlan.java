@@ -385,15 +385,22 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
     }
 
     /**
-     * The measured choice of {@link #sweep}: 2 for the stored factors at N = 5 (the 3D structure, one point per
-     * work-item), else 0. {@code benchmarks/gpu/sweep26.sh} at b836e3d (H100, {@code op} BP5 at 8M DOFs, GDOF/s, S = 1 /
+     * The measured choice of {@link #sweep}, stored factors: 2 at N = 5 (the 3D structure, one point per work-item), 1
+     * (u and the ids through registers) at N = 8 and 9, else 0; on the fly 0. {@code sweep26.sh} at a1efb31 (part keep, H100,
+     * one lease, S = 0 / 1): {@code op} N = 5 18.28, 18.15 / 18.44, 18.42, N = 6 18.30, 18.26 / 18.19, 18.19, N = 7
+     * 23.46, 23.47 / 21.33, 21.25, N = 8 - / 21.39 (the runs were cut there); {@code bp} N = 5..9 10.57 10.51 11.84 10.97
+     * 10.63 / 10.63 10.46 11.67 11.03 11.38, with the table then (2 at N = 5, else 0) 11.29 10.64 11.90 11.19 10.85.
+     * {@code benchmarks/gpu/sweep26.sh} at b836e3d (H100, {@code op} BP5 at 8M DOFs, GDOF/s, S = 1 /
      * 2 / 4 / 8, where that commit's S = 1 read u straight into local memory, today's 0): stored N = 5 18.39 / 19.60 / 19.16 / 19.01, N = 6 18.35 / 16.90 / 16.84 / 16.73, N = 7 23.49 / 18.95 /
      * 19.06 / 18.73, N = 8 20.99 / 16.75 / 17.06 / 16.95; on the fly (S = 1 / 2 / 4; capped at 64 registers S = 2 / 4) N =
      * 6 18.64 / 18.49 / 18.52; 19.02 / 18.79, N = 7 24.95 / 19.35 / 19.39; 17.04 / 17.39; {@code bp} stored S = 1 / 4 N =
      * 5..9 10.48 / 10.74, 10.75 / 10.07, 12.08 / 10.29, 10.87 / 9.21, 10.67 / 9.99 GDOF&middot;it/s.
      */
     static int sweepTable(int degree, boolean onTheFly) {
-        return !onTheFly && degree == 5 ? 2 : 0;
+        if (onTheFly) {
+            return 0;
+        }
+        return degree == 5 ? 2 : degree == 8 || degree == 9 ? 1 : 0;
     }
 
     /** The most points per work-item of a sweep: the size of its private arrays of the next element's u and ids. */

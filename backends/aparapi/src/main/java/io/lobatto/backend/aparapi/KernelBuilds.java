@@ -519,7 +519,8 @@ public final class KernelBuilds {
                     : v == ElementVariant.POINTS ? StiffnessBp35TrilinearPointsKernel.class : StiffnessBp35TrilinearKernel.class;
             return new Spec(family, plan.constants(kernel, degree + 1, fromGlobal),
                     "BP3.5 N=" + degree + " (factors on the fly" + (v == ElementVariant.SHARED ? ", shared"
-                            : v == ElementVariant.POINTS ? ", points" : "") + inTurn(plan, kernel) + (fromGlobal == 1 ? ", assembled)"
+                            : v == ElementVariant.POINTS ? ", points" : "") + inTurn(plan, kernel, ", ", "")
+                            + (fromGlobal == 1 ? ", assembled)"
                             : fromGlobal == 2 ? ", assembled, p update)" : fromGlobal == 3 ? ", one kernel)"
                             : fromGlobal >= 6 ? ", one kernel, atomic, p update)" : fromGlobal >= 4 ? ", one kernel, atomic)" : ")"),
                     plan.groupSize(), plan.unroll(kernel));
@@ -538,19 +539,20 @@ public final class KernelBuilds {
             case STIFFNESS_BP30 -> "BP3.0";
         };
         return new Spec(family, plan.constants(kernel, degree + 1, fromGlobal),
-                name + " N=" + degree + inTurn(plan, kernel) + (fromGlobal == 1 ? " (assembled)" : fromGlobal == 2 ? " (assembled, p update)"
+                name + " N=" + degree + inTurn(plan, kernel, " [", "]") + (fromGlobal == 1 ? " (assembled)"
+                        : fromGlobal == 2 ? " (assembled, p update)"
                         : fromGlobal == 3 ? " (one kernel)" : fromGlobal >= 6 ? " (one kernel, atomic, p update)"
                         : fromGlobal >= 4 ? " (one kernel, atomic)" : ""),
                 plan.groupSize(), plan.unroll(kernel));
     }
 
     /**
-     * ", S elements per slot" where the plan's slots take S &gt; 1 elements in turn ({@link ElementPlan#sweep}), ", ids kept"
-     * where S = 1, else "".
+     * "S elements per slot" where the plan's slots take S &gt; 1 elements in turn ({@link ElementPlan#sweep}), "ids kept"
+     * where S = 1, between {@code open} and {@code close}; else "".
      */
-    private static String inTurn(ElementPlan plan, ElementKernel kernel) {
+    private static String inTurn(ElementPlan plan, ElementKernel kernel, String open, String close) {
         int s = plan.sweep(kernel);
-        return s > 1 ? ", " + s + " elements per slot" : s == 1 ? ", ids kept" : "";
+        return s > 1 ? open + s + " elements per slot" + close : s == 1 ? open + "ids kept" + close : "";
     }
 
     /** The group of a one-work-item-per-entry launch of a kernel whose build allows {@code allowed}. */

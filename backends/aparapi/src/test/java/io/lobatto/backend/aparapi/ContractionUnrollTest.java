@@ -66,6 +66,8 @@ class ContractionUnrollTest {
     void theTableAndTheErrors() {
         PropertyGuard.keeping(() -> {
             System.clearProperty(ElementPlan.UNROLL_PROPERTY);
+            // one element per slot, u straight into local memory: the plans end with the unrolling
+            System.setProperty(ElementPlan.SWEEP_PROPERTY, "0");
             assertEquals(-1, ElementPlan.contractionUnroll());
             // unroll26.sh at 08d0411, 13cfce7 and ab2d278: stored fully at N = 8, by 2 at N = 10; on the fly rolled at N = 7,
             // by 2 at N = 8
@@ -105,7 +107,7 @@ class ContractionUnrollTest {
             }
             IllegalArgumentException ex = assertThrows(IllegalArgumentException.class, () -> ContractionUnroll.apply("", 40));
             assertEquals("unroll 40 is out of range 0..32", ex.getMessage());
-        }, ElementPlan.UNROLL_PROPERTY);
+        }, ElementPlan.UNROLL_PROPERTY, ElementPlan.SWEEP_PROPERTY);
     }
 
     /** Each entry of the table marks loops in the kernel it was measured on; BP1.0 and the register columns get none. */
@@ -138,6 +140,8 @@ class ContractionUnrollTest {
         PropertyGuard.keeping(() -> {
             AparapiBackend points = VariantBackends.at48KiB(ElementVariant.POINTS);
             AparapiBackend registers = VariantBackends.at48KiB(ElementVariant.REGISTERS);
+            // one element per slot, u straight into local memory: the plans end with the unrolling
+            System.setProperty(ElementPlan.SWEEP_PROPERTY, "0");
             for (int u : new int[] {1, 2, 16}) {
                 System.setProperty(ElementPlan.UNROLL_PROPERTY, Integer.toString(u));
                 String note = u == 1 ? ", contractions rolled" : u == 2 ? ", contractions unrolled by 2"
@@ -151,7 +155,7 @@ class ContractionUnrollTest {
                 VariantChecks.maskedAssembledAgrees(points, K, 7, 0.6, 151 + u, plan -> assertTrue(plan.endsWith(note), plan));
                 onTheFlyAgrees(points, 7, u, note);
             }
-        }, ElementPlan.UNROLL_PROPERTY);
+        }, ElementPlan.UNROLL_PROPERTY, ElementPlan.SWEEP_PROPERTY);
     }
 
     /** BP3.5 with the factors on the fly at N = n against the Java backend's stored factors, to 1e-12. */

@@ -96,11 +96,13 @@ class ElementSweepTest {
             for (double shift : new double[] {0, 0.6}) {
                 String what = name + " shift " + shift;
                 System.setProperty(ElementPlan.SWEEP_PROPERTY, "0");
-                double[] want = apply(be, op, z, shift, what, label, "");
+                // the launches are found by label, and other tests build kernels of this label with other constants
+                double[] want = apply(be, op, z, shift, what, "", "");
                 assertTrue(java.util.Arrays.stream(want).anyMatch(v -> v != 0), what + ": y_G is not zero");
                 for (int sweep : onTheFly ? new int[] {3} : new int[] {1, 3}) {
                     System.setProperty(ElementPlan.SWEEP_PROPERTY, Integer.toString(sweep));
-                    String tag = label + (sweep == 1 ? ", ids kept" : ", " + sweep + " elements per slot");
+                    String tag = label + (onTheFly ? ", " + sweep + " elements per slot"
+                            : sweep == 1 ? " [ids kept]" : " [" + sweep + " elements per slot]");
                     assertClose(want, apply(be, op, z, shift, what, tag, ""), 1e-14, what + ": y_G, S = " + sweep);
                     System.setProperty(AparapiBackend.ATOMIC_OPERATOR_PROPERTY, "cas");
                     assertClose(want, apply(be, op, z, shift, what, tag, "atomic"), 1e-14, what + ": y_G, S = " + sweep + ", atomic");
@@ -148,6 +150,25 @@ class ElementSweepTest {
             assertEquals(0, ElementPlan.trilinearShared(8, 256, VariantBackends.NVIDIA_LOCAL).sweep(K));
             System.setProperty(ElementPlan.SWEEP_PROPERTY, "1");
             assertEquals(0, ElementPlan.trilinearPoints(8, 256, VariantBackends.NVIDIA_LOCAL).sweep(K));
+        }, ElementPlan.SWEEP_PROPERTY);
+    }
+
+    /**
+     * The table ({@code sweep26.sh} at b836e3d and a1efb31): the stored factors 2 at N = 5, 1 at N = 8 and 9, else 0; on
+     * the fly 0; and the plans of the points backend say so.
+     */
+    @Test
+    void theTable() {
+        for (int n = 1; n <= 15; n++) {
+            assertEquals(n == 5 ? 2 : n == 8 || n == 9 ? 1 : 0, ElementPlan.sweepTable(n, false), "stored N = " + n);
+            assertEquals(0, ElementPlan.sweepTable(n, true), "on the fly N = " + n);
+        }
+        PropertyGuard.keeping(() -> {
+            System.clearProperty(ElementPlan.SWEEP_PROPERTY);
+            AparapiBackend be = VariantBackends.get(ElementVariant.POINTS);
+            assertTrue(VariantChecks.plan(be, K, 5).endsWith(inTurn(2)), VariantChecks.plan(be, K, 5));
+            assertFalse(VariantChecks.plan(be, K, 7).contains("registers"), VariantChecks.plan(be, K, 7));
+            assertTrue(VariantChecks.plan(be, K, 8).endsWith(inTurn(1)), VariantChecks.plan(be, K, 8));
         }, ElementPlan.SWEEP_PROPERTY);
     }
 

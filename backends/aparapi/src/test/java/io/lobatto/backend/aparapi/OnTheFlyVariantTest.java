@@ -84,9 +84,10 @@ class OnTheFlyVariantTest {
         assertEquals(1461, p.localPerElement());
         assertEquals(8 * 9 + 16, p.matrixDoubles());
         assertEquals(4 * 1461 + 88, p.localDoubles());
-        assertEquals(List.of("nq", "elemsPerGroup", "fromGlobal", "perElem", "dStride", "ldsMat"),
+        assertEquals(List.of("nq", "elemsPerGroup", "fromGlobal", "sweep", "perElem", "dStride", "ldsMat"),
                 List.copyOf(p.constants(ElementKernel.STIFFNESS_BP35, 8, 1).keySet()));
-        assertEquals(Map.of("nq", 8, "elemsPerGroup", 4, "fromGlobal", 1, "perElem", 1461, "dStride", 9, "ldsMat", 4 * 1461),
+        assertEquals(Map.of("nq", 8, "elemsPerGroup", 4, "fromGlobal", 1, "sweep", 0, "perElem", 1461, "dStride", 9,
+                        "ldsMat", 4 * 1461),
                 p.constants(ElementKernel.STIFFNESS_BP35, 8, 1));
         assertEquals("shared, 2D columns (geometric factors on the fly), 64 work-items x 4 elements per group, 5932 doubles local",
                 p.describe(ElementKernel.STIFFNESS_BP35));
@@ -114,7 +115,7 @@ class OnTheFlyVariantTest {
             assertEquals(4 * 512 + 21, p.localPerElement());
             assertEquals(8 * 9 + 16, p.matrixDoubles());
             assertEquals(Map.of("nq", 8, "elemsPerGroup", 1, "fromGlobal", 4, "threadsPerElem", 256, "perColumn", 2,
-                    "perElem", 2069, "dStride", 9, "ldsMat", 2069), p.constants(ElementKernel.STIFFNESS_BP35, 8, 4));
+                    "perElem", 2069, "dStride", 9, "ldsMat", 2069, "sweep", 0), p.constants(ElementKernel.STIFFNESS_BP35, 8, 4));
             assertEquals("points, 3D (geometric factors on the fly), 2 layers of a column per work-item, 256 work-items x 1"
                     + " elements per group, 2157 doubles local, contractions rolled", p.describe(ElementKernel.STIFFNESS_BP35));
             // N = 8: 81 columns x 3 slots of 3 layers
