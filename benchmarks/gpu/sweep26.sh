@@ -16,6 +16,9 @@
 #     1. SelfCheck of BP3.5 stored with S = 1
 #     2. op BP5 stored at N = 5..9: S = 0 / 1, alternated twice
 #     3. bp BP5 stored at N = 5..9: S = 0 / 1 / the table
+#   PART=ids (about 3 minutes): BP5's register columns (N = 3, 4, 11) with their ids kept in the atomic form
+#     (-Dlobatto.aparapi.keepIds) against read again: op at N = 3, 4 alternated twice, op at N = 11, bp at N = 3, 4; and
+#     op at N = 7 with S = 0 against S = 1 capped at 40 registers
 #   PART=final (about 8 minutes): gpu-run.sh solves, the README's main job at 32^3 (N = 7) twice, op BP5 at N = 8, 9 with
 #     S = 0 against the table, alternated twice
 # Helpers: lib26.sh. BEFORE: the backend jar of the code before (default .gpu/ab/lobatto-backend-aparapi.jar).
@@ -80,8 +83,24 @@ elif [ "$part" = final ]; then
       bench op89-$a-r$round 25 op "$W=${a#s}" -- --geometry stored --n-min 8 --n-max 9 --reps 4
     done
   done
+elif [ "$part" = ids ]; then
+  K=-Dlobatto.aparapi.keepIds
+  for round in 1 2; do
+    for a in 0 1; do
+      bench op-k$a-r$round 30 op $K=$a -- --geometry stored --n-min 3 --n-max 4 --reps 4
+    done
+  done
+  for a in 0 1; do
+    bench op11-k$a 25 op $K=$a -- --geometry stored --n-min 11 --n-max 11 --reps 4
+    bench bp-k$a 30 bp $K=$a -- --geometry stored --n-min 3 --n-max 4 --iterations 50 --reps 3
+  done
+  for a in s0 s1c40; do
+    f="$W=${a:1:1}"
+    [ $a = s1c40 ] && f="$W=1 $R=40"
+    bench op7-$a 25 op $f -- --geometry stored --n-min 7 --n-max 7 --reps 4
+  done
 else
-  echo "sweep26: unknown PART=$part (main, keep, final)" >&2
+  echo "sweep26: unknown PART=$part (main, keep, final, ids)" >&2
   exit 2
 fi
 echo "== $book: $((SECONDS - start)) s in all" | tee -a "$out/times.log"
@@ -89,7 +108,7 @@ summary="$dest/$book-$part-$COMMIT-summary.txt"
 {
   echo "$book runbook ($part) at $COMMIT: shift W u only where shift != 0, and S elements per slot; $(date -u +%FT%TZ)"
   cat "$out/times.log"
-  summarise "$out"/selfcheck-*.log "$out"/op-*.log "$out"/onthefly-*.log "$out"/bp-*.log "$out"/op2-*.log "$out"/op89-*.log
+  summarise "$out"/selfcheck-*.log "$out"/op-*.log "$out"/onthefly-*.log "$out"/bp-*.log "$out"/op2-*.log "$out"/op89-*.log "$out"/op11-*.log "$out"/op7-*.log
   for f in "$out"/poisson-32-run*.log; do
     [ -f "$f" ] && { echo "---- $(basename "$f" .log)"; grep -E "CG:|time:|error:" "$f"; }
   done

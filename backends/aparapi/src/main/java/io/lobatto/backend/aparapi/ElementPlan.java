@@ -403,6 +403,35 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
         return degree == 5 ? 2 : degree == 8 || degree == 9 ? 1 : 0;
     }
 
+    /**
+     * System property: whether BP3.5's register columns (stored factors) keep their column's scatter ids in registers from
+     * the read of u to the atomic adds ({@link #keepIds}): unset or {@code table}, {@link #keepIdsTable}'s choice; 0 or 1.
+     * An A/B switch for the GPU runbooks.
+     */
+    static final String KEEP_IDS_PROPERTY = "lobatto.aparapi.keepIds";
+
+    /**
+     * Whether this plan's kernel keeps its ids (the build constant {@code keepIds} of its atomic form; 0 in the others):
+     * for BP3.5's register columns with the stored factors {@link #KEEP_IDS_PROPERTY} or its table, else 0.
+     */
+    int keepIds(ElementKernel kernel) {
+        if (kernel != ElementKernel.STIFFNESS_BP35 || onTheFly || variant != ElementVariant.REGISTERS) {
+            return 0;
+        }
+        String v = System.getProperty(KEEP_IDS_PROPERTY, "table").trim();
+        return switch (v.toLowerCase(java.util.Locale.ROOT)) {
+            case "table" -> keepIdsTable(points - 1);
+            case "0" -> 0;
+            case "1" -> 1;
+            default -> throw new IllegalArgumentException("-D" + KEEP_IDS_PROPERTY + "=" + v + ": expected table, 0 or 1");
+        };
+    }
+
+    /** The measured choice of {@link #keepIds}: 0 (not yet measured). */
+    static int keepIdsTable(int degree) {
+        return 0;
+    }
+
     /** The most points per work-item of a sweep: the size of its private arrays of the next element's u and ids. */
     static final int MAX_SLOTS = 8;
 
@@ -717,6 +746,8 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
             c.put("rounds", (points * points + threadsPerElement - 1) / threadsPerElement);
             c.put("strideA", stride);
             c.put("stride", stride);
+            // only the atomic form adds at the ids
+            c.put("keepIds", fromGlobal >= io.lobatto.backend.aparapi.kernels.ElementOperands.ATOMIC ? keepIds(kernel) : 0);
             if (variant == ElementVariant.PIPELINED) {
                 c.put("buffers", fluxBuffers());
                 c.put("columns", columnsPerItem());
@@ -757,7 +788,8 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
         int s = sweep(kernel);
         return layout(kernel) + (u == 1 ? ", contractions rolled" : u >= points ? ", contractions unrolled fully"
                 : u > 1 ? ", contractions unrolled by " + u : "")
-                + (s > 1 ? ", " + s + " elements per slot in turn" : s == 1 ? ", u and ids through registers" : "");
+                + (s > 1 ? ", " + s + " elements per slot in turn" : s == 1 ? ", u and ids through registers" : "")
+                + (keepIds(kernel) == 1 ? ", ids kept in the atomic form" : "");
     }
 
     /** Work-groups of a launch over {@code elements} elements: each takes {@code perGroup} x max(1, {@code sweep}). */

@@ -519,7 +519,7 @@ public final class KernelBuilds {
                     : v == ElementVariant.POINTS ? StiffnessBp35TrilinearPointsKernel.class : StiffnessBp35TrilinearKernel.class;
             return new Spec(family, plan.constants(kernel, degree + 1, fromGlobal),
                     "BP3.5 N=" + degree + " (factors on the fly" + (v == ElementVariant.SHARED ? ", shared"
-                            : v == ElementVariant.POINTS ? ", points" : "") + inTurn(plan, kernel, ", ", "")
+                            : v == ElementVariant.POINTS ? ", points" : "") + inTurn(plan, kernel, fromGlobal, ", ", "")
                             + (fromGlobal == 1 ? ", assembled)"
                             : fromGlobal == 2 ? ", assembled, p update)" : fromGlobal == 3 ? ", one kernel)"
                             : fromGlobal >= 6 ? ", one kernel, atomic, p update)" : fromGlobal >= 4 ? ", one kernel, atomic)" : ")"),
@@ -539,7 +539,7 @@ public final class KernelBuilds {
             case STIFFNESS_BP30 -> "BP3.0";
         };
         return new Spec(family, plan.constants(kernel, degree + 1, fromGlobal),
-                name + " N=" + degree + inTurn(plan, kernel, " [", "]") + (fromGlobal == 1 ? " (assembled)"
+                name + " N=" + degree + inTurn(plan, kernel, fromGlobal, " [", "]") + (fromGlobal == 1 ? " (assembled)"
                         : fromGlobal == 2 ? " (assembled, p update)"
                         : fromGlobal == 3 ? " (one kernel)" : fromGlobal >= 6 ? " (one kernel, atomic, p update)"
                         : fromGlobal >= 4 ? " (one kernel, atomic)" : ""),
@@ -550,9 +550,10 @@ public final class KernelBuilds {
      * "S elements per slot" where the plan's slots take S &gt; 1 elements in turn ({@link ElementPlan#sweep}), "ids kept"
      * where S = 1, between {@code open} and {@code close}; else "".
      */
-    private static String inTurn(ElementPlan plan, ElementKernel kernel, String open, String close) {
+    private static String inTurn(ElementPlan plan, ElementKernel kernel, int fromGlobal, String open, String close) {
         int s = plan.sweep(kernel);
-        return s > 1 ? open + s + " elements per slot" + close : s == 1 ? open + "ids kept" + close : "";
+        boolean kept = s == 1 || fromGlobal >= io.lobatto.backend.aparapi.kernels.ElementOperands.ATOMIC && plan.keepIds(kernel) == 1;
+        return s > 1 ? open + s + " elements per slot" + close : kept ? open + "ids kept" + close : "";
     }
 
     /** The group of a one-work-item-per-entry launch of a kernel whose build allows {@code allowed}. */
@@ -894,6 +895,7 @@ public final class KernelBuilds {
                 c.put("rounds", (plan.pts() * plan.pts() + plan.threadsPerElem() - 1) / plan.threadsPerElem());
                 c.put("strideA", dStride(plan.pts()));
                 c.put("stride", dStride(plan.pts()));
+                c.put("keepIds", 0);
                 c.put("gauss", quadrature == Quadrature.GAUSS ? 1 : 0);
                 c.put("ndata", function.dataPerPoint());
                 c.put("vals", ev.readsValues() ? 1 : 0);

@@ -70,6 +70,43 @@ class ElementSweepTest {
     }
 
     /**
+     * BP3.5's register columns with their ids kept ({@link ElementPlan#KEEP_IDS_PROPERTY}): element by element, the masked
+     * assembled operator, and in the atomic form against the ids read again, N = 3, 4; the property's errors.
+     */
+    @Test
+    void theRegisterColumnsKeepTheirIds() {
+        AparapiBackend be = VariantBackends.get(ElementVariant.REGISTERS);
+        PropertyGuard.keeping(() -> {
+            System.setProperty(ElementPlan.KEEP_IDS_PROPERTY, "1");
+            for (int n : new int[] {3, 4}) {
+                VariantChecks.elementApplyAgrees(be, VariantBackends.get(ElementVariant.SHARED), "the shared kernels", K, n, 0.6,
+                        121 + n, plan -> assertTrue(plan.endsWith(", ids kept in the atomic form"), plan));
+                VariantChecks.maskedAssembledAgrees(be, K, n, 0.6, 131 + n,
+                        plan -> assertTrue(plan.endsWith(", ids kept in the atomic form"), plan));
+                SpectralElementMesh mesh = TestProblems.deformedBox(3, 2, 2, n);
+                ScatterOperator z = TestProblems.partlyMasked(mesh);
+                ElementOperator op = ElementOperator.of(K, mesh, 0.75);
+                for (double shift : new double[] {0, 0.6}) {
+                    String what = "registers N=" + n + " shift " + shift;
+                    System.setProperty(ElementPlan.KEEP_IDS_PROPERTY, "0");
+                    double[] want = apply(be, op, z, shift, what, "", "");
+                    System.setProperty(ElementPlan.KEEP_IDS_PROPERTY, "1");
+                    System.setProperty(AparapiBackend.ATOMIC_OPERATOR_PROPERTY, "cas");
+                    assertClose(want, apply(be, op, z, shift, what, "BP3.5 N=" + n + " [ids kept]", "atomic"), 1e-14,
+                            what + ": y_G, ids kept, atomic");
+                    System.clearProperty(AparapiBackend.ATOMIC_OPERATOR_PROPERTY);
+                }
+            }
+            assertEquals(0, ElementPlan.of(ElementKernel.STIFFNESS_BP30, 5, 6, 256, VariantBackends.NVIDIA_LOCAL, "test",
+                    ElementVariant.REGISTERS).keepIds(ElementKernel.STIFFNESS_BP30));
+            System.setProperty(ElementPlan.KEEP_IDS_PROPERTY, "2");
+            ElementPlan p = ElementPlan.of(K, 5, 6, 256, VariantBackends.NVIDIA_LOCAL, "test", ElementVariant.REGISTERS);
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> p.keepIds(K));
+            assertEquals("-Dlobatto.aparapi.keepIds=2: expected table, 0 or 1", e.getMessage());
+        }, ElementPlan.KEEP_IDS_PROPERTY, AparapiBackend.ATOMIC_OPERATOR_PROPERTY);
+    }
+
+    /**
      * The factors on the fly (the points kernel, 48 KiB) with 3 elements per slot, its u and coefficients loaded a
      * element ahead: y_G equals the same kernel without a sweep, through the gather and in the atomic form, with the mass
      * term (lambda 0.75, which reads the grid u and the coefficients after the second barrier) and the shift.

@@ -42,6 +42,13 @@ public abstract class RegisterKernelBase extends ElementOperands {
     @PrivateMemorySpace(17) double[] colU = new double[17];
     /** The other side of a stage, or the output column of the stiffness. */
     @PrivateMemorySpace(17) double[] colY = new double[17];
+    /**
+     * 1 where BP3.5's register columns keep the scatter ids of their column ({@link #colId}) from the read of u to the
+     * atomic adds of y (no second read of them, no wait on it before the adds); else 0.
+     */
+    @BuildConstant int keepIds;
+    /** The scatter ids of the column u(i, j, .) ({@link #keepIds}). */
+    @PrivateMemorySpace(17) int[] colId = new int[17];
 
     /** Copies the P x Q matrix I into local memory at mI (row-major, no padding: every read is a broadcast). */
     protected final void stageI(int mI) {

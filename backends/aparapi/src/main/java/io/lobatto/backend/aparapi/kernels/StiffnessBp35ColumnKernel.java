@@ -5,7 +5,8 @@ package io.lobatto.backend.aparapi.kernels;
  * {@link RegisterKernelBase} (tensor paper, BP3.5 Kernel 10): Nq^2 work-items per element, each loading its
  * column u(i, j, .) straight from the input (coalesced over (i, j)), running the column stiffness and
  * writing its output column. With {@code fromGlobal} it is the element part of hipBone's fused assembled
- * operator. Local memory per element: three Nq x S layers and the Nq^3 columns; then D.
+ * operator; in its atomic form with {@code keepIds} the column's scatter ids stay in registers from the read of u to the
+ * adds. Local memory per element: three Nq x S layers and the Nq^3 columns; then D.
  */
 public final class StiffnessBp35ColumnKernel extends RegisterKernelBase {
 
@@ -29,17 +30,34 @@ public final class StiffnessBp35ColumnKernel extends RegisterKernelBase {
         stageD(mD);
         for (int k = 0; k < Q; k++) {
             double u = 0;
+            int id = -1;
             if (valid == 1) {
+                if (keepIds == 1) {
+                    id = ids[base + Q2 * k];
+                }
                 u = readUGuarded(base + Q2 * k);
             }
             colU[k] = u;
+            colId[k] = id;
             lds[col + Q2 * k] = u;
         }
         localBarrier();
         stiffnessColumns(e, t, valid, sq, mD, col, Q2);
         if (valid == 1) {
             for (int k = 0; k < Q; k++) {
-                writeY(base + Q2 * k, colY[k] + lds[col + Q2 * k], colU[k]);
+                if (keepIds == 0) {
+                    writeY(base + Q2 * k, colY[k] + lds[col + Q2 * k], colU[k]);
+                }
+                if (keepIds == 1) {
+                    // the atomic form adds at the id read with u: no second read of it, no wait on it before the add
+                    double out = colY[k] + lds[col + Q2 * k];
+                    if (shift != 0) {
+                        out += shift * w[base + Q2 * k] * colU[k];
+                    }
+                    if (colId[k] >= 0) {
+                        addToGlobal(colId[k], out);
+                    }
+                }
             }
         }
     }
