@@ -427,9 +427,13 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
         };
     }
 
-    /** The measured choice of {@link #keepIds}: 0 (not yet measured). */
+    /**
+     * The measured choice of {@link #keepIds}: 1 at N = 11, else 0. {@code benchmarks/gpu/sweep26.sh} at 3f93a27 (part ids,
+     * H100, one lease, {@code op} BP5 at 8M DOFs, GDOF/s, read again / kept): N = 3 15.33, 15.30 / 15.32, 15.33, N = 4
+     * 17.51, 17.52 / 17.41, 17.44, N = 11 16.41 / 17.50; {@code bp} N = 3, 4 9.65, 10.58 / 9.65, 10.67 GDOF&middot;it/s.
+     */
     static int keepIdsTable(int degree) {
-        return 0;
+        return degree == 11 ? 1 : 0;
     }
 
     /** The most points per work-item of a sweep: the size of its private arrays of the next element's u and ids. */

@@ -191,14 +191,15 @@ class ElementSweepTest {
     }
 
     /**
-     * The table ({@code sweep26.sh} at b836e3d and a1efb31): the stored factors 2 at N = 5, 1 at N = 8 and 9, else 0; on
-     * the fly 0; and the plans of the points backend say so.
+     * The tables ({@code sweep26.sh} at b836e3d, a1efb31 and 3f93a27): the stored factors 2 at N = 5, 1 at N = 8 and 9,
+     * else 0; on the fly 0; the register columns keep their ids at N = 11; and the plans of the points backend say so.
      */
     @Test
     void theTable() {
         for (int n = 1; n <= 15; n++) {
             assertEquals(n == 5 ? 2 : n == 8 || n == 9 ? 1 : 0, ElementPlan.sweepTable(n, false), "stored N = " + n);
             assertEquals(0, ElementPlan.sweepTable(n, true), "on the fly N = " + n);
+            assertEquals(n == 11 ? 1 : 0, ElementPlan.keepIdsTable(n), "register columns N = " + n);
         }
         PropertyGuard.keeping(() -> {
             System.clearProperty(ElementPlan.SWEEP_PROPERTY);
