@@ -19,6 +19,8 @@
 #   PART=ids (about 3 minutes): BP5's register columns (N = 3, 4, 11) with their ids kept in the atomic form
 #     (-Dlobatto.aparapi.keepIds) against read again: op at N = 3, 4 alternated twice, op at N = 11, bp at N = 3, 4; and
 #     op at N = 7 with S = 0 against S = 1 capped at 40 registers
+#   PART=pipe (about 3 minutes): BP5's pipelined columns (N = 2, 10) with their ids kept in the atomic form against read
+#     again: op at N = 2 and 10 alternated twice, bp at N = 10
 #   PART=final (about 8 minutes): gpu-run.sh solves, the README's main job at 32^3 (N = 7) twice, op BP5 at N = 8, 9 with
 #     S = 0 against the table, alternated twice
 # Helpers: lib26.sh. BEFORE: the backend jar of the code before (default .gpu/ab/lobatto-backend-aparapi.jar).
@@ -99,8 +101,19 @@ elif [ "$part" = ids ]; then
     [ $a = s1c40 ] && f="$W=1 $R=40"
     bench op7-$a 25 op $f -- --geometry stored --n-min 7 --n-max 7 --reps 4
   done
+elif [ "$part" = pipe ]; then
+  K=-Dlobatto.aparapi.keepIds
+  for round in 1 2; do
+    for a in 0 1; do
+      bench op-k$a-r$round 30 op $K=$a -- --geometry stored --n-min 2 --n-max 2 --reps 4
+      bench op10-k$a-r$round 30 op $K=$a -- --geometry stored --n-min 10 --n-max 10 --reps 4
+    done
+  done
+  for a in 0 1; do
+    bench bp-k$a 30 bp $K=$a -- --geometry stored --n-min 10 --n-max 10 --iterations 50 --reps 3
+  done
 else
-  echo "sweep26: unknown PART=$part (main, keep, final, ids)" >&2
+  echo "sweep26: unknown PART=$part (main, keep, final, ids, pipe)" >&2
   exit 2
 fi
 echo "== $book: $((SECONDS - start)) s in all" | tee -a "$out/times.log"
@@ -108,7 +121,7 @@ summary="$dest/$book-$part-$COMMIT-summary.txt"
 {
   echo "$book runbook ($part) at $COMMIT: shift W u only where shift != 0, and S elements per slot; $(date -u +%FT%TZ)"
   cat "$out/times.log"
-  summarise "$out"/selfcheck-*.log "$out"/op-*.log "$out"/onthefly-*.log "$out"/bp-*.log "$out"/op2-*.log "$out"/op89-*.log "$out"/op11-*.log "$out"/op7-*.log
+  summarise "$out"/selfcheck-*.log "$out"/op-*.log "$out"/onthefly-*.log "$out"/bp-*.log "$out"/op2-*.log "$out"/op89-*.log "$out"/op11-*.log "$out"/op7-*.log "$out"/op10-*.log
   for f in "$out"/poisson-32-run*.log; do
     [ -f "$f" ] && { echo "---- $(basename "$f" .log)"; grep -E "CG:|time:|error:" "$f"; }
   done

@@ -404,23 +404,24 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
     }
 
     /**
-     * System property: whether BP3.5's register columns (stored factors) keep their column's scatter ids in registers from
-     * the read of u to the atomic adds ({@link #keepIds}): unset or {@code table}, {@link #keepIdsTable}'s choice; 0 or 1.
+     * System property: whether BP3.5's register and pipelined columns (stored factors) keep their column's scatter ids in
+     * registers from the read of u to the atomic adds ({@link #keepIds}): unset or {@code table}, {@link #keepIdsTable}'s choice; 0 or 1.
      * An A/B switch for the GPU runbooks.
      */
     static final String KEEP_IDS_PROPERTY = "lobatto.aparapi.keepIds";
 
     /**
      * Whether this plan's kernel keeps its ids (the build constant {@code keepIds} of its atomic form; 0 in the others):
-     * for BP3.5's register columns with the stored factors {@link #KEEP_IDS_PROPERTY} or its table, else 0.
+     * for BP3.5's register and pipelined columns with the stored factors {@link #KEEP_IDS_PROPERTY} or its table, else 0.
      */
     int keepIds(ElementKernel kernel) {
-        if (kernel != ElementKernel.STIFFNESS_BP35 || onTheFly || variant != ElementVariant.REGISTERS) {
+        if (kernel != ElementKernel.STIFFNESS_BP35 || onTheFly
+                || variant != ElementVariant.REGISTERS && variant != ElementVariant.PIPELINED) {
             return 0;
         }
         String v = System.getProperty(KEEP_IDS_PROPERTY, "table").trim();
         return switch (v.toLowerCase(java.util.Locale.ROOT)) {
-            case "table" -> keepIdsTable(points - 1);
+            case "table" -> keepIdsTable(points - 1, variant);
             case "0" -> 0;
             case "1" -> 1;
             default -> throw new IllegalArgumentException("-D" + KEEP_IDS_PROPERTY + "=" + v + ": expected table, 0 or 1");
@@ -428,12 +429,13 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
     }
 
     /**
-     * The measured choice of {@link #keepIds}: 1 at N = 11, else 0. {@code benchmarks/gpu/sweep26.sh} at 3f93a27 (part ids,
+     * The measured choice of {@link #keepIds}: the register columns at N = 11, else 0 (the pipelined columns not yet
+     * measured). {@code benchmarks/gpu/sweep26.sh} at 3f93a27 (part ids,
      * H100, one lease, {@code op} BP5 at 8M DOFs, GDOF/s, read again / kept): N = 3 15.33, 15.30 / 15.32, 15.33, N = 4
      * 17.51, 17.52 / 17.41, 17.44, N = 11 16.41 / 17.50; {@code bp} N = 3, 4 9.65, 10.58 / 9.65, 10.67 GDOF&middot;it/s.
      */
-    static int keepIdsTable(int degree) {
-        return degree == 11 ? 1 : 0;
+    static int keepIdsTable(int degree, ElementVariant variant) {
+        return variant == ElementVariant.REGISTERS && degree == 11 ? 1 : 0;
     }
 
     /** The most points per work-item of a sweep: the size of its private arrays of the next element's u and ids. */
@@ -737,6 +739,7 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
         if (variant == ElementVariant.PIPELINED && kernel == ElementKernel.STIFFNESS_BP35) {
             c.put("elemsPerGroup", elementsPerGroup);
             c.put("fromGlobal", fromGlobal);
+            c.put("keepIds", fromGlobal >= io.lobatto.backend.aparapi.kernels.ElementOperands.ATOMIC ? keepIds(kernel) : 0);
             c.put("perElem", localPerElement);
             c.put("dStride", stride);
             c.put("ldsMat", localDoubles() - matrixDoubles);

@@ -75,10 +75,19 @@ class ElementSweepTest {
      */
     @Test
     void theRegisterColumnsKeepTheirIds() {
-        AparapiBackend be = VariantBackends.get(ElementVariant.REGISTERS);
+        keepIds(VariantBackends.get(ElementVariant.REGISTERS), new int[] {3, 4});
+    }
+
+    /** The same for BP3.5's pipelined columns ({@link ElementVariant#PIPELINED}), N = 2, 5. */
+    @Test
+    void thePipelinedColumnsKeepTheirIds() {
+        keepIds(PipelinedVariantBackend.get(), new int[] {2, 5});
+    }
+
+    private static void keepIds(AparapiBackend be, int[] degrees) {
         PropertyGuard.keeping(() -> {
             System.setProperty(ElementPlan.KEEP_IDS_PROPERTY, "1");
-            for (int n : new int[] {3, 4}) {
+            for (int n : degrees) {
                 VariantChecks.elementApplyAgrees(be, VariantBackends.get(ElementVariant.SHARED), "the shared kernels", K, n, 0.6,
                         121 + n, plan -> assertTrue(plan.endsWith(", ids kept in the atomic form"), plan));
                 VariantChecks.maskedAssembledAgrees(be, K, n, 0.6, 131 + n,
@@ -87,7 +96,7 @@ class ElementSweepTest {
                 ScatterOperator z = TestProblems.partlyMasked(mesh);
                 ElementOperator op = ElementOperator.of(K, mesh, 0.75);
                 for (double shift : new double[] {0, 0.6}) {
-                    String what = "registers N=" + n + " shift " + shift;
+                    String what = be + " N=" + n + " shift " + shift;
                     System.setProperty(ElementPlan.KEEP_IDS_PROPERTY, "0");
                     double[] want = apply(be, op, z, shift, what, "", "");
                     System.setProperty(ElementPlan.KEEP_IDS_PROPERTY, "1");
@@ -199,7 +208,8 @@ class ElementSweepTest {
         for (int n = 1; n <= 15; n++) {
             assertEquals(n == 5 ? 2 : n == 8 || n == 9 ? 1 : 0, ElementPlan.sweepTable(n, false), "stored N = " + n);
             assertEquals(0, ElementPlan.sweepTable(n, true), "on the fly N = " + n);
-            assertEquals(n == 11 ? 1 : 0, ElementPlan.keepIdsTable(n), "register columns N = " + n);
+            assertEquals(n == 11 ? 1 : 0, ElementPlan.keepIdsTable(n, ElementVariant.REGISTERS), "register columns N = " + n);
+            assertEquals(0, ElementPlan.keepIdsTable(n, ElementVariant.PIPELINED), "pipelined columns N = " + n);
         }
         PropertyGuard.keeping(() -> {
             System.clearProperty(ElementPlan.SWEEP_PROPERTY);

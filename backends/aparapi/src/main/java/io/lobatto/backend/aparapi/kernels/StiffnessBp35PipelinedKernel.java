@@ -32,6 +32,14 @@ public final class StiffnessBp35PipelinedKernel extends ElementOperands {
     @BuildConstant int dStride;
     /** Where in lds the group stages D (after its elements' regions). */
     @BuildConstant int ldsMat;
+    /**
+     * 1 where the atomic form keeps the own column's scatter ids ({@link #colId}) from the read of u to the adds of y (no
+     * second read of them, no wait on it before the adds); else 0.
+     */
+    @BuildConstant int keepIds;
+
+    /** The scatter ids of the own column ({@link #keepIds}). */
+    @PrivateMemorySpace(17) int[] colId = new int[17];
 
     @Override
     public void run() {
@@ -80,9 +88,14 @@ public final class StiffnessBp35PipelinedKernel extends ElementOperands {
         }
         for (int c = 0; c < P; c++) {
             double u = 0;
+            int id = -1;
             if (valid == 1) {
+                if (keepIds == 1) {
+                    id = ids[base + P2 * c];
+                }
                 u = readUGuarded(base + P2 * c);
             }
+            colId[c] = id;
             lds[L0 + own + SP * c] = u;
         }
         localBarrier();
@@ -161,7 +174,18 @@ public final class StiffnessBp35PipelinedKernel extends ElementOperands {
                         u = readUGuarded(base + P2 * k);
                     }
                 }
-                writeY(base + P2 * k, y, u);
+                if (keepIds == 0) {
+                    writeY(base + P2 * k, y, u);
+                }
+                if (keepIds == 1) {
+                    // the atomic form adds at the id read with u
+                    if (shift != 0) {
+                        y += shift * w[base + P2 * k] * u;
+                    }
+                    if (colId[k] >= 0) {
+                        addToGlobal(colId[k], y);
+                    }
+                }
             }
         }
     }
