@@ -429,13 +429,15 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
     }
 
     /**
-     * The measured choice of {@link #keepIds}: the register columns at N = 11, else 0 (the pipelined columns not yet
-     * measured). {@code benchmarks/gpu/sweep26.sh} at 3f93a27 (part ids,
+     * The measured choice of {@link #keepIds}: the register columns at N = 11 and the pipelined columns at N = 10, else 0.
+     * {@code sweep26.sh} at ab0cafa (part pipe, H100, one lease, two rounds, read again / kept): the pipelined columns'
+     * {@code op} at N = 2 10.89, 10.89 / 10.47, 10.47, at N = 10 18.00, 18.00 / 18.29, 18.28 GDOF/s; {@code bp} at N = 10
+     * 10.47 / 10.67 GDOF&middot;it/s. {@code benchmarks/gpu/sweep26.sh} at 3f93a27 (part ids,
      * H100, one lease, {@code op} BP5 at 8M DOFs, GDOF/s, read again / kept): N = 3 15.33, 15.30 / 15.32, 15.33, N = 4
      * 17.51, 17.52 / 17.41, 17.44, N = 11 16.41 / 17.50; {@code bp} N = 3, 4 9.65, 10.58 / 9.65, 10.67 GDOF&middot;it/s.
      */
     static int keepIdsTable(int degree, ElementVariant variant) {
-        return variant == ElementVariant.REGISTERS && degree == 11 ? 1 : 0;
+        return variant == ElementVariant.REGISTERS && degree == 11 || variant == ElementVariant.PIPELINED && degree == 10 ? 1 : 0;
     }
 
     /** The most points per work-item of a sweep: the size of its private arrays of the next element's u and ids. */
