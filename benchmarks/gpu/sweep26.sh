@@ -40,6 +40,7 @@ before=${BEFORE:-.gpu/ab/lobatto-backend-aparapi.jar}
 after_jar=$jar
 W=-Dlobatto.aparapi.elementSweep
 R=-Dlobatto.aparapi.elementMaxRegisters
+K=-Dlobatto.aparapi.keepIds
 # arm NAME: the class path and the sweep flag of an arm (before, or sN after)
 arm_jar() { [ "$1" = before ] && echo "$before:$after_jar" || echo "$after_jar"; }
 arm_flag() { [ "$1" = before ] && echo "-Dlobatto.sweep26=before" || echo "$W=${1#s}"; }
@@ -86,7 +87,6 @@ elif [ "$part" = final ]; then
     done
   done
 elif [ "$part" = ids ]; then
-  K=-Dlobatto.aparapi.keepIds
   for round in 1 2; do
     for a in 0 1; do
       bench op-k$a-r$round 30 op $K=$a -- --geometry stored --n-min 3 --n-max 4 --reps 4
@@ -102,7 +102,6 @@ elif [ "$part" = ids ]; then
     bench op7-$a 25 op $f -- --geometry stored --n-min 7 --n-max 7 --reps 4
   done
 elif [ "$part" = pipe ]; then
-  K=-Dlobatto.aparapi.keepIds
   for round in 1 2; do
     for a in 0 1; do
       bench op-k$a-r$round 30 op $K=$a -- --geometry stored --n-min 2 --n-max 2 --reps 4
