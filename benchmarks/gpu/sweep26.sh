@@ -21,6 +21,8 @@
 #     op at N = 7 with S = 0 against S = 1 capped at 40 registers
 #   PART=pipe (about 3 minutes): BP5's pipelined columns (N = 2, 10) with their ids kept in the atomic form against read
 #     again: op at N = 2 and 10 alternated twice, bp at N = 10
+#   PART=low (about 4 minutes): the atomic form's shared 3D kernels at N = 3, 4 (ElementVariant.atomicTable) and the 3D
+#     kernel at N = 5 with S = 0 / 1 / 2: op at N = 3..5 alternated twice, bp at N = 3..5
 #   PART=final (about 8 minutes): gpu-run.sh solves, the README's main job at 32^3 (N = 7) twice, op BP5 at N = 8, 9 with
 #     S = 0 against the table, alternated twice
 # Helpers: lib26.sh. BEFORE: the backend jar of the code before (default .gpu/ab/lobatto-backend-aparapi.jar).
@@ -111,8 +113,17 @@ elif [ "$part" = pipe ]; then
   for a in 0 1; do
     bench bp-k$a 30 bp $K=$a -- --geometry stored --n-min 10 --n-max 10 --iterations 50 --reps 3
   done
+elif [ "$part" = low ]; then
+  for round in 1 2; do
+    for a in s0 s1 s2; do
+      bench op-$a-r$round 30 op "$W=${a#s}" -- --geometry stored --n-min 3 --n-max 5 --reps 4
+    done
+  done
+  for a in s0 s1 s2; do
+    bench bp-$a 30 bp "$W=${a#s}" -- --geometry stored --n-min 3 --n-max 5 --iterations 50 --reps 3
+  done
 else
-  echo "sweep26: unknown PART=$part (main, keep, final, ids, pipe)" >&2
+  echo "sweep26: unknown PART=$part (main, keep, final, ids, pipe, low)" >&2
   exit 2
 fi
 echo "== $book: $((SECONDS - start)) s in all" | tee -a "$out/times.log"

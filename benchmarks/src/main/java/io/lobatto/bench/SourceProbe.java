@@ -224,21 +224,25 @@ final class SourceProbe {
                 String s = b.source().source();
                 int p = define(s, "LB_PTS");
                 // a group takes its elements per group times the elements per slot in turn (ElementPlan.sweep)
-                int perGroup = define(s, "LB_ELEMS_PER_GROUP") * Math.max(1, define(s, "LB_SWEEP"));
+                int perGroup = define(s, "LB_ELEMS_PER_GROUP") * Math.max(1, defineOr(s, "LB_SWEEP", 0));
                 return new Built(b.source(), b.groupSize(), perGroup, b.localBytes(), p * p * p);
             }
-            String want = base.mode == 0 ? "(factors on the fly, points)" : "(factors on the fly, points, assembled)";
+            // the label may name the elements per slot between the variant and the form
             for (KernelSource s : KernelInfoSources.generated(device, base.degree, "BP3.5")) {
-                if (s.label().endsWith(want)) {
+                String label = s.label();
+                boolean form = base.mode == 0 ? !label.contains("assembled") && !label.contains("one kernel")
+                        : label.endsWith(", assembled)");
+                if (label.contains("(factors on the fly, points") && form) {
                     String src = s.source();
                     int p = define(src, "LB_NQ");
                     int per = define(src, "LB_ELEMS_PER_GROUP");
                     long local = 8L * (define(src, "LB_LDS_MAT") + (long) p * define(src, "LB_D_STRIDE") + 2L * p);
-                    return new Built(s, define(src, "LB_THREADS_PER_ELEM") * per, per * Math.max(1, define(src, "LB_SWEEP")),
+                    return new Built(s, define(src, "LB_THREADS_PER_ELEM") * per, per * Math.max(1, defineOr(src, "LB_SWEEP", 0)),
                             local, p * p * p);
                 }
             }
-            throw new IllegalStateException("no BP3.5 N=" + base.degree + " " + want + " kernel was built");
+            throw new IllegalStateException("no BP3.5 N=" + base.degree + " points kernel with the factors on the fly (mode "
+                    + base.mode + ") was built");
         } finally {
             if (before == null) {
                 System.clearProperty(key);
@@ -265,6 +269,11 @@ final class SourceProbe {
             }
         }
         return s;
+    }
+
+    /** {@link #define}, or {@code fallback} where the kernel has no such constant (the register columns have no sweep). */
+    private static int defineOr(String source, String name, int fallback) {
+        return source.contains("#define " + name + " (") ? define(source, name) : fallback;
     }
 
     private static int define(String source, String name) {

@@ -269,11 +269,6 @@ final class ElementOperators {
         return p;
     }
 
-    /** The element kernel of {@code plan}; {@code fromGlobal} 0: x_L, 1: x_G through Z, 2: dir + beta x_G through Z. */
-    private ClKernel elementKernel(ElementKernel kernel, int degree, ElementPlan plan, int fromGlobal) {
-        return core.kernel(KernelBuilds.element(kernel, degree, plan, fromGlobal));
-    }
-
     private ClElementData elem(DeviceElementData d) {
         Objects.requireNonNull(d, "data");
         if (!(d instanceof ClElementData a) || a.owner != this) {
@@ -286,12 +281,17 @@ final class ElementOperators {
     }
 
     /**
-     * The launch plan of element data, e.g. for reports: "2D, 81 work-items x 3 elements per group, ..." (of x_G through Z,
-     * the operator's form, checked against its build here if it was not yet used).
+     * The launch plan of element data, e.g. for reports: "2D, 81 work-items x 3 elements per group, ..." (of the form a plain
+     * apply launches: x_G through Z, or its atomic form where that is on, whose variant table differs at some N; checked
+     * against its build here if it was not yet used).
      */
     String plan(DeviceElementData data) {
         ClElementData d = elem(data);
-        return d.kernel + " N=" + d.degree + ": " + plan(d, 1).describe(d.kernel);
+        if (nvidia == 0) {
+            nvidia = AparapiBackend.isNvidia(core.cl.device().vendor()) ? 1 : -1;
+        }
+        int atomic = AparapiBackend.atomicOperator(nvidia > 0, d.localSize());
+        return d.kernel + " N=" + d.degree + ": " + plan(d, atomic != 0 ? atomic : 1).describe(d.kernel);
     }
 
     // ------------------------------------------------------------------ element kernels
@@ -326,9 +326,10 @@ final class ElementOperators {
         ElementPlan plan = plan(d, mode);
         ClKernel k = d.kernels[mode];
         if (k == null) {
-            // the sweep read once, with the build: its launches must take the elements per group it was built for
-            d.sweeps[mode] = plan.sweep(d.kernel);
-            k = elementKernel(d.kernel, d.degree, plan, mode);
+            KernelBuilds.Spec spec = KernelBuilds.element(d.kernel, d.degree, plan, mode);
+            // the launches take the elements per group the kernel was built for (its sweep constant, where it has one)
+            d.sweeps[mode] = spec.constants().getOrDefault("sweep", 0);
+            k = core.kernel(spec);
             d.kernels[mode] = k;
         }
         boolean stiff = d.kernel != ElementKernel.MASS_BP10;

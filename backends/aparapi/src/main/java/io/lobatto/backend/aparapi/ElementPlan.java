@@ -379,7 +379,8 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
     /** Whether {@link #sweep} may be other than 0 for this plan. */
     boolean sweeps(ElementKernel kernel) {
         int np = points * points * points;
-        boolean structure = onTheFly ? variant == ElementVariant.POINTS
+        // on the fly, work-items t < 21 hold the next element's coefficients: a sweep needs 21 of them per element
+        boolean structure = onTheFly ? variant == ElementVariant.POINTS && threadsPerElement >= 21
                 : threeD && (variant == ElementVariant.SHARED || variant == ElementVariant.POINTS);
         return kernel == ElementKernel.STIFFNESS_BP35 && structure && (np + threadsPerElement - 1) / threadsPerElement <= MAX_SLOTS;
     }

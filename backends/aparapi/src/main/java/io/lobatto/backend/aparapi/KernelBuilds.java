@@ -552,8 +552,10 @@ public final class KernelBuilds {
      */
     private static String inTurn(ElementPlan plan, ElementKernel kernel, int fromGlobal, String open, String close) {
         int s = plan.sweep(kernel);
-        boolean kept = s == 1 || fromGlobal >= io.lobatto.backend.aparapi.kernels.ElementOperands.ATOMIC && plan.keepIds(kernel) == 1;
-        return s > 1 ? open + s + " elements per slot" + close : kept ? open + "ids kept" + close : "";
+        boolean atomic = fromGlobal >= io.lobatto.backend.aparapi.kernels.ElementOperands.ATOMIC;
+        boolean kept = atomic && (s == 1 || plan.keepIds(kernel) == 1);
+        return s > 1 ? open + s + " elements per slot" + close : kept ? open + "ids kept" + close
+                : s == 1 ? open + "u through registers" + close : "";
     }
 
     /** The group of a one-work-item-per-entry launch of a kernel whose build allows {@code allowed}. */
