@@ -18,7 +18,8 @@
 #     3. bp BP5 stored at N = 5..9: S = 0 / 1 / the table
 #   PART=ids (about 3 minutes): BP5's register columns (N = 3, 4, 11) with their ids kept in the atomic form
 #     (-Dlobatto.aparapi.keepIds) against read again: op at N = 3, 4 alternated twice, op at N = 11, bp at N = 3, 4; and
-#     op at N = 7 with S = 0 against S = 1 capped at 40 registers
+#     op at N = 7 with S = 0 against S = 1 capped at 40 registers. The atomic form takes the shared 3D kernel at N = 3 and
+#     4 (ElementVariant.atomicTable), so there both arms ran one kernel; only N = 11 compared the register columns.
 #   PART=pipe (about 3 minutes): BP5's pipelined columns (N = 2, 10) with their ids kept in the atomic form against read
 #     again: op at N = 2 and 10 alternated twice, bp at N = 10
 #   PART=low (about 4 minutes): the atomic form's shared 3D kernels at N = 3, 4 (ElementVariant.atomicTable) and the 3D

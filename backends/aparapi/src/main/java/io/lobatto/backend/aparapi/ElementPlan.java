@@ -387,7 +387,10 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
 
     /**
      * The measured choice of {@link #sweep}, stored factors: 2 at N = 5 (the 3D structure, one point per work-item), 1
-     * (u and the ids through registers) at N = 8 and 9, else 0; on the fly 0. {@code sweep26.sh} at a1efb31 (part keep, H100,
+     * (u and the ids through registers) at N = 3 (the atomic form's shared 3D kernel) and at N = 8 and 9, else 0; on the
+     * fly 0. {@code sweep26.sh} at 5f70759 (part low, H100, one lease, two rounds, S = 0 / 1 / 2): {@code op} N = 3 15.33,
+     * 15.36 / 16.40, 16.40 / 15.07, 15.08, N = 4 17.67, 17.61 / 17.38, 17.38 / 16.65, 16.67, N = 5 18.31 / 18.43, 18.43 / -;
+     * {@code bp} N = 3 9.56 / 10.07 / 9.56, N = 4 10.50 / 10.46 / 9.95. {@code sweep26.sh} at a1efb31 (part keep, H100,
      * one lease, S = 0 / 1): {@code op} N = 5 18.28, 18.15 / 18.44, 18.42, N = 6 18.30, 18.26 / 18.19, 18.19, N = 7
      * 23.46, 23.47 / 21.33, 21.25, N = 8 - / 21.39 (the runs were cut there); {@code bp} N = 5..9 10.57 10.51 11.84 10.97
      * 10.63 / 10.63 10.46 11.67 11.03 11.38, with the table then (2 at N = 5, else 0) 11.29 10.64 11.90 11.19 10.85.
@@ -401,7 +404,7 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
         if (onTheFly) {
             return 0;
         }
-        return degree == 5 ? 2 : degree == 8 || degree == 9 ? 1 : 0;
+        return degree == 5 ? 2 : degree == 3 || degree == 8 || degree == 9 ? 1 : 0;
     }
 
     /**
@@ -430,12 +433,12 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
     }
 
     /**
-     * The measured choice of {@link #keepIds}: the register columns at N = 11 and the pipelined columns at N = 10, else 0.
+     * The measured choice of {@link #keepIds}: the register columns at N = 11 and the pipelined columns at N = 10, else 0
+     * (in the atomic form N = 3 and 4 take the shared 3D kernel, so the register columns' rows there compared one kernel).
      * {@code sweep26.sh} at ab0cafa (part pipe, H100, one lease, two rounds, read again / kept): the pipelined columns'
      * {@code op} at N = 2 10.89, 10.89 / 10.47, 10.47, at N = 10 18.00, 18.00 / 18.29, 18.28 GDOF/s; {@code bp} at N = 10
      * 10.47 / 10.67 GDOF&middot;it/s. {@code benchmarks/gpu/sweep26.sh} at 3f93a27 (part ids,
-     * H100, one lease, {@code op} BP5 at 8M DOFs, GDOF/s, read again / kept): N = 3 15.33, 15.30 / 15.32, 15.33, N = 4
-     * 17.51, 17.52 / 17.41, 17.44, N = 11 16.41 / 17.50; {@code bp} N = 3, 4 9.65, 10.58 / 9.65, 10.67 GDOF&middot;it/s.
+     * H100, one lease, {@code op} BP5 at 8M DOFs, GDOF/s, read again / kept): N = 11 16.41 / 17.50.
      */
     static int keepIdsTable(int degree, ElementVariant variant) {
         return variant == ElementVariant.REGISTERS && degree == 11 || variant == ElementVariant.PIPELINED && degree == 10 ? 1 : 0;

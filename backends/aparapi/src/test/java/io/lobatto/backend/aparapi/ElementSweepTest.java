@@ -204,14 +204,14 @@ class ElementSweepTest {
     }
 
     /**
-     * The tables ({@code sweep26.sh} at b836e3d, a1efb31, 3f93a27 and ab0cafa): the stored factors 2 at N = 5, 1 at N = 8
-     * and 9, else 0; on the fly 0; the register columns keep their ids at N = 11, the pipelined ones at N = 10; and the
+     * The tables ({@code sweep26.sh} at b836e3d, a1efb31, 3f93a27, ab0cafa and 5f70759): the stored factors 2 at N = 5, 1
+     * at N = 3, 8 and 9, else 0; on the fly 0; the register columns keep their ids at N = 11, the pipelined ones at N = 10; and the
      * plans of the points backend say so.
      */
     @Test
     void theTable() {
         for (int n = 1; n <= 15; n++) {
-            assertEquals(n == 5 ? 2 : n == 8 || n == 9 ? 1 : 0, ElementPlan.sweepTable(n, false), "stored N = " + n);
+            assertEquals(n == 5 ? 2 : n == 3 || n == 8 || n == 9 ? 1 : 0, ElementPlan.sweepTable(n, false), "stored N = " + n);
             assertEquals(0, ElementPlan.sweepTable(n, true), "on the fly N = " + n);
             assertEquals(n == 11 ? 1 : 0, ElementPlan.keepIdsTable(n, ElementVariant.REGISTERS), "register columns N = " + n);
             assertEquals(n == 10 ? 1 : 0, ElementPlan.keepIdsTable(n, ElementVariant.PIPELINED), "pipelined columns N = " + n);

@@ -65,8 +65,8 @@ public abstract class ElementKernelBase extends PointColumnOperands {
      * (a,b) column (or several, when P^2 exceeds the group) looping over the layers c.
      * Buffers: x input (x_L, or x_G read through the scatter ids when {@link #fromGlobal}), y output
      * y_L, w the inverse degree W, matI interpolation I, matD differentiation, the geometric factors
-     * G00, G01, G02, G11, G12, G22, wJ each as one buffer [E][P^3]. Each element slot takes {@link #sweep} elements in
-     * turn.
+     * G00, G01, G02, G11, G12, G22, wJ each as one buffer [E][P^3]. Each element slot takes max(1, {@link #sweep})
+     * elements in turn.
      */
     protected final void element() {
         int lid = getLocalId();
