@@ -133,8 +133,8 @@ class ElementSweepTest {
 
     /**
      * y_G = A x of {@code op} with u and the ids through registers, one element per slot (stored factors only: on the
-     * fly 1 is 0) and 3 in turn, through the gather and in the atomic form, against u straight into local memory through
-     * the gather, shift 0 and 0.6 (x the same random vector); the launches' labels contain {@code label}.
+     * fly 1 is 0) and 3 in turn, through the gather, in the atomic form and as the one-kernel operator without atomics,
+     * against u straight into local memory through the gather, shift 0 and 0.6 (x the same random vector); the launches' labels contain {@code label}.
      */
     private static void assertSweepAgrees(AparapiBackend be, ElementOperator op, ScatterOperator z, String name, String label) {
         boolean onTheFly = label.contains("on the fly");
@@ -155,12 +155,19 @@ class ElementSweepTest {
                     assertClose(want, apply(be, op, z, shift, what, atomicTag, "atomic"), 1e-14,
                             what + ": y_G, S = " + sweep + ", atomic");
                     System.clearProperty(AparapiBackend.ATOMIC_OPERATOR_PROPERTY);
+                    // the one-kernel operator without atomics: flagged ids written to y_G by the element kernel
+                    System.setProperty(AparapiBackend.ONE_KERNEL_PROPERTY, "true");
+                    assertClose(want, apply(be, op, z, shift, what, tag, "direct"), 1e-14, what + ": y_G, S = " + sweep + ", direct");
+                    System.clearProperty(AparapiBackend.ONE_KERNEL_PROPERTY);
                 }
             }
-        }, ElementPlan.SWEEP_PROPERTY, AparapiBackend.ATOMIC_OPERATOR_PROPERTY);
+        }, ElementPlan.SWEEP_PROPERTY, AparapiBackend.ATOMIC_OPERATOR_PROPERTY, AparapiBackend.ONE_KERNEL_PROPERTY);
     }
 
-    /** y_G = A x of {@code op} bound now; with {@code form} "atomic" the one atomic kernel ran and no gather. */
+    /**
+     * y_G = A x of {@code op} bound now; with {@code form} "atomic" the one atomic kernel ran and no gather, with "direct"
+     * the one-kernel operator without atomics ran.
+     */
     private static double[] apply(AparapiBackend be, ElementOperator op, ScatterOperator z, double shift, String what,
                                   String label, String form) {
         try (AssembledOperator a = AssembledOperator.bind(op, z, be, shift);
@@ -172,6 +179,9 @@ class ElementSweepTest {
             if (form.equals("atomic")) {
                 assertTrue(ops.stream().anyMatch(s -> s.endsWith("one kernel, atomic)")), what + ": " + ops);
                 assertFalse(ops.stream().anyMatch(s -> s.startsWith("gather")), what + ": no gather, " + ops);
+            }
+            if (form.equals("direct")) {
+                assertTrue(ops.stream().anyMatch(s -> s.contains(label) && s.endsWith("one kernel)")), what + ": " + ops);
             }
             return be.download(y);
         }
