@@ -24,6 +24,7 @@
 #     again: op at N = 2 and 10 alternated twice, bp at N = 10
 #   PART=low (about 4 minutes): the atomic form's shared 3D kernels at N = 3, 4 (ElementVariant.atomicTable) and the 3D
 #     kernel at N = 5 with S = 0 / 1 / 2: op at N = 3..5 alternated twice, bp at N = 3..5
+#   PART=bp5 (about 5 minutes): op BP5 at N = 1..11 and bp at N = 1..10 at the final tables, the main job twice
 #   PART=final (about 8 minutes): gpu-run.sh solves, the README's main job at 32^3 (N = 7) twice, op BP5 at N = 8, 9 with
 #     S = 0 against the table, alternated twice
 # Helpers: lib26.sh. BEFORE: the backend jar of the code before (default .gpu/ab/lobatto-backend-aparapi.jar).
@@ -123,8 +124,16 @@ elif [ "$part" = low ]; then
   for a in s0 s1 s2; do
     bench bp-$a 30 bp "$W=${a#s}" -- --geometry stored --n-min 3 --n-max 5 --iterations 50 --reps 3
   done
+elif [ "$part" = bp5 ]; then
+  # BP5 alone at the final tables: op at N = 1..11 and bp at N = 1..10 as gpu-run.sh solves runs them, then the main job
+  bench op-final 200 op -- --geometry stored --n-min 1 --n-max 11 --reps 6
+  bench bp-final 150 bp -- --geometry stored --n-min 1 --n-max 10 --iterations 50 --reps 3
+  for i in 1 2; do
+    timed poisson-32-run$i timeout $((60 * scale)) "${run[@]}" -Xmx60g -cp "$jar" io.lobatto.examples.LobattoCli poisson -b aparapi \
+      -N 7 -e "${ELEMS:-32,32,32}" --profile > "$out/poisson-32-run$i.log" 2>&1
+  done
 else
-  echo "sweep26: unknown PART=$part (main, keep, final, ids, pipe, low)" >&2
+  echo "sweep26: unknown PART=$part (main, keep, final, ids, pipe, low, bp5)" >&2
   exit 2
 fi
 echo "== $book: $((SECONDS - start)) s in all" | tee -a "$out/times.log"
