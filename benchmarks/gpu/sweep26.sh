@@ -45,10 +45,26 @@ after_jar=$jar
 W=-Dlobatto.aparapi.elementSweep
 R=-Dlobatto.aparapi.elementMaxRegisters
 K=-Dlobatto.aparapi.keepIds
+# alternate SUITE NAME LIMIT NMIN NMAX ARMS...: SUITE (op or bp) BP5 stored at N = NMIN..NMAX once per arm sN (the sweep S =
+# N) or "table", op twice with the arms alternated, bp once
+alternate() {
+  local suite=$1 name=$2 limit=$3 nmin=$4 nmax=$5 round a
+  shift 5
+  local rounds=2 extra=(--reps 4)
+  [ "$suite" = bp ] && { rounds=1; extra=(--iterations 50 --reps 3); }
+  for ((round = 1; round <= rounds; round++)); do
+    for a in "$@"; do
+      bench $name-$a$([ $rounds -gt 1 ] && echo "-r$round") $limit $suite "$W=${a#s}" -- --geometry stored --n-min $nmin \
+        --n-max $nmax "${extra[@]}"
+    done
+  done
+}
 # arm NAME: the class path and the sweep flag of an arm (before, or sN after)
 arm_jar() { [ "$1" = before ] && echo "$before:$after_jar" || echo "$after_jar"; }
 arm_flag() { [ "$1" = before ] && echo "-Dlobatto.sweep26=before" || echo "$W=${1#s}"; }
 if [ "$part" = main ]; then
+  # as it ran at b836e3d: the limits cut some op sweeps before N = 9 and the on-the-fly ones before N = 8 or 9 (each JSON
+  # says "cut"); N = 8, 9 were measured again in parts keep and final. Longer limits would take the part past 10 minutes.
   timed selfcheck-bp35-s4 timeout $((60 * scale)) "${run[@]}" -Xmx16g $W=4 -cp "$jar" io.lobatto.backend.aparapi.SelfCheck \
     --element-kernel=STIFFNESS_BP35 > "$out/selfcheck-bp35-s4.log" 2>&1
   for a in before s1 s2 s4 s8; do
@@ -69,14 +85,9 @@ if [ "$part" = main ]; then
 elif [ "$part" = keep ]; then
   timed selfcheck-bp35-s1 timeout $((60 * scale)) "${run[@]}" -Xmx16g $W=1 -cp "$jar" io.lobatto.backend.aparapi.SelfCheck \
     --element-kernel=STIFFNESS_BP35 > "$out/selfcheck-bp35-s1.log" 2>&1
-  for round in 1 2; do
-    for a in s0 s1; do
-      bench op-$a-r$round 35 op "$W=${a#s}" -- --geometry stored --n-min 5 --n-max 9 --reps 4
-    done
-  done
-  for a in s0 s1 table; do
-    bench bp-$a 40 bp "$W=${a#s}" -- --geometry stored --n-min 5 --n-max 9 --iterations 50 --reps 3
-  done
+  # op's limit was 35 s at a1efb31, which cut the sweeps before N = 8 or 9; 55 s lets them finish
+  alternate op op 55 5 9 s0 s1
+  alternate bp bp 40 5 9 s0 s1 table
 elif [ "$part" = final ]; then
   # the final code: gpu-run.sh solves (op, bp, NekBone), the README's main job at 32^3 twice, then op at N = 8, 9 with
   # S = 0 against the table (1 there), alternated twice
@@ -116,14 +127,9 @@ elif [ "$part" = pipe ]; then
     bench bp-k$a 30 bp $K=$a -- --geometry stored --n-min 10 --n-max 10 --iterations 50 --reps 3
   done
 elif [ "$part" = low ]; then
-  for round in 1 2; do
-    for a in s0 s1 s2; do
-      bench op-$a-r$round 30 op "$W=${a#s}" -- --geometry stored --n-min 3 --n-max 5 --reps 4
-    done
-  done
-  for a in s0 s1 s2; do
-    bench bp-$a 30 bp "$W=${a#s}" -- --geometry stored --n-min 3 --n-max 5 --iterations 50 --reps 3
-  done
+  # the limits were 30 s at 5f70759, which cut some sweeps before N = 5; 40 s lets them finish
+  alternate op op 40 3 5 s0 s1 s2
+  alternate bp bp 40 3 5 s0 s1 s2
 elif [ "$part" = bp5 ]; then
   # BP5 alone at the final tables: op at N = 1..11 and bp at N = 1..10 as gpu-run.sh solves runs them, then the main job
   bench op-final 200 op -- --geometry stored --n-min 1 --n-max 11 --reps 6
