@@ -138,6 +138,20 @@ public abstract class ElementOperands extends Kernel {
     }
 
     /**
+     * The atomic form's output at local node li whose scatter id the kernel kept from its read of u: y_G[id] += v plus
+     * shift W u (W read only where shift is not 0); nothing where the node is masked (id &lt; 0).
+     */
+    protected final void addAtKeptId(int li, int id, double v, double u) {
+        double out = v;
+        if (shift != 0) {
+            out += shift * w[li] * u;
+        }
+        if (id >= 0) {
+            addToGlobal(id, out);
+        }
+    }
+
+    /**
      * y_G[id] += v, atomically: the backend replaces this method's translated body by the device's atomic double add
      * ({@link io.lobatto.backend.aparapi.AtomicAdd}); the Java body is the sum it stands for.
      */

@@ -50,13 +50,7 @@ public final class StiffnessBp35ColumnKernel extends RegisterKernelBase {
                 }
                 if (keepIds == 1) {
                     // the atomic form adds at the id read with u: no second read of it, no wait on it before the add
-                    double out = colY[k] + lds[col + Q2 * k];
-                    if (shift != 0) {
-                        out += shift * w[base + Q2 * k] * colU[k];
-                    }
-                    if (colId[k] >= 0) {
-                        addToGlobal(colId[k], out);
-                    }
+                    addAtKeptId(base + Q2 * k, colId[k], colY[k] + lds[col + Q2 * k], colU[k]);
                 }
             }
         }

@@ -179,12 +179,7 @@ public final class StiffnessBp35PipelinedKernel extends ElementOperands {
                 }
                 if (keepIds == 1) {
                     // the atomic form adds at the id read with u
-                    if (shift != 0) {
-                        y += shift * w[base + P2 * k] * u;
-                    }
-                    if (colId[k] >= 0) {
-                        addToGlobal(colId[k], y);
-                    }
+                    addAtKeptId(base + P2 * k, colId[k], y, u);
                 }
             }
         }
