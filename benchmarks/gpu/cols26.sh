@@ -12,6 +12,8 @@
 #   3. op BP5 stored at N = 7, 8: base / constD, alternated twice
 #   4. bp BP5 stored at N = 7, 8: base / constD; bp on the fly at N = 7, 8: base / both
 #   5. op on the fly at N = 7, 8 with K = 4 (-Dlobatto.aparapi.pointsPerColumn=4), both switches on
+# Ran once, at 7800fcb (H100 80GB HBM3): both switches lost (constD -9 % stored, -6 % on the fly at N = 7; defer -1 %),
+# and the next commit took them out again. To run it, check out 7800fcb (benchmarks.md, "The column sums' operands").
 # Helpers: lib26.sh.
 # Stage: ./mvnw -q -o install -DskipTests -Dmaven.javadoc.skip=true; rm -rf .gpu; ../shared/gpu/stage.sh
 #   benchmarks/target/lobatto-bench.jar; zip -q -d .gpu/lib/lobatto-bench.jar 'org/apache/pdfbox/*' 'org/apache/fontbox/*'

@@ -146,11 +146,9 @@ final class SourceProbe {
                     KernelSource.Arg arg = args.get(i);
                     switch (arg.kind()) {
                         case GLOBAL_BUFFER -> {
-                            // matDc is D in constant memory (at most 64 KiB on NVIDIA): P^2 <= 256 doubles are read
                             cl_mem mem = buffers.computeIfAbsent(arg.name(), nm -> nm.equals("ids")
                                     ? clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, 4L * n, Pointer.to(ids), null)
-                                    : clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR,
-                                    8L * (nm.equals("matDc") ? Math.min(doubles, 256) : doubles), Pointer.to(fill), null));
+                                    : clCreateBuffer(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, 8L * doubles, Pointer.to(fill), null));
                             clSetKernelArg(k, i, Sizeof.cl_mem, Pointer.to(mem));
                         }
                         case LOCAL_BUFFER -> clSetKernelArg(k, i, local, null);

@@ -340,7 +340,6 @@ final class ElementOperators {
                 .bindIfUsed("w", z == null ? unused : z.inverseDegree.buffer)
                 .bindIfUsed("matI", d.interp == null ? unused : d.interp)
                 .bindIfUsed("matD", d.diff == null ? unused : d.diff)
-                .bindIfUsed("matDc", d.diff == null ? unused : d.diff)
                 .bindIfUsed("wJ", factor(d, stiff ? 6 : 0))
                 .bindIfUsed("scr", d.scratch == null ? unused : d.scratch)
                 .bindIfUsed("verts", d.trilinear == null ? unused : d.trilinear.nodes)

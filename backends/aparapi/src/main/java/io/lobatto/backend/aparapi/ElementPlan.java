@@ -423,8 +423,13 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
                 || variant != ElementVariant.REGISTERS && variant != ElementVariant.PIPELINED) {
             return 0;
         }
-        int v = switch01(KEEP_IDS_PROPERTY);
-        return v < 0 ? keepIdsTable(points - 1, variant) : v;
+        String v = System.getProperty(KEEP_IDS_PROPERTY, "table").trim();
+        return switch (v.toLowerCase(java.util.Locale.ROOT)) {
+            case "table" -> keepIdsTable(points - 1, variant);
+            case "0" -> 0;
+            case "1" -> 1;
+            default -> throw new IllegalArgumentException("-D" + KEEP_IDS_PROPERTY + "=" + v + ": expected table, 0 or 1");
+        };
     }
 
     /**
@@ -437,66 +442,6 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
      */
     static int keepIdsTable(int degree, ElementVariant variant) {
         return variant == ElementVariant.REGISTERS && degree == 11 || variant == ElementVariant.PIPELINED && degree == 10 ? 1 : 0;
-    }
-
-    /**
-     * System property: whether the column sums of the points structure with K &gt; 1 layers per work-item read the
-     * t-direction's D entries from constant memory ({@link #constantD}): unset or {@code table}, {@link #constantDTable}'s
-     * choice; 0 or 1. An A/B switch for the GPU runbooks.
-     */
-    static final String CONSTANT_D_PROPERTY = "lobatto.aparapi.constantD";
-
-    /**
-     * System property: whether the on-the-fly points kernel with K &gt; 1 layers per work-item stores its K points'
-     * fluxes after computing them all ({@link #deferFluxes}): unset or {@code table}, {@link #deferFluxesTable}'s choice;
-     * 0 or 1. An A/B switch for the GPU runbooks.
-     */
-    static final String DEFER_FLUXES_PROPERTY = "lobatto.aparapi.deferFluxes";
-
-    /**
-     * The build constant {@code constD} of this plan's kernel: where its stiffness runs K &gt; 1 layers of a column per
-     * work-item ({@link #perColumn}; BP3.5 in the points structure, stored or on the fly), {@link #CONSTANT_D_PROPERTY}
-     * or its table; else 0.
-     */
-    int constantD(ElementKernel kernel) {
-        if (kernel != ElementKernel.STIFFNESS_BP35 || variant != ElementVariant.POINTS || perColumn < 2) {
-            return 0;
-        }
-        int v = switch01(CONSTANT_D_PROPERTY);
-        return v < 0 ? constantDTable(points - 1, onTheFly) : v;
-    }
-
-    /** The measured choice of {@link #constantD}: 0 (not yet measured on a GPU). */
-    static int constantDTable(int degree, boolean onTheFly) {
-        return 0;
-    }
-
-    /**
-     * The build constant {@code deferFluxes} of this plan's kernel: for the on-the-fly points kernel with K &gt; 1 layers
-     * per work-item {@link #DEFER_FLUXES_PROPERTY} or its table; else 0.
-     */
-    int deferFluxes(ElementKernel kernel) {
-        if (kernel != ElementKernel.STIFFNESS_BP35 || !onTheFly || variant != ElementVariant.POINTS || perColumn < 2) {
-            return 0;
-        }
-        int v = switch01(DEFER_FLUXES_PROPERTY);
-        return v < 0 ? deferFluxesTable(points - 1) : v;
-    }
-
-    /** The measured choice of {@link #deferFluxes}: 0 (not yet measured on a GPU). */
-    static int deferFluxesTable(int degree) {
-        return 0;
-    }
-
-    /** A table|0|1 switch: -1 for {@code table} (or unset), else 0 or 1; anything else is named in the exception. */
-    private static int switch01(String property) {
-        String v = System.getProperty(property, "table").trim();
-        return switch (v.toLowerCase(java.util.Locale.ROOT)) {
-            case "table" -> -1;
-            case "0" -> 0;
-            case "1" -> 1;
-            default -> throw new IllegalArgumentException("-D" + property + "=" + v + ": expected table, 0 or 1");
-        };
     }
 
     /** The most points per work-item of a sweep: the size of its private arrays of the next element's u and ids. */
@@ -786,15 +731,12 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
             c.put("dStride", stride);
             c.put("ldsMat", localDoubles() - matrixDoubles);
             c.put("sweep", sweep(kernel));
-            c.put("constD", constantD(kernel));
-            c.put("deferFluxes", deferFluxes(kernel));
             return c;
         }
         if (onTheFly && variant == ElementVariant.SHARED) {
             c.put("elemsPerGroup", elementsPerGroup);
             c.put("fromGlobal", fromGlobal);
             c.put("sweep", 0);
-            c.put("constD", 0);
             c.put("perElem", localPerElement);
             c.put("dStride", stride);
             c.put("ldsMat", localDoubles() - matrixDoubles);
@@ -840,7 +782,6 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
         c.put("perColumn", perColumn);
         c.put("prefetch", prefetch(kernel));
         c.put("sweep", sweep(kernel));
-        c.put("constD", constantD(kernel));
         return c;
     }
 
@@ -861,9 +802,7 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
         return layout(kernel) + (u == 1 ? ", contractions rolled" : u >= points ? ", contractions unrolled fully"
                 : u > 1 ? ", contractions unrolled by " + u : "")
                 + (s > 1 ? ", " + s + " elements per slot in turn" : s == 1 ? ", u and ids through registers" : "")
-                + (keepIds(kernel) == 1 ? ", ids kept in the atomic form" : "")
-                + (constantD(kernel) == 1 ? ", D_c from constant memory" : "")
-                + (deferFluxes(kernel) == 1 ? ", fluxes stored after the column" : "");
+                + (keepIds(kernel) == 1 ? ", ids kept in the atomic form" : "");
     }
 
     /** Work-groups of a launch over {@code elements} elements: each takes {@code perGroup} x max(1, {@code sweep}). */

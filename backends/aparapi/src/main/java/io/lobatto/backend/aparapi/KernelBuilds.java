@@ -520,7 +520,6 @@ public final class KernelBuilds {
             return new Spec(family, plan.constants(kernel, degree + 1, fromGlobal),
                     "BP3.5 N=" + degree + " (factors on the fly" + (v == ElementVariant.SHARED ? ", shared"
                             : v == ElementVariant.POINTS ? ", points" : "") + inTurn(plan, kernel, fromGlobal, ", ", "")
-                            + columnSources(plan, kernel, ", ", "")
                             + (fromGlobal == 1 ? ", assembled)"
                             : fromGlobal == 2 ? ", assembled, p update)" : fromGlobal == 3 ? ", one kernel)"
                             : fromGlobal >= 6 ? ", one kernel, atomic, p update)" : fromGlobal >= 4 ? ", one kernel, atomic)" : ")"),
@@ -540,22 +539,11 @@ public final class KernelBuilds {
             case STIFFNESS_BP30 -> "BP3.0";
         };
         return new Spec(family, plan.constants(kernel, degree + 1, fromGlobal),
-                name + " N=" + degree + inTurn(plan, kernel, fromGlobal, " [", "]") + columnSources(plan, kernel, " [", "]")
-                        + (fromGlobal == 1 ? " (assembled)"
+                name + " N=" + degree + inTurn(plan, kernel, fromGlobal, " [", "]") + (fromGlobal == 1 ? " (assembled)"
                         : fromGlobal == 2 ? " (assembled, p update)"
                         : fromGlobal == 3 ? " (one kernel)" : fromGlobal >= 6 ? " (one kernel, atomic, p update)"
                         : fromGlobal >= 4 ? " (one kernel, atomic)" : ""),
                 plan.groupSize(), plan.unroll(kernel));
-    }
-
-    /**
-     * "D_c constant" where the column sums read the t-direction's D from constant memory ({@link ElementPlan#constantD}),
-     * "fluxes after" where the on-the-fly columns store their fluxes after computing them ({@link ElementPlan#deferFluxes}),
-     * each between {@code open} and {@code close}; else "".
-     */
-    private static String columnSources(ElementPlan plan, ElementKernel kernel, String open, String close) {
-        return (plan.constantD(kernel) == 1 ? open + "D_c constant" + close : "")
-                + (plan.deferFluxes(kernel) == 1 ? open + "fluxes after" + close : "");
     }
 
     /**

@@ -168,7 +168,7 @@ class ElementSweepTest {
      * y_G = A x of {@code op} bound now; with {@code form} "atomic" the one atomic kernel ran and no gather, with "direct"
      * the one-kernel operator without atomics ran.
      */
-    static double[] apply(AparapiBackend be, ElementOperator op, ScatterOperator z, double shift, String what,
+    private static double[] apply(AparapiBackend be, ElementOperator op, ScatterOperator z, double shift, String what,
                                   String label, String form) {
         try (AssembledOperator a = AssembledOperator.bind(op, z, be, shift);
              DeviceVector x = be.upload(TestProblems.random(z.globalSize(), 7L * op.degree()));

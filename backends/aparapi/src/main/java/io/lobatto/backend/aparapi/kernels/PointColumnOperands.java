@@ -1,6 +1,5 @@
 package io.lobatto.backend.aparapi.kernels;
 
-import com.aparapi.Kernel.Constant;
 import io.lobatto.backend.aparapi.runtime.BuildConstant;
 
 /**
@@ -36,17 +35,6 @@ public abstract class PointColumnOperands extends ElementOperands {
      * the current one, so that the gather's latency overlaps the element's sums.
      */
     @BuildConstant int sweep;
-
-    /**
-     * 1: the t-direction's entries D_cm of {@link #columnGradients} and D_mc of {@link #columnDivergence} come from
-     * {@link #matDc} in constant memory instead of local memory. Their row c is the same for every work-item of a slot
-     * (P^2 work-items), so where a warp lies within one slot the read is a broadcast that leaves the local-memory pipe
-     * to the gradients' and fluxes' reads. 0: from local memory, as the other directions' entries.
-     */
-    @BuildConstant int constD;
-
-    /** D (P x P, row-major, D_ij = l_j'(r_i)) in constant memory, read where {@link #constD} is 1. */
-    @Constant double[] matDc = new double[1];
 
     /** u at a work-item's points t, t + T, ... of the next element of its sweep ({@link #sweep}). */
     @PrivateMemorySpace(8) double[] un = new double[8];
@@ -96,7 +84,7 @@ public abstract class PointColumnOperands extends ElementOperands {
                 int c = min(c0 + k, P - 1);
                 gr[k] += da * lds[grid + m + P * b + P2 * c];
                 gs[k] += db * lds[grid + a + P * m + P2 * c];
-                gt[k] += entryD(mD, S, P, c, m) * um;
+                gt[k] += lds[mD + c * S + m] * um;
             }
         }
     }
@@ -121,19 +109,8 @@ public abstract class PointColumnOperands extends ElementOperands {
             double fm = lds[ft + col + P2 * m];
             for (int k = 0; k < K; k++) {
                 int c = min(c0 + k, P - 1);
-                gr[k] += da * lds[fr + m + P * b + P2 * c] + db * lds[fs + a + P * m + P2 * c] + entryD(mD, S, P, m, c) * fm;
+                gr[k] += da * lds[fr + m + P * b + P2 * c] + db * lds[fs + a + P * m + P2 * c] + lds[mD + m * S + c] * fm;
             }
         }
-    }
-
-    /** D_ij: from {@link #matDc} where {@link #constD} is 1, else from the copy in local memory at mD (row stride S). */
-    protected final double entryD(int mD, int S, int P, int i, int j) {
-        double d = 0;
-        if (constD == 1) {
-            d = matDc[i * P + j];
-        } else {
-            d = lds[mD + i * S + j];
-        }
-        return d;
     }
 }

@@ -43,12 +43,6 @@ public final class StiffnessBp35TrilinearPointsKernel extends TrilinearMapOperan
      * work-item t = (a + P b) + P^2 s (at most 8, the size of the gradient arrays).
      */
     @BuildConstant int perColumn;
-    /**
-     * 1, with K &gt; 1: a work-item computes its K points' fluxes into its private arrays first and stores them after
-     * ({@link #geometricFluxesAt}), so that no store to local memory stands between the K points' reads of the map's
-     * coefficients; 0: each point's fluxes are stored as they are computed.
-     */
-    @BuildConstant int deferFluxes;
 
     @Override
     public void run() {
@@ -186,31 +180,11 @@ public final class StiffnessBp35TrilinearPointsKernel extends TrilinearMapOperan
         double wab = lds[mW + a] * lds[mW + b];
         // J from the coefficients at each point (broadcast reads), not from 15 column constants held in registers: with
         // them the kernel took 100 registers at N = 7 and ran 1.1-1.5x slower than the strided points (columns26.sh)
-        if (deferFluxes == 1) {
-            for (int k = 0; k < K; k++) {
-                int c = c0 + k;
-                if (c < P) {
-                    det = geometricFluxesAt(k, mc, r, s, lds[mR + c], wab * lds[mW + c]);
-                }
-            }
-            for (int k = 0; k < K; k++) {
-                int c = c0 + k;
-                if (c < P) {
-                    int g = col + P2 * c;
-                    lds[fr + g] = gr[k];
-                    lds[fs + g] = gs[k];
-                    lds[ft + g] = gt[k];
-                }
-            }
-        }
-        if (deferFluxes == 0) {
-            for (int k = 0; k < K; k++) {
-                int c = c0 + k;
-                if (c < P) {
-                    int g = col + P2 * c;
-                    det = geometricFluxes(mc, r, s, lds[mR + c], wab * lds[mW + c], gr[k], gs[k], gt[k], fr + g, fs + g,
-                            ft + g);
-                }
+        for (int k = 0; k < K; k++) {
+            int c = c0 + k;
+            if (c < P) {
+                int g = col + P2 * c;
+                det = geometricFluxes(mc, r, s, lds[mR + c], wab * lds[mW + c], gr[k], gs[k], gt[k], fr + g, fs + g, ft + g);
             }
         }
     }

@@ -118,44 +118,6 @@ public abstract class TrilinearMapOperands extends PointColumnOperands {
         return det;
     }
 
-    /**
-     * {@link #geometricFluxes} for point k of a work-item's column, the reference gradient taken from and the fluxes left
-     * in the private arrays: (gr, gs, gt)[k] = G (gr, gs, gt)[k]. It stores nothing in local memory, so the K points'
-     * reads of the coefficients at lds[mc] may be shared by the compiler. Returns |J|.
-     */
-    protected final double geometricFluxesAt(int k, int mc, double r, double s, double t, double w) {
-        double rx = dxdr(mc, 0, s, t);
-        double ry = dxdr(mc, 1, s, t);
-        double rz = dxdr(mc, 2, s, t);
-        double sx = dxds(mc, 0, r, t);
-        double sy = dxds(mc, 1, r, t);
-        double sz = dxds(mc, 2, r, t);
-        double tx = dxdt(mc, 0, r, s);
-        double ty = dxdt(mc, 1, r, s);
-        double tz = dxdt(mc, 2, r, s);
-        double nrx = sy * tz - sz * ty;
-        double nry = sz * tx - sx * tz;
-        double nrz = sx * ty - sy * tx;
-        double nsx = ty * rz - tz * ry;
-        double nsy = tz * rx - tx * rz;
-        double nsz = tx * ry - ty * rx;
-        double ntx = ry * sz - rz * sy;
-        double nty = rz * sx - rx * sz;
-        double ntz = rx * sy - ry * sx;
-        double det = rx * nrx + ry * nry + rz * nrz;
-        double f = w / det;
-        double g01 = f * (nrx * nsx + nry * nsy + nrz * nsz);
-        double g02 = f * (nrx * ntx + nry * nty + nrz * ntz);
-        double g12 = f * (nsx * ntx + nsy * nty + nsz * ntz);
-        double vr = gr[k];
-        double vs = gs[k];
-        double vt = gt[k];
-        gr[k] = f * (nrx * nrx + nry * nry + nrz * nrz) * vr + g01 * vs + g02 * vt;
-        gs[k] = g01 * vr + f * (nsx * nsx + nsy * nsy + nsz * nsz) * vs + g12 * vt;
-        gt[k] = g02 * vr + g12 * vs + f * (ntx * ntx + nty * nty + ntz * ntz) * vt;
-        return det;
-    }
-
     /** |J| at (r, s, t) from the coefficients at lds[mc]: x_r . (x_s x x_t). */
     protected final double jacobianDeterminant(int mc, double r, double s, double t) {
         double rx = dxdr(mc, 0, s, t);
