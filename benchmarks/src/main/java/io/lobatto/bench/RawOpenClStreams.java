@@ -154,6 +154,9 @@ final class RawOpenClStreams implements AutoCloseable {
      * one launch plus the blocking read of its partials summed on the host, arguments set once. The time the backend
      * takes beyond this is its host path (Java, checks, the runtime); this beyond raw's dot is the kernel and its
      * arguments. {@code op}: {@link Op#NORM} (x = p, one vector), {@link Op#DOT} (x, p), null: the CG update (p, Ap, x, r).
+     * The arguments are bound by name, for the general kernel ({@code ReductionKernel}: the unused ones to an 8-byte
+     * buffer, its local tree two doubles per work-item) and for the dedicated ones ({@code DotKernel}: x, y;
+     * {@code CgUpdateKernel}: p, ap, x, r; one double per work-item), as the backend binds them.
      */
     Timing.Samples measureKernel(io.lobatto.backend.aparapi.runtime.KernelSource source, int group, Op op, int n,
                                  int warmup, int reps) {
@@ -180,11 +183,14 @@ final class RawOpenClStreams implements AutoCloseable {
             partials = clCreateBuffer(ctx, CL_MEM_READ_WRITE, 2L * groups * Sizeof.cl_double, null, null);
             clFinish(queue);
             java.util.List<io.lobatto.backend.aparapi.runtime.KernelSource.Arg> args = source.args();
+            // the general kernel's tree holds the PCG update's two sums (it has d), a dedicated kernel's one
+            long localBytes = (args.stream().anyMatch(a -> a.name().equals("d")) ? 16L : 8L) * group;
             for (int i = 0; i < args.size(); i++) {
                 String name = args.get(i).name();
                 cl_mem m = switch (name) {
                     case "x" -> cg ? v[2] : v[0];
                     case "p" -> cg || op == Op.NORM ? v[0] : v[1];
+                    case "y" -> op == Op.NORM ? v[0] : v[1];      // DotKernel's y is the general kernel's p
                     case "ap" -> cg ? v[1] : unused;
                     case "r" -> cg ? v[3] : unused;
                     case "z", "d" -> unused;
@@ -198,7 +204,7 @@ final class RawOpenClStreams implements AutoCloseable {
                         case "n" -> clSetKernelArg(k, i, Sizeof.cl_int, Pointer.to(new int[] {n}));
                         case "skipLo", "skipHi", "passid" -> clSetKernelArg(k, i, Sizeof.cl_int, Pointer.to(new int[] {0}));
                         case "alpha" -> clSetKernelArg(k, i, Sizeof.cl_double, Pointer.to(new double[] {cg ? 1e-9 : 0}));
-                        case "lds" -> clSetKernelArg(k, i, 16L * group, null);
+                        case "lds" -> clSetKernelArg(k, i, localBytes, null);
                         default -> throw new IllegalArgumentException("kernel '" + source.label() + "': argument '" + name
                                 + "' is not one of the reduction kernel's");
                     }

@@ -116,6 +116,9 @@ public final class StreamingSuite {
         report.meta("tests", new ArrayList<>(new java.util.TreeSet<>(options.tests())));
         report.meta("fitCacheBytes", cacheBytes);
         report.meta("fitMinR2", ModelFit.MIN_R2);
+        if (aparapi) {       // the A/B switch of BS3-BS5's kernels (dedicated or general), as the backend reads it
+            report.meta("reductionKernels", System.getProperty("lobatto.aparapi.reductionKernels", "dedicated"));
+        }
         RawOpenClStreams raw = null;
         if (be.device().platform().startsWith("Java")) {
             report.meta("raw", "none: the backend runs on no OpenCL device");
@@ -169,6 +172,7 @@ public final class StreamingSuite {
         List<Double> small = new ArrayList<>();
         List<Double> rawSmall = new ArrayList<>();
         List<Double> rawKernelSmall = new ArrayList<>();
+        String ownKernel = null;
         for (long n = 128; n * t.bytesPerEntry() <= maxBytes && n * 8 * t.vectors() <= MAX_WORKING_SET; n *= 2) {
             int len = (int) n;
             Timing.Samples s;
@@ -220,11 +224,13 @@ public final class StreamingSuite {
                 row.put("raw_bandwidth_GBs", b / rawMedian * 1e-9);
                 row.put("time_over_raw", s.median() / rawMedian);
                 row.put("raw_samples_s", r.seconds());
-                rawKernel(be, t, raw, len, samples, row, 8 * n <= SMALL_BYTES ? rawKernelSmall : null);
+                String k = rawKernel(be, t, raw, len, samples, row, 8 * n <= SMALL_BYTES ? rawKernelSmall : null);
+                ownKernel = k != null ? k : ownKernel;
             } else {
                 row.put("raw", raw == null ? report.meta("raw") : "none: no raw equivalent of " + t.name());
                 if (raw != null) {
-                    rawKernel(be, t, raw, len, samples, row, 8 * n <= SMALL_BYTES ? rawKernelSmall : null);
+                    String k = rawKernel(be, t, raw, len, samples, row, 8 * n <= SMALL_BYTES ? rawKernelSmall : null);
+                    ownKernel = k != null ? k : ownKernel;
                 }
             }
             rawSecs.add(rawMedian);
@@ -274,8 +280,8 @@ public final class StreamingSuite {
         out.printf(Locale.ROOT, "%-14s median over the %d sizes of at most %d bytes per vector: %.2f us%s%s (%d samples per size)%n",
                 t.name(), small.size(), SMALL_BYTES, smallMedian * 1e6,
                 rawSmall.isEmpty() ? "" : String.format(Locale.ROOT, ", raw JOCL %.2f us", rawSmallMedian * 1e6),
-                rawKernelSmall.isEmpty() ? "" : String.format(Locale.ROOT, ", the backend's kernel through raw JOCL %.2f us",
-                        rawKernelMedian * 1e6), samples);
+                rawKernelSmall.isEmpty() ? "" : String.format(Locale.ROOT, ", the backend's kernel (%s) through raw JOCL %.2f us",
+                        ownKernel, rawKernelMedian * 1e6), samples);
         report.row(row);
         if (fit.ok()) {
             out.printf(Locale.ROOT, "%-14s fit over %d sizes: T0 = %.2f us, Wmax = %.1f GB/s (%.3f of the reference), "
@@ -330,12 +336,16 @@ public final class StreamingSuite {
      * At the launch-bound sizes ({@code into} not null) of BS3-BS5 on the aparapi backend: the backend's own reduction
      * kernel (the source it built for this size's group) timed through raw JOCL ({@link RawOpenClStreams#measureKernel}),
      * into the row and {@code into}; so the backend's time splits into its kernel (this, against raw's dot) and its host
-     * path (the backend's time against this).
+     * path (the backend's time against this). Returns the kernel's class and its number of arguments, e.g.
+     * "DotKernel, 6 arguments" ({@code -Dlobatto.aparapi.reductionKernels} picks it), or null when none was timed.
      */
-    private static void rawKernel(Backend be, Test t, RawOpenClStreams raw, int n, int samples, Map<String, Object> row,
-                                  List<Double> into) {
+    /** The Java kernel class a source was translated from (its simple name), in the source's first comment. */
+    private static final java.util.regex.Pattern KERNEL_CLASS = java.util.regex.Pattern.compile("translated from [\\w.]*?(\\w+) by");
+
+    private static String rawKernel(Backend be, Test t, RawOpenClStreams raw, int n, int samples, Map<String, Object> row,
+                                    List<Double> into) {
         if (into == null || t.pipelined() || !(be instanceof io.lobatto.backend.aparapi.AparapiBackend ab)) {
-            return;
+            return null;
         }
         boolean cg = t.name().startsWith("BS5");
         String label = cg ? "cgUpdate" : "dot";
@@ -349,12 +359,17 @@ public final class StreamingSuite {
         }
         if (source == null) {
             row.put("raw_backend_kernel", "none: the backend built no '" + label + "' kernel of group " + group);
-            return;
+            return null;
         }
         Timing.Samples r = raw.measureKernel(source, group, t.raw(), n, 3, samples);
+        java.util.regex.Matcher from = KERNEL_CLASS.matcher(source.source());
+        String family = from.find() ? from.group(1) : "?";
         row.put("raw_backend_kernel_median_s", r.median());
         row.put("raw_backend_kernel_group", group);
+        row.put("raw_backend_kernel_class", family);
+        row.put("raw_backend_kernel_arguments", source.args().size());
         into.add(r.median());
+        return family + ", " + source.args().size() + " arguments";
     }
 
     /** The median of the values (NaN for none). */

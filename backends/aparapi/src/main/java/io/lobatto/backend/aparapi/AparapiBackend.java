@@ -278,6 +278,19 @@ public final class AparapiBackend implements Backend {
         core.smallReduceGroup(group);
     }
 
+    /**
+     * Whether dot, norm² and the CG update run in kernels of their own when they leave no rows out, as
+     * {@code -Dlobatto.aparapi.reductionKernels=dedicated} (the default) says; false: in the general reduction kernel.
+     */
+    synchronized boolean dedicatedReductions() {
+        return core.dedicatedReductions();
+    }
+
+    /** Sets {@link #dedicatedReductions()} (tests: false is the general kernel, the path before). */
+    synchronized void dedicatedReductions(boolean dedicated) {
+        core.dedicatedReductions(dedicated);
+    }
+
     /** The OpenCL C of every kernel this backend has built so far, in build order (for kernel-info reports). */
     public synchronized List<KernelSource> builtSources() {
         List<KernelSource> out = new ArrayList<>();

@@ -53,6 +53,7 @@ final class BackendCore {
 
     BackendCore(Backend owner, ClDevice device, long localMemoryCap, ElementVariant variant) {
         Objects.requireNonNull(device, "device");
+        this.dedicatedReductions = dedicatedReductionsProperty();   // a bad value fails before the context exists
         this.owner = owner;
         this.variant = variant;
         this.cl = new ClContext(device);
@@ -263,6 +264,47 @@ final class BackendCore {
     /** Groups of a reduction over n entries in groups of {@code group}: depends only on n and the group (determinism). */
     static int reductionGroups(int n, int group) {
         return (int) Math.min(AparapiBackend.REDUCE_GROUPS, (n + (long) group - 1) / group);
+    }
+
+    /**
+     * System property: which kernels run x . y (BS3, BS4) and the CG update (BS5) when no rows are left out of the sum.
+     * {@code dedicated} (the default): kernels of their own, {@link io.lobatto.backend.aparapi.kernels.DotKernel} (x, y,
+     * partials, n and the local tree) and {@link io.lobatto.backend.aparapi.kernels.CgUpdateKernel} (p, ap, x, r,
+     * partials, alpha, n and the local tree); {@code general}: {@link ReductionKernel} with all of its thirteen arguments,
+     * as before. Both give the same bits (the same group, loop, tree and order of the partials); the general kernel
+     * still runs every other reduction and the sums that leave a range of rows out (a rank's owned sums). An A/B switch
+     * of the reductions' T0 (issue 26); any other value is an {@link IllegalArgumentException} when a backend opens.
+     */
+    static final String REDUCTION_KERNELS_PROPERTY = "lobatto.aparapi.reductionKernels";
+
+    /** Whether the backend runs dot and the CG update in their own kernels ({@link #REDUCTION_KERNELS_PROPERTY}). */
+    private boolean dedicatedReductions;
+
+    /**
+     * The value of {@link #REDUCTION_KERNELS_PROPERTY}: true for {@code dedicated} (also when unset), false for
+     * {@code general} (either in any case), else an {@link IllegalArgumentException} naming the property, the value and
+     * the two that it takes.
+     */
+    static boolean dedicatedReductionsProperty() {
+        String v = System.getProperty(REDUCTION_KERNELS_PROPERTY, "dedicated");
+        if ("dedicated".equalsIgnoreCase(v)) {
+            return true;
+        }
+        if ("general".equalsIgnoreCase(v)) {
+            return false;
+        }
+        throw new IllegalArgumentException(REDUCTION_KERNELS_PROPERTY + " is '" + v + "', not 'dedicated' (the default: dot "
+                + "and the CG update in kernels of their own) or 'general' (every reduction in ReductionKernel)");
+    }
+
+    /** Whether dot and the CG update run in their own kernels ({@link #REDUCTION_KERNELS_PROPERTY}). */
+    boolean dedicatedReductions() {
+        return dedicatedReductions;
+    }
+
+    /** Sets {@link #dedicatedReductions()} (tests: false is the general kernel), as {@link #REDUCTION_KERNELS_PROPERTY}. */
+    void dedicatedReductions(boolean dedicated) {
+        dedicatedReductions = dedicated;
     }
 
     /**

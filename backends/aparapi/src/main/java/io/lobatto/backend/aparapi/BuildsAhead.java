@@ -231,8 +231,9 @@ final class BuildsAhead {
         }
         // not PCG_UPDATE: the backend built it when it opened (the reduction group's probe), so a second build in a bundle
         // (quickly, with other options: another program) would compile it again for nothing
+        boolean dedicated = core.dedicatedReductions();  // dot and the CG update in their own kernels (no rows left out)
         for (int op : new int[] {ReductionKernel.DOT, ReductionKernel.RECIPROCAL, ReductionKernel.CG_UPDATE}) {
-            vectors.add(KernelBuilds.reduction(op, reduceGroup));
+            vectors.add(KernelBuilds.reduction(op, reduceGroup, dedicated));
         }
         int top = degrees.length > 0 ? degrees[0] : 0;
         if (geometry != null && top >= 1 && top <= MAX_DEGREE && fold && AparapiBackend.atomicCg()
@@ -243,7 +244,7 @@ final class BuildsAhead {
         if (core.smallReduceGroup() > 0) {           // the reductions over small vectors (coarse levels, small problems)
             for (int op : new int[] {ReductionKernel.DOT, ReductionKernel.RECIPROCAL, ReductionKernel.CG_UPDATE,
                 ReductionKernel.PCG_UPDATE}) {
-                vectors.add(KernelBuilds.reduction(op, core.smallReduceGroup()));
+                vectors.add(KernelBuilds.reduction(op, core.smallReduceGroup(), dedicated));
             }
         }
         for (int op : new int[] {StreamKernel.FILL, StreamKernel.COPY, StreamKernel.AXPBY, StreamKernel.PMUL}) {

@@ -1,9 +1,11 @@
 package io.lobatto.backend.aparapi;
 
 import com.aparapi.Kernel;
+import io.lobatto.backend.aparapi.kernels.CgUpdateKernel;
 import io.lobatto.backend.aparapi.kernels.ChebyshevKernel;
 import io.lobatto.backend.aparapi.kernels.DiagonalBp35Kernel;
 import io.lobatto.backend.aparapi.kernels.DiagonalKernel;
+import io.lobatto.backend.aparapi.kernels.DotKernel;
 import io.lobatto.backend.aparapi.kernels.ErrorKernel;
 import io.lobatto.backend.aparapi.kernels.EvaluateKernel;
 import io.lobatto.backend.aparapi.kernels.FactorSplitKernel;
@@ -149,13 +151,15 @@ public final class KernelBuilds {
         Spec pick = indexedGather();
         out.add(new Build(pick.source(), perEntryGroup(allowed.applyAsInt(pick)), 0, "one work-item per entry of y"));
         int reduce = powerOfTwoGroup(ReductionKernel.class, maxWorkGroupSize, Integer.MAX_VALUE, localMemBytes, allowed);
+        boolean dedicated = BackendCore.dedicatedReductionsProperty();
         for (int op : new int[] {ReductionKernel.DOT, ReductionKernel.CG_UPDATE, ReductionKernel.PCG_UPDATE}) {
-            out.add(new Build(reduction(op, reduce).source(), reduce, reductionLocalBytes(reduce), "tree of " + reduce));
+            out.add(new Build(reduction(op, reduce, dedicated).source(), reduce, reductionLocalBytes(op, reduce, dedicated),
+                    "tree of " + reduce));
         }
         int small = BackendCore.smallGroup(BackendCore.smallGroupProperty(), reduce);
         if (small > 0) {      // the reductions over at most small x BackendCore.SMALL_REDUCE_GROUPS entries
             for (int op : new int[] {ReductionKernel.DOT, ReductionKernel.CG_UPDATE, ReductionKernel.PCG_UPDATE}) {
-                out.add(new Build(reduction(op, small).source(), small, reductionLocalBytes(small),
+                out.add(new Build(reduction(op, small, dedicated).source(), small, reductionLocalBytes(op, small, dedicated),
                         "tree of " + small + ", vectors of at most " + small * BackendCore.SMALL_REDUCE_GROUPS + " entries"));
             }
         }
@@ -425,6 +429,26 @@ public final class KernelBuilds {
         return new Spec(ReductionKernel.class, ordered("op", op, "group", group), label, group);
     }
 
+    /**
+     * The reduction {@code op} for groups of {@code group} as the backend launches it when it leaves no rows out of the sum:
+     * with {@code dedicated} ({@link BackendCore#REDUCTION_KERNELS_PROPERTY}), x . y in {@link DotKernel} and the CG
+     * update in {@link CgUpdateKernel}; every other op, and every op without {@code dedicated}, in {@link ReductionKernel}.
+     */
+    static Spec reduction(int op, int group, boolean dedicated) {
+        if (dedicated && op == ReductionKernel.DOT) {
+            return new Spec(DotKernel.class, Map.of("group", group), "dot", group);
+        }
+        if (dedicated && op == ReductionKernel.CG_UPDATE) {
+            return new Spec(CgUpdateKernel.class, Map.of("group", group), "cgUpdate", group);
+        }
+        return reduction(op, group);
+    }
+
+    /** Whether {@link #reduction(int, int, boolean)} gives {@code op} a kernel of its own with {@code dedicated}. */
+    static boolean hasDedicatedKernel(int op) {
+        return op == ReductionKernel.DOT || op == ReductionKernel.CG_UPDATE;
+    }
+
     /** The correction of a reduction less some rows ({@link RowDotKernel}), {@code pairs} sums, groups of {@code group}. */
     static Spec rowDot(int pairs, int group) {
         return new Spec(RowDotKernel.class, ordered("pairs", pairs, "group", group), pairs == 2 ? "rowDot x2" : "rowDot", group);
@@ -563,9 +587,17 @@ public final class KernelBuilds {
         return Math.min(AparapiBackend.STREAM_GROUP, allowed);
     }
 
-    /** Local memory of a reduction launch: two doubles per work-item. */
+    /** Local memory of a reduction launch of {@link ReductionKernel}: two doubles per work-item (the PCG update's two trees). */
     static long reductionLocalBytes(int group) {
         return 16L * group;
+    }
+
+    /**
+     * Local memory of a launch of {@link #reduction(int, int, boolean)}: one double per work-item for a dedicated kernel
+     * (one tree), else {@link #reductionLocalBytes(int)}.
+     */
+    static long reductionLocalBytes(int op, int group, boolean dedicated) {
+        return dedicated && hasDedicatedKernel(op) ? 8L * group : reductionLocalBytes(group);
     }
 
     /** Local memory of a gather/scatter launch: the block cache (or one work-item's double each), 8 bytes for the scatter. */

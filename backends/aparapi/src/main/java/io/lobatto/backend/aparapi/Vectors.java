@@ -17,6 +17,10 @@ import static io.lobatto.backend.aparapi.BackendCore.sameLength;
  * Memory and streaming of the {@link io.lobatto.core.backend.Backend} SPI on the Aparapi backend: allocate, upload,
  * read and write device vectors ({@link ClVector}); BS1-BS5 with {@link StreamKernel} (fill, copy, axpby, pointwise
  * multiply) and {@link ReductionKernel} (dot, norm², the fused CG and PCG updates, and the reciprocal of the setup).
+ * Dot and norm² ({@link io.lobatto.backend.aparapi.kernels.DotKernel}) and the CG update
+ * ({@link io.lobatto.backend.aparapi.kernels.CgUpdateKernel}) run in kernels of their own, with only the arguments they
+ * read, whenever they leave no range of rows out of the sum; {@code -Dlobatto.aparapi.reductionKernels=general}
+ * ({@link BackendCore#REDUCTION_KERNELS_PROPERTY}) runs them in {@link ReductionKernel} as before, with the same bits.
  *
  * <p>Reductions are deterministic: each work-group sums its share in a fixed tree and the host adds the partials in
  * group order; the grid depends only on the vector length and the device.
@@ -24,9 +28,8 @@ import static io.lobatto.backend.aparapi.BackendCore.sameLength;
 final class Vectors {
 
     private final BackendCore core;
-    /** The built kernels of the streaming and reduction ops by op code (no map lookup per launch). */
+    /** The built streaming kernels by op code (no map lookup per launch). */
     private final ClKernel[] streamKernels = new ClKernel[4];
-    private final ClKernel[] reductionKernels = new ClKernel[ReductionKernel.OPS];
 
     Vectors(BackendCore core) {
         this.core = core;
@@ -45,37 +48,37 @@ final class Vectors {
         return core.kernel(KernelBuilds.stream(op));
     }
 
-    /** The reduction {@code op} built for the backend's reduction group. */
-    private ClKernel reduction(int op) {
-        ClKernel k = reductionKernels[op];
-        if (k == null) {
-            k = buildReduction(op, core.reduceGroup);
-            reductionKernels[op] = k;
-        }
-        return k;
-    }
-
-    /** The reduction {@code op} built for work-groups of {@code group}: the backend's, or the small group's. */
-    private ClKernel reduction(int op, int group) {
+    /**
+     * The reduction {@code op} built for work-groups of {@code group} (the backend's, or the small group's): in its own
+     * kernel with {@code dedicated} ({@link KernelBuilds#reduction(int, int, boolean)}), else in {@link ReductionKernel}.
+     */
+    private ClKernel reduction(int op, int group, boolean dedicated) {
+        int slot = dedicated && KernelBuilds.hasDedicatedKernel(op) ? ReductionKernel.OPS + op : op;
         if (group == core.reduceGroup) {
-            return reduction(op);
+            ClKernel k = reductionKernels[slot];
+            if (k == null) {
+                k = core.kernel(KernelBuilds.reduction(op, group, dedicated));
+                reductionKernels[slot] = k;
+            }
+            return k;
         }
-        ClKernel k = smallReductionKernels[op];
-        if (k == null || smallGroupOf[op] != group) {   // the group changes only in tests (core.smallReduceGroup)
-            k = buildReduction(op, group);
-            smallReductionKernels[op] = k;
-            smallGroupOf[op] = group;
+        ClKernel k = smallReductionKernels[slot];
+        if (k == null || smallGroupOf[slot] != group) {   // the group changes only in tests (core.smallReduceGroup)
+            k = core.kernel(KernelBuilds.reduction(op, group, dedicated));
+            smallReductionKernels[slot] = k;
+            smallGroupOf[slot] = group;
         }
         return k;
     }
 
-    /** The reductions built for the small group ({@link BackendCore#reductionGroup}), by op code, and their groups. */
-    private final ClKernel[] smallReductionKernels = new ClKernel[ReductionKernel.OPS];
-    private final int[] smallGroupOf = new int[ReductionKernel.OPS];
-
-    private ClKernel buildReduction(int op, int group) {
-        return core.kernel(KernelBuilds.reduction(op, group));
-    }
+    /**
+     * The built reductions by slot, in the backend's group and in the small group ({@link BackendCore#reductionGroup}),
+     * and the small group of each: slot op for {@link ReductionKernel} op, {@link ReductionKernel#OPS} + op for the op's
+     * dedicated kernel (no map lookup per launch).
+     */
+    private final ClKernel[] reductionKernels = new ClKernel[2 * ReductionKernel.OPS];
+    private final ClKernel[] smallReductionKernels = new ClKernel[2 * ReductionKernel.OPS];
+    private final int[] smallGroupOf = new int[2 * ReductionKernel.OPS];
 
     // ------------------------------------------------------------------ memory
 
@@ -375,11 +378,20 @@ final class Vectors {
         boolean range = excluded != null && excluded.contiguous;
         int skipLo = range ? excluded.minIndex : 0;
         int skipHi = range ? excluded.maxIndex + 1 : 0;
+        // dot and the CG update in kernels of their own, unless a range of rows is left out (the general kernel skips it)
+        boolean dedicated = core.dedicatedReductions() && skipLo == skipHi && KernelBuilds.hasDedicatedKernel(op);
         if (n > 0) {
-            ClKernel k = reduction(op, group);
-            k.set("p", p).set("ap", ap).set("x", x).set("r", r).set("d", d).set("z", z).set("partials", core.partials)
-                    .set("alpha", alpha).set("n", n).bindIfUsed("skipLo", skipLo).bindIfUsed("skipHi", skipHi)
-                    .local("lds", KernelBuilds.reductionLocalBytes(group));
+            ClKernel k = reduction(op, group, dedicated);
+            if (!dedicated) {
+                k.set("p", p).set("ap", ap).set("x", x).set("r", r).set("d", d).set("z", z).set("partials", core.partials)
+                        .set("alpha", alpha).set("n", n).bindIfUsed("skipLo", skipLo).bindIfUsed("skipHi", skipHi);
+            } else if (op == ReductionKernel.DOT) {       // x . p of the general kernel: y is its p
+                k.set("x", x).set("y", p).set("partials", core.partials).set("n", n);
+            } else {
+                k.set("p", p).set("ap", ap).set("x", x).set("r", r).set("partials", core.partials).set("alpha", alpha)
+                        .set("n", n);
+            }
+            k.local("lds", KernelBuilds.reductionLocalBytes(op, group, dedicated));
             k.launch(groups, group);
         }
         int m = excluded == null || range ? 0 : excluded.length();

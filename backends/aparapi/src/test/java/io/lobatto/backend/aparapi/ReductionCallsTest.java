@@ -18,7 +18,8 @@ import io.lobatto.solvers.JacobiPreconditioner;
 import io.lobatto.solvers.SolveResult;
 
 /**
- * The OpenCL calls of one BS3 (norm), BS4 (dot) and BS5 (fused CG update) call on a warm backend, counted, and the
+ * The OpenCL calls of one BS3 (norm), BS4 (dot) and BS5 (fused CG update) call on a warm backend, counted with the
+ * dedicated kernels and with the general one ({@link BackendCore#REDUCTION_KERNELS_PROPERTY}), and the
  * reductions over small vectors in the small work-group ({@link BackendCore#SMALL_REDUCE_GROUP_PROPERTY}) against
  * the backend's group (the path before): sums to 1e-15 relative, the same bits above the switch, the same CG
  * iterations.
@@ -30,12 +31,19 @@ class ReductionCallsTest {
         return Math.min(256, be.reductionGroupSize() / 4);
     }
 
-    /** On a backend of its own: one that other tests used may hold a side or copy queue, which synchronize also finishes. */
+    /**
+     * On a backend of its own: one that other tests used may hold a side or copy queue, which synchronize also finishes.
+     * The dedicated kernels (the default) and the general one make the same calls.
+     */
     @Test
     void aWarmReductionIsOneLaunchAndOneBlockingReadWithNoArgumentSet() {
         OpenClAvailability.backend();                  // fails or skips as the other tests do without a device
         try (AparapiBackend be = new AparapiBackend()) {
-            calls(be);
+            assertTrue(be.dedicatedReductions(), "the dedicated kernels by default");
+            for (boolean dedicated : new boolean[] {true, false}) {
+                be.dedicatedReductions(dedicated);
+                calls(be);
+            }
         }
     }
 
@@ -54,7 +62,7 @@ class ReductionCallsTest {
                     for (int i = 1; i <= calls; i++) {
                         call(be, op, i, a, b, c, d);
                     }
-                    String what = op + " over " + n + " entries";
+                    String what = op + " over " + n + " entries" + (be.dedicatedReductions() ? "" : ", general kernel");
                     assertEquals(calls, be.launches() - launches, what + ": launches");
                     assertEquals(op.endsWith("new alpha") ? calls : 0, be.argumentSets() - sets, what + ": clSetKernelArg calls");
                     assertEquals(calls, be.hostWaits()[0] - waits, what + ": host waits (the blocking read of the partials)");
