@@ -307,26 +307,50 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
     }
 
     /**
-     * System property: the most registers per work-item of every element kernel on NVIDIA
-     * ({@link io.lobatto.backend.aparapi.runtime.PtxRegisterCap}), unset or {@code none} for the compiler's choice. An
-     * A/B switch for the GPU runbooks: more work-groups per SM against spills. Measured no use so far
-     * ({@code benchmarks/gpu/caps26.sh} at 99183da, H100, {@code op} BP5 at 8M DOFs, the tables, GDOF/s none / 48 / 40):
-     * stored N = 6 18.53 / 15.88 / 13.65, N = 7 22.15 / 21.47 / 22.08; on the fly N = 4 17.71 / 5.64 / 2.89, N = 7
-     * 23.57 / 23.86 / 22.91 (the points kernels take 64 registers uncapped).
+     * System property: the most registers per work-item of the element kernels on NVIDIA
+     * ({@link io.lobatto.backend.aparapi.runtime.PtxRegisterCap}): unset or {@code table}, {@link #registerCapTable}'s
+     * choice per plan; {@code none}, the compiler's choice everywhere; 16..255, that cap on every element kernel. An A/B
+     * switch for the GPU runbooks: more work-groups per SM against spills ({@code benchmarks/gpu/caps26.sh} at 99183da,
+     * H100, {@code op} BP5 at 8M DOFs, the tables, GDOF/s none / 48 / 40: stored N = 6 18.53 / 15.88 / 13.65, N = 7
+     * 22.15 / 21.47 / 22.08; on the fly N = 4 17.71 / 5.64 / 2.89, N = 7 23.57 / 23.86 / 22.91, the points kernels
+     * taking 64 registers uncapped; {@code occ26.sh}, see {@link #registerCapTable}).
      */
     static final String MAX_REGISTERS_PROPERTY = "lobatto.aparapi.elementMaxRegisters";
 
-    /** {@link #MAX_REGISTERS_PROPERTY}'s cap, 0 for none. */
+    /** {@link #MAX_REGISTERS_PROPERTY}'s cap on every element kernel: -1 for the table, 0 for none. */
     static int maxRegisters() {
-        String v = System.getProperty(MAX_REGISTERS_PROPERTY, "none").trim();
+        String v = System.getProperty(MAX_REGISTERS_PROPERTY, "table").trim();
+        if (v.equalsIgnoreCase("table")) {
+            return -1;
+        }
         if (v.equalsIgnoreCase("none")) {
             return 0;
         }
         int n = io.lobatto.backend.aparapi.runtime.PtxRegisterCap.count(v);
         if (n < 0) {
-            throw new IllegalArgumentException("-D" + MAX_REGISTERS_PROPERTY + "=" + v + ": expected none or 16..255");
+            throw new IllegalArgumentException("-D" + MAX_REGISTERS_PROPERTY + "=" + v + ": expected table, none or 16..255");
         }
         return n;
+    }
+
+    /**
+     * The register cap of this plan's kernel on NVIDIA, 0 for none: {@link #MAX_REGISTERS_PROPERTY} where it names one
+     * (or none), else {@link #registerCapTable}.
+     */
+    int registerCap(ElementKernel kernel) {
+        int v = maxRegisters();
+        return v >= 0 ? v : registerCapTable(kernel, points - 1, variant, onTheFly);
+    }
+
+    /**
+     * The measured register caps: 32 for BP3.5's stored-factor points kernel at N = 7 (2 layers of a column, 256
+     * work-items; 40 registers uncapped, so 6 groups per SM, and 8 with 32), else none. {@code benchmarks/gpu/occ26.sh}
+     * at 25be850 (H100, {@code op} BP5 at 8M DOFs, two alternated rounds, GDOF/s none / 40 / 32): N = 7 23.36, 23.34 /
+     * 23.18, 23.19 / 23.77, 23.79; N = 8 21.38, 21.37 / 18.92, 18.91 / 16.19, 16.19; N = 9 20.30, 20.18 / 20.38, 20.28 /
+     * 19.08, 18.98.
+     */
+    static int registerCapTable(ElementKernel kernel, int degree, ElementVariant variant, boolean onTheFly) {
+        return kernel == ElementKernel.STIFFNESS_BP35 && !onTheFly && variant == ElementVariant.POINTS && degree == 7 ? 32 : 0;
     }
 
     /**
@@ -792,14 +816,15 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
     }
 
     /**
-     * E.g. "2D, 81 work-items x 3 elements per group, 2673 doubles local, GL stages by points", with ", contractions
-     * rolled", ", contractions unrolled by U" or (U at least P) ", contractions unrolled fully" where {@link #unroll} sets
-     * the contraction loops' unrolling.
+     * E.g. "2D, 81 work-items x 3 elements per group, 2673 doubles local, GL stages by points", with ", at most R
+     * registers on NVIDIA" where {@link #registerCap} caps the kernel, ", contractions rolled", ", contractions unrolled by
+     * U" or (U at least P) ", contractions unrolled fully" where {@link #unroll} sets the contraction loops' unrolling.
      */
     String describe(ElementKernel kernel) {
         int u = unroll(kernel);
         int s = sweep(kernel);
-        return layout(kernel) + (u == 1 ? ", contractions rolled" : u >= points ? ", contractions unrolled fully"
+        return layout(kernel) + (registerCap(kernel) > 0 ? ", at most " + registerCap(kernel) + " registers on NVIDIA" : "")
+                + (u == 1 ? ", contractions rolled" : u >= points ? ", contractions unrolled fully"
                 : u > 1 ? ", contractions unrolled by " + u : "")
                 + (s > 1 ? ", " + s + " elements per slot in turn" : s == 1 ? ", u and ids through registers" : "")
                 + (keepIds(kernel) == 1 ? ", ids kept in the atomic form" : "");

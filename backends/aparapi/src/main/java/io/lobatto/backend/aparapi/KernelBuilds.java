@@ -76,11 +76,30 @@ public final class KernelBuilds {
      * @param label     the name in messages and profiles
      * @param groupSize the exact work-group it is built for ({@code reqd_work_group_size}), 0: any
      */
-    record Spec(Class<? extends Kernel> family, Map<String, Integer> constants, String label, int groupSize, int unroll) {
+    record Spec(Class<? extends Kernel> family, Map<String, Integer> constants, String label, int groupSize, int unroll,
+                int registers) {
 
         /** A build whose contraction loops keep the compiler's unrolling. */
         Spec(Class<? extends Kernel> family, Map<String, Integer> constants, String label, int groupSize) {
-            this(family, constants, label, groupSize, 0);
+            this(family, constants, label, groupSize, 0, 0);
+        }
+
+        /** A build with no register cap of its own (an element kernel still takes {@link ElementPlan#MAX_REGISTERS_PROPERTY}'s). */
+        Spec(Class<? extends Kernel> family, Map<String, Integer> constants, String label, int groupSize, int unroll) {
+            this(family, constants, label, groupSize, unroll, 0);
+        }
+
+        /**
+         * The register cap this build gets on NVIDIA, 0 for none: an element kernel's {@link #registers} (its plan's
+         * {@link ElementPlan#registerCap}, read when the spec was made), or {@link ElementPlan#MAX_REGISTERS_PROPERTY}'s
+         * where it names a cap or none; no cap for the other kernels.
+         */
+        int cap() {
+            if (!io.lobatto.backend.aparapi.kernels.ElementOperands.class.isAssignableFrom(family)) {
+                return 0;
+            }
+            int p = ElementPlan.maxRegisters();
+            return p >= 0 ? p : registers;
         }
 
         /**
@@ -91,7 +110,7 @@ public final class KernelBuilds {
             if (io.lobatto.backend.aparapi.kernels.ElementOperands.class.isAssignableFrom(family)) {
                 KernelSource s = KernelSource.of(family, constants, label, groupSize,
                         t -> ContractionUnroll.apply(AtomicAdd.splice(t), unroll));
-                int cap = ElementPlan.maxRegisters();
+                int cap = cap();
                 return cap > 0 ? s.withOptions(io.lobatto.backend.aparapi.runtime.PtxRegisterCap.OPTION + cap) : s;
             }
             return KernelSource.of(family, constants, label, groupSize);
@@ -103,8 +122,7 @@ public final class KernelBuilds {
          */
         String key() {
             String k = family.getName() + constants + "/" + groupSize + (unroll > 0 ? "/unroll=" + unroll : "");
-            boolean element = io.lobatto.backend.aparapi.kernels.ElementOperands.class.isAssignableFrom(family);
-            int cap = element ? ElementPlan.maxRegisters() : 0;
+            int cap = cap();
             return cap > 0 ? k + "/maxnreg=" + cap : k;
         }
     }
@@ -547,7 +565,7 @@ public final class KernelBuilds {
                             + (fromGlobal == 1 ? ", assembled)"
                             : fromGlobal == 2 ? ", assembled, p update)" : fromGlobal == 3 ? ", one kernel)"
                             : fromGlobal >= 6 ? ", one kernel, atomic, p update)" : fromGlobal >= 4 ? ", one kernel, atomic)" : ")"),
-                    plan.groupSize(), plan.unroll(kernel));
+                    plan.groupSize(), plan.unroll(kernel), plan.registerCap(kernel));
         }
         boolean registers = plan.variant() == ElementVariant.REGISTERS;
         Class<? extends Kernel> family = switch (kernel) {
@@ -567,7 +585,7 @@ public final class KernelBuilds {
                         : fromGlobal == 2 ? " (assembled, p update)"
                         : fromGlobal == 3 ? " (one kernel)" : fromGlobal >= 6 ? " (one kernel, atomic, p update)"
                         : fromGlobal >= 4 ? " (one kernel, atomic)" : ""),
-                plan.groupSize(), plan.unroll(kernel));
+                plan.groupSize(), plan.unroll(kernel), plan.registerCap(kernel));
     }
 
     /**

@@ -37,6 +37,8 @@ class ContractionUnrollTest {
     void thePragmaPrecedesEveryContractionLoopAndNothingElse() {
         PropertyGuard.keeping(() -> {
             System.setProperty(ElementPlan.UNROLL_PROPERTY, "compiler");
+            // no register cap (the table caps N = 7), so that the keys differ by the unrolling alone
+            System.setProperty(ElementPlan.MAX_REGISTERS_PROPERTY, "none");
             KernelBuilds.Spec plain = KernelBuilds.element(K, 7, plan(K, 7), 0);
             String source = plain.source().source();
             assertFalse(source.contains("#pragma unroll"), "the compiler's choice: no pragma");
@@ -59,7 +61,7 @@ class ContractionUnrollTest {
             assertEquals(source, unrolled.replaceAll("(?m)^[ \\t]*#pragma unroll 2\\n", ""), "nothing else changes");
             assertEquals(plain.key() + "/unroll=2", two.key(), "an unrolled kernel is cached apart");
             assertEquals(source, ContractionUnroll.apply(source, 0));
-        }, ElementPlan.UNROLL_PROPERTY);
+        }, ElementPlan.UNROLL_PROPERTY, ElementPlan.MAX_REGISTERS_PROPERTY);
     }
 
     @Test

@@ -191,14 +191,33 @@ class PointsVariantTest {
     /**
      * A register cap ({@code -Dlobatto.aparapi.elementMaxRegisters}, a PTX edit on NVIDIA, no effect elsewhere): the element
      * kernel's build carries the token and is cached under its own key; it builds and gives the same results, BP3.5 and
-     * BP3.0 at N = 7 (on PoCL the token is dropped: the PTX edit itself is {@code PtxRegisterCapTest}'s); a count outside
-     * 16..255 is named.
+     * BP3.0 at N = 7 (on PoCL the token is dropped: the PTX edit itself is {@code PtxRegisterCapTest}'s); the table caps
+     * BP3.5's stored points kernel at N = 7 only, at 32, {@code none} takes every cap off, and a count outside 16..255 is
+     * named.
      */
     @Test
     void aRegisterCapBuildsAndAgrees() {
         PropertyGuard.keeping(() -> {
             ElementPlan n7 = plan(K, 7);
-            String uncapped = KernelBuilds.element(K, 7, n7, 0).key();
+            System.setProperty(ElementPlan.MAX_REGISTERS_PROPERTY, "none");
+            KernelBuilds.Spec none = KernelBuilds.element(K, 7, n7, 0);
+            String uncapped = none.key();
+            assertEquals("", none.source().options(), "none: no cap");
+            System.clearProperty(ElementPlan.MAX_REGISTERS_PROPERTY);
+            KernelBuilds.Spec table = KernelBuilds.element(K, 7, n7, 0);
+            assertEquals("-lobatto-maxnreg=32", table.source().options(), "the table's cap at N = 7");
+            assertEquals(uncapped + "/maxnreg=32", table.key());
+            assertTrue(n7.describe(K).endsWith(", at most 32 registers on NVIDIA"), n7.describe(K));
+            for (int n = 1; n <= 15; n++) {
+                assertEquals(n == 7 ? 32 : 0, ElementPlan.registerCapTable(K, n, ElementVariant.POINTS, false), "N = " + n);
+                assertEquals(0, ElementPlan.registerCapTable(K, n, ElementVariant.POINTS, true), "on the fly N = " + n);
+                assertEquals(0, ElementPlan.registerCapTable(ElementKernel.STIFFNESS_BP30, n, ElementVariant.POINTS, false));
+            }
+            assertEquals(0, plan(K, 8).registerCap(K));
+            assertEquals(0, ElementPlan.trilinearPoints(8, 256, VariantBackends.NVIDIA_LOCAL).registerCap(K));
+            assertEquals("", KernelBuilds.element(K, 8, plan(K, 8), 0).source().options());
+            VariantChecks.elementApplyAgrees(points(), registers(), "the register kernels", K, 7, 0.6, 97,
+                    plan -> assertTrue(plan.endsWith(", at most 32 registers on NVIDIA"), plan));
             System.setProperty(ElementPlan.MAX_REGISTERS_PROPERTY, "48");
             KernelBuilds.Spec capped = KernelBuilds.element(K, 7, n7, 0);
             assertEquals("-lobatto-maxnreg=48", capped.source().options(), "the element kernel's build carries the cap");
@@ -210,7 +229,7 @@ class PointsVariantTest {
             System.setProperty(ElementPlan.MAX_REGISTERS_PROPERTY, "300");
             IllegalArgumentException ex = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
                     ElementPlan::maxRegisters);
-            assertEquals("-Dlobatto.aparapi.elementMaxRegisters=300: expected none or 16..255", ex.getMessage());
+            assertEquals("-Dlobatto.aparapi.elementMaxRegisters=300: expected table, none or 16..255", ex.getMessage());
         }, ElementPlan.MAX_REGISTERS_PROPERTY);
     }
 
