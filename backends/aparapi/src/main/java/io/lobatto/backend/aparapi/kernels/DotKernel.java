@@ -1,26 +1,18 @@
 package io.lobatto.backend.aparapi.kernels;
 
-import com.aparapi.Kernel;
-import io.lobatto.backend.aparapi.runtime.BuildConstant;
-
 /**
  * BS3 and BS4 of the streaming paper in a kernel of their own: the partial sums of x . y (norm² with y = x). Each
- * work-item strides over the vectors, then the work-group sums in local memory (a tree of {@code group} = 2^k
- * work-items) and writes one partial per group, which the host sums in group order: the loop, the tree and the partials
+ * work-item strides over the vectors, then the work-group sums in local memory ({@link GroupSumKernel}: a tree of
+ * {@code group} = 2^k work-items) and writes one partial per group, which the host sums in group order: the loop, the tree and the partials
  * of {@link ReductionKernel#DOT}, whose sums it gives bit for bit, with only the arguments x . y reads (x, y, partials,
  * n and the local tree) where the general kernel takes thirteen. The backend launches it for every dot that leaves no
  * rows out of its sum ({@link ReductionKernel} keeps the ranks' owned sums).
  */
-public final class DotKernel extends Kernel {
-
-    /** Work-items per group, a power of two. */
-    @BuildConstant int group;
+public final class DotKernel extends GroupSumKernel {
 
     double[] x = new double[1];
     double[] y = new double[1];
-    double[] partials = new double[1];
     int n;
-    @Local double[] lds = new double[1];
 
     @Override
     public void run() {
@@ -29,17 +21,6 @@ public final class DotKernel extends Kernel {
         for (int i = getGlobalId(); i < n; i += stride) {
             s += x[i] * y[i];
         }
-        int lid = getLocalId();
-        lds[lid] = s;
-        localBarrier();
-        for (int h = group / 2; h > 0; h = h / 2) {
-            if (lid < h) {
-                lds[lid] = lds[lid] + lds[lid + h];
-            }
-            localBarrier();
-        }
-        if (lid == 0) {
-            partials[getGroupId()] = lds[0];
-        }
+        writeGroupSum(s);
     }
 }
