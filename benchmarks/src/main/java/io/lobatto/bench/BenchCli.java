@@ -695,6 +695,10 @@ public final class BenchCli implements Runnable {
                         continue;
                     }
                     System.out.println("== " + s.label());
+                    if (!s.options().isEmpty()) {
+                        // e.g. the register cap (-lobatto-maxnreg=N, a PTX edit of the backend's own build)
+                        System.out.println("   the backend builds it with '" + s.options() + "'; this build has only --options");
+                    }
                     all.append("// ===== ").append(s.label()).append('\n').append(s.source()).append('\n');
                     Path binary = null;
                     if (binaryOut != null) {

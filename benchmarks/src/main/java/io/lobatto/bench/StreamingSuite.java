@@ -332,6 +332,9 @@ public final class StreamingSuite {
         }
     }
 
+    /** The Java kernel class a source was translated from (its simple name), in the source's first comment. */
+    private static final java.util.regex.Pattern KERNEL_CLASS = java.util.regex.Pattern.compile("translated from [\\w.]*?(\\w+) by");
+
     /**
      * At the launch-bound sizes ({@code into} not null) of BS3-BS5 on the aparapi backend: the backend's own reduction
      * kernel (the source it built for this size's group) timed through raw JOCL ({@link RawOpenClStreams#measureKernel}),
@@ -339,8 +342,6 @@ public final class StreamingSuite {
      * path (the backend's time against this). Returns the kernel's class and its number of arguments, e.g.
      * "DotKernel, 6 arguments" ({@code -Dlobatto.aparapi.reductionKernels} picks it), or null when none was timed.
      */
-    /** The Java kernel class a source was translated from (its simple name), in the source's first comment. */
-    private static final java.util.regex.Pattern KERNEL_CLASS = java.util.regex.Pattern.compile("translated from [\\w.]*?(\\w+) by");
 
     private static String rawKernel(Backend be, Test t, RawOpenClStreams raw, int n, int samples, Map<String, Object> row,
                                     List<Double> into) {

@@ -231,7 +231,9 @@ final class BuildsAhead {
         }
         // not PCG_UPDATE: the backend built it when it opened (the reduction group's probe), so a second build in a bundle
         // (quickly, with other options: another program) would compile it again for nothing
-        boolean dedicated = core.dedicatedReductions();  // dot and the CG update in their own kernels (no rows left out)
+        // dot and the CG update in their own kernels (no rows left out); a distributed rank whose shared rows are one range
+        // builds the general ones for its owned sums at their first use
+        boolean dedicated = core.dedicatedReductions();
         for (int op : new int[] {ReductionKernel.DOT, ReductionKernel.RECIPROCAL, ReductionKernel.CG_UPDATE}) {
             vectors.add(KernelBuilds.reduction(op, reduceGroup, dedicated));
         }

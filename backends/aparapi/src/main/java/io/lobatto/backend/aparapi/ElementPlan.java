@@ -312,8 +312,8 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
      * choice per plan; {@code none}, the compiler's choice everywhere; 16..255, that cap on every element kernel. An A/B
      * switch for the GPU runbooks: more work-groups per SM against spills ({@code benchmarks/gpu/caps26.sh} at 99183da,
      * H100, {@code op} BP5 at 8M DOFs, the tables, GDOF/s none / 48 / 40: stored N = 6 18.53 / 15.88 / 13.65, N = 7
-     * 22.15 / 21.47 / 22.08; on the fly N = 4 17.71 / 5.64 / 2.89, N = 7 23.57 / 23.86 / 22.91, the points kernels
-     * taking 64 registers uncapped; {@code occ26.sh}, see {@link #registerCapTable}).
+     * 22.15 / 21.47 / 22.08; on the fly N = 4 17.71 / 5.64 / 2.89, N = 7 23.57 / 23.86 / 22.91, the on-the-fly points
+     * kernels taking 64 registers uncapped; {@code occ26.sh}, see {@link #registerCapTable}).
      */
     static final String MAX_REGISTERS_PROPERTY = "lobatto.aparapi.elementMaxRegisters";
 
@@ -339,18 +339,20 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
      */
     int registerCap(ElementKernel kernel) {
         int v = maxRegisters();
-        return v >= 0 ? v : registerCapTable(kernel, points - 1, variant, onTheFly);
+        return v >= 0 ? v : registerCapTable(kernel, points - 1, variant, onTheFly, perColumn);
     }
 
     /**
-     * The measured register caps: 32 for BP3.5's stored-factor points kernel at N = 7 (2 layers of a column, 256
-     * work-items; 40 registers uncapped, so 6 groups per SM, and 8 with 32), else none. {@code benchmarks/gpu/occ26.sh}
+     * The measured register caps: 32 for BP3.5's stored-factor points kernel at N = 7 with 2 layers of a column per
+     * work-item (256 work-items; 40 registers uncapped, so 6 groups per SM, and 8 with 32), else none. Every input mode
+     * takes it; CG's (the atomic form with the p update) measured level with it. {@code benchmarks/gpu/occ26.sh}
      * at 25be850 (H100, {@code op} BP5 at 8M DOFs, two alternated rounds, GDOF/s none / 40 / 32): N = 7 23.36, 23.34 /
      * 23.18, 23.19 / 23.77, 23.79; N = 8 21.38, 21.37 / 18.92, 18.91 / 16.19, 16.19; N = 9 20.30, 20.18 / 20.38, 20.28 /
      * 19.08, 18.98.
      */
-    static int registerCapTable(ElementKernel kernel, int degree, ElementVariant variant, boolean onTheFly) {
-        return kernel == ElementKernel.STIFFNESS_BP35 && !onTheFly && variant == ElementVariant.POINTS && degree == 7 ? 32 : 0;
+    static int registerCapTable(ElementKernel kernel, int degree, ElementVariant variant, boolean onTheFly, int perColumn) {
+        return kernel == ElementKernel.STIFFNESS_BP35 && !onTheFly && variant == ElementVariant.POINTS && degree == 7
+                && perColumn == 2 ? 32 : 0;
     }
 
     /**

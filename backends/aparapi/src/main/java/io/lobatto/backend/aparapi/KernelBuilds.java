@@ -75,6 +75,9 @@ public final class KernelBuilds {
      * @param constants its build constants
      * @param label     the name in messages and profiles
      * @param groupSize the exact work-group it is built for ({@code reqd_work_group_size}), 0: any
+     * @param unroll    an element kernel's contraction unrolling ({@link ContractionUnroll}), 0: the compiler's
+     * @param registers an element kernel's register cap on NVIDIA ({@link io.lobatto.backend.aparapi.runtime.PtxRegisterCap}),
+     *                  0: none
      */
     record Spec(Class<? extends Kernel> family, Map<String, Integer> constants, String label, int groupSize, int unroll,
                 int registers) {
@@ -84,22 +87,18 @@ public final class KernelBuilds {
             this(family, constants, label, groupSize, 0, 0);
         }
 
-        /** A build with no register cap of its own (an element kernel still takes {@link ElementPlan#MAX_REGISTERS_PROPERTY}'s). */
+        /** A build with no register cap. */
         Spec(Class<? extends Kernel> family, Map<String, Integer> constants, String label, int groupSize, int unroll) {
             this(family, constants, label, groupSize, unroll, 0);
         }
 
         /**
          * The register cap this build gets on NVIDIA, 0 for none: an element kernel's {@link #registers} (its plan's
-         * {@link ElementPlan#registerCap}, read when the spec was made), or {@link ElementPlan#MAX_REGISTERS_PROPERTY}'s
-         * where it names a cap or none; no cap for the other kernels.
+         * {@link ElementPlan#registerCap}, {@link ElementPlan#MAX_REGISTERS_PROPERTY} or the table, read once, when the
+         * spec was made); no cap for the other kernels.
          */
         int cap() {
-            if (!io.lobatto.backend.aparapi.kernels.ElementOperands.class.isAssignableFrom(family)) {
-                return 0;
-            }
-            int p = ElementPlan.maxRegisters();
-            return p >= 0 ? p : registers;
+            return io.lobatto.backend.aparapi.kernels.ElementOperands.class.isAssignableFrom(family) ? registers : 0;
         }
 
         /**

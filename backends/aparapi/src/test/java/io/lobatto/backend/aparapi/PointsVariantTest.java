@@ -209,9 +209,10 @@ class PointsVariantTest {
             assertEquals(uncapped + "/maxnreg=32", table.key());
             assertTrue(n7.describe(K).endsWith(", at most 32 registers on NVIDIA"), n7.describe(K));
             for (int n = 1; n <= 15; n++) {
-                assertEquals(n == 7 ? 32 : 0, ElementPlan.registerCapTable(K, n, ElementVariant.POINTS, false), "N = " + n);
-                assertEquals(0, ElementPlan.registerCapTable(K, n, ElementVariant.POINTS, true), "on the fly N = " + n);
-                assertEquals(0, ElementPlan.registerCapTable(ElementKernel.STIFFNESS_BP30, n, ElementVariant.POINTS, false));
+                assertEquals(n == 7 ? 32 : 0, ElementPlan.registerCapTable(K, n, ElementVariant.POINTS, false, 2), "N = " + n);
+                assertEquals(0, ElementPlan.registerCapTable(K, n, ElementVariant.POINTS, false, 1), "one point, N = " + n);
+                assertEquals(0, ElementPlan.registerCapTable(K, n, ElementVariant.POINTS, true, 2), "on the fly N = " + n);
+                assertEquals(0, ElementPlan.registerCapTable(ElementKernel.STIFFNESS_BP30, n, ElementVariant.POINTS, false, 2));
             }
             assertEquals(0, plan(K, 8).registerCap(K));
             assertEquals(0, ElementPlan.trilinearPoints(8, 256, VariantBackends.NVIDIA_LOCAL).registerCap(K));
