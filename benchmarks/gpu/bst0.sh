@@ -18,7 +18,7 @@
 #   arguments (BS5 has no raw dot, only its own kernel). ded against gen in the same lease is the arguments' share.
 # Checked on PoCL (4 MiB, 6 runs, about 40 s on 2 cores): every run exit 0, every line present. Expected on the
 #   H100: 15-25 s per run; raw JOCL's dot about 15-20 us at the small sizes (its floor moves 4-5 us from run to run),
-#   gen 1-4 us above it (74c27ae, 3ce4b08); ded not measured yet (the target: at raw's dot, T0 <= 20 us). BS3 is BS4's
+#   gen 1-4 us above it (74c27ae, 3ce4b08); ded at raw's dot (25be850, 995d83e, 52ffb9f: benchmarks.md). BS3 is BS4's
 #   code path (norm2 is the dot kernel with y = x), so their difference is the measurement's.
 # Stage first, from the repository root on the build machine:
 #   ./mvnw -q -o -pl benchmarks -am package -DskipTests -Dmaven.javadoc.skip=true
