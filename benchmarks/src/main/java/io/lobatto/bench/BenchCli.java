@@ -587,8 +587,9 @@ public final class BenchCli implements Runnable {
             + "scatter) in alternated rounds: registers and spills from the build log, the PTX in -o, best and median "
             + "microseconds per launch, y checked against the first variant. Variants: '+'-joined base, uN (the contraction "
             + "loops under #pragma unroll N, as -Dlobatto.aparapi.contractionUnroll=N builds them; ucompiler), static (local "
-            + "memory as a kernel-scope array), nc (read-only buffers const restrict). Says what a source change could give; "
-            + "op and bp say what it gives the operator.")
+            + "memory as a kernel-scope array), nc (read-only buffers const restrict); bounds with a wrong y on purpose: "
+            + "nofactors (the factors from their index, not loaded), nou (u from its index, the ids the identity), nobar (no "
+            + "local barriers). Says what a source change could give; op and bp say what it gives the operator.")
     static final class SourceProbeCommand implements Callable<Integer> {
         @Option(names = "--device", description = "OpenCL device name substring. Default: the first GPU")
         String device;

@@ -39,7 +39,9 @@ import static org.jocl.CL.*;
  * stands, its unroll table included); {@code uN} (the loops over m under {@code #pragma unroll N}, the backend's own
  * {@code -Dlobatto.aparapi.contractionUnroll=N} source; {@code ucompiler} the compiler's choice, {@code utable} the
  * table's); {@code static} (the local memory as a kernel-scope array instead of the {@code __local} argument);
- * {@code nc} (the read-only buffers {@code const restrict}, for the read-only data path). Every buffer holds
+ * {@code nc} (the read-only buffers {@code const restrict}, for the read-only data path); bounds that give wrong y on
+ * purpose: {@code nofactors} (the geometric factors from their index, no loads), {@code nou} (u from its index and the
+ * ids the identity, no loads), {@code nobar} (no local barriers). Every buffer holds
  * pseudo-random values (the vertices too: the Jacobians mean nothing, the arithmetic is the same) and the ids are the
  * identity (no masked node; x_G read in order). A variant tells what a source change could give before the backend
  * carries it; only {@code op} and {@code bp} say what it gives the operator.
@@ -263,12 +265,48 @@ final class SourceProbe {
                     s = s.replaceAll("__global double \\*" + nm + "([;,])", "__global const double * restrict " + nm + "$1");
                 }
                 s = s.replaceAll("__global int \\*ids([;,])", "__global const int * restrict ids$1");
+            } else if (part.equals("nofactors")) {
+                for (String nm : List.of("G00", "G01", "G02", "G11", "G12", "G22", "wJ")) {
+                    s = replaceReads(s, nm, idx -> "(0.5 + (double)((" + idx + ") & 7))");
+                }
+            } else if (part.equals("nou")) {
+                s = replaceReads(s, "x", idx -> "(0.25 + (double)((" + idx + ") & 7))");
+                s = replaceReads(s, "ids", idx -> "(" + idx + ")");
+            } else if (part.equals("nobar")) {
+                s = s.replace("barrier(CLK_LOCAL_MEM_FENCE);", "");
             } else if (!part.equals("base") && !part.startsWith("u")) {
                 throw new IllegalArgumentException("source-probe: variant part '" + part + "' is not one of base, uN, ucompiler,"
-                        + " static, nc");
+                        + " static, nc, nofactors, nou, nobar");
             }
         }
         return s;
+    }
+
+    /**
+     * {@code source} with every read {@code this->name[index]} (not a write: no {@code =} after it) replaced by
+     * {@code value.apply(index)}: the bounds experiments' synthetic operands, which keep the arithmetic but not the loads.
+     */
+    static String replaceReads(String source, String name, java.util.function.UnaryOperator<String> value) {
+        String open = "this->" + name + "[";
+        StringBuilder out = new StringBuilder();
+        int from = 0;
+        for (int at = source.indexOf(open); at >= 0; at = source.indexOf(open, from)) {
+            int depth = 1;
+            int i = at + open.length();
+            while (depth > 0) {
+                char c = source.charAt(i++);
+                depth += c == '[' ? 1 : c == ']' ? -1 : 0;
+            }
+            int next = i;
+            while (next < source.length() && source.charAt(next) == ' ') {
+                next++;
+            }
+            boolean write = next + 1 < source.length() && source.charAt(next) == '=' && source.charAt(next + 1) != '=';
+            out.append(source, from, at);
+            out.append(write ? source.substring(at, i) : value.apply(source.substring(at + open.length(), i - 1)));
+            from = i;
+        }
+        return out.append(source.substring(from)).toString();
     }
 
     /** {@link #define}, or {@code fallback} where the kernel has no such constant (the register columns have no sweep). */

@@ -35,7 +35,22 @@ class SourceProbeTest {
         assertTrue(both.contains("__global const int * restrict ids;"), both);
         assertEquals(SOURCE, SourceProbe.transform(SOURCE, "base", 800));
         IllegalArgumentException ex = assertThrows(IllegalArgumentException.class, () -> SourceProbe.transform(SOURCE, "base+fast", 8));
-        assertEquals("source-probe: variant part 'fast' is not one of base, uN, ucompiler, static, nc", ex.getMessage());
+        assertEquals("source-probe: variant part 'fast' is not one of base, uN, ucompiler, static, nc, nofactors, nou, nobar",
+                ex.getMessage());
+    }
+
+    /** The bounds' edits: reads of the factors, u and the ids replaced (nested indices included), writes and the rest kept. */
+    @Test
+    void theBoundsEdits() {
+        String k = "   double g = this->G00[(e + this->ids[li])];\n   this->G01[i] = 2.0;\n   double u = this->x[this->ids[i]];\n"
+                + "   if (this->G11[i]==0) {}\n   barrier(CLK_LOCAL_MEM_FENCE);\n   double v = this->xs[i];\n";
+        assertEquals("   double g = (0.5 + (double)(((e + this->ids[li])) & 7));\n   this->G01[i] = 2.0;\n"
+                + "   double u = this->x[this->ids[i]];\n   if ((0.5 + (double)((i) & 7))==0) {}\n   barrier(CLK_LOCAL_MEM_FENCE);\n"
+                + "   double v = this->xs[i];\n", SourceProbe.transform(k, "nofactors", 8));
+        assertEquals("   double g = this->G00[(e + (li))];\n   this->G01[i] = 2.0;\n   double u = (0.25 + (double)(((i)) & 7));\n"
+                + "   if (this->G11[i]==0) {}\n   barrier(CLK_LOCAL_MEM_FENCE);\n   double v = this->xs[i];\n",
+                SourceProbe.transform(k, "nou", 8));
+        assertTrue(!SourceProbe.transform(k, "nobar", 8).contains("barrier("));
     }
 
     @Test
