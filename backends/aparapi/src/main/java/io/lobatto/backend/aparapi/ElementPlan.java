@@ -825,7 +825,8 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
     String describe(ElementKernel kernel) {
         int u = unroll(kernel);
         int s = sweep(kernel);
-        return layout(kernel) + (registerCap(kernel) > 0 ? ", at most " + registerCap(kernel) + " registers on NVIDIA" : "")
+        int cap = registerCap(kernel);
+        return layout(kernel) + (cap > 0 ? ", at most " + cap + " registers on NVIDIA" : "")
                 + (u == 1 ? ", contractions rolled" : u >= points ? ", contractions unrolled fully"
                 : u > 1 ? ", contractions unrolled by " + u : "")
                 + (s > 1 ? ", " + s + " elements per slot in turn" : s == 1 ? ", u and ids through registers" : "")

@@ -82,14 +82,9 @@ public final class KernelBuilds {
     record Spec(Class<? extends Kernel> family, Map<String, Integer> constants, String label, int groupSize, int unroll,
                 int registers) {
 
-        /** A build whose contraction loops keep the compiler's unrolling. */
+        /** A build whose contraction loops keep the compiler's unrolling, with no register cap. */
         Spec(Class<? extends Kernel> family, Map<String, Integer> constants, String label, int groupSize) {
             this(family, constants, label, groupSize, 0, 0);
-        }
-
-        /** A build with no register cap. */
-        Spec(Class<? extends Kernel> family, Map<String, Integer> constants, String label, int groupSize, int unroll) {
-            this(family, constants, label, groupSize, unroll, 0);
         }
 
         /**
