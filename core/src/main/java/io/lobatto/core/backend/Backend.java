@@ -168,6 +168,51 @@ public interface Backend extends AutoCloseable {
     double cgUpdate(double alpha, DeviceVector p, DeviceVector ap, DeviceVector x, DeviceVector r);
 
     /**
+     * CG's whole vector step: BS5, the fused CG update of hipBone's Algorithm 1, with the search-direction update
+     * p = r + beta p folded in. Row by row, with r the old residual: p_i = r_i + beta p_i; x_i += alpha p_i;
+     * r_i -= alpha Ap_i; returns r . r of the updated r, in one pass that reads each vector once. {@code p} must hold
+     * the previous direction on entry (it holds the new one on return) and {@code ap} must be A (r + beta p), the
+     * operator applied to the new direction (an apply that forms r + beta p on the fly and does not write it).
+     * The four vectors must be distinct and of one length. Deterministic like every reduction.
+     *
+     * <p>The default composes the existing ops ({@link #axpby}(1, r, beta, p), then {@link #cgUpdate}: two passes,
+     * the same results up to the summation order of the reduction), so a backend without a fused kernel stays correct.
+     *
+     * @throws IllegalArgumentException if two of the vectors are the same, or their lengths differ (naming them)
+     */
+    default double cgStep(double alpha, double beta, DeviceVector p, DeviceVector ap, DeviceVector x, DeviceVector r) {
+        checkCgStep(p, ap, x, r);
+        axpby(1, r, beta, p);
+        return cgUpdate(alpha, p, ap, x, r);
+    }
+
+    /**
+     * Checks the arguments of {@link #cgStep} before anything is written: the four vectors distinct and of p's length.
+     * Throws the {@link IllegalArgumentException} that names the first two that are the same vector, or the vector
+     * whose length differs, its length and p's.
+     */
+    static void checkCgStep(DeviceVector p, DeviceVector ap, DeviceVector x, DeviceVector r) {
+        DeviceVector[] all = {p, ap, x, r};
+        String[] names = {"p", "ap", "x", "r"};
+        for (int i = 0; i < all.length; i++) {
+            java.util.Objects.requireNonNull(all[i], names[i]);
+        }
+        for (int i = 0; i < all.length; i++) {
+            for (int j = i + 1; j < all.length; j++) {
+                if (all[i] == all[j]) {
+                    throw new IllegalArgumentException("cgStep: " + names[i] + " and " + names[j] + " must be distinct vectors");
+                }
+            }
+        }
+        for (int i = 1; i < all.length; i++) {
+            if (all[i].length() != p.length()) {
+                throw new IllegalArgumentException("cgStep: " + names[i] + " has length " + all[i].length()
+                        + " but p has length " + p.length());
+            }
+        }
+    }
+
+    /**
      * BS5 with Jacobi preconditioning fused in (one pass, two reductions): x += alpha p;
      * r -= alpha Ap; z = inverseDiagonal o r (pointwise, the Jacobi z = M^-1 r with M = diag(A));
      * then {@code dots[0] = r . r} and {@code dots[1] = r . z} of the updated r and z. This replaces
