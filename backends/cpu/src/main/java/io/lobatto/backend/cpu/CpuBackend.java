@@ -29,7 +29,7 @@ import io.lobatto.core.pointwise.Quadrature;
  * <p>Parallelism and determinism: streaming kernels and the scatter run over fixed chunks of
  * {@value #CHUNK} entries, the gather over the row blocks of Z^T ({@code blockStarts}), the element
  * kernels over blocks of elements (a static partition: each block on the same thread every call).
- * Reductions ({@link #dot}, {@link #norm2}, {@link #cgUpdate}, {@link #pcgUpdate}) sum each fixed chunk in
+ * Reductions ({@link #dot}, {@link #norm2}, {@link #cgUpdate}, {@link #cgStep}, {@link #pcgUpdate}) sum each fixed chunk in
  * a fixed order and add the chunk partials in chunk order, so their result is bitwise the same for any
  * number of threads; {@link #pcgUpdate}'s r . r and r . z are bitwise those of {@link #cgUpdate} and
  * {@link #dot}.
@@ -265,6 +265,29 @@ public final class CpuBackend implements Backend {
         return reduce(pp.length, (from, to) -> {
             for (int i = from; i < to; i++) {
                 xx[i] = alpha * pp[i] + xx[i];
+                rr[i] = -alpha * aa[i] + rr[i];
+            }
+            return dot(rr, rr, from, to);
+        });
+    }
+
+    /**
+     * CG's whole vector step (BS5 with p = r + beta p folded in, hipBone's Algorithm 1), one pass per chunk:
+     * p_i = r_i + beta p_i; x_i += alpha p_i; r_i -= alpha Ap_i; returns r . r summed exactly as {@link #dot} sums,
+     * so p, x, r and r . r are bitwise those of axpby(1, r, beta, p) then {@link #cgUpdate} on this backend.
+     */
+    @Override
+    public double cgStep(double alpha, double beta, DeviceVector p, DeviceVector ap, DeviceVector x, DeviceVector r) {
+        double[] pp = vec(p, "p");
+        double[] aa = vec(ap, "ap");
+        double[] xx = vec(x, "x");
+        double[] rr = vec(r, "r");
+        Backend.checkCgStep(p, ap, x, r);
+        return reduce(pp.length, (from, to) -> {
+            for (int i = from; i < to; i++) {
+                double pi = rr[i] + beta * pp[i];      // axpby(1, r, beta, p): 1 * r is r exactly
+                pp[i] = pi;
+                xx[i] = alpha * pi + xx[i];
                 rr[i] = -alpha * aa[i] + rr[i];
             }
             return dot(rr, rr, from, to);
