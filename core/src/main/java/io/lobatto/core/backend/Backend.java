@@ -178,7 +178,7 @@ public interface Backend extends AutoCloseable {
      * <p>The default composes the existing ops ({@link #axpby}(1, r, beta, p), then {@link #cgUpdate}: two passes,
      * the same results up to the summation order of the reduction), so a backend without a fused kernel stays correct.
      *
-     * @throws IllegalArgumentException if two of the vectors are the same, or their lengths differ (naming them)
+     * @throws IllegalArgumentException if their lengths differ or two of the vectors are the same (naming them)
      */
     default double cgStep(double alpha, double beta, DeviceVector p, DeviceVector ap, DeviceVector x, DeviceVector r) {
         checkCgStep(p, ap, x, r);
@@ -187,9 +187,9 @@ public interface Backend extends AutoCloseable {
     }
 
     /**
-     * Checks the arguments of {@link #cgStep} before anything is written: the four vectors distinct and of p's length.
-     * Throws the {@link IllegalArgumentException} that names the first two that are the same vector, or the vector
-     * whose length differs, its length and p's.
+     * Checks the arguments of {@link #cgStep} before anything is written: the four vectors of p's length and distinct.
+     * Throws the {@link IllegalArgumentException} that names the first vector whose length differs, its length and
+     * p's, or the first two that are the same vector.
      */
     static void checkCgStep(DeviceVector p, DeviceVector ap, DeviceVector x, DeviceVector r) {
         DeviceVector[] all = {p, ap, x, r};
@@ -197,17 +197,17 @@ public interface Backend extends AutoCloseable {
         for (int i = 0; i < all.length; i++) {
             java.util.Objects.requireNonNull(all[i], names[i]);
         }
+        for (int i = 1; i < all.length; i++) {
+            if (all[i].length() != p.length()) {
+                throw new IllegalArgumentException("cgStep: p has length " + p.length() + " but " + names[i] + " has length "
+                        + all[i].length());
+            }
+        }
         for (int i = 0; i < all.length; i++) {
             for (int j = i + 1; j < all.length; j++) {
                 if (all[i] == all[j]) {
                     throw new IllegalArgumentException("cgStep: " + names[i] + " and " + names[j] + " must be distinct vectors");
                 }
-            }
-        }
-        for (int i = 1; i < all.length; i++) {
-            if (all[i].length() != p.length()) {
-                throw new IllegalArgumentException("cgStep: " + names[i] + " has length " + all[i].length()
-                        + " but p has length " + p.length());
             }
         }
     }

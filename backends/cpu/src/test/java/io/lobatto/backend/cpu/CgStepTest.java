@@ -87,7 +87,7 @@ class CgStepTest {
             refused("cgStep: p and r must be distinct", () -> b.cgStep(1, 1, p, ap, x, p));
             refused("cgStep: ap and x must be distinct", () -> b.cgStep(1, 1, p, ap, ap, r));
             refused("cgStep: x and r must be distinct", () -> b.cgStep(1, 1, p, ap, x, x));
-            refused("cgStep: r has length 2 but p has length 3", () -> b.cgStep(1, 1, p, ap, x, shortR));
+            refused("cgStep: p has length 3 but r has length 2", () -> b.cgStep(1, 1, p, ap, x, shortR));
             assertArrayEquals(new double[] {1, 2, 3}, b.download(p), "p is not written by a refused call");
             assertArrayEquals(new double[] {7, 8, 9}, b.download(x), "x is not written by a refused call");
         }
