@@ -462,6 +462,17 @@ public final class AparapiBackend implements Backend {
         return vectors.cgUpdate(alpha, p, ap, x, r);
     }
 
+    /**
+     * CG's whole vector step, BS5 of hipBone's Algorithm 1 with p = r + beta p folded in, in one kernel
+     * ({@link io.lobatto.backend.aparapi.kernels.CgStepKernel}): p = r + beta p; x += alpha p; r -= alpha Ap; returns
+     * r . r of the updated r, summed per work-group in a fixed tree and on the host in group order (deterministic).
+     */
+    @Override
+    public synchronized double cgStep(double alpha, double beta, DeviceVector p, DeviceVector ap, DeviceVector x,
+                                      DeviceVector r) {
+        return vectors.cgStep(alpha, beta, p, ap, x, r);
+    }
+
     /** One pass of BS5 with Jacobi fused in (two reductions per work-group: r . r and r . z). */
     @Override
     public synchronized void pcgUpdate(double alpha, DeviceVector p, DeviceVector ap, DeviceVector x, DeviceVector r,

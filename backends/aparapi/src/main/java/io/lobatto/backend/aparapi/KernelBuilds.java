@@ -1,6 +1,7 @@
 package io.lobatto.backend.aparapi;
 
 import com.aparapi.Kernel;
+import io.lobatto.backend.aparapi.kernels.CgStepKernel;
 import io.lobatto.backend.aparapi.kernels.CgUpdateKernel;
 import io.lobatto.backend.aparapi.kernels.ChebyshevKernel;
 import io.lobatto.backend.aparapi.kernels.DiagonalBp35Kernel;
@@ -168,12 +169,15 @@ public final class KernelBuilds {
             out.add(new Build(reduction(op, reduce, dedicated).source(), reduce, reductionLocalBytes(op, reduce, dedicated),
                     "tree of " + reduce));
         }
+        out.add(new Build(cgStep(reduce).source(), reduce, cgStepLocalBytes(reduce), "tree of " + reduce));
         int small = BackendCore.smallGroup(BackendCore.smallGroupProperty(), reduce);
         if (small > 0) {      // the reductions over at most small x BackendCore.SMALL_REDUCE_GROUPS entries
             for (int op : new int[] {ReductionKernel.DOT, ReductionKernel.CG_UPDATE, ReductionKernel.PCG_UPDATE}) {
                 out.add(new Build(reduction(op, small, dedicated).source(), small, reductionLocalBytes(op, small, dedicated),
                         "tree of " + small + ", vectors of at most " + small * BackendCore.SMALL_REDUCE_GROUPS + " entries"));
             }
+            out.add(new Build(cgStep(small).source(), small, cgStepLocalBytes(small),
+                    "tree of " + small + ", vectors of at most " + small * BackendCore.SMALL_REDUCE_GROUPS + " entries"));
         }
         int kind = GatherScatter.kind();
         if (kind != GatherScatter.BLOCKS) {          // the plain scatter and gather of the rows or tiles kind
@@ -454,6 +458,19 @@ public final class KernelBuilds {
             return new Spec(CgUpdateKernel.class, Map.of("group", group), "cgUpdate", group);
         }
         return reduction(op, group);
+    }
+
+    /**
+     * CG's whole vector step ({@link CgStepKernel}: BS5 with p = r + beta p folded in) for groups of {@code group}, a
+     * kernel of its own in every mode ({@link ReductionKernel} has no such op).
+     */
+    static Spec cgStep(int group) {
+        return new Spec(CgStepKernel.class, Map.of("group", group), "cgStep", group);
+    }
+
+    /** Local memory of a launch of {@link #cgStep}: one double per work-item (one tree). */
+    static long cgStepLocalBytes(int group) {
+        return 8L * group;
     }
 
     /** Whether {@link #reduction(int, int, boolean)} gives {@code op} a kernel of its own with {@code dedicated}. */

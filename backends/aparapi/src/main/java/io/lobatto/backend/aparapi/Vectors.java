@@ -1,5 +1,6 @@
 package io.lobatto.backend.aparapi;
 
+import io.lobatto.backend.aparapi.kernels.CgStepKernel;
 import io.lobatto.backend.aparapi.kernels.IndexedGatherKernel;
 import io.lobatto.backend.aparapi.kernels.ReductionKernel;
 import io.lobatto.backend.aparapi.kernels.RowDotKernel;
@@ -21,6 +22,7 @@ import static io.lobatto.backend.aparapi.BackendCore.sameLength;
  * ({@link io.lobatto.backend.aparapi.kernels.CgUpdateKernel}) run in kernels of their own, with only the arguments they
  * read, whenever they leave no range of rows out of the sum; {@code -Dlobatto.aparapi.reductionKernels=general}
  * ({@link BackendCore#REDUCTION_KERNELS_PROPERTY}) runs them in {@link ReductionKernel} as before, with the same bits.
+ * CG's whole vector step, BS5 with p = r + beta p folded in ({@link CgStepKernel}), runs in its own kernel always.
  *
  * <p>Reductions are deterministic: each work-group sums its share in a fixed tree and the host adds the partials in
  * group order; the grid depends only on the vector length and the device.
@@ -300,6 +302,67 @@ final class Vectors {
         return reduce(ReductionKernel.CG_UPDATE, pv.buffer, apv.buffer, xv.buffer, rv.buffer, core.unused, core.unused, alpha,
                 pv.length(), null);
     }
+
+    /**
+     * CG's whole vector step, BS5 with p = r + beta p folded in ({@link CgStepKernel}): p = r + beta p; x += alpha p;
+     * r -= alpha Ap; returns r . r, each work-group's tree summed on the host in group order. p, ap, x and r must be
+     * distinct and of one length; n = 0 launches nothing and returns 0.
+     */
+    double cgStep(double alpha, double beta, DeviceVector p, DeviceVector ap, DeviceVector x, DeviceVector r) {
+        ClVector pv = core.vec(p, "p");
+        ClVector apv = core.vec(ap, "ap");
+        ClVector xv = core.vec(x, "x");
+        ClVector rv = core.vec(r, "r");
+        sameLength("cgStep", p, "p", ap, "ap");
+        sameLength("cgStep", p, "p", x, "x");
+        sameLength("cgStep", p, "p", r, "r");
+        ClVector[] all = {pv, apv, xv, rv};
+        String[] names = {"p", "ap", "x", "r"};
+        for (int i = 0; i < all.length; i++) {
+            for (int j = i + 1; j < all.length; j++) {
+                if (all[i] == all[j]) {
+                    throw new IllegalArgumentException("cgStep: " + names[i] + " and " + names[j] + " must be distinct vectors");
+                }
+            }
+        }
+        int n = pv.length();
+        if (n == 0) {
+            return 0;
+        }
+        int group = core.reductionGroup(n);
+        int groups = BackendCore.reductionGroups(n, group);
+        ClKernel k = cgStepKernel(group);
+        k.set("p", pv.buffer).set("ap", apv.buffer).set("x", xv.buffer).set("r", rv.buffer).set("partials", core.partials)
+                .set("alpha", alpha).set("beta", beta).set("n", n);
+        k.local("lds", KernelBuilds.cgStepLocalBytes(group));
+        k.launch(groups, group);
+        core.readPartials(groups);
+        double s = 0;
+        for (int g = 0; g < groups; g++) {
+            s += core.partial(g);
+        }
+        return s;
+    }
+
+    /** The built {@link CgStepKernel} for groups of {@code group}: the backend's, or the small group's (cached). */
+    private ClKernel cgStepKernel(int group) {
+        if (group == core.reduceGroup) {
+            if (builtCgStep == null) {
+                builtCgStep = core.kernel(KernelBuilds.cgStep(group));
+            }
+            return builtCgStep;
+        }
+        if (builtSmallCgStep == null || smallCgStepGroup != group) {   // the group changes only in tests (core.smallReduceGroup)
+            builtSmallCgStep = core.kernel(KernelBuilds.cgStep(group));
+            smallCgStepGroup = group;
+        }
+        return builtSmallCgStep;
+    }
+
+    /** {@link #cgStepKernel}'s kernels: in the backend's group, in the small group, and the small group it was built for. */
+    private ClKernel builtCgStep;
+    private ClKernel builtSmallCgStep;
+    private int smallCgStepGroup;
 
     /**
      * One pass of BS5 with Jacobi fused in: x += alpha p; r -= alpha Ap; z = inverseDiagonal o r; two

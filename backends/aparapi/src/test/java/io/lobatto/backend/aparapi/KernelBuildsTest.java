@@ -39,6 +39,7 @@ class KernelBuildsTest {
                 b.pointwiseMultiply(x, y, z);
                 b.dot(x, y);
                 b.cgUpdate(1, x, y, z, w);
+                b.cgStep(1, 0.5, x, y, z, w);
                 b.pcgUpdate(1, x, y, z, w, d, u, new double[2]);
                 b.chebyshevStep(0.5, 1, x, y, z, w, u);
                 int big = BackendCore.SMALL_REDUCE_GROUPS * b.reductionGroupSize() + 1;   // the reductions' own group
@@ -46,6 +47,7 @@ class KernelBuildsTest {
                      DeviceVector t = b.allocate(big); DeviceVector v = b.allocate(big); DeviceVector o = b.allocate(big)) {
                     b.dot(p, q);
                     b.cgUpdate(1, p, q, r, t);
+                    b.cgStep(1, 0.5, p, q, r, t);
                     b.pcgUpdate(1, p, q, r, t, v, o, new double[2]);
                 }
                 int[] ids = new int[n];

@@ -5,10 +5,10 @@ import io.lobatto.backend.aparapi.runtime.BuildConstant;
 
 /**
  * The work-group sum that ends the streaming paper's reductions BS3-BS5 (hipBone's Algorithm 1 takes its dots this way)
- * in a kernel of their own ({@link DotKernel}, {@link CgUpdateKernel}): each work-item's sum s goes into local memory,
- * the work-group adds them in a tree of {@code group} = 2^k work-items, and work-item 0 writes the group's partial,
- * which the host adds in group order. The tree and the partial index are {@link ReductionKernel}'s, so a kernel that
- * computes each work-item's s as that kernel does gives its partials bit for bit.
+ * in a kernel of their own ({@link DotKernel}, {@link CgUpdateKernel}, {@link CgStepKernel}): each work-item's sum s
+ * goes into local memory, the work-group adds them in a tree of {@code group} = 2^k work-items, and work-item 0 writes
+ * the group's partial, which the host adds in group order. The tree and the partial index are {@link ReductionKernel}'s,
+ * so a kernel that computes each work-item's s as that kernel does gives its partials bit for bit.
  */
 public abstract class GroupSumKernel extends Kernel {
 
