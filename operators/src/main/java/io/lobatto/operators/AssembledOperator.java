@@ -227,6 +227,25 @@ public final class AssembledOperator implements DeviceOperator, AutoCloseable {
         return backend.applyAssembledDotUpdate(bound.data(), deviceZ, operator.lambda(), shift, z, beta, p, workL, y);
     }
 
+    /** Whether the backend sums p . A p in this operator's element kernel ({@link Backend#foldsAssembledDirectionDot}). */
+    @Override
+    public boolean foldsDirectionDot() {
+        return backend.foldsAssembledDirectionDot(bound.data(), shift);
+    }
+
+    /**
+     * y = A (z + beta p) and returns (z + beta p) . y with p unchanged, p . A p summed in the element kernel
+     * ({@link Backend#applyAssembledDirectionDot}).
+     */
+    @Override
+    public double applyDirectionDot(DeviceVector z, double beta, DeviceVector p, DeviceVector y) {
+        if (checkInputs) {
+            VectorChecks.requireFinite(backend, z, "z");
+            VectorChecks.requireFinite(backend, p, "p");
+        }
+        return backend.applyAssembledDirectionDot(bound.data(), deviceZ, operator.lambda(), shift, z, beta, p, workL, y);
+    }
+
     /**
      * The diagonal of A on the host, matrix-free: diag(A) = Z^T diag(L) + shift (the Jacobi
      * preconditioner's inverse is its reciprocal).

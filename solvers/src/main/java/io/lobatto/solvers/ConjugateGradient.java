@@ -13,7 +13,10 @@ import io.lobatto.core.backend.DeviceVector;
  * pass ({@link DeviceOperator#applyDot}, fused into the gather by {@code AssembledOperator}), the fused
  * update x += alpha p; r -= alpha Ap with r . r in the same pass (BS5), and p = r + beta p, folded into
  * the next apply ({@link DeviceOperator#updateApplyDot}: the assembled operator's element kernel reads
- * r + beta p and its gather writes the new p). With a
+ * r + beta p and its gather writes the new p). Where the operator sums p . A p in its apply
+ * ({@link DeviceOperator#foldsDirectionDot}), plain CG instead applies r + beta p without writing it
+ * ({@link DeviceOperator#applyDirectionDot}) and one pass then writes p = r + beta p, x += alpha p and r -= alpha Ap with
+ * r . r ({@link Backend#cgStep}): no pass reads Ap for the dot. With a
  * preconditioner M^-1: z = M^-1 r, beta = (r.z)_new / (r.z)_old, p = z + beta p. With a
  * {@link JacobiPreconditioner} on the same backend, z = diag(A)^-1 r and r . z are fused into the
  * update as well ({@link Backend#pcgUpdate}); other preconditioners take the generic path (update,
@@ -195,8 +198,12 @@ public final class ConjugateGradient implements AutoCloseable {
         // the search direction of the next iteration: p = dir + beta p, fused into its operator apply
         DeviceVector dir = null;
         double beta = 0;
+        // plain CG whose operator sums p . A p in its apply: p = r + beta p moves into the update of x and r
+        boolean step = preconditioner == null && operator.foldsDirectionDot();
         while (it < limit) {
-            double pAp = dir == null ? operator.applyDot(p, ap) : operator.updateApplyDot(dir, beta, p, ap);
+            boolean folded = step && dir != null;
+            double pAp = dir == null ? operator.applyDot(p, ap)
+                    : folded ? operator.applyDirectionDot(dir, beta, p, ap) : operator.updateApplyDot(dir, beta, p, ap);
             checkFinite(pAp, it + 1, "p . Ap");
             if (pAp <= 0) {
                 if (rr == 0) {
@@ -209,7 +216,9 @@ public final class ConjugateGradient implements AutoCloseable {
             if (rOld != null) {
                 backend.copy(r, rOld);
             }
-            if (inverseDiagonal != null) {
+            if (folded) {
+                rr = backend.cgStep(alpha, beta, p, ap, x, r);
+            } else if (inverseDiagonal != null) {
                 backend.pcgUpdate(alpha, p, ap, x, r, inverseDiagonal, z, dots);
                 rr = dots[0];
                 rzFused = dots[1];

@@ -605,6 +605,27 @@ public interface Backend extends AutoCloseable {
     }
 
     /**
+     * Whether {@link #applyAssembledDirectionDot} runs for {@code data} with this {@code shift}. The default is false.
+     */
+    default boolean foldsAssembledDirectionDot(DeviceElementData data, double shift) {
+        return false;
+    }
+
+    /**
+     * y_G = A q_G with q_G = z_G + beta p_G, and returns q_G . y_G, leaving p_G as it is: the element kernel reads
+     * z_G + beta p_G through the scatter ids, adds its outputs into y_G and sums q . A q = sum_e q_e . A_e q_e over its
+     * elements (A = Z^T (L + shift W) Z), so no pass reads y_G for the dot and CG's p = z + beta p moves into the pass
+     * that updates x and r ({@link #cgStep}). {@code zG}, {@code pG} and {@code yG} must be distinct. Where
+     * {@link #foldsAssembledDirectionDot} is false it throws {@link UnsupportedOperationException}, as the default does.
+     */
+    default double applyAssembledDirectionDot(DeviceElementData data, DeviceScatter z, double lambda, double shift,
+                                              DeviceVector zG, double beta, DeviceVector pG, DeviceVector yL,
+                                              DeviceVector yG) {
+        throw new UnsupportedOperationException("applyAssembledDirectionDot: this backend does not sum p . A p in its "
+                + "element kernels");
+    }
+
+    /**
      * A smoother's residual update with the operator apply: y_L = (L + shift W) Z x_G, y_G = Z^T y_L (as
      * {@link #applyAssembled}), then r_G = c1 y_G + r_G and, where {@code sG} is not null, s_G = c2 y_G + s_G (r -= A d
      * with c1 = -1). {@code xG}, {@code rG}, {@code sG} and {@code yG} are distinct; {@code yG} may be left with any

@@ -59,4 +59,20 @@ public interface DeviceOperator {
         backend().axpby(1, z, beta, p);
         return applyDot(p, y);
     }
+
+    /** Whether {@link #applyDirectionDot} runs for this operator. The default is false. */
+    default boolean foldsDirectionDot() {
+        return false;
+    }
+
+    /**
+     * CG's apply before its search-direction update: y = A q with q = z + beta p, and returns q . y, leaving p as it is
+     * (the update p = z + beta p follows in the pass that updates x and r, {@link Backend#cgStep}). {@code z}, {@code p}
+     * and {@code y} must be distinct. The default throws {@link UnsupportedOperationException}: call it only where
+     * {@link #foldsDirectionDot} is true.
+     */
+    default double applyDirectionDot(DeviceVector z, double beta, DeviceVector p, DeviceVector y) {
+        throw new UnsupportedOperationException("applyDirectionDot: " + getClass().getSimpleName()
+                + " does not apply the search direction before its update");
+    }
 }

@@ -109,6 +109,18 @@ public final class AparapiBackend implements Backend {
     }
 
     /**
+     * System property: whether CG's atomic apply sums p . A p in the element kernel ({@code true}, the default:
+     * {@link io.lobatto.backend.aparapi.kernels.ElementOperands#ATOMIC_DOT}, with the search direction's update in the
+     * pass that updates x and r) or in the pass after it that writes p ({@code false}). An A/B switch for the runbooks.
+     */
+    static final String ELEMENT_DOT_PROPERTY = "lobatto.aparapi.elementDot";
+
+    /** {@link #ELEMENT_DOT_PROPERTY} now. */
+    static boolean elementDot() {
+        return !"false".equalsIgnoreCase(System.getProperty(ELEMENT_DOT_PROPERTY, "true").trim());
+    }
+
+    /**
      * Local nodes from which {@code auto} takes the atomic form: below, the quick-first builds of small jobs (the README's
      * cold start) keep the kernels they build ahead, and the apply is launch-bound anyway.
      */
@@ -1064,6 +1076,21 @@ public final class AparapiBackend implements Backend {
                                                        DeviceVector zG, double beta, DeviceVector pG, DeviceVector yL,
                                                        DeviceVector yG) {
         return elements.applyAssembledDotUpdate(data, z, lambda, shift, zG, beta, pG, yL, yG);
+    }
+
+    /** Whether CG's atomic apply sums p . A p in the element kernel for {@code data} ({@link #ELEMENT_DOT_PROPERTY}). */
+    @Override
+    public synchronized boolean foldsAssembledDirectionDot(DeviceElementData data, double shift) {
+        core.ensureOpen();
+        return elements.foldsDirectionDot(data, shift);
+    }
+
+    /** y_G = A (z_G + beta p_G) and its dot with z_G + beta p_G from the element kernel, p_G unchanged. */
+    @Override
+    public synchronized double applyAssembledDirectionDot(DeviceElementData data, DeviceScatter z, double lambda,
+                                                          double shift, DeviceVector zG, double beta, DeviceVector pG,
+                                                          DeviceVector yL, DeviceVector yG) {
+        return elements.applyAssembledDirectionDot(data, z, lambda, shift, zG, beta, pG, yL, yG);
     }
 
     /** The element launch of the fused operator on elements [first, end) only; the gather is {@link #gatherDot}. */

@@ -23,7 +23,7 @@ final class ClElementData implements DeviceElementData {
      */
     final ElementPlan plan;
     /** The plan each input mode launches, checked against its build at its first use (null until then). */
-    final ElementPlan[] plans = new ElementPlan[io.lobatto.backend.aparapi.kernels.ElementOperands.ATOMIC_PTX_DIR + 1];
+    final ElementPlan[] plans = new ElementPlan[io.lobatto.backend.aparapi.kernels.ElementOperands.MODES];
     /** I, D (or null when the kernel has none). */
     final ClBuffer interp;
     final ClBuffer diff;
@@ -34,6 +34,12 @@ final class ClElementData implements DeviceElementData {
      * plan first needs it).
      */
     ClBuffer scratch;
+    /**
+     * p . A p in the element kernel ({@link io.lobatto.backend.aparapi.kernels.ElementOperands#ATOMIC_DOT}): one partial
+     * per work-group, and as many ones for the dot that sums them (null until first used).
+     */
+    ClBuffer dotPartials;
+    ClBuffer dotOnes;
     /**
      * BP3.5 with the geometric factors on the fly: the element vertices (its own upload of the geometry; {@link #factors}
      * is then empty) and the GLL nodes and weights; null for stored factors.
@@ -46,9 +52,9 @@ final class ClElementData implements DeviceElementData {
      * operator, the one-kernel operator with atomics in its two forms), once used.
      */
     final io.lobatto.backend.aparapi.runtime.ClKernel[] kernels =
-            new io.lobatto.backend.aparapi.runtime.ClKernel[io.lobatto.backend.aparapi.kernels.ElementOperands.ATOMIC_PTX_DIR + 1];
+            new io.lobatto.backend.aparapi.runtime.ClKernel[io.lobatto.backend.aparapi.kernels.ElementOperands.MODES];
     /** The elements per slot ({@link ElementPlan#sweep}) each of {@link #kernels} was built with, which its launches use. */
-    final int[] sweeps = new int[io.lobatto.backend.aparapi.kernels.ElementOperands.ATOMIC_PTX_DIR + 1];
+    final int[] sweeps = new int[io.lobatto.backend.aparapi.kernels.ElementOperands.MODES];
 
     ClElementData(ElementOperators owner, ElementKernel kernel, int degree, int elements, ElementPlan plan,
                   ClBuffer interp, ClBuffer diff, List<ClBuffer> factors, ClBuffer scratch) {
@@ -115,6 +121,10 @@ final class ClElementData implements DeviceElementData {
         }
         if (scratch != null) {
             scratch.close();
+        }
+        if (dotPartials != null) {
+            dotPartials.close();
+            dotOnes.close();
         }
     }
 }

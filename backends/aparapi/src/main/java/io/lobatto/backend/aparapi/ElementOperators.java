@@ -317,11 +317,14 @@ final class ElementOperators {
                 yG != null ? ElementOperands.DIRECT : z == null ? 0 : dir == null ? 1 : 2);
     }
 
-    /** As above in input mode {@code mode} ({@link ElementOperands#fromGlobal}'s values). */
-    private void runElements(ClElementData d, double lambda, ClBuffer x, ClScatter z, double shift, ClBuffer y,
+    /**
+     * As above in input mode {@code mode} ({@link ElementOperands#fromGlobal}'s values); returns the work-groups launched
+     * (the partials of {@link ElementOperands#ATOMIC_DOT}).
+     */
+    private long runElements(ClElementData d, double lambda, ClBuffer x, ClScatter z, double shift, ClBuffer y,
                              ClBuffer dir, double beta, int first, int end, ClBuffer yG, int mode) {
         if (end <= first) {
-            return;
+            return 0;
         }
         ElementPlan plan = plan(d, mode);
         ClKernel k = d.kernels[mode];
@@ -334,6 +337,11 @@ final class ElementOperators {
         }
         boolean stiff = d.kernel != ElementKernel.MASS_BP10;
         ClBuffer unused = core.unused;
+        long groups = ElementPlan.groups(plan.elementsPerGroup(), d.sweeps[mode], (long) end - first);
+        boolean dot = mode >= ElementOperands.ATOMIC_DOT;
+        if (dot) {
+            ensureDotPartials(d, groups);
+        }
         k.set("x", x).set("y", y)
                 .bindIfUsed("ids", z == null ? unused : mode == ElementOperands.DIRECT ? z.directIds.buffer : z.scatterIds.buffer)
                 .bindIfUsed("yG", yG == null ? unused : yG)
@@ -346,14 +354,36 @@ final class ElementOperators {
                 .bindIfUsed("gll", d.gll == null ? unused : d.gll)
                 .bindIfUsed("dirG", dir == null ? unused : dir)
                 .bindIfUsed("firstElem", first)
+                .bindIfUsed("dotPartials", dot ? d.dotPartials : unused)
                 .set("elems", end)
-                .local("lds", KernelBuilds.elementLocalBytes(plan));
+                // the group's tree of p . A p reuses the first group-size doubles of the local memory
+                .local("lds", dot ? Math.max(KernelBuilds.elementLocalBytes(plan), 8L * plan.groupSize())
+                        : KernelBuilds.elementLocalBytes(plan));
         for (int f = 0; f < G_FIELDS.length; f++) {
             k.bindIfUsed(G_FIELDS[f], stiff ? factor(d, f) : unused);
         }
         k.bindIfUsed("lambda", stiff ? lambda : 0).bindIfUsed("shift", shift).bindIfUsed("beta", beta);
-        long groups = ElementPlan.groups(plan.elementsPerGroup(), d.sweeps[mode], (long) end - first);
         k.launch(groups, plan.groupSize());
+        return groups;
+    }
+
+    /** The partials of p . A p for {@code groups} work-groups and as many ones, (re)allocated when too short. */
+    private void ensureDotPartials(ClElementData d, long groups) {
+        long have = d.dotPartials == null ? 0 : d.dotPartials.bytes() / 8;
+        if (have >= groups) {
+            return;
+        }
+        if (d.dotPartials != null) {
+            d.dotPartials.close();
+            d.dotOnes.close();
+            d.dotPartials = null;
+            d.dotOnes = null;
+        }
+        d.dotPartials = core.buffer(groups, 8, "p . A p partials");
+        d.dotOnes = core.buffer(groups, 8, "p . A p ones");
+        double[] ones = new double[(int) groups];
+        java.util.Arrays.fill(ones, 1.0);
+        core.cl.write(ones, 0, ones.length, d.dotOnes, 0);
     }
 
     void applyElements(DeviceElementData data, double lambda, DeviceVector xL, DeviceVector yL) {
@@ -395,6 +425,70 @@ final class ElementOperators {
             return runAssembled("applyAssembledDot", data, z, lambda, shift, pG, yL, yG, true, null, 0);
         }
         return runAssembled("applyAssembledDotUpdate", data, z, lambda, shift, pG, yL, yG, true, dir, beta);
+    }
+
+    /**
+     * Whether {@link #applyAssembledDirectionDot} runs for {@code data}: the atomic form of CG's apply is on
+     * ({@link AparapiBackend#atomicOperator(boolean, long)}, {@link AparapiBackend#atomicCg()}), p . A p in the element
+     * kernel is not switched off ({@link AparapiBackend#elementDot()}), the shift is 0, and the kernel is BP3.5 with stored
+     * factors in a structure that sums u . y ({@link ElementOperands#ATOMIC_DOT}: the register or pipelined columns, or
+     * the 3D structure of the shared and points kernels).
+     */
+    boolean foldsDirectionDot(DeviceElementData data, double shift) {
+        ClElementData d = elem(data);
+        if (shift != 0 || d.kernel != ElementKernel.STIFFNESS_BP35 || d.trilinear != null || !AparapiBackend.elementDot()
+                || !AparapiBackend.atomicCg()) {
+            return false;
+        }
+        int atomic = atomicMode(d);
+        if (atomic == 0) {
+            return false;
+        }
+        ElementPlan plan = plan(d, atomic + (ElementOperands.ATOMIC_DOT - ElementOperands.ATOMIC));
+        return plan.variant() == ElementVariant.REGISTERS || plan.variant() == ElementVariant.PIPELINED || plan.threeD();
+    }
+
+    /** The atomic form of the element kernels for {@code d} on this device now: 0 (off), ATOMIC or ATOMIC_PTX. */
+    private int atomicMode(ClElementData d) {
+        if (nvidia == 0) {
+            nvidia = AparapiBackend.isNvidia(core.cl.device().vendor()) ? 1 : -1;
+        }
+        return AparapiBackend.atomicOperator(nvidia > 0, d.localSize());
+    }
+
+    /**
+     * y_G = A (z_G + beta p_G) and returns (z_G + beta p_G) . y_G, p_G unchanged, in the element kernel's launch
+     * ({@link ElementOperands#ATOMIC_DOT}: y_G zeroed, every element's output added into it, and p . A p summed over the
+     * elements as sum_e p_e . A_e p_e), then the dot of its per-group partials with ones (a few hundred entries).
+     * CG's p = z + beta p follows in its update ({@link Vectors#cgStep}).
+     *
+     * @throws UnsupportedOperationException where {@link #foldsDirectionDot} is false
+     */
+    double applyAssembledDirectionDot(DeviceElementData data, DeviceScatter z, double lambda, double shift, DeviceVector zG,
+                                      double beta, DeviceVector pG, DeviceVector yL, DeviceVector yG) {
+        String what = "applyAssembledDirectionDot";
+        ClScatter s = gatherScatter.scat(z);
+        ClVector yl = core.vec(yL, "yL");
+        ClVector yg = core.vec(yG, "yG");
+        ClElementData d = elem(data);
+        ClVector p = core.vec(pG, "pG");
+        ClVector dir = core.vec(zG, "zG");
+        checkLen(what, "z.localSize", s.localSize(), d.localSize());
+        checkLen(what, "pG", p.length(), s.globalSize());
+        checkLen(what, "zG", dir.length(), s.globalSize());
+        checkLen(what, "yG", yg.length(), s.globalSize());
+        checkLen(what, "yL", yl.length(), d.localSize());
+        if (dir == p || dir == yg || p == yg) {
+            throw new IllegalArgumentException(what + ": zG, pG and yG must be distinct");
+        }
+        if (!foldsDirectionDot(data, shift)) {
+            throw new UnsupportedOperationException(what + ": not for this operator (shift " + shift + ", " + d.kernel
+                    + (d.trilinear != null ? ", factors on the fly" : "") + "); see foldsDirectionDot");
+        }
+        int mode = atomicMode(d) + (ElementOperands.ATOMIC_DOT - ElementOperands.ATOMIC);
+        vectors.fill(yg, 0.0);
+        long groups = runElements(d, lambda, p.buffer, s, shift, yl.buffer, dir.buffer, beta, 0, d.elements, yg.buffer, mode);
+        return vectors.dot(d.dotPartials, d.dotOnes, (int) groups);
     }
 
     /** The element launch of the fused operator on elements [first, end) only; the gather is {@code gatherDot}. */
@@ -540,10 +634,7 @@ final class ElementOperators {
         if (dir != null) {
             checkLen(what, "zG", dir.length(), s.globalSize());
         }
-        if (nvidia == 0) {
-            nvidia = AparapiBackend.isNvidia(core.cl.device().vendor()) ? 1 : -1;
-        }
-        int atomic = AparapiBackend.atomicOperator(nvidia > 0, d.localSize());
+        int atomic = atomicMode(d);
         if (atomic != 0 && ((dir == null && !withDot) || AparapiBackend.atomicCg())) {
             // the one-kernel operator with atomics: y_G zeroed, then every element's output added into it in place; CG's
             // p = z + beta p and its dot in one pass after it (the element kernel read z + beta p through Z)

@@ -575,6 +575,7 @@ public final class KernelBuilds {
                             : v == ElementVariant.POINTS ? ", points" : "") + inTurn(plan, kernel, fromGlobal, ", ", "")
                             + (fromGlobal == 1 ? ", assembled)"
                             : fromGlobal == 2 ? ", assembled, p update)" : fromGlobal == 3 ? ", one kernel)"
+                            : fromGlobal >= 8 ? ", one kernel, atomic, p . A p)"
                             : fromGlobal >= 6 ? ", one kernel, atomic, p update)" : fromGlobal >= 4 ? ", one kernel, atomic)" : ")"),
                     plan.groupSize(), plan.unroll(kernel), plan.registerCap(kernel));
         }
@@ -594,7 +595,8 @@ public final class KernelBuilds {
         return new Spec(family, plan.constants(kernel, degree + 1, fromGlobal),
                 name + " N=" + degree + inTurn(plan, kernel, fromGlobal, " [", "]") + (fromGlobal == 1 ? " (assembled)"
                         : fromGlobal == 2 ? " (assembled, p update)"
-                        : fromGlobal == 3 ? " (one kernel)" : fromGlobal >= 6 ? " (one kernel, atomic, p update)"
+                        : fromGlobal == 3 ? " (one kernel)" : fromGlobal >= 8 ? " (one kernel, atomic, p . A p)"
+                        : fromGlobal >= 6 ? " (one kernel, atomic, p update)"
                         : fromGlobal >= 4 ? " (one kernel, atomic)" : ""),
                 plan.groupSize(), plan.unroll(kernel), plan.registerCap(kernel));
     }

@@ -69,6 +69,7 @@ public abstract class ElementKernelBase extends PointColumnOperands {
      * elements in turn.
      */
     protected final void element() {
+        beginElementDot();
         int lid = getLocalId();
         int T = threadsPerElem;
         int le = lid / T;
@@ -98,6 +99,8 @@ public abstract class ElementKernelBase extends PointColumnOperands {
         for (int i = 0; i < count; i++) {
             elementOf(lid, T, le, t, (getGroupId() * count + i) * elemsPerGroup + le, i, P, P3, L0, Q, np, mI, nI, mD, slots);
         }
+        // p . A p of the group's elements (ATOMIC_DOT; the 3D stiffness sums u y where y replaces u)
+        endElementDot();
     }
 
     /**
@@ -468,6 +471,7 @@ public abstract class ElementKernelBase extends PointColumnOperands {
                             + lds[mD + m * dStride + b] * lds[L0 + 2 * P3 + a + P * (m + P * c)]
                             + lds[mD + m * dStride + c] * lds[L0 + 3 * P3 + a + P * (b + P * m)];
                 }
+                elementDot(lds[L0 + p], y);
                 lds[L0 + p] = y;
             }
         }
@@ -528,6 +532,7 @@ public abstract class ElementKernelBase extends PointColumnOperands {
                     if (lambda != 0) {
                         y += lambda * wJ[e * P3 + p] * lds[L0 + p];
                     }
+                    elementDot(lds[L0 + p], y);
                     lds[L0 + p] = y;
                 }
             }

@@ -22,7 +22,8 @@ public abstract class ElementOperands extends Kernel {
      * {@link #DIRECT} as 1 with the ids of Z flagged ({@link #DIRECT_FLAG}) where the local node is the only entry of its
      * row of Z^T: the kernel writes that row of y_G itself, and only the shared nodes' y_L (the one-kernel operator);
      * {@link #ATOMIC} ({@link #ATOMIC_PTX}) as 1 with every node's value added into y_G atomically (no y_L, no gather),
-     * {@link #ATOMIC_DIR} ({@link #ATOMIC_PTX_DIR}) the same reading u as 2 does.
+     * {@link #ATOMIC_DIR} ({@link #ATOMIC_PTX_DIR}) the same reading u as 2 does; {@link #ATOMIC_DOT}
+     * ({@link #ATOMIC_PTX_DOT}) that and the element energies u_e . y_e summed into one partial per work-group.
      */
     @BuildConstant int fromGlobal;
 
@@ -41,6 +42,17 @@ public abstract class ElementOperands extends Kernel {
     public static final int ATOMIC_DIR = 6;
     /** {@link #ATOMIC_PTX} reading u as dirG + beta x_G. */
     public static final int ATOMIC_PTX_DIR = 7;
+    /**
+     * {@link #ATOMIC_DIR} that also sums p . A p over its elements, p = dirG + beta x_G: since A = Z^T A_L Z,
+     * p . A p = sum_e p_e . (A_e p_e), each work-item sums u y over its outputs ({@link #elementDot}), the work-group
+     * sums its work-items in a tree and writes one partial ({@link #endElementDot}). CG's update of p then follows in
+     * the pass that updates x and r, and no pass reads y_G for the dot.
+     */
+    public static final int ATOMIC_DOT = 8;
+    /** {@link #ATOMIC_DOT} with {@link #ATOMIC_PTX}'s atomic add. */
+    public static final int ATOMIC_PTX_DOT = 9;
+    /** The number of input modes: one past the largest value of {@link #fromGlobal}. */
+    public static final int MODES = 10;
     /** Added to the scatter id of a local node that is the only entry of its row (ids below it: {@code N_G <= 2^30}). */
     public static final int DIRECT_FLAG = 1 << 30;
 
@@ -68,6 +80,10 @@ public abstract class ElementOperands extends Kernel {
     double lambda;
     double shift;
     @Local double[] lds = new double[1];
+    /** {@link #ATOMIC_DOT}: one partial sum of u . y per work-group. */
+    double[] dotPartials = new double[1];
+    /** {@link #ATOMIC_DOT}: this work-item's sum of u . y. */
+    @PrivateMemorySpace(1) double[] dotSum = new double[1];
 
     /**
      * u at local node li: x_L[li], or x_G[Z(li)] (0 where masked), or dirG + beta x_G there. A masked node (id &lt; 0) reads
@@ -148,6 +164,52 @@ public abstract class ElementOperands extends Kernel {
         }
         if (id >= 0) {
             addToGlobal(id, out);
+        }
+    }
+
+    /** {@link #ATOMIC_DOT}: the work-item's sum of u . y starts at 0 (call first in the kernel). */
+    protected final void beginElementDot() {
+        if (fromGlobal >= ATOMIC_DOT) {
+            dotSum[0] = 0;
+        }
+    }
+
+    /**
+     * {@link #ATOMIC_DOT}: u y of one output node (or the t-gradient times the t-flux of one point, where the kernel
+     * no longer holds u) into the work-item's sum; u is 0 at a masked node. The shift term is not in it: the backend
+     * takes this mode only where shift = 0.
+     */
+    protected final void elementDot(double u, double y) {
+        if (fromGlobal >= ATOMIC_DOT) {
+            dotSum[0] += u * y;
+        }
+    }
+
+    /**
+     * {@link #ATOMIC_DOT}: the work-group sums its work-items' u . y in local memory (a tree over the group, whose size
+     * need not be a power of two) and writes the partial of its group. Every work-item calls it, last, after its outputs:
+     * it reuses the first group-size doubles of {@link #lds}.
+     */
+    protected final void endElementDot() {
+        if (fromGlobal >= ATOMIC_DOT) {
+            int lid = getLocalId();
+            int n = getLocalSize();
+            localBarrier();
+            lds[lid] = dotSum[0];
+            localBarrier();
+            int h = 1;
+            while (h < n) {
+                h = h * 2;
+            }
+            for (int span = h / 2; span > 0; span = span / 2) {
+                if (lid < span && lid + span < n) {
+                    lds[lid] = lds[lid] + lds[lid + span];
+                }
+                localBarrier();
+            }
+            if (lid == 0) {
+                dotPartials[getGroupId()] = lds[0];
+            }
         }
     }
 

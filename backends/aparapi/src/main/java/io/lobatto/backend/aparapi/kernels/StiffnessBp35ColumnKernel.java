@@ -12,6 +12,7 @@ public final class StiffnessBp35ColumnKernel extends RegisterKernelBase {
 
     @Override
     public void run() {
+        beginElementDot();
         int Q = nq;
         int Q2 = Q * Q;
         int lid = getLocalId();
@@ -45,6 +46,8 @@ public final class StiffnessBp35ColumnKernel extends RegisterKernelBase {
         stiffnessColumns(e, t, valid, sq, mD, col, Q2);
         if (valid == 1) {
             for (int k = 0; k < Q; k++) {
+                // p . A p (ATOMIC_DOT)
+                elementDot(colU[k], colY[k] + lds[col + Q2 * k]);
                 if (keepIds == 0) {
                     writeY(base + Q2 * k, colY[k] + lds[col + Q2 * k], colU[k]);
                 }
@@ -54,5 +57,6 @@ public final class StiffnessBp35ColumnKernel extends RegisterKernelBase {
                 }
             }
         }
+        endElementDot();
     }
 }

@@ -43,6 +43,7 @@ public final class StiffnessBp35PipelinedKernel extends ElementOperands {
 
     @Override
     public void run() {
+        beginElementDot();
         int P = nq;
         int P2 = P * P;
         int S = dStride;
@@ -139,6 +140,8 @@ public final class StiffnessBp35PipelinedKernel extends ElementOperands {
                 for (int m = 0; m < P; m++) {
                     y += lds[mD + m * S + a] * lds[dr + m + S * b] + lds[mD + m * S + b] * lds[ds + a + S * m];
                 }
+                // p . A p (ATOMIC_DOT): u times its r/s divergence and mass here, the t part with the t-flux below
+                elementDot(lds[L0 + own + SP * (c - 1)], y);
                 lds[L0 + own + SP * (c - 1)] = y;
             }
             if (valid == 1 && c < P) {
@@ -153,7 +156,10 @@ public final class StiffnessBp35PipelinedKernel extends ElementOperands {
                 double vt = lds[tg + own + SP * c];
                 lds[sgr + own] = g00 * vr + g01 * vs + g02 * vt;
                 lds[sgs + own] = g01 * vr + g11 * vs + g12 * vt;
-                lds[tg + own + SP * c] = g02 * vr + g12 * vs + g22 * vt;
+                double ft = g02 * vr + g12 * vs + g22 * vt;
+                // sum_k u_k sum_c D_ck ft_c = sum_c (D u)_c ft_c: the t part of u . y
+                elementDot(vt, ft);
+                lds[tg + own + SP * c] = ft;
                 mass = 0;
                 if (lambda != 0) {
                     mass = lambda * gJ * lds[L0 + own + SP * c];
@@ -183,5 +189,6 @@ public final class StiffnessBp35PipelinedKernel extends ElementOperands {
                 }
             }
         }
+        endElementDot();
     }
 }

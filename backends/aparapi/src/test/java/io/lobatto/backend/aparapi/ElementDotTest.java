@@ -1,0 +1,161 @@
+package io.lobatto.backend.aparapi;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.lobatto.conformance.TestProblems;
+import io.lobatto.core.backend.DeviceVector;
+import io.lobatto.core.backend.ElementKernel;
+import io.lobatto.core.mesh.SpectralElementMesh;
+import io.lobatto.gs.ScatterOperator;
+import io.lobatto.operators.AssembledOperator;
+import io.lobatto.operators.ElementOperator;
+import io.lobatto.solvers.ConjugateGradient;
+import io.lobatto.solvers.SolveResult;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * p . A p summed in BP3.5's element kernel ({@link io.lobatto.backend.aparapi.kernels.ElementOperands#ATOMIC_DOT}, in the
+ * atomic form's {@code cas} build on PoCL): with q = z + beta p, {@code applyDirectionDot} gives y_G = A q to 1e-14 of
+ * its largest entry and q . A q = sum_e q_e . A_e q_e to 1e-12 against the apply and a dot, leaves p as it was, for the
+ * register and pipelined columns and the 3D shared and points kernels, N = 1..8, with masked nodes and lambda != 0; and
+ * plain CG that takes it (one pass p = r + beta p, x += alpha p, r -= alpha Ap: {@code cgStep}) converges as CG without it.
+ */
+@ExtendWith(io.lobatto.backend.aparapi.conformance.SkipWithoutOpenCl.class)
+class ElementDotTest {
+
+    @AfterEach
+    void clear() {
+        System.clearProperty(AparapiBackend.ATOMIC_OPERATOR_PROPERTY);
+        System.clearProperty(AparapiBackend.ELEMENT_DOT_PROPERTY);
+    }
+
+    private static void assertDirectionDot(AparapiBackend be, SpectralElementMesh mesh, double lambda, String what) {
+        ScatterOperator z = TestProblems.partlyMasked(mesh);
+        int n = z.globalSize();
+        double beta = 0.3;
+        double[] dirHost = TestProblems.random(n, mesh.degree() * 53L);
+        double[] pHost = TestProblems.random(n, mesh.degree() * 59L);
+        double[] qHost = new double[n];
+        for (int i = 0; i < n; i++) {
+            qHost[i] = dirHost[i] + beta * pHost[i];
+        }
+        try (AssembledOperator a = AssembledOperator.bind(ElementOperator.of(ElementKernel.STIFFNESS_BP35, mesh, lambda), z, be);
+             DeviceVector dir = be.upload(dirHost); DeviceVector p = be.upload(pHost); DeviceVector q = be.upload(qHost);
+             DeviceVector y2 = be.allocate(n); DeviceVector y1 = be.allocate(n)) {
+            a.apply(q, y2);
+            double want = be.dot(q, y2);
+            System.setProperty(AparapiBackend.ATOMIC_OPERATOR_PROPERTY, "cas");
+            assertTrue(a.foldsDirectionDot(), what + ": folds");
+            double[] got = new double[1];
+            List<String> ops = OneKernelOperatorTest.launched(be, () -> got[0] = a.applyDirectionDot(dir, beta, p, y1));
+            assertTrue(ops.stream().anyMatch(o -> o.endsWith("atomic, p . A p)") && o.contains("N=" + mesh.degree())),
+                    what + ": " + ops);
+            assertFalse(ops.stream().anyMatch(o -> o.startsWith("gather") || o.equals("updateDot") || o.equals("axpby")),
+                    what + ": " + ops);
+            assertTrue(Math.abs(want) > 0, what + ": q . A q is not 0");
+            assertEquals(want, got[0], 1e-12 * Math.abs(want), what + ": q . A q");
+            double[] y = be.download(y2);
+            double scale = java.util.Arrays.stream(y).map(Math::abs).max().orElse(0);
+            double[] yGot = be.download(y1);
+            for (int i = 0; i < n; i++) {
+                assertEquals(y[i], yGot[i], 1e-14 * scale, what + ": y_G[" + i + "]");
+            }
+            assertArrayEquals(pHost, be.download(p), what + ": p unchanged");
+        }
+    }
+
+    @Test
+    void everyStructureAndDegree() {
+        for (ElementVariant v : new ElementVariant[] {ElementVariant.REGISTERS, ElementVariant.PIPELINED, ElementVariant.POINTS,
+                ElementVariant.SHARED}) {
+            AparapiBackend be = VariantBackends.at48KiB(v);
+            // the shared kernel sums u . y in its 3D structure only: (N + 1)^3 points in one group, N <= 5
+            int top = v == ElementVariant.SHARED ? 5 : 8;
+            for (int degree = 1; degree <= top; degree++) {
+                SpectralElementMesh mesh = TestProblems.deformedBox(3, 2, 2, degree);
+                assertDirectionDot(be, mesh, degree % 2 == 0 ? 0.75 : 0, v + " N=" + degree);
+            }
+        }
+    }
+
+    @Test
+    void theDefaultPlans() {
+        AparapiBackend be = OpenClAvailability.backend();
+        for (int degree : new int[] {2, 6, 9, 10}) {
+            assertDirectionDot(be, TestProblems.deformedBox(2, 2, 3, degree), 0, "table N=" + degree);
+        }
+    }
+
+    /** Where it does not run: switched off, no atomic form, a shift, factors on the fly, other kernels; it says why. */
+    @Test
+    void whereItDoesNotRun() {
+        AparapiBackend be = OpenClAvailability.backend();
+        SpectralElementMesh mesh = TestProblems.deformedBox(2, 2, 2, 3);
+        ScatterOperator z = TestProblems.dirichlet(mesh);
+        try (AssembledOperator a = AssembledOperator.bind(ElementOperator.of(ElementKernel.STIFFNESS_BP35, mesh, 0), z, be);
+             AssembledOperator shifted = AssembledOperator.bind(ElementOperator.of(ElementKernel.STIFFNESS_BP35, mesh, 0), z, be, 0.5);
+             AssembledOperator bp30 = AssembledOperator.bind(ElementOperator.of(ElementKernel.STIFFNESS_BP30, mesh, 0), z, be);
+             DeviceVector d = be.allocate(z.globalSize()); DeviceVector p = be.allocate(z.globalSize());
+             DeviceVector y = be.allocate(z.globalSize())) {
+            assertFalse(a.foldsDirectionDot(), "the atomic form is off on PoCL by default");
+            System.setProperty(AparapiBackend.ATOMIC_OPERATOR_PROPERTY, "cas");
+            assertTrue(a.foldsDirectionDot());
+            assertFalse(shifted.foldsDirectionDot(), "shift");
+            assertFalse(bp30.foldsDirectionDot(), "BP3.0");
+            UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class,
+                    () -> shifted.applyDirectionDot(d, 0.5, p, y));
+            assertTrue(e.getMessage().contains("shift 0.5"), e.getMessage());
+            IllegalArgumentException alias = assertThrows(IllegalArgumentException.class, () -> a.applyDirectionDot(d, 0.5, d, y));
+            assertTrue(alias.getMessage().contains("distinct"), alias.getMessage());
+            System.setProperty(AparapiBackend.ELEMENT_DOT_PROPERTY, "false");
+            assertFalse(a.foldsDirectionDot(), "switched off");
+        }
+    }
+
+    /**
+     * Plain CG on BP5 (masked box) with p . A p from the element kernel and cgStep, against CG without them: the same
+     * iterations to 1e-10 and the same solution to 1e-9 of its largest entry (the dots' order differs); cgStep and the
+     * element kernel's dot run, no updateDot and no gather.
+     */
+    @Test
+    void plainCgConvergesTheSame() {
+        AparapiBackend be = OpenClAvailability.backend();
+        for (int degree : new int[] {3, 7}) {
+            SpectralElementMesh mesh = TestProblems.deformedBox(3, 3, 2, degree);
+            ScatterOperator z = TestProblems.dirichlet(mesh);
+            int n = z.globalSize();
+            double[] rhs = TestProblems.random(n, 61L * degree);
+            SolveResult[] r = new SolveResult[2];
+            double[][] x = new double[2][];
+            System.setProperty(AparapiBackend.ATOMIC_OPERATOR_PROPERTY, "cas");
+            for (int arm = 0; arm < 2; arm++) {
+                System.setProperty(AparapiBackend.ELEMENT_DOT_PROPERTY, arm == 0 ? "false" : "true");
+                try (AssembledOperator a = AssembledOperator.bind(ElementOperator.of(ElementKernel.STIFFNESS_BP35, mesh, 0), z, be);
+                     DeviceVector b = be.upload(rhs); DeviceVector xv = be.allocate(n);
+                     ConjugateGradient cg = new ConjugateGradient(a).relativeTolerance(1e-10)) {
+                    be.fill(xv, 0);
+                    int k = arm;
+                    List<String> ops = OneKernelOperatorTest.launched(be, () -> r[k] = cg.solve(b, xv));
+                    assertEquals(arm == 1, ops.contains("cgStep"), degree + " arm " + arm + ": " + ops);
+                    assertEquals(arm == 1, ops.stream().anyMatch(o -> o.endsWith("atomic, p . A p)")), degree + ": " + ops);
+                    assertFalse(ops.stream().anyMatch(o -> o.startsWith("gather")), degree + ": " + ops);
+                    x[arm] = be.download(xv);
+                }
+            }
+            String what = "N=" + degree;
+            assertTrue(r[0].iterations() > 10, what + ": " + r[0]);
+            assertTrue(Math.abs(r[0].iterations() - r[1].iterations()) <= 1, what + ": " + r[0] + " / " + r[1]);
+            double scale = java.util.Arrays.stream(x[0]).map(Math::abs).max().orElse(0);
+            for (int i = 0; i < n; i++) {
+                assertEquals(x[0][i], x[1][i], 1e-9 * scale, what + ": x[" + i + "]");
+            }
+        }
+    }
+}

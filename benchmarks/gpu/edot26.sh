@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# GPU runbook of issue 26, one H100, about 5 minutes (every limit together 560 s): p . A p in BP5's element kernel
+# (ElementOperands.ATOMIC_DOT) with CG's p = r + beta p in the pass that updates x and r (Backend.cgStep), against
+# the path before it (the axpby of p, the atomic apply, a dot of p and Ap, the CG update), on the same code:
+#   1. bp BP5 stored at N = 3, 6..10 (8M DOFs, 50 iterations, 3 reps): -Dlobatto.aparapi.elementDot=false / true,
+#      alternated twice; the final residuals of the two arms must agree to about 1e-10 (the dots' order differs)
+#   2. nekbone at N = 7, 9 (NekBone's CG, the FOM): the same two arms, once
+#   3. bound26.sh: the element kernels alone in source-probe's bound variants (base, nofactors, nou, both, nobar)
+# Helpers: lib26.sh.
+# Stage: ./mvnw -q -o install -DskipTests -Dmaven.javadoc.skip=true; rm -rf .gpu; ../shared/gpu/stage.sh
+#   benchmarks/target/lobatto-bench.jar; zip -q -d .gpu/lib/lobatto-bench.jar 'org/apache/pdfbox/*' 'org/apache/fontbox/*'
+# Run on the GPU machine: COMMIT=<sha> OUT=$OUT bash benchmarks/gpu/edot26.sh
+# Results: $OUT/edot26-<commit>-summary.txt (also printed), $OUT/edot26-<commit>.tgz, and bound26's two files.
+# Local check on PoCL (the atomic form is NVIDIA's by default: cas here): RUN=java JAR=benchmarks/target/lobatto-bench.jar \
+#   DOFS=20000 SCALE=4 OUT=/tmp/edot26 COMMIT=local ATOMIC=-Dlobatto.aparapi.atomicOperator=cas SKIP_BOUND=1 \
+#   bash benchmarks/gpu/edot26.sh
+set -u
+book=edot26
+source "$(dirname "$0")/lib26.sh"
+E=-Dlobatto.aparapi.elementDot
+A=${ATOMIC:--Dlobatto.aparapi.atomicOperator=auto}
+for round in 1 2; do
+  for a in false true; do
+    bench bp-$a-r$round 90 bp "$A" $E=$a -- --geometry stored --n-min 3 --n-max 10 --iterations 50 --reps 3
+  done
+done
+for a in false true; do
+  # bench's --problems is not nekbone's
+  timed nekbone-$a timeout $((60 * scale)) "${run[@]}" -Xmx60g "$A" $E=$a -cp "$jar" io.lobatto.bench.BenchCli nekbone \
+    -b aparapi -o "$out/nekbone-$a" --commit "$COMMIT" --time-limit $((60 * scale - 8)) --dofs "$dofs" --n-min 7 --n-max 9 \
+    --n-step 2 > "$out/nekbone-$a.log" 2>&1
+done
+[ -n "${SKIP_BOUND:-}" ] || timed bound26 timeout 160 env COMMIT="$COMMIT" OUT="$dest" bash "$(dirname "$0")/bound26.sh" \
+  > "$out/bound26.out" 2>&1
+echo "== $book: $((SECONDS - start)) s in all" | tee -a "$out/times.log"
+summary="$dest/$book-$COMMIT-summary.txt"
+{
+  echo "$book runbook at $COMMIT: p . A p in the element kernel and cgStep against the path before; $(date -u +%FT%TZ)"
+  command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+  cat "$out/times.log"
+  summarise "$out"/bp-*.log
+  for f in "$out"/nekbone-*.log; do
+    [ -f "$f" ] && { echo "---- $(basename "$f" .log)"; grep -E '^NekBone|rror|Exception' "$f"; }
+  done
+  echo "---- final residuals"
+  for f in "$out"/bp-*/bp-aparapi.json; do
+    [ -f "$f" ] && echo "$(basename "$(dirname "$f")"): $(grep -o '"final_residual" *: *[-0-9.eE]*' "$f" | tr '\n' ' ')"
+  done
+  [ -f "$out/bound26.out" ] && { echo "---- bound26"; tail -40 "$out/bound26.out"; }
+} > "$summary"
+cat "$summary"
+tar czf "$dest/$book-$COMMIT.tgz" -C "$out" . && echo "results: $dest/$book-$COMMIT.tgz and $summary"
