@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# GPU runbook of issue 26, one H100, about 5 minutes (every limit together 560 s): p . A p in BP5's element kernel
+# GPU runbook of issue 26, one H100, about 5 minutes (every limit together 540 s): p . A p in BP5's element kernel
 # (ElementOperands.ATOMIC_DOT) with CG's p = r + beta p in the pass that updates x and r (Backend.cgStep), against
 # the path before it (the axpby of p, the atomic apply, a dot of p and Ap, the CG update), on the same code:
-#   1. bp BP5 stored at N = 3, 6..10 (8M DOFs, 50 iterations, 3 reps): -Dlobatto.aparapi.elementDot=false / true,
-#      alternated twice; the final residuals of the two arms must agree to about 1e-10 (the dots' order differs)
+#   1. bp BP5 stored at N = 6..10 (8M DOFs, 50 iterations, 3 reps): -Dlobatto.aparapi.elementDot=false / true
+#      alternated twice, and in the first round fold (false with -Dlobatto.aparapi.foldSearchDirection=true); the final residuals of the arms
+#      must agree to about 1e-10 (the dots' order differs)
 #   2. nekbone at N = 7, 9 (NekBone's CG, the FOM): the same two arms, once
 #   3. bound26.sh: the element kernels alone in source-probe's bound variants (base, nofactors, nou, both, nobar)
 # Helpers: lib26.sh.
@@ -20,17 +21,21 @@ source "$(dirname "$0")/lib26.sh"
 E=-Dlobatto.aparapi.elementDot
 A=${ATOMIC:--Dlobatto.aparapi.atomicOperator=auto}
 for round in 1 2; do
-  for a in false true; do
-    bench bp-$a-r$round 90 bp "$A" $E=$a -- --geometry stored --n-min 3 --n-max 10 --iterations 50 --reps 3
+  arms="false true fold"
+  [ $round = 2 ] && arms="false true"
+  for a in $arms; do
+    # fold: the element kernel reads r + beta p and a pass after it writes p with p . Ap (foldSearchDirection)
+    f=-Dlobatto.aparapi.foldSearchDirection=$([ $a = fold ] && echo true || echo false)
+    bench bp-$a-r$round 60 bp "$A" $E=${a/fold/false} $f -- --geometry stored --n-min 6 --n-max 10 --iterations 50 --reps 3
   done
 done
 for a in false true; do
   # bench's --problems is not nekbone's
-  timed nekbone-$a timeout $((60 * scale)) "${run[@]}" -Xmx60g "$A" $E=$a -cp "$jar" io.lobatto.bench.BenchCli nekbone \
-    -b aparapi -o "$out/nekbone-$a" --commit "$COMMIT" --time-limit $((60 * scale - 8)) --dofs "$dofs" --n-min 7 --n-max 9 \
+  timed nekbone-$a timeout $((45 * scale)) "${run[@]}" -Xmx60g "$A" $E=$a -cp "$jar" io.lobatto.bench.BenchCli nekbone \
+    -b aparapi -o "$out/nekbone-$a" --commit "$COMMIT" --time-limit $((45 * scale - 8)) --dofs "$dofs" --n-min 7 --n-max 9 \
     --n-step 2 > "$out/nekbone-$a.log" 2>&1
 done
-[ -n "${SKIP_BOUND:-}" ] || timed bound26 timeout 160 env COMMIT="$COMMIT" OUT="$dest" bash "$(dirname "$0")/bound26.sh" \
+[ -n "${SKIP_BOUND:-}" ] || timed bound26 timeout 150 env COMMIT="$COMMIT" OUT="$dest" bash "$(dirname "$0")/bound26.sh" \
   > "$out/bound26.out" 2>&1
 echo "== $book: $((SECONDS - start)) s in all" | tee -a "$out/times.log"
 summary="$dest/$book-$COMMIT-summary.txt"
