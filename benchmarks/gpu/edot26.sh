@@ -1,19 +1,22 @@
 #!/usr/bin/env bash
-# GPU runbook of issue 26, one H100, about 5 minutes (every limit together 540 s): p . A p in BP5's element kernel
-# (ElementOperands.ATOMIC_DOT) with CG's p = r + beta p in the pass that updates x and r (Backend.cgStep), against
-# the path before it (the axpby of p, the atomic apply, a dot of p and Ap, the CG update), on the same code:
-#   1. bp BP5 stored at N = 6..10 (8M DOFs, 50 iterations, 3 reps): -Dlobatto.aparapi.elementDot=false / true
-#      alternated twice, and in the first round fold (false with -Dlobatto.aparapi.foldSearchDirection=true); the final residuals of the arms
-#      must agree to about 1e-10 (the dots' order differs)
+# GPU runbook of issue 26, one H100, about 3 minutes (every limit together 330 s; 540 s with FOLD=1 BOUND=1): p . A p
+# in BP5's element kernel (ElementOperands.ATOMIC_DOT) and CG's iteration on the device (cgIteration: alpha set by
+# CgAlphaKernel, then cgStep writes p = r + beta p, x and r, one read-back), against the path before it (the axpby of
+# p, the atomic apply, a dot of p and Ap, the CG update), on the same code:
+#   1. bp BP5 stored at N = 6..10 (8M DOFs, 50 iterations, BP_REPS=15: 5 samples): -Dlobatto.aparapi.elementDot=false
+#      / true alternated twice, and with FOLD=1 in the first round fold (false with
+#      -Dlobatto.aparapi.foldSearchDirection=true); the final residuals of the arms must agree to about 1e-10 (the dots'
+#      order differs). At c281659 (3 reps: one sample) it ran with FOLD=1 BOUND=1, the true arm then alpha on the host.
 #   2. nekbone at N = 7, 9 (NekBone's CG, the FOM): the same two arms, once
-#   3. bound26.sh: the element kernels alone in source-probe's bound variants (base, nofactors, nou, both, nobar)
+#   3. with BOUND=1, bound26.sh: the element kernels alone in source-probe's bound variants (base, nofactors, nou, both,
+#      nobar)
 # Helpers: lib26.sh.
 # Stage: ./mvnw -q -o install -DskipTests -Dmaven.javadoc.skip=true; rm -rf .gpu; ../shared/gpu/stage.sh
 #   benchmarks/target/lobatto-bench.jar; zip -q -d .gpu/lib/lobatto-bench.jar 'org/apache/pdfbox/*' 'org/apache/fontbox/*'
 # Run on the GPU machine: COMMIT=<sha> OUT=$OUT bash benchmarks/gpu/edot26.sh
 # Results: $OUT/edot26-<commit>-summary.txt (also printed), $OUT/edot26-<commit>.tgz, and bound26's two files.
 # Local check on PoCL (the atomic form is NVIDIA's by default: cas here): RUN=java JAR=benchmarks/target/lobatto-bench.jar \
-#   DOFS=20000 SCALE=4 OUT=/tmp/edot26 COMMIT=local ATOMIC=-Dlobatto.aparapi.atomicOperator=cas SKIP_BOUND=1 \
+#   DOFS=20000 SCALE=4 OUT=/tmp/edot26 COMMIT=local ATOMIC=-Dlobatto.aparapi.atomicOperator=cas \
 #   bash benchmarks/gpu/edot26.sh
 set -u
 book=edot26
@@ -21,12 +24,12 @@ source "$(dirname "$0")/lib26.sh"
 E=-Dlobatto.aparapi.elementDot
 A=${ATOMIC:--Dlobatto.aparapi.atomicOperator=auto}
 for round in 1 2; do
-  arms="false true fold"
-  [ $round = 2 ] && arms="false true"
+  arms="false true"
+  [ -n "${FOLD:-}" ] && [ $round = 1 ] && arms="false true fold"
   for a in $arms; do
     # fold: the element kernel reads r + beta p and a pass after it writes p with p . Ap (foldSearchDirection)
     f=-Dlobatto.aparapi.foldSearchDirection=$([ $a = fold ] && echo true || echo false)
-    bench bp-$a-r$round 60 bp "$A" $E=${a/fold/false} $f -- --geometry stored --n-min 6 --n-max 10 --iterations 50 --reps 3
+    bench bp-$a-r$round 60 bp "$A" $E=${a/fold/false} $f -- --geometry stored --n-min 6 --n-max 10 --iterations 50 --reps ${BP_REPS:-15}
   done
 done
 for a in false true; do
@@ -35,7 +38,7 @@ for a in false true; do
     -b aparapi -o "$out/nekbone-$a" --commit "$COMMIT" --time-limit $((45 * scale - 8)) --dofs "$dofs" --n-min 7 --n-max 9 \
     --n-step 2 > "$out/nekbone-$a.log" 2>&1
 done
-[ -n "${SKIP_BOUND:-}" ] || timed bound26 timeout 150 env COMMIT="$COMMIT" OUT="$dest" bash "$(dirname "$0")/bound26.sh" \
+[ -z "${BOUND:-}" ] || timed bound26 timeout 150 env COMMIT="$COMMIT" OUT="$dest" bash "$(dirname "$0")/bound26.sh" \
   > "$out/bound26.out" 2>&1
 echo "== $book: $((SECONDS - start)) s in all" | tee -a "$out/times.log"
 summary="$dest/$book-$COMMIT-summary.txt"

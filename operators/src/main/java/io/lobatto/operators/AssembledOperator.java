@@ -246,6 +246,17 @@ public final class AssembledOperator implements DeviceOperator, AutoCloseable {
         return backend.applyAssembledDirectionDot(bound.data(), deviceZ, operator.lambda(), shift, z, beta, p, workL, y);
     }
 
+    /** Plain CG's iteration after the first on the backend ({@link Backend#assembledCgIteration}). */
+    @Override
+    public void cgIteration(double beta, double rz, DeviceVector p, DeviceVector y, DeviceVector x, DeviceVector r,
+                            double[] out) {
+        if (checkInputs) {
+            VectorChecks.requireFinite(backend, r, "r");
+            VectorChecks.requireFinite(backend, p, "p");
+        }
+        backend.assembledCgIteration(bound.data(), deviceZ, operator.lambda(), shift, beta, rz, p, workL, y, x, r, out);
+    }
+
     /**
      * The diagonal of A on the host, matrix-free: diag(A) = Z^T diag(L) + shift (the Jacobi
      * preconditioner's inverse is its reciprocal).

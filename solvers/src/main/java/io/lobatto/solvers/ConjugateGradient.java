@@ -16,7 +16,9 @@ import io.lobatto.core.backend.DeviceVector;
  * r + beta p and its gather writes the new p). Where the operator sums p . A p in its apply
  * ({@link DeviceOperator#foldsDirectionDot}), plain CG instead applies r + beta p without writing it
  * ({@link DeviceOperator#applyDirectionDot}) and one pass then writes p = r + beta p, x += alpha p and r -= alpha Ap with
- * r . r ({@link Backend#cgStep}): no pass reads Ap for the dot. With a
+ * r . r ({@link Backend#cgStep}): no pass reads Ap for the dot. The operator runs that iteration whole
+ * ({@link DeviceOperator#cgIteration}), so a backend can set alpha on the device and read p . Ap and r . r back at once.
+ * With a
  * preconditioner M^-1: z = M^-1 r, beta = (r.z)_new / (r.z)_old, p = z + beta p. With a
  * {@link JacobiPreconditioner} on the same backend, z = diag(A)^-1 r and r . z are fused into the
  * update as well ({@link Backend#pcgUpdate}); other preconditioners take the generic path (update,
@@ -200,10 +202,24 @@ public final class ConjugateGradient implements AutoCloseable {
         double beta = 0;
         // plain CG whose operator sums p . A p in its apply: p = r + beta p moves into the update of x and r
         boolean step = preconditioner == null && operator.foldsDirectionDot();
+        // cgIteration takes Ap zero and leaves it zero: zeroed once, before the first
+        boolean apZero = false;
         while (it < limit) {
             boolean folded = step && dir != null;
-            double pAp = dir == null ? operator.applyDot(p, ap)
-                    : folded ? operator.applyDirectionDot(dir, beta, p, ap) : operator.updateApplyDot(dir, beta, p, ap);
+            double pAp;
+            double rrFolded = 0;
+            if (folded) {
+                if (!apZero) {
+                    backend.fill(ap, 0);
+                    apZero = true;
+                }
+                // the whole iteration, alpha on the device; where p . Ap is not positive x and r stay as they were
+                operator.cgIteration(beta, rz, p, ap, x, r, dots);
+                pAp = dots[0];
+                rrFolded = dots[1];
+            } else {
+                pAp = dir == null ? operator.applyDot(p, ap) : operator.updateApplyDot(dir, beta, p, ap);
+            }
             checkFinite(pAp, it + 1, "p . Ap");
             if (pAp <= 0) {
                 if (rr == 0) {
@@ -217,7 +233,7 @@ public final class ConjugateGradient implements AutoCloseable {
                 backend.copy(r, rOld);
             }
             if (folded) {
-                rr = backend.cgStep(alpha, beta, p, ap, x, r);
+                rr = rrFolded;
             } else if (inverseDiagonal != null) {
                 backend.pcgUpdate(alpha, p, ap, x, r, inverseDiagonal, z, dots);
                 rr = dots[0];

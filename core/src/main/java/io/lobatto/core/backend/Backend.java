@@ -626,6 +626,28 @@ public interface Backend extends AutoCloseable {
     }
 
     /**
+     * Plain CG's iteration after the first (hipBone's Algorithm 1) where {@link #foldsAssembledDirectionDot} holds:
+     * q = r + beta p, y = A q and p . A p = q . y ({@link #applyAssembledDirectionDot}); alpha = rz / p . A p, or 0 where
+     * p . A p is not positive and finite (x and r then stay as they are); p = q, x += alpha p, r -= alpha y
+     * ({@link #cgStep}); y = 0 again. {@code yG} must be zero on entry and is left zero; out[0] = p . A p, out[1] = the
+     * new r . r. A backend may set alpha on the device and read both scalars back at once. The default composes the
+     * calls named.
+     */
+    default void assembledCgIteration(DeviceElementData data, DeviceScatter z, double lambda, double shift, double beta,
+                                      double rz, DeviceVector pG, DeviceVector yL, DeviceVector yG, DeviceVector xG,
+                                      DeviceVector rG, double[] out) {
+        if (out == null || out.length < 2) {
+            throw new IllegalArgumentException("assembledCgIteration: out must have length >= 2, got "
+                    + (out == null ? "null" : out.length));
+        }
+        double pAp = applyAssembledDirectionDot(data, z, lambda, shift, rG, beta, pG, yL, yG);
+        double alpha = pAp > 0 && pAp <= Double.MAX_VALUE ? rz / pAp : 0;
+        out[1] = cgStep(alpha, beta, pG, yG, xG, rG);
+        out[0] = pAp;
+        fill(yG, 0);
+    }
+
+    /**
      * A smoother's residual update with the operator apply: y_L = (L + shift W) Z x_G, y_G = Z^T y_L (as
      * {@link #applyAssembled}), then r_G = c1 y_G + r_G and, where {@code sG} is not null, s_G = c2 y_G + s_G (r -= A d
      * with c1 = -1). {@code xG}, {@code rG}, {@code sG} and {@code yG} are distinct; {@code yG} may be left with any

@@ -75,4 +75,22 @@ public interface DeviceOperator {
         throw new UnsupportedOperationException("applyDirectionDot: " + getClass().getSimpleName()
                 + " does not apply the search direction before its update");
     }
+
+    /**
+     * Plain CG's iteration after the first, where {@link #foldsDirectionDot} is true: q = r + beta p, y = A q,
+     * p . A p = q . y, alpha = rz / p . A p (0 where p . A p is not positive and finite: x and r stay), p = q,
+     * x += alpha p, r -= alpha y, and y = 0 again. {@code y} must be zero on entry and is left zero; out[0] = p . A p,
+     * out[1] = the new r . r. The default composes {@link #applyDirectionDot} and {@link Backend#cgStep}.
+     */
+    default void cgIteration(double beta, double rz, DeviceVector p, DeviceVector y, DeviceVector x, DeviceVector r,
+                             double[] out) {
+        if (out == null || out.length < 2) {
+            throw new IllegalArgumentException("cgIteration: out must have length >= 2, got " + (out == null ? "null" : out.length));
+        }
+        double pAp = applyDirectionDot(r, beta, p, y);
+        double alpha = pAp > 0 && pAp <= Double.MAX_VALUE ? rz / pAp : 0;
+        out[1] = backend().cgStep(alpha, beta, p, y, x, r);
+        out[0] = pAp;
+        backend().fill(y, 0);
+    }
 }

@@ -491,6 +491,51 @@ final class ElementOperators {
         return vectors.dot(d.dotPartials, d.dotOnes, (int) groups);
     }
 
+    /**
+     * One CG iteration after the first, with one read-back ({@link io.lobatto.core.backend.Backend#assembledCgIteration}):
+     * the element kernel applies q = r + beta p into y_G (zero on entry) and sums q . A q
+     * ({@link ElementOperands#ATOMIC_DOT}), then {@link Vectors#cgStepOnDevice} sets alpha on the device and writes
+     * p = q, x += alpha p, r -= alpha y and y = 0; out[0] = p . A p, out[1] = r . r.
+     *
+     * @throws UnsupportedOperationException where {@link #foldsDirectionDot} is false
+     */
+    void assembledCgIteration(DeviceElementData data, DeviceScatter z, double lambda, double shift, double beta, double rz,
+                              DeviceVector pG, DeviceVector yL, DeviceVector yG, DeviceVector xG, DeviceVector rG,
+                              double[] out) {
+        String what = "assembledCgIteration";
+        ClScatter s = gatherScatter.scat(z);
+        ClVector yl = core.vec(yL, "yL");
+        ClElementData d = elem(data);
+        ClVector[] v = {core.vec(pG, "pG"), core.vec(yG, "yG"), core.vec(xG, "xG"), core.vec(rG, "rG")};
+        String[] names = {"pG", "yG", "xG", "rG"};
+        checkLen(what, "z.localSize", s.localSize(), d.localSize());
+        checkLen(what, "yL", yl.length(), d.localSize());
+        for (int i = 0; i < v.length; i++) {
+            checkLen(what, names[i], v[i].length(), s.globalSize());
+            for (int j = i + 1; j < v.length; j++) {
+                if (v[i] == v[j]) {
+                    throw new IllegalArgumentException(what + ": " + names[i] + " and " + names[j] + " must be distinct");
+                }
+            }
+        }
+        if (out == null || out.length < 2) {
+            throw new IllegalArgumentException(what + ": out must have length >= 2, got " + (out == null ? "null" : out.length));
+        }
+        if (!foldsDirectionDot(data, shift)) {
+            throw new UnsupportedOperationException(what + ": not for this operator (shift " + shift + ", " + d.kernel
+                    + (d.trilinear != null ? ", factors on the fly" : "") + "); see foldsDirectionDot");
+        }
+        if (s.globalSize() == 0) {
+            out[0] = 0;
+            out[1] = 0;
+            return;
+        }
+        int mode = atomicMode(d) + (ElementOperands.ATOMIC_DOT - ElementOperands.ATOMIC);
+        long groups = runElements(d, lambda, v[0].buffer, s, shift, yl.buffer, v[3].buffer, beta, 0, d.elements, v[1].buffer,
+                mode);
+        vectors.cgStepOnDevice(d.dotPartials, (int) groups, rz, beta, v[0], v[1], v[2], v[3], out);
+    }
+
     /** The element launch of the fused operator on elements [first, end) only; the gather is {@code gatherDot}. */
     void applyAssembledElements(DeviceElementData data, DeviceScatter z, double lambda, double shift, DeviceVector xG,
                                 DeviceVector yL, int first, int end) {

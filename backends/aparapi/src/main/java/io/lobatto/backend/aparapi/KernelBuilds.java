@@ -1,6 +1,7 @@
 package io.lobatto.backend.aparapi;
 
 import com.aparapi.Kernel;
+import io.lobatto.backend.aparapi.kernels.CgAlphaKernel;
 import io.lobatto.backend.aparapi.kernels.CgStepKernel;
 import io.lobatto.backend.aparapi.kernels.CgUpdateKernel;
 import io.lobatto.backend.aparapi.kernels.ChebyshevKernel;
@@ -170,6 +171,8 @@ public final class KernelBuilds {
                     "tree of " + reduce));
         }
         out.add(new Build(cgStep(reduce).source(), reduce, cgStepLocalBytes(reduce), "tree of " + reduce));
+        out.add(new Build(cgStepOnDevice(reduce).source(), reduce, cgStepLocalBytes(reduce), "tree of " + reduce));
+        out.add(new Build(cgAlpha(reduce).source(), reduce, cgStepLocalBytes(reduce), "one group, tree of " + reduce));
         int small = BackendCore.smallGroup(BackendCore.smallGroupProperty(), reduce);
         if (small > 0) {      // the reductions over at most small x BackendCore.SMALL_REDUCE_GROUPS entries
             for (int op : new int[] {ReductionKernel.DOT, ReductionKernel.CG_UPDATE, ReductionKernel.PCG_UPDATE}) {
@@ -465,7 +468,20 @@ public final class KernelBuilds {
      * kernel of its own in every mode ({@link ReductionKernel} has no such op).
      */
     static Spec cgStep(int group) {
-        return new Spec(CgStepKernel.class, Map.of("group", group), "cgStep", group);
+        return new Spec(CgStepKernel.class, Map.of("group", group, "onDevice", 0), "cgStep", group);
+    }
+
+    /**
+     * {@link #cgStep} as the last launch of CG's iteration on the device ({@link CgStepKernel#onDevice}: alpha from the
+     * device, Ap zeroed, p . A p after the partials).
+     */
+    static Spec cgStepOnDevice(int group) {
+        return new Spec(CgStepKernel.class, Map.of("group", group, "onDevice", 1), "cgStep (alpha on the device)", group);
+    }
+
+    /** CG's step length from the element kernel's partials of p . A p ({@link CgAlphaKernel}), one group of {@code group}. */
+    static Spec cgAlpha(int group) {
+        return new Spec(CgAlphaKernel.class, Map.of("group", group), "cgAlpha", group);
     }
 
     /** Local memory of a launch of {@link #cgStep}: one double per work-item (one tree). */

@@ -333,7 +333,7 @@ final class Vectors {
         int groups = BackendCore.reductionGroups(n, group);
         ClKernel k = cgStepKernel(group);
         k.set("p", pv.buffer).set("ap", apv.buffer).set("x", xv.buffer).set("r", rv.buffer).set("partials", core.partials)
-                .set("alpha", alpha).set("beta", beta).set("n", n);
+                .set("alpha", alpha).set("beta", beta).set("n", n).set("scalars", core.unused);
         k.local("lds", KernelBuilds.cgStepLocalBytes(group));
         k.launch(groups, group);
         core.readPartials(groups);
@@ -358,6 +358,48 @@ final class Vectors {
         }
         return builtSmallCgStep;
     }
+
+    /**
+     * The end of CG's iteration on the device, after an element kernel that left {@code count} partials of p . A p in
+     * {@code terms} ({@link io.lobatto.backend.aparapi.kernels.ElementOperands#ATOMIC_DOT}): {@link CgAlphaKernel} (one
+     * group) sums them and sets alpha = rz / p . A p on the device, then {@link CgStepKernel} with {@code onDevice}
+     * writes p = r + beta p, x += alpha p, r -= alpha Ap and Ap = 0, and one read-back gives out[0] = p . A p and
+     * out[1] = r . r. The caller checked the vectors (distinct, of one length n &gt; 0).
+     */
+    void cgStepOnDevice(ClBuffer terms, int count, double rz, double beta, ClVector p, ClVector ap, ClVector x, ClVector r,
+                        double[] out) {
+        int n = p.length();
+        if (cgScalars == null) {
+            cgScalars = core.buffer(2, 8, "CG's p . A p and alpha");
+        }
+        ClKernel a = onDevice(KernelBuilds.cgAlpha(core.reduceGroup));
+        a.set("terms", terms).set("scalars", cgScalars).set("partials", core.partials).set("rz", rz).set("n", count)
+                .local("lds", KernelBuilds.cgStepLocalBytes(core.reduceGroup));
+        a.launch(1, core.reduceGroup);
+        int group = core.reductionGroup(n);
+        int groups = BackendCore.reductionGroups(n, group);
+        ClKernel k = onDevice(KernelBuilds.cgStepOnDevice(group));
+        k.set("p", p.buffer).set("ap", ap.buffer).set("x", x.buffer).set("r", r.buffer).set("partials", core.partials)
+                .set("alpha", 0.0).set("beta", beta).set("n", n).set("scalars", cgScalars);
+        k.local("lds", KernelBuilds.cgStepLocalBytes(group));
+        k.launch(groups, group);
+        core.readPartials(groups + 1);
+        double s = 0;
+        for (int g = 0; g < groups; g++) {
+            s += core.partial(g);
+        }
+        out[0] = core.partial(groups);
+        out[1] = s;
+    }
+
+    /** The kernels of {@link #cgStepOnDevice} by spec (two groups at most: the backend's and the small one). */
+    private ClKernel onDevice(KernelBuilds.Spec spec) {
+        return onDeviceKernels.computeIfAbsent(spec, core::kernel);
+    }
+
+    private final java.util.Map<KernelBuilds.Spec, ClKernel> onDeviceKernels = new java.util.HashMap<>();
+    /** p . A p and alpha of {@link #cgStepOnDevice} (allocated at first use). */
+    private ClBuffer cgScalars;
 
     /** {@link #cgStepKernel}'s kernels: in the backend's group, in the small group, and the small group it was built for. */
     private ClKernel builtCgStep;

@@ -33,7 +33,8 @@ class CgStepTest {
         for (KernelSource.Arg a : KernelBuilds.cgStep(256).source().args()) {
             names.add(a.name());
         }
-        assertEquals(Set.of("p", "ap", "x", "r", "partials", "alpha", "beta", "n", "lds", "passid"), names);
+        // scalars: alpha and p . A p of the build for CG's iteration on the device (the unused buffer here)
+        assertEquals(Set.of("p", "ap", "x", "r", "partials", "alpha", "beta", "n", "lds", "passid", "scalars"), names);
         assertEquals(CgStepKernel.class, KernelBuilds.cgStep(64).family());
         assertEquals(8L * 64, KernelBuilds.cgStepLocalBytes(64), "one tree");
     }

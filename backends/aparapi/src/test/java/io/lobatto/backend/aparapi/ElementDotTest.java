@@ -25,7 +25,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * atomic form's {@code cas} build on PoCL): with q = z + beta p, {@code applyDirectionDot} gives y_G = A q to 1e-14 of
  * its largest entry and q . A q = sum_e q_e . A_e q_e to 1e-12 against the apply and a dot, leaves p as it was, for the
  * register and pipelined columns and the 3D shared and points kernels, N = 1..8, with masked nodes and lambda != 0; and
- * plain CG that takes it (one pass p = r + beta p, x += alpha p, r -= alpha Ap: {@code cgStep}) converges as CG without it.
+ * plain CG that takes it (alpha on the device, then one pass p = r + beta p, x += alpha p, r -= alpha Ap: {@code cgIteration})
+ * converges as CG without it.
  */
 @ExtendWith(io.lobatto.backend.aparapi.conformance.SkipWithoutOpenCl.class)
 class ElementDotTest {
@@ -120,9 +121,65 @@ class ElementDotTest {
     }
 
     /**
+     * CG's whole iteration on the device ({@code cgIteration}: the element kernel's p . A p, alpha from it on the device,
+     * cgStep, one read-back) against its parts called in turn: p, x and r to 1e-14 of their largest entries, p . A p and
+     * r . r to 1e-12, Ap left zero; and where p . A p is 0 (r and p zero), alpha 0: x stays, r stays zero.
+     */
+    @Test
+    void theIterationOnTheDeviceAgreesWithItsParts() {
+        AparapiBackend be = OpenClAvailability.backend();
+        for (int degree : new int[] {2, 7}) {
+            SpectralElementMesh mesh = TestProblems.deformedBox(3, 2, 2, degree);
+            ScatterOperator z = TestProblems.partlyMasked(mesh);
+            int n = z.globalSize();
+            double beta = 0.4;
+            double rz = 2.5;
+            double[] r0 = TestProblems.random(n, 67L * degree);
+            double[] p0 = TestProblems.random(n, 71L * degree);
+            double[] x0 = TestProblems.random(n, 73L * degree);
+            System.setProperty(AparapiBackend.ATOMIC_OPERATOR_PROPERTY, "cas");
+            try (AssembledOperator a = AssembledOperator.bind(ElementOperator.of(ElementKernel.STIFFNESS_BP35, mesh, 0), z, be);
+                 DeviceVector r1 = be.upload(r0); DeviceVector p1 = be.upload(p0); DeviceVector x1 = be.upload(x0);
+                 DeviceVector y1 = be.allocate(n);
+                 DeviceVector r2 = be.upload(r0); DeviceVector p2 = be.upload(p0); DeviceVector x2 = be.upload(x0);
+                 DeviceVector y2 = be.allocate(n)) {
+                String what = "N=" + degree;
+                double pAp = a.applyDirectionDot(r2, beta, p2, y2);
+                double rr = be.cgStep(rz / pAp, beta, p2, y2, x2, r2);
+                be.fill(y1, 0);
+                double[] out = new double[2];
+                List<String> ops = OneKernelOperatorTest.launched(be, () -> a.cgIteration(beta, rz, p1, y1, x1, r1, out));
+                assertTrue(ops.contains("cgAlpha") && ops.contains("cgStep (alpha on the device)"), what + ": " + ops);
+                assertFalse(ops.contains("fill") || ops.contains("dot"), what + ": " + ops);
+                assertEquals(pAp, out[0], 1e-12 * Math.abs(pAp), what + ": p . A p");
+                assertEquals(rr, out[1], 1e-12 * rr, what + ": r . r");
+                assertClose(be.download(p2), be.download(p1), what + ": p");
+                assertClose(be.download(x2), be.download(x1), what + ": x");
+                assertClose(be.download(r2), be.download(r1), what + ": r");
+                assertTrue(java.util.Arrays.stream(be.download(y1)).allMatch(v -> v == 0), what + ": Ap left zero");
+                // p . A p = 0: alpha 0, x and r as they were
+                be.fill(r1, 0);
+                be.fill(p1, 0);
+                a.cgIteration(beta, rz, p1, y1, x1, r1, out);
+                assertEquals(0, out[0], what + ": p . A p of zero");
+                assertEquals(0, out[1], what + ": r . r of zero");
+                assertClose(be.download(x2), be.download(x1), what + ": x stays");
+            }
+        }
+    }
+
+    private static void assertClose(double[] want, double[] got, String what) {
+        double scale = java.util.Arrays.stream(want).map(Math::abs).max().orElse(0);
+        assertTrue(scale > 0, what + ": not zero");
+        for (int i = 0; i < want.length; i++) {
+            assertEquals(want[i], got[i], 1e-14 * scale, what + " [" + i + "]");
+        }
+    }
+
+    /**
      * Plain CG on BP5 (masked box) with p . A p from the element kernel and cgStep, against CG without them: the same
-     * iterations to 1e-10 and the same solution to 1e-9 of its largest entry (the dots' order differs); cgStep and the
-     * element kernel's dot run, no updateDot and no gather.
+     * iterations to 1e-10 and the same solution to 1e-9 of its largest entry (the dots' order differs); the element kernel's
+     * dot, cgAlpha and cgStep run, no dot, cgUpdate or gather.
      */
     @Test
     void plainCgConvergesTheSame() {
@@ -143,7 +200,8 @@ class ElementDotTest {
                     be.fill(xv, 0);
                     int k = arm;
                     List<String> ops = OneKernelOperatorTest.launched(be, () -> r[k] = cg.solve(b, xv));
-                    assertEquals(arm == 1, ops.contains("cgStep"), degree + " arm " + arm + ": " + ops);
+                    assertEquals(arm == 1, ops.contains("cgStep (alpha on the device)") && ops.contains("cgAlpha"),
+                            degree + " arm " + arm + ": " + ops);
                     assertEquals(arm == 1, ops.stream().anyMatch(o -> o.endsWith("atomic, p . A p)")), degree + ": " + ops);
                     assertFalse(ops.stream().anyMatch(o -> o.startsWith("gather")), degree + ": " + ops);
                     x[arm] = be.download(xv);

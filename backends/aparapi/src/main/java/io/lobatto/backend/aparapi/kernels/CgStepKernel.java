@@ -1,5 +1,7 @@
 package io.lobatto.backend.aparapi.kernels;
 
+import io.lobatto.backend.aparapi.runtime.BuildConstant;
+
 /**
  * CG's whole vector step in one kernel: BS5 of the streaming paper, CG's fused update (hipBone, Algorithm 1), with the
  * search-direction update p = r + beta p folded in. Row by row, r the old residual: p_i = r_i + beta p_i;
@@ -8,14 +10,22 @@ package io.lobatto.backend.aparapi.kernels;
  * strides over the vectors, then the work-group sums in local memory ({@link GroupSumKernel}: a tree of
  * {@code group} = 2^k work-items) and writes one partial per group, which the host sums in group order: the loop, the
  * tree and the partials of {@link CgUpdateKernel}, with beta the one argument more (p, ap, x, r, partials, alpha, beta,
- * n and the local tree).
+ * n and the local tree). With {@link #onDevice} = 1 it is the last launch of CG's iteration on the device: alpha is
+ * read from {@code scalars[1]} ({@link CgAlphaKernel} wrote it there), Ap is left zero for the next atomic apply, and
+ * the first work-item copies p . A p ({@code scalars[0]}) after the groups' partials, so that one read-back brings the
+ * host both.
  */
 public final class CgStepKernel extends GroupSumKernel {
+
+    /** 1: alpha from {@link #scalars}, Ap zeroed, p . A p after the partials; 0: alpha the argument. */
+    @BuildConstant int onDevice;
 
     double[] p = new double[1];
     double[] ap = new double[1];
     double[] x = new double[1];
     double[] r = new double[1];
+    /** {@link #onDevice}: p . A p and alpha. */
+    double[] scalars = new double[1];
     double alpha;
     double beta;
     int n;
@@ -23,15 +33,25 @@ public final class CgStepKernel extends GroupSumKernel {
     @Override
     public void run() {
         int stride = getGlobalSize();
+        double a = alpha;
+        if (onDevice == 1) {
+            a = scalars[1];
+        }
         double s = 0;
         for (int i = getGlobalId(); i < n; i += stride) {
             double pi = r[i] + beta * p[i];
             p[i] = pi;
-            x[i] += alpha * pi;
-            double ri = r[i] - alpha * ap[i];
+            x[i] += a * pi;
+            double ri = r[i] - a * ap[i];
             r[i] = ri;
+            if (onDevice == 1) {
+                ap[i] = 0;
+            }
             s += ri * ri;
         }
         writeGroupSum(s);
+        if (onDevice == 1 && getGlobalId() == 0) {
+            partials[getNumGroups()] = scalars[0];
+        }
     }
 }

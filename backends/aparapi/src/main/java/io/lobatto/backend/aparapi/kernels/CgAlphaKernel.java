@@ -1,0 +1,38 @@
+package io.lobatto.backend.aparapi.kernels;
+
+/**
+ * CG's step length on the device (hipBone's Algorithm 1, alpha = r . r / p . A p): one work-group sums the element
+ * kernel's partials of p . A p ({@link ElementOperands#ATOMIC_DOT}) in {@link GroupSumKernel}'s tree and writes
+ * {@code scalars[0]} = p . A p and {@code scalars[1]} = alpha = rz / p . A p, or 0 where p . A p is not positive and
+ * finite (then {@link CgStepKernel} with {@code onDevice} leaves x and r as they are, and the host, which reads p . A p
+ * back with r . r, stops). So CG's iteration needs no read-back between the apply and the update.
+ */
+public final class CgAlphaKernel extends GroupSumKernel {
+
+    /** The element kernel's partials of p . A p. */
+    double[] terms = new double[1];
+    /** p . A p and alpha. */
+    double[] scalars = new double[1];
+    /** r . z of the iteration (r . r in plain CG). */
+    double rz;
+    int n;
+
+    @Override
+    public void run() {
+        int lid = getLocalId();
+        double s = 0;
+        for (int i = lid; i < n; i += group) {
+            s += terms[i];
+        }
+        writeGroupSum(s);
+        if (lid == 0) {
+            double pap = lds[0];
+            double a = 0;
+            if (pap > 0 && pap < 1.0e308) {
+                a = rz / pap;
+            }
+            scalars[0] = pap;
+            scalars[1] = a;
+        }
+    }
+}
