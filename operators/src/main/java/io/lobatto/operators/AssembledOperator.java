@@ -248,13 +248,14 @@ public final class AssembledOperator implements DeviceOperator, AutoCloseable {
 
     /** Plain CG's iteration after the first on the backend ({@link Backend#assembledCgIteration}). */
     @Override
-    public void cgIteration(double beta, double rz, DeviceVector p, DeviceVector y, DeviceVector x, DeviceVector r,
-                            double[] out) {
+    public void cgIteration(double beta, double rz, double pending, boolean deferX, DeviceVector p, DeviceVector y,
+                            DeviceVector x, DeviceVector r, double[] out) {
         if (checkInputs) {
             VectorChecks.requireFinite(backend, r, "r");
             VectorChecks.requireFinite(backend, p, "p");
         }
-        backend.assembledCgIteration(bound.data(), deviceZ, operator.lambda(), shift, beta, rz, p, workL, y, x, r, out);
+        backend.assembledCgIteration(bound.data(), deviceZ, operator.lambda(), shift, beta, rz, pending, deferX, p, workL, y,
+                x, r, out);
     }
 
     /**

@@ -17,7 +17,9 @@ import io.lobatto.core.backend.DeviceVector;
  * ({@link DeviceOperator#foldsDirectionDot}), plain CG instead applies r + beta p without writing it
  * ({@link DeviceOperator#applyDirectionDot}) and one pass then writes p = r + beta p, x += alpha p and r -= alpha Ap with
  * r . r ({@link Backend#cgStep}): no pass reads Ap for the dot. The operator runs that iteration whole
- * ({@link DeviceOperator#cgIteration}), so a backend can set alpha on the device and read p . Ap and r . r back at once.
+ * ({@link DeviceOperator#cgIteration}), so a backend can set alpha on the device and read p . Ap and r . r back at once,
+ * and may move x once every two steps (x += alpha_k p_k deferred into step k + 1, which reads p_k anyway; the last
+ * one is added after the loop).
  * With a
  * preconditioner M^-1: z = M^-1 r, beta = (r.z)_new / (r.z)_old, p = z + beta p. With a
  * {@link JacobiPreconditioner} on the same backend, z = diag(A)^-1 r and r . z are fused into the
@@ -48,7 +50,7 @@ public final class ConjugateGradient implements AutoCloseable {
     private final DeviceVector rOld;
     /** The device diag(A)^-1 when the preconditioner is Jacobi on this backend (fused update), else null. */
     private final DeviceVector inverseDiagonal;
-    private final double[] dots = new double[2];
+    private final double[] dots = new double[3];
     private double relativeTolerance = 1e-8;
     private double absoluteTolerance = 0;
     private int maxIterations = 10_000;
@@ -204,6 +206,8 @@ public final class ConjugateGradient implements AutoCloseable {
         boolean step = preconditioner == null && operator.foldsDirectionDot();
         // cgIteration takes Ap zero and leaves it zero: zeroed once, before the first
         boolean apZero = false;
+        // the alpha whose x += alpha p the last cgIteration left to the next (x moves once every two steps), else 0
+        double pending = 0;
         while (it < limit) {
             boolean folded = step && dir != null;
             double pAp;
@@ -214,9 +218,10 @@ public final class ConjugateGradient implements AutoCloseable {
                     apZero = true;
                 }
                 // the whole iteration, alpha on the device; where p . Ap is not positive x and r stay as they were
-                operator.cgIteration(beta, rz, p, ap, x, r, dots);
+                operator.cgIteration(beta, rz, pending, pending == 0, p, ap, x, r, dots);
                 pAp = dots[0];
                 rrFolded = dots[1];
+                pending = dots[2];
             } else {
                 pAp = dir == null ? operator.applyDot(p, ap) : operator.updateApplyDot(dir, beta, p, ap);
             }
@@ -282,6 +287,9 @@ public final class ConjugateGradient implements AutoCloseable {
             }
             beta = rzNew / rz;
             rz = rzNew;
+        }
+        if (pending != 0) {
+            backend.axpby(pending, p, 1, x);   // the last step's deferred x += alpha p
         }
         StopReason reason;
         if (fixedIterations >= 0) {

@@ -627,24 +627,46 @@ public interface Backend extends AutoCloseable {
 
     /**
      * Plain CG's iteration after the first (hipBone's Algorithm 1) where {@link #foldsAssembledDirectionDot} holds:
-     * q = r + beta p, y = A q and p . A p = q . y ({@link #applyAssembledDirectionDot}); alpha = rz / p . A p, or 0 where
-     * p . A p is not positive and finite (x and r then stay as they are); p = q, x += alpha p, r -= alpha y
-     * ({@link #cgStep}); y = 0 again. {@code yG} must be zero on entry and is left zero; out[0] = p . A p, out[1] = the
-     * new r . r. A backend may set alpha on the device and read both scalars back at once. The default composes the
-     * calls named.
+     * x += pending p (the update of the step before, where it was deferred; p is still its direction); q = r + beta p,
+     * y = A q and p . A p = q . y ({@link #applyAssembledDirectionDot}); alpha = {@link #cgAlpha}(rz, p . A p); p = q,
+     * x += alpha p, r -= alpha y ({@link #cgStep}); y = 0 again. {@code yG} must be zero on entry and is left zero.
+     * out[0] = p . A p, out[1] = the new r . r, out[2] = the alpha this call left to add to x with the new p: a backend
+     * may defer x's update where {@code deferX} asks (then out[2] = alpha, and the caller passes it as the next call's
+     * {@code pending} or adds it itself), so that x moves once every two steps. The default composes the calls named
+     * and defers nothing (out[2] = 0).
+     *
+     * @throws IllegalArgumentException where out is shorter than 3, or {@code deferX} with {@code pending} not 0
      */
     default void assembledCgIteration(DeviceElementData data, DeviceScatter z, double lambda, double shift, double beta,
-                                      double rz, DeviceVector pG, DeviceVector yL, DeviceVector yG, DeviceVector xG,
-                                      DeviceVector rG, double[] out) {
-        if (out == null || out.length < 2) {
-            throw new IllegalArgumentException("assembledCgIteration: out must have length >= 2, got "
-                    + (out == null ? "null" : out.length));
+                                      double rz, double pending, boolean deferX, DeviceVector pG, DeviceVector yL,
+                                      DeviceVector yG, DeviceVector xG, DeviceVector rG, double[] out) {
+        checkCgIteration("assembledCgIteration", pending, deferX, out);
+        if (pending != 0) {
+            axpby(pending, pG, 1, xG);
         }
         double pAp = applyAssembledDirectionDot(data, z, lambda, shift, rG, beta, pG, yL, yG);
-        double alpha = pAp > 0 && pAp <= Double.MAX_VALUE ? rz / pAp : 0;
-        out[1] = cgStep(alpha, beta, pG, yG, xG, rG);
+        out[1] = cgStep(cgAlpha(rz, pAp), beta, pG, yG, xG, rG);
         out[0] = pAp;
+        out[2] = 0;
         fill(yG, 0);
+    }
+
+    /**
+     * CG's step length alpha = rz / pAp where pAp is positive and below 1e308, else 0 (the iteration then leaves x and r
+     * as they are, and CG stops on pAp): the division every backend's CG iteration makes, on the host or the device.
+     */
+    static double cgAlpha(double rz, double pAp) {
+        return pAp > 0 && pAp < 1.0e308 ? rz / pAp : 0;
+    }
+
+    /** The argument checks of {@link #assembledCgIteration} and {@code DeviceOperator.cgIteration}. */
+    static void checkCgIteration(String what, double pending, boolean deferX, double[] out) {
+        if (out == null || out.length < 3) {
+            throw new IllegalArgumentException(what + ": out must have length >= 3, got " + (out == null ? "null" : out.length));
+        }
+        if (deferX && pending != 0) {
+            throw new IllegalArgumentException(what + ": a step with x pending (alpha " + pending + ") cannot defer its own");
+        }
     }
 
     /**

@@ -77,20 +77,25 @@ public interface DeviceOperator {
     }
 
     /**
-     * Plain CG's iteration after the first, where {@link #foldsDirectionDot} is true: q = r + beta p, y = A q,
-     * p . A p = q . y, alpha = rz / p . A p (0 where p . A p is not positive and finite: x and r stay), p = q,
-     * x += alpha p, r -= alpha y, and y = 0 again. {@code y} must be zero on entry and is left zero; out[0] = p . A p,
-     * out[1] = the new r . r. The default composes {@link #applyDirectionDot} and {@link Backend#cgStep}.
+     * Plain CG's iteration after the first, where {@link #foldsDirectionDot} is true: x += pending p (the step before's
+     * deferred update), q = r + beta p, y = A q, p . A p = q . y, alpha = {@link Backend#cgAlpha}(rz, p . A p) (0 where
+     * p . A p is not positive and finite: x and r stay), p = q, x += alpha p (an operator may defer it where
+     * {@code deferX} asks), r -= alpha y, and y = 0 again. {@code y} must be zero on entry and is left zero; out[0] =
+     * p . A p, out[1] = the new r . r, out[2] = the alpha left to add to x with the new p (0 unless deferred). The default
+     * composes {@link #applyDirectionDot} and {@link Backend#cgStep} and defers nothing.
+     *
+     * @throws IllegalArgumentException where out is shorter than 3, or {@code deferX} with {@code pending} not 0
      */
-    default void cgIteration(double beta, double rz, DeviceVector p, DeviceVector y, DeviceVector x, DeviceVector r,
-                             double[] out) {
-        if (out == null || out.length < 2) {
-            throw new IllegalArgumentException("cgIteration: out must have length >= 2, got " + (out == null ? "null" : out.length));
+    default void cgIteration(double beta, double rz, double pending, boolean deferX, DeviceVector p, DeviceVector y,
+                             DeviceVector x, DeviceVector r, double[] out) {
+        Backend.checkCgIteration("cgIteration", pending, deferX, out);
+        if (pending != 0) {
+            backend().axpby(pending, p, 1, x);
         }
         double pAp = applyDirectionDot(r, beta, p, y);
-        double alpha = pAp > 0 && pAp <= Double.MAX_VALUE ? rz / pAp : 0;
-        out[1] = backend().cgStep(alpha, beta, p, y, x, r);
+        out[1] = backend().cgStep(Backend.cgAlpha(rz, pAp), beta, p, y, x, r);
         out[0] = pAp;
+        out[2] = 0;
         backend().fill(y, 0);
     }
 }

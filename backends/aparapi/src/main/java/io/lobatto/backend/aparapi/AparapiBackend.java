@@ -1097,18 +1097,19 @@ public final class AparapiBackend implements Backend {
      * {@link Vectors#cgStepOnDevice} over {@code count} partials of p . A p in {@code terms} (package-private: the kernel
      * listing's test launches it without an element kernel).
      */
-    synchronized void cgStepOnDevice(DeviceVector terms, int count, double rz, double beta, DeviceVector p, DeviceVector ap,
-                                     DeviceVector x, DeviceVector r, double[] out) {
-        vectors.cgStepOnDevice(core.vec(terms, "terms").buffer, count, rz, beta, core.vec(p, "p"), core.vec(ap, "ap"),
-                core.vec(x, "x"), core.vec(r, "r"), out);
+    synchronized void cgStepOnDevice(DeviceVector terms, int count, double rz, double beta, double pending, boolean deferX,
+                                     DeviceVector p, DeviceVector ap, DeviceVector x, DeviceVector r, double[] out) {
+        vectors.cgStepOnDevice(core.vec(terms, "terms").buffer, count, rz, beta, pending, deferX, core.vec(p, "p"),
+                core.vec(ap, "ap"), core.vec(x, "x"), core.vec(r, "r"), out);
     }
 
     /** CG's iteration after the first with alpha on the device and one read-back (p . A p from the element kernel). */
     @Override
     public synchronized void assembledCgIteration(DeviceElementData data, DeviceScatter z, double lambda, double shift,
-                                                  double beta, double rz, DeviceVector pG, DeviceVector yL, DeviceVector yG,
-                                                  DeviceVector xG, DeviceVector rG, double[] out) {
-        elements.assembledCgIteration(data, z, lambda, shift, beta, rz, pG, yL, yG, xG, rG, out);
+                                                  double beta, double rz, double pending, boolean deferX, DeviceVector pG,
+                                                  DeviceVector yL, DeviceVector yG, DeviceVector xG, DeviceVector rG,
+                                                  double[] out) {
+        elements.assembledCgIteration(data, z, lambda, shift, beta, rz, pending, deferX, pG, yL, yG, xG, rG, out);
     }
 
     /** The element launch of the fused operator on elements [first, end) only; the gather is {@link #gatherDot}. */

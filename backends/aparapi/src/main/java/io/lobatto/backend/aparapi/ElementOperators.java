@@ -495,13 +495,14 @@ final class ElementOperators {
      * One CG iteration after the first, with one read-back ({@link io.lobatto.core.backend.Backend#assembledCgIteration}):
      * the element kernel applies q = r + beta p into y_G (zero on entry) and sums q . A q
      * ({@link ElementOperands#ATOMIC_DOT}), then {@link Vectors#cgStepOnDevice} sets alpha on the device and writes
-     * p = q, x += alpha p, r -= alpha y and y = 0; out[0] = p . A p, out[1] = r . r.
+     * p = q, x += pending p_old + alpha p (or only the first term with {@code deferX}), r -= alpha y and y = 0;
+     * out[0] = p . A p, out[1] = r . r, out[2] = the alpha still to add to x with this p (deferX), else 0.
      *
      * @throws UnsupportedOperationException where {@link #foldsDirectionDot} is false
      */
     void assembledCgIteration(DeviceElementData data, DeviceScatter z, double lambda, double shift, double beta, double rz,
-                              DeviceVector pG, DeviceVector yL, DeviceVector yG, DeviceVector xG, DeviceVector rG,
-                              double[] out) {
+                              double pending, boolean deferX, DeviceVector pG, DeviceVector yL, DeviceVector yG,
+                              DeviceVector xG, DeviceVector rG, double[] out) {
         String what = "assembledCgIteration";
         ClScatter s = gatherScatter.scat(z);
         ClVector yl = core.vec(yL, "yL");
@@ -518,8 +519,11 @@ final class ElementOperators {
                 }
             }
         }
-        if (out == null || out.length < 2) {
-            throw new IllegalArgumentException(what + ": out must have length >= 2, got " + (out == null ? "null" : out.length));
+        if (out == null || out.length < 3) {
+            throw new IllegalArgumentException(what + ": out must have length >= 3, got " + (out == null ? "null" : out.length));
+        }
+        if (deferX && pending != 0) {
+            throw new IllegalArgumentException(what + ": a step with x pending (alpha " + pending + ") cannot defer its own");
         }
         if (!foldsDirectionDot(data, shift)) {
             throw new UnsupportedOperationException(what + ": not for this operator (shift " + shift + ", " + d.kernel
@@ -528,12 +532,15 @@ final class ElementOperators {
         if (s.globalSize() == 0) {
             out[0] = 0;
             out[1] = 0;
+            out[2] = 0;
             return;
         }
         int mode = atomicMode(d) + (ElementOperands.ATOMIC_DOT - ElementOperands.ATOMIC);
         long groups = runElements(d, lambda, v[0].buffer, s, shift, yl.buffer, v[3].buffer, beta, 0, d.elements, v[1].buffer,
                 mode);
-        vectors.cgStepOnDevice(d.dotPartials, (int) groups, rz, beta, v[0], v[1], v[2], v[3], out);
+        vectors.cgStepOnDevice(d.dotPartials, (int) groups, rz, beta, pending, deferX, v[0], v[1], v[2], v[3], out);
+        // the alpha CgAlphaKernel set, the same division here: what the next step adds to x where this one deferred it
+        out[2] = deferX ? io.lobatto.core.backend.Backend.cgAlpha(rz, out[0]) : 0;
     }
 
     /** The element launch of the fused operator on elements [first, end) only; the gather is {@code gatherDot}. */

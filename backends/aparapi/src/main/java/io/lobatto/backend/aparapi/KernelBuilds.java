@@ -171,7 +171,9 @@ public final class KernelBuilds {
                     "tree of " + reduce));
         }
         out.add(new Build(cgStep(reduce).source(), reduce, cgStepLocalBytes(reduce), "tree of " + reduce));
-        out.add(new Build(cgStepOnDevice(reduce).source(), reduce, cgStepLocalBytes(reduce), "tree of " + reduce));
+        for (int xMode = 0; xMode <= 2; xMode++) {
+            out.add(new Build(cgStepOnDevice(reduce, xMode).source(), reduce, cgStepLocalBytes(reduce), "tree of " + reduce));
+        }
         out.add(new Build(cgAlpha(reduce).source(), reduce, cgStepLocalBytes(reduce), "one group, tree of " + reduce));
         int small = BackendCore.smallGroup(BackendCore.smallGroupProperty(), reduce);
         if (small > 0) {      // the reductions over at most small x BackendCore.SMALL_REDUCE_GROUPS entries
@@ -468,15 +470,20 @@ public final class KernelBuilds {
      * kernel of its own in every mode ({@link ReductionKernel} has no such op).
      */
     static Spec cgStep(int group) {
-        return new Spec(CgStepKernel.class, Map.of("group", group, "onDevice", 0), "cgStep", group);
+        return new Spec(CgStepKernel.class, Map.of("group", group, "onDevice", 0, "xMode", 0), "cgStep", group);
     }
 
     /**
      * {@link #cgStep} as the last launch of CG's iteration on the device ({@link CgStepKernel#onDevice}: alpha from the
-     * device, Ap zeroed, p . A p after the partials).
+     * device, Ap zeroed, p . A p after the partials), x updated as {@link CgStepKernel#xMode} says.
      */
-    static Spec cgStepOnDevice(int group) {
-        return new Spec(CgStepKernel.class, Map.of("group", group, "onDevice", 1), "cgStep (alpha on the device)", group);
+    static Spec cgStepOnDevice(int group, int xMode) {
+        if (xMode < 0 || xMode > 2) {
+            throw new IllegalArgumentException("xMode is " + xMode + "; expected 0, 1 or 2");
+        }
+        return new Spec(CgStepKernel.class, Map.of("group", group, "onDevice", 1, "xMode", xMode),
+                "cgStep (alpha on the device" + (xMode == 1 ? ", x deferred)" : xMode == 2 ? ", x for two steps)" : ")"),
+                group);
     }
 
     /** CG's step length from the element kernel's partials of p . A p ({@link CgAlphaKernel}), one group of {@code group}. */

@@ -333,7 +333,7 @@ final class Vectors {
         int groups = BackendCore.reductionGroups(n, group);
         ClKernel k = cgStepKernel(group);
         k.set("p", pv.buffer).set("ap", apv.buffer).set("x", xv.buffer).set("r", rv.buffer).set("partials", core.partials)
-                .set("alpha", alpha).set("beta", beta).set("n", n).set("scalars", core.unused);
+                .set("alpha", alpha).set("beta", beta).set("n", n).set("scalars", core.unused).set("pending", 0.0);
         k.local("lds", KernelBuilds.cgStepLocalBytes(group));
         k.launch(groups, group);
         core.readPartials(groups);
@@ -363,11 +363,12 @@ final class Vectors {
      * The end of CG's iteration on the device, after an element kernel that left {@code count} partials of p . A p in
      * {@code terms} ({@link io.lobatto.backend.aparapi.kernels.ElementOperands#ATOMIC_DOT}): {@link CgAlphaKernel} (one
      * group) sums them and sets alpha = rz / p . A p on the device, then {@link CgStepKernel} with {@code onDevice}
-     * writes p = r + beta p, x += alpha p, r -= alpha Ap and Ap = 0, and one read-back gives out[0] = p . A p and
-     * out[1] = r . r. The caller checked the vectors (distinct, of one length n &gt; 0).
+     * writes p = r + beta p, x += pending p_old + alpha p (the first term where {@code pending} is not 0; the second
+     * unless {@code deferX}), r -= alpha Ap and Ap = 0, and one read-back gives out[0] = p . A p and out[1] = r . r. The
+     * caller checked the vectors (distinct, of one length n &gt; 0).
      */
-    void cgStepOnDevice(ClBuffer terms, int count, double rz, double beta, ClVector p, ClVector ap, ClVector x, ClVector r,
-                        double[] out) {
+    void cgStepOnDevice(ClBuffer terms, int count, double rz, double beta, double pending, boolean deferX, ClVector p,
+                        ClVector ap, ClVector x, ClVector r, double[] out) {
         int n = p.length();
         if (cgScalars == null) {
             cgScalars = core.buffer(2, 8, "CG's p . A p and alpha");
@@ -378,9 +379,14 @@ final class Vectors {
         a.launch(1, core.reduceGroup);
         int group = core.reductionGroup(n);
         int groups = BackendCore.reductionGroups(n, group);
-        ClKernel k = onDevice(KernelBuilds.cgStepOnDevice(group));
+        if (deferX && pending != 0) {
+            throw new IllegalArgumentException("cgStepOnDevice: a step with x pending (alpha " + pending
+                    + ") cannot defer its own");
+        }
+        int xMode = deferX ? 1 : pending != 0 ? 2 : 0;
+        ClKernel k = onDevice(KernelBuilds.cgStepOnDevice(group, xMode));
         k.set("p", p.buffer).set("ap", ap.buffer).set("x", x.buffer).set("r", r.buffer).set("partials", core.partials)
-                .set("alpha", 0.0).set("beta", beta).set("n", n).set("scalars", cgScalars);
+                .set("alpha", 0.0).set("beta", beta).set("n", n).set("scalars", cgScalars).set("pending", pending);
         k.local("lds", KernelBuilds.cgStepLocalBytes(group));
         k.launch(groups, group);
         core.readPartials(groups + 1);

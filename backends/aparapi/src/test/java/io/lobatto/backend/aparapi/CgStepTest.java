@@ -33,8 +33,9 @@ class CgStepTest {
         for (KernelSource.Arg a : KernelBuilds.cgStep(256).source().args()) {
             names.add(a.name());
         }
-        // scalars: alpha and p . A p of the build for CG's iteration on the device (the unused buffer here)
-        assertEquals(Set.of("p", "ap", "x", "r", "partials", "alpha", "beta", "n", "lds", "passid", "scalars"), names);
+        // scalars and pending: alpha and p . A p, and a deferred step's alpha, of the builds for CG's iteration on the
+        // device (the unused buffer and 0 here)
+        assertEquals(Set.of("p", "ap", "x", "r", "partials", "alpha", "beta", "n", "lds", "passid", "scalars", "pending"), names);
         assertEquals(CgStepKernel.class, KernelBuilds.cgStep(64).family());
         assertEquals(8L * 64, KernelBuilds.cgStepLocalBytes(64), "one tree");
     }

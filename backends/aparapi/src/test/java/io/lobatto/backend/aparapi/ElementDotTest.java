@@ -122,8 +122,9 @@ class ElementDotTest {
 
     /**
      * CG's whole iteration on the device ({@code cgIteration}: the element kernel's p . A p, alpha from it on the device,
-     * cgStep, one read-back) against its parts called in turn: p, x and r to 1e-14 of their largest entries, p . A p and
-     * r . r to 1e-12, Ap left zero; and where p . A p is 0 (r and p zero), alpha 0: x stays, r stays zero.
+     * cgStep, one read-back) against its parts called in turn, over three steps: the first updating x, the second
+     * deferring it (out[2] its alpha, x untouched), the third adding both: p, x and r to 1e-14 of their largest entries,
+     * p . A p and r . r to 1e-12, Ap left zero; and where p . A p is 0 (r and p zero), alpha 0: x and r stay.
      */
     @Test
     void theIterationOnTheDeviceAgreesWithItsParts() {
@@ -132,8 +133,6 @@ class ElementDotTest {
             SpectralElementMesh mesh = TestProblems.deformedBox(3, 2, 2, degree);
             ScatterOperator z = TestProblems.partlyMasked(mesh);
             int n = z.globalSize();
-            double beta = 0.4;
-            double rz = 2.5;
             double[] r0 = TestProblems.random(n, 67L * degree);
             double[] p0 = TestProblems.random(n, 71L * degree);
             double[] x0 = TestProblems.random(n, 73L * degree);
@@ -143,27 +142,59 @@ class ElementDotTest {
                  DeviceVector y1 = be.allocate(n);
                  DeviceVector r2 = be.upload(r0); DeviceVector p2 = be.upload(p0); DeviceVector x2 = be.upload(x0);
                  DeviceVector y2 = be.allocate(n)) {
-                String what = "N=" + degree;
-                double pAp = a.applyDirectionDot(r2, beta, p2, y2);
-                double rr = be.cgStep(rz / pAp, beta, p2, y2, x2, r2);
                 be.fill(y1, 0);
-                double[] out = new double[2];
-                List<String> ops = OneKernelOperatorTest.launched(be, () -> a.cgIteration(beta, rz, p1, y1, x1, r1, out));
+                double[] out = new double[3];
+                double[] betas = {0.4, 0.7, 0.2};
+                double[] rzs = {2.5, 1.5, 0.5};
+                String what = "N=" + degree + " step 0";
+                double pAp = a.applyDirectionDot(r2, betas[0], p2, y2);
+                double rr = be.cgStep(io.lobatto.core.backend.Backend.cgAlpha(rzs[0], pAp), betas[0], p2, y2, x2, r2);
+                List<String> ops = OneKernelOperatorTest.launched(be,
+                        () -> a.cgIteration(betas[0], rzs[0], 0, false, p1, y1, x1, r1, out));
                 assertTrue(ops.contains("cgAlpha") && ops.contains("cgStep (alpha on the device)"), what + ": " + ops);
                 assertFalse(ops.contains("fill") || ops.contains("dot"), what + ": " + ops);
                 assertEquals(pAp, out[0], 1e-12 * Math.abs(pAp), what + ": p . A p");
                 assertEquals(rr, out[1], 1e-12 * rr, what + ": r . r");
+                assertEquals(0, out[2], what + ": nothing deferred");
                 assertClose(be.download(p2), be.download(p1), what + ": p");
                 assertClose(be.download(x2), be.download(x1), what + ": x");
                 assertClose(be.download(r2), be.download(r1), what + ": r");
                 assertTrue(java.util.Arrays.stream(be.download(y1)).allMatch(v -> v == 0), what + ": Ap left zero");
+                // step 1 deferred, step 2 adding both
+                be.fill(y2, 0);
+                double[] xStep0 = be.download(x1);
+                double pAp1 = a.applyDirectionDot(r2, betas[1], p2, y2);
+                be.cgStep(io.lobatto.core.backend.Backend.cgAlpha(rzs[1], pAp1), betas[1], p2, y2, x2, r2);
+                be.fill(y2, 0);
+                List<String> ops1 = OneKernelOperatorTest.launched(be,
+                        () -> a.cgIteration(betas[1], rzs[1], 0, true, p1, y1, x1, r1, out));
+                assertTrue(ops1.contains("cgStep (alpha on the device, x deferred)"), "deferred: " + ops1);
+                assertEquals(io.lobatto.core.backend.Backend.cgAlpha(rzs[1], out[0]), out[2], "the deferred alpha");
+                assertTrue(out[2] != 0, "a deferred alpha");
+                assertArrayEquals(xStep0, be.download(x1), "x untouched while deferred");
+                assertClose(be.download(r2), be.download(r1), "step 1: r");
+                double deferred = out[2];
+                double pAp2 = a.applyDirectionDot(r2, betas[2], p2, y2);
+                double rr2 = be.cgStep(io.lobatto.core.backend.Backend.cgAlpha(rzs[2], pAp2), betas[2], p2, y2, x2, r2);
+                List<String> ops2 = OneKernelOperatorTest.launched(be,
+                        () -> a.cgIteration(betas[2], rzs[2], deferred, false, p1, y1, x1, r1, out));
+                assertTrue(ops2.contains("cgStep (alpha on the device, x for two steps)"), "both: " + ops2);
+                assertEquals(0, out[2], "step 2: nothing deferred");
+                assertEquals(rr2, out[1], 1e-12 * rr2, "step 2: r . r");
+                assertClose(be.download(x2), be.download(x1), "step 2: x with both steps");
+                assertClose(be.download(p2), be.download(p1), "step 2: p");
+                assertClose(be.download(r2), be.download(r1), "step 2: r");
+                assertThrows(IllegalArgumentException.class, () -> a.cgIteration(0.5, 1, 0.25, true, p1, y1, x1, r1, out),
+                        "pending and deferred at once");
                 // p . A p = 0: alpha 0, x and r as they were
+                double[] xKeep = be.download(x1);
                 be.fill(r1, 0);
                 be.fill(p1, 0);
-                a.cgIteration(beta, rz, p1, y1, x1, r1, out);
-                assertEquals(0, out[0], what + ": p . A p of zero");
-                assertEquals(0, out[1], what + ": r . r of zero");
-                assertClose(be.download(x2), be.download(x1), what + ": x stays");
+                a.cgIteration(0.5, 1, 0, true, p1, y1, x1, r1, out);
+                assertEquals(0, out[0], "p . A p of zero");
+                assertEquals(0, out[1], "r . r of zero");
+                assertEquals(0, out[2], "nothing deferred at alpha 0");
+                assertArrayEquals(xKeep, be.download(x1), "x stays");
             }
         }
     }
@@ -200,7 +231,9 @@ class ElementDotTest {
                     be.fill(xv, 0);
                     int k = arm;
                     List<String> ops = OneKernelOperatorTest.launched(be, () -> r[k] = cg.solve(b, xv));
-                    assertEquals(arm == 1, ops.contains("cgStep (alpha on the device)") && ops.contains("cgAlpha"),
+                    // x moves every other step: the deferring and the two-step builds alternate
+                    assertEquals(arm == 1, ops.contains("cgStep (alpha on the device, x deferred)")
+                            && ops.contains("cgStep (alpha on the device, x for two steps)") && ops.contains("cgAlpha"),
                             degree + " arm " + arm + ": " + ops);
                     assertEquals(arm == 1, ops.stream().anyMatch(o -> o.endsWith("atomic, p . A p)")), degree + ": " + ops);
                     assertFalse(ops.stream().anyMatch(o -> o.startsWith("gather")), degree + ": " + ops);

@@ -40,7 +40,10 @@ class KernelBuildsTest {
                 b.dot(x, y);
                 b.cgUpdate(1, x, y, z, w);
                 b.cgStep(1, 0.5, x, y, z, w);
-                b.cgStepOnDevice(d, 2, 1, 0.5, x, y, z, w, new double[2]);   // CG's iteration on the device, after its apply
+                // CG's iteration on the device, after its apply: x updated, deferred, and for two steps
+                b.cgStepOnDevice(d, 2, 1, 0.5, 0, false, x, y, z, w, new double[2]);
+                b.cgStepOnDevice(d, 2, 1, 0.5, 0, true, x, y, z, w, new double[2]);
+                b.cgStepOnDevice(d, 2, 1, 0.5, 0.25, false, x, y, z, w, new double[2]);
                 b.pcgUpdate(1, x, y, z, w, d, u, new double[2]);
                 b.chebyshevStep(0.5, 1, x, y, z, w, u);
                 int big = BackendCore.SMALL_REDUCE_GROUPS * b.reductionGroupSize() + 1;   // the reductions' own group
