@@ -63,9 +63,10 @@ case "$part" in
     timed bk j 200 bk --kernels BK5 --dofs 20000000 --n-min 1 --n-max 15 --reps 4 2>&1 | tee "$out/bk5.log" ;;
   solves)
     timed op j 260 op --dofs 8000000 --n-min 1 --n-max 11 --reps 6 2>&1 | tee "$out/op.log"
-    # bp stops at N = 10: at 787dca1 its sweep to 11 was cut by its time limit before N = 11 (solves-high runs 11)
-    timed bp j 200 bp --dofs 8000000 --n-min 1 --n-max 10 --iterations 50 --reps 3 2>&1 | tee "$out/bp.log"
-    timed nekbone j 100 nekbone --dofs 8000000 --n-min 3 --n-max 15 --n-step 2 --reps 3 2>&1 | tee "$out/nekbone.log" ;;
+    # bp stops at N = 10: at 787dca1 its sweep to 11 was cut by its time limit before N = 11 (solves-high runs 11); bp and
+    # nekbone take reps / 3 solves: 15 gives 5 samples (3 gave one until f85ccfd)
+    timed bp j 200 bp --dofs 8000000 --n-min 1 --n-max 10 --iterations 50 --reps 15 2>&1 | tee "$out/bp.log"
+    timed nekbone j 100 nekbone --dofs 8000000 --n-min 3 --n-max 15 --n-step 2 --reps 15 2>&1 | tee "$out/nekbone.log" ;;
   solves-high)
     timed op j 260 op --dofs 8000000 --n-min 12 --n-max 15 --reps 6 2>&1 | tee "$out/op-high.log"
     timed bp j 250 bp --dofs 8000000 --n-min 11 --n-max 15 --iterations 50 --reps 3 2>&1 | tee "$out/bp-high.log" ;;
