@@ -7,7 +7,9 @@
 #      / true alternated twice, and with FOLD=1 in the first round fold (false with
 #      -Dlobatto.aparapi.foldSearchDirection=true); the final residuals of the arms must agree to about 1e-10 (the dots'
 #      order differs). At c281659 (3 reps: one sample) it ran with FOLD=1 BOUND=1, the true arm then alpha on the host.
-#   2. nekbone at N = 7, 9 (NekBone's CG, the FOM): the same two arms, once
+#      N_MIN, N_MAX: other degrees (e.g. 1..5)
+#   2. nekbone at N = 7, 9 (NekBone's CG, the FOM): the same two arms, once (SKIP_NEKBONE=1: not; NekBone's operator has
+#      a shift, which keeps it on the path before, so its two arms differ only by noise)
 #   3. with BOUND=1, bound26.sh: the element kernels alone in source-probe's bound variants (base, nofactors, nou, both,
 #      nobar)
 # Helpers: lib26.sh.
@@ -29,10 +31,10 @@ for round in 1 2; do
   for a in $arms; do
     # fold: the element kernel reads r + beta p and a pass after it writes p with p . Ap (foldSearchDirection)
     f=-Dlobatto.aparapi.foldSearchDirection=$([ $a = fold ] && echo true || echo false)
-    bench bp-$a-r$round 60 bp "$A" $E=${a/fold/false} $f -- --geometry stored --n-min 6 --n-max 10 --iterations 50 --reps ${BP_REPS:-15}
+    bench bp-$a-r$round 60 bp "$A" $E=${a/fold/false} $f -- --geometry stored --n-min ${N_MIN:-6} --n-max ${N_MAX:-10} --iterations 50 --reps ${BP_REPS:-15}
   done
 done
-for a in false true; do
+for a in $([ -z "${SKIP_NEKBONE:-}" ] && echo false true); do
   # bench's --problems is not nekbone's
   timed nekbone-$a timeout $((45 * scale)) "${run[@]}" -Xmx60g "$A" $E=$a -cp "$jar" io.lobatto.bench.BenchCli nekbone \
     -b aparapi -o "$out/nekbone-$a" --commit "$COMMIT" --time-limit $((45 * scale - 8)) --dofs "$dofs" --n-min 7 --n-max 9 \
