@@ -109,15 +109,39 @@ public final class AparapiBackend implements Backend {
     }
 
     /**
-     * System property: whether CG's atomic apply sums p . A p in the element kernel ({@code true}, the default:
-     * {@link io.lobatto.backend.aparapi.kernels.ElementOperands#ATOMIC_DOT}, with the search direction's update in the
-     * pass that updates x and r) or in the pass after it that writes p ({@code false}). An A/B switch for the runbooks.
+     * System property: whether CG's atomic apply sums p . A p in the element kernel and runs the iteration on the device
+     * ({@link io.lobatto.backend.aparapi.kernels.ElementOperands#ATOMIC_DOT}, {@code cgIteration}): {@code table} (the
+     * default: {@link #elementDotTable}), {@code true} at every degree, or {@code false} (the path before: the p update,
+     * the atomic apply, a dot of p and Ap, the CG update). An A/B switch for the runbooks.
      */
     static final String ELEMENT_DOT_PROPERTY = "lobatto.aparapi.elementDot";
 
-    /** {@link #ELEMENT_DOT_PROPERTY} now. */
-    static boolean elementDot() {
-        return !"false".equalsIgnoreCase(System.getProperty(ELEMENT_DOT_PROPERTY, "true").trim());
+    /**
+     * {@link #ELEMENT_DOT_PROPERTY} now, for BP3.5 at {@code degree}.
+     *
+     * @throws IllegalArgumentException naming the property's value if it is none of table, true, false
+     */
+    static boolean elementDot(int degree) {
+        String v = System.getProperty(ELEMENT_DOT_PROPERTY, "table").trim().toLowerCase(java.util.Locale.ROOT);
+        return switch (v) {
+            case "table" -> elementDotTable(degree);
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw new IllegalArgumentException("-D" + ELEMENT_DOT_PROPERTY + "=" + v + ": expected table, true or false");
+        };
+    }
+
+    /**
+     * The measured choice of {@link #ELEMENT_DOT_PROPERTY}: BP5's CG iteration on the device at N = 4 and 6..10, where it
+     * was faster; the path before at N = 1, 2, 3 and 5 (slower or level) and above 10 (not measured).
+     * {@code benchmarks/gpu/edot26.sh} (H100, {@code bp} BP5 stored at 8M DOFs, 50 iterations, GDOF&middot;it/s, the path
+     * before / on the device, two rounds each in one lease): at f85ccfd N = 6 10.53, 10.49 / 10.90, 11.03; N = 7 11.43,
+     * 11.71 / 12.47, 12.41; N = 8 10.72, 11.09 / 11.66, 11.57; N = 9 10.86, 11.52 / 12.50, 12.92; N = 10 10.30, 10.55 /
+     * 10.98, 11.61; N = 1 4.23, 4.16 / 3.79, 3.78; N = 2 6.97, 7.01 / 6.79, 6.88; N = 3 9.97, 9.66 / 9.75, 9.60; N = 4
+     * 10.16, 9.65 / 10.68, 10.80; N = 5 10.96, 11.12 / 10.05, 9.62 (the shared 3D kernel, two elements per slot).
+     */
+    static boolean elementDotTable(int degree) {
+        return degree == 4 || degree >= 6 && degree <= 10;
     }
 
     /**

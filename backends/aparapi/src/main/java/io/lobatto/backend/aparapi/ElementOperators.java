@@ -430,14 +430,14 @@ final class ElementOperators {
     /**
      * Whether {@link #applyAssembledDirectionDot} runs for {@code data}: the atomic form of CG's apply is on
      * ({@link AparapiBackend#atomicOperator(boolean, long)}, {@link AparapiBackend#atomicCg()}), p . A p in the element
-     * kernel is not switched off ({@link AparapiBackend#elementDot()}), the shift is 0, and the kernel is BP3.5 with stored
+     * kernel is on at this degree ({@link AparapiBackend#elementDot(int)}), the shift is 0, and the kernel is BP3.5 with stored
      * factors in a structure that sums u . y ({@link ElementOperands#ATOMIC_DOT}: the register or pipelined columns, or
      * the 3D structure of the shared and points kernels).
      */
     boolean foldsDirectionDot(DeviceElementData data, double shift) {
         ClElementData d = elem(data);
-        if (shift != 0 || d.kernel != ElementKernel.STIFFNESS_BP35 || d.trilinear != null || !AparapiBackend.elementDot()
-                || !AparapiBackend.atomicCg()) {
+        if (shift != 0 || d.kernel != ElementKernel.STIFFNESS_BP35 || d.trilinear != null
+                || !AparapiBackend.elementDot(d.degree) || !AparapiBackend.atomicCg()) {
             return false;
         }
         int atomic = atomicMode(d);

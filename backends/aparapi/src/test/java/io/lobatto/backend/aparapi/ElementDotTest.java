@@ -53,6 +53,7 @@ class ElementDotTest {
             a.apply(q, y2);
             double want = be.dot(q, y2);
             System.setProperty(AparapiBackend.ATOMIC_OPERATOR_PROPERTY, "cas");
+            System.setProperty(AparapiBackend.ELEMENT_DOT_PROPERTY, "true");   // every degree, not only the table's
             assertTrue(a.foldsDirectionDot(), what + ": folds");
             double[] got = new double[1];
             List<String> ops = OneKernelOperatorTest.launched(be, () -> got[0] = a.applyDirectionDot(dir, beta, p, y1));
@@ -107,6 +108,8 @@ class ElementDotTest {
              DeviceVector y = be.allocate(z.globalSize())) {
             assertFalse(a.foldsDirectionDot(), "the atomic form is off on PoCL by default");
             System.setProperty(AparapiBackend.ATOMIC_OPERATOR_PROPERTY, "cas");
+            assertFalse(a.foldsDirectionDot(), "N = 3: not in the table");
+            System.setProperty(AparapiBackend.ELEMENT_DOT_PROPERTY, "true");
             assertTrue(a.foldsDirectionDot());
             assertFalse(shifted.foldsDirectionDot(), "shift");
             assertFalse(bp30.foldsDirectionDot(), "BP3.0");
@@ -117,6 +120,17 @@ class ElementDotTest {
             assertTrue(alias.getMessage().contains("distinct"), alias.getMessage());
             System.setProperty(AparapiBackend.ELEMENT_DOT_PROPERTY, "false");
             assertFalse(a.foldsDirectionDot(), "switched off");
+            System.setProperty(AparapiBackend.ELEMENT_DOT_PROPERTY, "sometimes");
+            IllegalArgumentException bad = assertThrows(IllegalArgumentException.class, a::foldsDirectionDot);
+            assertTrue(bad.getMessage().contains("lobatto.aparapi.elementDot=sometimes"), bad.getMessage());
+        }
+    }
+
+    /** The measured table: on at N = 4 and 6..10, off at 1, 2, 3, 5 and above 10. */
+    @Test
+    void theTable() {
+        for (int n = 1; n <= 15; n++) {
+            assertEquals(n == 4 || n >= 6 && n <= 10, AparapiBackend.elementDotTable(n), "N = " + n);
         }
     }
 
@@ -137,6 +151,7 @@ class ElementDotTest {
             double[] p0 = TestProblems.random(n, 71L * degree);
             double[] x0 = TestProblems.random(n, 73L * degree);
             System.setProperty(AparapiBackend.ATOMIC_OPERATOR_PROPERTY, "cas");
+            System.setProperty(AparapiBackend.ELEMENT_DOT_PROPERTY, "true");
             try (AssembledOperator a = AssembledOperator.bind(ElementOperator.of(ElementKernel.STIFFNESS_BP35, mesh, 0), z, be);
                  DeviceVector r1 = be.upload(r0); DeviceVector p1 = be.upload(p0); DeviceVector x1 = be.upload(x0);
                  DeviceVector y1 = be.allocate(n);
