@@ -55,10 +55,10 @@ j() { local t=$1; shift; timeout "$t" bash .gpu/run -Xmx60g ${JOPTS:-} -jar "$ja
   --time-limit $((t - 20)); }
 case "$part" in
   kernels)
-    timed selfcheck timeout 180 bash .gpu/run -Xmx16g ${JOPTS:-} -cp "$jar" io.lobatto.backend.aparapi.SelfCheck 2>&1 | tee "$out/selfcheck.log" | grep -v '^PASS'
+    timed selfcheck timeout 120 bash .gpu/run -Xmx16g ${JOPTS:-} -cp "$jar" io.lobatto.backend.aparapi.SelfCheck 2>&1 | tee "$out/selfcheck.log" | grep -v '^PASS'
     timed launch j 60 launch --reps 15 2>&1 | tee "$out/launch.log"
     timed bs j 150 bs --max-bytes 2000000000 --gs-nodes 16000000 --reps 6 2>&1 | tee "$out/bs.log"
-    timed bk j 180 bk --kernels BK1,BK3 --dofs 20000000 --n-min 1 --n-max 15 --reps 4 2>&1 | tee "$out/bk.log" ;;
+    timed bk j 240 bk --kernels BK1,BK3 --dofs 20000000 --n-min 1 --n-max 15 --reps 4 2>&1 | tee "$out/bk.log" ;;
   kernels-bk5)
     timed bk j 200 bk --kernels BK5 --dofs 20000000 --n-min 1 --n-max 15 --reps 4 2>&1 | tee "$out/bk5.log" ;;
   solves)
