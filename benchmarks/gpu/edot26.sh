@@ -52,9 +52,9 @@ summary="$dest/$book-$COMMIT-summary.txt"
   for f in "$out"/nekbone-*.log; do
     [ -f "$f" ] && { echo "---- $(basename "$f" .log)"; grep -E '^NekBone|rror|Exception' "$f"; }
   done
-  echo "---- final residuals"
+  echo "---- final residuals (CG's recursive r) and true residuals (b - A x, from the commit after 55de7c6 on)"
   for f in "$out"/bp-*/bp-aparapi.json; do
-    [ -f "$f" ] && echo "$(basename "$(dirname "$f")"): $(grep -o '"final_residual" *: *[-0-9.eE]*' "$f" | tr '\n' ' ')"
+    [ -f "$f" ] && echo "$(basename "$(dirname "$f")"): $(grep -oE '"(final|true)_residual" *: *[-0-9.eE]*' "$f" | tr '\n' ' ')"
   done
   [ -f "$out/bound26.out" ] && { echo "---- bound26"; tail -40 "$out/bound26.out"; }
 } > "$summary"

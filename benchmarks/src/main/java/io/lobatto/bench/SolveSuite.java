@@ -165,6 +165,7 @@ public final class SolveSuite {
             dataPerPoint = 7;
             pointsPerNode = 1;
         }
+        double trueResidual;
         try (AutoCloseable closeA = a instanceof AutoCloseable c ? c : () -> { }; DeviceVector b = be.upload(rhs);
              DeviceVector x = be.allocate(a.size()); ConjugateGradient cg = new ConjugateGradient(a).fixedIterations(iterations)) {
             Timing.warmUp(1, () -> cg.solve(b, x));
@@ -175,6 +176,12 @@ public final class SolveSuite {
                 last = cg.solve(b, x);
                 be.synchronize();
                 seconds[r] = (System.nanoTime() - t0) * 1e-9;
+            }
+            // ||b - A x|| of the last solve: checks x itself (final_residual is CG's recursive r)
+            try (DeviceVector t = be.allocate(a.size())) {
+                a.apply(x, t);
+                be.axpby(1, b, -1, t);
+                trueResidual = Math.sqrt(be.norm2(t));
             }
         } catch (RuntimeException ex) {
             throw ex;
@@ -214,6 +221,7 @@ public final class SolveSuite {
         row.put("effective_GBs", bytes * iterations / t * 1e-9);
         row.put("ratio_to_reference", bytes * iterations / t / reference);
         row.put("final_residual", last == null ? Double.NaN : last.finalResidual());
+        row.put("true_residual", trueResidual);
         if (fom) {
             row.put("FOM_GFLOPS", FlopCounts.nekboneFlopsPerIteration(elements, n) * iterations / t * 1e-9);
         }

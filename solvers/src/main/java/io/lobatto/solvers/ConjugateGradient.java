@@ -19,7 +19,8 @@ import io.lobatto.core.backend.DeviceVector;
  * r . r ({@link Backend#cgStep}): no pass reads Ap for the dot. The operator runs that iteration whole
  * ({@link DeviceOperator#cgIteration}), so a backend can set alpha on the device and read p . Ap and r . r back at once,
  * and may move x once every two steps (x += alpha_k p_k deferred into step k + 1, which reads p_k anyway; the last
- * one is added after the loop).
+ * one is added when the solve returns or throws; so x is one step behind while a {@link Monitor} or progress listener
+ * runs).
  * With a
  * preconditioner M^-1: z = M^-1 r, beta = (r.z)_new / (r.z)_old, p = z + beta p. With a
  * {@link JacobiPreconditioner} on the same backend, z = diag(A)^-1 r and r . z are fused into the
@@ -208,88 +209,95 @@ public final class ConjugateGradient implements AutoCloseable {
         boolean apZero = false;
         // the alpha whose x += alpha p the last cgIteration left to the next (x moves once every two steps), else 0
         double pending = 0;
-        while (it < limit) {
-            boolean folded = step && dir != null;
-            double pAp;
-            double rrFolded = 0;
-            if (folded) {
-                if (!apZero) {
-                    backend.fill(ap, 0);
-                    apZero = true;
+        try {
+            while (it < limit) {
+                boolean folded = step && dir != null;
+                double pAp;
+                double rrFolded = 0;
+                if (folded) {
+                    if (!apZero) {
+                        backend.fill(ap, 0);
+                        apZero = true;
+                    }
+                    // the whole iteration, alpha on the device; where p . Ap is not positive x and r stay as they were
+                    operator.cgIteration(beta, rz, pending, pending == 0, p, ap, x, r, dots);
+                    pAp = dots[0];
+                    rrFolded = dots[1];
+                    pending = dots[2];
+                } else {
+                    pAp = dir == null ? operator.applyDot(p, ap) : operator.updateApplyDot(dir, beta, p, ap);
                 }
-                // the whole iteration, alpha on the device; where p . Ap is not positive x and r stay as they were
-                operator.cgIteration(beta, rz, pending, pending == 0, p, ap, x, r, dots);
-                pAp = dots[0];
-                rrFolded = dots[1];
-                pending = dots[2];
-            } else {
-                pAp = dir == null ? operator.applyDot(p, ap) : operator.updateApplyDot(dir, beta, p, ap);
-            }
-            checkFinite(pAp, it + 1, "p . Ap");
-            if (pAp <= 0) {
-                if (rr == 0) {
+                checkFinite(pAp, it + 1, "p . Ap");
+                if (pAp <= 0) {
+                    if (rr == 0) {
+                        break;
+                    }
+                    throw new SolverBreakdownException(SolverBreakdownException.Kind.NOT_POSITIVE_DEFINITE, it + 1, "p . Ap", pAp);
+                }
+                if (folded && Backend.cgAlpha(rz, pAp) == 0 && rz != 0) {
+                    // p . Ap at or above 1e308: the device left x and r as they were, and CG would not move again
+                    throw new SolverBreakdownException(SolverBreakdownException.Kind.NOT_FINITE, it + 1, "p . Ap", pAp);
+                }
+                double alpha = rz / pAp;
+                double rzFused = 0;
+                if (rOld != null) {
+                    backend.copy(r, rOld);
+                }
+                if (folded) {
+                    rr = rrFolded;
+                } else if (inverseDiagonal != null) {
+                    backend.pcgUpdate(alpha, p, ap, x, r, inverseDiagonal, z, dots);
+                    rr = dots[0];
+                    rzFused = dots[1];
+                } else {
+                    rr = backend.cgUpdate(alpha, p, ap, x, r);
+                }
+                it++;
+                checkFinite(rr, it, "r . r");
+                rNorm = Math.sqrt(rr);
+                if (recordHistory) {
+                    history[it] = rNorm;
+                }
+                if (progress != null) {
+                    progress.accept(it);
+                }
+                if (monitor != null) {
+                    monitor.iteration(it, rNorm, reportedTarget);
+                }
+                if (fixedIterations < 0 && converged(rNorm, bNorm) != null) {
                     break;
                 }
-                throw new SolverBreakdownException(SolverBreakdownException.Kind.NOT_POSITIVE_DEFINITE, it + 1, "p . Ap", pAp);
-            }
-            double alpha = rz / pAp;
-            double rzFused = 0;
-            if (rOld != null) {
-                backend.copy(r, rOld);
-            }
-            if (folded) {
-                rr = rrFolded;
-            } else if (inverseDiagonal != null) {
-                backend.pcgUpdate(alpha, p, ap, x, r, inverseDiagonal, z, dots);
-                rr = dots[0];
-                rzFused = dots[1];
-            } else {
-                rr = backend.cgUpdate(alpha, p, ap, x, r);
-            }
-            it++;
-            checkFinite(rr, it, "r . r");
-            rNorm = Math.sqrt(rr);
-            if (recordHistory) {
-                history[it] = rNorm;
-            }
-            if (progress != null) {
-                progress.accept(it);
-            }
-            if (monitor != null) {
-                monitor.iteration(it, rNorm, reportedTarget);
-            }
-            if (fixedIterations < 0 && converged(rNorm, bNorm) != null) {
-                break;
-            }
-            if (it == limit) {
-                break;
-            }
-            double rzNew;
-            if (preconditioner != null) {
-                if (inverseDiagonal != null) {
-                    rzNew = rzFused;
+                if (it == limit) {
+                    break;
+                }
+                double rzNew;
+                if (preconditioner != null) {
+                    if (inverseDiagonal != null) {
+                        rzNew = rzFused;
+                    } else {
+                        preconditioner.apply(r, z);
+                        rzNew = backend.dot(r, z);
+                    }
+                    checkPreconditioner(rzNew, rr, it);
+                    dir = z;
+                    if (rOld != null) {
+                        // Polak-Ribiere: beta = z_new . (r_new - r_old) / (z_old . r_old)
+                        double prNumerator = rzNew - backend.dot(rOld, z);
+                        beta = prNumerator / rz;
+                        rz = rzNew;
+                        continue;
+                    }
                 } else {
-                    preconditioner.apply(r, z);
-                    rzNew = backend.dot(r, z);
+                    rzNew = rr;
+                    dir = r;
                 }
-                checkPreconditioner(rzNew, rr, it);
-                dir = z;
-                if (rOld != null) {
-                    // Polak-Ribiere: beta = z_new . (r_new - r_old) / (z_old . r_old)
-                    double prNumerator = rzNew - backend.dot(rOld, z);
-                    beta = prNumerator / rz;
-                    rz = rzNew;
-                    continue;
-                }
-            } else {
-                rzNew = rr;
-                dir = r;
+                beta = rzNew / rz;
+                rz = rzNew;
             }
-            beta = rzNew / rz;
-            rz = rzNew;
-        }
-        if (pending != 0) {
-            backend.axpby(pending, p, 1, x);   // the last step's deferred x += alpha p
+        } finally {
+            if (pending != 0) {
+                backend.axpby(pending, p, 1, x);   // the last step's deferred x += alpha p, on every way out
+            }
         }
         StopReason reason;
         if (fixedIterations >= 0) {

@@ -237,7 +237,8 @@ final class BuildsAhead {
         for (int op : new int[] {ReductionKernel.DOT, ReductionKernel.RECIPROCAL, ReductionKernel.CG_UPDATE}) {
             vectors.add(KernelBuilds.reduction(op, reduceGroup, dedicated));
         }
-        vectors.add(KernelBuilds.cgStep(reduceGroup));      // CG's whole vector step (BS5 with p = r + beta p)
+        // not cgStep, cgAlpha or the element kernels' ATOMIC_DOT mode: plain CG's iteration on the device builds them at its
+        // first use; the main job (p-multigrid PCG) never launches them, and its setup would wait for their builds
         int top = degrees.length > 0 ? degrees[0] : 0;
         if (geometry != null && top >= 1 && top <= MAX_DEGREE && fold && AparapiBackend.atomicCg()
                 && AparapiBackend.atomicOperator(core.cl.device().vendor(),
@@ -249,7 +250,6 @@ final class BuildsAhead {
                 ReductionKernel.PCG_UPDATE}) {
                 vectors.add(KernelBuilds.reduction(op, core.smallReduceGroup(), dedicated));
             }
-            vectors.add(KernelBuilds.cgStep(core.smallReduceGroup()));
         }
         for (int op : new int[] {StreamKernel.FILL, StreamKernel.COPY, StreamKernel.AXPBY, StreamKernel.PMUL}) {
             vectors.add(KernelBuilds.stream(op));

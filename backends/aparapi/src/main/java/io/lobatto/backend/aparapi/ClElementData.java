@@ -36,10 +36,9 @@ final class ClElementData implements DeviceElementData {
     ClBuffer scratch;
     /**
      * p . A p in the element kernel ({@link io.lobatto.backend.aparapi.kernels.ElementOperands#ATOMIC_DOT}): one partial
-     * per work-group, and as many ones for the dot that sums them (null until first used).
+     * per work-group (null until first used).
      */
     ClBuffer dotPartials;
-    ClBuffer dotOnes;
     /**
      * BP3.5 with the geometric factors on the fly: the element vertices (its own upload of the geometry; {@link #factors}
      * is then empty) and the GLL nodes and weights; null for stored factors.
@@ -124,7 +123,6 @@ final class ClElementData implements DeviceElementData {
         }
         if (dotPartials != null) {
             dotPartials.close();
-            dotOnes.close();
         }
     }
 }

@@ -367,7 +367,7 @@ final class ElementOperators {
         return groups;
     }
 
-    /** The partials of p . A p for {@code groups} work-groups and as many ones, (re)allocated when too short. */
+    /** The partials of p . A p for {@code groups} work-groups, (re)allocated when too short. */
     private void ensureDotPartials(ClElementData d, long groups) {
         long have = d.dotPartials == null ? 0 : d.dotPartials.bytes() / 8;
         if (have >= groups) {
@@ -375,15 +375,9 @@ final class ElementOperators {
         }
         if (d.dotPartials != null) {
             d.dotPartials.close();
-            d.dotOnes.close();
             d.dotPartials = null;
-            d.dotOnes = null;
         }
         d.dotPartials = core.buffer(groups, 8, "p . A p partials");
-        d.dotOnes = core.buffer(groups, 8, "p . A p ones");
-        double[] ones = new double[(int) groups];
-        java.util.Arrays.fill(ones, 1.0);
-        core.cl.write(ones, 0, ones.length, d.dotOnes, 0);
     }
 
     void applyElements(DeviceElementData data, double lambda, DeviceVector xL, DeviceVector yL) {
@@ -444,8 +438,20 @@ final class ElementOperators {
         if (atomic == 0) {
             return false;
         }
-        ElementPlan plan = plan(d, atomic + (ElementOperands.ATOMIC_DOT - ElementOperands.ATOMIC));
+        ElementPlan plan = plan(d, dotMode(d));
         return plan.variant() == ElementVariant.REGISTERS || plan.variant() == ElementVariant.PIPELINED || plan.threeD();
+    }
+
+    /** The input mode of the element kernel that sums p . A p for {@code d}: ATOMIC_DOT or ATOMIC_PTX_DOT. */
+    private int dotMode(ClElementData d) {
+        return atomicMode(d) + (ElementOperands.ATOMIC_DOT - ElementOperands.ATOMIC);
+    }
+
+    /** The refusal of {@code what} where {@link #foldsDirectionDot} is false. */
+    private static UnsupportedOperationException noElementDot(String what, ClElementData d, double shift) {
+        return new UnsupportedOperationException(what + ": p . A p is not summed in the element kernel here (shift " + shift
+                + ", " + d.kernel + " N=" + d.degree + (d.trilinear != null ? ", factors on the fly" : "")
+                + "); see foldsDirectionDot");
     }
 
     /** The atomic form of the element kernels for {@code d} on this device now: 0 (off), ATOMIC or ATOMIC_PTX. */
@@ -459,7 +465,8 @@ final class ElementOperators {
     /**
      * y_G = A (z_G + beta p_G) and returns (z_G + beta p_G) . y_G, p_G unchanged, in the element kernel's launch
      * ({@link ElementOperands#ATOMIC_DOT}: y_G zeroed, every element's output added into it, and p . A p summed over the
-     * elements as sum_e p_e . A_e p_e), then the dot of its per-group partials with ones (a few hundred entries).
+     * elements as sum_e p_e . A_e p_e), then one work-group sums its per-group partials (one per element group: about 10^4
+     * at N = 7 and 8M DOFs) on the device ({@link Vectors#sumOnDevice}).
      * CG's p = z + beta p follows in its update ({@link Vectors#cgStep}).
      *
      * @throws UnsupportedOperationException where {@link #foldsDirectionDot} is false
@@ -479,16 +486,16 @@ final class ElementOperators {
         checkLen(what, "yG", yg.length(), s.globalSize());
         checkLen(what, "yL", yl.length(), d.localSize());
         if (dir == p || dir == yg || p == yg) {
-            throw new IllegalArgumentException(what + ": zG, pG and yG must be distinct");
+            throw new IllegalArgumentException(what + ": " + (dir == p ? "zG and pG" : dir == yg ? "zG and yG" : "pG and yG")
+                    + " must be distinct");
         }
         if (!foldsDirectionDot(data, shift)) {
-            throw new UnsupportedOperationException(what + ": not for this operator (shift " + shift + ", " + d.kernel
-                    + (d.trilinear != null ? ", factors on the fly" : "") + "); see foldsDirectionDot");
+            throw noElementDot(what, d, shift);
         }
-        int mode = atomicMode(d) + (ElementOperands.ATOMIC_DOT - ElementOperands.ATOMIC);
+        int mode = dotMode(d);
         vectors.fill(yg, 0.0);
         long groups = runElements(d, lambda, p.buffer, s, shift, yl.buffer, dir.buffer, beta, 0, d.elements, yg.buffer, mode);
-        return vectors.dot(d.dotPartials, d.dotOnes, (int) groups);
+        return vectors.sumOnDevice(d.dotPartials, (int) groups);
     }
 
     /**
@@ -519,15 +526,9 @@ final class ElementOperators {
                 }
             }
         }
-        if (out == null || out.length < 3) {
-            throw new IllegalArgumentException(what + ": out must have length >= 3, got " + (out == null ? "null" : out.length));
-        }
-        if (deferX && pending != 0) {
-            throw new IllegalArgumentException(what + ": a step with x pending (alpha " + pending + ") cannot defer its own");
-        }
+        io.lobatto.core.backend.Backend.checkCgIteration(what, pending, deferX, out);
         if (!foldsDirectionDot(data, shift)) {
-            throw new UnsupportedOperationException(what + ": not for this operator (shift " + shift + ", " + d.kernel
-                    + (d.trilinear != null ? ", factors on the fly" : "") + "); see foldsDirectionDot");
+            throw noElementDot(what, d, shift);
         }
         if (s.globalSize() == 0) {
             out[0] = 0;
@@ -535,7 +536,7 @@ final class ElementOperators {
             out[2] = 0;
             return;
         }
-        int mode = atomicMode(d) + (ElementOperands.ATOMIC_DOT - ElementOperands.ATOMIC);
+        int mode = dotMode(d);
         long groups = runElements(d, lambda, v[0].buffer, s, shift, yl.buffer, v[3].buffer, beta, 0, d.elements, v[1].buffer,
                 mode);
         vectors.cgStepOnDevice(d.dotPartials, (int) groups, rz, beta, pending, deferX, v[0], v[1], v[2], v[3], out);

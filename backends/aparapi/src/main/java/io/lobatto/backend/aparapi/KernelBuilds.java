@@ -183,6 +183,10 @@ public final class KernelBuilds {
             }
             out.add(new Build(cgStep(small).source(), small, cgStepLocalBytes(small),
                     "tree of " + small + ", vectors of at most " + small * BackendCore.SMALL_REDUCE_GROUPS + " entries"));
+            for (int xMode = 0; xMode <= 2; xMode++) {
+                out.add(new Build(cgStepOnDevice(small, xMode).source(), small, cgStepLocalBytes(small),
+                        "tree of " + small + ", vectors of at most " + small * BackendCore.SMALL_REDUCE_GROUPS + " entries"));
+            }
         }
         int kind = GatherScatter.kind();
         if (kind != GatherScatter.BLOCKS) {          // the plain scatter and gather of the rows or tiles kind

@@ -313,18 +313,7 @@ final class Vectors {
         ClVector apv = core.vec(ap, "ap");
         ClVector xv = core.vec(x, "x");
         ClVector rv = core.vec(r, "r");
-        sameLength("cgStep", p, "p", ap, "ap");
-        sameLength("cgStep", p, "p", x, "x");
-        sameLength("cgStep", p, "p", r, "r");
-        ClVector[] all = {pv, apv, xv, rv};
-        String[] names = {"p", "ap", "x", "r"};
-        for (int i = 0; i < all.length; i++) {
-            for (int j = i + 1; j < all.length; j++) {
-                if (all[i] == all[j]) {
-                    throw new IllegalArgumentException("cgStep: " + names[i] + " and " + names[j] + " must be distinct vectors");
-                }
-            }
-        }
+        io.lobatto.core.backend.Backend.checkCgStep(p, ap, x, r);
         int n = pv.length();
         if (n == 0) {
             return 0;
@@ -370,19 +359,10 @@ final class Vectors {
     void cgStepOnDevice(ClBuffer terms, int count, double rz, double beta, double pending, boolean deferX, ClVector p,
                         ClVector ap, ClVector x, ClVector r, double[] out) {
         int n = p.length();
-        if (cgScalars == null) {
-            cgScalars = core.buffer(2, 8, "CG's p . A p and alpha");
-        }
-        ClKernel a = onDevice(KernelBuilds.cgAlpha(core.reduceGroup));
-        a.set("terms", terms).set("scalars", cgScalars).set("partials", core.partials).set("rz", rz).set("n", count)
-                .local("lds", KernelBuilds.cgStepLocalBytes(core.reduceGroup));
-        a.launch(1, core.reduceGroup);
+        io.lobatto.core.backend.Backend.checkCgIteration("cgStepOnDevice", pending, deferX, out);
+        alphaOnDevice(terms, count, rz);
         int group = core.reductionGroup(n);
         int groups = BackendCore.reductionGroups(n, group);
-        if (deferX && pending != 0) {
-            throw new IllegalArgumentException("cgStepOnDevice: a step with x pending (alpha " + pending
-                    + ") cannot defer its own");
-        }
         int xMode = deferX ? 1 : pending != 0 ? 2 : 0;
         ClKernel k = onDevice(KernelBuilds.cgStepOnDevice(group, xMode));
         k.set("p", p.buffer).set("ap", ap.buffer).set("x", x.buffer).set("r", r.buffer).set("partials", core.partials)
@@ -396,6 +376,28 @@ final class Vectors {
         }
         out[0] = core.partial(groups);
         out[1] = s;
+    }
+
+    /**
+     * {@link CgAlphaKernel} (one group): the sum of {@code count} partials in {@code terms} into {@link #cgScalars}[0],
+     * and alpha = rz / that sum (0 where it is not positive and below 1e308) into [1].
+     */
+    private void alphaOnDevice(ClBuffer terms, int count, double rz) {
+        if (cgScalars == null) {
+            cgScalars = core.buffer(2, 8, "CG's p . A p and alpha");
+        }
+        ClKernel a = onDevice(KernelBuilds.cgAlpha(core.reduceGroup));
+        a.set("terms", terms).set("scalars", cgScalars).set("partials", core.partials).set("rz", rz).set("n", count)
+                .local("lds", KernelBuilds.cgStepLocalBytes(core.reduceGroup));
+        a.launch(1, core.reduceGroup);
+    }
+
+    /** The sum of {@code count} partials in {@code terms} on the device ({@link #alphaOnDevice}), read back. */
+    double sumOnDevice(ClBuffer terms, int count) {
+        alphaOnDevice(terms, count, 0);
+        double[] sum = new double[1];
+        core.cl.read(cgScalars, 0, sum, 0, 1);
+        return sum[0];
     }
 
     /** The kernels of {@link #cgStepOnDevice} by spec (two groups at most: the backend's and the small one). */

@@ -24,7 +24,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * p . A p summed in BP3.5's element kernel ({@link io.lobatto.backend.aparapi.kernels.ElementOperands#ATOMIC_DOT}, in the
  * atomic form's {@code cas} build on PoCL): with q = z + beta p, {@code applyDirectionDot} gives y_G = A q to 1e-14 of
  * its largest entry and q . A q = sum_e q_e . A_e q_e to 1e-12 against the apply and a dot, leaves p as it was, for the
- * register and pipelined columns and the 3D shared and points kernels, N = 1..8, with masked nodes and lambda != 0; and
+ * register and pipelined columns and the points kernels at N = 1..8 and the shared 3D kernel at N = 1..5, with masked
+ * nodes, lambda != 0 at even N; and
  * plain CG that takes it (alpha on the device, then one pass p = r + beta p, x += alpha p, r -= alpha Ap: {@code cgIteration})
  * converges as CG without it.
  */
@@ -95,7 +96,7 @@ class ElementDotTest {
         }
     }
 
-    /** Where it does not run: switched off, no atomic form, a shift, factors on the fly, other kernels; it says why. */
+    /** Where it does not run: switched off, no atomic form, off the table, a shift, BP3.0; it says why; a bad value. */
     @Test
     void whereItDoesNotRun() {
         AparapiBackend be = OpenClAvailability.backend();
@@ -201,15 +202,24 @@ class ElementDotTest {
                 assertClose(be.download(r2), be.download(r1), "step 2: r");
                 assertThrows(IllegalArgumentException.class, () -> a.cgIteration(0.5, 1, 0.25, true, p1, y1, x1, r1, out),
                         "pending and deferred at once");
-                // p . A p = 0: alpha 0, x and r as they were
+                // p . A p = 0 (r = -beta p: q = 0 exactly, beta a power of two) with an alpha pending: alpha 0, x moves by
+                // the pending step only, r stays
                 double[] xKeep = be.download(x1);
-                be.fill(r1, 0);
-                be.fill(p1, 0);
-                a.cgIteration(0.5, 1, 0, true, p1, y1, x1, r1, out);
-                assertEquals(0, out[0], "p . A p of zero");
-                assertEquals(0, out[1], "r . r of zero");
+                double[] pKeep = be.download(p1);
+                double[] rZero = new double[n];
+                for (int i = 0; i < n; i++) {
+                    rZero[i] = -0.5 * pKeep[i];
+                }
+                be.write(rZero, r1);
+                a.cgIteration(0.5, 1, 0.3, false, p1, y1, x1, r1, out);
+                assertEquals(0, out[0], "p . A p of q = 0");
                 assertEquals(0, out[2], "nothing deferred at alpha 0");
-                assertArrayEquals(xKeep, be.download(x1), "x stays");
+                double[] xWant = new double[n];
+                for (int i = 0; i < n; i++) {
+                    xWant[i] = xKeep[i] + 0.3 * pKeep[i];
+                }
+                assertClose(xWant, be.download(x1), "x moves by the pending step only");
+                assertArrayEquals(rZero, be.download(r1), "r stays");
             }
         }
     }
@@ -253,6 +263,24 @@ class ElementDotTest {
                     assertEquals(arm == 1, ops.stream().anyMatch(o -> o.endsWith("atomic, p . A p)")), degree + ": " + ops);
                     assertFalse(ops.stream().anyMatch(o -> o.startsWith("gather")), degree + ": " + ops);
                     x[arm] = be.download(xv);
+                }
+            }
+            // fixed iteration counts, odd and even: the last step's x deferred or not
+            for (int fixed : new int[] {7, 8}) {
+                double[][] xf = new double[2][];
+                for (int arm = 0; arm < 2; arm++) {
+                    System.setProperty(AparapiBackend.ELEMENT_DOT_PROPERTY, arm == 0 ? "false" : "true");
+                    try (AssembledOperator a = AssembledOperator.bind(ElementOperator.of(ElementKernel.STIFFNESS_BP35, mesh, 0), z, be);
+                         DeviceVector b = be.upload(rhs); DeviceVector xv = be.allocate(n);
+                         ConjugateGradient cg = new ConjugateGradient(a).fixedIterations(fixed)) {
+                        be.fill(xv, 0);
+                        assertEquals(fixed, cg.solve(b, xv).iterations());
+                        xf[arm] = be.download(xv);
+                    }
+                }
+                double s = java.util.Arrays.stream(xf[0]).map(Math::abs).max().orElse(0);
+                for (int i = 0; i < n; i++) {
+                    assertEquals(xf[0][i], xf[1][i], 1e-11 * s, "N=" + degree + ", " + fixed + " iterations: x[" + i + "]");
                 }
             }
             String what = "N=" + degree;

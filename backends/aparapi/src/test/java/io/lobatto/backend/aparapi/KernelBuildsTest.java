@@ -41,9 +41,9 @@ class KernelBuildsTest {
                 b.cgUpdate(1, x, y, z, w);
                 b.cgStep(1, 0.5, x, y, z, w);
                 // CG's iteration on the device, after its apply: x updated, deferred, and for two steps
-                b.cgStepOnDevice(d, 2, 1, 0.5, 0, false, x, y, z, w, new double[2]);
-                b.cgStepOnDevice(d, 2, 1, 0.5, 0, true, x, y, z, w, new double[2]);
-                b.cgStepOnDevice(d, 2, 1, 0.5, 0.25, false, x, y, z, w, new double[2]);
+                b.cgStepOnDevice(d, 2, 1, 0.5, 0, false, x, y, z, w, new double[3]);
+                b.cgStepOnDevice(d, 2, 1, 0.5, 0, true, x, y, z, w, new double[3]);
+                b.cgStepOnDevice(d, 2, 1, 0.5, 0.25, false, x, y, z, w, new double[3]);
                 b.pcgUpdate(1, x, y, z, w, d, u, new double[2]);
                 b.chebyshevStep(0.5, 1, x, y, z, w, u);
                 int big = BackendCore.SMALL_REDUCE_GROUPS * b.reductionGroupSize() + 1;   // the reductions' own group
@@ -52,6 +52,9 @@ class KernelBuildsTest {
                     b.dot(p, q);
                     b.cgUpdate(1, p, q, r, t);
                     b.cgStep(1, 0.5, p, q, r, t);
+                    b.cgStepOnDevice(v, 2, 1, 0.5, 0, false, p, q, r, t, new double[3]);
+                    b.cgStepOnDevice(v, 2, 1, 0.5, 0, true, p, q, r, t, new double[3]);
+                    b.cgStepOnDevice(v, 2, 1, 0.5, 0.25, false, p, q, r, t, new double[3]);
                     b.pcgUpdate(1, p, q, r, t, v, o, new double[2]);
                 }
                 int[] ids = new int[n];
