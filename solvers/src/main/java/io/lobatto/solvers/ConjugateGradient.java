@@ -234,7 +234,7 @@ public final class ConjugateGradient implements AutoCloseable {
                     }
                     throw new SolverBreakdownException(SolverBreakdownException.Kind.NOT_POSITIVE_DEFINITE, it + 1, "p . Ap", pAp);
                 }
-                if (folded && Backend.cgAlpha(rz, pAp) == 0 && rz != 0) {
+                if (folded && pAp >= 1.0e308) {
                     // p . Ap at or above 1e308: the device left x and r as they were, and CG would not move again
                     throw new SolverBreakdownException(SolverBreakdownException.Kind.NOT_FINITE, it + 1, "p . Ap", pAp);
                 }
