@@ -258,6 +258,33 @@ public final class AssembledOperator implements DeviceOperator, AutoCloseable {
                 x, r, out);
     }
 
+    /** Whether the backend queues CG's iterations with their scalars on the device ({@link Backend#queuesAssembledCg}). */
+    @Override
+    public boolean queuesCgIterations() {
+        return backend.queuesAssembledCg(bound.data(), shift);
+    }
+
+    /**
+     * Plain CG's iteration k queued on the backend ({@link Backend#queueAssembledCgIteration}); with input checks on, r
+     * and p are checked at the first (later ones are the device's own results).
+     */
+    @Override
+    public void queueCgIteration(int k, boolean first, double beta, double rz, double pending, boolean deferX,
+                                 DeviceVector p, DeviceVector y, DeviceVector x, DeviceVector r) {
+        if (checkInputs && first) {
+            VectorChecks.requireFinite(backend, r, "r");
+            VectorChecks.requireFinite(backend, p, "p");
+        }
+        backend.queueAssembledCgIteration(bound.data(), deviceZ, operator.lambda(), shift, k, first, beta, rz, pending,
+                deferX, p, workL, y, x, r);
+    }
+
+    /** {@link Backend#awaitCgIteration}. */
+    @Override
+    public void awaitCgIteration(int k, double[] out) {
+        backend.awaitCgIteration(k, out);
+    }
+
     /**
      * The diagonal of A on the host, matrix-free: diag(A) = Z^T diag(L) + shift (the Jacobi
      * preconditioner's inverse is its reciprocal).

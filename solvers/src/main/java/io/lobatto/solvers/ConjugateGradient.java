@@ -149,6 +149,91 @@ public final class ConjugateGradient implements AutoCloseable {
         return this;
     }
 
+    /** r's norm after the last of {@link #queuedIterations}' iterations. */
+    private double lastResidualNorm;
+
+    /**
+     * Plain CG's iterations after {@code done} on the device ({@link DeviceOperator#queueCgIteration}): iteration j + 1 is
+     * queued before the host waits for iteration j's p . Ap and r . r, so the device never waits for the host. A solve to
+     * a tolerance therefore runs one iteration past the one that converged, and counts it. x moves every other step (the
+     * last deferred alpha is added at the end, on every way out). Returns the iterations done; r's norm is left in
+     * {@link #lastResidualNorm}.
+     */
+    private int queuedIterations(DeviceVector x, int done, int limit, double beta, double rr, double bNorm,
+                                 double reportedTarget, double[] history) {
+        backend.fill(ap, 0);                 // the queued iterations take Ap zero and leave it zero
+        int it = done;
+        int queuedTo = done;
+        boolean lastDeferred = false;
+        double lastAlpha = 0;
+        boolean stop = false;
+        boolean ok = false;
+        double rNorm = Math.sqrt(rr);
+        try {
+            while (it < queuedTo || queuedTo == done) {
+                if (!stop && queuedTo < limit) {
+                    boolean defer = !lastDeferred;
+                    operator.queueCgIteration(queuedTo + 1, queuedTo == done, beta, rr, 0, defer, p, ap, x, r);
+                    queuedTo++;
+                    lastDeferred = defer;
+                    if (queuedTo < limit && it + 1 == queuedTo) {
+                        continue;            // keep one more in flight while the host waits for this one
+                    }
+                }
+                operator.awaitCgIteration(it + 1, dots);
+                double pAp = dots[0];
+                lastAlpha = dots[2];
+                checkFinite(pAp, it + 1, "p . Ap");
+                if (pAp <= 0) {
+                    if (rr == 0) {
+                        stop = true;         // r was exactly 0: nothing moved; the iteration queued after it moves nothing
+                        it++;
+                        continue;
+                    }
+                    throw new SolverBreakdownException(SolverBreakdownException.Kind.NOT_POSITIVE_DEFINITE, it + 1, "p . Ap", pAp);
+                }
+                if (pAp >= 1.0e308) {
+                    throw new SolverBreakdownException(SolverBreakdownException.Kind.NOT_FINITE, it + 1, "p . Ap", pAp);
+                }
+                rr = dots[1];
+                it++;
+                checkFinite(rr, it, "r . r");
+                rNorm = Math.sqrt(rr);
+                if (recordHistory) {
+                    history[it] = rNorm;
+                }
+                if (progress != null) {
+                    progress.accept(it);
+                }
+                if (monitor != null) {
+                    monitor.iteration(it, rNorm, reportedTarget);
+                }
+                if (fixedIterations < 0 && converged(rNorm, bNorm) != null) {
+                    stop = true;             // the iteration already queued after this one still runs, and counts
+                }
+            }
+            ok = true;
+        } finally {
+            if (!ok) {
+                // an exception: wait for what is still in flight, so that x gets the last deferred alpha and the backend's
+                // read-back slots are free; its values are not checked
+                try {
+                    for (int j = it + 1; j <= queuedTo; j++) {
+                        operator.awaitCgIteration(j, dots);
+                        lastAlpha = dots[2];
+                    }
+                } catch (RuntimeException suppressed) {
+                    lastDeferred = false;
+                }
+            }
+            if (lastDeferred && lastAlpha != 0) {
+                backend.axpby(lastAlpha, p, 1, x);   // the last step's deferred x += alpha p
+            }
+        }
+        lastResidualNorm = rNorm;
+        return it;
+    }
+
     /**
      * Solves A x = b, starting from the x given (use a zero vector for x0 = 0); x is overwritten with
      * the solution. {@code b} is not modified.
@@ -209,8 +294,15 @@ public final class ConjugateGradient implements AutoCloseable {
         boolean apZero = false;
         // the alpha whose x += alpha p the last cgIteration left to the next (x moves once every two steps), else 0
         double pending = 0;
+        // ... and whose scalars stay on the device: iterations queue with no wait between them
+        boolean queued = step && operator.queuesCgIterations();
         try {
             while (it < limit) {
+                if (queued && dir != null) {
+                    it = queuedIterations(x, it, limit, beta, rr, bNorm, reportedTarget, history);
+                    rNorm = lastResidualNorm;
+                    break;
+                }
                 boolean folded = step && dir != null;
                 double pAp;
                 double rrFolded = 0;

@@ -652,6 +652,46 @@ public interface Backend extends AutoCloseable {
     }
 
     /**
+     * Whether {@link #queueAssembledCgIteration} runs for {@code data} with this {@code shift}: CG's scalars stay on the
+     * device between iterations. The default is false.
+     */
+    default boolean queuesAssembledCg(DeviceElementData data, double shift) {
+        return false;
+    }
+
+    /**
+     * {@link #assembledCgIteration} queued, for CG iteration {@code k}: beta is set on the device from the new r . r at
+     * the end of each step, so the host queues iteration after iteration without waiting, and reads each one's
+     * p . A p, r . r and alpha with {@link #awaitCgIteration}(k) while later ones run. With {@code first} the device's
+     * scalars start from {@code beta}, {@code rz} (r . r) and {@code pending} (the alpha of a deferred x update, 0 where
+     * none); later calls ignore those three. x is deferred where {@code deferX} asks, as in {@link #assembledCgIteration};
+     * a step after a deferring one adds that step's term. Iteration k+4 may not be queued before k is awaited. One
+     * sequence at a time per backend: a call with {@code first} ends the one before. Where {@link #queuesAssembledCg} is
+     * false it throws {@link UnsupportedOperationException}, as the default does.
+     *
+     * @throws IllegalArgumentException where {@code deferX} follows a deferring step (or {@code pending} with {@code first})
+     * @throws IllegalStateException    where no first call started the sequence, or iteration k - 4 is not awaited yet
+     */
+    default void queueAssembledCgIteration(DeviceElementData data, DeviceScatter z, double lambda, double shift, int k,
+                                           boolean first, double beta, double rz, double pending, boolean deferX,
+                                           DeviceVector pG, DeviceVector yL, DeviceVector yG, DeviceVector xG,
+                                           DeviceVector rG) {
+        throw new UnsupportedOperationException("queueAssembledCgIteration: this backend does not keep CG's scalars on "
+                + "the device");
+    }
+
+    /**
+     * Waits for the read-back of queued CG iteration {@code k} ({@link #queueAssembledCgIteration}): out[0] = p . A p,
+     * out[1] = r . r after the step, out[2] = its alpha (0 where p . A p was not positive and below 1e308: then x and r
+     * stayed as they were). The iterations queued after k keep running.
+     *
+     * @throws IllegalStateException where iteration k is not in flight
+     */
+    default void awaitCgIteration(int k, double[] out) {
+        throw new UnsupportedOperationException("awaitCgIteration: this backend does not keep CG's scalars on the device");
+    }
+
+    /**
      * CG's step length alpha = rz / pAp where pAp is positive and below 1e308, else 0 (the iteration then leaves x and r
      * as they are, and CG stops on pAp): the division every backend's CG iteration makes, on the host or the device.
      */

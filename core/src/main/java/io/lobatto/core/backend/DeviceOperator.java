@@ -98,4 +98,27 @@ public interface DeviceOperator {
         out[2] = 0;
         backend().fill(y, 0);
     }
+
+    /** Whether {@link #queueCgIteration} runs for this operator (CG's scalars kept on the device). The default is false. */
+    default boolean queuesCgIterations() {
+        return false;
+    }
+
+    /**
+     * {@link #cgIteration} queued as CG iteration {@code k}, with beta set on the device
+     * ({@link Backend#queueAssembledCgIteration}): the call returns without waiting, and {@link #awaitCgIteration}(k)
+     * gives p . A p, r . r and alpha later. {@code beta}, {@code rz} and {@code pending} are read only with {@code first}.
+     * The default throws {@link UnsupportedOperationException}: call it only where {@link #queuesCgIterations} is true.
+     */
+    default void queueCgIteration(int k, boolean first, double beta, double rz, double pending, boolean deferX,
+                                  DeviceVector p, DeviceVector y, DeviceVector x, DeviceVector r) {
+        throw new UnsupportedOperationException("queueCgIteration: " + getClass().getSimpleName()
+                + " does not keep CG's scalars on the device");
+    }
+
+    /** {@link Backend#awaitCgIteration}: out[0] = p . A p, out[1] = r . r, out[2] = alpha of queued iteration k. */
+    default void awaitCgIteration(int k, double[] out) {
+        throw new UnsupportedOperationException("awaitCgIteration: " + getClass().getSimpleName()
+                + " does not keep CG's scalars on the device");
+    }
 }

@@ -145,6 +145,29 @@ public final class AparapiBackend implements Backend {
     }
 
     /**
+     * System property {@code lobatto.aparapi.cgQueue} (default true): where CG's iteration runs on the device
+     * ({@link #ELEMENT_DOT_PROPERTY}), beta too is set on the device ({@link io.lobatto.backend.aparapi.kernels.CgBetaKernel})
+     * and the iterations queue one after another, the host reading each one's p . A p and r . r while the next runs
+     * ({@code queueAssembledCgIteration}); false waits for each iteration's read-back before queueing the next
+     * ({@code assembledCgIteration}, the path before). An A/B switch for the runbooks.
+     */
+    static final String CG_QUEUE_PROPERTY = "lobatto.aparapi.cgQueue";
+
+    /**
+     * {@link #CG_QUEUE_PROPERTY} now.
+     *
+     * @throws IllegalArgumentException naming the property's value if it is neither true nor false
+     */
+    static boolean cgQueue() {
+        String v = System.getProperty(CG_QUEUE_PROPERTY, "true").trim().toLowerCase(java.util.Locale.ROOT);
+        return switch (v) {
+            case "true" -> true;
+            case "false" -> false;
+            default -> throw new IllegalArgumentException("-D" + CG_QUEUE_PROPERTY + "=" + v + ": expected true or false");
+        };
+    }
+
+    /**
      * Local nodes from which {@code auto} takes the atomic form: below, the quick-first builds of small jobs (the README's
      * cold start) keep the kernels they build ahead, and the apply is launch-bound anyway.
      */
@@ -1127,6 +1150,21 @@ public final class AparapiBackend implements Backend {
                 core.vec(ap, "ap"), core.vec(x, "x"), core.vec(r, "r"), out);
     }
 
+    /**
+     * {@link Vectors#queueCgEnd} of queued CG iteration {@code k} over {@code count} partials of p . A p in {@code terms},
+     * started with beta, rz and pending where {@code first} (package-private: the kernel listing's test launches it
+     * without an element kernel); {@link #awaitCgIteration} reads it back.
+     */
+    synchronized void queueCgEnd(DeviceVector terms, int count, int k, boolean first, double beta, double rz, double pending,
+                                 boolean deferX, DeviceVector p, DeviceVector ap, DeviceVector x, DeviceVector r) {
+        vectors.checkQueueCg(k, first, deferX, pending);
+        if (first) {
+            vectors.startQueuedCg(beta, rz, pending);
+        }
+        vectors.queueCgEnd(core.vec(terms, "terms").buffer, count, k, deferX, core.vec(p, "p"), core.vec(ap, "ap"),
+                core.vec(x, "x"), core.vec(r, "r"));
+    }
+
     /** CG's iteration after the first with alpha on the device and one read-back (p . A p from the element kernel). */
     @Override
     public synchronized void assembledCgIteration(DeviceElementData data, DeviceScatter z, double lambda, double shift,
@@ -1134,6 +1172,29 @@ public final class AparapiBackend implements Backend {
                                                   DeviceVector yL, DeviceVector yG, DeviceVector xG, DeviceVector rG,
                                                   double[] out) {
         elements.assembledCgIteration(data, z, lambda, shift, beta, rz, pending, deferX, pG, yL, yG, xG, rG, out);
+    }
+
+    /** Whether CG's iterations queue on the device for {@code data}: {@link #foldsAssembledDirectionDot} and {@link #CG_QUEUE_PROPERTY}. */
+    @Override
+    public synchronized boolean queuesAssembledCg(DeviceElementData data, double shift) {
+        core.ensureOpen();
+        return cgQueue() && elements.foldsDirectionDot(data, shift);
+    }
+
+    /** CG iteration k queued with alpha and beta on the device; its read-back queued, not awaited. */
+    @Override
+    public synchronized void queueAssembledCgIteration(DeviceElementData data, DeviceScatter z, double lambda, double shift,
+                                                       int k, boolean first, double beta, double rz, double pending,
+                                                       boolean deferX, DeviceVector pG, DeviceVector yL, DeviceVector yG,
+                                                       DeviceVector xG, DeviceVector rG) {
+        elements.queueAssembledCgIteration(data, z, lambda, shift, k, first, beta, rz, pending, deferX, pG, yL, yG, xG, rG);
+    }
+
+    /** Waits for queued CG iteration k's p . A p, r . r and alpha; the iterations queued after it keep running. */
+    @Override
+    public synchronized void awaitCgIteration(int k, double[] out) {
+        core.ensureOpen();
+        vectors.awaitQueuedCg(k, out);
     }
 
     /** The element launch of the fused operator on elements [first, end) only; the gather is {@link #gatherDot}. */

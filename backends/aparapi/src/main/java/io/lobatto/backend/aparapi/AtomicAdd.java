@@ -7,9 +7,9 @@ import io.lobatto.backend.aparapi.kernels.ElementOperands;
  * the translated body of {@code ElementOperands.addToGlobal} is replaced, in every element kernel's source, by a
  * preprocessor choice on the build constant {@code fromGlobal}:
  * <ul>
- *   <li>{@link ElementOperands#ATOMIC_PTX} (and {@link ElementOperands#ATOMIC_PTX_DIR}, {@link ElementOperands#ATOMIC_PTX_DOT}): NVIDIA's {@code red.global.add.f64} as inline PTX (sm_60 and later), the
+ *   <li>{@link ElementOperands#ATOMIC_PTX} (and {@link ElementOperands#ATOMIC_PTX_DIR}, {@link ElementOperands#ATOMIC_PTX_DOT}, {@link ElementOperands#ATOMIC_PTX_DOT_DEVICE}): NVIDIA's {@code red.global.add.f64} as inline PTX (sm_60 and later), the
  *       instruction CUDA's {@code atomicAdd(double*, double)} compiles to;</li>
- *   <li>{@link ElementOperands#ATOMIC} (and {@link ElementOperands#ATOMIC_DIR}, {@link ElementOperands#ATOMIC_DOT}): a compare-and-swap loop on the 64-bit pattern ({@code cl_khr_int64_base_atomics}),
+ *   <li>{@link ElementOperands#ATOMIC} (and {@link ElementOperands#ATOMIC_DIR}, {@link ElementOperands#ATOMIC_DOT}, {@link ElementOperands#ATOMIC_DOT_DEVICE}): a compare-and-swap loop on the 64-bit pattern ({@code cl_khr_int64_base_atomics}),
  *       for any OpenCL device with that extension;</li>
  *   <li>any other mode: the plain sum (the helper is then never called).</li>
  * </ul>
@@ -35,9 +35,10 @@ final class AtomicAdd {
         }
         int lineStart = generic.lastIndexOf('\n', at) + 1;
         String cas = "LB_FROM_GLOBAL == " + ElementOperands.ATOMIC + " || LB_FROM_GLOBAL == " + ElementOperands.ATOMIC_DIR
-                + " || LB_FROM_GLOBAL == " + ElementOperands.ATOMIC_DOT;
+                + " || LB_FROM_GLOBAL == " + ElementOperands.ATOMIC_DOT + " || LB_FROM_GLOBAL == " + ElementOperands.ATOMIC_DOT_DEVICE;
         String ptx = "LB_FROM_GLOBAL == " + ElementOperands.ATOMIC_PTX + " || LB_FROM_GLOBAL == " + ElementOperands.ATOMIC_PTX_DIR
-                + " || LB_FROM_GLOBAL == " + ElementOperands.ATOMIC_PTX_DOT;
+                + " || LB_FROM_GLOBAL == " + ElementOperands.ATOMIC_PTX_DOT + " || LB_FROM_GLOBAL == "
+                + ElementOperands.ATOMIC_PTX_DOT_DEVICE;
         String pragma = "#if " + cas + "\n"
                 + "#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable\n"
                 + "#endif\n";

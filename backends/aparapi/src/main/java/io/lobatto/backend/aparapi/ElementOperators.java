@@ -355,6 +355,7 @@ final class ElementOperators {
                 .bindIfUsed("dirG", dir == null ? unused : dir)
                 .bindIfUsed("firstElem", first)
                 .bindIfUsed("dotPartials", dot ? d.dotPartials : unused)
+                .bindIfUsed("cgScalars", mode >= ElementOperands.ATOMIC_DOT_DEVICE ? vectors.cgScalars() : unused)
                 .set("elems", end)
                 // the group's tree of p . A p reuses the first group-size doubles of the local memory
                 .local("lds", dot ? Math.max(KernelBuilds.elementLocalBytes(plan), 8L * plan.groupSize())
@@ -514,18 +515,7 @@ final class ElementOperators {
         ClScatter s = gatherScatter.scat(z);
         ClVector yl = core.vec(yL, "yL");
         ClElementData d = elem(data);
-        ClVector[] v = {core.vec(pG, "pG"), core.vec(yG, "yG"), core.vec(xG, "xG"), core.vec(rG, "rG")};
-        String[] names = {"pG", "yG", "xG", "rG"};
-        checkLen(what, "z.localSize", s.localSize(), d.localSize());
-        checkLen(what, "yL", yl.length(), d.localSize());
-        for (int i = 0; i < v.length; i++) {
-            checkLen(what, names[i], v[i].length(), s.globalSize());
-            for (int j = i + 1; j < v.length; j++) {
-                if (v[i] == v[j]) {
-                    throw new IllegalArgumentException(what + ": " + names[i] + " and " + names[j] + " must be distinct");
-                }
-            }
-        }
+        ClVector[] v = cgVectors(what, s, d, yl, pG, yG, xG, rG);
         io.lobatto.core.backend.Backend.checkCgIteration(what, pending, deferX, out);
         if (!foldsDirectionDot(data, shift)) {
             throw noElementDot(what, d, shift);
@@ -542,6 +532,57 @@ final class ElementOperators {
         vectors.cgStepOnDevice(d.dotPartials, (int) groups, rz, beta, pending, deferX, v[0], v[1], v[2], v[3], out);
         // the alpha CgAlphaKernel set, the same division here: what the next step adds to x where this one deferred it
         out[2] = deferX ? io.lobatto.core.backend.Backend.cgAlpha(rz, out[0]) : 0;
+    }
+
+    /**
+     * Queues CG iteration {@code k} ({@link io.lobatto.core.backend.Backend#queueAssembledCgIteration}): with
+     * {@code first} the scalars beta, rz and pending go to the device first; then the element kernel applies
+     * q = r + beta p with beta read on the device ({@link ElementOperands#ATOMIC_DOT_DEVICE}) and
+     * {@link Vectors#queueCgEnd} sets alpha, updates the vectors, sets the next beta and queues the read-back of
+     * p . A p, r . r and alpha, all without waiting.
+     *
+     * @throws UnsupportedOperationException where {@link #foldsDirectionDot} is false
+     */
+    void queueAssembledCgIteration(DeviceElementData data, DeviceScatter z, double lambda, double shift, int k,
+                                   boolean first, double beta, double rz, double pending, boolean deferX, DeviceVector pG,
+                                   DeviceVector yL, DeviceVector yG, DeviceVector xG, DeviceVector rG) {
+        String what = "queueAssembledCgIteration";
+        ClScatter s = gatherScatter.scat(z);
+        ClVector yl = core.vec(yL, "yL");
+        ClElementData d = elem(data);
+        ClVector[] v = cgVectors(what, s, d, yl, pG, yG, xG, rG);
+        if (!foldsDirectionDot(data, shift)) {
+            throw noElementDot(what, d, shift);
+        }
+        vectors.checkQueueCg(k, first, deferX, pending);
+        if (s.globalSize() == 0) {
+            throw new IllegalArgumentException(what + ": the vectors are empty");
+        }
+        if (first) {
+            vectors.startQueuedCg(beta, rz, pending);
+        }
+        int mode = dotMode(d) + (ElementOperands.ATOMIC_DOT_DEVICE - ElementOperands.ATOMIC_DOT);
+        long groups = runElements(d, lambda, v[0].buffer, s, shift, yl.buffer, v[3].buffer, 0, 0, d.elements, v[1].buffer,
+                mode);
+        vectors.queueCgEnd(d.dotPartials, (int) groups, k, deferX, v[0], v[1], v[2], v[3]);
+    }
+
+    /** p, y, x and r of a CG iteration on the device, checked: of the scatter's global size, distinct; y_L of the elements. */
+    private ClVector[] cgVectors(String what, ClScatter s, ClElementData d, ClVector yl, DeviceVector pG, DeviceVector yG,
+                                 DeviceVector xG, DeviceVector rG) {
+        ClVector[] v = {core.vec(pG, "pG"), core.vec(yG, "yG"), core.vec(xG, "xG"), core.vec(rG, "rG")};
+        String[] names = {"pG", "yG", "xG", "rG"};
+        checkLen(what, "z.localSize", s.localSize(), d.localSize());
+        checkLen(what, "yL", yl.length(), d.localSize());
+        for (int i = 0; i < v.length; i++) {
+            checkLen(what, names[i], v[i].length(), s.globalSize());
+            for (int j = i + 1; j < v.length; j++) {
+                if (v[i] == v[j]) {
+                    throw new IllegalArgumentException(what + ": " + names[i] + " and " + names[j] + " must be distinct");
+                }
+            }
+        }
+        return v;
     }
 
     /** The element launch of the fused operator on elements [first, end) only; the gather is {@code gatherDot}. */

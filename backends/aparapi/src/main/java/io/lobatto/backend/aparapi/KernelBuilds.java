@@ -2,6 +2,7 @@ package io.lobatto.backend.aparapi;
 
 import com.aparapi.Kernel;
 import io.lobatto.backend.aparapi.kernels.CgAlphaKernel;
+import io.lobatto.backend.aparapi.kernels.CgBetaKernel;
 import io.lobatto.backend.aparapi.kernels.CgStepKernel;
 import io.lobatto.backend.aparapi.kernels.CgUpdateKernel;
 import io.lobatto.backend.aparapi.kernels.ChebyshevKernel;
@@ -175,6 +176,11 @@ public final class KernelBuilds {
             out.add(new Build(cgStepOnDevice(reduce, xMode).source(), reduce, cgStepLocalBytes(reduce), "tree of " + reduce));
         }
         out.add(new Build(cgAlpha(reduce).source(), reduce, cgStepLocalBytes(reduce), "one group, tree of " + reduce));
+        for (int xMode = 0; xMode <= 2; xMode++) {
+            out.add(new Build(cgStepQueued(reduce, xMode).source(), reduce, cgStepLocalBytes(reduce), "tree of " + reduce));
+        }
+        out.add(new Build(cgAlphaQueued(reduce).source(), reduce, cgStepLocalBytes(reduce), "one group, tree of " + reduce));
+        out.add(new Build(cgBeta(reduce).source(), reduce, cgStepLocalBytes(reduce), "one group, tree of " + reduce));
         int small = BackendCore.smallGroup(BackendCore.smallGroupProperty(), reduce);
         if (small > 0) {      // the reductions over at most small x BackendCore.SMALL_REDUCE_GROUPS entries
             for (int op : new int[] {ReductionKernel.DOT, ReductionKernel.CG_UPDATE, ReductionKernel.PCG_UPDATE}) {
@@ -185,6 +191,8 @@ public final class KernelBuilds {
                     "tree of " + small + ", vectors of at most " + small * BackendCore.SMALL_REDUCE_GROUPS + " entries"));
             for (int xMode = 0; xMode <= 2; xMode++) {
                 out.add(new Build(cgStepOnDevice(small, xMode).source(), small, cgStepLocalBytes(small),
+                        "tree of " + small + ", vectors of at most " + small * BackendCore.SMALL_REDUCE_GROUPS + " entries"));
+                out.add(new Build(cgStepQueued(small, xMode).source(), small, cgStepLocalBytes(small),
                         "tree of " + small + ", vectors of at most " + small * BackendCore.SMALL_REDUCE_GROUPS + " entries"));
             }
         }
@@ -482,17 +490,39 @@ public final class KernelBuilds {
      * device, Ap zeroed, p . A p after the partials), x updated as {@link CgStepKernel#xMode} says.
      */
     static Spec cgStepOnDevice(int group, int xMode) {
+        return cgStepOnDevice(group, xMode, 1);
+    }
+
+    /**
+     * {@link #cgStepOnDevice} of CG's iterations queued on the device ({@link CgStepKernel#onDevice} 2: alpha, beta and
+     * the pending alpha from the device; {@link CgBetaKernel} sums the partials).
+     */
+    static Spec cgStepQueued(int group, int xMode) {
+        return cgStepOnDevice(group, xMode, 2);
+    }
+
+    private static Spec cgStepOnDevice(int group, int xMode, int onDevice) {
         if (xMode < 0 || xMode > 2) {
             throw new IllegalArgumentException("xMode is " + xMode + "; expected 0, 1 or 2");
         }
-        return new Spec(CgStepKernel.class, Map.of("group", group, "onDevice", 1, "xMode", xMode),
-                "cgStep (alpha on the device" + (xMode == 1 ? ", x deferred)" : xMode == 2 ? ", x for two steps)" : ")"),
-                group);
+        return new Spec(CgStepKernel.class, Map.of("group", group, "onDevice", onDevice, "xMode", xMode),
+                "cgStep (" + (onDevice == 2 ? "alpha, beta" : "alpha") + " on the device"
+                        + (xMode == 1 ? ", x deferred)" : xMode == 2 ? ", x for two steps)" : ")"), group);
     }
 
     /** CG's step length from the element kernel's partials of p . A p ({@link CgAlphaKernel}), one group of {@code group}. */
     static Spec cgAlpha(int group) {
-        return new Spec(CgAlphaKernel.class, Map.of("group", group), "cgAlpha", group);
+        return new Spec(CgAlphaKernel.class, Map.of("group", group, "rzOnDevice", 0), "cgAlpha", group);
+    }
+
+    /** {@link #cgAlpha} with r . r read from the device ({@link CgAlphaKernel#rzOnDevice}: CG's iterations queued). */
+    static Spec cgAlphaQueued(int group) {
+        return new Spec(CgAlphaKernel.class, Map.of("group", group, "rzOnDevice", 1), "cgAlpha (r . r on the device)", group);
+    }
+
+    /** The end of a queued CG iteration ({@link CgBetaKernel}): r . r summed, beta set on the device, one group. */
+    static Spec cgBeta(int group) {
+        return new Spec(CgBetaKernel.class, Map.of("group", group), "cgBeta", group);
     }
 
     /** Local memory of a launch of {@link #cgStep}: one double per work-item (one tree). */
@@ -602,6 +632,7 @@ public final class KernelBuilds {
                             : v == ElementVariant.POINTS ? ", points" : "") + inTurn(plan, kernel, fromGlobal, ", ", "")
                             + (fromGlobal == 1 ? ", assembled)"
                             : fromGlobal == 2 ? ", assembled, p update)" : fromGlobal == 3 ? ", one kernel)"
+                            : fromGlobal >= 10 ? ", one kernel, atomic, p . A p, beta on the device)"
                             : fromGlobal >= 8 ? ", one kernel, atomic, p . A p)"
                             : fromGlobal >= 6 ? ", one kernel, atomic, p update)" : fromGlobal >= 4 ? ", one kernel, atomic)" : ")"),
                     plan.groupSize(), plan.unroll(kernel), plan.registerCap(kernel));
@@ -622,7 +653,9 @@ public final class KernelBuilds {
         return new Spec(family, plan.constants(kernel, degree + 1, fromGlobal),
                 name + " N=" + degree + inTurn(plan, kernel, fromGlobal, " [", "]") + (fromGlobal == 1 ? " (assembled)"
                         : fromGlobal == 2 ? " (assembled, p update)"
-                        : fromGlobal == 3 ? " (one kernel)" : fromGlobal >= 8 ? " (one kernel, atomic, p . A p)"
+                        : fromGlobal == 3 ? " (one kernel)"
+                        : fromGlobal >= 10 ? " (one kernel, atomic, p . A p, beta on the device)"
+                        : fromGlobal >= 8 ? " (one kernel, atomic, p . A p)"
                         : fromGlobal >= 6 ? " (one kernel, atomic, p update)"
                         : fromGlobal >= 4 ? " (one kernel, atomic)" : ""),
                 plan.groupSize(), plan.unroll(kernel), plan.registerCap(kernel));

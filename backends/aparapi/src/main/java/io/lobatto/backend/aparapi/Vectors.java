@@ -1,6 +1,9 @@
 package io.lobatto.backend.aparapi;
 
+import io.lobatto.backend.aparapi.kernels.CgAlphaKernel;
+import io.lobatto.backend.aparapi.kernels.CgBetaKernel;
 import io.lobatto.backend.aparapi.kernels.CgStepKernel;
+import io.lobatto.backend.aparapi.kernels.ElementOperands;
 import io.lobatto.backend.aparapi.kernels.IndexedGatherKernel;
 import io.lobatto.backend.aparapi.kernels.ReductionKernel;
 import io.lobatto.backend.aparapi.kernels.RowDotKernel;
@@ -383,11 +386,8 @@ final class Vectors {
      * and alpha = rz / that sum (0 where it is not positive and below 1e308) into [1].
      */
     private void alphaOnDevice(ClBuffer terms, int count, double rz) {
-        if (cgScalars == null) {
-            cgScalars = core.buffer(2, 8, "CG's p . A p and alpha");
-        }
         ClKernel a = onDevice(KernelBuilds.cgAlpha(core.reduceGroup));
-        a.set("terms", terms).set("scalars", cgScalars).set("partials", core.partials).set("rz", rz).set("n", count)
+        a.set("terms", terms).set("scalars", cgScalars()).set("partials", core.partials).set("rz", rz).set("n", count)
                 .local("lds", KernelBuilds.cgStepLocalBytes(core.reduceGroup));
         a.launch(1, core.reduceGroup);
     }
@@ -399,6 +399,145 @@ final class Vectors {
         core.cl.read(cgScalars, 0, sum, 0, 1);
         return sum[0];
     }
+
+    // ------------------------------------------------------------ CG's iterations queued on the device
+
+    /** The read-back slots of queued CG iterations: iteration k uses slot k mod QUEUE_SLOTS. */
+    static final int QUEUE_SLOTS = 4;
+
+    /** CG's scalars on the device ({@link ElementOperands#CG_SCALARS} doubles), allocated at first use. */
+    ClBuffer cgScalars() {
+        if (cgScalars == null) {
+            cgScalars = core.buffer(ElementOperands.CG_SCALARS, 8, "CG's scalars");
+        }
+        return cgScalars;
+    }
+
+    /**
+     * Starts a sequence of queued CG iterations: drops the read-backs of any earlier sequence (waiting for them) and
+     * writes beta, the pending alpha and rz = r . r to the device (one blocking write). {@code pending} not 0 makes the
+     * first step add pending p_old to x.
+     */
+    void startQueuedCg(double beta, double rz, double pending) {
+        for (int s = 0; s < QUEUE_SLOTS; s++) {
+            if (cgTransfers[s] != null) {
+                cgTransfers[s].await();
+                cgTransfers[s] = null;
+            }
+        }
+        double[] v = new double[ElementOperands.CG_SCALARS];
+        v[ElementOperands.CG_BETA] = beta;
+        v[ElementOperands.CG_PENDING] = pending;
+        v[ElementOperands.CG_RR] = rz;
+        core.cl.write(v, 0, v.length, cgScalars(), 0);
+        cgXPending = pending != 0;
+        cgSequenceOpen = true;
+    }
+
+    /**
+     * The end of queued CG iteration {@code k}, after the element kernel ({@link ElementOperands#ATOMIC_DOT_DEVICE}) left
+     * {@code count} partials of p . A p in {@code terms}: {@link CgAlphaKernel} (alpha from r . r on the device),
+     * {@link CgStepKernel} with {@code onDevice} 2 (p = r + beta p, x as {@code deferX} and the step before say, r -= alpha
+     * Ap, Ap = 0, partials of r . r), {@link CgBetaKernel} (r . r, beta, pending, and the slot of this iteration), then a
+     * read of the slot queued without waiting ({@link #awaitQueuedCg}).
+     *
+     * @throws IllegalStateException where no sequence was started, or the slot of {@code k} still holds an iteration
+     *                               not awaited ({@link #QUEUE_SLOTS} at most in flight)
+     */
+    void queueCgEnd(ClBuffer terms, int count, int k, boolean deferX, ClVector p, ClVector ap, ClVector x, ClVector r) {
+        checkQueueCg(k, false, deferX, 0);
+        int slot = Math.floorMod(k, QUEUE_SLOTS);
+        if (cgHistory == null) {
+            cgHistory = new ClBuffer[QUEUE_SLOTS];
+            for (int s = 0; s < QUEUE_SLOTS; s++) {
+                cgHistory[s] = core.buffer(3, 8, "CG's read-back slot " + s);
+            }
+            cgHistoryHost = core.cl.pinnedHostBuffer(32L * QUEUE_SLOTS, "CG's read-back slots");
+        }
+        int n = p.length();
+        int reduce = core.reduceGroup;
+        long lds = KernelBuilds.cgStepLocalBytes(reduce);
+        ClKernel a = onDevice(KernelBuilds.cgAlphaQueued(reduce));
+        a.set("terms", terms).set("scalars", cgScalars).set("partials", core.partials).set("rz", 0.0).set("n", count)
+                .local("lds", lds);
+        a.launch(1, reduce);
+        int group = core.reductionGroup(n);
+        int groups = BackendCore.reductionGroups(n, group);
+        ClKernel k2 = onDevice(KernelBuilds.cgStepQueued(group, deferX ? 1 : cgXPending ? 2 : 0));
+        k2.set("p", p.buffer).set("ap", ap.buffer).set("x", x.buffer).set("r", r.buffer).set("partials", core.partials)
+                .set("alpha", 0.0).set("beta", 0.0).set("n", n).set("scalars", cgScalars).set("pending", 0.0);
+        k2.local("lds", KernelBuilds.cgStepLocalBytes(group));
+        k2.launch(groups, group);
+        ClKernel b = onDevice(KernelBuilds.cgBeta(reduce));
+        b.set("terms", core.partials).set("scalars", cgScalars).set("history", cgHistory[slot]).set("partials", core.partials)
+                .set("n", groups).local("lds", lds);
+        b.launch(1, reduce);
+        java.nio.ByteBuffer dst = cgHistoryHost.duplicate().position(32 * slot).limit(32 * slot + 24).slice();
+        cgTransfers[slot] = core.cl.readAsync(cgHistory[slot], dst, 3);
+        cgSlotIteration[slot] = k;
+        cgXPending = deferX;
+    }
+
+    /**
+     * The checks of queued CG iteration {@code k}, made before anything is launched: a sequence started (or
+     * {@code first}), k's read-back slot free, no deferral right after a deferral (nor with {@code pending}).
+     */
+    void checkQueueCg(int k, boolean first, boolean deferX, double pending) {
+        if (first) {
+            if (deferX && pending != 0) {
+                throw new IllegalArgumentException("queueCgIteration: a step with x pending (alpha " + pending
+                        + ") cannot defer its own");
+            }
+            return;                          // startQueuedCg frees the slots
+        }
+        if (!cgSequenceOpen) {
+            throw new IllegalStateException("queueCgIteration: iteration " + k + " queued before a first one (first = true)");
+        }
+        int slot = Math.floorMod(k, QUEUE_SLOTS);
+        if (cgTransfers[slot] != null && cgSlotIteration[slot] != k) {
+            throw new IllegalStateException("queueCgIteration: iteration " + k + " needs the read-back slot of iteration "
+                    + cgSlotIteration[slot] + ", not awaited yet (at most " + QUEUE_SLOTS + " iterations in flight)");
+        }
+        if (cgTransfers[slot] != null) {
+            throw new IllegalStateException("queueCgIteration: iteration " + k + " is in flight already");
+        }
+        if (deferX && cgXPending) {
+            throw new IllegalArgumentException("queueCgIteration: iteration " + k + " cannot defer x: the step before "
+                    + "deferred its own");
+        }
+    }
+
+    /**
+     * Waits for queued iteration {@code k}'s read-back (the work queued after it keeps running): out[0] = p . A p,
+     * out[1] = r . r after the step, out[2] = its alpha.
+     *
+     * @throws IllegalStateException where {@code k} is not in flight (never queued, or awaited already)
+     */
+    void awaitQueuedCg(int k, double[] out) {
+        int slot = Math.floorMod(k, QUEUE_SLOTS);
+        if (cgTransfers[slot] == null || cgSlotIteration[slot] != k) {
+            throw new IllegalStateException("awaitCgIteration: iteration " + k + " is not in flight"
+                    + (cgTransfers[slot] != null ? " (its slot holds iteration " + cgSlotIteration[slot] + ")" : ""));
+        }
+        if (out == null || out.length < 3) {
+            throw new IllegalArgumentException("awaitCgIteration: out must have length >= 3, got "
+                    + (out == null ? "null" : out.length));
+        }
+        cgTransfers[slot].await();
+        cgTransfers[slot] = null;
+        out[0] = cgHistoryHost.getDouble(32 * slot);
+        out[1] = cgHistoryHost.getDouble(32 * slot + 8);
+        out[2] = cgHistoryHost.getDouble(32 * slot + 16);
+    }
+
+    private ClBuffer[] cgHistory;
+    private java.nio.ByteBuffer cgHistoryHost;
+    private final ClContext.Transfer[] cgTransfers = new ClContext.Transfer[QUEUE_SLOTS];
+    private final int[] cgSlotIteration = new int[QUEUE_SLOTS];
+    /** Whether the last queued step deferred x (the next one adds the pending alpha's term). */
+    private boolean cgXPending;
+    /** Whether {@link #startQueuedCg} set the scalars. */
+    private boolean cgSequenceOpen;
 
     /** The kernels of {@link #cgStepOnDevice} by spec (two groups at most: the backend's and the small one). */
     private ClKernel onDevice(KernelBuilds.Spec spec) {

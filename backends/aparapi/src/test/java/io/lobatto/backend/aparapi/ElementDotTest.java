@@ -36,6 +36,7 @@ class ElementDotTest {
     void clear() {
         System.clearProperty(AparapiBackend.ATOMIC_OPERATOR_PROPERTY);
         System.clearProperty(AparapiBackend.ELEMENT_DOT_PROPERTY);
+        System.clearProperty(AparapiBackend.CG_QUEUE_PROPERTY);
     }
 
     private static void assertDirectionDot(AparapiBackend be, SpectralElementMesh mesh, double lambda, String what) {
@@ -233,9 +234,11 @@ class ElementDotTest {
     }
 
     /**
-     * Plain CG on BP5 (masked box) with p . A p from the element kernel and cgStep, against CG without them: the same
-     * iterations to 1e-10 and the same solution to 1e-9 of its largest entry (the dots' order differs); the element kernel's
-     * dot, cgAlpha and cgStep run, no dot, cgUpdate or gather.
+     * Plain CG on BP5 (masked box) in three arms: the path before (arm 0), the iteration on the device with one read-back
+     * each (arm 1, {@code cgIteration}) and the iterations queued with beta on the device (arm 2,
+     * {@code queueCgIteration}). The same iterations (the queued arm one more at most: it checks one iteration late), the
+     * same solution to 1e-9 of its largest entry (the dots' order differs), and at fixed counts, odd and even, x to 1e-11.
+     * Each arm launches its own kernels and no gather.
      */
     @Test
     void plainCgConvergesTheSame() {
@@ -245,11 +248,11 @@ class ElementDotTest {
             ScatterOperator z = TestProblems.dirichlet(mesh);
             int n = z.globalSize();
             double[] rhs = TestProblems.random(n, 61L * degree);
-            SolveResult[] r = new SolveResult[2];
-            double[][] x = new double[2][];
+            SolveResult[] r = new SolveResult[3];
+            double[][] x = new double[3][];
             System.setProperty(AparapiBackend.ATOMIC_OPERATOR_PROPERTY, "cas");
-            for (int arm = 0; arm < 2; arm++) {
-                System.setProperty(AparapiBackend.ELEMENT_DOT_PROPERTY, arm == 0 ? "false" : "true");
+            for (int arm = 0; arm < 3; arm++) {
+                arm(arm);
                 try (AssembledOperator a = AssembledOperator.bind(ElementOperator.of(ElementKernel.STIFFNESS_BP35, mesh, 0), z, be);
                      DeviceVector b = be.upload(rhs); DeviceVector xv = be.allocate(n);
                      ConjugateGradient cg = new ConjugateGradient(a).relativeTolerance(1e-10)) {
@@ -260,16 +263,22 @@ class ElementDotTest {
                     assertEquals(arm == 1, ops.contains("cgStep (alpha on the device, x deferred)")
                             && ops.contains("cgStep (alpha on the device, x for two steps)") && ops.contains("cgAlpha"),
                             degree + " arm " + arm + ": " + ops);
+                    assertEquals(arm == 2, ops.contains("cgStep (alpha, beta on the device, x deferred)")
+                            && ops.contains("cgStep (alpha, beta on the device, x for two steps)")
+                            && ops.contains("cgAlpha (r . r on the device)") && ops.contains("cgBeta"),
+                            degree + " arm " + arm + ": " + ops);
                     assertEquals(arm == 1, ops.stream().anyMatch(o -> o.endsWith("atomic, p . A p)")), degree + ": " + ops);
+                    assertEquals(arm == 2, ops.stream().anyMatch(o -> o.endsWith("p . A p, beta on the device)")),
+                            degree + ": " + ops);
                     assertFalse(ops.stream().anyMatch(o -> o.startsWith("gather")), degree + ": " + ops);
                     x[arm] = be.download(xv);
                 }
             }
             // fixed iteration counts, odd and even: the last step's x deferred or not
-            for (int fixed : new int[] {7, 8}) {
-                double[][] xf = new double[2][];
-                for (int arm = 0; arm < 2; arm++) {
-                    System.setProperty(AparapiBackend.ELEMENT_DOT_PROPERTY, arm == 0 ? "false" : "true");
+            for (int fixed : new int[] {1, 2, 7, 8}) {
+                double[][] xf = new double[3][];
+                for (int arm = 0; arm < 3; arm++) {
+                    arm(arm);
                     try (AssembledOperator a = AssembledOperator.bind(ElementOperator.of(ElementKernel.STIFFNESS_BP35, mesh, 0), z, be);
                          DeviceVector b = be.upload(rhs); DeviceVector xv = be.allocate(n);
                          ConjugateGradient cg = new ConjugateGradient(a).fixedIterations(fixed)) {
@@ -279,16 +288,110 @@ class ElementDotTest {
                     }
                 }
                 double s = java.util.Arrays.stream(xf[0]).map(Math::abs).max().orElse(0);
-                for (int i = 0; i < n; i++) {
-                    assertEquals(xf[0][i], xf[1][i], 1e-11 * s, "N=" + degree + ", " + fixed + " iterations: x[" + i + "]");
+                for (int arm = 1; arm < 3; arm++) {
+                    for (int i = 0; i < n; i++) {
+                        assertEquals(xf[0][i], xf[arm][i], 1e-11 * s, "N=" + degree + ", " + fixed + " iterations, arm " + arm
+                                + ": x[" + i + "]");
+                    }
                 }
             }
             String what = "N=" + degree;
             assertTrue(r[0].iterations() > 10, what + ": " + r[0]);
             assertTrue(Math.abs(r[0].iterations() - r[1].iterations()) <= 1, what + ": " + r[0] + " / " + r[1]);
+            assertTrue(r[2].iterations() - r[0].iterations() >= 0 && r[2].iterations() - r[0].iterations() <= 2,
+                    what + ": " + r[0] + " / " + r[2]);
+            assertTrue(r[2].finalResidual() <= 1e-10 * r[2].rhsNorm(), what + ": " + r[2]);
             double scale = java.util.Arrays.stream(x[0]).map(Math::abs).max().orElse(0);
-            for (int i = 0; i < n; i++) {
-                assertEquals(x[0][i], x[1][i], 1e-9 * scale, what + ": x[" + i + "]");
+            for (int arm = 1; arm < 3; arm++) {
+                for (int i = 0; i < n; i++) {
+                    assertEquals(x[0][i], x[arm][i], 1e-9 * scale, what + ", arm " + arm + ": x[" + i + "]");
+                }
+            }
+        }
+    }
+
+    /** The path before (0), the iteration on the device (1), the iterations queued (2). */
+    private static void arm(int arm) {
+        System.setProperty(AparapiBackend.ELEMENT_DOT_PROPERTY, arm == 0 ? "false" : "true");
+        System.setProperty(AparapiBackend.CG_QUEUE_PROPERTY, arm == 2 ? "true" : "false");
+    }
+
+    /**
+     * Three iterations queued (deferring, adding both, deferring) against three of {@code cgIteration} fed the same betas
+     * (beta = r . r / r . r before, as the device sets it): p . A p, r . r and alpha to 1e-12, p, x and r to 1e-14 of their
+     * largest entries; the launches; and the misuse: an iteration not in flight, a deferral after a deferral, and a fifth
+     * iteration queued before the first is awaited.
+     */
+    @Test
+    void queuedIterationsAgreeWithTheIterationOnTheDevice() {
+        AparapiBackend be = OpenClAvailability.backend();
+        for (int degree : new int[] {2, 7}) {
+            SpectralElementMesh mesh = TestProblems.deformedBox(3, 2, 2, degree);
+            ScatterOperator z = TestProblems.partlyMasked(mesh);
+            int n = z.globalSize();
+            double[] r0 = TestProblems.random(n, 79L * degree);
+            double[] p0 = TestProblems.random(n, 83L * degree);
+            double[] x0 = TestProblems.random(n, 89L * degree);
+            System.setProperty(AparapiBackend.ATOMIC_OPERATOR_PROPERTY, "cas");
+            System.setProperty(AparapiBackend.ELEMENT_DOT_PROPERTY, "true");
+            try (AssembledOperator a = AssembledOperator.bind(ElementOperator.of(ElementKernel.STIFFNESS_BP35, mesh, 0), z, be);
+                 DeviceVector r1 = be.upload(r0); DeviceVector p1 = be.upload(p0); DeviceVector x1 = be.upload(x0);
+                 DeviceVector y1 = be.allocate(n);
+                 DeviceVector r2 = be.upload(r0); DeviceVector p2 = be.upload(p0); DeviceVector x2 = be.upload(x0);
+                 DeviceVector y2 = be.allocate(n)) {
+                String what = "N=" + degree;
+                be.fill(y1, 0);
+                be.fill(y2, 0);
+                assertTrue(a.queuesCgIterations(), what + ": queues");
+                double beta = 0.4;
+                double rz = 2.5;
+                double[][] want = new double[3][3];
+                double pending = 0;
+                for (int j = 0; j < 3; j++) {
+                    a.cgIteration(beta, rz, pending, j != 1, p2, y2, x2, r2, want[j]);
+                    pending = want[j][2];
+                    want[j][2] = io.lobatto.core.backend.Backend.cgAlpha(rz, want[j][0]);   // the queued step's alpha always
+                    beta = want[j][1] / rz;
+                    rz = want[j][1];
+                }
+                List<String> ops = OneKernelOperatorTest.launched(be, () -> {
+                    for (int j = 0; j < 3; j++) {
+                        a.queueCgIteration(j + 1, j == 0, 0.4, 2.5, 0, j != 1, p1, y1, x1, r1);
+                    }
+                });
+                assertTrue(ops.contains("cgAlpha (r . r on the device)") && ops.contains("cgBeta")
+                        && ops.contains("cgStep (alpha, beta on the device, x deferred)")
+                        && ops.contains("cgStep (alpha, beta on the device, x for two steps)"), what + ": " + ops);
+                assertTrue(ops.stream().anyMatch(o -> o.endsWith("p . A p, beta on the device)") && o.contains("N=" + degree)),
+                        what + ": " + ops);
+                assertFalse(ops.contains("fill") || ops.contains("dot") || ops.contains("cgAlpha"), what + ": " + ops);
+                double[] got = new double[3];
+                for (int j = 0; j < 3; j++) {
+                    a.awaitCgIteration(j + 1, got);
+                    for (int i = 0; i < 3; i++) {
+                        assertEquals(want[j][i], got[i], 1e-12 * Math.abs(want[j][i]), what + ": step " + j + ", out[" + i + "]");
+                    }
+                    assertTrue(got[2] != 0, what + ": step " + j + ": alpha");
+                }
+                assertClose(be.download(p2), be.download(p1), what + ": p");
+                assertClose(be.download(x2), be.download(x1), what + ": x (step 3's x deferred in both)");
+                assertClose(be.download(r2), be.download(r1), what + ": r");
+                assertTrue(java.util.Arrays.stream(be.download(y1)).allMatch(v -> v == 0), what + ": Ap left zero");
+                assertThrows(IllegalStateException.class, () -> a.awaitCgIteration(3, got), "awaited already");
+                assertThrows(IllegalStateException.class, () -> a.awaitCgIteration(9, got), "never queued");
+                assertThrows(IllegalArgumentException.class,
+                        () -> a.queueCgIteration(4, false, 0, 0, 0, true, p1, y1, x1, r1), "deferring after a deferral");
+                assertThrows(IllegalArgumentException.class,
+                        () -> a.queueCgIteration(1, true, 0.5, 1, 0.25, true, p1, y1, x1, r1), "pending and deferred at once");
+                a.queueCgIteration(1, true, 0.5, 1, 0, false, p1, y1, x1, r1);
+                for (int k = 2; k <= 4; k++) {
+                    a.queueCgIteration(k, false, 0, 0, 0, false, p1, y1, x1, r1);
+                }
+                assertThrows(IllegalStateException.class, () -> a.queueCgIteration(5, false, 0, 0, 0, false, p1, y1, x1, r1),
+                        "a fifth in flight");
+                for (int k = 1; k <= 4; k++) {
+                    a.awaitCgIteration(k, got);
+                }
             }
         }
     }

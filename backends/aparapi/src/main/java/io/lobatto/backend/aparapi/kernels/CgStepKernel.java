@@ -13,11 +13,16 @@ import io.lobatto.backend.aparapi.runtime.BuildConstant;
  * n and the local tree). With {@link #onDevice} = 1 it is the last launch of CG's iteration on the device: alpha is
  * read from {@code scalars[1]} ({@link CgAlphaKernel} wrote it there), Ap is left zero for the next atomic apply, and
  * the first work-item copies p . A p ({@code scalars[0]}) after the groups' partials, so that one read-back brings the
- * host both.
+ * host both. With {@link #onDevice} = 2 (CG's iterations queued) alpha, beta and pending are all read from
+ * {@code scalars} ({@link ElementOperands#CG_ALPHA}, {@link ElementOperands#CG_BETA}, {@link ElementOperands#CG_PENDING})
+ * and {@link CgBetaKernel} follows, summing the partials on the device.
  */
 public final class CgStepKernel extends GroupSumKernel {
 
-    /** 1: alpha from {@link #scalars}, Ap zeroed, p . A p after the partials; 0: alpha the argument. */
+    /**
+     * 1: alpha from {@link #scalars}, Ap zeroed, p . A p after the partials; 2: alpha, beta and pending from
+     * {@link #scalars}, Ap zeroed; 0: alpha and beta the arguments.
+     */
     @BuildConstant int onDevice;
     /**
      * x's update: 0, x += alpha p (p the new direction); 1, none (deferred to the next step); 2, x += pending p_old +
@@ -42,30 +47,36 @@ public final class CgStepKernel extends GroupSumKernel {
     public void run() {
         int stride = getGlobalSize();
         double a = alpha;
-        if (onDevice == 1) {
-            a = scalars[1];
+        double b = beta;
+        double pend = pending;
+        if (onDevice >= 1) {
+            a = scalars[ElementOperands.CG_ALPHA];
+        }
+        if (onDevice == 2) {
+            b = scalars[ElementOperands.CG_BETA];
+            pend = scalars[ElementOperands.CG_PENDING];
         }
         double s = 0;
         for (int i = getGlobalId(); i < n; i += stride) {
             double po = p[i];
-            double pi = r[i] + beta * po;
+            double pi = r[i] + b * po;
             p[i] = pi;
             if (xMode == 0) {
                 x[i] += a * pi;
             }
             if (xMode == 2) {
-                x[i] += pending * po + a * pi;
+                x[i] += pend * po + a * pi;
             }
             double ri = r[i] - a * ap[i];
             r[i] = ri;
-            if (onDevice == 1) {
+            if (onDevice >= 1) {
                 ap[i] = 0;
             }
             s += ri * ri;
         }
         writeGroupSum(s);
         if (onDevice == 1 && getGlobalId() == 0) {
-            partials[getNumGroups()] = scalars[0];
+            partials[getNumGroups()] = scalars[ElementOperands.CG_PAP];
         }
     }
 }

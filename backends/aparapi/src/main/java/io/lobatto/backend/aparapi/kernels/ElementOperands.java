@@ -51,8 +51,28 @@ public abstract class ElementOperands extends Kernel {
     public static final int ATOMIC_DOT = 8;
     /** {@link #ATOMIC_DOT} with {@link #ATOMIC_PTX}'s atomic add. */
     public static final int ATOMIC_PTX_DOT = 9;
+    /**
+     * {@link #ATOMIC_DOT} with beta read from the device, {@code cgScalars[}{@link #CG_BETA}{@code ]}, where the step
+     * before left it ({@link CgBetaKernel}): CG's iterations then queue one after another with no read-back between them.
+     */
+    public static final int ATOMIC_DOT_DEVICE = 10;
+    /** {@link #ATOMIC_DOT_DEVICE} with {@link #ATOMIC_PTX}'s atomic add. */
+    public static final int ATOMIC_PTX_DOT_DEVICE = 11;
     /** The number of input modes: one past the largest value of {@link #fromGlobal}. */
-    public static final int MODES = 10;
+    public static final int MODES = 12;
+
+    /** CG's scalars on the device ({@link CgAlphaKernel}, {@link CgStepKernel}, {@link CgBetaKernel}): p . A p. */
+    public static final int CG_PAP = 0;
+    /** CG's scalars on the device: alpha = r . r / p . A p of the step. */
+    public static final int CG_ALPHA = 1;
+    /** CG's scalars on the device: beta = r . r / (r . r of the step before), for the next step's p = r + beta p. */
+    public static final int CG_BETA = 2;
+    /** CG's scalars on the device: the alpha of the step before, whose x += alpha p_old a deferring step left. */
+    public static final int CG_PENDING = 3;
+    /** CG's scalars on the device: r . r of the residual the next step starts from. */
+    public static final int CG_RR = 4;
+    /** The number of CG's scalars on the device. */
+    public static final int CG_SCALARS = 5;
     /** Added to the scatter id of a local node that is the only entry of its row (ids below it: {@code N_G <= 2^30}). */
     public static final int DIRECT_FLAG = 1 << 30;
 
@@ -70,6 +90,8 @@ public abstract class ElementOperands extends Kernel {
     double[] G22 = new double[1];
     double[] wJ = new double[1];
     double[] dirG = new double[1];
+    /** {@link #ATOMIC_DOT_DEVICE}: CG's scalars, beta at {@link #CG_BETA}. */
+    double[] cgScalars = new double[1];
     /** y_G of the one-kernel operator ({@link #DIRECT}). */
     double[] yG = new double[1];
     double beta;
@@ -104,7 +126,7 @@ public abstract class ElementOperands extends Kernel {
             int j = max(id, 0);
             u = x[j];
             if (fromGlobal == 2 || fromGlobal >= ATOMIC_DIR) {
-                u = dirG[j] + beta * u;
+                u = dirG[j] + directionBeta() * u;
             }
             if (id < 0) {
                 u = 0;
@@ -129,13 +151,22 @@ public abstract class ElementOperands extends Kernel {
             if (id >= 0) {
                 u = x[id];
                 if (fromGlobal == 2 || fromGlobal >= ATOMIC_DIR) {
-                    u = dirG[id] + beta * u;
+                    u = dirG[id] + directionBeta() * u;
                 }
             }
         } else {
             u = x[li];
         }
         return u;
+    }
+
+    /** beta of u = dirG + beta x_G: the argument, or with {@link #ATOMIC_DOT_DEVICE} CG's on the device. */
+    protected final double directionBeta() {
+        double b = beta;
+        if (fromGlobal >= ATOMIC_DOT_DEVICE) {
+            b = cgScalars[CG_BETA];
+        }
+        return b;
     }
 
     /**

@@ -1,0 +1,45 @@
+package io.lobatto.backend.aparapi.kernels;
+
+/**
+ * The end of a CG iteration queued on the device: one work-group sums {@link CgStepKernel}'s partials of the new r . r
+ * in {@link GroupSumKernel}'s tree and sets the next step's scalars, beta = r . r / (r . r before) (0 where r . r
+ * before is not positive), the pending alpha (this step's, for a step that deferred x) and r . r itself
+ * ({@link ElementOperands#CG_SCALARS}); it copies p . A p, r . r and alpha into {@code history}, the slot the host reads
+ * back while the next iteration runs. So the element kernel of the next step reads beta from the device
+ * ({@link ElementOperands#ATOMIC_DOT_DEVICE}) and the host waits for nothing between iterations.
+ */
+public final class CgBetaKernel extends GroupSumKernel {
+
+    /** CgStepKernel's partials of r . r. */
+    double[] terms = new double[1];
+    /** CG's scalars on the device. */
+    double[] scalars = new double[1];
+    /** This iteration's slot of the host's read-back: p . A p, r . r, alpha. */
+    double[] history = new double[1];
+    int n;
+
+    @Override
+    public void run() {
+        int lid = getLocalId();
+        double s = 0;
+        for (int i = lid; i < n; i += group) {
+            s += terms[i];
+        }
+        writeGroupSum(s);
+        if (lid == 0) {
+            double rr = lds[0];
+            double before = scalars[ElementOperands.CG_RR];
+            double b = 0;
+            if (before > 0) {
+                b = rr / before;
+            }
+            double a = scalars[ElementOperands.CG_ALPHA];
+            history[0] = scalars[ElementOperands.CG_PAP];
+            history[1] = rr;
+            history[2] = a;
+            scalars[ElementOperands.CG_BETA] = b;
+            scalars[ElementOperands.CG_PENDING] = a;
+            scalars[ElementOperands.CG_RR] = rr;
+        }
+    }
+}
