@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# GPU runbook of issue 26, one H100, about 8 minutes (every limit together 570 s): CG's iterations queued on the device
+# GPU runbook of issue 26, one H100, about 7 minutes (every limit together 630 s: give ROUNDS=1 or SKIP_* a call of its own): CG's iterations queued on the device
 # (CgBetaKernel sets beta there, the element kernel reads it, and the host reads each iteration's p . A p and r . r while
 # the next one runs: -Dlobatto.aparapi.cgQueue=true, the default) against the iteration on the device with one read-back
 # each (cgQueue=false) and the path before (-Dlobatto.aparapi.elementDot=false), on the same code:
@@ -26,9 +26,9 @@ E=-Dlobatto.aparapi.elementDot
 Q=-Dlobatto.aparapi.cgQueue
 args=(--geometry stored --iterations 50 --reps "${BP_REPS:-15}")
 for round in $(seq 1 "${ROUNDS:-2}"); do
-  bench bp-before-r$round 80 bp "$A" $E=false -- "${args[@]}" --n-min "${N_MIN:-1}" --n-max "${N_MAX:-10}"
-  bench bp-device-r$round 80 bp "$A" $E=true $Q=false -- "${args[@]}" --n-min "${N_MIN:-1}" --n-max "${N_MAX:-10}"
-  bench bp-queued-r$round 80 bp "$A" $E=true $Q=true -- "${args[@]}" --n-min "${N_MIN:-1}" --n-max "${N_MAX:-10}"
+  bench bp-before-r$round 90 bp "$A" $E=false -- "${args[@]}" --n-min "${N_MIN:-1}" --n-max "${N_MAX:-10}"
+  bench bp-device-r$round 90 bp "$A" $E=true $Q=false -- "${args[@]}" --n-min "${N_MIN:-1}" --n-max "${N_MAX:-10}"
+  bench bp-queued-r$round 90 bp "$A" $E=true $Q=true -- "${args[@]}" --n-min "${N_MIN:-1}" --n-max "${N_MAX:-10}"
 done
 if [ -z "${SKIP_HIGH:-}" ]; then
   bench bp-before-high 35 bp "$A" $E=false -- "${args[@]}" --n-min 11 --n-max 13

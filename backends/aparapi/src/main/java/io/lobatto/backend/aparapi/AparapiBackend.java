@@ -132,16 +132,19 @@ public final class AparapiBackend implements Backend {
     }
 
     /**
-     * The measured choice of {@link #ELEMENT_DOT_PROPERTY}: BP5's CG iteration on the device at N = 4 and 6..10, where it
-     * was faster; the path before at N = 1, 2, 3 and 5 (slower or level) and above 10 (not measured).
-     * {@code benchmarks/gpu/edot26.sh} (H100, {@code bp} BP5 stored at 8M DOFs, 50 iterations, GDOF&middot;it/s, the path
-     * before / on the device, two rounds each in one lease): at f85ccfd N = 6 10.53, 10.49 / 10.90, 11.03; N = 7 11.43,
-     * 11.71 / 12.47, 12.41; N = 8 10.72, 11.09 / 11.66, 11.57; N = 9 10.86, 11.52 / 12.50, 12.92; N = 10 10.30, 10.55 /
-     * 10.98, 11.61; N = 1 4.23, 4.16 / 3.79, 3.78; N = 2 6.97, 7.01 / 6.79, 6.88; N = 3 9.97, 9.66 / 9.75, 9.60; N = 4
-     * 10.16, 9.65 / 10.68, 10.80; N = 5 10.96, 11.12 / 10.05, 9.62 (the shared 3D kernel, two elements per slot).
+     * The measured choice of {@link #ELEMENT_DOT_PROPERTY}: BP5's CG iteration on the device, its iterations queued
+     * ({@link #CG_QUEUE_PROPERTY}), at N = 2..13; the path before at N = 1 (faster there) and above 13 (not measured).
+     * {@code benchmarks/gpu/queue26.sh} at 5b7c595 (H100, {@code bp} BP5 stored at 8M DOFs, 50 iterations, GDOF&middot;it/s,
+     * the path before / one read-back per iteration / queued, two alternated rounds in one lease): N = 1 4.28, 4.21 /
+     * 3.68, 3.79 / 3.93, 3.93; N = 2 7.16, 6.99 / 6.86, 6.98 / 7.21, 7.21; N = 3 9.97, 10.01 / 9.76, 9.58 / 10.25, 10.27;
+     * N = 4 10.49, 9.98 / 10.82, 10.65 / 11.34, 11.23; N = 5 10.64, 10.44 / 10.63, 10.07 / 10.84, 10.81; N = 6 10.73,
+     * 10.02 / 11.79, 11.26 / 11.47, 11.43; N = 7 11.95, 11.23 / 13.00, 12.43 / 13.38, 13.36; N = 8 11.19, 10.68 / 12.10,
+     * 11.49 / 12.44, 12.46; N = 9 11.51, 10.32 / 13.07, 12.55 / 13.61, 13.61; N = 10 10.57, 10.58 / 11.87, 11.78 / 12.29;
+     * once, the path before / queued: N = 11 10.19 / 11.22, 12 8.42 / 9.75, 13 8.60 / 9.25. Before the queue
+     * ({@code edot26.sh} at f85ccfd) the one-read-back form alone was on at N = 4 and 6..10.
      */
     static boolean elementDotTable(int degree) {
-        return degree == 4 || degree >= 6 && degree <= 10;
+        return degree >= 2 && degree <= 13;
     }
 
     /**

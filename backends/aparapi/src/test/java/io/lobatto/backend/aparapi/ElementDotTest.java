@@ -97,22 +97,38 @@ class ElementDotTest {
         }
     }
 
-    /** Where it does not run: switched off, no atomic form, off the table, a shift, BP3.0; it says why; a bad value. */
+    /**
+     * Where it does not run: switched off, no atomic form, off the table, a shift, BP3.0; it says why; a bad value. The
+     * queue the same, and switched off on its own.
+     */
     @Test
     void whereItDoesNotRun() {
         AparapiBackend be = OpenClAvailability.backend();
-        SpectralElementMesh mesh = TestProblems.deformedBox(2, 2, 2, 3);
+        SpectralElementMesh mesh = TestProblems.deformedBox(2, 2, 2, 1);
         ScatterOperator z = TestProblems.dirichlet(mesh);
         try (AssembledOperator a = AssembledOperator.bind(ElementOperator.of(ElementKernel.STIFFNESS_BP35, mesh, 0), z, be);
              AssembledOperator shifted = AssembledOperator.bind(ElementOperator.of(ElementKernel.STIFFNESS_BP35, mesh, 0), z, be, 0.5);
              AssembledOperator bp30 = AssembledOperator.bind(ElementOperator.of(ElementKernel.STIFFNESS_BP30, mesh, 0), z, be);
              DeviceVector d = be.allocate(z.globalSize()); DeviceVector p = be.allocate(z.globalSize());
-             DeviceVector y = be.allocate(z.globalSize())) {
+             DeviceVector y = be.allocate(z.globalSize()); DeviceVector w = be.allocate(z.globalSize())) {
             assertFalse(a.foldsDirectionDot(), "the atomic form is off on PoCL by default");
             System.setProperty(AparapiBackend.ATOMIC_OPERATOR_PROPERTY, "cas");
-            assertFalse(a.foldsDirectionDot(), "N = 3: not in the table");
+            assertFalse(a.foldsDirectionDot(), "N = 1: not in the table");
+            assertFalse(a.queuesCgIterations(), "N = 1: not in the table");
             System.setProperty(AparapiBackend.ELEMENT_DOT_PROPERTY, "true");
             assertTrue(a.foldsDirectionDot());
+            assertTrue(a.queuesCgIterations());
+            assertFalse(shifted.queuesCgIterations(), "shift");
+            System.setProperty(AparapiBackend.CG_QUEUE_PROPERTY, "false");
+            assertFalse(a.queuesCgIterations(), "queue switched off");
+            assertTrue(a.foldsDirectionDot(), "the iteration on the device stays");
+            System.setProperty(AparapiBackend.CG_QUEUE_PROPERTY, "later");
+            IllegalArgumentException badQueue = assertThrows(IllegalArgumentException.class, a::queuesCgIterations);
+            assertTrue(badQueue.getMessage().contains("lobatto.aparapi.cgQueue=later"), badQueue.getMessage());
+            UnsupportedOperationException noQueue = assertThrows(UnsupportedOperationException.class,
+                    () -> shifted.queueCgIteration(1, true, 0, 1, 0, true, p, y, d, w));
+            assertTrue(noQueue.getMessage().contains("shift 0.5"), noQueue.getMessage());
+            System.clearProperty(AparapiBackend.CG_QUEUE_PROPERTY);
             assertFalse(shifted.foldsDirectionDot(), "shift");
             assertFalse(bp30.foldsDirectionDot(), "BP3.0");
             UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class,
@@ -128,11 +144,11 @@ class ElementDotTest {
         }
     }
 
-    /** The measured table: on at N = 4 and 6..10, off at 1, 2, 3, 5 and above 10. */
+    /** The measured table: on at N = 2..13, off at 1 and above 13. */
     @Test
     void theTable() {
         for (int n = 1; n <= 15; n++) {
-            assertEquals(n == 4 || n >= 6 && n <= 10, AparapiBackend.elementDotTable(n), "N = " + n);
+            assertEquals(n >= 2 && n <= 13, AparapiBackend.elementDotTable(n), "N = " + n);
         }
     }
 
