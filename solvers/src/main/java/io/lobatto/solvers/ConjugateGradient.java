@@ -20,7 +20,11 @@ import io.lobatto.core.backend.DeviceVector;
  * ({@link DeviceOperator#cgIteration}), so a backend can set alpha on the device and read p . Ap and r . r back at once,
  * and may move x once every two steps (x += alpha_k p_k deferred into step k + 1, which reads p_k anyway; the last
  * one is added when the solve returns or throws; so x is one step behind while a {@link Monitor} or progress listener
- * runs).
+ * runs). Where the operator also keeps CG's scalars on the device ({@link DeviceOperator#queuesCgIterations}), the
+ * iterations after the first are queued ({@link DeviceOperator#queueCgIteration}: beta set on the device too) and the
+ * host reads iteration j's p . Ap and r . r while iteration j + 1 runs: a solve to a tolerance then checks one iteration
+ * late and runs, and counts, one iteration past the one that converged; the monitor and progress listener are called
+ * as each iteration's scalars arrive.
  * With a
  * preconditioner M^-1: z = M^-1 r, beta = (r.z)_new / (r.z)_old, p = z + beta p. With a
  * {@link JacobiPreconditioner} on the same backend, z = diag(A)^-1 r and r . z are fused into the
