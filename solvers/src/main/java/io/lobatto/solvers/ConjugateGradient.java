@@ -153,6 +153,25 @@ public final class ConjugateGradient implements AutoCloseable {
         return this;
     }
 
+    /**
+     * The end of iteration {@code it} with r . r = {@code rr} (checked finite): its norm into the history, then the
+     * progress listener and the monitor. Returns the norm.
+     */
+    private double iterationDone(int it, double rr, double reportedTarget, double[] history) {
+        checkFinite(rr, it, "r . r");
+        double rNorm = Math.sqrt(rr);
+        if (recordHistory) {
+            history[it] = rNorm;
+        }
+        if (progress != null) {
+            progress.accept(it);
+        }
+        if (monitor != null) {
+            monitor.iteration(it, rNorm, reportedTarget);
+        }
+        return rNorm;
+    }
+
     /** r's norm after the last of {@link #queuedIterations}' iterations. */
     private double lastResidualNorm;
 
@@ -201,17 +220,7 @@ public final class ConjugateGradient implements AutoCloseable {
                 }
                 rr = dots[1];
                 it++;
-                checkFinite(rr, it, "r . r");
-                rNorm = Math.sqrt(rr);
-                if (recordHistory) {
-                    history[it] = rNorm;
-                }
-                if (progress != null) {
-                    progress.accept(it);
-                }
-                if (monitor != null) {
-                    monitor.iteration(it, rNorm, reportedTarget);
-                }
+                rNorm = iterationDone(it, rr, reportedTarget, history);
                 if (fixedIterations < 0 && converged(rNorm, bNorm) != null) {
                     stop = true;             // the iteration already queued after this one still runs, and counts
                 }
@@ -349,17 +358,7 @@ public final class ConjugateGradient implements AutoCloseable {
                     rr = backend.cgUpdate(alpha, p, ap, x, r);
                 }
                 it++;
-                checkFinite(rr, it, "r . r");
-                rNorm = Math.sqrt(rr);
-                if (recordHistory) {
-                    history[it] = rNorm;
-                }
-                if (progress != null) {
-                    progress.accept(it);
-                }
-                if (monitor != null) {
-                    monitor.iteration(it, rNorm, reportedTarget);
-                }
+                rNorm = iterationDone(it, rr, reportedTarget, history);
                 if (fixedIterations < 0 && converged(rNorm, bNorm) != null) {
                     break;
                 }
