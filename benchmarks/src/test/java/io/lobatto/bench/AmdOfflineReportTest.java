@@ -87,13 +87,14 @@ class AmdOfflineReportTest {
         List<String> noPlan = new java.util.ArrayList<>();
         List<AmdTarget.Degree> all = AmdTarget.GFX90A.builds(List.of(1, 7, 15), AmdTarget.LDS_BYTES, noPlan);
         assertTrue(noPlan.isEmpty(), noPlan.toString());
-        // 28 vector kernels: fill, copy, axpby, pmul, the halo sum, the Chebyshev step, the indexed gather, 3 reductions,
+        // 29 vector kernels: fill, copy, axpby, pmul, the halo sum, the Chebyshev step, the indexed gather, 3 reductions,
         // CG's step (cgStep), its three forms for the iteration on the device and the step length there (cgAlpha), its
-        // three forms for the iterations queued, their step length (r . r on the device) and the end of each (cgBeta),
+        // three forms for the iterations queued, their step length (r . r on the device), the end of each (cgBeta), the
+        // first stage of long step-length sums (termSum),
         // 8 gather/scatter (the rows scatter, gather, gather+dot and gather+dot+update; the block gather+dot that sizes
         // the block group, the block gather+residual, its two-vector form and its Chebyshev step); per transfer pair the
         // six passes and the one kernel of any pass and degrees
-        assertEquals(28 + 2 * 7 + 3 * 3 * 3, all.size(), "vector kernels, transfers at N = 7 and 15, element kernels");
+        assertEquals(29 + 2 * 7 + 3 * 3 * 3, all.size(), "vector kernels, transfers at N = 7 and 15, element kernels");
         for (AmdTarget.Degree d : all) {
             assertTrue(d.build().localBytes() <= AmdTarget.LDS_BYTES, d.build().source().label());
             assertTrue(d.build().groupSize() <= AmdTarget.kernelGroup(d.build().source()), d.build().source().label());

@@ -5,6 +5,7 @@ import io.lobatto.backend.aparapi.kernels.CgAlphaKernel;
 import io.lobatto.backend.aparapi.kernels.CgBetaKernel;
 import io.lobatto.backend.aparapi.kernels.CgStepKernel;
 import io.lobatto.backend.aparapi.kernels.CgUpdateKernel;
+import io.lobatto.backend.aparapi.kernels.TermSumKernel;
 import io.lobatto.backend.aparapi.kernels.ChebyshevKernel;
 import io.lobatto.backend.aparapi.kernels.DiagonalBp35Kernel;
 import io.lobatto.backend.aparapi.kernels.DiagonalKernel;
@@ -181,6 +182,7 @@ public final class KernelBuilds {
         }
         out.add(new Build(cgAlphaQueued(reduce).source(), reduce, cgStepLocalBytes(reduce), "one group, tree of " + reduce));
         out.add(new Build(cgBeta(reduce).source(), reduce, cgStepLocalBytes(reduce), "one group, tree of " + reduce));
+        out.add(new Build(termSum(reduce).source(), reduce, cgStepLocalBytes(reduce), "tree of " + reduce));
         int small = BackendCore.smallGroup(BackendCore.smallGroupProperty(), reduce);
         if (small > 0) {      // the reductions over at most small x BackendCore.SMALL_REDUCE_GROUPS entries
             for (int op : new int[] {ReductionKernel.DOT, ReductionKernel.CG_UPDATE, ReductionKernel.PCG_UPDATE}) {
@@ -518,6 +520,11 @@ public final class KernelBuilds {
     /** {@link #cgAlpha} with r . r read from the device ({@link CgAlphaKernel#rzOnDevice}: CG's iterations queued). */
     static Spec cgAlphaQueued(int group) {
         return new Spec(CgAlphaKernel.class, Map.of("group", group, "rzOnDevice", 1), "cgAlpha (r . r on the device)", group);
+    }
+
+    /** The first stage of {@link CgAlphaKernel}'s sum where the partials are many ({@link TermSumKernel}). */
+    static Spec termSum(int group) {
+        return new Spec(TermSumKernel.class, Map.of("group", group), "termSum", group);
     }
 
     /** The end of a queued CG iteration ({@link CgBetaKernel}): r . r summed, beta set on the device, one group. */

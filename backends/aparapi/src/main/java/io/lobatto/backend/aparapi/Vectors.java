@@ -8,6 +8,7 @@ import io.lobatto.backend.aparapi.kernels.IndexedGatherKernel;
 import io.lobatto.backend.aparapi.kernels.ReductionKernel;
 import io.lobatto.backend.aparapi.kernels.RowDotKernel;
 import io.lobatto.backend.aparapi.kernels.StreamKernel;
+import io.lobatto.backend.aparapi.kernels.TermSumKernel;
 import io.lobatto.backend.aparapi.runtime.ClBuffer;
 import io.lobatto.backend.aparapi.runtime.ClContext;
 import io.lobatto.backend.aparapi.runtime.ClKernel;
@@ -386,10 +387,51 @@ final class Vectors {
      * and alpha = rz / that sum (0 where it is not positive and below 1e308) into [1].
      */
     private void alphaOnDevice(ClBuffer terms, int count, double rz) {
-        ClKernel a = onDevice(KernelBuilds.cgAlpha(core.reduceGroup));
-        a.set("terms", terms).set("scalars", cgScalars()).set("partials", core.partials).set("rz", rz).set("n", count)
-                .local("lds", KernelBuilds.cgStepLocalBytes(core.reduceGroup));
-        a.launch(1, core.reduceGroup);
+        alphaOnDevice(KernelBuilds.cgAlpha(core.reduceGroup), terms, count, rz);
+    }
+
+    /**
+     * {@code spec}'s {@link CgAlphaKernel} over {@code count} partials in {@code terms}; where they are more than
+     * {@link #ONE_STAGE_TERMS} groups' worth and {@link #ALPHA_STAGES_PROPERTY} allows, {@link TermSumKernel} first sums
+     * them into at most {@link AparapiBackend#REDUCE_GROUPS} partials (of the backend's reductions), which the one group
+     * then sums. Both orders are fixed, so the sum is deterministic either way.
+     */
+    private void alphaOnDevice(KernelBuilds.Spec spec, ClBuffer terms, int count, double rz) {
+        int group = core.reduceGroup;
+        long lds = KernelBuilds.cgStepLocalBytes(group);
+        ClBuffer in = terms;
+        int n = count;
+        if (twoStages(count)) {
+            int groups = BackendCore.reductionGroups(count, group);
+            ClKernel t = onDevice(KernelBuilds.termSum(group));
+            t.set("terms", terms).set("partials", core.partials).set("n", count).local("lds", lds);
+            t.launch(groups, group);
+            in = core.partials;
+            n = groups;
+        }
+        ClKernel a = onDevice(spec);
+        a.set("terms", in).set("scalars", cgScalars()).set("partials", core.partials).set("rz", rz).set("n", n)
+                .local("lds", lds);
+        a.launch(1, group);
+    }
+
+    /**
+     * System property {@code lobatto.aparapi.alphaStages}: {@code auto} (the default), CG's step length on the device
+     * sums more than {@link #ONE_STAGE_TERMS} groups' worth of partials in two stages; {@code 1}, always in one group (the
+     * path before). An A/B switch for the runbooks.
+     */
+    static final String ALPHA_STAGES_PROPERTY = "lobatto.aparapi.alphaStages";
+    /** Partials per work-item of the one group up to which {@link CgAlphaKernel} sums alone. */
+    static final int ONE_STAGE_TERMS = 16;
+
+    /** Whether {@code count} partials get {@link TermSumKernel} first. */
+    private boolean twoStages(int count) {
+        String v = System.getProperty(ALPHA_STAGES_PROPERTY, "auto").trim();
+        return switch (v) {
+            case "auto" -> count > ONE_STAGE_TERMS * core.reduceGroup;
+            case "1" -> false;
+            default -> throw new IllegalArgumentException("-D" + ALPHA_STAGES_PROPERTY + "=" + v + ": expected auto or 1");
+        };
     }
 
     /** The sum of {@code count} partials in {@code terms} on the device ({@link #alphaOnDevice}), read back. */
@@ -457,10 +499,7 @@ final class Vectors {
         int n = p.length();
         int reduce = core.reduceGroup;
         long lds = KernelBuilds.cgStepLocalBytes(reduce);
-        ClKernel a = onDevice(KernelBuilds.cgAlphaQueued(reduce));
-        a.set("terms", terms).set("scalars", cgScalars).set("partials", core.partials).set("rz", 0.0).set("n", count)
-                .local("lds", lds);
-        a.launch(1, reduce);
+        alphaOnDevice(KernelBuilds.cgAlphaQueued(reduce), terms, count, 0);
         int group = core.reductionGroup(n);
         int groups = BackendCore.reductionGroups(n, group);
         ClKernel k2 = onDevice(KernelBuilds.cgStepQueued(group, deferX ? 1 : cgXPending ? 2 : 0));

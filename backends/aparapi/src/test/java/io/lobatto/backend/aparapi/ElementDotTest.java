@@ -411,4 +411,44 @@ class ElementDotTest {
             }
         }
     }
+
+    /**
+     * CG's step length over many partials (the element kernel's at low degree): with {@code alphaStages=auto}
+     * {@code TermSumKernel} sums them first, with {@code 1} one group alone; both give p . A p = the sum of the terms to
+     * 1e-13, in the iteration with one read-back and in the queued one.
+     */
+    @Test
+    void longSumsInTwoStages() {
+        AparapiBackend be = OpenClAvailability.backend();
+        int count = 40 * Vectors.ONE_STAGE_TERMS * be.reductionGroupSize() + 7;
+        double[] t = TestProblems.random(count, 97L);
+        double want = 0;
+        for (double v : t) {
+            want += v;
+        }
+        int n = 33;
+        try (DeviceVector terms = be.upload(t); DeviceVector p = be.upload(TestProblems.random(n, 1L));
+             DeviceVector ap = be.allocate(n); DeviceVector x = be.allocate(n); DeviceVector r = be.upload(TestProblems.random(n, 2L))) {
+            for (String stages : new String[] {"auto", "1"}) {
+                System.setProperty(Vectors.ALPHA_STAGES_PROPERTY, stages);
+                double[] out = new double[3];
+                List<String> ops = OneKernelOperatorTest.launched(be,
+                        () -> be.cgStepOnDevice(terms, count, 1, 0.5, 0, false, p, ap, x, r, out));
+                assertEquals(stages.equals("auto"), ops.contains("termSum"), stages + ": " + ops);
+                assertEquals(want, out[0], 1e-13 * Math.abs(want), stages + ": p . A p");
+                List<String> queued = OneKernelOperatorTest.launched(be, () -> {
+                    be.queueCgEnd(terms, count, 1, true, 0.5, 1, 0, true, p, ap, x, r);
+                    be.awaitCgIteration(1, out);
+                });
+                assertEquals(stages.equals("auto"), queued.contains("termSum"), stages + ": " + queued);
+                assertEquals(want, out[0], 1e-13 * Math.abs(want), stages + ": queued p . A p");
+            }
+            System.setProperty(Vectors.ALPHA_STAGES_PROPERTY, "2");
+            IllegalArgumentException bad = assertThrows(IllegalArgumentException.class,
+                    () -> be.cgStepOnDevice(terms, count, 1, 0.5, 0, false, p, ap, x, r, new double[3]));
+            assertTrue(bad.getMessage().contains("lobatto.aparapi.alphaStages=2"), bad.getMessage());
+        } finally {
+            System.clearProperty(Vectors.ALPHA_STAGES_PROPERTY);
+        }
+    }
 }

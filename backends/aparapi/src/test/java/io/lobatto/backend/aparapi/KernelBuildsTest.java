@@ -44,7 +44,7 @@ class KernelBuildsTest {
                 b.cgStepOnDevice(d, 2, 1, 0.5, 0, false, x, y, z, w, new double[3]);
                 b.cgStepOnDevice(d, 2, 1, 0.5, 0, true, x, y, z, w, new double[3]);
                 b.cgStepOnDevice(d, 2, 1, 0.5, 0.25, false, x, y, z, w, new double[3]);
-                queued(b, d, x, y, z, w);
+                queued(b, d, 2, x, y, z, w);
                 b.pcgUpdate(1, x, y, z, w, d, u, new double[2]);
                 b.chebyshevStep(0.5, 1, x, y, z, w, u);
                 int big = BackendCore.SMALL_REDUCE_GROUPS * b.reductionGroupSize() + 1;   // the reductions' own group
@@ -56,7 +56,7 @@ class KernelBuildsTest {
                     b.cgStepOnDevice(v, 2, 1, 0.5, 0, false, p, q, r, t, new double[3]);
                     b.cgStepOnDevice(v, 2, 1, 0.5, 0, true, p, q, r, t, new double[3]);
                     b.cgStepOnDevice(v, 2, 1, 0.5, 0.25, false, p, q, r, t, new double[3]);
-                    queued(b, v, p, q, r, t);
+                    queued(b, v, big, p, q, r, t);   // partials enough for the two-stage sum
                     b.pcgUpdate(1, p, q, r, t, v, o, new double[2]);
                 }
                 int[] ids = new int[n];
@@ -102,12 +102,15 @@ class KernelBuildsTest {
         }
     }
 
-    /** CG's iterations queued on the device, without their element kernel: x deferred, for two steps, then updated. */
-    private static void queued(AparapiBackend b, DeviceVector terms, DeviceVector p, DeviceVector ap, DeviceVector x,
-                               DeviceVector r) {
-        b.queueCgEnd(terms, 2, 1, true, 0.5, 1, 0, true, p, ap, x, r);
-        b.queueCgEnd(terms, 2, 2, false, 0, 0, 0, false, p, ap, x, r);
-        b.queueCgEnd(terms, 2, 3, false, 0, 0, 0, false, p, ap, x, r);
+    /**
+     * CG's iterations queued on the device over {@code count} partials, without their element kernel: x deferred, for two
+     * steps, then updated.
+     */
+    private static void queued(AparapiBackend b, DeviceVector terms, int count, DeviceVector p, DeviceVector ap,
+                               DeviceVector x, DeviceVector r) {
+        b.queueCgEnd(terms, count, 1, true, 0.5, 1, 0, true, p, ap, x, r);
+        b.queueCgEnd(terms, count, 2, false, 0, 0, 0, false, p, ap, x, r);
+        b.queueCgEnd(terms, count, 3, false, 0, 0, 0, false, p, ap, x, r);
         for (int k = 1; k <= 3; k++) {
             b.awaitCgIteration(k, new double[3]);
         }
