@@ -177,61 +177,78 @@ public final class ConjugateGradient implements AutoCloseable {
 
     /**
      * Plain CG's iterations after {@code done} on the device ({@link DeviceOperator#queueCgIteration}): iteration j + 1 is
-     * queued before the host waits for iteration j's p . Ap and r . r, so the device never waits for the host. A solve to
-     * a tolerance therefore runs one iteration past the one that converged, and counts it. x moves every other step (the
-     * last deferred alpha is added at the end, on every way out). Returns the iterations done; r's norm is left in
-     * {@link #lastResidualNorm}.
+     * queued before the host waits for iteration j's p . Ap and r . r, so the device never waits for the host.
+     * <ul>
+     *   <li>A solve to a tolerance therefore checks one iteration late. The iteration after the one that converged has
+     *       run by then: where it moved, it counts, and where its residual is above the target again the solve goes on;
+     *       where it did not move (p . Ap not positive or not finite near convergence), the converged one is the answer.</li>
+     *   <li>A step that does not move (alpha 0) makes every step queued after it a no-op on the device
+     *       ({@code CgBetaKernel}), so x is that of the last step that moved when a breakdown is thrown.</li>
+     *   <li>x moves every other step; the last deferred alpha is added at the end, on every way out.</li>
+     * </ul>
+     * Returns the iterations done; r's norm is left in {@link #lastResidualNorm}.
      */
     private int queuedIterations(DeviceVector x, int done, int limit, double beta, double rr, double bNorm,
                                  double reportedTarget, double[] history) {
         backend.fill(ap, 0);                 // the queued iterations take Ap zero and leave it zero
-        int it = done;
+        int it = done;                       // iterations counted
+        int awaited = done;                  // iterations whose scalars the host has read
         int queuedTo = done;
         boolean lastDeferred = false;
         double lastAlpha = 0;
-        boolean stop = false;
+        boolean stop = false;                // converged (or exactly solved): queue no more
+        boolean still = false;               // a step did not move: neither do the ones queued after it
         boolean ok = false;
         double rNorm = Math.sqrt(rr);
         try {
-            while (it < queuedTo || queuedTo == done) {
+            while (awaited < queuedTo || !stop && queuedTo < limit) {
                 if (!stop && queuedTo < limit) {
                     boolean defer = !lastDeferred;
                     operator.queueCgIteration(queuedTo + 1, queuedTo == done, beta, rr, 0, defer, p, ap, x, r);
                     queuedTo++;
                     lastDeferred = defer;
-                    if (queuedTo < limit && it + 1 == queuedTo) {
+                    if (queuedTo < limit && awaited + 1 == queuedTo) {
                         continue;            // keep one more in flight while the host waits for this one
                     }
                 }
-                operator.awaitCgIteration(it + 1, dots);
-                double pAp = dots[0];
+                operator.awaitCgIteration(awaited + 1, dots);
+                awaited++;
                 lastAlpha = dots[2];
-                checkFinite(pAp, it + 1, "p . Ap");
+                if (still) {
+                    continue;
+                }
+                double pAp = dots[0];
+                boolean moved = pAp > 0 && pAp < 1.0e308;
+                if (stop && !moved) {
+                    still = true;            // the step after a converged one did not move: the converged one stands
+                    continue;
+                }
+                checkFinite(pAp, awaited, "p . Ap");
                 if (pAp <= 0) {
                     if (rr == 0) {
-                        stop = true;         // r was exactly 0: nothing moved; the iteration queued after it moves nothing
-                        it++;
+                        stop = true;         // r was exactly 0: nothing moves any more, and nothing is counted
+                        still = true;
                         continue;
                     }
-                    throw new SolverBreakdownException(SolverBreakdownException.Kind.NOT_POSITIVE_DEFINITE, it + 1, "p . Ap", pAp);
+                    throw new SolverBreakdownException(SolverBreakdownException.Kind.NOT_POSITIVE_DEFINITE, awaited, "p . Ap",
+                            pAp);
                 }
                 if (pAp >= 1.0e308) {
-                    throw new SolverBreakdownException(SolverBreakdownException.Kind.NOT_FINITE, it + 1, "p . Ap", pAp);
+                    throw new SolverBreakdownException(SolverBreakdownException.Kind.NOT_FINITE, awaited, "p . Ap", pAp);
                 }
                 rr = dots[1];
                 it++;
                 rNorm = iterationDone(it, rr, reportedTarget, history);
-                if (fixedIterations < 0 && converged(rNorm, bNorm) != null) {
-                    stop = true;             // the iteration already queued after this one still runs, and counts
-                }
+                // converged: queue no more; the step already queued still runs and is checked like this one
+                stop = fixedIterations < 0 && converged(rNorm, bNorm) != null;
             }
             ok = true;
         } finally {
             if (!ok) {
-                // an exception: wait for what is still in flight, so that x gets the last deferred alpha and the backend's
-                // read-back slots are free; its values are not checked
+                // an exception: wait for what is still in flight (no-ops after a step that did not move), so that the
+                // backend's read-back slots are free and x gets the last deferred alpha; their values are not checked
                 try {
-                    for (int j = it + 1; j <= queuedTo; j++) {
+                    for (int j = awaited + 1; j <= queuedTo; j++) {
                         operator.awaitCgIteration(j, dots);
                         lastAlpha = dots[2];
                     }

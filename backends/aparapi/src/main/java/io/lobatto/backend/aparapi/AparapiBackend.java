@@ -1190,6 +1190,10 @@ public final class AparapiBackend implements Backend {
                                                        int k, boolean first, double beta, double rz, double pending,
                                                        boolean deferX, DeviceVector pG, DeviceVector yL, DeviceVector yG,
                                                        DeviceVector xG, DeviceVector rG) {
+        if (!cgQueue()) {
+            throw new UnsupportedOperationException("queueAssembledCgIteration: -D" + CG_QUEUE_PROPERTY
+                    + "=false (see queuesAssembledCg)");
+        }
         elements.queueAssembledCgIteration(data, z, lambda, shift, k, first, beta, rz, pending, deferX, pG, yL, yG, xG, rG);
     }
 

@@ -483,8 +483,9 @@ final class Vectors {
      * Ap, Ap = 0, partials of r . r), {@link CgBetaKernel} (r . r, beta, pending, and the slot of this iteration), then a
      * read of the slot queued without waiting ({@link #awaitQueuedCg}).
      *
-     * @throws IllegalStateException where no sequence was started, or the slot of {@code k} still holds an iteration
-     *                               not awaited ({@link #QUEUE_SLOTS} at most in flight)
+     * @throws IllegalStateException    where no sequence was started, or the slot of {@code k} still holds an iteration
+     *                                  not awaited ({@link #QUEUE_SLOTS} at most in flight)
+     * @throws IllegalArgumentException where {@code deferX} follows a step that deferred x
      */
     void queueCgEnd(ClBuffer terms, int count, int k, boolean deferX, ClVector p, ClVector ap, ClVector x, ClVector r) {
         checkQueueCg(k, false, deferX, 0);
@@ -562,8 +563,11 @@ final class Vectors {
             throw new IllegalArgumentException("awaitCgIteration: out must have length >= 3, got "
                     + (out == null ? "null" : out.length));
         }
-        cgTransfers[slot].await();
-        cgTransfers[slot] = null;
+        try {
+            cgTransfers[slot].await();
+        } finally {
+            cgTransfers[slot] = null;   // a failed wait frees the slot too: no later call reads it
+        }
         out[0] = cgHistoryHost.getDouble(32 * slot);
         out[1] = cgHistoryHost.getDouble(32 * slot + 8);
         out[2] = cgHistoryHost.getDouble(32 * slot + 16);

@@ -125,10 +125,10 @@ class ElementDotTest {
             System.setProperty(AparapiBackend.CG_QUEUE_PROPERTY, "later");
             IllegalArgumentException badQueue = assertThrows(IllegalArgumentException.class, a::queuesCgIterations);
             assertTrue(badQueue.getMessage().contains("lobatto.aparapi.cgQueue=later"), badQueue.getMessage());
+            System.clearProperty(AparapiBackend.CG_QUEUE_PROPERTY);
             UnsupportedOperationException noQueue = assertThrows(UnsupportedOperationException.class,
                     () -> shifted.queueCgIteration(1, true, 0, 1, 0, true, p, y, d, w));
             assertTrue(noQueue.getMessage().contains("shift 0.5"), noQueue.getMessage());
-            System.clearProperty(AparapiBackend.CG_QUEUE_PROPERTY);
             assertFalse(shifted.foldsDirectionDot(), "shift");
             assertFalse(bp30.foldsDirectionDot(), "BP3.0");
             UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class,
@@ -449,6 +449,109 @@ class ElementDotTest {
             assertTrue(bad.getMessage().contains("lobatto.aparapi.alphaStages=2"), bad.getMessage());
         } finally {
             System.clearProperty(Vectors.ALPHA_STAGES_PROPERTY);
+        }
+    }
+
+    /**
+     * The queued solve checks one iteration late, and CG's residual is not monotone: with a tolerance between ||r_j|| and
+     * ||r_j+1|| where ||r_j+1|| > ||r_j|| (from the history of the iteration with one read-back each), the iteration after
+     * the converged one has raised ||r|| above the target again, so the queued solve goes on and still ends converged,
+     * with its final residual within the target and its history, monitor and progress calls one per counted iteration
+     * (where it stopped at the follower, it would end above the target).
+     */
+    @Test
+    void queuedSolveEndsWithinItsTolerance() {
+        AparapiBackend be = OpenClAvailability.backend();
+        SpectralElementMesh mesh = TestProblems.deformedBox(3, 3, 2, 7);
+        ScatterOperator z = TestProblems.dirichlet(mesh);
+        int n = z.globalSize();
+        double[] rhs = TestProblems.random(n, 427L);
+        System.setProperty(AparapiBackend.ATOMIC_OPERATOR_PROPERTY, "cas");
+        System.setProperty(AparapiBackend.ELEMENT_DOT_PROPERTY, "true");
+        try (AssembledOperator a = AssembledOperator.bind(ElementOperator.of(ElementKernel.STIFFNESS_BP35, mesh, 0), z, be);
+             DeviceVector b = be.upload(rhs); DeviceVector xv = be.allocate(n)) {
+            System.setProperty(AparapiBackend.CG_QUEUE_PROPERTY, "false");
+            double[] h;
+            double bNorm;
+            try (ConjugateGradient cg = new ConjugateGradient(a).fixedIterations(150).recordHistory(true)) {
+                be.fill(xv, 0);
+                SolveResult r = cg.solve(b, xv);
+                h = r.residualHistory();
+                bNorm = r.rhsNorm();
+            }
+            // the first j at which ||r|| reaches a new low by at least 0.5 % and then rises by at least 0.5 %: margins far
+            // above the runs' differences (the atomic sums' order differs from run to run: 1e-5 relative after 100 steps)
+            int j = -1;
+            double low = h[0];
+            for (int i = 1; i + 1 < h.length && j < 0; i++) {
+                if (1.005 * h[i] < low && h[i + 1] > 1.005 * h[i]) {
+                    j = i;
+                }
+                low = Math.min(low, h[i]);
+            }
+            double worst = 1;
+            for (int i = 1; i + 1 < h.length; i++) {
+                worst = Math.max(worst, h[i + 1] / h[i]);
+            }
+            assertTrue(j > 1, "a rise after a new low within " + (h.length - 1) + " iterations; the largest rise " + worst);
+            double lowBefore = java.util.Arrays.stream(h, 0, j).min().orElseThrow();
+            double target = 0.5 * (h[j] + Math.min(h[j + 1], lowBefore));
+            System.setProperty(AparapiBackend.CG_QUEUE_PROPERTY, "true");
+            int[] calls = new int[2];
+            try (ConjugateGradient cg = new ConjugateGradient(a).relativeTolerance(target / bNorm).recordHistory(true)
+                    .monitor((it, norm, t) -> calls[0]++).progress(it -> calls[1]++)) {
+                be.fill(xv, 0);
+                SolveResult r = cg.solve(b, xv);
+                assertTrue(r.converged(), j + ": " + r);
+                assertTrue(r.finalResidual() <= target, j + ": " + r + " against " + target);
+                assertTrue(r.iterations() > j + 1, "it went on past j + 1 = " + (j + 1) + ": " + r);
+                assertEquals(r.iterations() + 1, calls[0], "monitor: the start and each iteration");
+                assertEquals(r.iterations(), calls[1], "progress: each iteration");
+                assertEquals(r.finalResidual(), r.residualHistory()[r.iterations()], "the history's last entry");
+                assertEquals(h[j], r.residualHistory()[j], 1e-3 * h[j], "the residuals of one read-back each");
+            }
+        }
+    }
+
+    /**
+     * An indefinite operator (lambda = -50): the queued solve throws the breakdown at the iteration the one-read-back
+     * iteration throws it, and leaves x as that one does (the steps queued after it do not move, the deferred alpha of the
+     * last step that moved is added), to 1e-10 of its largest entry.
+     */
+    @Test
+    void queuedBreakdownLeavesXAsTheIterationWithOneReadBack() {
+        AparapiBackend be = OpenClAvailability.backend();
+        SpectralElementMesh mesh = TestProblems.deformedBox(3, 3, 2, 3);
+        ScatterOperator z = TestProblems.dirichlet(mesh);
+        int n = z.globalSize();
+        double[] rhs = TestProblems.random(n, 431L);
+        System.setProperty(AparapiBackend.ATOMIC_OPERATOR_PROPERTY, "cas");
+        System.setProperty(AparapiBackend.ELEMENT_DOT_PROPERTY, "true");
+        int[] at = new int[2];
+        double[][] x = new double[2][];
+        for (int arm = 0; arm < 2; arm++) {
+            System.setProperty(AparapiBackend.CG_QUEUE_PROPERTY, arm == 1 ? "true" : "false");
+            try (AssembledOperator a = AssembledOperator.bind(ElementOperator.of(ElementKernel.STIFFNESS_BP35, mesh, -50), z, be);
+                 DeviceVector b = be.upload(rhs); DeviceVector xv = be.allocate(n);
+                 ConjugateGradient cg = new ConjugateGradient(a).relativeTolerance(1e-12)) {
+                assertEquals(arm == 1, a.queuesCgIterations());
+                be.fill(xv, 0);
+                io.lobatto.solvers.SolverBreakdownException e = assertThrows(io.lobatto.solvers.SolverBreakdownException.class,
+                        () -> cg.solve(b, xv));
+                assertEquals(io.lobatto.solvers.SolverBreakdownException.Kind.NOT_POSITIVE_DEFINITE, e.kind(), e.getMessage());
+                at[arm] = e.iteration();
+                x[arm] = be.download(xv);
+                // the backend's read-back slots are free again: a new solve starts
+                be.fill(xv, 0);
+                assertThrows(io.lobatto.solvers.SolverBreakdownException.class, () -> cg.solve(b, xv));
+            }
+        }
+        assertTrue(at[0] > 2, "breaks down after a few iterations: " + at[0]);
+        assertEquals(at[0], at[1], "the same iteration");
+        double scale = java.util.Arrays.stream(x[0]).map(Math::abs).max().orElse(0);
+        assertTrue(scale > 0);
+        for (int i = 0; i < n; i++) {
+            assertEquals(x[0][i], x[1][i], 1e-10 * scale, "x[" + i + "]");
         }
     }
 }

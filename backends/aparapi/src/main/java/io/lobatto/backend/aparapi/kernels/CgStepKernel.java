@@ -61,11 +61,15 @@ public final class CgStepKernel extends GroupSumKernel {
             double po = p[i];
             double pi = r[i] + b * po;
             p[i] = pi;
-            if (xMode == 0) {
+            if (xMode == 0 && (onDevice != 2 || a != 0)) {
                 x[i] += a * pi;
             }
             if (xMode == 2) {
-                x[i] += pend * po + a * pi;
+                double dx = pend * po;
+                if (onDevice != 2 || a != 0) {
+                    dx += a * pi;         // queued: a step that does not move leaves x (p may not be finite then)
+                }
+                x[i] += dx;
             }
             double ri = r[i] - a * ap[i];
             r[i] = ri;
