@@ -194,7 +194,7 @@ final class UserOperators {
                 .bindIfUsed("qdata", d.data);
         if (d.plan.shape() == KernelBuilds.PointwiseShape.COLUMNS) {
             // the operands of the built-in kernels it shares (RegisterKernelBase) that a user operator has not
-            for (String b : new String[] {"w", "dirG", "G00", "G01", "G02", "G11", "G12", "G22", "wJ"}) {
+            for (String b : new String[] {"w", "dirG", "cgScalars", "G00", "G01", "G02", "G11", "G12", "G22", "wJ"}) {
                 k.bindIfUsed(b, unused);
             }
             k.bindIfUsed("beta", 0.0).bindIfUsed("lambda", 0.0).bindIfUsed("shift", 0.0);
