@@ -10,29 +10,21 @@ import io.lobatto.backend.aparapi.runtime.BuildConstant;
  * back with r . r, stops). So CG's iteration needs no read-back between the apply and the update. With
  * {@link #rzOnDevice} = 1, rz is {@code scalars[CG_RR]}, where {@link CgBetaKernel} left it (CG's iterations queued).
  */
-public final class CgAlphaKernel extends GroupSumKernel {
+public final class CgAlphaKernel extends OneGroupSumKernel {
 
     /** 1: rz from {@code scalars[}{@link ElementOperands#CG_RR}{@code ]}; 0: the argument. */
     @BuildConstant int rzOnDevice;
 
-    /** The element kernel's partials of p . A p. */
-    double[] terms = new double[1];
     /** CG's scalars on the device ({@link ElementOperands#CG_SCALARS}): p . A p and alpha written, rz read. */
     double[] scalars = new double[1];
     /** r . z of the iteration (r . r in plain CG). */
     double rz;
-    int n;
 
     @Override
     public void run() {
-        int lid = getLocalId();
-        double s = 0;
-        for (int i = lid; i < n; i += group) {
-            s += terms[i];
-        }
-        writeGroupSum(s);
-        if (lid == 0) {
-            double pap = lds[0];
+        double sum = sumTerms();
+        if (getLocalId() == 0) {
+            double pap = sum;
             double num = rz;
             if (rzOnDevice == 1) {
                 num = scalars[ElementOperands.CG_RR];
