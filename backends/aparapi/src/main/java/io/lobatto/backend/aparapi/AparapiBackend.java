@@ -1,7 +1,5 @@
 package io.lobatto.backend.aparapi;
 
-import io.lobatto.backend.aparapi.kernels.FdmKernel;
-import io.lobatto.backend.aparapi.runtime.ClBuffer;
 import io.lobatto.backend.aparapi.runtime.ClContext;
 import io.lobatto.backend.aparapi.runtime.ClDevice;
 import io.lobatto.backend.aparapi.runtime.ClKernel;
@@ -28,7 +26,6 @@ import io.lobatto.core.pointwise.Quadrature;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 
 /**
  * The {@link Backend} on an OpenCL device (site/src/site/markdown/design.md, "Aparapi compiles, Lobatto runs"): the kernels are
@@ -50,8 +47,9 @@ import java.util.Objects;
  * own, and every SPI method here synchronizes on this backend (the one lock) and delegates:
  * {@link Vectors} (memory, streaming, reductions), {@link GatherScatter} (Z, Z^T, halo sums), {@link ElementOperators}
  * (element data, BP1.0/BP3.5/BP3.0, the fused operator, diagonals), {@link UserOperators} (pointwise operators),
- * {@link Multigrid} (transfer, Chebyshev step), {@link SetupKernels} (geometry, factors, evaluate, error norms) and
- * {@link BuildsAhead} (prepare). They share {@link BackendCore}. The fast diagonalisation (FDM) is still here.
+ * {@link Multigrid} (transfer, Chebyshev step), {@link Schwarz} (the fast diagonalisation's local solves),
+ * {@link SetupKernels} (geometry, factors, evaluate, error norms) and {@link BuildsAhead} (prepare). They share
+ * {@link BackendCore}.
  */
 public final class AparapiBackend implements Backend {
 
@@ -223,19 +221,6 @@ public final class AparapiBackend implements Backend {
     static final boolean FOLD_SEARCH_DIRECTION = Boolean.parseBoolean(
             System.getProperty("lobatto.aparapi.foldSearchDirection", "false"));
     /**
-     * Whether {@link #applySchwarzLocal} runs the fused {@link io.lobatto.backend.aparapi.kernels.FdmElementKernel} (one
-     * launch) or the scatter, the six {@link FdmKernel} passes and the weighting (eight launches):
-     * {@code -Dlobatto.aparapi.fusedSchwarz}, else true. An A/B switch for the GPU runbook.
-     */
-    static final boolean FUSED_SCHWARZ = Boolean.parseBoolean(System.getProperty("lobatto.aparapi.fusedSchwarz", "true"));
-    /**
-     * Whether the fused local solves run {@link io.lobatto.backend.aparapi.kernels.FdmLinesKernel} (a work-item per
-     * line, five stages in registers) or {@link io.lobatto.backend.aparapi.kernels.FdmElementKernel} (a work-item per
-     * point, six passes through local memory): {@code -Dlobatto.aparapi.schwarzLocal=lines|points}, else lines. The
-     * same results bit for bit; an A/B switch for the GPU runbook.
-     */
-    static final boolean SCHWARZ_LINES = !"points".equals(System.getProperty("lobatto.aparapi.schwarzLocal", "lines"));
-    /**
      * Whether {@link #applyAssembledResidual} folds the smoothers' residual updates into the operator's gather (one
      * launch per update vector fewer): {@code -Dlobatto.aparapi.foldResidual}, else true. An A/B switch for the runbook.
      */
@@ -262,6 +247,7 @@ public final class AparapiBackend implements Backend {
     private final ElementOperators elements;
     private final UserOperators users;
     private final BuildsAhead builds;
+    private final Schwarz schwarz;
 
     /** The device chosen by {@code lobatto.opencl.device} / {@code LOBATTO_OPENCL_DEVICE}, else the first GPU, else any. */
     public AparapiBackend() {
@@ -303,6 +289,7 @@ public final class AparapiBackend implements Backend {
         this.elements = new ElementOperators(core, vectors, gatherScatter, setup);
         this.users = new UserOperators(core, vectors, gatherScatter);
         this.builds = new BuildsAhead(core, elements, setup);
+        this.schwarz = new Schwarz(core, vectors, gatherScatter, builds);
     }
 
     @Override
@@ -730,77 +717,22 @@ public final class AparapiBackend implements Backend {
         multigrid.chebyshevStep(a, b, inverseDiagonal, r, d, x);
     }
 
-    // ------------------------------------------------------------------ fast diagonalisation (FdmKernel)
+    // ------------------------------------------------------------------ overlapping Schwarz (fast diagonalisation): Schwarz
 
     @Override
     public synchronized DeviceFdm uploadFdm(int points, int elements, double[] eigenvectors, double[] eigenvalues) {
-        ensureOpen();
-        DeviceFdm.checkUpload(points, elements, eigenvectors, eigenvalues);
-        if (points < 2 || points > MAX_DEGREE + 3) {
-            throw new IllegalArgumentException("fdm: points must be in [2, " + (MAX_DEGREE + 3) + "], got " + points);
-        }
-        int[] identity = new int[3 * elements];
-        java.util.Arrays.setAll(identity, q -> q);
-        return uploadFdmTable(points, elements, eigenvectors, eigenvalues, identity);
+        return schwarz.uploadFdm(points, elements, eigenvectors, eigenvalues);
     }
 
     @Override
     public synchronized DeviceFdm uploadFdm(int points, int elements, double[] lineVectors, double[] lineValues,
                                             int[] lineOf) {
-        ensureOpen();
-        DeviceFdm.checkTable(points, elements, lineVectors, lineValues, lineOf);
-        if (points < 2 || points > MAX_DEGREE + 3) {
-            throw new IllegalArgumentException("fdm: points must be in [2, " + (MAX_DEGREE + 3) + "], got " + points);
-        }
-        return uploadFdmTable(points, elements, lineVectors, lineValues, lineOf);
-    }
-
-    private ClFdm uploadFdmTable(int points, int elements, double[] vectors, double[] values, int[] lineOf) {
-        java.util.List<ClVector> made = new java.util.ArrayList<>();
-        try {
-            made.add((ClVector) upload(vectors));
-            made.add((ClVector) upload(values));
-            made.add((ClVector) upload(lineOf));
-            if (FUSED_SCHWARZ && KernelBuilds.fdmElementLocalBytes(points) <= core.localMemBytes) {
-                builds.prepareSchwarz(points);
-            }
-            return new ClFdm(this, made.get(0), made.get(1), made.get(2), points, elements);
-        } catch (RuntimeException ex) {
-            made.forEach(ClVector::close);
-            throw ex;
-        }
+        return schwarz.uploadFdm(points, elements, lineVectors, lineValues, lineOf);
     }
 
     @Override
     public synchronized void applyFdm(DeviceFdm fdm, DeviceVector x, DeviceVector y) {
-        Objects.requireNonNull(fdm, "fdm");
-        if (!(fdm instanceof ClFdm f) || f.backend != this) {
-            throw new IllegalArgumentException("fdm is not a fast diagonalisation of this aparapi backend: " + fdm);
-        }
-        if (f.isClosed()) {
-            throw new IllegalStateException("fdm is closed");
-        }
-        ClVector xv = vec(x, "x");
-        ClVector yv = vec(y, "y");
-        if (x == y) {
-            throw new IllegalArgumentException("applyFdm: x and y must be distinct vectors");
-        }
-        int n = f.points();
-        int block = f.elements() * n * n * n;
-        checkLen("applyFdm", "x", xv.length(), block);
-        checkLen("applyFdm", "y", yv.length(), block);
-        if (block == 0) {
-            return;
-        }
-        ClVector[] w = f.work(this::allocate);
-        ClBuffer a = w[0].buffer;
-        ClBuffer b = w[1].buffer;
-        fdmPass(FdmKernel.FORWARD_R, f, xv.buffer, a, block);
-        fdmPass(FdmKernel.FORWARD_S, f, a, b, block);
-        fdmPass(FdmKernel.FORWARD_T, f, b, a, block);
-        fdmPass(FdmKernel.BACKWARD_T, f, a, b, block);
-        fdmPass(FdmKernel.BACKWARD_S, f, b, a, block);
-        fdmPass(FdmKernel.BACKWARD_R, f, a, yv.buffer, block);
+        schwarz.applyFdm(fdm, x, y);
     }
 
     /**
@@ -812,66 +744,17 @@ public final class AparapiBackend implements Backend {
     @Override
     public synchronized void applySchwarzLocal(DeviceScatter zExt, DeviceFdm fdm, DeviceVector weights, DeviceVector xG,
                                                DeviceVector work, DeviceVector yExt) {
-        Objects.requireNonNull(fdm, "fdm");
-        if (!(fdm instanceof ClFdm f) || f.backend != this) {
-            throw new IllegalArgumentException("fdm is not a fast diagonalisation of this aparapi backend: " + fdm);
-        }
-        if (f.isClosed()) {
-            throw new IllegalStateException("fdm is closed");
-        }
-        ClScatter z = gatherScatter.scat(zExt);
-        ClVector xv = vec(xG, "xG");
-        ClVector yv = vec(yExt, "yExt");
-        ClVector wv = weights == null ? null : vec(weights, "weights");
-        vec(work, "work");
-        if (work == yExt) {
-            throw new IllegalArgumentException("applySchwarzLocal: work and yExt must be distinct vectors");
-        }
-        int n = f.points();
-        int block = f.elements() * n * n * n;
-        checkLen("applySchwarzLocal", "zExt.localSize()", z.localSize(), block);
-        checkLen("applySchwarzLocal", "xG", xv.length(), z.globalSize());
-        checkLen("applySchwarzLocal", "work", work.length(), block);
-        checkLen("applySchwarzLocal", "yExt", yv.length(), block);
-        if (wv != null) {
-            checkLen("applySchwarzLocal", "weights", wv.length(), block);
-        }
-        long bytes = KernelBuilds.fdmElementLocalBytes(n);
-        if (!FUSED_SCHWARZ || bytes > core.localMemBytes) {
+        if (!schwarz.applySchwarzLocal(zExt, fdm, weights, xG, work, yExt)) {
             Backend.super.applySchwarzLocal(zExt, fdm, weights, xG, work, yExt);
-            return;
         }
-        if (block == 0) {
-            return;
-        }
-        schwarzLocal(f, wv != null ? 1 : 0, xv, z.scatterIds, wv != null ? wv : f.values, yv, SCHWARZ_LINES);
     }
 
     /**
-     * One launch of the fused local solves: {@link io.lobatto.backend.aparapi.kernels.FdmLinesKernel} where its
-     * elements fit a group (and {@code lines}), else {@link io.lobatto.backend.aparapi.kernels.FdmElementKernel};
-     * {@code mode} is their {@code weighted}, {@code ids} the extended ids [E][n^3], {@code wv} the weights of the
-     * mode (any buffer for mode 0). Package-private for the tests that hold the two kernels to the same bits.
+     * {@link Schwarz#schwarzLocal}: one launch of the fused local solves (package-private for the tests that hold the
+     * two kernels to the same bits).
      */
     synchronized void schwarzLocal(ClFdm f, int mode, ClVector xv, ClVector ids, ClVector wv, ClVector yv, boolean lines) {
-        int n = f.points();
-        KernelBuilds.Spec spec = KernelBuilds.schwarzLocal(n, core.localMemBytes, lines);
-        if (spec.constants().containsKey("epg")) {
-            int epg = spec.constants().get("epg");
-            ClKernel k = kernel(spec);
-            if (epg * n * n <= k.workGroupSize()) {
-                k.set("weighted", mode).set("elems", f.elements()).set("vm", f.vectors.buffer).set("lm", f.values.buffer)
-                        .set("lines", f.lines.buffer).set("x", xv.buffer).set("ids", ids.buffer).set("w", wv.buffer)
-                        .set("y", yv.buffer).local("lds", epg * KernelBuilds.fdmLinesLocalBytes(n));
-                k.launch((f.elements() + epg - 1) / epg, epg * n * n);
-                return;
-            }
-        }
-        ClKernel k = kernel(KernelBuilds.fdmElement(n));
-        k.set("weighted", mode).set("vm", f.vectors.buffer).set("lm", f.values.buffer).set("lines", f.lines.buffer)
-                .set("x", xv.buffer).set("ids", ids.buffer).set("w", wv.buffer).set("y", yv.buffer)
-                .local("lds", KernelBuilds.fdmElementLocalBytes(n));
-        k.launch(f.elements(), KernelBuilds.fdmElementGroup(n, k.workGroupSize()));
+        schwarz.schwarzLocal(f, mode, xv, ids, wv, yv, lines);
     }
 
     /**
@@ -884,32 +767,7 @@ public final class AparapiBackend implements Backend {
     @Override
     public synchronized void applyRestrictedSchwarzLocal(DeviceIntVector extIds, DeviceFdm fdm, DeviceScatter z,
                                                          DeviceVector xG, DeviceVector yL) {
-        Objects.requireNonNull(fdm, "fdm");
-        if (!(fdm instanceof ClFdm f) || f.backend != this) {
-            throw new IllegalArgumentException("fdm is not a fast diagonalisation of this aparapi backend: " + fdm);
-        }
-        if (f.isClosed()) {
-            throw new IllegalStateException("fdm is closed");
-        }
-        ClScatter s = gatherScatter.scat(z);
-        ClVector ids = vec(extIds, "extIds");
-        ClVector xv = vec(xG, "xG");
-        ClVector yv = vec(yL, "yL");
-        int n = f.points();
-        int m = n - 2;
-        checkLen("applyRestrictedSchwarzLocal", "extIds", ids.length(), f.elements() * n * n * n);
-        checkLen("applyRestrictedSchwarzLocal", "z.localSize()", s.localSize(), f.elements() * m * m * m);
-        checkLen("applyRestrictedSchwarzLocal", "xG", xv.length(), s.globalSize());
-        checkLen("applyRestrictedSchwarzLocal", "yL", yv.length(), s.localSize());
-        long bytes = KernelBuilds.fdmElementLocalBytes(n);
-        if (!hasRestrictedSchwarzLocal(n)) {
-            throw new UnsupportedOperationException("applyRestrictedSchwarzLocal: needs the fused Schwarz kernel (n = " + n
-                    + ", " + bytes + " bytes of local memory of " + core.localMemBytes + ", fusedSchwarz " + FUSED_SCHWARZ + ")");
-        }
-        if (f.elements() == 0) {
-            return;
-        }
-        schwarzLocal(f, 2, xv, ids, s.inverseDegree, yv, SCHWARZ_LINES);
+        schwarz.applyRestrictedSchwarzLocal(extIds, fdm, z, xG, yL);
     }
 
     /**
@@ -918,44 +776,13 @@ public final class AparapiBackend implements Backend {
      */
     @Override
     public synchronized DeviceIntVector extendedIds(DeviceScatter z, int degree, int[] faceNeighbour, int[] faceCode) {
-        ensureOpen();
-        ClScatter s = gatherScatter.scat(z);
-        if (degree < 1 || degree > MAX_DEGREE) {
-            throw new IllegalArgumentException("extendedIds: degree must be in [1, " + MAX_DEGREE + "], got " + degree);
-        }
-        int nq = degree + 1, np = nq * nq * nq, ne = degree + 3;
-        if (s.localSize() % np != 0) {
-            throw new IllegalArgumentException("extendedIds: z.localSize() = " + s.localSize() + " is not E (N+1)^3 for N = " + degree);
-        }
-        int elements = s.localSize() / np;
-        io.lobatto.core.backend.ExtendedElementWalk.check(elements, faceNeighbour, faceCode);
-        long count = (long) elements * ne * ne * ne;
-        if (count > Integer.MAX_VALUE - 8) {
-            throw new IllegalArgumentException("extendedIds: E (N+3)^3 = " + count + " must stay below 2^31 - 8");
-        }
-        ClVector ids = new ClVector(this, core.cl, core.buffer(count, 4, "the extended ids, " + count + " ints"), (int) count);
-        if (count == 0) {
-            return ids;
-        }
-        try (ClVector nb = (ClVector) upload(faceNeighbour); ClVector cd = (ClVector) upload(faceCode)) {
-            ClKernel k = kernel(KernelBuilds.extendedIds(degree));
-            k.set("nbr", nb.buffer).set("code", cd.buffer).set("sid", s.scatterIds.buffer).set("ids", ids.buffer)
-                    .set("n", (int) count);
-            launchPerEntry(k, count);
-            synchronize();
-            ids.minIndex = -1;
-            ids.maxIndex = s.globalSize() - 1;
-        } catch (RuntimeException ex) {
-            ids.close();
-            throw ex;
-        }
-        return ids;
+        return schwarz.extendedIds(z, degree, faceNeighbour, faceCode);
     }
 
     /** The fused kernel, where its block fits the local memory and {@code lobatto.aparapi.fusedSchwarz} is not false. */
     @Override
     public boolean hasRestrictedSchwarzLocal(int points) {
-        return FUSED_SCHWARZ && points >= 3 && KernelBuilds.fdmElementLocalBytes(points) <= core.localMemBytes;
+        return schwarz.hasRestrictedSchwarzLocal(points);
     }
 
     /**
@@ -966,36 +793,11 @@ public final class AparapiBackend implements Backend {
     @Override
     public synchronized void gatherChebyshevStep(DeviceScatter z, DeviceVector uL, double a, double b, double beta,
                                                  DeviceVector d, DeviceVector x, DeviceVector scratch) {
-        if (!FUSED_SCHWARZ) {
+        if (!Schwarz.FUSED_SCHWARZ) {
             Backend.super.gatherChebyshevStep(z, uL, a, b, beta, d, x, scratch);
             return;
         }
         gatherScatter.gatherChebyshevStep(z, uL, a, b, beta, d, x);
-    }
-
-    /** One sum-factorised pass of {@link FdmKernel}: {@code n} outputs into {@code out}. */
-    private void fdmPass(int op, ClFdm f, ClBuffer in, ClBuffer out, int n) {
-        ClKernel k = kernel(KernelBuilds.fdm(op, f.points()));
-        k.set("vm", f.vectors.buffer).set("lm", f.values.buffer).set("lines", f.lines.buffer).set("ta", in).set("tb", out)
-                .set("n", n);
-        launchPerEntry(k, n);
-    }
-
-    /** {@link BackendCore#vec}, for the FDM methods. */
-    private ClVector vec(Object v, String name) {
-        return core.vec(v, name);
-    }
-
-    private static void checkLen(String what, String name, int actual, int expected) {
-        BackendCore.checkLen(what, name, actual, expected);
-    }
-
-    private ClKernel kernel(KernelBuilds.Spec spec) {
-        return core.kernel(spec);
-    }
-
-    private void launchPerEntry(ClKernel k, long n) {
-        core.launchPerEntry(k, n);
     }
 
     // ------------------------------------------------------------------ builds ahead of use: BuildsAhead

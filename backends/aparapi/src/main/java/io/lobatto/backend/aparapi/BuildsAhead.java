@@ -89,7 +89,7 @@ final class BuildsAhead {
     void prepareSchwarz(int points) {
         core.ensureOpen();
         ProgramCache programs = core.cl.programs();
-        KernelBuilds.Spec local = KernelBuilds.schwarzLocal(points, core.localMemBytes, AparapiBackend.SCHWARZ_LINES);
+        KernelBuilds.Spec local = KernelBuilds.schwarzLocal(points, core.localMemBytes, Schwarz.SCHWARZ_LINES);
         submit(() -> programs.build(local.source()));
         int kind = GatherScatter.kind();
         KernelBuilds.Spec chebyshev = kind == GatherScatter.BLOCKS

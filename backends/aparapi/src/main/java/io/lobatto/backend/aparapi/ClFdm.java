@@ -1,6 +1,5 @@
 package io.lobatto.backend.aparapi;
 
-import io.lobatto.core.backend.Backend;
 import io.lobatto.core.backend.DeviceFdm;
 import io.lobatto.core.backend.DeviceVector;
 
@@ -14,8 +13,8 @@ import java.util.function.IntFunction;
  */
 final class ClFdm implements DeviceFdm {
 
-    /** The backend that made it (checked where it is applied). */
-    final Backend backend;
+    /** The area that made it (handles are checked against it). */
+    final Schwarz owner;
     final ClVector vectors;
     final ClVector values;
     /** [E][3] ints: the line of element e in direction d. */
@@ -25,8 +24,8 @@ final class ClFdm implements DeviceFdm {
     private final int points;
     private final int elements;
 
-    ClFdm(Backend backend, ClVector vectors, ClVector values, ClVector lines, int points, int elements) {
-        this.backend = backend;
+    ClFdm(Schwarz owner, ClVector vectors, ClVector values, ClVector lines, int points, int elements) {
+        this.owner = owner;
         this.vectors = vectors;
         this.values = values;
         this.lines = lines;
