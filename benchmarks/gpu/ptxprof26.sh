@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# GPU runbook (issue 26): Nsight Compute on the BP3.5 element kernels. ncu sees no OpenCL launch, so kernel-info writes
+# the kernels' OpenCL C and the PTX NVIDIA's OpenCL compiler made of it, and benchmarks/gpu/ptxprof.py launches that PTX
+# through CUDA (CuPy) with the backend's group shape and shared memory, on a K^3 box with its real scatter ids, first
+# timed with CUDA events, then once under ncu --set full. Stage as queue26.sh says; then (GPU machine, .gpu carried)
+#   COMMIT=<sha> NS=2,3,5,7 bash benchmarks/gpu/ptxprof26.sh
+# FG: the LB_FROM_GLOBAL of the kernels profiled (5: the op's one-kernel operator with NVIDIA's red.global.add.f64;
+# 11: CG's queued iteration). CAP: the register cap of the backend's build at N = 7 (.maxnreg; 0: none).
+# Writes $OUT/ptxprof26.tgz (sources, PTX, timings, ncu reports, details, raw metrics, SASS source pages) and prints a
+# summary. About 1.5 minutes for four degrees (72 s on an H200 at 1fbe6ab: site/.../nvidia-h200/ptxprof26-1fbe6ab*).
+# The timings are ptxas's code (the CUDA toolkit's, -O3), not the driver's JIT that builds the backend's program: at
+# N = 7 uncapped ptxas takes 48 registers and runs 267 us, the backend's build about 290 us. Read the stall reasons and
+# the SASS pages, not the caps' timings (regcap26.sh).
+set -uo pipefail
+RUN=${RUN:-bash .gpu/run}
+JAR=${JAR:-.gpu/lib/lobatto-bench.jar}
+NS=${NS:-2,3,5,7}
+FG=${FG:-5}
+OUT=${OUT:-$(mktemp -d)}
+w=$(mktemp -d)/ptxprof26
+mkdir -p "$w"
+here=$(dirname "$0")
+ncu=$(command -v ncu || ls /usr/local/cuda/bin/ncu /opt/nvidia/nsight-compute/*/ncu 2>/dev/null | head -1)
+echo "ptxprof26 at ${COMMIT:-unknown}: N = $NS, LB_FROM_GLOBAL $FG, ncu ${ncu:-none}; $(date -u +%FT%TZ)" | tee "$w/summary.txt"
+nvidia-smi --query-gpu=name,driver_version,clocks.max.sm --format=csv,noheader | tee -a "$w/summary.txt"
+timeout 240 $RUN -Xmx8g -jar "$JAR" kernel-info -N "$NS" --label BP3.5 --source-out "$w/src.cl" --binary-out "$w/ptx" \
+  -o "$w/ki" > "$w/kernel-info.log" 2>&1
+echo "kernel-info exit $?" | tee -a "$w/summary.txt"
+grep -E '^== |registers|spill' "$w/kernel-info.log" | head -60 >> "$w/summary.txt"
+python3 "$here/ptxprof.py" "$w/src.cl" "$w/ptx" BP3.5 --list > "$w/labels.txt" 2>&1
+cat "$w/labels.txt" >> "$w/summary.txt"
+i=0
+while :; do
+  cap=0
+  python3 "$here/ptxprof.py" "$w/src.cl" "$w/ptx" BP3.5 --from-global "$FG" --index $i --reps 30 > "$w/time-$i.txt" 2>&1
+  rc=$?
+  [ $rc -eq 3 ] && break
+  cat "$w/time-$i.txt" | tee -a "$w/summary.txt"
+  if grep -q 'N = 7,' "$w/time-$i.txt" && [ "${CAP:-32}" != 0 ]; then
+    python3 "$here/ptxprof.py" "$w/src.cl" "$w/ptx" BP3.5 --from-global "$FG" --index $i --reps 30 --maxnreg "${CAP:-32}" \
+      2>&1 | tee -a "$w/summary.txt"
+    cap=${CAP:-32}
+  fi
+  if [ $rc -eq 0 ] && [ -n "$ncu" ]; then
+    timeout 120 "$ncu" --clock-control none --set full -k regex:run --launch-skip 1 -c 1 -f -o "$w/prof-$i" \
+      python3 "$here/ptxprof.py" "$w/src.cl" "$w/ptx" BP3.5 --from-global "$FG" --index $i --reps 3 --maxnreg $cap \
+      > "$w/ncu-$i.log" 2>&1
+    echo "ncu $i exit $?" | tee -a "$w/summary.txt"
+    "$ncu" -i "$w/prof-$i.ncu-rep" --page details > "$w/details-$i.txt" 2>&1
+    "$ncu" -i "$w/prof-$i.ncu-rep" --page raw --csv > "$w/raw-$i.csv" 2>&1
+    "$ncu" -i "$w/prof-$i.ncu-rep" --page source --csv --print-source sass > "$w/sass-$i.csv" 2>&1
+    grep -E 'Duration|Registers Per|Achieved Occupancy|Theoretical Occupancy|Memory Throughput|DRAM Throughput|L1/TEX Hit|L2 Hit|Compute \(SM\) Throughput|Warp Cycles Per Issued|Issue Slots Busy|Block Limit|Shared Memory Configuration Size|Dynamic Shared|Bank' \
+      "$w/details-$i.txt" | head -40 | tee -a "$w/summary.txt"
+    python3 - "$w/raw-$i.csv" <<'PY' | tee -a "$w/summary.txt"
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+hdr = next((r for r in rows if "ID" in r[:2] or (r and r[0] == "ID")), None)
+if hdr is None:
+    print("raw: no header"); sys.exit()
+data = rows[rows.index(hdr) + 2:] if len(rows) > rows.index(hdr) + 2 else []
+if not data:
+    print("raw: no data"); sys.exit()
+vals = dict(zip(hdr, data[0]))
+def num(v):
+    try:
+        return float(v.replace(",", ""))
+    except ValueError:
+        return -1.0
+st = sorted(((k, v) for k, v in vals.items() if "issue_stalled" in k and (k.endswith(".ratio") or "pcsamp" in k)),
+            key=lambda kv: -num(kv[1]))
+print("stall reasons (top 16):")
+for k, v in st[:16]:
+    print("  %-90s %s" % (k, v))
+for k in ("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum",
+          "l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum", "smsp__inst_executed.sum", "sm__pipe_fp64_cycles_active.avg.pct_of_peak_sustained_active",
+          "l1tex__data_pipe_lsu_wavefronts_mem_shared.sum.pct_of_peak_sustained_elapsed", "lts__t_sectors_op_red.sum", "dram__bytes.sum.per_second"):
+    if k in vals:
+        print("  %-90s %s" % (k, vals[k]))
+PY
+  fi
+  i=$((i + 1))
+done
+tar czf "$OUT/ptxprof26.tgz" -C "$(dirname "$w")" ptxprof26
+cp "$w/summary.txt" "$OUT/ptxprof26-summary.txt"
