@@ -77,6 +77,38 @@ for k in ("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum", "l1tex__da
     if k in vals:
         print("  %-90s %s" % (k, vals[k]))
 PY
+    # where the stalls and the excess shared wavefronts sit in the SASS (the stalled instruction is the one that waits)
+    python3 - "$w/sass-$i.csv" <<'PY' | tee -a "$w/summary.txt"
+import csv, sys
+from collections import Counter
+rows = list(csv.reader(open(sys.argv[1])))
+hdr = next((r for r in rows if "Source" in r and "Address" in r), None)
+if hdr is None:
+    print("sass: no source page"); sys.exit()
+data = rows[rows.index(hdr) + 1:]
+def col(name):
+    return hdr.index(name) if name in hdr else None
+st, ex, ie = col("Warp Stall Sampling (All Samples)"), col("L1 Wavefronts Shared Excessive"), col("Instructions Executed")
+def n(r, i):
+    try:
+        return int(r[i])
+    except (TypeError, ValueError, IndexError):
+        return 0
+def op(r):
+    w = r[1].split()
+    w = w[1:] if w and w[0].startswith("@") else w
+    return w[0].split(".")[0] if w else "?"
+stalls, insts = Counter(), Counter()
+for r in data:
+    stalls[op(r)] += n(r, st); insts[op(r)] += n(r, ie)
+ts, ti = sum(stalls.values()) or 1, sum(insts.values()) or 1
+print("stall samples by the waiting instruction's opcode (share of samples / of instructions executed):")
+print("  " + ", ".join("%s %.0f%% / %.0f%%" % (k, 100 * v / ts, 100 * insts[k] / ti) for k, v in stalls.most_common(8)))
+if ex is not None:
+    top = sorted(data, key=lambda r: -n(r, ex))[:4]
+    print("excess shared wavefronts %d; the largest at: %s" % (sum(n(r, ex) for r in data),
+          "; ".join("%s %d" % (" ".join(r[1].split())[:40], n(r, ex)) for r in top if n(r, ex) > 0) or "none"))
+PY
   fi
   i=$((i + 1))
 done
