@@ -552,8 +552,32 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
             return null;
         }
         int perGroup = elementsPerGroup(groupCap, threads, perElem, matrices, limit);
+        if (perGroup > 1 && stride == p && Boolean.getBoolean(BANK_PAD_PROPERTY)) {
+            int padded = bankPad(perElem, p * p);
+            if (elementsPerGroup(groupCap, threads, padded, matrices, limit) == perGroup) {
+                perElem = padded;
+            }
+        }
         return new ElementPlan(ElementVariant.PIPELINED, p, false, threads, perGroup, perElem, matrices, false, true, stride,
                 false);
+    }
+
+    /**
+     * System property: {@code true} pads the element regions of a pipelined BP3.5 group of several elements (odd Nq, whose
+     * own columns a + Nq b fill 0 .. Nq^2 - 1) to {@link #bankPad} doubles, so that the columns of consecutive elements fall
+     * on consecutive 8-byte slots of the shared memory's 16 per wavefront instead of overlapping; default {@code false}.
+     * Nsight Compute on the H200 ({@code benchmarks/gpu/ptxprof26.sh} at 1fbe6ab) counted 18.7M excess shared wavefronts in
+     * the N = 2 kernel (28 elements of 90 doubles per group), the largest at the stores and loads of the own columns. An
+     * A/B switch until a GPU run decides; the results are the same bits either way.
+     */
+    static final String BANK_PAD_PROPERTY = "lobatto.aparapi.elementBankPad";
+
+    /**
+     * The least region of at least {@code doubles} doubles whose length is {@code lanes} modulo 16: element le's own
+     * columns then start at slot le * lanes (mod 16) of a wavefront's 16 doubles, right after element le - 1's.
+     */
+    static int bankPad(int doubles, int lanes) {
+        return doubles + Math.floorMod(lanes - doubles, 16);
     }
 
     /**

@@ -88,6 +88,59 @@ class PipelinedBp35Test {
         VariantChecks.maskedAssembledAgrees(pipelined(), K, n, lambda, 31 + n, plan -> assertPlan(n, plan));
     }
 
+    /**
+     * {@code -Dlobatto.aparapi.elementBankPad=true} pads the element regions of a group of several elements where Nq is odd
+     * (N = 2: 28 elements of 105 doubles instead of 90, 105 = 9 mod 16) and nowhere else: the element apply gives the same
+     * bits as unpadded (E = 61, the last group partly filled), and the masked assembled operator still agrees with the host
+     * and the Java backend.
+     */
+    @ParameterizedTest(name = "N={0}")
+    @org.junit.jupiter.params.provider.ValueSource(ints = {2, 4, 6, 7})
+    void bankPaddedGroupsGiveTheSameBits(int n) {
+        AparapiBackend p = pipelined();
+        Basis1D basis = Basis1D.of(n);
+        int e = 61;
+        double lambda = 0.6;
+        double[] geo = HostReference.geometry(K, basis, e, 51 + n);
+        double[] x = HostReference.random(e * basis.np(), 52 + n);
+        String plainPlan = VariantChecks.plan(p, K, n);
+        double[] plain = VariantChecks.elements(p, K, basis, e, geo, lambda, x);
+        String before = System.getProperty(ElementPlan.BANK_PAD_PROPERTY);
+        System.setProperty(ElementPlan.BANK_PAD_PROPERTY, "true");
+        try {
+            String paddedPlan = VariantChecks.plan(p, K, n);
+            int nq = n + 1;
+            ElementPlan plan = ElementPlan.pipelinedBp35(nq, 256, 48 * 1024);
+            if (nq % 2 == 1) {
+                assertEquals(nq * nq % 16, plan.localPerElement() % 16, paddedPlan);
+                assertTrue(!paddedPlan.equals(plainPlan), paddedPlan);
+            } else {
+                assertEquals(plainPlan, paddedPlan);
+            }
+            double[] padded = VariantChecks.elements(p, K, basis, e, geo, lambda, x);
+            for (int i = 0; i < plain.length; i++) {
+                assertEquals(Double.doubleToLongBits(plain[i]), Double.doubleToLongBits(padded[i]), paddedPlan + " entry " + i);
+            }
+            VariantChecks.maskedAssembledAgrees(p, K, n, lambda, 61 + n,
+                    s -> assertTrue(s.contains(", " + plan.localDoubles() + " doubles local"), s + " / " + plan));
+        } finally {
+            if (before == null) {
+                System.clearProperty(ElementPlan.BANK_PAD_PROPERTY);
+            } else {
+                System.setProperty(ElementPlan.BANK_PAD_PROPERTY, before);
+            }
+        }
+    }
+
+    /** The padding: the least length at least the region's that is the element's columns modulo 16. */
+    @Test
+    void bankPadIsTheLeastLengthOfTheColumnsModulo16() {
+        assertEquals(105, ElementPlan.bankPad(90, 9));
+        assertEquals(25, ElementPlan.bankPad(25, 25));
+        assertEquals(41, ElementPlan.bankPad(26, 25));
+        assertEquals(90, ElementPlan.pipelinedBp35(3, 256, 48 * 1024).localPerElement());
+    }
+
     /** Jacobi PCG to 1e-10 on a deformed box with a Dirichlet mask: the same iterations and solution as the table's kernels. */
     @ParameterizedTest(name = "N={0}")
     @org.junit.jupiter.params.provider.ValueSource(ints = {3, 7})
