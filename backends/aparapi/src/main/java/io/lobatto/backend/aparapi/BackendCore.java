@@ -388,6 +388,26 @@ final class BackendCore {
         return a;
     }
 
+    /**
+     * {@code handle}, the argument {@code name}, as a {@code type} that {@code area} made and that is still open.
+     *
+     * @throws NullPointerException     naming {@code name} where it is null
+     * @throws IllegalArgumentException naming it where it is not {@code kind} of this backend (another backend's, or
+     *                                  another kind of object)
+     * @throws IllegalStateException    naming it where it was closed
+     */
+    static <T extends ClHandle> T own(Object handle, Class<T> type, Object area, String name, String kind) {
+        Objects.requireNonNull(handle, name);
+        if (!type.isInstance(handle) || type.cast(handle).owner() != area) {
+            throw new IllegalArgumentException(name + " is not " + kind + " of this aparapi backend: " + handle);
+        }
+        T h = type.cast(handle);
+        if (h.isClosed()) {
+            throw new IllegalStateException(name + " is closed");
+        }
+        return h;
+    }
+
     static void sameLength(String what, DeviceVector a, String an, DeviceVector b, String bn) {
         if (a.length() != b.length()) {
             throw new IllegalArgumentException(what + ": " + an + " has length " + a.length() + " but " + bn + " has length " + b.length());

@@ -10,10 +10,11 @@ import java.util.List;
  * What an element kernel reads on the device (the 1D matrices I and D, the geometric factors one buffer
  * per factor) and the plan it was built for ({@link ElementPlan}).
  */
-final class ClElementData implements DeviceElementData {
+final class ClElementData implements DeviceElementData, ClHandle {
 
     /** The area that made it (handles are checked against it). */
     final ElementOperators owner;
+
     final ElementKernel kernel;
     final int degree;
     final int elements;
@@ -98,6 +99,11 @@ final class ClElementData implements DeviceElementData {
     @Override
     public boolean isClosed() {
         return closed || (trilinear != null ? trilinear.isClosed() : factors.get(0).isClosed());
+    }
+
+    @Override
+    public Object owner() {
+        return owner;
     }
 
     @Override

@@ -11,10 +11,11 @@ import java.util.function.IntFunction;
  * blocks of E n^3 entries for the sum-factorised passes of {@link io.lobatto.backend.aparapi.kernels.FdmKernel},
  * allocated at the first unfused apply (the fused Schwarz kernel keeps its blocks in local memory and needs none).
  */
-final class ClFdm implements DeviceFdm {
+final class ClFdm implements DeviceFdm, ClHandle {
 
     /** The area that made it (handles are checked against it). */
     final Schwarz owner;
+
     final ClVector vectors;
     final ClVector values;
     /** [E][3] ints: the line of element e in direction d. */
@@ -65,6 +66,11 @@ final class ClFdm implements DeviceFdm {
     @Override
     public boolean isClosed() {
         return vectors.isClosed();
+    }
+
+    @Override
+    public Object owner() {
+        return owner;
     }
 
     @Override

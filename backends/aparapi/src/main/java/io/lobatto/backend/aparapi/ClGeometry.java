@@ -12,10 +12,11 @@ import java.util.Map;
  * in device buffers (the map itself is validated and translated at upload), and the shape functions at the GLL nodes
  * of each degree used so far. Closing releases all of them; idempotent.
  */
-final class ClGeometry implements DeviceGeometry {
+final class ClGeometry implements DeviceGeometry, ClHandle {
 
     /** The area that made it (handles are checked against it). */
     final SetupKernels owner;
+
     private final ElementGeometry geometry;
     final ClBuffer nodes;
     /** The map's coefficients (one unused entry without a map). */
@@ -45,8 +46,14 @@ final class ClGeometry implements DeviceGeometry {
         shapes.put(degree, b);
     }
 
-    boolean isClosed() {
+    @Override
+    public boolean isClosed() {
         return closed || nodes.isClosed();
+    }
+
+    @Override
+    public Object owner() {
+        return owner;
     }
 
     @Override

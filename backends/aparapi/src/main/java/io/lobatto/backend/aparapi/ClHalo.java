@@ -3,10 +3,11 @@ package io.lobatto.backend.aparapi;
 import io.lobatto.core.backend.DeviceHalo;
 
 /** The halo sums of a distributed gather on the device: the shared rows, the CSR offsets and the sources. */
-final class ClHalo implements DeviceHalo {
+final class ClHalo implements DeviceHalo, ClHandle {
 
     /** The area that made it (handles are checked against it). */
     final GatherScatter owner;
+
     final ClVector rowIds;
     final ClVector starts;
     final ClVector sources;
@@ -43,6 +44,11 @@ final class ClHalo implements DeviceHalo {
     @Override
     public boolean isClosed() {
         return rowIds.isClosed();
+    }
+
+    @Override
+    public Object owner() {
+        return owner;
     }
 
     @Override

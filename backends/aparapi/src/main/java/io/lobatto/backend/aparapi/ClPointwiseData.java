@@ -13,10 +13,11 @@ import io.lobatto.core.pointwise.Quadrature;
  * point), the element grids' global scratch when they do not fit the local memory, and the plan the kernels are
  * built for.
  */
-final class ClPointwiseData implements DevicePointwiseData {
+final class ClPointwiseData implements DevicePointwiseData, ClHandle {
 
     /** The area that made it (handles are checked against it). */
     final UserOperators owner;
+
     final PointwiseFunction function;
     final Quadrature quadrature;
     final int degree;
@@ -70,6 +71,11 @@ final class ClPointwiseData implements DevicePointwiseData {
     @Override
     public synchronized boolean isClosed() {
         return closed;
+    }
+
+    @Override
+    public Object owner() {
+        return owner;
     }
 
     @Override

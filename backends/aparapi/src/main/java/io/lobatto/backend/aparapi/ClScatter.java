@@ -6,10 +6,11 @@ import io.lobatto.core.backend.DeviceScatter;
  * Z on the device: the scatter ids, the CSR of Z^T (row starts, local ids), the row-block starts of
  * the gather and W (the inverse degree), each in a buffer of its own.
  */
-final class ClScatter implements DeviceScatter {
+final class ClScatter implements DeviceScatter, ClHandle {
 
     /** The area that made it (handles are checked against it). */
     final GatherScatter owner;
+
     final ClVector scatterIds;
     final ClVector gatherStarts;
     final ClVector gatherIds;
@@ -60,6 +61,11 @@ final class ClScatter implements DeviceScatter {
     @Override
     public boolean isClosed() {
         return scatterIds.isClosed();
+    }
+
+    @Override
+    public Object owner() {
+        return owner;
     }
 
     @Override

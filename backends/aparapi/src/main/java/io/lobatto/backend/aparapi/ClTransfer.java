@@ -6,10 +6,11 @@ import io.lobatto.core.backend.DeviceTransfer;
  * The p-multigrid transfer on the device: the 1D GLL interpolation J (Nf+1 x Nc+1) and the two intermediate tensors
  * of the sum-factorised passes (E (Nc+1) (Nf+1)^2 and E (Nc+1)^2 (Nf+1) entries), each in a buffer of its own.
  */
-final class ClTransfer implements DeviceTransfer {
+final class ClTransfer implements DeviceTransfer, ClHandle {
 
     /** The area that made it (handles are checked against it). */
     final Multigrid owner;
+
     final ClVector matrix;
     /** E (Nc+1) (Nf+1)^2 entries: after one contraction on the fine side. */
     final ClVector wide;
@@ -48,6 +49,11 @@ final class ClTransfer implements DeviceTransfer {
     @Override
     public boolean isClosed() {
         return matrix.isClosed();
+    }
+
+    @Override
+    public Object owner() {
+        return owner;
     }
 
     @Override

@@ -270,14 +270,7 @@ final class ElementOperators {
     }
 
     private ClElementData elem(DeviceElementData d) {
-        Objects.requireNonNull(d, "data");
-        if (!(d instanceof ClElementData a) || a.owner != this) {
-            throw new IllegalArgumentException("data is not element data of this aparapi backend");
-        }
-        if (d.isClosed()) {
-            throw new IllegalStateException("element data is closed");
-        }
-        return a;
+        return BackendCore.own(d, ClElementData.class, this, "data", "element data");
     }
 
     /**

@@ -368,14 +368,7 @@ final class GatherScatter {
 
     /** {@code z} as an open scatter of this backend, else the error. */
     ClScatter scat(DeviceScatter z) {
-        Objects.requireNonNull(z, "z");
-        if (!(z instanceof ClScatter s) || s.owner != this) {
-            throw new IllegalArgumentException("z is not a scatter operator of this aparapi backend");
-        }
-        if (z.isClosed()) {
-            throw new IllegalStateException("z is closed");
-        }
-        return s;
+        return BackendCore.own(z, ClScatter.class, this, "z", "a scatter operator");
     }
 
     void scatter(DeviceScatter z, DeviceVector xG, DeviceVector xL) {
@@ -590,10 +583,7 @@ final class GatherScatter {
      */
     private double gatherWithHalo(String what, DeviceScatter z, DeviceVector yL, DeviceVector xG, DeviceVector yG,
                                   DeviceHalo halo, DeviceVector received) {
-        Objects.requireNonNull(halo, "halo");
-        if (!(halo instanceof ClHalo h) || h.owner != this || h.isClosed()) {
-            throw new IllegalArgumentException("halo is not an open halo of this aparapi backend");
-        }
+        ClHalo h = BackendCore.own(halo, ClHalo.class, this, "halo", "a halo");
         ClScatter s = scat(z);
         ClVector l = core.vec(yL, "yL");
         ClVector x = xG == null ? null : core.vec(xG, "xG");
@@ -714,10 +704,7 @@ final class GatherScatter {
 
     /** One work-item per shared row sums its sources in their order ({@link HaloKernel}). */
     void sumHalo(DeviceHalo halo, DeviceVector received, DeviceVector yG) {
-        Objects.requireNonNull(halo, "halo");
-        if (!(halo instanceof ClHalo h) || h.owner != this || h.isClosed()) {
-            throw new IllegalArgumentException("halo is not an open halo of this aparapi backend");
-        }
+        ClHalo h = BackendCore.own(halo, ClHalo.class, this, "halo", "a halo");
         ClVector r = core.vec(received, "received");
         ClVector g = core.vec(yG, "yG");
         checkLen("sumHalo", "received", r.length(), h.receivedSize());

@@ -69,14 +69,7 @@ final class Multigrid {
     }
 
     private ClTransfer transferOf(DeviceTransfer t) {
-        Objects.requireNonNull(t, "t");
-        if (!(t instanceof ClTransfer c) || c.owner != this) {
-            throw new IllegalArgumentException("t is not a transfer of this aparapi backend: " + t);
-        }
-        if (c.isClosed()) {
-            throw new IllegalStateException("t is closed");
-        }
-        return c;
+        return BackendCore.own(t, ClTransfer.class, this, "t", "a transfer");
     }
 
     void prolongate(DeviceTransfer t, DeviceScatter zc, DeviceScatter zf, DeviceVector xc, DeviceVector workF, DeviceVector xf) {

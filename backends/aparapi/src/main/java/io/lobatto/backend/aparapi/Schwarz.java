@@ -8,7 +8,6 @@ import io.lobatto.core.backend.DeviceIntVector;
 import io.lobatto.core.backend.DeviceScatter;
 import io.lobatto.core.backend.DeviceVector;
 
-import java.util.Objects;
 
 import static io.lobatto.backend.aparapi.AparapiBackend.MAX_DEGREE;
 import static io.lobatto.backend.aparapi.BackendCore.checkLen;
@@ -92,14 +91,7 @@ final class Schwarz {
 
     /** {@code fdm} as an open fast diagonalisation of this backend, else the error naming it. */
     private ClFdm fdmOf(DeviceFdm fdm) {
-        Objects.requireNonNull(fdm, "fdm");
-        if (!(fdm instanceof ClFdm f) || f.owner != this) {
-            throw new IllegalArgumentException("fdm is not a fast diagonalisation of this aparapi backend: " + fdm);
-        }
-        if (f.isClosed()) {
-            throw new IllegalStateException("fdm is closed");
-        }
-        return f;
+        return BackendCore.own(fdm, ClFdm.class, this, "fdm", "a fast diagonalisation");
     }
 
     /** y = the local inverse times x on every element: the six sum-factorised passes of {@link FdmKernel} through the two work blocks. */

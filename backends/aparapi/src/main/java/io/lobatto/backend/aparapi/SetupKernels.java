@@ -14,7 +14,6 @@ import io.lobatto.core.mesh.PointMap;
 import io.lobatto.core.pointwise.PointFunction;
 import io.lobatto.core.pointwise.Quadrature;
 
-import java.util.Objects;
 import java.util.function.ToIntFunction;
 
 import static io.lobatto.backend.aparapi.AparapiBackend.ELEMENT_GROUP;
@@ -86,14 +85,7 @@ final class SetupKernels {
     /** {@code g} as an open geometry of this backend, else the error. */
     ClGeometry geom(DeviceGeometry g) {
         core.ensureOpen();
-        Objects.requireNonNull(g, "geometry");
-        if (!(g instanceof ClGeometry c) || c.owner != this) {
-            throw new IllegalArgumentException("geometry is not a geometry of this aparapi backend: " + g);
-        }
-        if (c.isClosed()) {
-            throw new IllegalStateException("geometry is closed");
-        }
-        return c;
+        return BackendCore.own(g, ClGeometry.class, this, "geometry", "a geometry");
     }
 
     /** The shape functions of {@code g} at the GLL nodes of {@code basis}, uploaded once per degree. */

@@ -11,7 +11,6 @@ import io.lobatto.core.basis.Basis1D;
 import io.lobatto.core.pointwise.PointwiseFunction;
 import io.lobatto.core.pointwise.Quadrature;
 
-import java.util.Objects;
 
 import static io.lobatto.backend.aparapi.AparapiBackend.ELEMENT_GROUP;
 import static io.lobatto.backend.aparapi.AparapiBackend.MAX_DEGREE;
@@ -150,14 +149,7 @@ final class UserOperators {
     }
 
     private ClPointwiseData pointwiseData(DevicePointwiseData d) {
-        Objects.requireNonNull(d, "data");
-        if (!(d instanceof ClPointwiseData a) || a.owner != this) {
-            throw new IllegalArgumentException("data is not user-operator data of this aparapi backend: " + d);
-        }
-        if (d.isClosed()) {
-            throw new IllegalStateException("user-operator data is closed");
-        }
-        return a;
+        return BackendCore.own(d, ClPointwiseData.class, this, "data", "user-operator data");
     }
 
     /** The launch plan of a user operator, e.g. "3D, 256 work-items x 1 elements per group, ...". */
