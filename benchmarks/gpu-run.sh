@@ -25,6 +25,8 @@
 #   onfly    BP5 with stored factors against factors computed on the fly (trilinear box), N = 2..8: op (8M DOFs) and bp
 #            (CG, 8M DOFs), one row each per N on the same mesh; kernel-info of the BP3.5 kernels at N = 7
 #            (registers, spills)                                                              (~6 min, estimate)
+#   profile  Nsight Compute on the BP3.5 one-kernel operator at NS=2,3,5,7 through its PTX (ptxprof26.sh; needs the
+#            machine's CUDA toolkit, CuPy and ncu: the H100/H200 images have them)                    (~1.5 min)
 # Built kernels are cached in $LOBATTO_CACHE_DIR (/tmp/lobatto-cache here), so later parts of one
 # lease reuse them. Everything of a part lands in one file, $OUT/<part>.tgz (the device tool returns at most 8 files).
 set -u
@@ -97,8 +99,13 @@ case "$part" in
       timed solve-12-kershaw s 200 solve-12-kershaw -e 12 --n-min 3 --n-max 15 --n-step 4 --meshes kershaw 2>&1 | tee "$out/solve-12-kershaw.log"
     fi
     ;;
+  profile)
+    # Nsight Compute on the BP3.5 element kernels through their PTX (benchmarks/gpu/ptxprof.py): NS degrees (2,3,5,7), the
+    # op's one-kernel operator (FG=5) or CG's queued iteration (FG=11); stall reasons, occupancy, the SASS attribution
+    timed ptxprof timeout 400 env OUT="$out" COMMIT="$commit" bash benchmarks/gpu/ptxprof26.sh 2>&1 | tee "$out/ptxprof.log" \
+      | grep -E '^(kernel|median|registers|ncu|  smsp__pcsamp_warps_issue_stalled_(long|short|barrier|mio)[a-z_]*  )|Occupancy|DRAM Throughput|stall samples by|^  [A-Z]+ [0-9]+%|excess shared' ;;
   *)
-    echo "unknown part '$part'; expected kernels, kernels-bk5, solves, solves-high, size, pointwise, pointwise-vector, onfly, pmg or pmg-sweep" >&2
+    echo "unknown part '$part'; expected kernels, kernels-bk5, solves, solves-high, size, pointwise, pointwise-vector, onfly, pmg, pmg-sweep or profile" >&2
     exit 2 ;;
 esac
 echo "== $part: $((SECONDS - part_start)) s in all" | tee -a "$out/times.log"
