@@ -58,8 +58,9 @@ class HandleChecksTest {
             a.scatter(mine, g, l);
             refused(IllegalArgumentException.class, "z is not a scatter operator of this aparapi backend", () -> a.scatter(theirs, g, l));
             refused(NullPointerException.class, "z", () -> a.scatter(null, g, l));
-            mine.close();
-            refused(IllegalStateException.class, "z is closed", () -> a.scatter(mine, g, l));
+            DeviceScatter closed = scatter(a);
+            closed.close();
+            refused(IllegalStateException.class, "z is closed", () -> a.scatter(closed, g, l));
         }
     }
 
@@ -74,8 +75,9 @@ class HandleChecksTest {
             a.applyElements(mine, 0, x, y);
             refused(IllegalArgumentException.class, "data is not element data of this aparapi backend",
                     () -> a.applyElements(theirs, 0, x, y));
-            mine.close();
-            refused(IllegalStateException.class, "data is closed", () -> a.applyElements(mine, 0, x, y));
+            DeviceElementData closed = a.uploadElementData(k, basis, 1, geo);
+            closed.close();
+            refused(IllegalStateException.class, "data is closed", () -> a.applyElements(closed, 0, x, y));
         }
     }
 
@@ -90,8 +92,9 @@ class HandleChecksTest {
             }
             refused(IllegalArgumentException.class, "geometry is not a geometry of this aparapi backend",
                     () -> a.geometricFactors(theirs, basis, Quadrature.GLL, fpp));
-            mine.close();
-            refused(IllegalStateException.class, "geometry is closed", () -> a.geometricFactors(mine, basis, Quadrature.GLL, fpp));
+            DeviceGeometry closed = a.uploadGeometry(g);
+            closed.close();
+            refused(IllegalStateException.class, "geometry is closed", () -> a.geometricFactors(closed, basis, Quadrature.GLL, fpp));
         }
     }
 
@@ -111,8 +114,9 @@ class HandleChecksTest {
             a.applyFdm(mine, x, y);
             refused(IllegalArgumentException.class, "fdm is not a fast diagonalisation of this aparapi backend",
                     () -> a.applyFdm(theirs, x, y));
-            mine.close();
-            refused(IllegalStateException.class, "fdm is closed", () -> a.applyFdm(mine, x, y));
+            DeviceFdm closed = a.uploadFdm(n, 1, vectors, values);
+            closed.close();
+            refused(IllegalStateException.class, "fdm is closed", () -> a.applyFdm(closed, x, y));
         }
     }
 }
