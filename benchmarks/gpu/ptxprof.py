@@ -2,7 +2,8 @@
 """Runs one of the Aparapi backend's OpenCL element kernels through CUDA, so that Nsight Compute can profile it.
 
 NVIDIA's OpenCL driver compiles our kernels to PTX (lobatto-bench kernel-info --binary-out writes it), but ncu sees no
-OpenCL launch. This loads that PTX with CuPy (the CUDA driver's module loader), gives every argument a buffer of the
+OpenCL launch. This rewrites that PTX for CUDA, builds it with the toolkit's ptxas (CuPy's loader refuses the PTX
+itself), loads the cubin with CuPy, gives every argument a buffer of the
 size the kernel indexes, and launches it as the backend would: one group of LB_THREADS_PER_ELEM * LB_ELEMS_PER_GROUP
 work-items per LB_ELEMS_PER_GROUP elements, the local array `lds` as dynamic shared memory. Data are synthetic but
 shaped like the op suite's: a K^3 box of elements of degree N = LB_NQ - 1, the scatter ids of its global numbering (so
@@ -14,6 +15,8 @@ so that no shared-window offset is assumed. --maxnreg inserts PTX's .maxnreg as 
 """
 import argparse
 import re
+import shutil
+import subprocess
 import sys
 from pathlib import Path
 
@@ -148,8 +151,6 @@ def main():
     rng = np.random.default_rng(1)
     path = Path("/tmp") / ("ptxprof-" + ptxfile.name)
     path.write_text(ptx)
-    import shutil
-    import subprocess
     ptxas = shutil.which("ptxas") or ("/usr/local/cuda/bin/ptxas" if Path("/usr/local/cuda/bin/ptxas").exists() else None)
     if ptxas:
         # CuPy's loader refused the PTX (CUDA_ERROR_INVALID_IMAGE) where ptxas took it: load ptxas's cubin instead
@@ -192,12 +193,12 @@ def main():
     call[local_index[0]] = np.uint64(0) if "64" in lp.split()[1] else np.uint32(0)
     print("kernel %s: N = %d, P = %d, %d^3 = %d elements, N_G = %d, %d groups of %d, %d B shared, maxnreg %s, params %d"
           % (label, n, P, k, e, ng, groups, group, lds_doubles * 8, o.maxnreg or "-", len(args)), flush=True)
-    yg = [buffers["yG"]] if "yG" in buffers else []
+    yg = buffers.get("yG")
     start, stop = cp.cuda.Event(), cp.cuda.Event()
     times = []
-    for r in range(o.reps):
-        if yg:
-            yg[0].fill(0)
+    for _ in range(o.reps):
+        if yg is not None:
+            yg.fill(0)
         start.record()
         fn((groups,), (group,), tuple(call), shared_mem=lds_doubles * 8)
         stop.record()

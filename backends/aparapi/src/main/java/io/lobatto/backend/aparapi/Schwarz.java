@@ -8,7 +8,6 @@ import io.lobatto.core.backend.DeviceIntVector;
 import io.lobatto.core.backend.DeviceScatter;
 import io.lobatto.core.backend.DeviceVector;
 
-
 import static io.lobatto.backend.aparapi.AparapiBackend.MAX_DEGREE;
 import static io.lobatto.backend.aparapi.BackendCore.checkLen;
 
@@ -54,9 +53,7 @@ final class Schwarz {
     DeviceFdm uploadFdm(int points, int elements, double[] eigenvectors, double[] eigenvalues) {
         core.ensureOpen();
         DeviceFdm.checkUpload(points, elements, eigenvectors, eigenvalues);
-        if (points < 2 || points > MAX_DEGREE + 3) {
-            throw new IllegalArgumentException("fdm: points must be in [2, " + (MAX_DEGREE + 3) + "], got " + points);
-        }
+        checkPoints(points);
         int[] identity = new int[3 * elements];
         java.util.Arrays.setAll(identity, q -> q);
         return uploadFdmTable(points, elements, eigenvectors, eigenvalues, identity);
@@ -66,10 +63,15 @@ final class Schwarz {
     DeviceFdm uploadFdm(int points, int elements, double[] lineVectors, double[] lineValues, int[] lineOf) {
         core.ensureOpen();
         DeviceFdm.checkTable(points, elements, lineVectors, lineValues, lineOf);
+        checkPoints(points);
+        return uploadFdmTable(points, elements, lineVectors, lineValues, lineOf);
+    }
+
+    /** The points per line of a local solve: 2 .. N_max + 3 (an element of the highest degree extended by one layer). */
+    private static void checkPoints(int points) {
         if (points < 2 || points > MAX_DEGREE + 3) {
             throw new IllegalArgumentException("fdm: points must be in [2, " + (MAX_DEGREE + 3) + "], got " + points);
         }
-        return uploadFdmTable(points, elements, lineVectors, lineValues, lineOf);
     }
 
     /** Uploads the checked table and has the fused local solves' kernels built ahead where they will run. */
