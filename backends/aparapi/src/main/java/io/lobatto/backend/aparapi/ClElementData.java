@@ -30,6 +30,8 @@ final class ClElementData implements DeviceElementData, ClHandle {
     final ClBuffer diff;
     /** G00, G01, G02, G11, G12, G22, wJ for the stiffness kernels; wJ alone for the mass. */
     final List<ClBuffer> factors;
+    /** The elements per block of {@link #factors} ({@link FactorLayout}); 0: element-major. */
+    final int factorBlock;
     /**
      * 2D stiffness whose t-fluxes do not fit the local memory: their global scratch, else null (allocated when a mode's
      * plan first needs it).
@@ -57,13 +59,20 @@ final class ClElementData implements DeviceElementData, ClHandle {
     final int[] sweeps = new int[io.lobatto.backend.aparapi.kernels.ElementOperands.MODES];
 
     ClElementData(ElementOperators owner, ElementKernel kernel, int degree, int elements, ElementPlan plan,
-                  ClBuffer interp, ClBuffer diff, List<ClBuffer> factors, ClBuffer scratch) {
-        this(owner, kernel, degree, elements, plan, interp, diff, factors, scratch, null, null);
+                  ClBuffer interp, ClBuffer diff, List<ClBuffer> factors, ClBuffer scratch, int factorBlock) {
+        this(owner, kernel, degree, elements, plan, interp, diff, factors, scratch, null, null, factorBlock);
     }
 
     ClElementData(ElementOperators owner, ElementKernel kernel, int degree, int elements, ElementPlan plan,
                   ClBuffer interp, ClBuffer diff, List<ClBuffer> factors, ClBuffer scratch, ClGeometry trilinear, ClBuffer gll) {
+        this(owner, kernel, degree, elements, plan, interp, diff, factors, scratch, trilinear, gll, 0);
+    }
+
+    ClElementData(ElementOperators owner, ElementKernel kernel, int degree, int elements, ElementPlan plan,
+                  ClBuffer interp, ClBuffer diff, List<ClBuffer> factors, ClBuffer scratch, ClGeometry trilinear, ClBuffer gll,
+                  int factorBlock) {
         this.owner = owner;
+        this.factorBlock = factorBlock;
         this.kernel = kernel;
         this.degree = degree;
         this.elements = elements;

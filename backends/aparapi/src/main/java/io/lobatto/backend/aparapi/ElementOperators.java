@@ -78,20 +78,78 @@ final class ElementOperators {
         core.ensureOpen();
         long points = checkElementData(kernel, basis, elements, geometricData.length);
         int perPoint = kernel.factorsPerPoint();
+        ElementPlan plan = firstPlan(kernel, basis);
+        int block = factorBlock(kernel, basis, plan, elements);
+        int p3 = (int) (points / Math.max(1, elements));
+        long length = FactorLayout.length(elements, p3, block);
         List<ClBuffer> factors = new ArrayList<>();
         try {
             // one buffer per factor (G00, G01, G02, G11, G12, G22, wJ), filled in chunks from the point-major array
-            double[] chunk = new double[(int) Math.min(points, 1 << 20)];
+            double[] chunk = new double[(int) Math.min(length, block > 0 ? Math.max(1 << 20, (long) block * p3) : 1 << 20)];
             for (int f = 0; f < perPoint; f++) {
-                ClBuffer b = core.buffer(points, 8, kernel + " geometric factor " + f + " (" + points + " doubles)");
+                ClBuffer b = core.buffer(length, 8, kernel + " geometric factor " + f + " (" + length + " doubles)");
                 factors.add(b);
-                core.writeColumn(geometricData, perPoint, f, points, chunk, b, 0);
+                if (block == 0) {
+                    core.writeColumn(geometricData, perPoint, f, points, chunk, b, 0);
+                } else {
+                    writeBlocked(geometricData, perPoint, f, elements, basis, kernel, block, chunk, b);
+                }
             }
         } catch (RuntimeException e) {
             factors.forEach(ClBuffer::close);
             throw e;
         }
-        return elementData(kernel, basis, elements, factors);
+        return elementData(kernel, basis, elements, factors, plan, block);
+    }
+
+    /**
+     * Column {@code f} of the point-major {@code src} into {@code dst} blocked by {@code block} elements
+     * ({@link FactorLayout}), whole blocks per write (a block's elements past E left as they are: never read).
+     */
+    private void writeBlocked(double[] src, int perPoint, int f, int elements, Basis1D basis, ElementKernel kernel, int block,
+                              double[] chunk, ClBuffer dst) {
+        int p = kernel == ElementKernel.STIFFNESS_BP35 ? basis.nq() : basis.nqGauss();
+        int p2 = p * p;
+        int p3 = p2 * p;
+        int perBlock = block * p3;
+        int blocksPerWrite = chunk.length / perBlock;
+        long blocks = (elements + block - 1) / block;
+        for (long b0 = 0; b0 < blocks; b0 += blocksPerWrite) {
+            int nb = (int) Math.min(blocksPerWrite, blocks - b0);
+            for (int j = 0; j < nb; j++) {
+                long first = (b0 + j) * block;
+                for (int le = 0; le < block && first + le < elements; le++) {
+                    long e = first + le;
+                    for (int q = 0; q < p3; q++) {
+                        int at = (int) (FactorLayout.index(e, q, p2, p3, block) - b0 * perBlock);
+                        chunk[at] = src[(int) ((e * p3 + q) * perPoint + f)];
+                    }
+                }
+            }
+            core.cl.write(chunk, 0, nb * perBlock, dst, b0 * perBlock);
+        }
+    }
+
+    /**
+     * The elements per block of the factors of {@code kernel} on {@code elements} elements ({@link FactorLayout}): the
+     * first plan's {@link ElementPlan#factorBlock} where every input mode at this degree runs that plan's variant (the
+     * blocked index is only in the pipelined BP3.5 kernel and the diagonal) and the blocked buffer's indices fit an int;
+     * else 0.
+     */
+    private int factorBlock(ElementKernel kernel, Basis1D basis, ElementPlan plan, int elements) {
+        int block = plan.factorBlock(kernel);
+        if (block == 0) {
+            return 0;
+        }
+        String device = core.info.name();
+        for (int mode = 0; mode < ElementOperands.MODES; mode++) {
+            ElementVariant v = core.variant != null ? core.variant : ElementVariant.of(kernel, basis.degree(), device, mode);
+            if (v != plan.variant()) {
+                return 0;
+            }
+        }
+        int p3 = basis.nq() * basis.nq() * basis.nq();
+        return FactorLayout.length(elements, p3, block) <= Integer.MAX_VALUE ? block : 0;
     }
 
     /**
@@ -105,25 +163,35 @@ final class ElementOperators {
         long points = checkElementData(kernel, basis, elements, v.length());
         int perPoint = kernel.factorsPerPoint();
         List<ClBuffer> factors = new ArrayList<>();
+        ElementPlan plan = firstPlan(kernel, basis);
+        int block = perPoint == 1 ? 0 : factorBlock(kernel, basis, plan, elements);
         if (perPoint == 1) {
             factors.add(v.buffer);
         } else {
-            factors = split(kernel, v, perPoint, points);
+            int p = basis.nq();
+            factors = split(kernel, v, perPoint, points, p * p, block);
             v.close();
         }
-        return elementData(kernel, basis, elements, factors);
+        return elementData(kernel, basis, elements, factors, plan, block);
     }
 
-    /** The packed factors of {@code v} ([points][perPoint]) split into one buffer per factor; {@code v} stays open. */
-    private List<ClBuffer> split(ElementKernel kernel, ClVector v, int perPoint, long points) {
+    /**
+     * The packed factors of {@code v} ([points][perPoint]) split into one buffer per factor, blocked by {@code block}
+     * elements of layers of {@code p2} points ({@link FactorLayout}; 0: element-major); {@code v} stays open.
+     */
+    private List<ClBuffer> split(ElementKernel kernel, ClVector v, int perPoint, long points, int p2, int block) {
         List<ClBuffer> factors = new ArrayList<>();
         try {
             ClKernel k = core.kernel(KernelBuilds.factorSplit());
+            int p = (int) Math.round(Math.sqrt(p2));
+            long elements = points / ((long) p2 * p);
+            long length = FactorLayout.length(elements, p2 * p, block);
             for (int f = 0; f < perPoint; f++) {
-                ClBuffer b = core.buffer(points, 8, kernel + " geometric factor " + f + " (" + points + " doubles)");
+                ClBuffer b = core.buffer(length, 8, kernel + " geometric factor " + f + " (" + length + " doubles)");
                 factors.add(b);
                 if (points > 0) {
-                    k.set("x", v.buffer).set("y", b).set("stride", perPoint).set("offset", f).set("n", (int) points);
+                    k.set("x", v.buffer).set("y", b).set("stride", perPoint).set("offset", f).set("n", (int) points)
+                            .set("p2", p2).set("layers", p).set("block", block);
                     core.launchPerEntry(k, points);
                 }
             }
@@ -206,17 +274,20 @@ final class ElementOperators {
         return points;
     }
 
-    /** The element data of {@code factors} (taken over: closed here on failure): I, D and the plan's scratch added. */
-    private ClElementData elementData(ElementKernel kernel, Basis1D basis, int elements, List<ClBuffer> factors) {
+    /**
+     * The element data of {@code factors} (taken over: closed here on failure; blocked by {@code block} elements, see
+     * {@link FactorLayout}) for the first plan {@code plan} (each input mode checks it against its build at its first
+     * use): I, D and the plan's scratch added.
+     */
+    private ClElementData elementData(ElementKernel kernel, Basis1D basis, int elements, List<ClBuffer> factors,
+                                      ElementPlan plan, int block) {
         int degree = basis.degree();
         int p = kernel == ElementKernel.STIFFNESS_BP35 ? basis.nq() : basis.nqGauss();
         long points = (long) elements * p * p * p;
         ClBuffer interp = null;
         ClBuffer diff = null;
         ClBuffer scratch = null;
-        ElementPlan plan;
         try {
-            plan = firstPlan(kernel, basis);   // each input mode checks it against its build at its first use
             if (kernel.usesGaussQuadrature()) {
                 interp = core.upload(basis.interpolation(), "I");
             }
@@ -232,7 +303,7 @@ final class ElementOperators {
             BackendCore.closeAll(interp, diff, scratch);
             throw e;
         }
-        return new ClElementData(this, kernel, degree, elements, plan, interp, diff, factors, scratch);
+        return new ClElementData(this, kernel, degree, elements, plan, interp, diff, factors, scratch, block);
     }
 
     /** The first plan of {@code kernel} at the basis's degree on this device ({@link KernelBuilds#firstPlan}), unbuilt. */
@@ -284,7 +355,8 @@ final class ElementOperators {
             nvidia = AparapiBackend.isNvidia(core.cl.device().vendor()) ? 1 : -1;
         }
         int atomic = AparapiBackend.atomicOperator(nvidia > 0, d.localSize());
-        return d.kernel + " N=" + d.degree + ": " + plan(d, atomic != 0 ? atomic : 1).describe(d.kernel);
+        return d.kernel + " N=" + d.degree + ": " + plan(d, atomic != 0 ? atomic : 1).describe(d.kernel)
+                + (d.factorBlock > 0 ? ", factors in blocks of " + d.factorBlock + " elements" : "");
     }
 
     // ------------------------------------------------------------------ element kernels
@@ -323,6 +395,11 @@ final class ElementOperators {
         ClKernel k = d.kernels[mode];
         if (k == null) {
             KernelBuilds.Spec spec = KernelBuilds.element(d.kernel, d.degree, plan, mode);
+            Integer wants = spec.constants().get("factorBlock");
+            if (wants != null && wants != d.factorBlock) {
+                // the data's layout, not this mode's plan, decides (a mode whose build allows smaller groups)
+                spec = spec.withConstant("factorBlock", d.factorBlock);
+            }
             // the launches take the elements per group the kernel was built for (its sweep constant, where it has one)
             d.sweeps[mode] = spec.constants().getOrDefault("sweep", 0);
             k = core.kernel(spec);
@@ -772,7 +849,7 @@ final class ElementOperators {
         List<ClBuffer> factors = d.factors;
         if (d.trilinear != null) {
             try (ClVector packed = (ClVector) setup.geometricFactors(d.trilinear, basis, Quadrature.GLL, 7)) {
-                factors = split(d.kernel, packed, 7, (long) d.localSize());
+                factors = split(d.kernel, packed, 7, (long) d.localSize(), basis.nq() * basis.nq(), 0);
             }
         }
         ClBuffer mats = null;
@@ -784,7 +861,7 @@ final class ElementOperators {
             }
             int n = d.localSize();
             k.set("wJ", factors.get(6)).set("mats", mats).set("y", y.buffer).set("lambda", lambda).set("n", n)
-                    .set("nq", d.degree + 1);
+                    .set("nq", d.degree + 1).set("block", d.trilinear != null ? 0 : d.factorBlock);
             core.launchPerEntry(k, n);
         } finally {
             if (mats != null) {

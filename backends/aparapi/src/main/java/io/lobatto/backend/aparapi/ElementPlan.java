@@ -573,6 +573,25 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
     static final String BANK_PAD_PROPERTY = "lobatto.aparapi.elementBankPad";
 
     /**
+     * System property: {@code true} stores BP3.5's geometric factors blocked by the pipelined plan's elements per group,
+     * layer-major inside a block ({@link FactorLayout}), where P^2 is odd and a group holds several elements
+     * ({@link #factorBlock}); default {@code false}. An A/B switch until a GPU run decides; the results are the same bits.
+     */
+    static final String FACTOR_BLOCKS_PROPERTY = "lobatto.aparapi.factorBlocks";
+
+    /**
+     * The elements per block of the factor layout this plan's kernel reads ({@link FactorLayout}): its elements per group
+     * for the pipelined BP3.5 plan with stored factors where {@link #FACTOR_BLOCKS_PROPERTY} is on, P is odd and a group
+     * holds several elements; else 0 (element-major). The data's layout decides what a kernel is built for
+     * ({@code ElementOperators}); this is the plan's wish, and the default of the builds made ahead.
+     */
+    int factorBlock(ElementKernel kernel) {
+        boolean applies = kernel == ElementKernel.STIFFNESS_BP35 && variant == ElementVariant.PIPELINED && !onTheFly
+                && points % 2 == 1 && elementsPerGroup > 1;
+        return applies && Boolean.getBoolean(FACTOR_BLOCKS_PROPERTY) ? elementsPerGroup : 0;
+    }
+
+    /**
      * The least region of at least {@code doubles} doubles whose length is {@code lanes} modulo 16: element le's own
      * columns then start at slot le * lanes (mod 16) of a wavefront's 16 doubles, right after element le - 1's.
      */
@@ -799,6 +818,7 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
             c.put("perElem", localPerElement);
             c.put("dStride", stride);
             c.put("ldsMat", localDoubles() - matrixDoubles);
+            c.put("factorBlock", factorBlock(kernel));
             return c;
         }
         if (variant == ElementVariant.REGISTERS || variant == ElementVariant.PIPELINED) {

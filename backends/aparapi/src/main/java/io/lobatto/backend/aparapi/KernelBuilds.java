@@ -91,6 +91,13 @@ public final class KernelBuilds {
             this(family, constants, label, groupSize, 0, 0);
         }
 
+        /** This build with build constant {@code name} set to {@code value}. */
+        Spec withConstant(String name, int value) {
+            Map<String, Integer> c = new java.util.LinkedHashMap<>(constants);
+            c.put(name, value);
+            return new Spec(family, c, label, groupSize, unroll, registers);
+        }
+
         /**
          * The register cap this build gets on NVIDIA, 0 for none: an element kernel's {@link #registers} (its plan's
          * {@link ElementPlan#registerCap}, {@link ElementPlan#MAX_REGISTERS_PROPERTY} or the table, read once, when the

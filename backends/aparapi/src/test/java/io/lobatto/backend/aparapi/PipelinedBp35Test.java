@@ -5,6 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.lobatto.core.backend.DeviceElementData;
+import io.lobatto.core.backend.DeviceVector;
+import io.lobatto.conformance.TestProblems;
+import io.lobatto.gs.ScatterOperator;
+import io.lobatto.core.mesh.SpectralElementMesh;
+import io.lobatto.operators.AssembledOperator;
+import io.lobatto.operators.ElementOperator;
 import io.lobatto.core.backend.ElementKernel;
 import io.lobatto.core.basis.Basis1D;
 import org.junit.jupiter.api.Test;
@@ -128,6 +134,111 @@ class PipelinedBp35Test {
                 System.clearProperty(ElementPlan.BANK_PAD_PROPERTY);
             } else {
                 System.setProperty(ElementPlan.BANK_PAD_PROPERTY, before);
+            }
+        }
+    }
+
+    /**
+     * {@code -Dlobatto.aparapi.factorBlocks=true} stores the factors blocked by the group's elements, layer-major inside a
+     * block, where Nq is odd and a group holds several elements (N = 2, 4, 6 here; N = 7 unchanged): on E = 61 (the last
+     * block partly filled) the element apply and the element diagonal give the same bits as element-major factors, by the
+     * host upload and by the device split of packed factors; the masked assembled operator (p = z + beta p folded in)
+     * agrees with the host and the Java backend; and the one-kernel atomic operator agrees with the two kernels.
+     */
+    @ParameterizedTest(name = "N={0}")
+    @org.junit.jupiter.params.provider.ValueSource(ints = {2, 4, 6, 7})
+    void blockedFactorsGiveTheSameBits(int n) {
+        AparapiBackend p = pipelined();
+        Basis1D basis = Basis1D.of(n);
+        int e = 61;
+        double lambda = 0.6;
+        double[] geo = HostReference.geometry(K, basis, e, 71 + n);
+        double[] x = HostReference.random(e * basis.np(), 72 + n);
+        double[] plain = VariantChecks.elements(p, K, basis, e, geo, lambda, x);
+        double[] plainDiagonal = diagonal(p, basis, e, geo, lambda, false);
+        String before = System.getProperty(ElementPlan.FACTOR_BLOCKS_PROPERTY);
+        System.setProperty(ElementPlan.FACTOR_BLOCKS_PROPERTY, "true");
+        try {
+            String plan = VariantChecks.plan(p, K, n);
+            int nq = n + 1;
+            int perGroup = ElementPlan.pipelinedBp35(nq, 256, 48 * 1024).elementsPerGroup();
+            boolean blocked = nq % 2 == 1 && perGroup > 1;
+            assertEquals(blocked, plan.endsWith(", factors in blocks of " + perGroup + " elements"), plan);
+            assertEquals(blocked, plan.contains("factors in blocks"), plan);
+            assertSameBits(plain, VariantChecks.elements(p, K, basis, e, geo, lambda, x), plan + ", host upload");
+            try (DeviceVector packed = p.upload(geo); DeviceElementData d = p.uploadElementData(K, basis, e, packed);
+                 DeviceVector dx = p.upload(x); DeviceVector dy = p.allocate(x.length)) {
+                assertEquals(plan, p.plan(d));
+                p.applyElements(d, lambda, dx, dy);
+                assertSameBits(plain, p.download(dy), plan + ", device split");
+            }
+            assertSameBits(plainDiagonal, diagonal(p, basis, e, geo, lambda, false), plan + ": diagonal, host upload");
+            assertSameBits(plainDiagonal, diagonal(p, basis, e, geo, lambda, true), plan + ": diagonal, device split");
+            VariantChecks.maskedAssembledAgrees(p, K, n, lambda, 81 + n, s -> assertEquals(blocked, s.contains("factors in blocks"), s));
+            SpectralElementMesh mesh = TestProblems.deformedBox(5, 4, 3, n);
+            ScatterOperator z = TestProblems.partlyMasked(mesh);
+            try (AssembledOperator a = AssembledOperator.bind(ElementOperator.of(K, mesh, lambda), z, p, 0.6);
+                 DeviceVector dx = p.upload(TestProblems.random(z.globalSize(), 91L + n));
+                 DeviceVector two = p.allocate(z.globalSize()); DeviceVector one = p.allocate(z.globalSize())) {
+                a.apply(dx, two);
+                System.setProperty(AparapiBackend.ATOMIC_OPERATOR_PROPERTY, "cas");
+                try {
+                    a.apply(dx, one);
+                } finally {
+                    System.clearProperty(AparapiBackend.ATOMIC_OPERATOR_PROPERTY);
+                }
+                AparapiBackendTest.assertClose(p.download(two), p.download(one), VariantChecks.TOL, plan + ": atomic vs two kernels");
+            }
+        } finally {
+            if (before == null) {
+                System.clearProperty(ElementPlan.FACTOR_BLOCKS_PROPERTY);
+            } else {
+                System.setProperty(ElementPlan.FACTOR_BLOCKS_PROPERTY, before);
+            }
+        }
+    }
+
+    /** The element diagonal of BP3.5 on {@code b}, its factors uploaded from the host or split on the device. */
+    private static double[] diagonal(AparapiBackend b, Basis1D basis, int e, double[] geo, double lambda, boolean device) {
+        try (DeviceVector packed = b.upload(geo);
+             DeviceElementData d = device ? b.uploadElementData(K, basis, e, packed) : b.uploadElementData(K, basis, e, geo);
+             DeviceVector diag = b.allocate(e * basis.np())) {
+            b.elementDiagonal(d, lambda, diag);
+            return b.download(diag);
+        }
+    }
+
+    private static void assertSameBits(double[] want, double[] got, String what) {
+        assertEquals(want.length, got.length, what);
+        for (int i = 0; i < want.length; i++) {
+            assertEquals(Double.doubleToLongBits(want[i]), Double.doubleToLongBits(got[i]), what + " entry " + i);
+        }
+    }
+
+    /** The blocked layout is a one-to-one map of the E P^3 points into its length, layer c of a block contiguous. */
+    @Test
+    void blockedLayoutIsOneToOne() {
+        for (int block : new int[] {0, 1, 3, 28}) {
+            for (int p : new int[] {2, 3, 5}) {
+                int e = 61;
+                int p2 = p * p;
+                int p3 = p2 * p;
+                long length = FactorLayout.length(e, p3, block);
+                assertEquals(block == 0 ? (long) e * p3 : (long) (e + block - 1) / block * block * p3, length);
+                boolean[] hit = new boolean[(int) length];
+                for (int el = 0; el < e; el++) {
+                    for (int q = 0; q < p3; q++) {
+                        int at = (int) FactorLayout.index(el, q, p2, p3, block);
+                        assertTrue(at >= 0 && at < length && !hit[at], "block " + block + " P " + p + " e " + el + " q " + q);
+                        hit[at] = true;
+                        if (block > 0 && q % p2 > 0) {
+                            assertEquals(at - 1, FactorLayout.index(el, q - 1, p2, p3, block));   // a layer's points in a row
+                        }
+                        if (block > 0 && el % block > 0) {   // then the next element's same layer
+                            assertEquals(at - p2, FactorLayout.index(el - 1, q, p2, p3, block));
+                        }
+                    }
+                }
             }
         }
     }

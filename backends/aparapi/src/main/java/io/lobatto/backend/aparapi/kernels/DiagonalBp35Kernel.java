@@ -28,6 +28,19 @@ public final class DiagonalBp35Kernel extends Kernel {
     double lambda;
     /** E Nq^3. */
     int n;
+    /** Elements per block of the factors' layout (0: element-major; see FactorLayout). */
+    int block;
+
+    /** Where the factor of point q = a + Nq b + Nq^2 c of element e lies: element-major, or blocked by {@link #block}. */
+    int at(int e, int q) {
+        int Q2 = nq * nq;
+        if (block == 0) {
+            return e * Q2 * nq + q;
+        }
+        int c = q / Q2;
+        int blk = e / block;
+        return ((blk * nq + c) * block + e - blk * block) * Q2 + q - c * Q2;
+    }
 
     @Override
     public void run() {
@@ -41,19 +54,18 @@ public final class DiagonalBp35Kernel extends Kernel {
             int i = p % Q;
             int j = (p / Q) % Q;
             int k = p / Q2;
-            int b0 = e * np;
             int md = Q2;
             double s0 = 0;
             double s1 = 0;
             double s2 = 0;
             for (int a = 0; a < Q; a++) {
-                s0 += mats[a * Q + i] * G00[b0 + a + Q * (j + Q * k)];
+                s0 += mats[a * Q + i] * G00[at(e, a + Q * (j + Q * k))];
             }
             for (int b = 0; b < Q; b++) {
-                s1 += mats[b * Q + j] * G11[b0 + i + Q * (b + Q * k)];
+                s1 += mats[b * Q + j] * G11[at(e, i + Q * (b + Q * k))];
             }
             for (int c = 0; c < Q; c++) {
-                s2 += mats[c * Q + k] * G22[b0 + i + Q * (j + Q * c)];
+                s2 += mats[c * Q + k] * G22[at(e, i + Q * (j + Q * c))];
             }
             double dii = mats[md + i * Q + i];
             double djj = mats[md + j * Q + j];
@@ -62,11 +74,12 @@ public final class DiagonalBp35Kernel extends Kernel {
             acc += 1 * s0;
             acc += 1 * s1;
             acc += 1 * s2;
-            acc += 2 * (djj * (dii * G01[g]));
-            acc += 2 * (dkk * (dii * G02[g]));
-            acc += 2 * (dkk * (djj * G12[g]));
+            int h = at(e, p);
+            acc += 2 * (djj * (dii * G01[h]));
+            acc += 2 * (dkk * (dii * G02[h]));
+            acc += 2 * (dkk * (djj * G12[h]));
             if (lambda != 0) {
-                acc += lambda * wJ[g];
+                acc += lambda * wJ[h];
             }
             y[g] = acc;
         }

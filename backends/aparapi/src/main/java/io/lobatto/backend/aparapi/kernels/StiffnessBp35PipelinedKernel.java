@@ -16,8 +16,8 @@ import io.lobatto.backend.aparapi.runtime.BuildConstant;
  * registers at the top of iteration c, so their latency hides behind layer c's work and its barrier; layer 0's before
  * the input is read.</li>
  * </ul>
- * The factors of point (a, b, c) of element e are at e Nq^3 + a + Nq b + Nq^2 c of their buffers (coalesced over the
- * column). With {@code fromGlobal} it is the element part of hipBone's fused assembled operator (x_G through Z, the
+ * The factors of point (a, b, c) of element e are at e Nq^3 + a + Nq b + Nq^2 c of their buffers, or blocked by
+ * {@link #factorBlock} elements (a group's layer contiguous). With {@code fromGlobal} it is the element part of hipBone's fused assembled operator (x_G through Z, the
  * folded p = z + beta p, the one-kernel operator's degree-1 rows).
  *
  * <p>Local memory per element ({@link #perElem} doubles): the grid u (index a + S b + S P c, S = {@link #dStride}, odd),
@@ -37,6 +37,13 @@ public final class StiffnessBp35PipelinedKernel extends ElementOperands {
      * second read of them, no wait on it before the adds); else 0.
      */
     @BuildConstant int keepIds;
+
+    /**
+     * The factors' layout: 0 element-major (point (a, b, c) of element e at e Nq^3 + a + Nq b + Nq^2 c), else blocked by
+     * this many elements, layer-major inside a block (at ((e / B) Nq + c) B Nq^2 + (e mod B) Nq^2 + a + Nq b), so that a
+     * group's layer is one contiguous run.
+     */
+    @BuildConstant int factorBlock;
 
     /** The scatter ids of the own column ({@link #keepIds}). */
     @PrivateMemorySpace(17) int[] colId = new int[17];
@@ -64,6 +71,14 @@ public final class StiffnessBp35PipelinedKernel extends ElementOperands {
         int mD = ldsMat;
         int own = a + S * b;
         int base = e * P2 * P + col;
+        // the factors of layer c at fb + fl c
+        int fb = base;
+        int fl = P2;
+        if (factorBlock > 0) {
+            int blk = e / factorBlock;
+            fb = (blk * P * factorBlock + e - blk * factorBlock) * P2 + col;
+            fl = factorBlock * P2;
+        }
 
         // the factors of layer 0, loaded first: their latency hides behind the staging and the input
         double n00 = 0;
@@ -74,14 +89,14 @@ public final class StiffnessBp35PipelinedKernel extends ElementOperands {
         double n22 = 0;
         double nJ = 0;
         if (valid == 1) {
-            n00 = G00[base];
-            n01 = G01[base];
-            n02 = G02[base];
-            n11 = G11[base];
-            n12 = G12[base];
-            n22 = G22[base];
+            n00 = G00[fb];
+            n01 = G01[fb];
+            n02 = G02[fb];
+            n11 = G11[fb];
+            n12 = G12[fb];
+            n22 = G22[fb];
             if (lambda != 0) {
-                nJ = wJ[base];
+                nJ = wJ[fb];
             }
         }
         for (int n = lid; n < P2; n += getLocalSize()) {
@@ -121,7 +136,7 @@ public final class StiffnessBp35PipelinedKernel extends ElementOperands {
             double g22 = n22;
             double gJ = nJ;
             if (valid == 1 && c + 1 < P) {
-                int gn = base + P2 * (c + 1);
+                int gn = fb + fl * (c + 1);
                 n00 = G00[gn];
                 n01 = G01[gn];
                 n02 = G02[gn];
