@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# GPU runbook (issue 26): the pipelined BP3.5 kernel's geometric factors blocked by the group's elements
+# (-Dlobatto.aparapi.factorBlocks=true, FactorLayout), with and without the element regions' bank padding
+# (-Dlobatto.aparapi.elementBankPad=true) and a register cap of 64. Nsight Compute on the H200 (ptxprof26.sh at 1fbe6ab)
+# put the N = 2 kernel at 78 % of the L1 and L2 throughput with 28 % excess L2 sectors, two thirds of them the factor
+# loads (a layer of 9 doubles per element, 72 bytes, spans 3-4 sectors), and 48 % excess shared-store wavefronts.
+#   N = 2 (the table's pipelined kernel), two rounds: base, blocks, blocks+pad; once: pad, blocks+pad+cap64
+#   N = 4 (table: registers, atomic: shared), two rounds: table and pipelined on one mesh, pipelined+blocks,
+#         pipelined+blocks+pad
+#   N = 10 (the table's pipelined kernel, 2 elements per group), once: base, blocks
+#   bp BP5 at N = 2 (CG's calls read the same factors), once: base, blocks
+#   then SelfCheck (the correctness of every kernel, the table's choices)
+# op BP5 at 8M DOFs, reps 8. Stage as queue26.sh says; then (GPU machine, .gpu carried)
+#   COMMIT=<sha> bash benchmarks/gpu/blocks26.sh        About 6 minutes.
+# Checked on PoCL (RUN=java JAR=benchmarks/target/lobatto-bench.jar DOFS=30000 SELFCHECK=0).
+# Writes $OUT/blocks26.tgz and $OUT/blocks26-summary.txt.
+set -uo pipefail
+RUN=${RUN:-bash .gpu/run}
+JAR=${JAR:-.gpu/lib/lobatto-bench.jar}
+DOFS=${DOFS:-8000000}
+OUT=${OUT:-$(mktemp -d)}
+mkdir -p "$OUT"
+w=$(mktemp -d)/blocks26
+mkdir -p "$w"
+s="$w/summary.txt"
+start=$SECONDS
+echo "blocks26 at ${COMMIT:-unknown}: $(date -u +%FT%TZ); $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader 2>/dev/null)" | tee "$s"
+B="-Dlobatto.aparapi.factorBlocks=true"
+P="-Dlobatto.aparapi.elementBankPad=true"
+C="-Dlobatto.aparapi.elementMaxRegisters=64"
+# one op run: label, N, element variants, JVM options...
+op() {
+  local label=$1 n=$2 variants=$3
+  shift 3
+  local log="$w/op-$label.log"
+  timeout 75 $RUN -Xmx60g "$@" -jar "$JAR" op --problems BP5 --dofs "$DOFS" --n-min "$n" --n-max "$n" --reps 8 \
+    --reference-copies 1 -b aparapi --element-variants "$variants" -o "$w/op-$label" --commit "${COMMIT:-unknown}" \
+    --time-limit 60 > "$log" 2>&1
+  local rc=$?
+  # each variant's row: its name, us/apply and GDOF/s, then its kernel line
+  awk -v l="$label" -v rc="$rc" '/^BP5 / { row = sprintf("%-22s exit %s  %-10s %8s us %8s GDOF/s", l, rc, $2, $7, $8) }
+       /kernel: STIFFNESS_BP35/ && row != "" { sub(/.*kernel: /, ""); print row "  " $0; row = "" }' "$log" | tee -a "$s"
+  grep -q '^BP5 ' "$log" || { echo "$label: no row (exit $rc)" | tee -a "$s"; tail -3 "$log" | tee -a "$s"; }
+}
+bp() {
+  local label=$1
+  shift
+  local log="$w/bp-$label.log"
+  timeout 75 $RUN -Xmx60g "$@" -jar "$JAR" bp --problems BP5 --dofs "$DOFS" --n-min 2 --n-max 2 --iterations 50 --reps 9 \
+    -b aparapi -o "$w/bp-$label" --commit "${COMMIT:-unknown}" > "$log" 2>&1
+  echo "$label (exit $?): $(grep -E '^BP5 ' "$log" | head -1)" | tee -a "$s"
+}
+for round in 1 2; do
+  echo "== round $round ($((SECONDS - start)) s)" | tee -a "$s"
+  op "n2-base-$round" 2 table
+  op "n2-blocks-$round" 2 table $B
+  op "n2-blocks+pad-$round" 2 table $B $P
+  op "n4-base-$round" 4 table,pipelined
+  op "n4-blocks-$round" 4 pipelined $B
+  op "n4-blocks+pad-$round" 4 pipelined $B $P
+done
+echo "== once ($((SECONDS - start)) s)" | tee -a "$s"
+op n2-pad 2 table $P
+op n2-blocks+pad+cap64 2 table $B $P $C
+op n10-base 10 table
+op n10-blocks 10 table $B
+bp bp2-base
+bp bp2-blocks $B
+if [ "${SELFCHECK:-1}" = 1 ]; then
+  echo "== SelfCheck ($((SECONDS - start)) s)" | tee -a "$s"
+  timeout 120 $RUN -Xmx16g -cp "$JAR" io.lobatto.backend.aparapi.SelfCheck > "$w/selfcheck.log" 2>&1
+  echo "SelfCheck exit $?: $(grep -c '^PASS' "$w/selfcheck.log") PASS, $(grep -c '^FAIL' "$w/selfcheck.log") FAIL; $(tail -1 "$w/selfcheck.log")" | tee -a "$s"
+fi
+echo "blocks26: $((SECONDS - start)) s" | tee -a "$s"
+tar czf "$OUT/blocks26.tgz" -C "$(dirname "$w")" blocks26
+cp "$s" "$OUT/blocks26-summary.txt"
