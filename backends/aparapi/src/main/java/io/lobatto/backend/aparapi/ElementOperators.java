@@ -168,7 +168,7 @@ final class ElementOperators {
         if (perPoint == 1) {
             factors.add(v.buffer);
         } else {
-            int p = basis.nq();
+            int p = kernel == ElementKernel.STIFFNESS_BP35 ? basis.nq() : basis.nqGauss();
             factors = split(kernel, v, perPoint, points, p * p, block);
             v.close();
         }
@@ -184,8 +184,7 @@ final class ElementOperators {
         try {
             ClKernel k = core.kernel(KernelBuilds.factorSplit());
             int p = (int) Math.round(Math.sqrt(p2));
-            long elements = points / ((long) p2 * p);
-            long length = FactorLayout.length(elements, p2 * p, block);
+            long length = block == 0 ? points : FactorLayout.length(points / ((long) p2 * p), p2 * p, block);
             for (int f = 0; f < perPoint; f++) {
                 ClBuffer b = core.buffer(length, 8, kernel + " geometric factor " + f + " (" + length + " doubles)");
                 factors.add(b);

@@ -343,7 +343,10 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
     }
 
     /**
-     * The measured register caps: 32 for BP3.5's stored-factor points kernel at N = 7 with 2 layers of a column per
+     * The measured register caps: 64 for BP3.5's pipelined kernel at N = 2 (70 registers uncapped: 3 groups of 252
+     * work-items per SM, 4 with 64; {@code benchmarks/gpu/blocks26.sh} at 4d198b2, H200, {@code op} BP5 at 8M DOFs with
+     * the blocked factors and the padded regions: 13.10, 13.10 uncapped, 14.53 GDOF/s at 64; on the H100 at ab0cafa caps of
+     * 48, 40 and 32 were slower); 32 for BP3.5's stored-factor points kernel at N = 7 with 2 layers of a column per
      * work-item (256 work-items; 40 registers uncapped, so 6 groups per SM, and 8 with 32), else none. Every input mode
      * takes it; CG's (the atomic form with the p update) measured level with it. {@code benchmarks/gpu/occ26.sh}
      * at 25be850 (H100, {@code op} BP5 at 8M DOFs, two alternated rounds, GDOF/s none / 40 / 32): N = 7 23.36, 23.34 /
@@ -351,8 +354,11 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
      * 19.08, 18.98.
      */
     static int registerCapTable(ElementKernel kernel, int degree, ElementVariant variant, boolean onTheFly, int perColumn) {
-        return kernel == ElementKernel.STIFFNESS_BP35 && !onTheFly && variant == ElementVariant.POINTS && degree == 7
-                && perColumn == 2 ? 32 : 0;
+        if (kernel != ElementKernel.STIFFNESS_BP35 || onTheFly) {
+            return 0;
+        }
+        return variant == ElementVariant.POINTS && degree == 7 && perColumn == 2 ? 32
+                : variant == ElementVariant.PIPELINED && degree == 2 ? 64 : 0;
     }
 
     /**
@@ -552,7 +558,7 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
             return null;
         }
         int perGroup = elementsPerGroup(groupCap, threads, perElem, matrices, limit);
-        if (perGroup > 1 && stride == p && Boolean.getBoolean(BANK_PAD_PROPERTY)) {
+        if (perGroup > 1 && stride == p && on(BANK_PAD_PROPERTY)) {
             int padded = bankPad(perElem, p * p);
             if (elementsPerGroup(groupCap, threads, padded, matrices, limit) == perGroup) {
                 perElem = padded;
@@ -563,19 +569,25 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
     }
 
     /**
-     * System property: {@code true} pads the element regions of a pipelined BP3.5 group of several elements (odd Nq, whose
-     * own columns a + Nq b fill 0 .. Nq^2 - 1) to {@link #bankPad} doubles, so that the columns of consecutive elements fall
-     * on consecutive 8-byte slots of the shared memory's 16 per wavefront instead of overlapping; default {@code false}.
-     * Nsight Compute on the H200 ({@code benchmarks/gpu/ptxprof26.sh} at 1fbe6ab) counted 18.7M excess shared wavefronts in
-     * the N = 2 kernel (28 elements of 90 doubles per group), the largest at the stores and loads of the own columns. An
-     * A/B switch until a GPU run decides; the results are the same bits either way.
+     * System property: {@code true} (the default) pads the element regions of a pipelined BP3.5 group of several elements
+     * (odd Nq, whose own columns a + Nq b fill 0 .. Nq^2 - 1) to {@link #bankPad} doubles, so that the columns of
+     * consecutive elements fall on consecutive 8-byte slots of the shared memory's 16 per wavefront instead of overlapping;
+     * {@code false} does not. Nsight Compute on the H200 ({@code benchmarks/gpu/ptxprof26.sh} at 1fbe6ab) counted 18.7M
+     * excess shared wavefronts in the N = 2 kernel (28 elements of 90 doubles per group), the largest at the stores and
+     * loads of the own columns. {@code benchmarks/gpu/blocks26.sh} at 4d198b2 (H200, {@code op} BP5 at 8M DOFs, GDOF/s):
+     * N = 2 12.14, 12.15 without, 12.31 padded; with {@link #FACTOR_BLOCKS_PROPERTY} 12.97, 12.97 without, 13.10, 13.10
+     * padded; N = 4 (the pipelined kernel forced) with the blocks 15.11, 15.10 without, 15.44, 15.43 padded. The results
+     * are the same bits either way.
      */
     static final String BANK_PAD_PROPERTY = "lobatto.aparapi.elementBankPad";
 
     /**
-     * System property: {@code true} stores BP3.5's geometric factors blocked by the pipelined plan's elements per group,
-     * layer-major inside a block ({@link FactorLayout}), where P^2 is odd and a group holds several elements
-     * ({@link #factorBlock}); default {@code false}. An A/B switch until a GPU run decides; the results are the same bits.
+     * System property: {@code true} (the default) stores BP3.5's geometric factors blocked by the pipelined plan's elements
+     * per group, layer-major inside a block ({@link FactorLayout}), where P^2 is odd and a group holds several elements
+     * ({@link #factorBlock}); {@code false} keeps them element-major. {@code benchmarks/gpu/blocks26.sh} at 4d198b2 (H200,
+     * 8M DOFs, two rounds): {@code op} BP5 at N = 2 12.14, 12.15 element-major, 12.97, 12.97 blocked GDOF/s (unpadded);
+     * N = 4 with the pipelined kernel forced 14.61, 14.62 / 15.11, 15.10 (the table's kernel there: 17.98, 18.20);
+     * {@code bp} BP5 at N = 2 8.10 / 9.31 GDOF&middot;it/s. The results are the same bits either way.
      */
     static final String FACTOR_BLOCKS_PROPERTY = "lobatto.aparapi.factorBlocks";
 
@@ -588,7 +600,19 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
     int factorBlock(ElementKernel kernel) {
         boolean applies = kernel == ElementKernel.STIFFNESS_BP35 && variant == ElementVariant.PIPELINED && !onTheFly
                 && points % 2 == 1 && elementsPerGroup > 1;
-        return applies && Boolean.getBoolean(FACTOR_BLOCKS_PROPERTY) ? elementsPerGroup : 0;
+        return applies && on(FACTOR_BLOCKS_PROPERTY) ? elementsPerGroup : 0;
+    }
+
+    /** A switch that is on unless its property says {@code false}. */
+    private static boolean on(String property) {
+        String v = System.getProperty(property, "true").trim();
+        if (v.equalsIgnoreCase("true") || v.equalsIgnoreCase("table")) {
+            return true;
+        }
+        if (v.equalsIgnoreCase("false")) {
+            return false;
+        }
+        throw new IllegalArgumentException("-D" + property + "=" + v + ": expected true or false");
     }
 
     /**

@@ -95,10 +95,10 @@ class PipelinedBp35Test {
     }
 
     /**
-     * {@code -Dlobatto.aparapi.elementBankPad=true} pads the element regions of a group of several elements where Nq is odd
-     * (N = 2: 28 elements of 105 doubles instead of 90, 105 = 9 mod 16) and nowhere else: the element apply gives the same
-     * bits as unpadded (E = 61, the last group partly filled), and the masked assembled operator still agrees with the host
-     * and the Java backend.
+     * {@code -Dlobatto.aparapi.elementBankPad} (on by default) pads the element regions of a group of several elements where
+     * Nq is odd (N = 2: 28 elements of 105 doubles instead of 90, 105 = 9 mod 16) and nowhere else: the element apply gives
+     * the same bits as unpadded ({@code false}; E = 61, the last group partly filled), and the masked assembled operator
+     * still agrees with the host and the Java backend.
      */
     @ParameterizedTest(name = "N={0}")
     @org.junit.jupiter.params.provider.ValueSource(ints = {2, 4, 6, 7})
@@ -109,11 +109,12 @@ class PipelinedBp35Test {
         double lambda = 0.6;
         double[] geo = HostReference.geometry(K, basis, e, 51 + n);
         double[] x = HostReference.random(e * basis.np(), 52 + n);
-        String plainPlan = VariantChecks.plan(p, K, n);
-        double[] plain = VariantChecks.elements(p, K, basis, e, geo, lambda, x);
         String before = System.getProperty(ElementPlan.BANK_PAD_PROPERTY);
-        System.setProperty(ElementPlan.BANK_PAD_PROPERTY, "true");
+        System.setProperty(ElementPlan.BANK_PAD_PROPERTY, "false");
         try {
+            String plainPlan = VariantChecks.plan(p, K, n);
+            double[] plain = VariantChecks.elements(p, K, basis, e, geo, lambda, x);
+            System.clearProperty(ElementPlan.BANK_PAD_PROPERTY);   // the default: padded
             String paddedPlan = VariantChecks.plan(p, K, n);
             int nq = n + 1;
             ElementPlan plan = ElementPlan.pipelinedBp35(nq, 256, 48 * 1024);
@@ -139,11 +140,12 @@ class PipelinedBp35Test {
     }
 
     /**
-     * {@code -Dlobatto.aparapi.factorBlocks=true} stores the factors blocked by the group's elements, layer-major inside a
-     * block, where Nq is odd and a group holds several elements (N = 2, 4, 6 here; N = 7 unchanged): on E = 61 (the last
-     * block partly filled) the element apply and the element diagonal give the same bits as element-major factors, by the
-     * host upload and by the device split of packed factors; the masked assembled operator (p = z + beta p folded in)
-     * agrees with the host and the Java backend; and the one-kernel atomic operator agrees with the two kernels.
+     * {@code -Dlobatto.aparapi.factorBlocks} (on by default) stores the factors blocked by the group's elements,
+     * layer-major inside a block, where Nq is odd and a group holds several elements (N = 2, 4, 6 here; N = 7 unchanged):
+     * on E = 61 (the last block partly filled) the element apply and the element diagonal give the same bits as
+     * element-major factors ({@code false}), by the host upload and by the device split of packed factors; the masked
+     * assembled operator (p = z + beta p folded in) agrees with the host and the Java backend; and the one-kernel atomic
+     * operator agrees with the two kernels.
      */
     @ParameterizedTest(name = "N={0}")
     @org.junit.jupiter.params.provider.ValueSource(ints = {2, 4, 6, 7})
@@ -154,11 +156,13 @@ class PipelinedBp35Test {
         double lambda = 0.6;
         double[] geo = HostReference.geometry(K, basis, e, 71 + n);
         double[] x = HostReference.random(e * basis.np(), 72 + n);
-        double[] plain = VariantChecks.elements(p, K, basis, e, geo, lambda, x);
-        double[] plainDiagonal = diagonal(p, basis, e, geo, lambda, false);
         String before = System.getProperty(ElementPlan.FACTOR_BLOCKS_PROPERTY);
-        System.setProperty(ElementPlan.FACTOR_BLOCKS_PROPERTY, "true");
+        System.setProperty(ElementPlan.FACTOR_BLOCKS_PROPERTY, "false");
         try {
+            double[] plain = VariantChecks.elements(p, K, basis, e, geo, lambda, x);
+            double[] plainDiagonal = diagonal(p, basis, e, geo, lambda, false);
+            assertTrue(!VariantChecks.plan(p, K, n).contains("factors in blocks"));
+            System.setProperty(ElementPlan.FACTOR_BLOCKS_PROPERTY, "true");
             String plan = VariantChecks.plan(p, K, n);
             int nq = n + 1;
             int perGroup = ElementPlan.pipelinedBp35(nq, 256, 48 * 1024).elementsPerGroup();
@@ -243,13 +247,35 @@ class PipelinedBp35Test {
         }
     }
 
-    /** The padding: the least length at least the region's that is the element's columns modulo 16. */
+    /**
+     * The padding: the least length at least the region's that is the element's columns modulo 16; N = 2's 90 doubles
+     * padded to 105 by default; the switches take true or false and name anything else.
+     */
     @Test
     void bankPadIsTheLeastLengthOfTheColumnsModulo16() {
         assertEquals(105, ElementPlan.bankPad(90, 9));
         assertEquals(25, ElementPlan.bankPad(25, 25));
         assertEquals(41, ElementPlan.bankPad(26, 25));
-        assertEquals(90, ElementPlan.pipelinedBp35(3, 256, 48 * 1024).localPerElement());
+        assertEquals(105, ElementPlan.pipelinedBp35(3, 256, 48 * 1024).localPerElement());
+        PropertyGuard.keeping(() -> {
+            System.setProperty(ElementPlan.BANK_PAD_PROPERTY, "false");
+            assertEquals(90, ElementPlan.pipelinedBp35(3, 256, 48 * 1024).localPerElement());
+            System.setProperty(ElementPlan.BANK_PAD_PROPERTY, "yes");
+            IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                    () -> ElementPlan.pipelinedBp35(3, 256, 48 * 1024));
+            assertEquals("-Dlobatto.aparapi.elementBankPad=yes: expected true or false", e.getMessage());
+        }, ElementPlan.BANK_PAD_PROPERTY);
+    }
+
+    /** The register cap of the pipelined BP3.5 kernel: 64 at N = 2 (stored factors), none at the other degrees. */
+    @Test
+    void registerCapOfThePipelinedKernel() {
+        for (int n = 1; n <= 15; n++) {
+            assertEquals(n == 2 ? 64 : 0, ElementPlan.registerCapTable(K, n, ElementVariant.PIPELINED, false, 1), "N = " + n);
+            assertEquals(0, ElementPlan.registerCapTable(ElementKernel.STIFFNESS_BP30, n, ElementVariant.PIPELINED, false, 1));
+        }
+        ElementPlan n2 = KernelBuilds.firstPlan(K, Basis1D.of(2), 1024, 48 * 1024, "test", ElementVariant.PIPELINED);
+        assertTrue(n2.describe(K).contains(", at most 64 registers on NVIDIA"), n2.describe(K));
     }
 
     /** Jacobi PCG to 1e-10 on a deformed box with a Dirichlet mask: the same iterations and solution as the table's kernels. */
