@@ -10,10 +10,17 @@
 #   N = 10 (the table's pipelined kernel, 2 elements per group), once: base, blocks
 #   bp BP5 at N = 2 (CG's calls read the same factors), once: base, blocks
 #   then SelfCheck (the correctness of every kernel, the table's choices)
+# (PART=blocks, the default, ran at 4d198b2, where the three were off; since 7ad128c its "base" is the blocked and padded
+# kernel with the cap.)
+# PART=staged (after the blocks, the padding and the cap of 64 at N = 2 became the table's, 7ad128c):
+#   N = 2, two rounds: the table, no cap (-Dlobatto.aparapi.elementMaxRegisters=none), a cap of 56, the group's points
+#         read and written together (-Dlobatto.aparapi.stagedColumns=true), staged without a cap; bp the same but 56
+#   N = 4, two rounds: the table and pipelined on one mesh, pipelined and staged
+#   then SelfCheck
 # op BP5 at 8M DOFs, reps 8. Stage as queue26.sh says; then (GPU machine, .gpu carried)
-#   COMMIT=<sha> bash benchmarks/gpu/blocks26.sh        About 6 minutes.
+#   COMMIT=<sha> [PART=blocks|staged] bash benchmarks/gpu/blocks26.sh        About 4-6 minutes.
 # Checked on PoCL (RUN=java JAR=benchmarks/target/lobatto-bench.jar DOFS=30000 SELFCHECK=0).
-# Writes $OUT/blocks26.tgz and $OUT/blocks26-summary.txt.
+# Writes $OUT/blocks26-$PART.tgz and $OUT/blocks26-$PART-summary.txt.
 set -uo pipefail
 RUN=${RUN:-bash .gpu/run}
 JAR=${JAR:-.gpu/lib/lobatto-bench.jar}
@@ -50,6 +57,26 @@ bp() {
     -b aparapi -o "$w/bp-$label" --commit "${COMMIT:-unknown}" > "$log" 2>&1
   echo "$label (exit $?): $(grep -E '^BP5 ' "$log" | head -1)" | tee -a "$s"
 }
+if [ "${PART:-blocks}" = staged ]; then
+  NC="-Dlobatto.aparapi.elementMaxRegisters=none"
+  C56="-Dlobatto.aparapi.elementMaxRegisters=56"
+  S="-Dlobatto.aparapi.stagedColumns=true"
+  for round in 1 2; do
+    echo "== round $round ($((SECONDS - start)) s)" | tee -a "$s"
+    op "n2-table-$round" 2 table
+    op "n2-nocap-$round" 2 table $NC
+    op "n2-cap56-$round" 2 table $C56
+    op "n2-staged-$round" 2 table $S
+    op "n2-staged+nocap-$round" 2 table $S $NC
+    bp "bp2-table-$round"
+    bp "bp2-nocap-$round" $NC
+    bp "bp2-staged-$round" $S
+    bp "bp2-staged+nocap-$round" $S $NC
+    op "n4-table-$round" 4 table,pipelined
+    op "n4-staged-$round" 4 pipelined $S
+  done
+fi
+if [ "${PART:-blocks}" = blocks ]; then
 for round in 1 2; do
   echo "== round $round ($((SECONDS - start)) s)" | tee -a "$s"
   op "n2-base-$round" 2 table
@@ -66,11 +93,12 @@ op n10-base 10 table
 op n10-blocks 10 table $B
 bp bp2-base
 bp bp2-blocks $B
+fi
 if [ "${SELFCHECK:-1}" = 1 ]; then
   echo "== SelfCheck ($((SECONDS - start)) s)" | tee -a "$s"
   timeout 120 $RUN -Xmx16g -cp "$JAR" io.lobatto.backend.aparapi.SelfCheck > "$w/selfcheck.log" 2>&1
   echo "SelfCheck exit $?: $(grep -c '^PASS' "$w/selfcheck.log") PASS, $(grep -c '^FAIL' "$w/selfcheck.log") FAIL; $(tail -1 "$w/selfcheck.log")" | tee -a "$s"
 fi
 echo "blocks26: $((SECONDS - start)) s" | tee -a "$s"
-tar czf "$OUT/blocks26.tgz" -C "$(dirname "$w")" blocks26
-cp "$s" "$OUT/blocks26-summary.txt"
+tar czf "$OUT/blocks26-${PART:-blocks}.tgz" -C "$(dirname "$w")" blocks26
+cp "$s" "$OUT/blocks26-${PART:-blocks}-summary.txt"
