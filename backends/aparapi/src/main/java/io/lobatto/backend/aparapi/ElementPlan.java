@@ -603,24 +603,6 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
         return applies && on(FACTOR_BLOCKS_PROPERTY) ? elementsPerGroup : 0;
     }
 
-    /**
-     * System property: {@code true} makes the pipelined BP3.5 kernel read its group's u and write its outputs together,
-     * point t of the group by work-item t mod the group, through the grid in local memory ({@link #staged}); default
-     * {@code false}. An A/B switch until a GPU run decides; the results are the same (the same bits but for the atomic
-     * adds' order).
-     */
-    static final String STAGED_PROPERTY = "lobatto.aparapi.stagedColumns";
-
-    /**
-     * 1 where the pipelined BP3.5 kernel (stored factors) of a group of several elements reads and writes the group's
-     * points together ({@link #STAGED_PROPERTY}), else 0.
-     */
-    int staged(ElementKernel kernel) {
-        boolean applies = kernel == ElementKernel.STIFFNESS_BP35 && variant == ElementVariant.PIPELINED && !onTheFly
-                && elementsPerGroup > 1;
-        return applies && Boolean.getBoolean(STAGED_PROPERTY) ? 1 : 0;
-    }
-
     /** A switch that is on unless its property says {@code false}. */
     private static boolean on(String property) {
         String v = System.getProperty(property, "true").trim();
@@ -861,7 +843,6 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
             c.put("dStride", stride);
             c.put("ldsMat", localDoubles() - matrixDoubles);
             c.put("factorBlock", factorBlock(kernel));
-            c.put("staged", staged(kernel));
             return c;
         }
         if (variant == ElementVariant.REGISTERS || variant == ElementVariant.PIPELINED) {
@@ -917,8 +898,7 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
                 + (u == 1 ? ", contractions rolled" : u >= points ? ", contractions unrolled fully"
                 : u > 1 ? ", contractions unrolled by " + u : "")
                 + (s > 1 ? ", " + s + " elements per slot in turn" : s == 1 ? ", u and ids through registers" : "")
-                + (keepIds(kernel) == 1 && staged(kernel) == 0 ? ", ids kept in the atomic form" : "")
-                + (staged(kernel) == 1 ? ", the group's points read and written together" : "");
+                + (keepIds(kernel) == 1 ? ", ids kept in the atomic form" : "");
     }
 
     /** Work-groups of a launch over {@code elements} elements: each takes {@code perGroup} x max(1, {@code sweep}). */

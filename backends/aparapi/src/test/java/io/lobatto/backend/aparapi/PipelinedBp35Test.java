@@ -150,45 +150,25 @@ class PipelinedBp35Test {
     @ParameterizedTest(name = "N={0}")
     @org.junit.jupiter.params.provider.ValueSource(ints = {2, 4, 6, 7})
     void blockedFactorsGiveTheSameBits(int n) {
-        int nq = n + 1;
-        int perGroup = ElementPlan.pipelinedBp35(nq, 256, 48 * 1024).elementsPerGroup();
-        switchKeepsTheBits(ElementPlan.FACTOR_BLOCKS_PROPERTY, n, ", factors in blocks of " + perGroup + " elements",
-                nq % 2 == 1 && perGroup > 1);
-    }
-
-    /**
-     * {@code -Dlobatto.aparapi.stagedColumns=true} reads the group's u and writes its outputs point by point over the group
-     * (N = 2..6 here: several elements per group; N = 7 in 48 KiB too): the same bits and agreements as
-     * {@link #blockedFactorsGiveTheSameBits}.
-     */
-    @ParameterizedTest(name = "N={0}")
-    @org.junit.jupiter.params.provider.ValueSource(ints = {2, 3, 4, 6, 7, 12})
-    void stagedColumnsGiveTheSameBits(int n) {
-        int perGroup = ElementPlan.pipelinedBp35(n + 1, 256, 48 * 1024).elementsPerGroup();
-        switchKeepsTheBits(ElementPlan.STAGED_PROPERTY, n, "the group's points read and written together", perGroup > 1);
-    }
-
-    /**
-     * With {@code property} false and then true at degree {@code n} (where {@code applies}, the plan names
-     * {@code marker}; else it does not), on E = 61: the element apply and the element diagonal give the same bits, by the
-     * host upload and the device split; the masked assembled operator (p = z + beta p folded in) agrees with the host and
-     * the Java backend; the one-kernel atomic operator agrees with the two kernels.
-     */
-    private static void switchKeepsTheBits(String property, int n, String marker, boolean applies) {
         AparapiBackend p = pipelined();
         Basis1D basis = Basis1D.of(n);
         int e = 61;
         double lambda = 0.6;
         double[] geo = HostReference.geometry(K, basis, e, 71 + n);
         double[] x = HostReference.random(e * basis.np(), 72 + n);
-        PropertyGuard.keeping(() -> {
-            System.setProperty(property, "false");
+        String before = System.getProperty(ElementPlan.FACTOR_BLOCKS_PROPERTY);
+        System.setProperty(ElementPlan.FACTOR_BLOCKS_PROPERTY, "false");
+        try {
             double[] plain = VariantChecks.elements(p, K, basis, e, geo, lambda, x);
             double[] plainDiagonal = diagonal(p, basis, e, geo, lambda, false);
-            assertTrue(!VariantChecks.plan(p, K, n).contains(marker));
-            System.setProperty(property, "true");
+            assertTrue(!VariantChecks.plan(p, K, n).contains("factors in blocks"));
+            System.setProperty(ElementPlan.FACTOR_BLOCKS_PROPERTY, "true");
             String plan = VariantChecks.plan(p, K, n);
-            assertEquals(applies, plan.contains(marker), plan);
+            int nq = n + 1;
+            int perGroup = ElementPlan.pipelinedBp35(nq, 256, 48 * 1024).elementsPerGroup();
+            boolean blocked = nq % 2 == 1 && perGroup > 1;
+            assertEquals(blocked, plan.endsWith(", factors in blocks of " + perGroup + " elements"), plan);
+            assertEquals(blocked, plan.contains("factors in blocks"), plan);
             assertSameBits(plain, VariantChecks.elements(p, K, basis, e, geo, lambda, x), plan + ", host upload");
             try (DeviceVector packed = p.upload(geo); DeviceElementData d = p.uploadElementData(K, basis, e, packed);
                  DeviceVector dx = p.upload(x); DeviceVector dy = p.allocate(x.length)) {
@@ -198,7 +178,7 @@ class PipelinedBp35Test {
             }
             assertSameBits(plainDiagonal, diagonal(p, basis, e, geo, lambda, false), plan + ": diagonal, host upload");
             assertSameBits(plainDiagonal, diagonal(p, basis, e, geo, lambda, true), plan + ": diagonal, device split");
-            VariantChecks.maskedAssembledAgrees(p, K, n, lambda, 81 + n, s -> assertEquals(applies, s.contains(marker), s));
+            VariantChecks.maskedAssembledAgrees(p, K, n, lambda, 81 + n, s -> assertEquals(blocked, s.contains("factors in blocks"), s));
             SpectralElementMesh mesh = TestProblems.deformedBox(5, 4, 3, n);
             ScatterOperator z = TestProblems.partlyMasked(mesh);
             try (AssembledOperator a = AssembledOperator.bind(ElementOperator.of(K, mesh, lambda), z, p, 0.6);
@@ -206,11 +186,20 @@ class PipelinedBp35Test {
                  DeviceVector two = p.allocate(z.globalSize()); DeviceVector one = p.allocate(z.globalSize())) {
                 a.apply(dx, two);
                 System.setProperty(AparapiBackend.ATOMIC_OPERATOR_PROPERTY, "cas");
-                a.apply(dx, one);
-                System.clearProperty(AparapiBackend.ATOMIC_OPERATOR_PROPERTY);
+                try {
+                    a.apply(dx, one);
+                } finally {
+                    System.clearProperty(AparapiBackend.ATOMIC_OPERATOR_PROPERTY);
+                }
                 AparapiBackendTest.assertClose(p.download(two), p.download(one), VariantChecks.TOL, plan + ": atomic vs two kernels");
             }
-        }, property, AparapiBackend.ATOMIC_OPERATOR_PROPERTY);
+        } finally {
+            if (before == null) {
+                System.clearProperty(ElementPlan.FACTOR_BLOCKS_PROPERTY);
+            } else {
+                System.setProperty(ElementPlan.FACTOR_BLOCKS_PROPERTY, before);
+            }
+        }
     }
 
     /** The element diagonal of BP3.5 on {@code b}, its factors uploaded from the host or split on the device. */

@@ -45,13 +45,6 @@ public final class StiffnessBp35PipelinedKernel extends ElementOperands {
      */
     @BuildConstant int factorBlock;
 
-    /**
-     * 1 where the group reads its elements' u and writes their outputs together, point t of the group's P^3 E_g points
-     * by work-item t mod the group (the scatter ids and x_L, y_L in runs as long as the group), through the grid in local
-     * memory; 0 where each work-item reads and writes its own column (a run of Nq points per element and layer).
-     */
-    @BuildConstant int staged;
-
     /** The scatter ids of the own column ({@link #keepIds}). */
     @PrivateMemorySpace(17) int[] colId = new int[17];
 
@@ -109,32 +102,17 @@ public final class StiffnessBp35PipelinedKernel extends ElementOperands {
         for (int n = lid; n < P2; n += getLocalSize()) {
             lds[mD + (n / P) * S + n % P] = matD[n];
         }
-        // the group's first element and its points that exist (the last group may be part filled)
-        int e0 = firstElem + getGroupId() * elemsPerGroup;
-        int groupPoints = elemsPerGroup * P2 * P;
-        int validPoints = (elems - e0) * P2 * P;
-        if (staged == 1) {
-            for (int t = lid; t < groupPoints; t += getLocalSize()) {
-                double u = 0;
-                if (t < validPoints) {
-                    u = readUGuarded(e0 * P2 * P + t);
+        for (int c = 0; c < P; c++) {
+            double u = 0;
+            int id = -1;
+            if (valid == 1) {
+                if (keepIds == 1) {
+                    id = ids[base + P2 * c];
                 }
-                lds[gridIndex(t, P, S)] = u;
+                u = readUGuarded(base + P2 * c);
             }
-        }
-        if (staged == 0) {
-            for (int c = 0; c < P; c++) {
-                double u = 0;
-                int id = -1;
-                if (valid == 1) {
-                    if (keepIds == 1) {
-                        id = ids[base + P2 * c];
-                    }
-                    u = readUGuarded(base + P2 * c);
-                }
-                colId[c] = id;
-                lds[L0 + own + SP * c] = u;
-            }
+            colId[c] = id;
+            lds[L0 + own + SP * c] = u;
         }
         localBarrier();
 
@@ -211,56 +189,21 @@ public final class StiffnessBp35PipelinedKernel extends ElementOperands {
                 for (int c = 0; c < P; c++) {
                     y += lds[mD + c * S + k] * lds[tg + own + SP * c];
                 }
-                if (staged == 1) {
-                    lds[L0 + own + SP * k] = y;
-                }
-                if (staged == 0) {
-                    double u = 0;
-                    if (fromGlobal >= 1) {
-                        if (shift != 0) {
-                            u = readUGuarded(base + P2 * k);
-                        }
-                    }
-                    if (keepIds == 0) {
-                        writeY(base + P2 * k, y, u);
-                    }
-                    if (keepIds == 1) {
-                        // the atomic form adds at the id read with u
-                        addAtKeptId(base + P2 * k, colId[k], y, u);
+                double u = 0;
+                if (fromGlobal >= 1) {
+                    if (shift != 0) {
+                        u = readUGuarded(base + P2 * k);
                     }
                 }
-            }
-        }
-        if (staged == 1) {
-            // the group's outputs together, point t by work-item t mod the group
-            localBarrier();
-            for (int t = lid; t < groupPoints; t += getLocalSize()) {
-                if (t < validPoints) {
-                    int li = e0 * P2 * P + t;
-                    double u = 0;
-                    if (fromGlobal >= 1) {
-                        if (shift != 0) {
-                            u = readUGuarded(li);
-                        }
-                    }
-                    writeY(li, lds[gridIndex(t, P, S)], u);
+                if (keepIds == 0) {
+                    writeY(base + P2 * k, y, u);
+                }
+                if (keepIds == 1) {
+                    // the atomic form adds at the id read with u
+                    addAtKeptId(base + P2 * k, colId[k], y, u);
                 }
             }
         }
         endElementDot();
-    }
-
-    /**
-     * Where point t of the group (element t / P^3, point q = a + P b + P^2 c of it) lies in local memory: its element's
-     * region, then a + S b + S P c.
-     */
-    private int gridIndex(int t, int P, int S) {
-        int P2 = P * P;
-        int le = t / (P2 * P);
-        int q = t - le * P2 * P;
-        int c = q / P2;
-        int ab = q - c * P2;
-        int b = ab / P;
-        return le * perElem + ab + (S - P) * b + S * P * c;
     }
 }
