@@ -89,9 +89,9 @@ class ElementSweepTest {
             System.setProperty(ElementPlan.KEEP_IDS_PROPERTY, "1");
             for (int n : degrees) {
                 VariantChecks.elementApplyAgrees(be, VariantBackends.get(ElementVariant.SHARED), "the shared kernels", K, n, 0.6,
-                        121 + n, plan -> assertTrue(plan.endsWith(", ids kept in the atomic form"), plan));
+                        121 + n, plan -> assertTrue(plan.contains(", ids kept in the atomic form"), plan));
                 VariantChecks.maskedAssembledAgrees(be, K, n, 0.6, 131 + n,
-                        plan -> assertTrue(plan.endsWith(", ids kept in the atomic form"), plan));
+                        plan -> assertTrue(plan.contains(", ids kept in the atomic form"), plan));
                 SpectralElementMesh mesh = TestProblems.deformedBox(3, 2, 2, n);
                 ScatterOperator z = TestProblems.partlyMasked(mesh);
                 ElementOperator op = ElementOperator.of(K, mesh, 0.75);
