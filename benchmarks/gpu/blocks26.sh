@@ -17,6 +17,9 @@
 #         read and written together (-Dlobatto.aparapi.stagedColumns=true), staged without a cap; bp the same but 56
 #   N = 4, two rounds: the table and pipelined on one mesh, pipelined and staged
 #   then SelfCheck
+#   (the staged columns were taken out again at b8e8bc2: slower than the table at N = 2)
+# PART=bp3: BP3.0's pipelined kernel with the factors blocked (N = 3, 5, 7) against element-major, N = 4 a control, two
+#   rounds, no SelfCheck (about 2 minutes)
 # op BP5 at 8M DOFs, reps 8. Stage as queue26.sh says; then (GPU machine, .gpu carried)
 #   COMMIT=<sha> [PART=blocks|staged] bash benchmarks/gpu/blocks26.sh        About 4-6 minutes.
 # Checked on PoCL (RUN=java JAR=benchmarks/target/lobatto-bench.jar DOFS=30000 SELFCHECK=0).
@@ -35,19 +38,23 @@ echo "blocks26 at ${COMMIT:-unknown}: $(date -u +%FT%TZ); $(nvidia-smi --query-g
 B="-Dlobatto.aparapi.factorBlocks=true"
 P="-Dlobatto.aparapi.elementBankPad=true"
 C="-Dlobatto.aparapi.elementMaxRegisters=64"
-# one op run: label, N, element variants, JVM options...
-op() {
-  local label=$1 n=$2 variants=$3
-  shift 3
+# one op run of problem BPk: BPk, label, N, element variants, JVM options...
+opk() {
+  local problem=$1 label=$2 n=$3 variants=$4
+  shift 4
   local log="$w/op-$label.log"
-  timeout 75 $RUN -Xmx60g "$@" -jar "$JAR" op --problems BP5 --dofs "$DOFS" --n-min "$n" --n-max "$n" --reps 8 \
+  timeout 75 $RUN -Xmx60g "$@" -jar "$JAR" op --problems "$problem" --dofs "$DOFS" --n-min "$n" --n-max "$n" --reps 8 \
     --reference-copies 1 -b aparapi --element-variants "$variants" -o "$w/op-$label" --commit "${COMMIT:-unknown}" \
     --time-limit 60 > "$log" 2>&1
   local rc=$?
   # each variant's row: its name, us/apply and GDOF/s, then its kernel line
-  awk -v l="$label" -v rc="$rc" '/^BP5 / { row = sprintf("%-22s exit %s  %-10s %8s us %8s GDOF/s", l, rc, $2, $7, $8) }
-       /kernel: STIFFNESS_BP35/ && row != "" { sub(/.*kernel: /, ""); print row "  " $0; row = "" }' "$log" | tee -a "$s"
-  grep -q '^BP5 ' "$log" || { echo "$label: no row (exit $rc)" | tee -a "$s"; tail -3 "$log" | tee -a "$s"; }
+  awk -v p="$problem" -v l="$label" -v rc="$rc" '$1 == p { row = sprintf("%-22s exit %s  %-10s %8s us %8s GDOF/s", l, rc, $2, $7, $8) }
+       /kernel: STIFFNESS_BP3/ && row != "" { sub(/.*kernel: /, ""); print row "  " $0; row = "" }' "$log" | tee -a "$s"
+  grep -q "^$problem " "$log" || { echo "$label: no row (exit $rc)" | tee -a "$s"; tail -3 "$log" | tee -a "$s"; }
+}
+# one op run of BP5: label, N, element variants, JVM options...
+op() {
+  opk BP5 "$@"
 }
 bp() {
   local label=$1
@@ -75,6 +82,18 @@ if [ "${PART:-blocks}" = staged ]; then
     op "n4-table-$round" 4 table,pipelined
     op "n4-staged-$round" 4 pipelined $S
   done
+fi
+if [ "${PART:-blocks}" = bp3 ]; then
+  # BP3.0's pipelined kernel with its factors blocked where the Gauss points per direction are odd (N = 3, 5, 7; N = 4
+  # and 6 are even: unchanged, a control), element-major (-Dlobatto.aparapi.factorBlocks=false) against the default
+  for round in 1 2; do
+    echo "== round $round ($((SECONDS - start)) s)" | tee -a "$s"
+    for n in 3 4 5 7; do
+      opk BP3 "bp3-n$n-off-$round" "$n" table -Dlobatto.aparapi.factorBlocks=false
+      opk BP3 "bp3-n$n-blocks-$round" "$n" table
+    done
+  done
+  SELFCHECK=0
 fi
 if [ "${PART:-blocks}" = blocks ]; then
 for round in 1 2; do

@@ -148,8 +148,8 @@ final class ElementOperators {
                 return 0;
             }
         }
-        int p3 = basis.nq() * basis.nq() * basis.nq();
-        return FactorLayout.length(elements, p3, block) <= Integer.MAX_VALUE ? block : 0;
+        int p = kernel == ElementKernel.STIFFNESS_BP35 ? basis.nq() : basis.nqGauss();
+        return FactorLayout.length(elements, p * p * p, block) <= Integer.MAX_VALUE ? block : 0;
     }
 
     /**
@@ -908,7 +908,8 @@ final class ElementOperators {
             }
             k.set("wJ", d.factors.get(mass ? 0 : 6)).set("mats", mats).set("y", y.buffer)
                     .set("scale", mass ? 1.0 : lambda).set("first", mass ? 6 : 0).set("last", mass || lambda != 0 ? 7 : 6)
-                    .set("elems", d.elements).bindIfUsed("scr", scratch == null ? core.unused : scratch)
+                    .set("elems", d.elements).set("block", d.factorBlock)
+                    .bindIfUsed("scr", scratch == null ? core.unused : scratch)
                     .local("lds", 8L * plan.localDoubles());
             BackendCore.launchInChunks(k, groups, perLaunch, epg, plan.groupSize());
         } finally {

@@ -582,9 +582,9 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
     static final String BANK_PAD_PROPERTY = "lobatto.aparapi.elementBankPad";
 
     /**
-     * System property: {@code true} (the default) stores BP3.5's geometric factors blocked by the pipelined plan's elements
-     * per group, layer-major inside a block ({@link FactorLayout}), where P^2 is odd and a group holds several elements
-     * ({@link #factorBlock}); {@code false} keeps them element-major. {@code benchmarks/gpu/blocks26.sh} at 4d198b2 (H200,
+     * System property: {@code true} (the default) stores the geometric factors of the pipelined BP3.5 and BP3.0 kernels
+     * blocked by the plan's elements per group, layer-major inside a block ({@link FactorLayout}), where P^2 is odd and a
+     * group holds several elements ({@link #factorBlock}); {@code false} keeps them element-major. {@code benchmarks/gpu/blocks26.sh} at 4d198b2 (H200,
      * 8M DOFs, two rounds): {@code op} BP5 at N = 2 12.14, 12.15 element-major, 12.97, 12.97 blocked GDOF/s (unpadded);
      * N = 4 with the pipelined kernel forced 14.61, 14.62 / 15.11, 15.10 (the table's kernel there: 17.98, 18.20);
      * {@code bp} BP5 at N = 2 8.10 / 9.31 GDOF&middot;it/s. The results are the same bits either way.
@@ -593,13 +593,14 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
 
     /**
      * The elements per block of the factor layout this plan's kernel reads ({@link FactorLayout}): its elements per group
-     * for the pipelined BP3.5 plan with stored factors where {@link #FACTOR_BLOCKS_PROPERTY} is on, P is odd and a group
-     * holds several elements; else 0 (element-major). The data's layout decides what a kernel is built for
+     * for the pipelined BP3.5 plan with stored factors and the pipelined BP3.0 plan with one column per work-item where
+     * {@link #FACTOR_BLOCKS_PROPERTY} is on, P (BP3.0: the Gauss points) is odd and a group holds several elements; else 0
+     * (element-major). The data's layout decides what a kernel is built for
      * ({@code ElementOperators}); this is the plan's wish, and the default of the builds made ahead.
      */
     int factorBlock(ElementKernel kernel) {
-        boolean applies = kernel == ElementKernel.STIFFNESS_BP35 && variant == ElementVariant.PIPELINED && !onTheFly
-                && points % 2 == 1 && elementsPerGroup > 1;
+        boolean applies = kernel != ElementKernel.MASS_BP10 && variant == ElementVariant.PIPELINED && !onTheFly
+                && points % 2 == 1 && elementsPerGroup > 1 && threadsPerElement == points * points;
         return applies && on(FACTOR_BLOCKS_PROPERTY) ? elementsPerGroup : 0;
     }
 
@@ -858,6 +859,7 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
             if (variant == ElementVariant.PIPELINED) {
                 c.put("buffers", fluxBuffers());
                 c.put("columns", columnsPerItem());
+                c.put("factorBlock", factorBlock(kernel));
             }
             return c;
         }

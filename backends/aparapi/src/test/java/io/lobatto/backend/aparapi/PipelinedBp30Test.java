@@ -37,6 +37,20 @@ class PipelinedBp30Test {
         return VariantBackends.at48KiB(ElementVariant.REGISTERS);
     }
 
+    /**
+     * The blocked factors ({@code -Dlobatto.aparapi.factorBlocks}) where the Gauss points per direction are odd and a group
+     * holds several elements (N = 3, 5 and 7 here; N = 2 and 4 unchanged): the same bits and agreements as BP3.5's
+     * ({@link VariantChecks#blockedFactorsKeepTheBits}).
+     */
+    @org.junit.jupiter.params.ParameterizedTest(name = "N={0}")
+    @org.junit.jupiter.params.provider.ValueSource(ints = {2, 3, 4, 5, 7})
+    void blockedFactorsGiveTheSameBits(int n) {
+        Basis1D basis = Basis1D.of(n);
+        ElementPlan plan = ElementPlan.pipelined(basis.nq(), basis.nqGauss(), 256, 48 * 1024);
+        VariantChecks.blockedFactorsKeepTheBits(pipelined(), K, n, plan.elementsPerGroup(),
+                basis.nqGauss() % 2 == 1 && plan.elementsPerGroup() > 1);
+    }
+
     static Stream<Arguments> degreesAndLambdas() {
         return IntStream.rangeClosed(1, AparapiBackend.MAX_DEGREE).boxed()
                 .flatMap(n -> Stream.of(Arguments.of(n, 0.0), Arguments.of(n, 0.6)));

@@ -5,12 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.lobatto.core.backend.DeviceElementData;
-import io.lobatto.core.backend.DeviceVector;
-import io.lobatto.conformance.TestProblems;
-import io.lobatto.gs.ScatterOperator;
-import io.lobatto.core.mesh.SpectralElementMesh;
 import io.lobatto.operators.AssembledOperator;
-import io.lobatto.operators.ElementOperator;
 import io.lobatto.core.backend.ElementKernel;
 import io.lobatto.core.basis.Basis1D;
 import org.junit.jupiter.api.Test;
@@ -150,73 +145,8 @@ class PipelinedBp35Test {
     @ParameterizedTest(name = "N={0}")
     @org.junit.jupiter.params.provider.ValueSource(ints = {2, 4, 6, 7})
     void blockedFactorsGiveTheSameBits(int n) {
-        AparapiBackend p = pipelined();
-        Basis1D basis = Basis1D.of(n);
-        int e = 61;
-        double lambda = 0.6;
-        double[] geo = HostReference.geometry(K, basis, e, 71 + n);
-        double[] x = HostReference.random(e * basis.np(), 72 + n);
-        String before = System.getProperty(ElementPlan.FACTOR_BLOCKS_PROPERTY);
-        System.setProperty(ElementPlan.FACTOR_BLOCKS_PROPERTY, "false");
-        try {
-            double[] plain = VariantChecks.elements(p, K, basis, e, geo, lambda, x);
-            double[] plainDiagonal = diagonal(p, basis, e, geo, lambda, false);
-            assertTrue(!VariantChecks.plan(p, K, n).contains("factors in blocks"));
-            System.setProperty(ElementPlan.FACTOR_BLOCKS_PROPERTY, "true");
-            String plan = VariantChecks.plan(p, K, n);
-            int nq = n + 1;
-            int perGroup = ElementPlan.pipelinedBp35(nq, 256, 48 * 1024).elementsPerGroup();
-            boolean blocked = nq % 2 == 1 && perGroup > 1;
-            assertEquals(blocked, plan.endsWith(", factors in blocks of " + perGroup + " elements"), plan);
-            assertEquals(blocked, plan.contains("factors in blocks"), plan);
-            assertSameBits(plain, VariantChecks.elements(p, K, basis, e, geo, lambda, x), plan + ", host upload");
-            try (DeviceVector packed = p.upload(geo); DeviceElementData d = p.uploadElementData(K, basis, e, packed);
-                 DeviceVector dx = p.upload(x); DeviceVector dy = p.allocate(x.length)) {
-                assertEquals(plan, p.plan(d));
-                p.applyElements(d, lambda, dx, dy);
-                assertSameBits(plain, p.download(dy), plan + ", device split");
-            }
-            assertSameBits(plainDiagonal, diagonal(p, basis, e, geo, lambda, false), plan + ": diagonal, host upload");
-            assertSameBits(plainDiagonal, diagonal(p, basis, e, geo, lambda, true), plan + ": diagonal, device split");
-            VariantChecks.maskedAssembledAgrees(p, K, n, lambda, 81 + n, s -> assertEquals(blocked, s.contains("factors in blocks"), s));
-            SpectralElementMesh mesh = TestProblems.deformedBox(5, 4, 3, n);
-            ScatterOperator z = TestProblems.partlyMasked(mesh);
-            try (AssembledOperator a = AssembledOperator.bind(ElementOperator.of(K, mesh, lambda), z, p, 0.6);
-                 DeviceVector dx = p.upload(TestProblems.random(z.globalSize(), 91L + n));
-                 DeviceVector two = p.allocate(z.globalSize()); DeviceVector one = p.allocate(z.globalSize())) {
-                a.apply(dx, two);
-                System.setProperty(AparapiBackend.ATOMIC_OPERATOR_PROPERTY, "cas");
-                try {
-                    a.apply(dx, one);
-                } finally {
-                    System.clearProperty(AparapiBackend.ATOMIC_OPERATOR_PROPERTY);
-                }
-                AparapiBackendTest.assertClose(p.download(two), p.download(one), VariantChecks.TOL, plan + ": atomic vs two kernels");
-            }
-        } finally {
-            if (before == null) {
-                System.clearProperty(ElementPlan.FACTOR_BLOCKS_PROPERTY);
-            } else {
-                System.setProperty(ElementPlan.FACTOR_BLOCKS_PROPERTY, before);
-            }
-        }
-    }
-
-    /** The element diagonal of BP3.5 on {@code b}, its factors uploaded from the host or split on the device. */
-    private static double[] diagonal(AparapiBackend b, Basis1D basis, int e, double[] geo, double lambda, boolean device) {
-        try (DeviceVector packed = b.upload(geo);
-             DeviceElementData d = device ? b.uploadElementData(K, basis, e, packed) : b.uploadElementData(K, basis, e, geo);
-             DeviceVector diag = b.allocate(e * basis.np())) {
-            b.elementDiagonal(d, lambda, diag);
-            return b.download(diag);
-        }
-    }
-
-    private static void assertSameBits(double[] want, double[] got, String what) {
-        assertEquals(want.length, got.length, what);
-        for (int i = 0; i < want.length; i++) {
-            assertEquals(Double.doubleToLongBits(want[i]), Double.doubleToLongBits(got[i]), what + " entry " + i);
-        }
+        int perGroup = ElementPlan.pipelinedBp35(n + 1, 256, 48 * 1024).elementsPerGroup();
+        VariantChecks.blockedFactorsKeepTheBits(pipelined(), K, n, perGroup, (n + 1) % 2 == 1 && perGroup > 1);
     }
 
     /** The blocked layout is a one-to-one map of the E P^3 points into its length, layer c of a block contiguous. */

@@ -155,4 +155,69 @@ final class VariantChecks {
         assertEquals(iterations[0], iterations[1], "iterations, " + what);
         AparapiBackendTest.assertClose(x[0], x[1], 1e-9, "solution, " + what);
     }
+
+    /**
+     * {@code -Dlobatto.aparapi.factorBlocks} false, then true, for kernel {@code k} at degree {@code n} on {@code p} (where
+     * {@code blocked}, the plan ends with the blocks of {@code perGroup} elements; else it names none), on E = 61 (the last
+     * block partly filled): the element apply and the element diagonal give the same bits, by the host upload and by the
+     * device split of packed factors; the masked assembled operator (p = z + beta p folded in) agrees with the host and the
+     * Java backend; and the one-kernel atomic operator agrees with the two kernels.
+     */
+    static void blockedFactorsKeepTheBits(AparapiBackend p, ElementKernel k, int n, int perGroup, boolean blocked) {
+        Basis1D basis = Basis1D.of(n);
+        int e = 61;
+        double lambda = 0.6;
+        int np = (k == ElementKernel.STIFFNESS_BP35 ? basis.np() : basis.np());
+        double[] geo = HostReference.geometry(k, basis, e, 71 + n);
+        double[] x = HostReference.random(e * np, 72 + n);
+        PropertyGuard.keeping(() -> {
+            System.setProperty(ElementPlan.FACTOR_BLOCKS_PROPERTY, "false");
+            double[] plain = elements(p, k, basis, e, geo, lambda, x);
+            double[] plainDiagonal = diagonal(p, k, basis, e, geo, lambda, false);
+            org.junit.jupiter.api.Assertions.assertFalse(plan(p, k, n).contains("factors in blocks"));
+            System.setProperty(ElementPlan.FACTOR_BLOCKS_PROPERTY, "true");
+            String plan = plan(p, k, n);
+            assertEquals(blocked, plan.endsWith(", factors in blocks of " + perGroup + " elements"), plan);
+            assertEquals(blocked, plan.contains("factors in blocks"), plan);
+            assertSameBits(plain, elements(p, k, basis, e, geo, lambda, x), plan + ", host upload");
+            try (DeviceVector packed = p.upload(geo); DeviceElementData d = p.uploadElementData(k, basis, e, packed);
+                 DeviceVector dx = p.upload(x); DeviceVector dy = p.allocate(x.length)) {
+                assertEquals(plan, p.plan(d));
+                p.applyElements(d, lambda, dx, dy);
+                assertSameBits(plain, p.download(dy), plan + ", device split");
+            }
+            assertSameBits(plainDiagonal, diagonal(p, k, basis, e, geo, lambda, false), plan + ": diagonal, host upload");
+            assertSameBits(plainDiagonal, diagonal(p, k, basis, e, geo, lambda, true), plan + ": diagonal, device split");
+            maskedAssembledAgrees(p, k, n, lambda, 81 + n, s -> assertEquals(blocked, s.contains("factors in blocks"), s));
+            SpectralElementMesh mesh = TestProblems.deformedBox(5, 4, 3, n);
+            ScatterOperator z = TestProblems.partlyMasked(mesh);
+            try (AssembledOperator a = AssembledOperator.bind(ElementOperator.of(k, mesh, lambda), z, p, 0.6);
+                 DeviceVector dx = p.upload(TestProblems.random(z.globalSize(), 91L + n));
+                 DeviceVector two = p.allocate(z.globalSize()); DeviceVector one = p.allocate(z.globalSize())) {
+                a.apply(dx, two);
+                System.setProperty(AparapiBackend.ATOMIC_OPERATOR_PROPERTY, "cas");
+                a.apply(dx, one);
+                System.clearProperty(AparapiBackend.ATOMIC_OPERATOR_PROPERTY);
+                AparapiBackendTest.assertClose(p.download(two), p.download(one), TOL, plan + ": atomic vs two kernels");
+            }
+        }, ElementPlan.FACTOR_BLOCKS_PROPERTY, AparapiBackend.ATOMIC_OPERATOR_PROPERTY);
+    }
+
+    /** The element diagonal of {@code k} on {@code b}, its factors uploaded from the host or split on the device. */
+    private static double[] diagonal(AparapiBackend b, ElementKernel k, Basis1D basis, int e, double[] geo, double lambda,
+                                     boolean device) {
+        try (DeviceVector packed = b.upload(geo);
+             DeviceElementData d = device ? b.uploadElementData(k, basis, e, packed) : b.uploadElementData(k, basis, e, geo);
+             DeviceVector diag = b.allocate(e * basis.np())) {
+            b.elementDiagonal(d, lambda, diag);
+            return b.download(diag);
+        }
+    }
+
+    static void assertSameBits(double[] want, double[] got, String what) {
+        assertEquals(want.length, got.length, what);
+        for (int i = 0; i < want.length; i++) {
+            assertEquals(Double.doubleToLongBits(want[i]), Double.doubleToLongBits(got[i]), what + " entry " + i);
+        }
+    }
 }

@@ -45,6 +45,8 @@ public final class DiagonalKernel extends Kernel {
     int last;
     int elems;
     int e0;
+    /** Elements per block of the factors' layout (0: element-major; see FactorLayout). */
+    int block;
     @Local double[] lds = new double[1];
 
     @Override
@@ -110,7 +112,7 @@ public final class DiagonalKernel extends Kernel {
                     int i = o % Q;
                     int bc = o / Q;
                     for (int a = 0; a < M; a++) {
-                        s += lds[A + a * Q + i] * factor(term, e * mp + a + M * bc);
+                        s += lds[A + a * Q + i] * factor(term, at(e, a + M * bc));
                     }
                     put(L0 + o, s);
                 } else if (stage == 1) {
@@ -153,6 +155,18 @@ public final class DiagonalKernel extends Kernel {
             }
         }
         return m;
+    }
+
+    /** Where the factor of point q of element e lies: element-major (e P^3 + q), or blocked by {@link #block}. */
+    private int at(int e, int q) {
+        int M = pts;
+        int M2 = M * M;
+        if (block == 0) {
+            return e * M2 * M + q;
+        }
+        int c = q / M2;
+        int blk = e / block;
+        return ((blk * M + c) * block + e - blk * block) * M2 + q - c * M2;
     }
 
     /** The factor of term {@code term} at index i of its buffer. */

@@ -26,6 +26,12 @@ public final class StiffnessBp30PipelinedKernel extends RegisterKernelBase {
     @BuildConstant int buffers;
     /** Columns per work-item: 1, or 2 where P^2 exceeds the group (work-item t also owns column t + threadsPerElem). */
     @BuildConstant int columns;
+    /**
+     * The factors' layout: 0 element-major (Gauss point (i, j, k) of element e at e P^3 + i + P j + P^2 k), else blocked
+     * by this many elements, layer-major inside a block (FactorLayout; one column per work-item only), so that a group's
+     * layer is one contiguous run.
+     */
+    @BuildConstant int factorBlock;
 
     /** The second column's u(i, j, .) ({@link #columns} = 2). */
     @PrivateMemorySpace(17) double[] colU2 = new double[17];
@@ -52,8 +58,14 @@ public final class StiffnessBp30PipelinedKernel extends RegisterKernelBase {
         if (le < elemsPerGroup && e < elems) {
             valid = 1;
         }
-        // the factors of layer 0, loaded first: their latency hides behind the interpolation
+        // the factors of layer 0, loaded first: their latency hides behind the interpolation; layer k's at g + fl k
         int g = e * P2 * P + t;
+        int fl = P2;
+        if (factorBlock > 0) {
+            int blk = e / factorBlock;
+            g = (blk * P * factorBlock + e - blk * factorBlock) * P2 + t;
+            fl = factorBlock * P2;
+        }
         double n00 = 0;
         double n01 = 0;
         double n02 = 0;
@@ -110,7 +122,7 @@ public final class StiffnessBp30PipelinedKernel extends RegisterKernelBase {
             double g22 = n22;
             double gJ = nJ;
             if (valid == 1 && columns == 1 && k + 1 < P) {
-                int gn = g + P2 * (k + 1);
+                int gn = g + fl * (k + 1);
                 n00 = G00[gn];
                 n01 = G01[gn];
                 n02 = G02[gn];
@@ -123,7 +135,7 @@ public final class StiffnessBp30PipelinedKernel extends RegisterKernelBase {
             }
             if (valid == 1 && columns == 2) {
                 // two columns (N = 15): registers are short, so this layer's factors now, not the next one's
-                int gk = g + P2 * k;
+                int gk = g + fl * k;
                 g00 = G00[gk];
                 g01 = G01[gk];
                 g02 = G02[gk];
