@@ -336,7 +336,7 @@ public final class OpSuite {
                 label(name, storage) + (variant != null ? " " + variant : "") + (form != null ? " " + form : ""), n, k, mesh.elementCount(), ng, t * 1e6, ng / t * 1e-9, ng / s.min() * 1e-9, ng / s.max() * 1e-9,
                 100 * spread(s), tc * 1e6, ng / tc * 1e-9, ng / c.min() * 1e-9, ng / c.max() * 1e-9, 100 * spread(c), warmupSeconds,
                 jitDuringSamples, load);
-        if (kernel == ElementKernel.STIFFNESS_BP35 && plan != null) {
+        if (plan != null) {
             report.out().printf(Locale.ROOT, "%-13s kernel: %s%n", "", plan);
         }
         if (!Double.isNaN(formCheck)) {
