@@ -587,7 +587,9 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
      * group holds several elements ({@link #factorBlock}); {@code false} keeps them element-major. {@code benchmarks/gpu/blocks26.sh} at 4d198b2 (H200,
      * 8M DOFs, two rounds): {@code op} BP5 at N = 2 12.14, 12.15 element-major, 12.97, 12.97 blocked GDOF/s (unpadded);
      * N = 4 with the pipelined kernel forced 14.61, 14.62 / 15.11, 15.10 (the table's kernel there: 17.98, 18.20);
-     * {@code bp} BP5 at N = 2 8.10 / 9.31 GDOF&middot;it/s. The results are the same bits either way.
+     * {@code bp} BP5 at N = 2 8.10 / 9.31 GDOF&middot;it/s. BP3.0 ({@code blocks26.sh} PART=bp3 at ac78468, H200, {@code op}
+     * BP3, element-major / blocked): N = 3 7.14, 7.13 / 7.42, 7.42; N = 5 10.35, 10.35 / 10.60, 10.62; N = 7 11.64, 11.64 /
+     * 11.61, 11.63 (level); N = 4, even Gauss points, unchanged. The results are the same bits either way.
      */
     static final String FACTOR_BLOCKS_PROPERTY = "lobatto.aparapi.factorBlocks";
 
