@@ -174,9 +174,10 @@ def main():
             elif typ == "int":
                 buf = cp.zeros(big, dtype=cp.int32)
             elif name in ("G00", "G11", "G22", "wJ"):
-                buf = cp.asarray(1 + 0.1 * rng.random(e * p3))
+                # 256 elements more: factors blocked by a group's elements fill the last block (FactorLayout)
+                buf = cp.asarray(1 + 0.1 * rng.random((e + 256) * p3))
             elif name in ("G01", "G02", "G12"):
-                buf = cp.asarray(0.05 * rng.random(e * p3))
+                buf = cp.asarray(0.05 * rng.random((e + 256) * p3))
             elif name in ("x", "dirG"):
                 buf = cp.asarray(rng.random(ng + 8))
             elif name in ("matD", "matI"):

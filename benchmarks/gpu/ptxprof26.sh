@@ -5,7 +5,7 @@
 # timed with CUDA events, then once under ncu --set full. Stage as queue26.sh says; then (GPU machine, .gpu carried)
 #   COMMIT=<sha> NS=2,3,5,7 bash benchmarks/gpu/ptxprof26.sh
 # FG: the LB_FROM_GLOBAL of the kernels profiled (5: the op's one-kernel operator with NVIDIA's red.global.add.f64;
-# 11: CG's queued iteration). CAP: the register cap of the backend's build at N = 7 (.maxnreg; 0: none).
+# 11: CG's queued iteration). CAP, CAP2: the register caps of the backend's builds at N = 7 and N = 2 (.maxnreg; 0: none).
 # Writes $OUT/ptxprof26.tgz (sources, PTX, timings, ncu reports, details, raw metrics, SASS source pages) and prints a
 # summary. About 1.5 minutes for four degrees (72 s on an H200 at 1fbe6ab: site/.../nvidia-h200/ptxprof26-1fbe6ab*).
 # The timings are ptxas's code (the CUDA toolkit's, -O3), not the driver's JIT that builds the backend's program: at
@@ -36,10 +36,14 @@ while :; do
   rc=$?
   [ $rc -eq 3 ] && break
   cat "$w/time-$i.txt" | tee -a "$w/summary.txt"
-  if grep -q 'N = 7,' "$w/time-$i.txt" && [ "${CAP:-32}" != 0 ]; then
-    python3 "$here/ptxprof.py" "$w/src.cl" "$w/ptx" BP3.5 --from-global "$FG" --index $i --reps 30 --maxnreg "${CAP:-32}" \
+  # the table's register caps: 32 at N = 7 (CAP), 64 at N = 2 (CAP2, since 7ad128c); 0 takes one off
+  want=0
+  grep -q 'N = 7,' "$w/time-$i.txt" && want=${CAP:-32}
+  grep -q 'N = 2,' "$w/time-$i.txt" && want=${CAP2:-64}
+  if [ "$want" != 0 ]; then
+    python3 "$here/ptxprof.py" "$w/src.cl" "$w/ptx" BP3.5 --from-global "$FG" --index $i --reps 30 --maxnreg "$want" \
       2>&1 | tee -a "$w/summary.txt"
-    cap=${CAP:-32}
+    cap=$want
   fi
   if [ $rc -eq 0 ] && [ -n "$ncu" ]; then
     timeout 120 "$ncu" --clock-control none --set full -k regex:run --launch-skip 1 -c 1 -f -o "$w/prof-$i" \
