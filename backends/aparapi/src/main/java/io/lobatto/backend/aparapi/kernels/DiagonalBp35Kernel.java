@@ -1,7 +1,5 @@
 package io.lobatto.backend.aparapi.kernels;
 
-import com.aparapi.Kernel;
-
 /**
  * The diagonal of BP3.5's element matrices S^e + lambda M^e (GLL collocation), one work-item per node
  * i = e Nq^3 + (a + Nq (b + Nq c)), as {@link io.lobatto.core.backend.ElementMatrixDiagonal}'s collocated formula,
@@ -11,7 +9,7 @@ import com.aparapi.Kernel;
  * D o D then D (Nq x Nq each). Nq is an argument, not a build constant: one program serves every p-multigrid level (a
  * setup kernel that runs once per level; on a cold start each program compiled is on the critical path).
  */
-public final class DiagonalBp35Kernel extends Kernel {
+public final class DiagonalBp35Kernel extends BlockedFactorsKernel {
 
     /** GLL points per direction Nq. */
     int nq;
@@ -31,17 +29,6 @@ public final class DiagonalBp35Kernel extends Kernel {
     /** Elements per block of the factors' layout (0: element-major; see FactorLayout). */
     int block;
 
-    /** Where the factor of point q = a + Nq b + Nq^2 c of element e lies: element-major, or blocked by {@link #block}. */
-    int at(int e, int q) {
-        int Q2 = nq * nq;
-        if (block == 0) {
-            return e * Q2 * nq + q;
-        }
-        int c = q / Q2;
-        int blk = e / block;
-        return ((blk * nq + c) * block + e - blk * block) * Q2 + q - c * Q2;
-    }
-
     @Override
     public void run() {
         int g = getGlobalId();
@@ -59,13 +46,13 @@ public final class DiagonalBp35Kernel extends Kernel {
             double s1 = 0;
             double s2 = 0;
             for (int a = 0; a < Q; a++) {
-                s0 += mats[a * Q + i] * G00[at(e, a + Q * (j + Q * k))];
+                s0 += mats[a * Q + i] * G00[blockedIndex(e, a + Q * (j + Q * k), Q, block)];
             }
             for (int b = 0; b < Q; b++) {
-                s1 += mats[b * Q + j] * G11[at(e, i + Q * (b + Q * k))];
+                s1 += mats[b * Q + j] * G11[blockedIndex(e, i + Q * (b + Q * k), Q, block)];
             }
             for (int c = 0; c < Q; c++) {
-                s2 += mats[c * Q + k] * G22[at(e, i + Q * (j + Q * c))];
+                s2 += mats[c * Q + k] * G22[blockedIndex(e, i + Q * (j + Q * c), Q, block)];
             }
             double dii = mats[md + i * Q + i];
             double djj = mats[md + j * Q + j];
@@ -74,7 +61,7 @@ public final class DiagonalBp35Kernel extends Kernel {
             acc += 1 * s0;
             acc += 1 * s1;
             acc += 1 * s2;
-            int h = at(e, p);
+            int h = blockedIndex(e, p, Q, block);
             acc += 2 * (djj * (dii * G01[h]));
             acc += 2 * (dkk * (dii * G02[h]));
             acc += 2 * (dkk * (djj * G12[h]));

@@ -1,6 +1,5 @@
 package io.lobatto.backend.aparapi.kernels;
 
-import com.aparapi.Kernel;
 import io.lobatto.backend.aparapi.runtime.BuildConstant;
 
 /**
@@ -15,7 +14,7 @@ import io.lobatto.backend.aparapi.runtime.BuildConstant;
  * A group holds {@link #elemsPerGroup} elements of {@link #threadsPerElem} work-items; the matrices pp, bb, pb
  * (P x Nq each) are staged at {@link #ldsMat}.
  */
-public final class DiagonalKernel extends Kernel {
+public final class DiagonalKernel extends BlockedFactorsKernel {
 
     /** GLL points per direction Nq. */
     @BuildConstant int nq;
@@ -112,7 +111,7 @@ public final class DiagonalKernel extends Kernel {
                     int i = o % Q;
                     int bc = o / Q;
                     for (int a = 0; a < M; a++) {
-                        s += lds[A + a * Q + i] * factor(term, at(e, a + M * bc));
+                        s += lds[A + a * Q + i] * factor(term, blockedIndex(e, a + M * bc, M, block));
                     }
                     put(L0 + o, s);
                 } else if (stage == 1) {
@@ -155,18 +154,6 @@ public final class DiagonalKernel extends Kernel {
             }
         }
         return m;
-    }
-
-    /** Where the factor of point q of element e lies: element-major (e P^3 + q), or blocked by {@link #block}. */
-    private int at(int e, int q) {
-        int M = pts;
-        int M2 = M * M;
-        if (block == 0) {
-            return e * M2 * M + q;
-        }
-        int c = q / M2;
-        int blk = e / block;
-        return ((blk * M + c) * block + e - blk * block) * M2 + q - c * M2;
     }
 
     /** The factor of term {@code term} at index i of its buffer. */
