@@ -18,10 +18,13 @@
 #   N = 4, two rounds: the table and pipelined on one mesh, pipelined and staged
 #   then SelfCheck
 #   (the staged columns were taken out again at b8e8bc2: slower than the table at N = 2)
+# PART=defaults: the same at N = 2 without the staged columns, the blocks, the padding and the cap taken off in turn and
+#   all three together (the code before them), op and bp, then SelfCheck (about 5 minutes): to confirm the table on
+#   another GPU
 # PART=bp3: BP3.0's pipelined kernel with the factors blocked (N = 3, 5, 7) against element-major, N = 4 a control, two
 #   rounds, no SelfCheck (about 2 minutes)
 # op BP5 at 8M DOFs, reps 8. Stage as queue26.sh says; then (GPU machine, .gpu carried)
-#   COMMIT=<sha> [PART=blocks|staged] bash benchmarks/gpu/blocks26.sh        About 4-6 minutes.
+#   COMMIT=<sha> [PART=blocks|staged|defaults|bp3] bash benchmarks/gpu/blocks26.sh        About 2-6 minutes.
 # Checked on PoCL (RUN=java JAR=benchmarks/target/lobatto-bench.jar DOFS=30000 SELFCHECK=0).
 # Writes $OUT/blocks26-$PART.tgz and $OUT/blocks26-$PART-summary.txt.
 set -uo pipefail
@@ -64,23 +67,38 @@ bp() {
     -b aparapi -o "$w/bp-$label" --commit "${COMMIT:-unknown}" > "$log" 2>&1
   echo "$label (exit $?): $(grep -E '^BP5 ' "$log" | head -1)" | tee -a "$s"
 }
-if [ "${PART:-blocks}" = staged ]; then
+if [ "${PART:-blocks}" = staged ] || [ "${PART:-blocks}" = defaults ]; then
+  # PART=staged ran at 7e2800f with the staged columns (-Dlobatto.aparapi.stagedColumns=true, taken out at b8e8bc2);
+  # PART=defaults is the same A/B without them, each of the table's three N = 2 choices taken off in turn: the run that
+  # confirms them on another GPU (the H100)
   NC="-Dlobatto.aparapi.elementMaxRegisters=none"
   C56="-Dlobatto.aparapi.elementMaxRegisters=56"
+  NB="-Dlobatto.aparapi.factorBlocks=false"
+  NP="-Dlobatto.aparapi.elementBankPad=false"
   S="-Dlobatto.aparapi.stagedColumns=true"
   for round in 1 2; do
     echo "== round $round ($((SECONDS - start)) s)" | tee -a "$s"
     op "n2-table-$round" 2 table
     op "n2-nocap-$round" 2 table $NC
     op "n2-cap56-$round" 2 table $C56
-    op "n2-staged-$round" 2 table $S
-    op "n2-staged+nocap-$round" 2 table $S $NC
+    if [ "$PART" = staged ]; then
+      op "n2-staged-$round" 2 table $S
+      op "n2-staged+nocap-$round" 2 table $S $NC
+    else
+      op "n2-noblocks-$round" 2 table $NB
+      op "n2-nopad-$round" 2 table $NP
+      op "n2-before-$round" 2 table $NB $NP $NC
+    fi
     bp "bp2-table-$round"
     bp "bp2-nocap-$round" $NC
-    bp "bp2-staged-$round" $S
-    bp "bp2-staged+nocap-$round" $S $NC
-    op "n4-table-$round" 4 table,pipelined
-    op "n4-staged-$round" 4 pipelined $S
+    if [ "$PART" = staged ]; then
+      bp "bp2-staged-$round" $S
+      bp "bp2-staged+nocap-$round" $S $NC
+      op "n4-table-$round" 4 table,pipelined
+      op "n4-staged-$round" 4 pipelined $S
+    else
+      bp "bp2-before-$round" $NB $NP $NC
+    fi
   done
 fi
 if [ "${PART:-blocks}" = bp3 ]; then
