@@ -21,10 +21,12 @@
 # PART=defaults: the same at N = 2 without the staged columns, the blocks, the padding and the cap taken off in turn and
 #   all three together (the code before them), op and bp, then SelfCheck (about 5 minutes): to confirm the table on
 #   another GPU
+# PART=bk5: bk BK5 (the element kernel alone, 20M DOFs) at N = 2 and 3, the table against the code before the three
+#   N = 2 choices, two rounds (about 2 minutes)
 # PART=bp3: BP3.0's pipelined kernel with the factors blocked (N = 3, 5, 7) against element-major, N = 4 a control, two
 #   rounds, no SelfCheck (about 2 minutes)
 # op BP5 at 8M DOFs, reps 8. Stage as queue26.sh says; then (GPU machine, .gpu carried)
-#   COMMIT=<sha> [PART=blocks|staged|defaults|bp3] bash benchmarks/gpu/blocks26.sh        About 2-6 minutes.
+#   COMMIT=<sha> [PART=blocks|staged|defaults|bk5|bp3] bash benchmarks/gpu/blocks26.sh        About 2-6 minutes.
 # Checked on PoCL (RUN=java JAR=benchmarks/target/lobatto-bench.jar DOFS=30000 SELFCHECK=0).
 # Writes $OUT/blocks26-$PART.tgz and $OUT/blocks26-$PART-summary.txt.
 set -uo pipefail
@@ -100,6 +102,23 @@ if [ "${PART:-blocks}" = staged ] || [ "${PART:-blocks}" = defaults ]; then
       bp "bp2-before-$round" $NB $NP $NC
     fi
   done
+fi
+if [ "${PART:-blocks}" = bk5 ]; then
+  # the element kernel alone (bk BK5, 20M DOFs, as gpu-run.sh's kernels-bk5) at N = 2 and 3: the table against the code
+  # before the blocks, the padding and the cap (N = 3, the register kernel, a control), two rounds, no SelfCheck
+  for round in 1 2; do
+    for v in table before; do
+      o=""
+      [ "$v" = before ] && o="-Dlobatto.aparapi.factorBlocks=false -Dlobatto.aparapi.elementBankPad=false -Dlobatto.aparapi.elementMaxRegisters=none"
+      log="$w/bk5-$v-$round.log"
+      # shellcheck disable=SC2086
+      timeout 60 $RUN -Xmx60g $o -jar "$JAR" bk --kernels BK5 --dofs 20000000 --n-min 2 --n-max 3 --reps 4 -b aparapi \
+        --reference-copies 1 -o "$w/bk5-$v-$round" --commit "${COMMIT:-unknown}" > "$log" 2>&1
+      echo "bk5 $v round $round (exit $?):" | tee -a "$s"
+      grep -E '^BK5 ' "$log" | tee -a "$s"
+    done
+  done
+  SELFCHECK=0
 fi
 if [ "${PART:-blocks}" = bp3 ]; then
   # BP3.0's pipelined kernel with its factors blocked where the Gauss points per direction are odd (N = 3, 5, 7; N = 4
