@@ -133,7 +133,7 @@ final class ElementOperators {
     /**
      * The elements per block of the factors of {@code kernel} on {@code elements} elements ({@link FactorLayout}): the
      * first plan's {@link ElementPlan#factorBlock} where every input mode at this degree runs that plan's variant (the
-     * blocked index is only in the pipelined BP3.5 kernel and the diagonal) and the blocked buffer's indices fit an int;
+     * blocked index is only in the pipelined kernels and the diagonals) and the blocked buffer's indices fit an int;
      * else 0.
      */
     private int factorBlock(ElementKernel kernel, Basis1D basis, ElementPlan plan, int elements) {
@@ -163,8 +163,15 @@ final class ElementOperators {
         long points = checkElementData(kernel, basis, elements, v.length());
         int perPoint = kernel.factorsPerPoint();
         List<ClBuffer> factors = new ArrayList<>();
-        ElementPlan plan = firstPlan(kernel, basis);
-        int block = perPoint == 1 ? 0 : factorBlock(kernel, basis, plan, elements);
+        ElementPlan plan;
+        int block;
+        try {
+            plan = firstPlan(kernel, basis);
+            block = perPoint == 1 ? 0 : factorBlock(kernel, basis, plan, elements);
+        } catch (RuntimeException e) {
+            v.close();   // taken over, as on the other failures
+            throw e;
+        }
         if (perPoint == 1) {
             factors.add(v.buffer);
         } else {

@@ -584,8 +584,9 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
     /**
      * System property: {@code true} (the default) stores the geometric factors of the pipelined BP3.5 and BP3.0 kernels
      * blocked by the plan's elements per group, layer-major inside a block ({@link FactorLayout}), where P^2 is odd and a
-     * group holds several elements ({@link #factorBlock}); {@code false} keeps them element-major. {@code benchmarks/gpu/blocks26.sh} at 4d198b2 (H200,
-     * 8M DOFs, two rounds): {@code op} BP5 at N = 2 12.14, 12.15 element-major, 12.97, 12.97 blocked GDOF/s (unpadded);
+     * group holds several elements ({@link #factorBlock}); {@code false} keeps them element-major.
+     * {@code benchmarks/gpu/blocks26.sh} at 4d198b2 (H200, 8M DOFs, two rounds): {@code op} BP5 at N = 2 12.14, 12.15
+     * element-major, 12.97, 12.97 blocked GDOF/s (unpadded);
      * N = 4 with the pipelined kernel forced 14.61, 14.62 / 15.11, 15.10 (the table's kernel there: 17.98, 18.20);
      * {@code bp} BP5 at N = 2 8.10 / 9.31 GDOF&middot;it/s. BP3.0 ({@code blocks26.sh} PART=bp3 at ac78468, H200, {@code op}
      * BP3, element-major / blocked): N = 3 7.14, 7.13 / 7.42, 7.42; N = 5 10.35, 10.35 / 10.60, 10.62; N = 7 11.64, 11.64 /
@@ -597,8 +598,8 @@ record ElementPlan(ElementVariant variant, int points, boolean threeD, int threa
      * The elements per block of the factor layout this plan's kernel reads ({@link FactorLayout}): its elements per group
      * for the pipelined BP3.5 plan with stored factors and the pipelined BP3.0 plan with one column per work-item where
      * {@link #FACTOR_BLOCKS_PROPERTY} is on, P (BP3.0: the Gauss points) is odd and a group holds several elements; else 0
-     * (element-major). The data's layout decides what a kernel is built for
-     * ({@code ElementOperators}); this is the plan's wish, and the default of the builds made ahead.
+     * (element-major). The data's layout decides what a kernel is built for ({@code ElementOperators}); this is the plan's
+     * wish, and the default of the builds made ahead.
      */
     int factorBlock(ElementKernel kernel) {
         boolean applies = kernel != ElementKernel.MASS_BP10 && variant == ElementVariant.PIPELINED && !onTheFly

@@ -17,7 +17,8 @@ import io.lobatto.backend.aparapi.runtime.BuildConstant;
  * the input is read.</li>
  * </ul>
  * The factors of point (a, b, c) of element e are at e Nq^3 + a + Nq b + Nq^2 c of their buffers, or blocked by
- * {@link #factorBlock} elements (a group's layer contiguous). With {@code fromGlobal} it is the element part of hipBone's fused assembled operator (x_G through Z, the
+ * {@link #factorBlock} elements (a group's layer contiguous). With {@code fromGlobal} it is the element part of hipBone's
+ * fused assembled operator (x_G through Z, the
  * folded p = z + beta p, the one-kernel operator's degree-1 rows).
  *
  * <p>Local memory per element ({@link #perElem} doubles): the grid u (index a + S b + S P c, S = {@link #dStride}, odd),
