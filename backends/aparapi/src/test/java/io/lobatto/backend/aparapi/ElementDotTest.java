@@ -480,7 +480,8 @@ class ElementDotTest {
                 bNorm = r.rhsNorm();
             }
             // the first j at which ||r|| reaches a new low by at least 0.5 % and then rises by at least 0.5 %: margins far
-            // above the runs' differences (the atomic sums' order differs from run to run: 1e-5 relative after 100 steps)
+            // above the runs' differences (the atomic sums' order differs from run to run: 1e-5 to 1e-3 relative after
+            // 100 steps)
             int j = -1;
             double low = h[0];
             for (int i = 1; i + 1 < h.length && j < 0; i++) {
@@ -508,7 +509,9 @@ class ElementDotTest {
                 assertEquals(r.iterations() + 1, calls[0], "monitor: the start and each iteration");
                 assertEquals(r.iterations(), calls[1], "progress: each iteration");
                 assertEquals(r.finalResidual(), r.residualHistory()[r.iterations()], "the history's last entry");
-                assertEquals(h[j], r.residualHistory()[j], 1e-3 * h[j], "the residuals of one read-back each");
+                // half the 0.5 % margins of j: the two solves' atomic sums differ in order (a fresh-clone CI at 251cd74
+                // measured 1.04e-3 relative at j, above the 1e-3 this allowed before)
+                assertEquals(h[j], r.residualHistory()[j], 2.5e-3 * h[j], "the residuals of one read-back each");
             }
         }
     }
