@@ -27,7 +27,7 @@
 #   rounds, no SelfCheck (about 2 minutes)
 # op BP5 at 8M DOFs, reps 8. Stage as queue26.sh says; then (GPU machine, .gpu carried)
 #   COMMIT=<sha> [PART=blocks|staged|defaults|bk5|bp3] bash benchmarks/gpu/blocks26.sh        About 2-6 minutes.
-# Checked on PoCL (RUN=java JAR=benchmarks/target/lobatto-bench.jar DOFS=30000 SELFCHECK=0).
+# Checked on PoCL (RUN=java JAR=benchmarks/target/lobatto-bench.jar DOFS=30000 BK_DOFS=20000 SELFCHECK=0).
 # Writes $OUT/blocks26-$PART.tgz and $OUT/blocks26-$PART-summary.txt.
 set -uo pipefail
 RUN=${RUN:-bash .gpu/run}
@@ -43,6 +43,8 @@ echo "blocks26 at ${COMMIT:-unknown}: $(date -u +%FT%TZ); $(nvidia-smi --query-g
 B="-Dlobatto.aparapi.factorBlocks=true"
 P="-Dlobatto.aparapi.elementBankPad=true"
 C="-Dlobatto.aparapi.elementMaxRegisters=64"
+# the code before the three N = 2 choices of 7ad128c (blocks, padding, cap), as options of the later commits
+BEFORE="-Dlobatto.aparapi.factorBlocks=false -Dlobatto.aparapi.elementBankPad=false -Dlobatto.aparapi.elementMaxRegisters=none"
 # one op run of problem BPk: BPk, label, N, element variants, JVM options...
 opk() {
   local problem=$1 label=$2 n=$3 variants=$4
@@ -89,7 +91,7 @@ if [ "${PART:-blocks}" = staged ] || [ "${PART:-blocks}" = defaults ]; then
     else
       op "n2-noblocks-$round" 2 table $NB
       op "n2-nopad-$round" 2 table $NP
-      op "n2-before-$round" 2 table $NB $NP $NC
+      op "n2-before-$round" 2 table $BEFORE
     fi
     bp "bp2-table-$round"
     bp "bp2-nocap-$round" $NC
@@ -99,7 +101,7 @@ if [ "${PART:-blocks}" = staged ] || [ "${PART:-blocks}" = defaults ]; then
       op "n4-table-$round" 4 table,pipelined
       op "n4-staged-$round" 4 pipelined $S
     else
-      bp "bp2-before-$round" $NB $NP $NC
+      bp "bp2-before-$round" $BEFORE
     fi
   done
 fi
@@ -109,10 +111,10 @@ if [ "${PART:-blocks}" = bk5 ]; then
   for round in 1 2; do
     for v in table before; do
       o=""
-      [ "$v" = before ] && o="-Dlobatto.aparapi.factorBlocks=false -Dlobatto.aparapi.elementBankPad=false -Dlobatto.aparapi.elementMaxRegisters=none"
+      [ "$v" = before ] && o=$BEFORE
       log="$w/bk5-$v-$round.log"
       # shellcheck disable=SC2086
-      timeout 60 $RUN -Xmx60g $o -jar "$JAR" bk --kernels BK5 --dofs 20000000 --n-min 2 --n-max 3 --reps 4 -b aparapi \
+      timeout 60 $RUN -Xmx60g $o -jar "$JAR" bk --kernels BK5 --dofs "${BK_DOFS:-20000000}" --n-min 2 --n-max 3 --reps 4 -b aparapi \
         --reference-copies 1 -o "$w/bk5-$v-$round" --commit "${COMMIT:-unknown}" > "$log" 2>&1
       echo "bk5 $v round $round (exit $?):" | tee -a "$s"
       grep -E '^BK5 ' "$log" | tee -a "$s"
